@@ -1,0 +1,1 @@
+"""draughtsboard: board_io package."""

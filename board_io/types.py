@@ -1,0 +1,120 @@
+"""Value types shared by every part of :mod:`board_io`: readings, LED patterns and roles, buttons.
+
+Example:
+    >>> Led(Pattern.SLOW, Role.REMOVE)
+    Led(pattern=<Pattern.SLOW: 'slow'>, role=<Role.REMOVE: 'remove'>)
+    >>> Reading.WHITE_KING.occupied
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import TypeAlias
+
+Square: TypeAlias = int
+"""A square index, ``0 .. n-1`` (for numeric notation: the PDN number minus one)."""
+
+Cell: TypeAlias = tuple[int, int]
+"""A sensor matrix cell ``(row, col)``, in the sensor's own wiring coordinates."""
+
+
+class Reading(IntEnum):
+    """What one sensor cell reads.
+
+    Presence-only sensors give ``EMPTY``/``OCCUPIED``; colour-aware ones may give the colours and,
+    where they can tell, crowns.
+    """
+
+    EMPTY = 0
+    OCCUPIED = 1
+    WHITE = 2
+    BLACK = 3
+    WHITE_KING = 4
+    BLACK_KING = 5
+
+    @property
+    def occupied(self) -> bool:
+        """True for every reading but ``EMPTY``."""
+        return self is not Reading.EMPTY
+
+
+Frame: TypeAlias = tuple[Reading, ...]
+"""One scan of a sensor matrix: a reading per cell, row-major (``row * cols + col``)."""
+
+
+class Sensing(Enum):
+    """What a sensor backend can tell: presence only, or the colour of the piece too."""
+
+    PRESENCE = "presence"
+    COLOUR = "colour"
+
+
+class Pattern(Enum):
+    """How an LED shows: off, steady, or blinking at 1 Hz (``SLOW``) or 4 Hz (``FAST``)."""
+
+    OFF = "off"
+    ON = "on"
+    SLOW = "slow"
+    FAST = "fast"
+
+
+class Role(Enum):
+    """Why an LED is lit; gives its colour on RGB boards (see :data:`board_io.leds.ROLE_COLOURS`)."""
+
+    FROM = "from"
+    TO = "to"
+    PATH = "path"
+    REMOVE = "remove"
+    LEGAL = "legal"
+    MUST = "must"
+    HINT = "hint"
+    MISSING = "missing"
+    EXTRA = "extra"
+    ADJUST = "adjust"
+    CROWN = "crown"
+    RESULT = "result"
+
+
+@dataclass(frozen=True, slots=True)
+class Led:
+    """One square's LED: a pattern and the role that colours it."""
+
+    pattern: Pattern
+    role: Role
+
+
+LedFrame: TypeAlias = Mapping[Square, Led]
+"""What the LEDs show: square -> LED. Squares absent are off."""
+
+
+class ButtonName(Enum):
+    """The buttons a board may have (any subset)."""
+
+    ADJUST = "adjust"
+    HINT = "hint"
+    TAKEBACK = "takeback"
+    NEWGAME = "newgame"
+    DONE = "done"
+    RESIGN = "resign"
+    DRAW = "draw"
+
+    @classmethod
+    def parse(cls, text: str) -> ButtonName:
+        """Return the button called ``text`` (case-insensitive).
+
+        Example:
+            >>> ButtonName.parse("Hint")
+            <ButtonName.HINT: 'hint'>
+
+        Raises:
+            ValueError: no such button; the message lists the names.
+        """
+        key = text.strip().lower()
+        for name in cls:
+            if name.value == key:
+                return name
+        names = ", ".join(b.value for b in cls)
+        raise ValueError(f"unknown button {text!r}; buttons are: {names}")

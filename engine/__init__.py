@@ -1,0 +1,1 @@
+"""draughtsboard: engine package."""

@@ -1,0 +1,1 @@
+"""draughtsboard: firmware_host package."""

@@ -1,0 +1,172 @@
+"""The LED language (DESIGN.md §4) as data, and the builders of LED frames from game facts.
+
+A frame is built from *layers*: a role and the squares it lights. When two layers claim one
+square, the role ranked first in :data:`PRIORITY` wins, so a correction always shows over a
+hint, a capture still to remove over the path, and so on. Patterns come from :data:`PATTERNS`;
+colours are the LED sink's business (it maps roles to colours on RGB boards).
+
+>>> from board_io.types import Role
+>>> frame = build([(Role.FROM, [21]), (Role.TO, [17])])
+>>> sorted((sq, led.role.name) for sq, led in frame.items())
+[(17, 'TO'), (21, 'FROM')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from board_io.types import Led, Pattern, Role
+
+Square = int
+Layer = tuple[Role, Iterable[Square]]
+
+#: How each role blinks on every board (DESIGN.md §4). RGB boards add the role's colour.
+PATTERNS: Mapping[Role, Pattern] = MappingProxyType({
+    Role.FROM: Pattern.ON,
+    Role.TO: Pattern.ON,
+    Role.PATH: Pattern.ON,
+    Role.REMOVE: Pattern.SLOW,
+    Role.LEGAL: Pattern.ON,
+    Role.MUST: Pattern.SLOW,
+    Role.HINT: Pattern.SLOW,
+    Role.MISSING: Pattern.FAST,
+    Role.EXTRA: Pattern.FAST,
+    Role.ADJUST: Pattern.ON,
+    Role.CROWN: Pattern.FAST,
+    Role.RESULT: Pattern.SLOW,
+})
+
+#: Which role shows when several claim a square: first wins. Corrections matter most (the board
+#: is wrong), then what the player must do now, then advice.
+PRIORITY: tuple[Role, ...] = (
+    Role.MISSING,
+    Role.EXTRA,
+    Role.CROWN,
+    Role.REMOVE,
+    Role.TO,
+    Role.FROM,
+    Role.PATH,
+    Role.LEGAL,
+    Role.MUST,
+    Role.HINT,
+    Role.ADJUST,
+    Role.RESULT,
+)
+
+_RANK: Mapping[Role, int] = MappingProxyType({role: i for i, role in enumerate(PRIORITY)})
+
+
+def led(role: Role) -> Led:
+    """Return the LED state that shows ``role``.
+
+    >>> led(Role.REMOVE).pattern.name
+    'SLOW'
+    """
+    return Led(PATTERNS[role], role)
+
+
+def build(layers: Iterable[Layer]) -> dict[Square, Led]:
+    """Merge layers into one frame, the highest-priority role winning on each square.
+
+    >>> build([(Role.HINT, [3]), (Role.MISSING, [3])])[3].role.name
+    'MISSING'
+    """
+    chosen: dict[Square, Role] = {}
+    for role, squares in layers:
+        for square in squares:
+            current = chosen.get(square)
+            if current is None or _RANK[role] < _RANK[current]:
+                chosen[square] = role
+    return {square: led(role) for square, role in sorted(chosen.items())}
+
+
+def move_to_carry_out(move: Any, occupied: frozenset[Square]) -> list[Layer]:
+    """Layers telling what is still to do to carry out ``move`` on a board showing ``occupied``.
+
+    ``move`` is an ``engine.Move`` (origin, destination, path, captures). The origin is lit while
+    the piece is still there, the path and destination until the piece has landed, and every
+    captured piece still on the board blinks "remove". Used for the computer's reply and for the
+    guidance of a human move that has a single candidate left.
+
+    >>> from types import SimpleNamespace as M
+    >>> m = M(origin=21, destination=12, path=(12,), captures=(16,))
+    >>> sorted((r.name, list(s)) for r, s in move_to_carry_out(m, frozenset({12, 16})))
+    [('REMOVE', [16])]
+    """
+    origin, destination = move.origin, move.destination
+    landed = destination in occupied and (origin == destination or origin not in occupied)
+    if origin == destination:
+        # A circular capture: the piece ends where it started; only the captures tell progress.
+        landed = destination in occupied and not (set(move.captures) & occupied)
+    layers: list[Layer] = [(Role.REMOVE, [sq for sq in move.captures if sq in occupied])]
+    if not landed:
+        if origin != destination and origin in occupied:
+            layers.append((Role.FROM, [origin]))
+        layers.append((Role.TO, [destination]))
+        layers.append((Role.PATH, [sq for sq in move.path[:-1] if sq not in (origin,)]))
+    return layers
+
+
+def correction(missing: Iterable[Square], extra: Iterable[Square]) -> list[Layer]:
+    """Layers of correction guidance: put a piece on ``missing``, take it off ``extra``.
+
+    >>> [r.name for r, _ in correction([4], [9])]
+    ['MISSING', 'EXTRA']
+    """
+    return [(Role.MISSING, list(missing)), (Role.EXTRA, list(extra))]
+
+
+def legal_destinations(moves: Iterable[Any]) -> list[Layer]:
+    """Layers showing where a lifted piece may go: each move's destination (and its captures).
+
+    >>> from types import SimpleNamespace as M
+    >>> [list(s) for _, s in legal_destinations([M(destination=17), M(destination=18)])]
+    [[17, 18]]
+    """
+    return [(Role.LEGAL, sorted({m.destination for m in moves}))]
+
+
+def must_capture(squares: Iterable[Square]) -> list[Layer]:
+    """Layers blinking the pieces that must capture."""
+    return [(Role.MUST, sorted(set(squares)))]
+
+
+def hint(move: Any) -> list[Layer]:
+    """Layers showing a hinted move: its origin, landing squares and destination."""
+    return [(Role.HINT, [move.origin, *move.path])]
+
+
+def adjust(squares: Iterable[Square]) -> list[Layer]:
+    """Layers showing that an adjust window is open (on the pieces of the side to move)."""
+    return [(Role.ADJUST, sorted(set(squares)))]
+
+
+def crown(squares: Iterable[Square]) -> list[Layer]:
+    """Layers asking the player to crown the pieces on ``squares``."""
+    return [(Role.CROWN, sorted(set(squares)))]
+
+
+def result(winner_squares: Sequence[Square] | None, all_squares: int) -> list[Layer]:
+    """Layers of a finished game: the winner's pieces, or every square on a draw.
+
+    >>> [list(s) for _, s in result(None, 4)]
+    [[0, 1, 2, 3]]
+    """
+    squares = range(all_squares) if winner_squares is None else winner_squares
+    return [(Role.RESULT, list(squares))]
+
+
+def to_data(frame: Mapping[Square, Led], name: Any = str) -> dict[str, list[str]]:
+    """Render a frame as plain data for the event bus: square name -> [pattern, role].
+
+    ``name`` turns a square index into its name (the variant's PDN name).
+
+    >>> to_data({2: led(Role.TO)}, name=lambda sq: str(sq + 1))
+    {'3': ['on', 'to']}
+    """
+    return {
+        str(name(square)): [value.pattern.name.lower(), value.role.name.lower()]
+        for square, value in frame.items()
+    }
