@@ -1,9 +1,9 @@
 """Hub protocol messages (version 2, the protocol of the Scan draughts engine): parse and format.
 
-The Hub protocol is line based. Every line is ``<command> <arg>=<val> <arg>=<val> ...``; a value is
-double-quoted when it holds a blank, ``=`` or nothing at all, and an argument without ``=<val>`` is a
-flag. This module only turns lines into values and back; the process client and the server live in
-``firmware_host``.
+The Hub protocol is line based. Every line is ``<command> <arg>=<val> <arg>=<val> ...``; a value
+is double-quoted when it holds a blank, ``=`` or nothing at all, and an argument without ``=<val>``
+is a flag. This module only turns lines into values and back; the process client and the server
+live in ``firmware_host``.
 
     >>> msg = parse_line('param name=variant value=normal type=enum values="normal killer"')
     >>> msg.command, msg.get("values")
@@ -11,9 +11,10 @@ flag. This module only turns lines into values and back; the process client and 
     >>> message("level", move_time=1.5).format()
     'level move-time=1.5'
 
-Squares on the wire are numbered ``1 .. n`` (the PDN numbers of the numeric variants; for the other
-variants the engine's own square order): square ``k`` is index ``k - 1``. Positions are one character
-for the side to move (``W``/``B``) then one per square: ``w`` ``b`` (men), ``W`` ``B`` (kings), ``e``.
+Squares on the wire are numbered ``1 .. n`` (the PDN numbers of the numeric variants; for the
+other variants the engine's own square order): square ``k`` is index ``k - 1``. Positions are one
+character for the side to move (``W``/``B``) then one per square: ``w``/``b`` men, ``W``/``B``
+kings, ``e`` empty.
 Moves are ``from-to`` or ``fromxto`` followed by ``x<captured>`` for every captured piece.
 """
 
@@ -126,10 +127,10 @@ class HubMessage:
 
 
 def message(command: str, *flags: str, **args: object) -> HubMessage:
-    """Build a message; keyword names use ``_`` for the protocol's ``-`` (``move_time`` -> ``move-time``).
+    """Build a message; in keywords ``_`` stands for ``-`` (``move_time`` is ``move-time``).
 
-    Values are written as Hub text: ``True`` -> ``true``, floats without exponent. ``None`` values are
-    left out, so optional arguments can be passed straight through.
+    Values are written as Hub text: ``True`` -> ``true``, floats without exponent. ``None`` values
+    are left out, so optional arguments can be passed straight through.
 
     Example: ``message("go", "think").format() == "go think"``.
     """
@@ -150,7 +151,7 @@ def _value_text(value: object) -> str:
 def format_line(command: str, args: Iterable[tuple[str, str | None]] = ()) -> str:
     """Format a Hub line from a command and ``(name, value)`` pairs (value ``None``: a flag).
 
-    Example: ``format_line("id", [("author", "Fabien Letouzey")]) == 'id author="Fabien Letouzey"'``.
+    Example: ``format_line("id", [("author", "F. L.")]) == 'id author="F. L."'``.
 
     Raises:
         HubProtocolError: the command or a name is not a Hub name, or a value holds ``"`` or a
@@ -279,7 +280,7 @@ class ParamSpec:
 
 @dataclass(frozen=True)
 class Level:
-    """A search limit as sent by ``level`` (times in seconds; ``time`` is the time left on the clock).
+    """A search limit as sent by ``level`` (seconds; ``time`` is the time left on the clock).
 
     Example: ``Level.from_message(parse_line("level move-time=2")).move_time == 2.0``.
     """
@@ -437,7 +438,7 @@ def move_from_hub(board: Board, text: str) -> Move:
     """
     hub = parse_hub_move(text, board.variant.num_squares)
     captured = hub.captures if hub.captures else None
-    move = board.find_move(hub.origin, hub.destination, captured)
+    move = board.find_move(hub.origin, hub.destination, captured=captured)
     if move.is_capture != hub.is_capture:
         kind = "a capture" if move.is_capture else "not a capture"
         raise HubProtocolError(f"Hub move {text!r} is {kind} in {board.fen()}")
@@ -508,8 +509,9 @@ def pos_message(board: Board) -> HubMessage:
 
 
 def board_from_pos(msg: HubMessage, variant: Variant | str = "international") -> Board:
-    """Return the board a ``pos`` line describes (``pos start`` or no ``pos=``: the initial position),
-    with its ``moves`` played.
+    """Return the board a ``pos`` line describes, with its ``moves`` played.
+
+    ``pos start`` (or no ``pos=`` at all) is the variant's initial position.
 
     Raises:
         HubProtocolError: a bad position or move text.
@@ -517,8 +519,7 @@ def board_from_pos(msg: HubMessage, variant: Variant | str = "international") ->
     """
     var = find_variant(variant) if isinstance(variant, str) else variant
     text = msg.get("pos")
-    board = Board(var.name) if text is None or "start" in msg and text == "" else (
-        board_from_hub(text, var))
+    board = Board(var.name) if text is None else board_from_hub(text, var)
     for move_text in (msg.get("moves") or "").split():
         board.push(move_from_hub(board, move_text))
     return board

@@ -316,6 +316,7 @@ class Searcher:
         alpha, beta = -_INF, _INF
         best_move, best_score = ordered[0], -_INF
         key = board.zobrist_hash()
+        base = len(board.move_stack)
         self._path[key] = self._path.get(key, 0) + 1
         try:
             for index, move in enumerate(ordered):
@@ -335,6 +336,7 @@ class Searcher:
                     moves.remove(move)
                     moves.insert(0, move)
         except _Stop:
+            _unwind(board, base)
             # A move that beat the earlier best at this depth is trusted; otherwise give up.
             if best_score == -_INF or depth == 1:
                 raise
@@ -503,6 +505,12 @@ def _time_budget(limit: Limit) -> tuple[float | None, float | None]:
     if not budgets:
         return None, None
     return min(b[0] for b in budgets), min(b[1] for b in budgets)
+
+
+def _unwind(board: Board, length: int) -> None:
+    """Take back the moves an interrupted search left on ``board``."""
+    while len(board.move_stack) > length:
+        board.pop()
 
 
 def _history_hashes(board: Board) -> list[int]:

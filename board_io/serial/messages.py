@@ -230,17 +230,16 @@ class Leds:
 def _led_code(led: Led | None) -> int:
     if led is None or led.pattern is Pattern.OFF:
         return 0
-    role = 0 if led.role is None else ROLE_CODES[led.role]
-    return PATTERN_CODES[led.pattern] | role << 2
+    return PATTERN_CODES[led.pattern] | ROLE_CODES[led.role] << 2
 
 
 def _led_from_code(cell: int, code: int) -> Led | None:
     pattern, role = code & 0x03, code >> 2
-    if code & 0x80 or (role and role not in _ROLES):
-        raise MessageError(f"LEDS: cell {cell} has invalid code 0x{code:02x}")
-    if pattern == 0:
+    if code == 0:
         return None
-    return Led(_PATTERNS[pattern], _ROLES[role] if role else None)  # type: ignore[arg-type]
+    if pattern == 0 or role not in _ROLES:
+        raise MessageError(f"LEDS: cell {cell} has invalid code 0x{code:02x}")
+    return Led(_PATTERNS[pattern], _ROLES[role])
 
 
 @dataclass(frozen=True, slots=True)

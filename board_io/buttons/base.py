@@ -1,0 +1,91 @@
+"""The buttons interface: a set of named buttons whose presses become :class:`ButtonPressed`.
+
+A backend calls :meth:`Buttons._pressed` from wherever it learns of a press (a gpiozero callback
+thread, the serial reader, the simulator). The press goes to :attr:`Buttons.when_pressed` when a
+handler is set (it should only put the event on a queue), else it waits for :meth:`Buttons.drain`
+(the :class:`~board_io.scanner.Scanner` drains on every poll).
+
+Example:
+    >>> from board_io.clock import VirtualClock
+    >>> buttons = NoButtons(clock=VirtualClock(2.0))
+    >>> buttons._pressed(ButtonName.HINT)
+    Traceback (most recent call last):
+    ...
+    ValueError: this board has no 'hint' button
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from types import TracebackType
+
+from board_io.clock import Clock
+from board_io.errors import DeviceClosed
+from board_io.events import ButtonPressed
+from board_io.types import ButtonName
+
+
+class Buttons:
+    """A set of buttons (any subset of :class:`ButtonName`)."""
+
+    def __init__(self, available: Iterable[ButtonName], *, clock: Clock) -> None:
+        self.available = frozenset(available)
+        self.when_pressed: Callable[[ButtonPressed], None] | None = None
+        self._clock = clock
+        self._queue: deque[ButtonPressed] = deque()  # append/popleft are thread-safe
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has been called."""
+        return self._closed
+
+    def _pressed(self, name: ButtonName) -> None:
+        """Backend hook: report a press of ``name`` now.
+
+        Raises:
+            ValueError: the board has no such button.
+            DeviceClosed: after :meth:`close`.
+        """
+        if self._closed:
+            raise DeviceClosed(f"{type(self).__name__} is closed")
+        if name not in self.available:
+            raise ValueError(f"this board has no {name.value!r} button")
+        event = ButtonPressed(name, self._clock.monotonic())
+        handler = self.when_pressed
+        if handler is not None:
+            handler(event)
+        else:
+            self._queue.append(event)
+
+    def drain(self) -> list[ButtonPressed]:
+        """Return the presses waiting since the last call, oldest first."""
+        events = []
+        while self._queue:
+            events.append(self._queue.popleft())
+        return events
+
+    def close(self) -> None:
+        """Release the hardware. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self._close()
+
+    def _close(self) -> None:
+        """Backend hook: release resources (called once)."""
+
+    def __enter__(self) -> Buttons:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+class NoButtons(Buttons):
+    """The ``none`` backend: a board without buttons."""
+
+    def __init__(self, *, clock: Clock) -> None:
+        super().__init__((), clock=clock)

@@ -1,0 +1,449 @@
+"""Transport of the serial protocol: one port, pyserial's reader thread, a watchdog, reconnects.
+
+:class:`SerialLink` opens a port by URL (``/dev/serial/by-id/...``, a pty path, ``loop://``),
+reads it on a :class:`serial.threaded.ReaderThread`, decodes frames into messages and keeps the
+latest HELLO and SCAN. Writes go out under a lock. A watchdog thread declares the link lost
+after ``link_timeout`` seconds without a valid frame (the microcontroller sends a SCAN at least
+once a second) or at once when the port fails (USB unplugged), posts :class:`LinkLost`, and
+reopens the same path every ``reconnect_interval`` seconds. On a new port it sends PING, the
+CONFIG and the last LEDS frame again; the microcontroller's HELLO then posts
+:class:`LinkRestored` and its full SCAN re-syncs the board.
+
+Example:
+    >>> link = SerialLink("/dev/serial/by-id/usb-draughtsboard-if00")   # doctest: +SKIP
+    >>> link.hello.rows, link.latest_scan().cells[:3]                      # doctest: +SKIP
+    (8, (<Reading.EMPTY: 0>, <Reading.OCCUPIED: 1>, <Reading.EMPTY: 0>))
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from board_io.clock import Clock, MonotonicClock
+from board_io.errors import BoardIOError, DeviceClosed, LinkTimeout
+from board_io.events import LinkLost, LinkRestored
+from board_io.extras import require
+from board_io.serial import messages as msg
+from board_io.serial.framing import FrameDecoder, FrameStats
+from board_io.types import Reading
+
+__all__ = ["LinkStats", "SerialLink"]
+
+log = logging.getLogger(__name__)
+
+_PRESENCE = frozenset((Reading.EMPTY, Reading.OCCUPIED))
+Listener = Callable[[msg.Message], None]
+EventSink = Callable[[Any], None]
+
+
+@dataclass(slots=True)
+class LinkStats:
+    """What the link has seen beyond frame decoding (see ``SerialLink.stats()``)."""
+
+    bad_messages: int = 0  # CRC fine, content not a valid message for this board
+    seq_gaps: int = 0  # frames the microcontroller numbered but that never arrived intact
+    losses: int = 0
+    reconnects: int = 0
+
+
+class _Protocol:
+    """The ``serial.threaded.Protocol`` of one open port; forwards to its link with its epoch."""
+
+    def __init__(self, link: SerialLink, epoch: int) -> None:
+        self._link = link
+        self._epoch = epoch
+
+    def connection_made(self, transport: Any) -> None:
+        pass
+
+    def data_received(self, data: bytes) -> None:
+        self._link._received(self._epoch, data)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self._link._port_failed(self._epoch, exc)
+
+
+class SerialLink:
+    """A microcontroller on a serial port, shared by the ``serial`` sensor, LED and button views.
+
+    The constructor opens the port, sends PING and waits up to ``connect_timeout`` seconds for
+    HELLO, so ``hello`` (board size, capabilities) is known once it returns.
+
+    Example:
+        >>> with SerialLink("/dev/ttyACM0", link_timeout=3.0) as link:   # doctest: +SKIP
+        ...     link.send(msg.Ping())
+
+    Raises:
+        BoardIOError: the port cannot be opened or the URL is invalid.
+        LinkTimeout: no valid HELLO within ``connect_timeout``.
+        MissingExtraError: pyserial is not installed.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        baudrate: int = 115200,
+        link_timeout: float = 3.0,
+        reconnect_interval: float = 1.0,
+        connect_timeout: float = 5.0,
+        config: msg.Config | None = None,
+        clock: Clock | None = None,
+        on_event: EventSink | None = None,
+        watchdog: bool = True,
+        poll_interval: float = 0.1,
+    ) -> None:
+        for name, value in (("link_timeout", link_timeout), ("connect_timeout", connect_timeout),
+                            ("reconnect_interval", reconnect_interval),
+                            ("poll_interval", poll_interval), ("baudrate", baudrate)):
+            if not value > 0:
+                raise BoardIOError(f"serial link: {name} must be > 0, got {value!r}")
+        self._serial = require("serial", backend="serial")
+        self._threaded = require("serial.threaded", backend="serial")
+        self.url = url
+        self._baudrate = baudrate
+        self._link_timeout = link_timeout
+        self._reconnect_interval = reconnect_interval
+        self._poll_interval = poll_interval
+        self._config = config
+        self._clock: Clock = clock if clock is not None else MonotonicClock()
+        self.on_event: EventSink | None = on_event
+        self._lock = threading.RLock()
+        self._write_lock = threading.Lock()
+        self._scan_changed = threading.Condition(self._lock)
+        self._hello_seen = threading.Event()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._decoder = FrameDecoder()
+        self._stats = LinkStats()
+        self._listeners: list[Listener] = []
+        self._reader: Any = None
+        self._epoch = 0
+        self._port_error: str | None = None
+        self._hello: msg.Hello | None = None
+        self._ready = False  # HELLO seen on the current port
+        self._lost = False
+        self._closed = False
+        self._scan: msg.Scan | None = None
+        self._scan_count = 0
+        self._last_leds: msg.Leds | None = None
+        self._last_frame = self._clock.monotonic()
+        self._next_attempt = self._last_frame
+        self._seq = 0
+        self._mcu_seq: int | None = None
+        self._watchdog: threading.Thread | None = None
+        try:
+            self._open(raise_errors=True)
+            if not self._hello_seen.wait(connect_timeout):
+                raise LinkTimeout(f"no HELLO from {url} within {connect_timeout} s")
+        except BaseException:
+            self.close()
+            raise
+        if watchdog:
+            self._watchdog = threading.Thread(
+                target=self._watch, name="draughtsboard-serial-watchdog", daemon=True)
+            self._watchdog.start()
+
+    # -- public API -------------------------------------------------------------------------
+
+    @property
+    def hello(self) -> msg.Hello:
+        """The microcontroller's HELLO: protocol version, board size, capabilities."""
+        assert self._hello is not None  # the constructor waits for it
+        return self._hello
+
+    @property
+    def connected(self) -> bool:
+        """True while the port is open and has said HELLO."""
+        with self._lock:
+            return self._ready
+
+    def latest_scan(self) -> msg.Scan | None:
+        """The last valid SCAN (kept across a reconnect until a new one arrives)."""
+        with self._lock:
+            return self._scan
+
+    @property
+    def scan_count(self) -> int:
+        """How many valid SCAN messages have arrived."""
+        with self._lock:
+            return self._scan_count
+
+    def wait_scan(self, count: int, timeout: float) -> msg.Scan:
+        """Wait until ``scan_count >= count`` and return the latest SCAN.
+
+        Raises:
+            LinkTimeout: not reached within ``timeout`` seconds.
+            DeviceClosed: the link was closed.
+        """
+        with self._lock:
+            ok = self._scan_changed.wait_for(
+                lambda: self._closed or self._scan_count >= count, timeout)
+            if self._closed:
+                raise DeviceClosed(f"serial link {self.url} is closed")
+            if not ok or self._scan is None:
+                raise LinkTimeout(f"no SCAN #{count} from {self.url} within {timeout} s")
+            return self._scan
+
+    def add_listener(self, listener: Listener) -> None:
+        """Call ``listener(message)`` on the reader thread for every BUTTON and ERROR."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop calling ``listener``; unknown listeners are ignored."""
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def send(self, message: msg.Message) -> bool:
+        """Send ``message``; return False if the link is down (LEDS are re-sent on reconnect).
+
+        Raises:
+            DeviceClosed: the link was closed.
+        """
+        with self._lock:
+            if self._closed:
+                raise DeviceClosed(f"serial link {self.url} is closed")
+            if isinstance(message, msg.Leds):
+                self._last_leds = message
+            elif isinstance(message, msg.Config):
+                self._config = message
+            reader, epoch = self._reader, self._epoch
+        return reader is not None and self._write(reader, epoch, message)
+
+    def stats(self) -> dict[str, int]:
+        """Counters: frames, dropped frames by reason, bad messages, seq gaps, losses."""
+        with self._lock:
+            link = {"bad_messages": self._stats.bad_messages, "seq_gaps": self._stats.seq_gaps,
+                    "losses": self._stats.losses, "reconnects": self._stats.reconnects}
+            return self._decoder.stats.as_dict() | link
+
+    @property
+    def frame_stats(self) -> FrameStats:
+        """The frame decoder's counters (live object, read-only use)."""
+        return self._decoder.stats
+
+    def poll(self) -> None:
+        """Check the link now: declare it lost on a port error or silence, or try to reopen.
+
+        The watchdog thread calls this every ``poll_interval``; tests with a virtual clock call
+        it directly.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            now = self._clock.monotonic()
+            reader = None
+            if self._reader is not None:
+                if self._port_error is not None:
+                    reason = self._port_error
+                elif now - self._last_frame > self._link_timeout:
+                    reason = f"no frame for {self._link_timeout:g} s"
+                else:
+                    return
+                reader = self._detach(reason, now)
+        if reader is not None:
+            _close_reader(reader)
+        with self._lock:
+            if not self._closed and self._reader is None and now >= self._next_attempt:
+                self._open(raise_errors=False)
+
+    def close(self) -> None:
+        """Stop the watchdog and reader threads and close the port. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            reader, self._reader = self._reader, None
+            self._epoch += 1
+            self._scan_changed.notify_all()
+        self._stop.set()
+        self._wake.set()
+        if self._watchdog is not None and self._watchdog is not threading.current_thread():
+            self._watchdog.join()
+        if reader is not None:
+            _close_reader(reader)
+
+    def __enter__(self) -> SerialLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "up" if self._ready else "down"
+        return f"<SerialLink {self.url!r} {state}>"
+
+    # -- port handling (under self._lock unless said otherwise) -----------------------------
+
+    def _open(self, *, raise_errors: bool) -> None:
+        now = self._clock.monotonic()
+        self._next_attempt = now + self._reconnect_interval
+        try:
+            port = self._serial.serial_for_url(
+                self.url, baudrate=self._baudrate, timeout=1.0, write_timeout=1.0)
+        except (ValueError, OSError, self._serial.SerialException) as exc:
+            if raise_errors:
+                raise BoardIOError(f"cannot open serial port {self.url}: {exc}") from exc
+            log.debug("reopening %s failed: %s", self.url, exc)
+            return
+        self._epoch += 1
+        epoch = self._epoch
+        self._decoder.reset()
+        self._port_error = None
+        self._ready = False
+        self._mcu_seq = None
+        self._last_frame = now
+        reader = self._threaded.ReaderThread(port, lambda: _Protocol(self, epoch))
+        reader.name = "draughtsboard-serial-reader"
+        reader.start()
+        self._reader = reader
+        log.info("serial port %s open", self.url)
+        greeting: list[msg.Message] = [msg.Ping()]
+        greeting += [m for m in (self._config, self._last_leds) if m is not None]
+        for message in greeting:
+            if not self._write(reader, epoch, message):
+                break
+
+    def _detach(self, reason: str, now: float) -> Any:
+        log.warning("serial link %s lost: %s", self.url, reason)
+        reader, self._reader = self._reader, None
+        self._epoch += 1
+        self._ready = False
+        self._next_attempt = now
+        if not self._lost:
+            self._lost = True
+            self._stats.losses += 1
+            self._post(LinkLost(at=now))
+        return reader
+
+    def _write(self, reader: Any, epoch: int, message: msg.Message) -> bool:
+        with self._write_lock:
+            data = msg.encode(message, self._seq)
+            self._seq = (self._seq + 1) & 0xFF
+            try:
+                reader.write(data)
+            except (OSError, self._serial.SerialException) as exc:
+                self._port_failed(epoch, exc)
+                return False
+        log.debug("sent %s to %s", message, self.url)
+        return True
+
+    def _port_failed(self, epoch: int, exc: BaseException | None) -> None:
+        """Reader thread (or a failed write): the port died. The watchdog does the rest."""
+        with self._lock:
+            if epoch != self._epoch or self._closed:
+                return
+            self._port_error = f"port error: {exc}" if exc else "port closed"
+        self._wake.set()
+
+    def _watch(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(self._poll_interval)
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            try:
+                self.poll()
+            except Exception:  # the watchdog must outlive any surprise
+                log.exception("serial watchdog for %s", self.url)
+
+    def _post(self, event: object) -> None:
+        sink = self.on_event
+        if sink is not None:
+            sink(event)
+
+    # -- receiving (reader thread) ----------------------------------------------------------
+
+    def _received(self, epoch: int, data: bytes) -> None:
+        with self._lock:
+            if epoch != self._epoch:
+                return
+            frames = self._decoder.feed(data)
+            if not frames:
+                return
+            self._last_frame = self._clock.monotonic()
+            for frame in frames:
+                if self._mcu_seq is not None:
+                    self._stats.seq_gaps += (frame.seq - self._mcu_seq - 1) & 0xFF
+                self._mcu_seq = frame.seq
+        for frame in frames:
+            try:
+                message = msg.decode(frame)
+                self._handle(epoch, message)
+            except msg.MessageError as exc:
+                with self._lock:
+                    self._stats.bad_messages += 1
+                log.warning("bad message from %s: %s", self.url, exc)
+
+    def _handle(self, epoch: int, message: msg.Message) -> None:
+        if isinstance(message, msg.Hello):
+            self._hello_received(epoch, message)
+        elif isinstance(message, msg.Scan):
+            self._scan_received(epoch, message)
+        elif isinstance(message, msg.ButtonChange | msg.DeviceError):
+            with self._lock:
+                hello, listeners = self._hello, tuple(self._listeners)
+            if hello is None:
+                raise msg.MessageError(f"{message} before HELLO")
+            if isinstance(message, msg.ButtonChange) and message.button >= hello.buttons:
+                raise msg.MessageError(
+                    f"BUTTON {message.button} but HELLO announced {hello.buttons} buttons")
+            if isinstance(message, msg.DeviceError):
+                log.warning("microcontroller error: %s (arg %d)", message.text, message.arg)
+            for listener in listeners:
+                listener(message)
+        else:
+            raise msg.MessageError(f"host-to-microcontroller message {message} received")
+
+    def _hello_received(self, epoch: int, hello: msg.Hello) -> None:
+        if hello.version != msg.PROTOCOL_VERSION:
+            raise msg.MessageError(
+                f"microcontroller speaks protocol {hello.version}, "
+                f"this host speaks {msg.PROTOCOL_VERSION}")
+        with self._lock:
+            if epoch != self._epoch:
+                return
+            if self._hello is not None and hello != self._hello:
+                raise msg.MessageError(f"HELLO changed from {self._hello} to {hello}")
+            self._hello = hello
+            self._ready = True
+            restored = self._lost
+            self._lost = False
+            if restored:
+                self._stats.reconnects += 1
+                self._post(LinkRestored(at=self._clock.monotonic()))
+        self._hello_seen.set()
+
+    def _scan_received(self, epoch: int, scan: msg.Scan) -> None:
+        with self._lock:
+            if epoch != self._epoch:
+                return
+            hello = self._hello
+            if hello is None:
+                raise msg.MessageError("SCAN before HELLO")
+            if (scan.rows, scan.cols) != (hello.rows, hello.cols):
+                raise msg.MessageError(
+                    f"SCAN of {scan.rows}x{scan.cols} from a {hello.rows}x{hello.cols} board")
+            if not hello.colour and not _PRESENCE.issuperset(scan.cells):
+                raise msg.MessageError("SCAN with colours from a presence-only board")
+            self._scan = scan
+            self._scan_count += 1
+            self._scan_changed.notify_all()
+
+
+def _close_reader(reader: Any) -> None:
+    """Stop a reader thread and close its port; safe from the reader thread itself."""
+    if reader is threading.current_thread():
+        reader.alive = False
+        reader.serial.close()
+        return
+    try:
+        reader.close()
+    except Exception as exc:  # a dead USB port may fail to close; it is gone either way
+        log.debug("closing %s: %s", reader.serial, exc)

@@ -1,0 +1,376 @@
+"""Game end: no legal moves, repetition and each variant's counting draw rules.
+
+The rules are data (:data:`DRAW_RULES`, one tuple of rules per variant name) evaluated over the
+game's history: :func:`outcome` replays ``board.root()`` plus ``board.move_stack`` into a list of
+:class:`PlyFacts` and :func:`evaluate` runs the counters over it. :func:`evaluate` needs no board,
+so the counters are tested on synthetic histories. docs/rules.md gives the rule texts and sources.
+
+>>> from engine.draw import Material, PlyFacts, evaluate
+>>> kings = Material(0, 3, 0, 1)           # 3 white kings against 1 black king
+>>> plies = [PlyFacts(i % 2, True, False, False, kings, i) for i in range(32)]
+>>> evaluate("international", plies, start_material=kings).rule
+'fmjd-16-moves'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.outcome import Outcome, Termination
+
+if TYPE_CHECKING:
+    from engine.board import Board
+
+__all__ = [
+    "DRAW_RULES",
+    "EndgameRule",
+    "Material",
+    "PlyFacts",
+    "ProgressRule",
+    "RepetitionRule",
+    "evaluate",
+    "history",
+    "outcome",
+]
+
+WHITE_, BLACK_ = 0, 1
+
+
+@dataclass(frozen=True)
+class Material:
+    """Piece counts: white men, white kings, black men, black kings."""
+
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+
+    def side(self, color: int) -> tuple[int, int]:
+        """Return ``(men, kings)`` of ``color`` (0 white, 1 black)."""
+        if color == WHITE_:
+            return self.white_men, self.white_kings
+        return self.black_men, self.black_kings
+
+    @property
+    def total(self) -> int:
+        """All pieces on the board."""
+        return self.white_men + self.white_kings + self.black_men + self.black_kings
+
+
+@dataclass(frozen=True)
+class PlyFacts:
+    """What the draw rules need to know about one ply (half-move) and the position after it.
+
+    ``key`` identifies the position after the ply, side to move included (equal keys = same
+    position). ``lone_king_on_main_road`` is true when a side reduced to a single king has it on
+    the board's long diagonal ("main road") after the ply.
+    """
+
+    mover: int
+    king_move: bool
+    capture: bool
+    promotion: bool
+    material: Material
+    key: Hashable
+    lone_king_on_main_road: bool = False
+
+
+@dataclass(frozen=True)
+class RepetitionRule:
+    """Draw when the same position with the same side to move occurs ``times`` times."""
+
+    times: int = 3
+    name: str = "repetition"
+
+
+@dataclass(frozen=True)
+class ProgressRule:
+    """Draw after ``moves`` moves by each side without progress.
+
+    Progress is a capture, a promotion and, when ``man_moves_count`` is true, any move of a man
+    (the FMJD "only kings have moved" rules); with it false only captures and promotions count
+    (the English 40-move rule).
+    """
+
+    name: str
+    moves: int
+    man_moves_count: bool = True
+
+
+@dataclass(frozen=True)
+class EndgameRule:
+    """Draw when a material configuration lasts ``moves`` moves.
+
+    ``configs`` holds ``((strong_men, strong_kings), (weak_men, weak_kings))`` pairs (either colour
+    may be the strong side); ``totals`` instead matches any position where both sides have a king
+    and the total piece count is in the set. ``count`` is ``"each"`` (both sides have made
+    ``moves`` moves since the configuration arose) or ``"strong"`` (the strong side has made
+    ``moves`` moves). ``main_road``: the weak side's lone king must stand on the long diagonal.
+    """
+
+    name: str
+    moves: int
+    configs: frozenset[tuple[tuple[int, int], tuple[int, int]]] = frozenset()
+    totals: frozenset[int] = frozenset()
+    count: str = "each"
+    main_road: bool = False
+
+    def strong_side(self, material: Material) -> int | None:
+        """Return the strong colour if ``material`` matches (``-1`` for ``totals`` rules)."""
+        if self.totals:
+            both_kings = material.white_kings > 0 and material.black_kings > 0
+            return -1 if both_kings and material.total in self.totals else None
+        for color in (WHITE_, BLACK_):
+            if (material.side(color), material.side(1 - color)) in self.configs:
+                return color
+        return None
+
+
+Rule = RepetitionRule | ProgressRule | EndgameRule
+
+
+def _configs(*pairs: tuple[tuple[int, int], tuple[int, int]]) -> frozenset[Any]:
+    return frozenset(pairs)
+
+
+_LONE_KING = (0, 1)
+# FMJD art. 6.3: three kings, two kings and a man, a king and two men against one king.
+_THREE_VS_KING = _configs(((0, 3), _LONE_KING), ((1, 2), _LONE_KING), ((2, 1), _LONE_KING))
+# FMJD art. 6.4: two kings, a king and a man, or a king against one king.
+_TWO_VS_KING = _configs(((0, 2), _LONE_KING), ((1, 1), _LONE_KING), ((0, 1), _LONE_KING))
+
+_FMJD_ENDGAMES: tuple[Rule, ...] = (
+    EndgameRule("fmjd-16-moves", 16, _THREE_VS_KING),
+    EndgameRule("fmjd-5-moves", 5, _TWO_VS_KING),
+)
+_FMJD: tuple[Rule, ...] = (
+    RepetitionRule(),
+    ProgressRule("fmjd-25-moves", 25),
+    *_FMJD_ENDGAMES,
+)
+_RUSSIAN: tuple[Rule, ...] = (
+    RepetitionRule(),
+    ProgressRule("russian-15-king-moves", 15),
+    # Three or more kings against a lone king: the strong side's 15th move.
+    EndgameRule(
+        "russian-15-moves-3-kings",
+        15,
+        _configs(((0, 3), _LONE_KING), ((0, 4), _LONE_KING), ((0, 5), _LONE_KING)),
+        count="strong",
+    ),
+    EndgameRule("russian-5-moves-main-road", 5, _THREE_VS_KING, count="strong", main_road=True),
+    EndgameRule("russian-5-moves-balance", 5, totals=frozenset({2, 3})),
+    EndgameRule("russian-30-moves-balance", 30, totals=frozenset({4, 5})),
+    EndgameRule("russian-60-moves-balance", 60, totals=frozenset({6, 7})),
+)
+
+DRAW_RULES: dict[str, tuple[Rule, ...]] = {
+    "international": _FMJD,
+    "canadian": _FMJD,
+    "brazilian": (RepetitionRule(), ProgressRule("brazilian-20-moves", 20), *_FMJD_ENDGAMES),
+    "russian": _RUSSIAN,
+    "diagonal": _RUSSIAN,
+    "english": (RepetitionRule(), ProgressRule("english-40-moves", 40, man_moves_count=False)),
+    "pool": (
+        RepetitionRule(),
+        EndgameRule("pool-13-moves", 13, _configs(((0, 3), _LONE_KING)), count="strong"),
+    ),
+    "italian": (RepetitionRule(),),
+    "spanish": (RepetitionRule(),),
+    "turkish": (
+        RepetitionRule(),
+        EndgameRule("turkish-king-vs-king", 0, _configs(((0, 1), _LONE_KING))),
+    ),
+    "russian-giveaway": (RepetitionRule(), ProgressRule("russian-15-king-moves", 15)),
+    "international-giveaway": (RepetitionRule(), ProgressRule("fmjd-25-moves", 25)),
+}
+"""Draw rules per variant name; a variant not listed gets threefold repetition only."""
+
+_DEFAULT_RULES: tuple[Rule, ...] = (RepetitionRule(),)
+
+
+def _repetition(rule: RepetitionRule, start_key: Hashable, plies: Sequence[PlyFacts]) -> bool:
+    if not plies:
+        return False
+    last = plies[-1].key
+    # A position after a capture or a promotion has different material from every earlier one.
+    # (Man moves are not irreversible everywhere: Turkish men move sideways.)
+    seen = Counter([start_key])
+    for ply in plies:
+        if ply.capture or ply.promotion:
+            seen.clear()
+        seen[ply.key] += 1
+    return seen[last] >= rule.times
+
+
+def _progress(rule: ProgressRule, plies: Sequence[PlyFacts]) -> bool:
+    for quiet, ply in enumerate(reversed(plies)):
+        if ply.capture or ply.promotion or (rule.man_moves_count and not ply.king_move):
+            return False
+        if quiet + 1 >= 2 * rule.moves:
+            return True
+    return False
+
+
+def _endgame(rule: EndgameRule, start: Material, plies: Sequence[PlyFacts]) -> bool:
+    """Count the plies since the rule's configuration arose (material unchanged since)."""
+    current = plies[-1].material if plies else start
+    strong = rule.strong_side(current)
+    if strong is None:
+        return False
+    if rule.main_road and not (plies and plies[-1].lone_king_on_main_road):
+        return False
+    strong_moves = each = 0
+    for ply in reversed(plies):
+        if ply.material != current or (rule.main_road and not ply.lone_king_on_main_road):
+            break
+        each += 1
+        strong_moves += ply.mover == strong
+    if rule.count == "strong":
+        return strong_moves >= rule.moves
+    return each >= 2 * rule.moves
+
+
+def evaluate(
+    variant: str,
+    plies: Sequence[PlyFacts],
+    *,
+    start_material: Material,
+    start_key: Hashable = None,
+) -> Outcome | None:
+    """Return the draw the rules of ``variant`` declare after ``plies``, else ``None``.
+
+    ``start_material`` and ``start_key`` describe the position before the first ply. Rules are
+    tried in :data:`DRAW_RULES` order; the first that applies names the draw.
+
+    >>> evaluate("english", [], start_material=Material(12, 0, 12, 0)) is None
+    True
+    """
+    for rule in DRAW_RULES.get(variant, _DEFAULT_RULES):
+        if isinstance(rule, RepetitionRule):
+            if _repetition(rule, start_key, plies):
+                return Outcome(Termination.REPETITION, None, rule.name)
+        elif isinstance(rule, ProgressRule):
+            if _progress(rule, plies):
+                return Outcome(Termination.DRAW_RULE, None, rule.name)
+        elif _endgame(rule, start_material, plies):
+            return Outcome(Termination.DRAW_RULE, None, rule.name)
+    return None
+
+
+# --- the board adapter -------------------------------------------------------------------------
+
+
+def _root(board: Board) -> Board:
+    """Return a copy of ``board`` before its first move."""
+    root = getattr(board, "root", None)
+    if callable(root):
+        result: Board = root()
+        return result
+    copy = board.copy()
+    while copy.move_stack:
+        copy.pop()
+    return copy
+
+
+def _material(board: Board) -> Material:
+    counts = [0, 0, 0, 0]
+    for piece in board.pieces().values():
+        counts[2 * int(piece.color) + int(piece.king)] += 1
+    return Material(*counts)
+
+
+def _main_road(board: Board) -> frozenset[int]:
+    """The long diagonal ("main road", a1-h8 on the Russian board) as square indices."""
+    variant = board.variant
+    squares = range(variant.num_squares)
+    coords = {sq: variant.square_coords(sq) for sq in squares}
+    if any(row == col == 0 for row, col in coords.values()):
+        return frozenset(sq for sq, (row, col) in coords.items() if row == col)
+    last = variant.cols - 1
+    return frozenset(sq for sq, (row, col) in coords.items() if row + col == last)
+
+
+def _lone_king_on_road(board: Board, material: Material, road: frozenset[int]) -> bool:
+    for color in (WHITE_, BLACK_):
+        if material.side(color) == _LONE_KING:
+            return any(
+                int(p.color) == color and sq in road for sq, p in board.pieces().items()
+            )
+    return False
+
+
+def _key(board: Board) -> Hashable:
+    return (board.zobrist_hash(), int(board.turn))
+
+
+def history(board: Board) -> tuple[Material, Hashable, list[PlyFacts]]:
+    """Replay ``board``'s game: the start material, start key and one :class:`PlyFacts` a ply.
+
+    >>> from engine import Board
+    >>> history(Board("russian"))[2]
+    []
+    """
+    replay = _root(board)
+    road = _main_road(replay)
+    start = (_material(replay), _key(replay))
+    plies = list(_replay(replay, board.move_stack, road))
+    return start[0], start[1], plies
+
+
+def _replay(replay: Board, moves: Sequence[Any], road: frozenset[int]) -> Iterator[PlyFacts]:
+    for move in moves:
+        piece = replay.piece_at(move.origin)
+        mover = int(replay.turn)
+        replay.push(move)
+        material = _material(replay)
+        yield PlyFacts(
+            mover=mover,
+            king_move=bool(piece is not None and piece.king),
+            capture=bool(move.captures),
+            promotion=bool(move.promotes),
+            material=material,
+            key=_key(replay),
+            lone_king_on_main_road=_lone_king_on_road(replay, material, road),
+        )
+
+
+def _gametype(board: Board) -> int | None:
+    value = getattr(board.variant, "pdn_gametype", None)
+    try:
+        return int(str(value).split(",", 1)[0])
+    except ValueError:
+        return None
+
+
+def _is_giveaway(board: Board) -> bool:
+    variant = board.variant
+    flag = getattr(variant, "giveaway", None)
+    if flag is not None:
+        return bool(flag)
+    return "giveaway" in variant.name
+
+
+def outcome(board: Board) -> Outcome | None:
+    """Return how the game on ``board`` has ended, or ``None`` while it goes on.
+
+    No legal move loses (wins in the giveaway variants); otherwise the variant's draw rules
+    (:data:`DRAW_RULES`) are checked over the whole game since ``board.root()``.
+
+    >>> from engine import Board
+    >>> outcome(Board("international")) is None
+    True
+    """
+    gametype = _gametype(board)
+    if not board.legal_moves:
+        mover = int(board.turn)
+        winner = mover if _is_giveaway(board) else 1 - mover
+        return Outcome(Termination.NO_MOVES, winner, gametype=gametype)
+    start_material, start_key, plies = history(board)
+    draw = evaluate(board.variant.name, plies, start_material=start_material, start_key=start_key)
+    if draw is None:
+        return None
+    return Outcome(draw.termination, None, draw.rule, gametype=gametype)

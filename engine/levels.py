@@ -1,0 +1,110 @@
+"""Strength levels 1-10 as data.
+
+Weak levels make the mistakes of a weak human rather than random moves: a short horizon that
+stops in the middle of an exchange (so multi-piece shots, the opponent's and its own, go unseen),
+and some noise in judging quiet moves. Level 10 is the full search within the time given.
+
+Example:
+    >>> limit_for_level(1).depth
+    1
+    >>> LEVELS[9].options.quiescence
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import Variant
+from engine.search import Limit, Searcher, SearchOptions
+
+__all__ = ["LEVELS", "Level", "level", "limit_for_level", "searcher_for_level"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One strength level: how deep and how long it looks, and how it misjudges.
+
+    ``depth`` caps the search (None: as deep as the time allows); ``movetime`` is the default time
+    per move in seconds when the caller gives no clock; ``options`` weaken the search.
+    """
+
+    number: int
+    depth: int | None
+    movetime: float
+    options: SearchOptions
+    description: str
+
+
+#: Level 1: sees one ply and no capture sequences beyond it: it takes what is offered and walks
+#: into two-for-ones. Levels 2-4 see further but still stop mid-exchange. From level 5 on the
+#: horizon resolves captures; noise falls away and the depth grows until level 10 is unlimited.
+LEVELS: tuple[Level, ...] = (
+    Level(1, 1, 0.2, SearchOptions(quiescence=False, noise=60, max_depth=1),
+          "beginner: one move ahead, blind to shots"),
+    Level(2, 2, 0.3, SearchOptions(quiescence=False, noise=45, max_depth=2),
+          "novice: sees the reply, not the combination"),
+    Level(3, 3, 0.4, SearchOptions(quiescence=False, noise=30, max_depth=3),
+          "casual: short combinations only"),
+    Level(4, 3, 0.5, SearchOptions(quiescence=True, noise=25, max_depth=3),
+          "improving: finishes exchanges, shallow plan"),
+    Level(5, 4, 0.6, SearchOptions(quiescence=True, noise=15, max_depth=4),
+          "club beginner"),
+    Level(6, 5, 0.8, SearchOptions(quiescence=True, noise=10, max_depth=5),
+          "club player"),
+    Level(7, 6, 1.0, SearchOptions(quiescence=True, noise=5, max_depth=6),
+          "strong club player"),
+    Level(8, 8, 1.5, SearchOptions(quiescence=True, noise=0, max_depth=8),
+          "expert"),
+    Level(9, 10, 2.0, SearchOptions(quiescence=True, noise=0, max_depth=10),
+          "master"),
+    Level(10, None, 3.0, SearchOptions(), "full strength within the time"),
+)
+
+
+def level(number: int) -> Level:
+    """The :class:`Level` with this number.
+
+    Raises:
+        ValueError: the number is not 1-10.
+    """
+    if not isinstance(number, int) or not 1 <= number <= len(LEVELS):
+        raise ValueError(f"level must be an integer 1-{len(LEVELS)}, not {number!r}")
+    return LEVELS[number - 1]
+
+
+def limit_for_level(
+    number: int,
+    movetime: float | None = None,
+    time_left: float | None = None,
+    increment: float | None = None,
+) -> Limit:
+    """The search limit for a level: its depth cap and the time given (or its default time).
+
+    Example:
+        >>> limit_for_level(10, movetime=2.0)
+        Limit(depth=None, nodes=None, movetime=2.0, time_left=None, increment=None)
+
+    Raises:
+        ValueError: the level is not 1-10.
+    """
+    chosen = level(number)
+    if time_left is not None:
+        return Limit(depth=chosen.depth, time_left=time_left, increment=increment)
+    return Limit(depth=chosen.depth, movetime=movetime if movetime is not None else chosen.movetime)
+
+
+def searcher_for_level(
+    variant: Variant | str,
+    number: int,
+    seed: int = 0,
+    clock: Callable[[], float] | None = None,
+    tt_mb: float = 16,
+) -> Searcher:
+    """A :class:`Searcher` weakened as the level says.
+
+    Raises:
+        ValueError: the level is not 1-10, or an unknown variant.
+    """
+    return Searcher(variant, seed=seed, tt_mb=tt_mb, clock=clock, options=level(number).options)

@@ -1,0 +1,326 @@
+"""Bitboard move generation for every variant.
+
+Positions are three Python ints over a padded grid: the bit of cell ``(row, col)`` is
+``row * (cols + 1) + col``; the spare column stops shifts from wrapping round the board edge.
+Per variant a :class:`MoveGen` holds neighbour and ray tables built once at import.
+
+Raw moves are tuples ``(origin_bit, dest_bit, captured_mask, promotes, path_bits, capture_bits)``;
+:class:`engine.board.Board` turns them into :class:`engine.types.Move`.
+
+Example:
+    >>> gen = generator_for("international")
+    >>> white, black, kings = gen.initial_bitboards()
+    >>> len(gen.moves(white, black, kings, 0))
+    9
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from engine.types import BLACK, WHITE
+from engine.variant import VARIANTS, CaptureRule, PromotionInCapture, Variant, find_variant
+
+__all__ = ["MoveGen", "RawMove", "generator_for"]
+
+#: (origin bit, destination bit, captured mask, promotes, landing bits, captured bits in order)
+RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+
+
+class MoveGen:
+    """Move generator and tables of one variant (immutable once built).
+
+    Example:
+        >>> generator_for("english").num_squares
+        32
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        rows, cols = variant.rows, variant.cols
+        width = cols + 1
+        self.width = width
+        self.num_squares = variant.num_squares
+        sq2bit = []
+        for sq in range(variant.num_squares):
+            r, c = variant.square_coords(sq)
+            sq2bit.append(r * width + c)
+        self.sq2bit: tuple[int, ...] = tuple(sq2bit)
+        bit2sq = [-1] * (rows * width)
+        for sq, bit in enumerate(sq2bit):
+            bit2sq[bit] = sq
+        self.bit2sq: tuple[int, ...] = tuple(bit2sq)
+        self.board_mask = sum(1 << b for b in sq2bit)
+        # Direction k and k ^ 1 are opposite.
+        if variant.orthogonal:
+            steps = ((1, 0), (-1, 0), (0, 1), (0, -1))  # N, S, E, W
+            forward = {WHITE: (0, 2, 3), BLACK: (1, 2, 3)}
+        else:
+            steps = ((1, 1), (-1, -1), (1, -1), (-1, 1))  # NE, SW, NW, SE
+            forward = {WHITE: (0, 2), BLACK: (1, 3)}
+        self.offsets: tuple[int, ...] = tuple(dr * width + dc for dr, dc in steps)
+        self.man_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (forward[WHITE], forward[BLACK])
+        all_dirs = (0, 1, 2, 3)
+        self.king_dirs = all_dirs
+        if variant.men_capture_backwards:
+            self.man_capture_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (all_dirs, all_dirs)
+        else:
+            self.man_capture_dirs = self.man_dirs
+        nbrs: list[list[int]] = [[-1] * (rows * width) for _ in steps]
+        rays: list[list[tuple[int, ...]]] = [[()] * (rows * width) for _ in steps]
+        for bit in sq2bit:
+            r, c = divmod(bit, width)
+            for k, (dr, dc) in enumerate(steps):
+                ray = []
+                rr, cc = r + dr, c + dc
+                while 0 <= rr < rows and 0 <= cc < cols:
+                    if variant.square_at(rr, cc) is not None:
+                        ray.append(rr * width + cc)
+                    else:
+                        break
+                    rr, cc = rr + dr, cc + dc
+                rays[k][bit] = tuple(ray)
+                nbrs[k][bit] = ray[0] if ray else -1
+        self.nbr: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in nbrs)
+        self.ray: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(r) for r in rays)
+        top = sum(1 << b for b in sq2bit if b // width == rows - 1)
+        bottom = sum(1 << b for b in sq2bit if b // width == 0)
+        self.promo_mask: tuple[int, int] = (top, bottom)
+        self.flying = variant.flying_kings
+        self.rule = variant.capture_rule
+        self.promo_mode = variant.promotion_in_capture
+        self.immediate = variant.remove_captured_immediately
+        self.no_reversal = variant.no_reversal_in_capture
+        self.men_take_kings = variant.men_capture_kings
+        # Zobrist keys per bit for white man, black man, white king, black king; fixed seed so
+        # hashes are stable across runs (opening books, logs).
+        rng = random.Random(f"draughtsboard-zobrist-{variant.name}")
+        size = rows * width
+        self.zobrist: tuple[tuple[int, ...], ...] = tuple(
+            tuple(rng.getrandbits(64) for _ in range(size)) for _ in range(4)
+        )
+        self.zobrist_black: int = rng.getrandbits(64)
+
+    # -- conversions ------------------------------------------------------------------------
+
+    def squares_to_mask(self, squares: Iterable[int]) -> int:
+        """Bit mask of an iterable of square indices."""
+        mask = 0
+        for sq in squares:
+            mask |= 1 << self.sq2bit[sq]
+        return mask
+
+    def mask_to_squares(self, mask: int) -> list[int]:
+        """Square indices of the set bits of ``mask``, ascending by square."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.bit2sq[low.bit_length() - 1])
+            mask ^= low
+        out.sort()
+        return out
+
+    def initial_bitboards(self) -> tuple[int, int, int]:
+        """(white, black, kings) of the variant's initial position."""
+        v = self.variant
+        return (
+            self.squares_to_mask(v.initial_squares(WHITE)),
+            self.squares_to_mask(v.initial_squares(BLACK)),
+            0,
+        )
+
+    # -- generation -------------------------------------------------------------------------
+
+    def moves(self, white: int, black: int, kings: int, color: int) -> list[RawMove]:
+        """Every legal move for ``color`` (each capture path listed separately).
+
+        Captures are compulsory and filtered by the variant's capture rule.
+        """
+        own, opp = (white, black) if color == 0 else (black, white)
+        caps = self.captures(own, opp, kings, color)
+        if caps:
+            return caps
+        return self.quiet_moves(own, opp, kings, color)
+
+    def quiet_moves(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
+        """Non-capturing moves of men and kings."""
+        empty = self.board_mask & ~(own | opp)
+        out: list[RawMove] = []
+        men = own & ~kings
+        promo = self.promo_mask[color]
+        for k in self.man_dirs[color]:
+            off = self.offsets[k]
+            targets = (men << off if off > 0 else men >> -off) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                targets ^= low
+                out.append((to - off, to, 0, bool(low & promo), (to,), ()))
+        own_kings = own & kings
+        nbr, ray = self.nbr, self.ray
+        while own_kings:
+            low = own_kings & -own_kings
+            frm = low.bit_length() - 1
+            own_kings ^= low
+            for k in self.king_dirs:
+                if self.flying:
+                    for to in ray[k][frm]:
+                        if not (empty >> to) & 1:
+                            break
+                        out.append((frm, to, 0, False, (to,), ()))
+                else:
+                    to = nbr[k][frm]
+                    if to >= 0 and (empty >> to) & 1:
+                        out.append((frm, to, 0, False, (to,), ()))
+        return out
+
+    def captures(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
+        """Every capture sequence allowed by the variant's capture rule (all paths)."""
+        out: list[RawMove] = []
+        pieces = own
+        while pieces:
+            low = pieces & -pieces
+            frm = low.bit_length() - 1
+            pieces ^= low
+            empty = (self.board_mask & ~(own | opp)) | low
+            seqs: list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]] = []
+            if kings & low:
+                self._king_caps(frm, empty, opp, 0, -1, (), (), False, seqs)
+            else:
+                target = opp if self.men_take_kings else opp & ~kings
+                self._man_caps(color, frm, empty, target, opp, 0, -1, (), (), seqs)
+            for to, promotes, path, capbits in seqs:
+                mask = 0
+                for b in capbits:
+                    mask |= 1 << b
+                out.append((frm, to, mask, promotes, path, capbits))
+        if out and self.rule is not CaptureRule.FREE:
+            out = self._precedence(out, kings)
+        return out
+
+    def _man_caps(
+        self, color: int, cur: int, empty: int, target: int, opp: int, taken: int,
+        last: int, path: tuple[int, ...], caps: tuple[int, ...],
+        out: list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]],
+    ) -> bool:
+        """Extend a man's capture from ``cur``; append finished sequences; True if any jump."""
+        nbr = self.nbr
+        found = False
+        promo = self.promo_mask[color]
+        for k in self.man_capture_dirs[color]:
+            if self.no_reversal and last == k ^ 1:
+                continue
+            mid = nbr[k][cur]
+            if mid < 0 or not (target >> mid) & 1 or (taken >> mid) & 1:
+                continue
+            land = nbr[k][mid]
+            if land < 0 or not (empty >> land) & 1:
+                continue
+            found = True
+            bit = 1 << mid
+            if self.immediate:
+                n_empty, n_target, n_opp, n_taken = empty | bit, target & ~bit, opp & ~bit, taken
+            else:
+                n_empty, n_target, n_opp, n_taken = empty, target, opp, taken | bit
+            n_path, n_caps = (*path, land), (*caps, mid)
+            if (promo >> land) & 1:
+                mode = self.promo_mode
+                if mode is PromotionInCapture.ENDS_MOVE:
+                    out.append((land, True, n_path, n_caps))
+                    continue
+                if mode is PromotionInCapture.CONTINUE_AS_KING:
+                    if not self._king_caps(land, n_empty, n_opp, n_taken, k, n_path, n_caps,
+                                           True, out):
+                        out.append((land, True, n_path, n_caps))
+                    continue
+            if not self._man_caps(color, land, n_empty, n_target, n_opp, n_taken, k, n_path,
+                                  n_caps, out):
+                out.append((land, bool((promo >> land) & 1), n_path, n_caps))
+        return found
+
+    def _king_caps(
+        self, cur: int, empty: int, opp: int, taken: int, last: int,
+        path: tuple[int, ...], caps: tuple[int, ...], promoted: bool,
+        out: list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]],
+    ) -> bool:
+        """Extend a king's capture from ``cur``; append finished sequences; True if any jump."""
+        found = False
+        for k in self.king_dirs:
+            if self.no_reversal and last == k ^ 1:
+                continue
+            ray = self.ray[k][cur]
+            n = len(ray)
+            j = 0
+            if self.flying:
+                while j < n and (empty >> ray[j]) & 1:
+                    j += 1
+            if j >= n - 1:
+                continue
+            mid = ray[j]
+            if not (opp >> mid) & 1 or (taken >> mid) & 1:
+                continue
+            j += 1
+            landings = []
+            while j < n and (empty >> ray[j]) & 1:
+                landings.append(ray[j])
+                j += 1
+                if not self.flying:
+                    break
+            if not landings:
+                continue
+            found = True
+            bit = 1 << mid
+            if self.immediate:
+                n_empty, n_opp, n_taken = empty | bit, opp & ~bit, taken
+            else:
+                n_empty, n_opp, n_taken = empty, opp, taken | bit
+            n_caps = (*caps, mid)
+            # A king must land where it can go on capturing, if such a square exists.
+            going_on = False
+            for land in landings:
+                if self._king_caps(land, n_empty, n_opp, n_taken, k, (*path, land), n_caps,
+                                   promoted, out):
+                    going_on = True
+            if not going_on:
+                for land in landings:
+                    out.append((land, promoted, (*path, land), n_caps))
+        return found
+
+    def _precedence(self, moves: list[RawMove], kings: int) -> list[RawMove]:
+        """Keep only the sequences the capture rule allows (majority, Spanish, Italian)."""
+        rule = self.rule
+        if rule is CaptureRule.MAJORITY:
+            best = max(len(m[5]) for m in moves)
+            return [m for m in moves if len(m[5]) == best]
+
+        def score(m: RawMove) -> tuple[object, ...]:
+            n = len(m[5])
+            flags = tuple(bool((kings >> b) & 1) for b in m[5])
+            if rule is CaptureRule.SPANISH:
+                return (n, sum(flags))
+            by_king = bool((kings >> m[0]) & 1)
+            return (n, by_king, sum(flags), flags)
+
+        scores = [score(m) for m in moves]
+        top = max(scores)  # type: ignore[type-var]
+        return [m for m, s in zip(moves, scores, strict=True) if s == top]
+
+
+def _build_generators() -> Mapping[str, MoveGen]:
+    return MappingProxyType({v.name: MoveGen(v) for v in VARIANTS})
+
+
+_GENERATORS: Mapping[str, MoveGen] = _build_generators()
+
+
+def generator_for(variant: str | Variant) -> MoveGen:
+    """The move generator of a variant (built once at import).
+
+    Raises:
+        UnknownVariantError: no such variant.
+    """
+    return _GENERATORS[find_variant(variant).name]
+
+

@@ -1,0 +1,138 @@
+"""How a game ended, as data: :class:`Termination`, :class:`Outcome` and PDN result strings.
+
+An :class:`Outcome` says why the game ended, who won (``None`` for a draw) and, for a draw by a
+counting rule, which rule. Its :meth:`Outcome.result` gives the PDN result token in the style of
+the game's PDN GameType: ``"2-0" / "1-1" / "0-2"`` where the governing federation scores a game
+2/1/0 (FMJD international draughts and the 10x10 / 12x12 family), ``"1-0" / "1/2-1/2" / "0-1"``
+elsewhere.
+
+>>> from engine.outcome import Outcome, Termination
+>>> Outcome(Termination.NO_MOVES, winner=0, gametype=20).result()
+'2-0'
+>>> Outcome(Termination.DRAW_RULE, None, rule="english-40-moves", gametype=21).result()
+'1/2-1/2'
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+__all__ = [
+    "DECIMAL",
+    "FMJD",
+    "RESULTS",
+    "Outcome",
+    "Termination",
+    "result_style",
+]
+
+# Result styles: (white wins, draw, black wins).
+FMJD = ("2-0", "1-1", "0-2")
+DECIMAL = ("1-0", "1/2-1/2", "0-1")
+
+# PDN GameType numbers whose federations score a game 2/1/0 and whose files write "2-0".
+_FMJD_STYLE_GAMETYPES = frozenset({20, 27, 40, 41})
+
+# Every result token a PDN reader must accept ("0-0": both players lost, e.g. double forfeit).
+RESULTS = frozenset({"2-0", "1-1", "0-2", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    NO_MOVES = "no_moves"
+    """The side to move has no legal move (no pieces left, or all blocked)."""
+    REPETITION = "repetition"
+    """The same position with the same side to move occurred for the third time."""
+    DRAW_RULE = "draw_rule"
+    """A counting rule of the variant (see :attr:`Outcome.rule`)."""
+    RESIGNATION = "resignation"
+    DRAW_AGREED = "draw_agreed"
+    TIME_FORFEIT = "time_forfeit"
+    ADJUDICATION = "adjudication"
+    ABANDONED = "abandoned"
+    UNKNOWN = "unknown"
+    """The result is known (e.g. from a PDN file) but not why."""
+
+
+def result_style(gametype: int | str | None) -> tuple[str, str, str]:
+    """Return the (white wins, draw, black wins) tokens used by a PDN GameType.
+
+    ``gametype`` may be the number, the full tag value (``"20,W,10,10,N2,0"``) or ``None``
+    (decimal style).
+
+    >>> result_style("20,W,10,10,N2,0")
+    ('2-0', '1-1', '0-2')
+
+    Raises:
+        ValueError: ``gametype`` is a string that does not start with a number.
+    """
+    if gametype is None:
+        return DECIMAL
+    if isinstance(gametype, str):
+        head = gametype.split(",", 1)[0].strip()
+        if not head.isdigit():
+            raise ValueError(f"not a PDN GameType: {gametype!r}")
+        gametype = int(head)
+    return FMJD if gametype in _FMJD_STYLE_GAMETYPES else DECIMAL
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` is the winning colour (``0`` white, ``1`` black) or ``None``.
+
+    ``rule`` names the draw rule for :attr:`Termination.DRAW_RULE` (e.g. ``"fmjd-25-moves"``).
+    ``gametype`` (the PDN GameType number) only chooses the result style; it takes no part in
+    equality.
+
+    >>> Outcome(Termination.RESIGNATION, winner=1).result()
+    '0-1'
+    """
+
+    termination: Termination
+    winner: int | None
+    rule: str | None = None
+    gametype: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.winner is not None and self.winner not in (0, 1):
+            raise ValueError(f"winner must be 0 (white), 1 (black) or None, not {self.winner!r}")
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+    def result(self, gametype: int | str | None = None) -> str:
+        """Return the PDN result token, in the style of ``gametype`` (else the stored one).
+
+        >>> Outcome(Termination.REPETITION, None, gametype=25).result()
+        '1/2-1/2'
+        """
+        white, draw, black = result_style(gametype if gametype is not None else self.gametype)
+        if self.winner is None:
+            return draw
+        return white if self.winner == 0 else black
+
+    @classmethod
+    def from_result(
+        cls, text: str, termination: Termination = Termination.UNKNOWN
+    ) -> Outcome | None:
+        """Parse a PDN result token; ``None`` for ``"*"`` (game not finished) and ``"0-0"``.
+
+        >>> Outcome.from_result("0-2").winner
+        1
+
+        Raises:
+            ValueError: ``text`` is not a PDN result token.
+        """
+        text = text.strip()
+        if text not in RESULTS:
+            raise ValueError(f"not a PDN result: {text!r} (expected one of {sorted(RESULTS)})")
+        if text in ("*", "0-0"):
+            return None
+        if text in ("1-1", "1/2-1/2"):
+            return cls(termination, None)
+        gametype = 20 if text in ("2-0", "0-2") else None
+        return cls(termination, 0 if text in ("2-0", "1-0") else 1, gametype=gametype)

@@ -1,0 +1,155 @@
+"""The data the store keeps: game headers, move records, and the operations of a game's log.
+
+A game is an append-only log of operations (``start``, ``move``, ``takeback``, ``finish``) in a
+Redis stream. Replaying the log gives the game; a takeback is an operation, not a deletion, so a
+record is never rewritten in place and a crash can at worst lose the operation being written.
+Every operation has a sequence number per game, so replaying a spooled operation twice is harmless.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class RecordError(ValueError):
+    """A stored record is corrupt or truncated; the message names the game and the entry."""
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move as recorded: its PDN text, squares as PDN names, the position after it."""
+
+    ply: int
+    pdn: str
+    fen_after: str
+    time: float
+    origin: str = ""
+    destination: str = ""
+    path: tuple[str, ...] = ()
+    captures: tuple[str, ...] = ()
+    by: str = "human"
+    clock_white: float | None = None
+    clock_black: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data."""
+        data = asdict(self)
+        data["path"] = list(self.path)
+        data["captures"] = list(self.captures)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MoveRecord:
+        """Build a record from stored data.
+
+        Raises:
+            RecordError: a field is missing or of the wrong type.
+        """
+        try:
+            record = cls(
+                ply=int(data["ply"]),
+                pdn=str(data["pdn"]),
+                fen_after=str(data["fen_after"]),
+                time=float(data["time"]),
+                origin=str(data.get("origin", "")),
+                destination=str(data.get("destination", "")),
+                path=tuple(str(s) for s in data.get("path", ())),
+                captures=tuple(str(s) for s in data.get("captures", ())),
+                by=str(data.get("by", "human")),
+                clock_white=_optional_float(data.get("clock_white")),
+                clock_black=_optional_float(data.get("clock_black")),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"move record {dict(data)!r} is invalid: {exc}") from None
+        if record.ply < 1 or not record.pdn:
+            raise RecordError(f"move record {dict(data)!r} is invalid: bad ply or empty move")
+        return record
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+@dataclass
+class GameRecord:
+    """A game as replayed from its log."""
+
+    game_id: str
+    board_id: str
+    headers: dict[str, str]
+    variant: str
+    start_fen: str | None
+    mode: str
+    created: float
+    moves: list[MoveRecord] = field(default_factory=list)
+    result: str = "*"
+    termination: str = ""
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has a result."""
+        return self.result != "*"
+
+
+def encode_op(op: str, seq: int, data: Mapping[str, Any]) -> dict[str, str]:
+    """Encode one log operation as stream fields."""
+    return {"op": op, "seq": str(seq), "data": json.dumps(data, separators=(",", ":"))}
+
+
+def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> GameRecord:
+    """Apply one stored operation to the game being replayed.
+
+    Raises:
+        RecordError: the entry is corrupt; the game replayed so far is unchanged.
+    """
+    try:
+        op = fields["op"]
+        data = json.loads(fields["data"])
+    except (KeyError, ValueError) as exc:
+        raise RecordError(f"{where}: corrupt entry {dict(fields)!r}: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: corrupt entry {dict(fields)!r}: data is not an object")
+    if op == "start":
+        return _start(data, where)
+    if game is None:
+        raise RecordError(f"{where}: {op!r} entry before the game's start entry")
+    if op == "move":
+        record = MoveRecord.from_json(data)
+        if record.ply != len(game.moves) + 1:
+            raise RecordError(
+                f"{where}: move {record.pdn} has ply {record.ply}, expected {len(game.moves) + 1}"
+            )
+        game.moves.append(record)
+    elif op == "takeback":
+        to_ply = int(data.get("to_ply", -1))
+        if not 0 <= to_ply <= len(game.moves):
+            raise RecordError(f"{where}: takeback to ply {to_ply} of {len(game.moves)}")
+        del game.moves[to_ply:]
+        game.result, game.termination = "*", ""
+    elif op == "finish":
+        game.result = str(data["result"])
+        game.termination = str(data.get("termination", ""))
+    elif op == "headers":
+        game.headers.update({str(k): str(v) for k, v in data.items()})
+    else:
+        raise RecordError(f"{where}: unknown operation {op!r}")
+    return game
+
+
+def _start(data: Mapping[str, Any], where: str) -> GameRecord:
+    try:
+        return GameRecord(
+            game_id=str(data["game_id"]),
+            board_id=str(data["board_id"]),
+            headers={str(k): str(v) for k, v in dict(data["headers"]).items()},
+            variant=str(data["variant"]),
+            start_fen=None if data.get("start_fen") is None else str(data["start_fen"]),
+            mode=str(data["mode"]),
+            created=float(data["created"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"{where}: corrupt start entry: {exc}") from None

@@ -1,0 +1,108 @@
+"""Typed messages of the serial protocol: byte layouts written out by hand, strict validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from board_io.serial import messages as msg
+from board_io.serial.framing import Frame, decode_frame
+from board_io.types import Led, Pattern, Reading, Role
+
+
+def _decode(type_: int, body: bytes) -> msg.Message:
+    return msg.decode(Frame(type_, 0, body))
+
+
+def test_hello_bytes() -> None:
+    hello = _decode(0x01, bytes([1, 10, 10, 0b11, 4]))
+    assert hello == msg.Hello(version=1, rows=10, cols=10, colour=True, rgb=True, buttons=4)
+    assert msg.Hello(1, 8, 8, colour=False, rgb=True, buttons=0).to_body() == bytes([1, 8, 8, 2, 0])
+
+
+def test_scan_bytes() -> None:
+    body = bytes([2, 3, 0, 1, 2, 3, 4, 5])
+    scan = _decode(0x02, body)
+    assert scan == msg.Scan(2, 3, (Reading.EMPTY, Reading.OCCUPIED, Reading.WHITE, Reading.BLACK,
+                                   Reading.WHITE_KING, Reading.BLACK_KING))
+    assert scan.to_body() == body
+
+
+def test_button_and_error_bytes() -> None:
+    assert _decode(0x03, b"\x05\x00") == msg.ButtonChange(button=5, pressed=False)
+    error = _decode(0x04, b"\x04\x01\x02")
+    assert error == msg.DeviceError(code=4, arg=0x0102)
+    assert error.text == "sensor fault"
+    assert msg.DeviceError(6, 0).to_body() == b"\x06\x00\x00"
+
+
+def test_leds_bytes() -> None:
+    leds = msg.Leds(1, 4, (None, Led(Pattern.ON, Role.FROM), Led(Pattern.SLOW, Role.REMOVE),
+                           Led(Pattern.FAST, Role.RESULT)))
+    # pattern in bits 0-1, role code in bits 2-6: FROM=1, REMOVE=4, RESULT=12.
+    body = bytes([1, 4, 0x00, 0b1_01, 0b100_10, 0b1100_11])
+    assert leds.to_body() == body
+    assert _decode(0x81, body) == leds
+    off = msg.Leds(1, 1, (Led(Pattern.OFF, Role.HINT),))
+    assert off.to_body() == bytes([1, 1, 0])
+
+
+def test_config_and_ping_bytes() -> None:
+    assert msg.Config(scan_period_ms=10, debounce_ms=300).to_body() == bytes([0, 10, 1, 44])
+    assert _decode(0x82, bytes([0, 10, 1, 44])) == msg.Config(10, 300)
+    assert _decode(0x83, b"") == msg.Ping()
+
+
+def test_encode_whole_frame() -> None:
+    wire = msg.encode(msg.ButtonChange(2, True), seq=0x1FF)
+    assert wire.endswith(b"\x00")
+    frame = decode_frame(wire[:-1])
+    assert (frame.type, frame.seq, frame.body) == (0x03, 0xFF, b"\x02\x01")
+
+
+def test_every_reading_role_and_pattern_has_a_code() -> None:
+    assert set(msg.READING_CODES) == set(Reading)
+    assert set(msg.ROLE_CODES) == set(Role)
+    assert set(msg.PATTERN_CODES) == set(Pattern)
+    assert sorted(msg.ROLE_CODES.values()) == list(range(1, 13))
+
+
+@pytest.mark.parametrize(
+    ("type_", "body", "words"),
+    [
+        (0x01, bytes([1, 8, 8, 0]), "HELLO body must be 5 bytes, got 4"),
+        (0x01, bytes([1, 0, 8, 0, 0]), "0x8 cells is not a valid board"),
+        (0x01, bytes([1, 8, 8, 0x04, 0]), "reserved capability bits"),
+        (0x02, bytes([8]), "must hold rows and cols"),
+        (0x02, bytes([2, 2, 0, 0, 0]), "SCAN body must be 6 bytes, got 5"),
+        (0x02, bytes([1, 2, 0, 6]), "cell 1 has unknown reading code 6"),
+        (0x02, bytes([30, 30]) + bytes(900), "30x30 cells is not a valid board"),
+        (0x03, bytes([1]), "BUTTON body must be 2 bytes"),
+        (0x03, bytes([1, 2]), "pressed must be 0 or 1"),
+        (0x04, bytes([99, 0, 0]), "unknown error code 99"),
+        (0x04, bytes([1]), "ERROR body must be 3 bytes"),
+        (0x81, bytes([1, 1, 0x80]), "invalid code 0x80"),
+        (0x81, bytes([1, 1, 0b1101_01]), "invalid code 0x35"),  # role 13 does not exist
+        (0x81, bytes([1, 1, 0b0001_00]), "invalid code 0x04"),  # a role with pattern off
+        (0x81, bytes([1, 1, 0b0000_01]), "invalid code 0x01"),  # lit without a role
+        (0x82, bytes([0, 0, 0, 20]), "scan_period_ms must be 1..1000"),
+        (0x82, bytes([0, 10, 0x10, 0]), "debounce_ms 0..1000"),
+        (0x82, bytes([0, 10]), "CONFIG body must be 4 bytes"),
+        (0x83, b"\x00", "PING body must be 0 bytes"),
+        (0x7F, b"", "unknown message type 0x7f"),
+    ],
+)
+def test_strict_validation(type_: int, body: bytes, words: str) -> None:
+    with pytest.raises(msg.MessageError, match=words):
+        _decode(type_, body)
+
+
+def test_message_error_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        _decode(0x83, b"\x01")
+
+
+def test_to_body_checks_cell_count() -> None:
+    with pytest.raises(msg.MessageError, match="3 cells for 2x2"):
+        msg.Scan(2, 2, (Reading.EMPTY,) * 3).to_body()
+    with pytest.raises(msg.MessageError, match="1 cells for 1x2"):
+        msg.Leds(1, 2, (None,)).to_body()

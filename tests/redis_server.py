@@ -1,0 +1,74 @@
+"""A real ``redis-server`` (the Debian package) that tests start, stop and restart themselves."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def free_port() -> int:
+    """A TCP port on the loopback interface that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class RedisServer:
+    """One redis-server process on 127.0.0.1 with AOF and ``appendfsync always``.
+
+    Restarting keeps the port and the data directory, as a restarted system service would.
+    """
+
+    def __init__(self, directory: Path, password: str | None = None) -> None:
+        executable = shutil.which("redis-server")
+        if executable is None:
+            raise RuntimeError("redis-server is not installed: apt-get install redis-server")
+        self.executable = executable
+        self.directory = directory
+        self.port = free_port()
+        self.password = password
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start the server and wait until it answers PING."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        args = [self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
+                "--dir", str(self.directory), "--appendonly", "yes",
+                "--appendfsync", "always", "--save", "", "--daemonize", "no",
+                "--logfile", str(self.directory / "redis.log")]
+        if self.password:
+            args += ["--requirepass", self.password]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"redis-server did not start: {self.log_tail()}") from None
+                time.sleep(0.01)  # polling a process that is starting, not a test waiting
+            finally:
+                client.close()
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM: it finishes its AOF writes)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def log_tail(self) -> str:
+        path = self.directory / "redis.log"
+        return path.read_text()[-2000:] if path.exists() else ""
