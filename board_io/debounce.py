@@ -92,6 +92,11 @@ class Debouncer:
         return tuple(self._stable)
 
     @property
+    def idle(self) -> bool:
+        """True when no cell is waiting to settle: an unchanged frame would change nothing."""
+        return not self._unsettled_since
+
+    @property
     def faulty(self) -> frozenset[int]:
         """Cells currently reported faulty."""
         return frozenset(self._faulty)
@@ -111,7 +116,7 @@ class Debouncer:
                 self._unsettled_since[i] = now
         elif frame != previous:
             for i, (old, new) in enumerate(zip(previous, frame, strict=True)):
-                if old is not new:
+                if old != new:  # == not `is`: a backend may hand in plain ints
                     self._steady_since[i] = now
                     self._unsettled_since.setdefault(i, now)
         if not self._unsettled_since:
@@ -127,7 +132,7 @@ class Debouncer:
                 del self._unsettled_since[i]
                 value = frame[i]
                 old = self._stable[i]
-                if value is not old:
+                if value != old:
                     if old is None:
                         self._unknown -= 1
                     self._stable[i] = value

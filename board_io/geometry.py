@@ -21,6 +21,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from board_io.errors import BoardIOError, ConfigError, UnknownSquareError
+from board_io.options import ConfigSource, option
 from board_io.types import Cell, Reading, Square
 
 Notation = Literal["numeric", "alphanumeric"]
@@ -61,7 +62,8 @@ class Layout:
         by_coord: dict[Cell, Square] = {}
         for sq, (row, col) in enumerate(self.coords):
             if not (0 <= row < self.rows and 0 <= col < self.cols):
-                raise ValueError(f"square {sq} at {(row, col)} is off a {self.rows}x{self.cols} board")
+                raise ValueError(f"square {sq} at {(row, col)} is off a "
+                                 f"{self.rows}x{self.cols} board")
             if by_coord.setdefault((row, col), sq) != sq:
                 raise ValueError(f"squares {by_coord[(row, col)]} and {sq} both at {(row, col)}")
         by_name: dict[str, Square] = {}
@@ -111,7 +113,7 @@ def _name(row: int, col: int, notation: Notation, number: int) -> str:
 
 def _layout(rows: int, cols: int, cells: list[Cell], notation: Notation) -> Layout:
     if notation == "numeric":
-        # PDN numbering: from the far rank (Black's side) to White's, left to right as White sees it.
+        # PDN numbering: from the far rank (Black's side) down, left to right as White sees it.
         cells = sorted(cells, key=lambda rc: (-rc[0], rc[1]))
     else:
         cells = sorted(cells)
@@ -187,19 +189,20 @@ class CellMap:
                 raise ValueError(f"cell {(row, col)} of square {self.layout.name(sq)} is "
                                  f"outside the {self.sensor_rows}x{self.sensor_cols} sensor matrix")
             if by_cell.setdefault((row, col), sq) != sq:
-                raise ValueError(f"cell {(row, col)} read for both squares "
-                                 f"{self.layout.name(by_cell[(row, col)])} and {self.layout.name(sq)}")
+                first = self.layout.name(by_cell[(row, col)])
+                raise ValueError(f"cell {(row, col)} read for both squares {first} and "
+                                 f"{self.layout.name(sq)}")
         object.__setattr__(self, "_by_cell", by_cell)
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
     def identity(cls, layout: Layout) -> CellMap:
-        """Map a sensor grid the size of the board: cell ``(r, c)`` reads the square at ``(r, c)``."""
+        """Map a board-sized sensor grid: cell ``(r, c)`` reads the square at ``(r, c)``."""
         return cls(layout, layout.rows, layout.cols, layout.coords)
 
     @classmethod
     def compact(cls, layout: Layout) -> CellMap:
-        """Map a grid wired only under the squares: cell ``(r, k)`` is row r's k-th square from the left.
+        """Map a grid wired only under the squares: cell ``(r, k)`` is row r's k-th square.
 
         Raises:
             ValueError: the layout has no squares on some row.
@@ -285,13 +288,14 @@ class CellMap:
         return self._with_cells(tuple((rows - r, cols - c) for r, c in self.cells))
 
     def transformed(self, transform: str) -> CellMap:
-        """Apply a named sensor transform: ``identity``, ``rotate180``, ``mirror``, ``mirror-rotate180``.
+        """Apply a sensor transform: ``identity``, ``rotate180``, ``mirror``, ``mirror-rotate180``.
 
         Raises:
             ValueError: unknown transform name.
         """
         if transform not in TRANSFORMS:
-            raise ValueError(f"unknown transform {transform!r}; choose one of {', '.join(TRANSFORMS)}")
+            raise ValueError(f"unknown transform {transform!r}; choose one of "
+                             f"{', '.join(TRANSFORMS)}")
         result = self
         if transform.startswith("mirror"):
             result = result.mirrored()
@@ -313,7 +317,7 @@ class CellMap:
         return {"board.cell_map": list(self.flat_indices()), "board.transform": "identity"}
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any], layout: Layout, sensor_rows: int,
+    def from_config(cls, config: ConfigSource, layout: Layout, sensor_rows: int,
                     sensor_cols: int) -> CellMap:
         """Build the map from ``board.cell_map`` (per square, cell ``row*cols+col``; empty: the
         standard map) and ``board.transform``. Missing keys take their defaults.
@@ -321,8 +325,8 @@ class CellMap:
         Raises:
             ConfigError: a value is malformed; the message names the key and the entry.
         """
-        raw = config.get("board.cell_map", [])
-        transform = config.get("board.transform", "identity")
+        raw = option(config, "board.cell_map", [])
+        transform = option(config, "board.transform", "identity")
         if not isinstance(transform, str) or transform not in TRANSFORMS:
             raise ConfigError("board.transform",
                               f"{transform!r} is not one of {', '.join(TRANSFORMS)}")

@@ -9,7 +9,7 @@ Example:
     >>> from board_io.sim import SimulatedBoard
     >>> clock = VirtualClock()
     >>> board = SimulatedBoard(dark_squares(8), occupied={0, 1}, clock=clock)
-    >>> scanner = Scanner(board.sensors(), board.cell_map, debounce_ms=20)
+    >>> scanner = Scanner(board.sensor_matrix, board.cell_map, debounce_ms=20)
     >>> scanner.poll(0.00), scanner.poll(0.01)
     ([], [])
     >>> [sorted(e.occupied) for e in scanner.poll(0.02)]
@@ -18,10 +18,12 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
 from types import MappingProxyType
 
 from board_io.buttons.base import Buttons
-from board_io.debounce import DebounceUpdate, Debouncer
+from board_io.debounce import Debouncer, DebounceUpdate
 from board_io.errors import LinkTimeout
 from board_io.events import (
     BoardEvent,
@@ -34,18 +36,19 @@ from board_io.events import (
 )
 from board_io.geometry import CellMap
 from board_io.sensors.base import SensorMatrix
-from board_io.types import Reading, Sensing, Square
+from board_io.types import Frame, Reading, Sensing, Square
 
 
 class Scanner:
     """Reads ``sensors``, debounces, maps cells to squares and returns events.
 
-    An :class:`OccupancyChanged` is returned once every cell has settled, then on every change
-    of the occupied squares (or, on colour-sensing boards, of their readings). Changes of cells
-    that read no square are ignored. Faults of mapped cells become :class:`SensorFault` /
-    :class:`SensorRecovered`. A :class:`LinkTimeout` from the sensors gives one
-    :class:`LinkLost`; the next good frame gives :class:`LinkRestored`, and the occupancy is
-    reported afresh once it has settled again.
+    Only the cells that read a square are debounced; the others (light squares of a full grid,
+    spare register inputs) are ignored, so a floating unused input can neither delay nor
+    disturb anything. An :class:`OccupancyChanged` is returned once every square has settled,
+    then on every change of the occupied squares (or, on colour-sensing boards, of their
+    readings). A flapping cell gives :class:`SensorFault`, then :class:`SensorRecovered`.
+    A :class:`LinkTimeout` from the sensors gives one :class:`LinkLost`; the next good frame
+    gives :class:`LinkRestored`, and the occupancy is reported afresh once it has settled.
 
     Raises:
         ValueError: the cell map does not fit the sensor matrix.
@@ -60,10 +63,13 @@ class Scanner:
         self.sensors = sensors
         self.cell_map = cell_map
         self.buttons = buttons
-        self.debouncer = Debouncer(sensors.cells, debounce_ms=debounce_ms, stuck_ms=stuck_ms)
+        # The debouncer works on squares: cell readings are picked in square order.
+        self.debouncer = Debouncer(cell_map.layout.num_squares, debounce_ms=debounce_ms,
+                                   stuck_ms=stuck_ms)
+        self._pick = _picker(cell_map.flat_indices())
+        self._cells = sensors.cells
         self._colour = sensors.sensing is Sensing.COLOUR
-        self._index = cell_map.flat_indices()
-        self._square_of = {flat: sq for sq, flat in enumerate(self._index)}
+        self._last_frame: Frame | None = None
         self._occupied: frozenset[Square] | None = None
         self._colours: dict[Square, Reading] | None = None
         self._link_lost = False
@@ -78,6 +84,7 @@ class Scanner:
 
         Raises:
             DeviceClosed: the sensors were closed.
+            ValueError: the sensors gave a frame of the wrong length (a backend bug).
         """
         events: list[BoardEvent] = []
         if self.buttons is not None:
@@ -92,9 +99,16 @@ class Scanner:
         if self._link_lost:
             self._link_lost = False
             self.debouncer.reset()
+            self._last_frame = None
             self._occupied = None
             events.append(LinkRestored(now))
-        update = self.debouncer.feed(frame, now)
+        if frame == self._last_frame and self.debouncer.idle:
+            return events  # the common case, a board at rest: nothing to do
+        self._last_frame = frame
+        if len(frame) != self._cells:
+            raise ValueError(f"{type(self.sensors).__name__} gave a frame of {len(frame)} "
+                             f"cells, expected {self._cells}")
+        update = self.debouncer.feed(self._pick(frame), now)
         if update:
             self._faults(update, now, events)
             if self.debouncer.ready:
@@ -102,19 +116,14 @@ class Scanner:
         return events
 
     def _faults(self, update: DebounceUpdate, now: float, events: list[BoardEvent]) -> None:
-        cols = self.cell_map.sensor_cols
-        for i in update.faulted:
-            if i in self._square_of:
-                events.append(SensorFault(divmod(i, cols), FaultKind.FLAPPING, now,
-                                          self._square_of[i]))
-        for i in update.recovered:
-            if i in self._square_of:
-                events.append(SensorRecovered(divmod(i, cols), now, self._square_of[i]))
+        cell = self.cell_map.cell
+        events.extend(SensorFault(cell(sq), FaultKind.FLAPPING, now, sq) for sq in update.faulted)
+        events.extend(SensorRecovered(cell(sq), now, sq) for sq in update.recovered)
 
     def _occupancy(self, now: float, events: list[BoardEvent]) -> None:
-        stable = self.debouncer.stable
-        readings = {sq: r for sq, i in enumerate(self._index)
-                    if (r := stable[i]) is not None and r is not Reading.EMPTY}
+        readings: dict[Square, Reading] = {
+            sq: r for sq, r in enumerate(self.debouncer.stable)
+            if r is not None and r != Reading.EMPTY}
         occupied = frozenset(readings)
         colours = readings if self._colour else None
         if occupied == self._occupied and colours == self._colours:
@@ -122,3 +131,12 @@ class Scanner:
         self._occupied, self._colours = occupied, colours
         events.append(OccupancyChanged(
             occupied, MappingProxyType(dict(colours)) if colours is not None else None, now))
+
+
+def _picker(indices: tuple[int, ...]) -> Callable[[Frame], Frame]:
+    """Return a function taking the readings at ``indices`` out of a frame, at C speed."""
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda frame: (frame[only],)
+    pick: Callable[[Frame], Frame] = itemgetter(*indices)
+    return pick

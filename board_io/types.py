@@ -62,7 +62,7 @@ class Pattern(Enum):
 
 
 class Role(Enum):
-    """Why an LED is lit; gives its colour on RGB boards (see :data:`board_io.leds.ROLE_COLOURS`)."""
+    """Why an LED is lit; gives its colour on RGB boards (:data:`board_io.leds.ROLE_COLOURS`)."""
 
     FROM = "from"
     TO = "to"

@@ -20,6 +20,7 @@ from engine.errors import (
     InvalidSquareError,
     UnknownVariantError,
 )
+from engine.outcome import Outcome, Termination
 from engine.types import BLACK, WHITE, Color, Move, Piece, Square
 from engine.variant import VARIANTS, CaptureRule, PromotionInCapture, Variant, find_variant
 
@@ -38,9 +39,11 @@ __all__ = [
     "InvalidSquareError",
     "LegalMoves",
     "Move",
+    "Outcome",
     "Piece",
     "PromotionInCapture",
     "Square",
+    "Termination",
     "UnknownVariantError",
     "Variant",
     "find_variant",

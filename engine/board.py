@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from engine.errors import AmbiguousMoveError, IllegalMoveError
+from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError
 from engine.fen import parse_fen, write_fen
 from engine.movegen import MoveGen, RawMove, generator_for
 from engine.types import BLACK, WHITE, Color, Move, Piece, Square
@@ -141,8 +141,10 @@ class Board:
             1
 
         Raises:
-            InvalidFenError: the FEN cannot be read.
+            InvalidFenError: the FEN cannot be read (or is not a string).
         """
+        if not isinstance(fen, str):
+            raise InvalidFenError(f"FEN must be a string, not {type(fen).__name__}")
         return cls(variant, fen)
 
     def fen(self) -> str:

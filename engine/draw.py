@@ -15,9 +15,10 @@ so the counters are tested on synthetic histories. docs/rules.md gives the rule 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.outcome import Outcome, Termination
 
@@ -115,7 +116,7 @@ class EndgameRule:
     moves: int
     configs: frozenset[tuple[tuple[int, int], tuple[int, int]]] = frozenset()
     totals: frozenset[int] = frozenset()
-    count: str = "each"
+    count: Literal["each", "strong"] = "each"
     main_road: bool = False
 
     def strong_side(self, material: Material) -> int | None:
@@ -137,40 +138,41 @@ def _configs(*pairs: tuple[tuple[int, int], tuple[int, int]]) -> frozenset[Any]:
 
 
 _LONE_KING = (0, 1)
-# FMJD art. 6.3: three kings, two kings and a man, a king and two men against one king.
+# FMJD art. 6 (16 moves): 3 kings, 2 kings and a man, a king and 2 men against one king.
 _THREE_VS_KING = _configs(((0, 3), _LONE_KING), ((1, 2), _LONE_KING), ((2, 1), _LONE_KING))
-# FMJD art. 6.4: two kings, a king and a man, or a king against one king.
+# FMJD art. 6 (5 moves): two kings, a king and a man, or a king against one king.
 _TWO_VS_KING = _configs(((0, 2), _LONE_KING), ((1, 1), _LONE_KING), ((0, 1), _LONE_KING))
 
 _FMJD_ENDGAMES: tuple[Rule, ...] = (
     EndgameRule("fmjd-16-moves", 16, _THREE_VS_KING),
     EndgameRule("fmjd-5-moves", 5, _TWO_VS_KING),
 )
+# Order: repetition, then the endgame rules (the most specific name), then the general counts.
 _FMJD: tuple[Rule, ...] = (
     RepetitionRule(),
-    ProgressRule("fmjd-25-moves", 25),
     *_FMJD_ENDGAMES,
+    ProgressRule("fmjd-25-moves", 25),
 )
 _RUSSIAN: tuple[Rule, ...] = (
     RepetitionRule(),
-    ProgressRule("russian-15-king-moves", 15),
     # Three or more kings against a lone king: the strong side's 15th move.
     EndgameRule(
         "russian-15-moves-3-kings",
         15,
-        _configs(((0, 3), _LONE_KING), ((0, 4), _LONE_KING), ((0, 5), _LONE_KING)),
+        _configs(*(((0, kings), _LONE_KING) for kings in range(3, 13))),
         count="strong",
     ),
     EndgameRule("russian-5-moves-main-road", 5, _THREE_VS_KING, count="strong", main_road=True),
     EndgameRule("russian-5-moves-balance", 5, totals=frozenset({2, 3})),
     EndgameRule("russian-30-moves-balance", 30, totals=frozenset({4, 5})),
     EndgameRule("russian-60-moves-balance", 60, totals=frozenset({6, 7})),
+    ProgressRule("russian-15-king-moves", 15),
 )
 
-DRAW_RULES: dict[str, tuple[Rule, ...]] = {
+DRAW_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "international": _FMJD,
     "canadian": _FMJD,
-    "brazilian": (RepetitionRule(), ProgressRule("brazilian-20-moves", 20), *_FMJD_ENDGAMES),
+    "brazilian": (RepetitionRule(), *_FMJD_ENDGAMES, ProgressRule("brazilian-20-moves", 20)),
     "russian": _RUSSIAN,
     "diagonal": _RUSSIAN,
     "english": (RepetitionRule(), ProgressRule("english-40-moves", 40, man_moves_count=False)),
@@ -186,7 +188,7 @@ DRAW_RULES: dict[str, tuple[Rule, ...]] = {
     ),
     "russian-giveaway": (RepetitionRule(), ProgressRule("russian-15-king-moves", 15)),
     "international-giveaway": (RepetitionRule(), ProgressRule("fmjd-25-moves", 25)),
-}
+})
 """Draw rules per variant name; a variant not listed gets threefold repetition only."""
 
 _DEFAULT_RULES: tuple[Rule, ...] = (RepetitionRule(),)
@@ -264,18 +266,6 @@ def evaluate(
 # --- the board adapter -------------------------------------------------------------------------
 
 
-def _root(board: Board) -> Board:
-    """Return a copy of ``board`` before its first move."""
-    root = getattr(board, "root", None)
-    if callable(root):
-        result: Board = root()
-        return result
-    copy = board.copy()
-    while copy.move_stack:
-        copy.pop()
-    return copy
-
-
 def _material(board: Board) -> Material:
     counts = [0, 0, 0, 0]
     for piece in board.pieces().values():
@@ -314,7 +304,7 @@ def history(board: Board) -> tuple[Material, Hashable, list[PlyFacts]]:
     >>> history(Board("russian"))[2]
     []
     """
-    replay = _root(board)
+    replay = board.root()
     road = _main_road(replay)
     start = (_material(replay), _key(replay))
     plies = list(_replay(replay, board.move_stack, road))
@@ -338,20 +328,12 @@ def _replay(replay: Board, moves: Sequence[Any], road: frozenset[int]) -> Iterat
         )
 
 
-def _gametype(board: Board) -> int | None:
-    value = getattr(board.variant, "pdn_gametype", None)
-    try:
-        return int(str(value).split(",", 1)[0])
-    except ValueError:
-        return None
+def _gametype(board: Board) -> int:
+    return int(board.variant.pdn_gametype)
 
 
 def _is_giveaway(board: Board) -> bool:
-    variant = board.variant
-    flag = getattr(variant, "giveaway", None)
-    if flag is not None:
-        return bool(flag)
-    return "giveaway" in variant.name
+    return bool(board.variant.giveaway)
 
 
 def outcome(board: Board) -> Outcome | None:
@@ -366,8 +348,7 @@ def outcome(board: Board) -> Outcome | None:
     """
     gametype = _gametype(board)
     if not board.legal_moves:
-        mover = int(board.turn)
-        winner = mover if _is_giveaway(board) else 1 - mover
+        winner = board.turn if _is_giveaway(board) else board.turn.opponent
         return Outcome(Termination.NO_MOVES, winner, gametype=gametype)
     start_material, start_key, plies = history(board)
     draw = evaluate(board.variant.name, plies, start_material=start_material, start_key=start_key)

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from engine import BLACK, WHITE, Board, Move, Variant, find_variant
+from engine import WHITE, Board, Move, Variant, find_variant
 
 __all__ = [
     "HUB_VARIANTS",
@@ -60,7 +60,7 @@ HUB_VARIANTS: Mapping[str, str | None] = MappingProxyType(
 )
 
 _BLANKS = frozenset(" \t\n\v\f\r")
-_SIDES = {"W": WHITE, "B": BLACK}
+_SIDES = "WB"
 _PIECE_CHARS = "wbWB"  # indexed by 2 * king + colour
 
 

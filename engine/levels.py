@@ -7,8 +7,8 @@ and some noise in judging quiet moves. Level 10 is the full search within the ti
 Example:
     >>> limit_for_level(1).depth
     1
-    >>> LEVELS[9].options.quiescence
-    True
+    >>> LEVELS[0].options.quiescence, LEVELS[9].options.quiescence
+    (1, None)
 """
 
 from __future__ import annotations
@@ -37,27 +37,28 @@ class Level:
     description: str
 
 
-#: Level 1: sees one ply and no capture sequences beyond it: it takes what is offered and walks
-#: into two-for-ones. Levels 2-4 see further but still stop mid-exchange. From level 5 on the
-#: horizon resolves captures; noise falls away and the depth grows until level 10 is unlimited.
+#: Level 1 looks one move ahead and sees the capture that answers it, but not what follows: it
+#: takes what is offered and walks into two-for-ones. Levels 2-4 see further but still stop in
+#: the middle of long exchanges. From level 5 on the horizon resolves every capture; the noise
+#: falls away and the depth grows until level 10 is limited only by the time.
 LEVELS: tuple[Level, ...] = (
-    Level(1, 1, 0.2, SearchOptions(quiescence=False, noise=60, max_depth=1),
-          "beginner: one move ahead, blind to shots"),
-    Level(2, 2, 0.3, SearchOptions(quiescence=False, noise=45, max_depth=2),
+    Level(1, 1, 0.2, SearchOptions(quiescence=1, noise=60, max_depth=1),
+          "beginner: sees what its move leaves hanging, never the shot behind it"),
+    Level(2, 2, 0.3, SearchOptions(quiescence=1, noise=45, max_depth=2),
           "novice: sees the reply, not the combination"),
-    Level(3, 3, 0.4, SearchOptions(quiescence=False, noise=30, max_depth=3),
-          "casual: short combinations only"),
-    Level(4, 3, 0.5, SearchOptions(quiescence=True, noise=25, max_depth=3),
-          "improving: finishes exchanges, shallow plan"),
-    Level(5, 4, 0.6, SearchOptions(quiescence=True, noise=15, max_depth=4),
-          "club beginner"),
-    Level(6, 5, 0.8, SearchOptions(quiescence=True, noise=10, max_depth=5),
+    Level(3, 2, 0.4, SearchOptions(quiescence=2, noise=30, max_depth=2),
+          "casual: short exchanges only"),
+    Level(4, 3, 0.5, SearchOptions(quiescence=3, noise=25, max_depth=3),
+          "improving: most exchanges, shallow plans"),
+    Level(5, 4, 0.6, SearchOptions(noise=15, max_depth=4),
+          "club beginner: finishes every exchange"),
+    Level(6, 5, 0.8, SearchOptions(noise=10, max_depth=5),
           "club player"),
-    Level(7, 6, 1.0, SearchOptions(quiescence=True, noise=5, max_depth=6),
+    Level(7, 6, 1.0, SearchOptions(noise=5, max_depth=6),
           "strong club player"),
-    Level(8, 8, 1.5, SearchOptions(quiescence=True, noise=0, max_depth=8),
+    Level(8, 8, 1.5, SearchOptions(max_depth=8),
           "expert"),
-    Level(9, 10, 2.0, SearchOptions(quiescence=True, noise=0, max_depth=10),
+    Level(9, 10, 2.0, SearchOptions(max_depth=10),
           "master"),
     Level(10, None, 3.0, SearchOptions(), "full strength within the time"),
 )

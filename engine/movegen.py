@@ -20,13 +20,15 @@ import random
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-from engine.types import BLACK, WHITE
+from engine.types import BLACK, WHITE, Color
 from engine.variant import VARIANTS, CaptureRule, PromotionInCapture, Variant, find_variant
 
 __all__ = ["MoveGen", "RawMove", "generator_for"]
 
 #: (origin bit, destination bit, captured mask, promotes, landing bits, captured bits in order)
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+#: A finished capture sequence: (destination, promotes, landings, captured bits, captured mask)
+_Seq = tuple[int, bool, tuple[int, ...], tuple[int, ...], int]
 
 
 class MoveGen:
@@ -56,7 +58,7 @@ class MoveGen:
         # Direction k and k ^ 1 are opposite.
         if variant.orthogonal:
             steps = ((1, 0), (-1, 0), (0, 1), (0, -1))  # N, S, E, W
-            forward = {WHITE: (0, 2, 3), BLACK: (1, 2, 3)}
+            forward: dict[Color, tuple[int, ...]] = {WHITE: (0, 2, 3), BLACK: (1, 2, 3)}
         else:
             steps = ((1, 1), (-1, -1), (1, -1), (-1, 1))  # NE, SW, NW, SE
             forward = {WHITE: (0, 2), BLACK: (1, 3)}
@@ -84,6 +86,18 @@ class MoveGen:
                 rays[k][bit] = tuple(ray)
                 nbrs[k][bit] = ray[0] if ray else -1
         self.nbr: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in nbrs)
+        # Per colour: (direction, per-bit (jumped bit, landing bit) or None) for men's captures.
+        def jump_table(k: int) -> tuple[tuple[int, int] | None, ...]:
+            return tuple(
+                (m, nbrs[k][m]) if m >= 0 and nbrs[k][m] >= 0 else None
+                for m in nbrs[k]
+            )
+
+        tables = {k: jump_table(k) for k in range(4)}
+        self.man_jumps: tuple[tuple[tuple[int, tuple[tuple[int, int] | None, ...]], ...], ...] = (
+            tuple((k, tables[k]) for k in self.man_capture_dirs[0]),
+            tuple((k, tables[k]) for k in self.man_capture_dirs[1]),
+        )
         self.ray: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(r) for r in rays)
         top = sum(1 << b for b in sq2bit if b // width == rows - 1)
         bottom = sum(1 << b for b in sq2bit if b // width == 0)
@@ -139,26 +153,71 @@ class MoveGen:
         Captures are compulsory and filtered by the variant's capture rule.
         """
         own, opp = (white, black) if color == 0 else (black, white)
-        caps = self.captures(own, opp, kings, color)
-        if caps:
-            return caps
+        if self.has_capture(own, opp, kings, color):
+            return self.captures(own, opp, kings, color)
         return self.quiet_moves(own, opp, kings, color)
 
-    def quiet_moves(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
-        """Non-capturing moves of men and kings."""
+    def has_capture(self, own: int, opp: int, kings: int, color: int) -> bool:
+        """True when ``color`` (owning ``own``) has a capture; cheap, for bulk counting."""
         empty = self.board_mask & ~(own | opp)
-        out: list[RawMove] = []
         men = own & ~kings
-        promo = self.promo_mask[color]
+        if men:
+            target = opp if self.men_take_kings else opp & ~kings
+            for k in self.man_capture_dirs[color]:
+                off = self.offsets[k]
+                if off > 0:
+                    if ((men << off) & target) << off & empty:
+                        return True
+                elif ((men >> -off) & target) >> -off & empty:
+                    return True
+        own_kings = own & kings
+        if not own_kings:
+            return False
+        if not self.flying:
+            for k in self.king_dirs:
+                off = self.offsets[k]
+                if off > 0:
+                    if ((own_kings << off) & opp) << off & empty:
+                        return True
+                elif ((own_kings >> -off) & opp) >> -off & empty:
+                    return True
+            return False
+        ray = self.ray
+        while own_kings:
+            low = own_kings & -own_kings
+            frm = low.bit_length() - 1
+            own_kings ^= low
+            for k in self.king_dirs:
+                line = ray[k][frm]
+                n = len(line)
+                j = 0
+                while j < n and (empty >> line[j]) & 1:
+                    j += 1
+                if j < n - 1 and (opp >> line[j]) & 1 and (empty >> line[j + 1]) & 1:
+                    return True
+        return False
+
+    def count_moves(self, own: int, opp: int, kings: int, color: int) -> int:
+        """Number of legal moves, counting moves with the same key once (perft's last ply).
+
+        Quiet moves of men are counted with ``int.bit_count`` without listing them.
+        """
+        if self.has_capture(own, opp, kings, color):
+            caps = self.captures(own, opp, kings, color)
+            return len({(m[0], m[1], m[2]) for m in caps})
+        empty = self.board_mask & ~(own | opp)
+        men = own & ~kings
+        total = 0
         for k in self.man_dirs[color]:
             off = self.offsets[k]
-            targets = (men << off if off > 0 else men >> -off) & empty
-            while targets:
-                low = targets & -targets
-                to = low.bit_length() - 1
-                targets ^= low
-                out.append((to - off, to, 0, bool(low & promo), (to,), ()))
+            total += ((men << off if off > 0 else men >> -off) & empty).bit_count()
         own_kings = own & kings
+        if own_kings:
+            total += len(self._king_quiet(own_kings, empty))
+        return total
+
+    def _king_quiet(self, own_kings: int, empty: int) -> list[RawMove]:
+        out: list[RawMove] = []
         nbr, ray = self.nbr, self.ray
         while own_kings:
             low = own_kings & -own_kings
@@ -176,116 +235,144 @@ class MoveGen:
                         out.append((frm, to, 0, False, (to,), ()))
         return out
 
+    def quiet_moves(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
+        """Non-capturing moves of men and kings."""
+        empty = self.board_mask & ~(own | opp)
+        out: list[RawMove] = []
+        men = own & ~kings
+        promo = self.promo_mask[color]
+        for k in self.man_dirs[color]:
+            off = self.offsets[k]
+            targets = (men << off if off > 0 else men >> -off) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                targets ^= low
+                out.append((to - off, to, 0, bool(low & promo), (to,), ()))
+        own_kings = own & kings
+        if own_kings:
+            out += self._king_quiet(own_kings, empty)
+        return out
+
     def captures(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
         """Every capture sequence allowed by the variant's capture rule (all paths)."""
         out: list[RawMove] = []
-        pieces = own
+        free = self.board_mask & ~(own | opp)
+        men = own & ~kings
+        target = opp if self.men_take_kings else opp & ~kings
+        # Only men with an adjacent capture can start one: find them with shifts.
+        pieces = own & kings
+        if men:
+            for k in self.man_capture_dirs[color]:
+                off = self.offsets[k]
+                if off > 0:
+                    pieces |= ((free >> off) & target) >> off & men
+                else:
+                    pieces |= ((free << -off) & target) << -off & men
+        seqs: list[_Seq] = []
         while pieces:
             low = pieces & -pieces
             frm = low.bit_length() - 1
             pieces ^= low
-            empty = (self.board_mask & ~(own | opp)) | low
-            seqs: list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]] = []
+            seqs.clear()
             if kings & low:
-                self._king_caps(frm, empty, opp, 0, -1, (), (), False, seqs)
+                self._king_caps(frm, free | low, opp, 0, -1, (), (), False, seqs)
             else:
-                target = opp if self.men_take_kings else opp & ~kings
-                self._man_caps(color, frm, empty, target, opp, 0, -1, (), (), seqs)
-            for to, promotes, path, capbits in seqs:
-                mask = 0
-                for b in capbits:
-                    mask |= 1 << b
+                self._man_caps(color, frm, free | low, target, opp, 0, -1, (), (), seqs)
+            for to, promotes, path, capbits, mask in seqs:
                 out.append((frm, to, mask, promotes, path, capbits))
         if out and self.rule is not CaptureRule.FREE:
             out = self._precedence(out, kings)
         return out
 
     def _man_caps(
-        self, color: int, cur: int, empty: int, target: int, opp: int, taken: int,
-        last: int, path: tuple[int, ...], caps: tuple[int, ...],
-        out: list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]],
+        self, color: int, cur: int, empty: int, target: int, opp: int, mask: int,
+        last: int, path: tuple[int, ...], caps: tuple[int, ...], out: list[_Seq],
     ) -> bool:
-        """Extend a man's capture from ``cur``; append finished sequences; True if any jump."""
-        nbr = self.nbr
+        """Extend a man's capture from ``cur``; append finished sequences; True if any jump.
+
+        ``mask`` holds the pieces captured so far: under the Turkish strike they stay on the
+        board (still in ``opp``) but may not be jumped again.
+        """
         found = False
         promo = self.promo_mask[color]
-        for k in self.man_capture_dirs[color]:
-            if self.no_reversal and last == k ^ 1:
+        for k, jumps in self.man_jumps[color]:
+            jump = jumps[cur]
+            if jump is None or (self.no_reversal and last == k ^ 1):
                 continue
-            mid = nbr[k][cur]
-            if mid < 0 or not (target >> mid) & 1 or (taken >> mid) & 1:
-                continue
-            land = nbr[k][mid]
-            if land < 0 or not (empty >> land) & 1:
+            mid, land = jump
+            if not (target >> mid) & 1 or (mask >> mid) & 1 or not (empty >> land) & 1:
                 continue
             found = True
             bit = 1 << mid
+            n_mask = mask | bit
             if self.immediate:
-                n_empty, n_target, n_opp, n_taken = empty | bit, target & ~bit, opp & ~bit, taken
+                n_empty, n_target, n_opp = empty | bit, target & ~bit, opp & ~bit
             else:
-                n_empty, n_target, n_opp, n_taken = empty, target, opp, taken | bit
+                n_empty, n_target, n_opp = empty, target, opp
             n_path, n_caps = (*path, land), (*caps, mid)
             if (promo >> land) & 1:
                 mode = self.promo_mode
                 if mode is PromotionInCapture.ENDS_MOVE:
-                    out.append((land, True, n_path, n_caps))
+                    out.append((land, True, n_path, n_caps, n_mask))
                     continue
                 if mode is PromotionInCapture.CONTINUE_AS_KING:
-                    if not self._king_caps(land, n_empty, n_opp, n_taken, k, n_path, n_caps,
+                    if not self._king_caps(land, n_empty, n_opp, n_mask, k, n_path, n_caps,
                                            True, out):
-                        out.append((land, True, n_path, n_caps))
+                        out.append((land, True, n_path, n_caps, n_mask))
                     continue
-            if not self._man_caps(color, land, n_empty, n_target, n_opp, n_taken, k, n_path,
+            if not self._man_caps(color, land, n_empty, n_target, n_opp, n_mask, k, n_path,
                                   n_caps, out):
-                out.append((land, bool((promo >> land) & 1), n_path, n_caps))
+                out.append((land, bool((promo >> land) & 1), n_path, n_caps, n_mask))
         return found
 
     def _king_caps(
-        self, cur: int, empty: int, opp: int, taken: int, last: int,
-        path: tuple[int, ...], caps: tuple[int, ...], promoted: bool,
-        out: list[tuple[int, bool, tuple[int, ...], tuple[int, ...]]],
+        self, cur: int, empty: int, opp: int, mask: int, last: int,
+        path: tuple[int, ...], caps: tuple[int, ...], promoted: bool, out: list[_Seq],
     ) -> bool:
         """Extend a king's capture from ``cur``; append finished sequences; True if any jump."""
         found = False
+        flying = self.flying
         for k in self.king_dirs:
             if self.no_reversal and last == k ^ 1:
                 continue
             ray = self.ray[k][cur]
             n = len(ray)
             j = 0
-            if self.flying:
+            if flying:
                 while j < n and (empty >> ray[j]) & 1:
                     j += 1
             if j >= n - 1:
                 continue
             mid = ray[j]
-            if not (opp >> mid) & 1 or (taken >> mid) & 1:
+            if not (opp >> mid) & 1 or (mask >> mid) & 1:
                 continue
             j += 1
             landings = []
             while j < n and (empty >> ray[j]) & 1:
                 landings.append(ray[j])
                 j += 1
-                if not self.flying:
+                if not flying:
                     break
             if not landings:
                 continue
             found = True
             bit = 1 << mid
+            n_mask = mask | bit
             if self.immediate:
-                n_empty, n_opp, n_taken = empty | bit, opp & ~bit, taken
+                n_empty, n_opp = empty | bit, opp & ~bit
             else:
-                n_empty, n_opp, n_taken = empty, opp, taken | bit
+                n_empty, n_opp = empty, opp
             n_caps = (*caps, mid)
             # A king must land where it can go on capturing, if such a square exists.
             going_on = False
             for land in landings:
-                if self._king_caps(land, n_empty, n_opp, n_taken, k, (*path, land), n_caps,
+                if self._king_caps(land, n_empty, n_opp, n_mask, k, (*path, land), n_caps,
                                    promoted, out):
                     going_on = True
             if not going_on:
                 for land in landings:
-                    out.append((land, promoted, (*path, land), n_caps))
+                    out.append((land, promoted, (*path, land), n_caps, n_mask))
         return found
 
     def _precedence(self, moves: list[RawMove], kings: int) -> list[RawMove]:
@@ -304,7 +391,7 @@ class MoveGen:
             return (n, by_king, sum(flags), flags)
 
         scores = [score(m) for m in moves]
-        top = max(scores)  # type: ignore[type-var]
+        top = max(scores)
         return [m for m, s in zip(moves, scores, strict=True) if s == top]
 
 

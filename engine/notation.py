@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 __all__ = ["move_notation", "parse_move"]
 
 _MAX_TEXT = 200
-_SQUARE = r"(?:[a-zA-Z]\d{1,2}|\d{1,3})"
-_MOVE = re.compile(rf"^{_SQUARE}(?:\s*[-x:X×]?\s*{_SQUARE})+$")
-_TOKEN = re.compile(_SQUARE)
+_SEPARATOR = re.compile(r"\s*[-x:X×]\s*")
+_NUMBER = re.compile(r"^\d{1,3}$")
+_LETTER_SQUARE = re.compile(r"[a-wyzA-WYZ]\d{1,2}")
+_LETTER_SQUARES = re.compile(r"^(?:[a-wyzA-WYZ]\d{1,2}){2,}$")
 _ANNOTATION = re.compile(r"[!?+#*]+$")
 
 
@@ -68,14 +69,16 @@ def parse_move(board: Board, text: str) -> Move:
     """
     squares = _squares(board, text)
     origin, destination, middle = squares[0], squares[-1], squares[1:-1]
+    candidates = [
+        m for m in board.generate_moves()
+        if m.origin == origin and m.destination == destination
+        and _is_subsequence(middle, m.path[:-1])
+    ]
+    # A full path written out names its move even if shorter texts would be ambiguous.
+    exact = [m for m in candidates if m.path == tuple(squares[1:])]
     matches: dict[tuple[Square, Square, frozenset[Square]], Move] = {}
-    for move in board.generate_moves():
-        if move.origin != origin or move.destination != destination:
-            continue
-        if not _is_subsequence(middle, move.path[:-1]):
-            continue
-        if move.key() not in matches or tuple(squares[1:]) == move.path:
-            matches[move.key()] = move
+    for move in exact or candidates:
+        matches.setdefault(move.key(), move)
     if not matches:
         raise IllegalMoveError(f"illegal move {text!r} in {board.fen()}")
     if len(matches) > 1:
@@ -88,10 +91,17 @@ def _squares(board: Board, text: str) -> list[Square]:
     if not isinstance(text, str):
         raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
     body = _ANNOTATION.sub("", text.strip())
-    if len(body) > _MAX_TEXT or not _MOVE.match(body):
+    if len(body) > _MAX_TEXT:
+        raise InvalidMoveError(f"move text too long: {text[:40]!r}...")
+    tokens = _SEPARATOR.split(body)
+    if len(tokens) == 1 and _LETTER_SQUARES.match(body):
+        tokens = _LETTER_SQUARE.findall(body)  # "a3b4"
+    if len(tokens) < 2 or not all(
+        _NUMBER.match(t) or _LETTER_SQUARE.fullmatch(t) for t in tokens
+    ):
         raise InvalidMoveError(f"not a move: {text!r}")
     out = []
-    for token in _TOKEN.findall(body):
+    for token in tokens:
         try:
             out.append(board.variant.parse_square(token))
         except ValueError:

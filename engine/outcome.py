@@ -7,7 +7,8 @@ the game's PDN GameType: ``"2-0" / "1-1" / "0-2"`` where the governing federatio
 elsewhere.
 
 >>> from engine.outcome import Outcome, Termination
->>> Outcome(Termination.NO_MOVES, winner=0, gametype=20).result()
+>>> from engine.types import WHITE
+>>> Outcome(Termination.NO_MOVES, winner=WHITE, gametype=20).result()
 '2-0'
 >>> Outcome(Termination.DRAW_RULE, None, rule="english-40-moves", gametype=21).result()
 '1/2-1/2'
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+
+from engine.types import Color
 
 __all__ = [
     "DECIMAL",
@@ -31,8 +34,9 @@ __all__ = [
 FMJD = ("2-0", "1-1", "0-2")
 DECIMAL = ("1-0", "1/2-1/2", "0-1")
 
-# PDN GameType numbers whose federations score a game 2/1/0 and whose files write "2-0".
-_FMJD_STYLE_GAMETYPES = frozenset({20, 27, 40, 41})
+# PDN 3.0 GameTypes with the "International" result type (2-0 / 1-1 / 0-2); the others use
+# the "Default" type (1-0 / 1/2-1/2 / 0-1).
+_FMJD_STYLE_GAMETYPES = frozenset({20, 27})
 
 # Every result token a PDN reader must accept ("0-0": both players lost, e.g. double forfeit).
 RESULTS = frozenset({"2-0", "1-1", "0-2", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
@@ -80,24 +84,26 @@ def result_style(gametype: int | str | None) -> tuple[str, str, str]:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: ``winner`` is the winning colour (``0`` white, ``1`` black) or ``None``.
+    """How a game ended: ``winner`` is the winning :class:`Color` (``None`` for a draw).
 
     ``rule`` names the draw rule for :attr:`Termination.DRAW_RULE` (e.g. ``"fmjd-25-moves"``).
     ``gametype`` (the PDN GameType number) only chooses the result style; it takes no part in
     equality.
 
-    >>> Outcome(Termination.RESIGNATION, winner=1).result()
+    >>> Outcome(Termination.RESIGNATION, winner=Color.BLACK).result()
     '0-1'
     """
 
     termination: Termination
-    winner: int | None
+    winner: Color | None
     rule: str | None = None
     gametype: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if self.winner is not None and self.winner not in (0, 1):
-            raise ValueError(f"winner must be 0 (white), 1 (black) or None, not {self.winner!r}")
+        if self.winner is not None:
+            if self.winner not in (0, 1):
+                raise ValueError(f"winner must be WHITE, BLACK or None, not {self.winner!r}")
+            object.__setattr__(self, "winner", Color(self.winner))
 
     @property
     def is_draw(self) -> bool:
@@ -122,7 +128,7 @@ class Outcome:
         """Parse a PDN result token; ``None`` for ``"*"`` (game not finished) and ``"0-0"``.
 
         >>> Outcome.from_result("0-2").winner
-        1
+        <Color.BLACK: 1>
 
         Raises:
             ValueError: ``text`` is not a PDN result token.
@@ -135,4 +141,5 @@ class Outcome:
         if text in ("1-1", "1/2-1/2"):
             return cls(termination, None)
         gametype = 20 if text in ("2-0", "0-2") else None
-        return cls(termination, 0 if text in ("2-0", "1-0") else 1, gametype=gametype)
+        winner = Color.WHITE if text in ("2-0", "1-0") else Color.BLACK
+        return cls(termination, winner, gametype=gametype)

@@ -47,15 +47,18 @@ def _play(m: RawMove, own: int, opp: int, kings: int) -> tuple[int, int, int]:
 
 def _perft(gen: MoveGen, own: int, opp: int, kings: int, color: int, depth: int,
            paths: bool) -> int:
+    if depth == 1 and not paths:
+        return gen.count_moves(own, opp, kings, color)
     moves = gen.moves(own, opp, kings, 0) if color == 0 else gen.moves(opp, own, kings, 1)
     if not paths:
         moves = _unique(moves)
     if depth == 1:
         return len(moves)
     total = 0
+    nxt = color ^ 1
     for m in moves:
         n_own, n_opp, n_kings = _play(m, own, opp, kings)
-        total += _perft(gen, n_opp, n_own, n_kings, color ^ 1, depth - 1, paths)
+        total += _perft(gen, n_opp, n_own, n_kings, nxt, depth - 1, paths)
     return total
 
 
@@ -87,7 +90,7 @@ def divide(board: Board, depth: int, paths: bool = False) -> dict[str, int]:
     """
     if depth < 1:
         raise ValueError(f"divide depth must be >= 1, not {depth}")
-    out = {}
+    out: dict[str, int] = {}
     for move in board.generate_moves() if paths else board.legal_moves:
         text = board.move_notation(move, full=paths)
         board.push(move)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from engine import Board, Move, Variant, find_variant
 from engine.evaluate import Evaluator
+from engine.movegen import MoveGen, RawMove, generator_for
 
 #: Score of a won position at the root; a win found ``n`` plies deep scores ``WIN - n``.
 WIN = 30_000
@@ -129,12 +130,16 @@ class SearchResult:
 class SearchOptions:
     """Knobs that make the searcher weaker on purpose (strength levels) or change its habits.
 
-    ``quiescence``: resolve pending captures past the horizon (off: the beginner's horizon).
+    ``quiescence``: plies of pending captures resolved past the horizon (None: all of them). A
+    beginner sees the capture that answers its move, not the shot that follows it.
     ``noise``: up to this many hundredths of a man added to each root move's score, from the seed.
     ``max_depth``: hard cap on the iterative deepening.
+    ``extensions``: on the principal variation, search one ply deeper after a forced (only)
+    move. Everywhere else the quiescence search follows the captures; extending there too
+    triples the tree for little gain.
     """
 
-    quiescence: bool = True
+    quiescence: int | None = None
     noise: int = 0
     max_depth: int = MAX_PLY - 1
     extensions: bool = True
@@ -153,26 +158,48 @@ class _Budget:
     started: float = 0.0
 
 
-def _mkey(move: Move) -> tuple[int, int, tuple[int, ...]]:
-    return (move.origin, move.destination, move.captures)
+
+#: A move's identity inside the search: (origin bit, destination bit, captured mask).
+_Key = tuple[int, int, int]
+_Entry = tuple[int, int, int, int, _Key | None]
 
 
 @dataclass
 class _Tables:
-    """Per-search move-ordering memory: killers per ply, history per (origin, destination)."""
+    """Move-ordering memory of one search: killers per ply, history per (origin, destination)."""
 
-    killers: list[list[tuple[int, int, tuple[int, ...]] | None]] = field(
+    killers: list[list[_Key | None]] = field(
         default_factory=lambda: [[None, None] for _ in range(MAX_PLY + 2)]
     )
     history: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
+def _raw_key(raw: RawMove) -> _Key:
+    return (raw[0], raw[1], raw[2])
+
+
+def _unique(raws: list[RawMove]) -> list[RawMove]:
+    """One raw move per effect: capture paths with the same squares lead to the same position."""
+    seen: set[_Key] = set()
+    out = []
+    for raw in raws:
+        key = (raw[0], raw[1], raw[2])
+        if key not in seen:
+            seen.add(key)
+            out.append(raw)
+    return out
+
+
 class Searcher:
     """Iterative-deepening PVS with a bounded transposition table, for one variant.
 
+    The tree is searched on the raw bitboards of :mod:`engine.movegen` (immutable ints, so a
+    child position is three new ints and an updated Zobrist key); :class:`engine.Board` is used
+    only at the root.
+
     Args:
         variant: a :class:`engine.Variant` or its name.
-        seed: makes the noisy levels reproducible; the full-strength search is deterministic anyway.
+        seed: makes the noisy levels reproducible; the full-strength search is deterministic.
         tt_mb: approximate memory for the transposition table.
         clock: a function returning seconds (e.g. ``time.monotonic``); needed for time limits.
         evaluator: the static evaluation; defaults to :class:`engine.evaluate.Evaluator`.
@@ -198,22 +225,29 @@ class Searcher:
     ) -> None:
         if tt_mb <= 0:
             raise ValueError(f"tt_mb must be positive, not {tt_mb!r}")
-        self.variant: Variant = find_variant(variant) if isinstance(variant, str) else variant
+        self.variant: Variant = find_variant(variant)
         self.seed = seed
         self.clock = clock
         self.evaluator = evaluator if evaluator is not None else Evaluator(self.variant)
         self.options = options if options is not None else SearchOptions()
+        self._gen: MoveGen = generator_for(self.variant)
         slots = 1 << max(10, int(tt_mb * (1 << 20) / _SLOT_BYTES).bit_length() - 1)
         self._tt_mask = slots - 1
-        self._tt: list[tuple[int, int, int, int, tuple[int, int, tuple[int, ...]] | None] | None]
-        self._tt = [None] * slots
+        self._tt: list[_Entry | None] = [None] * slots
         self._tables = _Tables()
         self._nodes = 0
         self._path: dict[int, int] = {}
         self._budget = _Budget()
-        self._giveaway = bool(getattr(self.variant, "giveaway", False))
+        self._giveaway = self.variant.giveaway
+        plies = self.options.quiescence
+        self._quiescence_floor = -MAX_PLY if plies is None else -plies
 
     # ------------------------------------------------------------------ public API
+    @property
+    def nodes(self) -> int:
+        """Nodes visited by the last (or running) search."""
+        return self._nodes
+
     def new_game(self) -> None:
         """Forget everything learnt in earlier searches (a new game, or a takeback)."""
         self._tt = [None] * (self._tt_mask + 1)
@@ -228,7 +262,8 @@ class Searcher:
     ) -> SearchResult:
         """Search ``board`` (left unchanged) within ``limit`` and return the best move found.
 
-        ``on_iteration`` is called after each finished depth (for ``info`` lines).
+        ``on_iteration`` is called after each finished depth (for ``info`` lines). A search
+        stopped before its first iteration ends still returns a legal move (the first in order).
 
         Raises:
             ValueError: a time limit without a clock, or a board of another variant.
@@ -237,32 +272,65 @@ class Searcher:
             raise ValueError("time limits need a clock: Searcher(..., clock=time.monotonic)")
         if board.variant.name != self.variant.name:
             raise ValueError(f"searcher is for {self.variant.name}, board is {board.variant.name}")
-        work = board.copy()
-        self._start(work, limit, stop)
-        root_moves = list(work.legal_moves)
-        if not root_moves:
+        self._start(board, limit, stop)
+        white, black, kings = board.bitboards()
+        colour, key = int(board.turn), board.zobrist_hash()
+        roots = _unique(self._gen.moves(white, black, kings, colour))
+        if not roots:
             return SearchResult(None, self._terminal(0), 0, 0, self._elapsed())
-        best = SearchResult(self._order(root_moves, None, 0)[0], 0, 0, 0, 0.0)
-        if len(root_moves) == 1 and limit.depth is None and limit.nodes is None:
-            return SearchResult(root_moves[0], 0, 0, 0, self._elapsed(), (root_moves[0],))
+        by_key = {m.key(): m for m in board.legal_moves}
+        to_move = self._converter(by_key)
+        fallback = to_move(self._order(roots, None, 0)[0])
+        best = SearchResult(fallback, 0, 0, 0, 0.0, (fallback,))
+        if len(roots) == 1 and limit.depth is None and limit.nodes is None:
+            return SearchResult(fallback, 0, 0, 0, self._elapsed(), (fallback,))
         max_depth = min(limit.depth or MAX_PLY - 1, self.options.max_depth)
-        noise = self._root_noise(work, root_moves)
+        noise = self._root_noise(key, roots)
+        state = (white, black, kings, colour, key)
         for depth in range(1, max_depth + 1):
             try:
-                move, score = self._root(work, root_moves, depth, noise)
+                raw, score, complete = self._root(state, roots, depth, noise)
             except _Stop:
                 break
-            pv = self._pv(work, move, depth)
-            best = SearchResult(move, score, depth, self._nodes, self._elapsed(), pv)
+            pv = self._pv(board, state, raw, depth)
+            done = depth if complete else depth - 1
+            best = SearchResult(to_move(raw), score, done, self._nodes, self._elapsed(), pv)
+            if not complete:
+                break
             if on_iteration is not None:
                 on_iteration(best)
             if abs(score) > WIN_BOUND and WIN - abs(score) <= depth:
                 break
             if self._soft_time_up():
                 break
-        return SearchResult(best.move, best.score, best.depth, self._nodes, self._elapsed(), best.pv)
+        return SearchResult(
+            best.move, best.score, best.depth, self._nodes, self._elapsed(), best.pv
+        )
+
+    def evaluate(self, board: Board) -> int:
+        """A quiescent evaluation of ``board``: the static score once pending captures are played.
+
+        Raises:
+            ValueError: a board of another variant.
+        """
+        if board.variant.name != self.variant.name:
+            raise ValueError(f"searcher is for {self.variant.name}, board is {board.variant.name}")
+        self._start(board, Limit(), None)
+        white, black, kings = board.bitboards()
+        return self._node(white, black, kings, int(board.turn), board.zobrist_hash(), 0,
+                          -_INF, _INF, 1, True)
 
     # ------------------------------------------------------------------ set-up and limits
+    def _converter(
+        self, by_key: dict[tuple[int, int, frozenset[int]], Move]
+    ) -> Callable[[RawMove], Move]:
+        b2s = self._gen.bit2sq
+
+        def to_move(raw: RawMove) -> Move:
+            return by_key[(b2s[raw[0]], b2s[raw[1]], frozenset(b2s[b] for b in raw[5]))]
+
+        return to_move
+
     def _start(self, board: Board, limit: Limit, stop: StopToken | None) -> None:
         self._nodes = 0
         self._tables = _Tables()
@@ -295,56 +363,52 @@ class Searcher:
         if budget.hard is not None and self.clock is not None and self.clock() >= budget.hard:
             raise _Stop
 
-    def _root_noise(self, board: Board, moves: Sequence[Move]) -> dict[tuple[int, int, tuple[int, ...]], int]:
+    def _root_noise(self, key: int, moves: Sequence[RawMove]) -> dict[_Key, int]:
         amplitude = self.options.noise
         if amplitude <= 0:
             return {}
-        rng = random.Random(f"{self.seed}:{board.zobrist_hash()}")
-        return {_mkey(m): rng.randint(-amplitude, amplitude) for m in moves}
+        rng = random.Random(f"{self.seed}:{key}")
+        return {_raw_key(m): rng.randint(-amplitude, amplitude) for m in moves}
 
     # ------------------------------------------------------------------ the tree
     def _root(
-        self,
-        board: Board,
-        moves: list[Move],
-        depth: int,
-        noise: dict[tuple[int, int, tuple[int, ...]], int],
-    ) -> tuple[Move, int]:
-        entry = self._tt[board.zobrist_hash() & self._tt_mask]
-        tt_move = entry[4] if entry is not None and entry[0] == board.zobrist_hash() else None
+        self, state: tuple[int, int, int, int, int], moves: list[RawMove], depth: int,
+        noise: dict[_Key, int],
+    ) -> tuple[RawMove, int, bool]:
+        white, black, kings, colour, key = state
+        entry = self._tt[key & self._tt_mask]
+        tt_move = entry[4] if entry is not None and entry[0] == key else None
         ordered = self._order(moves, tt_move, 0)
+        z, z_black = self._gen.zobrist, self._gen.zobrist_black
         alpha, beta = -_INF, _INF
         best_move, best_score = ordered[0], -_INF
-        key = board.zobrist_hash()
-        base = len(board.move_stack)
         self._path[key] = self._path.get(key, 0) + 1
         try:
-            for index, move in enumerate(ordered):
-                bonus = noise.get(_mkey(move), 0)
-                board.push(move)
+            for index, raw in enumerate(ordered):
+                bonus = noise.get(_raw_key(raw), 0)
+                w2, b2, k2, key2 = _apply(z, z_black, raw, white, black, kings, colour, key)
                 if index == 0 or noise:
-                    score = -self._node(board, depth - 1, -beta, -(alpha - bonus), 1, True)
+                    score = -self._node(w2, b2, k2, 1 - colour, key2, depth - 1,
+                                        -beta, bonus - alpha, 1, True)
                 else:
-                    score = -self._node(board, depth - 1, -alpha - 1, -alpha, 1, False)
+                    score = -self._node(w2, b2, k2, 1 - colour, key2, depth - 1,
+                                        -alpha - 1, -alpha, 1, False)
                     if score > alpha:
-                        score = -self._node(board, depth - 1, -beta, -alpha, 1, True)
-                board.pop()
+                        score = -self._node(w2, b2, k2, 1 - colour, key2, depth - 1,
+                                            -beta, -alpha, 1, True)
                 score += bonus
                 if score > best_score:
-                    best_move, best_score = move, score
+                    best_move, best_score = raw, score
                     alpha = max(alpha, score)
-                    moves.remove(move)
-                    moves.insert(0, move)
         except _Stop:
-            _unwind(board, base)
             # A move that beat the earlier best at this depth is trusted; otherwise give up.
             if best_score == -_INF or depth == 1:
                 raise
-            return best_move, best_score
+            return best_move, best_score, False
         finally:
             self._leave(key)
-        self._store(board.zobrist_hash(), depth, _EXACT, best_score, 0, best_move)
-        return best_move, best_score
+        self._store(key, depth, _EXACT, best_score, 0, best_move)
+        return best_move, best_score, True
 
     def _leave(self, key: int) -> None:
         count = self._path[key] - 1
@@ -353,23 +417,31 @@ class Searcher:
         else:
             del self._path[key]
 
-    def _node(self, board: Board, depth: int, alpha: int, beta: int, ply: int, pv: bool) -> int:
+    def _node(
+        self, white: int, black: int, kings: int, colour: int, key: int,
+        depth: int, alpha: int, beta: int, ply: int, pv: bool,
+    ) -> int:
         self._nodes += 1
         if not self._nodes & _CHECK_MASK:
             self._check()
-        key = board.zobrist_hash()
         if key in self._path:
-            return 0
-        moves = list(board.legal_moves)
-        if not moves:
-            return self._terminal(ply)
-        capture = moves[0].is_capture
-        if depth <= 0 and (not capture or not self.options.quiescence) or ply >= MAX_PLY:
-            return self.evaluator.evaluate(board)
-        if self.evaluator.is_dead_draw(board):
-            return 0
-        slot = key & self._tt_mask
-        entry = self._tt[slot]
+            return 0  # a repetition: the side that wants more must deviate earlier
+        gen = self._gen
+        if depth <= 0 or ply >= MAX_PLY:
+            if depth <= self._quiescence_floor or ply >= MAX_PLY:
+                return self.evaluator.evaluate_bits(white, black, kings, colour)
+            own, opp = (white, black) if colour == 0 else (black, white)
+            if not gen.has_capture(own, opp, kings, colour):
+                return self.evaluator.evaluate_bits(white, black, kings, colour)
+            moves = gen.captures(own, opp, kings, colour)
+        else:
+            moves = gen.moves(white, black, kings, colour)
+            if not moves:
+                return self._terminal(ply)
+        capture = bool(moves[0][2])
+        if capture and len(moves) > 1:
+            moves = _unique(moves)
+        entry = self._tt[key & self._tt_mask]
         tt_move = None
         if entry is not None and entry[0] == key:
             tt_move = entry[4]
@@ -380,29 +452,47 @@ class Searcher:
                     flag == _UPPER and score <= alpha
                 ):
                     return score
-        if len(moves) == 1 and self.options.extensions and depth > 0:
-            depth += 1  # a forced move costs the opponent nothing: look one ply further
-        ordered = self._order(moves, tt_move, ply) if len(moves) > 1 else moves
+        if len(moves) == 1:
+            if depth > 0 and pv and self.options.extensions:
+                depth += 1  # a forced reply on the main line: look one ply past it
+            ordered = moves
+        else:
+            ordered = self._order(moves, tt_move, ply)
+        return self._children(white, black, kings, colour, key, ordered, capture,
+                              depth, alpha, beta, ply, pv)
+
+    def _children(
+        self, white: int, black: int, kings: int, colour: int, key: int,
+        ordered: list[RawMove], capture: bool, depth: int, alpha: int, beta: int,
+        ply: int, pv: bool,
+    ) -> int:
+        z, z_black = self._gen.zobrist, self._gen.zobrist_black
         best, best_move, original_alpha = -_INF, ordered[0], alpha
+        other, child_ply = 1 - colour, ply + 1
+        node = self._node
         self._path[key] = 1
         try:
-            for index, move in enumerate(ordered):
-                board.push(move)
+            for index, raw in enumerate(ordered):
+                w2, b2, k2, key2 = _apply(z, z_black, raw, white, black, kings, colour, key)
                 if index == 0:
-                    score = -self._node(board, depth - 1, -beta, -alpha, ply + 1, pv)
+                    score = -node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha, child_ply, pv)
                 else:
-                    reduce = 1 if depth >= 3 and index >= 3 and not capture and not move.promotes else 0
-                    score = -self._node(board, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, False)
+                    if depth >= 3 and index >= 2 and not capture and not raw[3]:
+                        reduce = 2 if depth >= 6 and index >= 6 else 1
+                    else:
+                        reduce = 0
+                    score = -node(w2, b2, k2, other, key2, depth - 1 - reduce, -alpha - 1, -alpha,
+                                  child_ply, False)
                     if score > alpha and (reduce or score < beta):
-                        score = -self._node(board, depth - 1, -beta, -alpha, ply + 1, pv)
-                board.pop()
+                        score = -node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha,
+                                      child_ply, pv)
                 if score > best:
-                    best, best_move = score, move
+                    best, best_move = score, raw
                     if score > alpha:
                         alpha = score
                         if score >= beta:
                             if not capture:
-                                self._reward(move, depth, ply)
+                                self._reward(raw, depth, ply)
                             break
         finally:
             del self._path[key]
@@ -415,63 +505,115 @@ class Searcher:
         return WIN - ply if self._giveaway else -(WIN - ply)
 
     # ------------------------------------------------------------------ tables
-    def _store(self, key: int, depth: int, flag: int, score: int, ply: int, move: Move) -> None:
+    def _store(self, key: int, depth: int, flag: int, score: int, ply: int, raw: RawMove) -> None:
         slot = key & self._tt_mask
         old = self._tt[slot]
         if old is None or old[0] != key or depth >= old[1] or flag == _EXACT:
-            self._tt[slot] = (key, max(depth, 0), flag, _to_tt(score, ply), _mkey(move))
+            self._tt[slot] = (key, max(depth, 0), flag, _to_tt(score, ply), _raw_key(raw))
 
-    def _reward(self, move: Move, depth: int, ply: int) -> None:
+    def _reward(self, raw: RawMove, depth: int, ply: int) -> None:
         killers = self._tables.killers[ply]
-        mkey = _mkey(move)
+        mkey = _raw_key(raw)
         if killers[0] != mkey:
             killers[1] = killers[0]
             killers[0] = mkey
-        hkey = (move.origin, move.destination)
+        hkey = (raw[0], raw[1])
         history = self._tables.history
         history[hkey] = history.get(hkey, 0) + depth * depth
 
-    def _order(
-        self, moves: list[Move], tt_move: tuple[int, int, tuple[int, ...]] | None, ply: int
-    ) -> list[Move]:
+    def _order(self, moves: list[RawMove], tt_move: _Key | None, ply: int) -> list[RawMove]:
         """TT move first, then bigger captures, promotions, killers, and history."""
         killers = self._tables.killers[min(ply, MAX_PLY)]
+        first, second = killers
         history = self._tables.history
+        if moves[0][2]:
+            # Captures: the biggest first (all are forced anyway, only the order matters).
+            ranks = [len(r[5]) + (r[3] << 6) for r in moves]
+        else:
+            get = history.get
+            ranks = [
+                get((r[0], r[1]), 0)
+                + ((1 << 29) if r[3] else 0)
+                + ((1 << 28) if (r[0], r[1], 0) == first else
+                   (1 << 27) if (r[0], r[1], 0) == second else 0)
+                for r in moves
+            ]
+        if tt_move is not None:
+            for index, r in enumerate(moves):
+                if r[0] == tt_move[0] and r[1] == tt_move[1] and r[2] == tt_move[2]:
+                    ranks[index] = 1 << 40
+                    break
+        order = sorted(range(len(moves)), key=ranks.__getitem__, reverse=True)
+        return [moves[i] for i in order]
 
-        def rank(move: Move) -> int:
-            mkey = (move.origin, move.destination, move.captures)
-            if mkey == tt_move:
-                return 1 << 40
-            value = len(move.captures) << 30
-            if move.promotes:
-                value += 1 << 29
-            if mkey == killers[0]:
-                value += 1 << 28
-            elif mkey == killers[1]:
-                value += 1 << 27
-            return value + history.get((move.origin, move.destination), 0)
-
-        return sorted(moves, key=rank, reverse=True)
-
-    def _pv(self, board: Board, first: Move, depth: int) -> tuple[Move, ...]:
-        line = [first]
-        probe = board.copy()
-        probe.push(first)
-        seen = {board.zobrist_hash(), probe.zobrist_hash()}
-        while len(line) < depth:
-            key = probe.zobrist_hash()
+    def _pv(
+        self, board: Board, state: tuple[int, int, int, int, int], first: RawMove, depth: int
+    ) -> tuple[Move, ...]:
+        z, z_black = self._gen.zobrist, self._gen.zobrist_black
+        white, black, kings, colour, key = state
+        raws = [first]
+        seen = {key}
+        white, black, kings, key = _apply(z, z_black, first, white, black, kings, colour, key)
+        colour = 1 - colour
+        while len(raws) < depth and key not in seen:
+            seen.add(key)
             entry = self._tt[key & self._tt_mask]
             if entry is None or entry[0] != key or entry[4] is None:
                 break
-            move = next((m for m in probe.legal_moves if _mkey(m) == entry[4]), None)
+            wanted = entry[4]
+            raw = next(
+                (r for r in self._gen.moves(white, black, kings, colour) if _raw_key(r) == wanted),
+                None,
+            )
+            if raw is None:
+                break
+            raws.append(raw)
+            white, black, kings, key = _apply(z, z_black, raw, white, black, kings, colour, key)
+            colour = 1 - colour
+        probe = board.copy()
+        line: list[Move] = []
+        b2s = self._gen.bit2sq
+        for raw in raws:
+            wanted_key = (b2s[raw[0]], b2s[raw[1]], frozenset(b2s[b] for b in raw[5]))
+            move = next((m for m in probe.legal_moves if m.key() == wanted_key), None)
             if move is None:
                 break
             probe.push(move)
             line.append(move)
-            if probe.zobrist_hash() in seen:
-                break
-            seen.add(probe.zobrist_hash())
         return tuple(line)
+
+
+def _apply(
+    z: tuple[tuple[int, ...], ...], z_black: int, raw: RawMove,
+    white: int, black: int, kings: int, colour: int, key: int,
+) -> tuple[int, int, int, int]:
+    """The position after ``raw``: new (white, black, kings, zobrist key).
+
+    A king may end a capture on the square it started from, so origin and destination are
+    cleared and set rather than toggled.
+    """
+    frm, to, cap, promotes, _path, capbits = raw
+    fb, tb = 1 << frm, 1 << to
+    key ^= z_black
+    if cap:
+        opp = 1 - colour
+        men_keys, king_keys = z[opp], z[opp + 2]
+        for b in capbits:
+            key ^= king_keys[b] if kings >> b & 1 else men_keys[b]
+    if kings & fb:
+        king_keys = z[colour + 2]
+        key ^= king_keys[frm] ^ king_keys[to]
+        kings = (kings & ~cap & ~fb) | tb
+    elif promotes:
+        key ^= z[colour][frm] ^ z[colour + 2][to]
+        kings = (kings & ~cap) | tb
+    else:
+        men_keys = z[colour]
+        key ^= men_keys[frm] ^ men_keys[to]
+        kings &= ~cap
+    if colour == 0:
+        return (white & ~fb) | tb, black & ~cap, kings, key
+    return white & ~cap, (black & ~fb) | tb, kings, key
 
 
 def _to_tt(score: int, ply: int) -> int:
@@ -507,17 +649,11 @@ def _time_budget(limit: Limit) -> tuple[float | None, float | None]:
     return min(b[0] for b in budgets), min(b[1] for b in budgets)
 
 
-def _unwind(board: Board, length: int) -> None:
-    """Take back the moves an interrupted search left on ``board``."""
-    while len(board.move_stack) > length:
-        board.pop()
-
-
 def _history_hashes(board: Board) -> list[int]:
     """Hashes of the game's earlier positions that the current one could still repeat."""
     probe = board.copy()
     hashes: list[int] = []
-    while probe.move_stack and len(hashes) < 200:
+    while probe.ply and len(hashes) < 200:
         move = probe.pop()
         piece = probe.piece_at(move.origin)
         if move.is_capture or piece is None or not piece.king:

@@ -226,14 +226,14 @@ class International(Variant):
     """International draughts, 10x10, FMJD rules (PDN GameType 20)."""
 
     name = "international"
-    aliases = ("standard", "fmjd", "polish", "10x10", "draughts")
+    aliases: ClassVar[tuple[str, ...]] = ("standard", "fmjd", "polish", "10x10", "draughts")
 
 
 class InternationalGiveaway(International):
     """International rules with the goal reversed: the side that cannot move wins (antidraughts)."""
 
     name = "international-giveaway"
-    aliases = ("antidraughts", "international-losing", "losing")
+    aliases: ClassVar[tuple[str, ...]] = ("antidraughts", "international-losing", "losing")
     giveaway = True
 
 
@@ -241,7 +241,7 @@ class Brazilian(International):
     """Brazilian draughts: international rules on the 8x8 board (GameType 26)."""
 
     name = "brazilian"
-    aliases = ("brazil",)
+    aliases: ClassVar[tuple[str, ...]] = ("brazil",)
     pdn_gametype = 26
     rows = cols = 8
     start_rows = 3
@@ -251,7 +251,7 @@ class Canadian(International):
     """Canadian draughts: international rules on a 12x12 board, 30 men each (GameType 27)."""
 
     name = "canadian"
-    aliases = ("12x12",)
+    aliases: ClassVar[tuple[str, ...]] = ("12x12",)
     pdn_gametype = 27
     rows = cols = 12
     start_rows = 5
@@ -266,7 +266,7 @@ class Russian(Variant):
     """
 
     name = "russian"
-    aliases = ("shashki", "russian-draughts")
+    aliases: ClassVar[tuple[str, ...]] = ("shashki", "russian-draughts")
     pdn_gametype = 25
     rows = cols = 8
     start_rows = 3
@@ -280,7 +280,7 @@ class RussianGiveaway(Russian):
     """Poddavki: Russian rules with the goal reversed (the side that cannot move wins)."""
 
     name = "russian-giveaway"
-    aliases = ("poddavki", "russian-losing")
+    aliases: ClassVar[tuple[str, ...]] = ("poddavki", "russian-losing")
     giveaway = True
 
 
@@ -292,7 +292,7 @@ class Diagonal(Russian):
     """
 
     name = "diagonal"
-    aliases = ("diagonal-draughts",)
+    aliases: ClassVar[tuple[str, ...]] = ("diagonal-draughts",)
 
     def initial_squares(self, color: Color) -> list[Square]:
         """White: dark squares right of the a1-h8 diagonal; Black: left of it."""
@@ -309,7 +309,9 @@ class English(Variant):
     """
 
     name = "english"
-    aliases = ("checkers", "american", "american-checkers", "english-draughts")
+    aliases: ClassVar[tuple[str, ...]] = (
+        "checkers", "american", "american-checkers", "english-draughts",
+    )
     pdn_gametype = 21
     rows = cols = 8
     start_rows = 3
@@ -333,7 +335,7 @@ class Pool(Variant):
     """
 
     name = "pool"
-    aliases = ("pool-checkers", "american-pool")
+    aliases: ClassVar[tuple[str, ...]] = ("pool-checkers", "american-pool")
     pdn_gametype = 23
     rows = cols = 8
     start_rows = 3
@@ -351,7 +353,7 @@ class Italian(Variant):
     """
 
     name = "italian"
-    aliases = ("dama-italiana",)
+    aliases: ClassVar[tuple[str, ...]] = ("dama-italiana",)
     pdn_gametype = 22
     rows = cols = 8
     start_rows = 3
@@ -372,7 +374,7 @@ class Spanish(Variant):
     """
 
     name = "spanish"
-    aliases = ("damas", "spanish-draughts")
+    aliases: ClassVar[tuple[str, ...]] = ("damas", "spanish-draughts")
     pdn_gametype = 24
     rows = cols = 8
     start_rows = 3
@@ -393,7 +395,7 @@ class Turkish(Variant):
     """
 
     name = "turkish"
-    aliases = ("dama", "turkish-draughts")
+    aliases: ClassVar[tuple[str, ...]] = ("dama", "turkish-draughts")
     pdn_gametype = 30
     rows = cols = 8
     start_rows = 2

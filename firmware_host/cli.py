@@ -1,21 +1,33 @@
-"""The ``draughtsboard`` command line: parses arguments and calls one function per subcommand."""
+"""The ``draughtsboard`` command line: parses arguments and calls one function per subcommand.
+
+Each module of :mod:`firmware_host.commands` is a subcommand with ``add_parser(subparsers)``
+(which sets ``run`` as the parser's default) and ``run(args) -> int``. Modules keep their heavy
+imports inside ``run`` so that ``draughtsboard --help`` and start-up stay fast.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 from collections.abc import Sequence
 
-#: Subcommand modules under ``firmware_host.commands``; each has ``add_parser`` and ``run``.
-COMMANDS: tuple[str, ...] = ()
+from firmware_host import commands
+
+
+def command_names() -> tuple[str, ...]:
+    """The subcommand modules, in alphabetical order."""
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(commands.__path__)))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every available subcommand."""
-    parser = argparse.ArgumentParser(prog="draughtsboard", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="draughtsboard",
+        description="A smart draughts board: play the computer, record games, teach.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in command_names():
         module = importlib.import_module(f"firmware_host.commands.{name}")
         module.add_parser(subparsers)
     return parser
@@ -23,9 +35,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``draughtsboard`` console script."""
+    from firmware_host.config import ConfigError
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except ConfigError as exc:
+        print(f"draughtsboard: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `draughtsboard games export | head`: the reader went away; nothing to report.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 Three layers, as in python-chess's ``engine`` module:
 
-- :class:`HubProcess` is the transport: the engine process (argv list, never a shell), a named
-  reader thread that queues its stdout lines, writes under a lock, every line logged at DEBUG.
+- :class:`HubProcess` (in :mod:`firmware_host.hub_process`) is the transport: the engine
+  process (argv list, never a shell), a named reader thread that queues its stdout lines,
+  writes under a lock, every line logged at DEBUG.
 - :class:`HubClient` speaks the protocol over one process: ``hub``/``param``/``wait``,
   ``set-param``, ``init``/``ready``, ``pos``, ``level``, ``go``/``info``/``done``, ``stop``,
   ``ping``/``pong``, ``new-game``, ``quit``. Every call has a timeout (:class:`HubTimeout`).
@@ -24,14 +25,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import queue
-import subprocess
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import IO
+from types import MappingProxyType, TracebackType
+from typing import Any
 
 from engine import Board, Move, Variant
 from engine.hub import (
@@ -47,8 +47,10 @@ from engine.hub import (
     pos_message,
 )
 from engine.search import Limit, StopToken
+from firmware_host.hub_process import HubEngineDied, HubEngineError, HubProcess, HubTimeout
 
 __all__ = [
+    "CONFIG_KEYS",
     "HubClient",
     "HubEngine",
     "HubEngineConfig",
@@ -57,6 +59,7 @@ __all__ = [
     "HubPlayResult",
     "HubProcess",
     "HubTimeout",
+    "config_from_settings",
     "limit_to_level",
 ]
 
@@ -64,18 +67,6 @@ logger = logging.getLogger(__name__)
 
 #: How often a waiting call looks at a stop token, in seconds.
 _STOP_POLL = 0.02
-
-
-class HubEngineError(RuntimeError):
-    """The external engine misbehaved: bad answer, rejected input, illegal move, or it died."""
-
-
-class HubTimeout(HubEngineError, TimeoutError):
-    """The external engine did not answer within the call's timeout."""
-
-
-class HubEngineDied(HubEngineError):
-    """The external engine process exited or closed its output."""
 
 
 @dataclass(frozen=True)
@@ -127,139 +118,6 @@ class HubPlayResult:
     info: SearchInfo
     seconds: float
     stopped: bool = False
-
-
-_EOF = object()
-
-
-class HubProcess:
-    """The engine process: argv list, no shell; stdout lines queued by a named reader thread.
-
-    Example::
-
-        with HubProcess(["scan", "hub"], cwd="/opt/scan") as proc:
-            proc.send("ping")
-            proc.receive(timeout=5.0)   # 'pong'
-
-    Raises:
-        HubEngineError: the program cannot be started (not found, not executable).
-    """
-
-    def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
-        self.argv = list(argv)
-        try:
-            self._popen = subprocess.Popen(  # an argv list, never a shell
-                self.argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
-                bufsize=1, start_new_session=True,
-            )
-        except OSError as exc:
-            raise HubEngineError(f"cannot start hub engine {self.argv!r}: {exc}") from exc
-        self.pid = self._popen.pid
-        self._lines: queue.Queue[object] = queue.Queue()
-        self._write_lock = threading.Lock()
-        self._closed = False
-        self._eof = False
-        self._threads = [
-            threading.Thread(target=self._read_stdout, name=f"hub-reader-{self.pid}", daemon=True),
-            threading.Thread(target=self._read_stderr, name=f"hub-stderr-{self.pid}", daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
-
-    def _read_stdout(self) -> None:
-        stream = self._popen.stdout
-        assert stream is not None
-        try:
-            for line in stream:
-                self._lines.put(line.rstrip("\r\n"))
-        except (OSError, ValueError):  # pipe closed under us by close()
-            pass
-        finally:
-            self._lines.put(_EOF)
-
-    def _read_stderr(self) -> None:
-        stream = self._popen.stderr
-        assert stream is not None
-        try:
-            for line in stream:
-                logger.debug("hub %d stderr: %s", self.pid, line.rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-
-    @property
-    def alive(self) -> bool:
-        """True while the process runs and its output is open."""
-        return not self._eof and self._popen.poll() is None
-
-    def send(self, line: str) -> None:
-        """Write one line to the engine.
-
-        Raises:
-            HubEngineDied: the engine's input is closed (it exited).
-        """
-        logger.debug("hub %d << %s", self.pid, line)
-        stdin: IO[str] | None = self._popen.stdin
-        with self._write_lock:
-            try:
-                assert stdin is not None
-                stdin.write(line + "\n")
-                stdin.flush()
-            except (OSError, ValueError) as exc:
-                self._eof = True
-                raise HubEngineDied(f"hub engine {self.pid} closed its input: {exc}") from exc
-
-    def receive(self, timeout: float) -> str:
-        """Return the next line from the engine, waiting at most ``timeout`` seconds.
-
-        Raises:
-            HubTimeout: no line in time.
-            HubEngineDied: the engine closed its output (exited).
-        """
-        if self._eof:
-            raise HubEngineDied(f"hub engine {self.pid} has exited ({self._popen.poll()})")
-        try:
-            item = self._lines.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            raise HubTimeout(f"hub engine {self.pid} sent nothing for {timeout:.2f} s") from None
-        if item is _EOF:
-            self._eof = True
-            code = self._wait(1.0)
-            raise HubEngineDied(f"hub engine {self.pid} exited (exit code {code})")
-        assert isinstance(item, str)
-        logger.debug("hub %d >> %s", self.pid, item)
-        return item
-
-    def _wait(self, timeout: float) -> int | None:
-        try:
-            return self._popen.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def close(self, timeout: float = 2.0) -> None:
-        """Close the engine's input, wait ``timeout`` for it to exit, then kill it. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._popen.stdin is not None:
-            with contextlib.suppress(OSError):
-                self._popen.stdin.close()
-        if self._wait(timeout) is None:
-            logger.warning("hub engine %d did not exit; killing it", self.pid)
-            self._popen.kill()
-            self._wait(timeout)
-        for thread in self._threads:
-            thread.join(timeout)
-        for stream in (self._popen.stdout, self._popen.stderr):
-            if stream is not None:
-                stream.close()
-
-    def __enter__(self) -> HubProcess:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
 
 class HubClient:
@@ -475,7 +333,8 @@ class HubEngine:
         self.clock = clock
         self._factory = process_factory
         self._client: HubClient | None = None
-        self._variant: str | None = None
+        self._variant: str | None = None  # the Hub name of the running engine's variant
+        self._our_variant = "international"  # the same, as our name: restarts use it
         self._lock = threading.Lock()
         self._closed = False
         #: ``id`` fields and declared parameters of the running engine (empty before start).
@@ -567,7 +426,9 @@ class HubEngine:
             HubTimeout, HubEngineError.
         """
         with self._lock:
-            client = self._running(self._variant or "international")
+            client = self._client
+            if client is None or not client.process.alive:
+                client = self._running(self._our_variant)
             try:
                 client.ping(self.config.reply_timeout)
             except HubEngineError:
@@ -589,6 +450,7 @@ class HubEngine:
             self._discard()
         self._client = self._launch(hub_name)
         self._variant = hub_name
+        self._our_variant = variant if isinstance(variant, str) else variant.name
         return self._client
 
     def _launch(self, hub_name: str) -> HubClient:
@@ -633,15 +495,26 @@ class HubEngine:
     def _discard(self) -> None:
         client, self._client, self._variant = self._client, None, None
         if client is not None:
-            client.process.close(self.config.quit_timeout)
+            client.quit(self.config.quit_timeout)  # killed if it does not exit in time
 
     def close(self) -> None:
-        """Send ``quit`` and end the engine process. Idempotent."""
-        with self._lock:
-            self._closed = True
+        """Send ``quit`` and end the engine process. Idempotent.
+
+        Called from another thread while :meth:`play` runs, it ends the process at once; that
+        ``play`` then raises :class:`HubEngineDied`.
+        """
+        self._closed = True
+        if not self._lock.acquire(blocking=False):
+            client = self._client
+            if client is not None:
+                client.process.close(self.config.quit_timeout)
+            return
+        try:
             client, self._client = self._client, None
             if client is not None:
                 client.quit(self.config.quit_timeout)
+        finally:
+            self._lock.release()
 
     def __enter__(self) -> HubEngine:
         return self
@@ -649,6 +522,57 @@ class HubEngine:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+#: Config keys (section ``[engine]``) read by :func:`config_from_settings`, and their fields.
+CONFIG_KEYS: Mapping[str, str] = MappingProxyType({
+    "hub_command": "command",
+    "hub_cwd": "cwd",
+    "hub_params": "params",
+    "hub_handshake_timeout_s": "handshake_timeout",
+    "hub_init_timeout_s": "init_timeout",
+    "hub_timeout_s": "reply_timeout",
+    "hub_search_timeout_s": "search_timeout",
+    "hub_search_margin_s": "search_margin",
+    "hub_stop_timeout_s": "stop_timeout",
+    "hub_movetime_s": "default_movetime",
+})
+
+
+def config_from_settings(settings: Mapping[str, object]) -> HubEngineConfig:
+    """Build the config from the ``[engine]`` settings (keys in :data:`CONFIG_KEYS`; others are
+    ignored, missing ones keep their defaults; an empty ``hub_cwd`` means the program's directory).
+
+    Example: ``config_from_settings({"hub_command": ["/opt/scan/scan", "hub"]}).cwd == "/opt/scan"``
+
+    Raises:
+        ValueError: a missing command, a value of the wrong type, or a bad timeout.
+    """
+    fields: dict[str, Any] = {}
+    for key, name in CONFIG_KEYS.items():
+        if key in settings and settings[key] not in (None, ""):
+            fields[name] = settings[key]
+    command = fields.get("command")
+    if not isinstance(command, (list, tuple)) or not all(isinstance(a, str) for a in command):
+        raise ValueError(f"engine.hub_command must be a list of strings, not {command!r}")
+    fields["command"] = tuple(command)
+    params = fields.get("params", {})
+    if not isinstance(params, Mapping):
+        raise ValueError(f"engine.hub_params must be a table of name = value, not {params!r}")
+    fields["params"] = MappingProxyType({str(k): _param_text(v) for k, v in params.items()})
+    if "cwd" not in fields and command and os.path.dirname(command[0]):
+        fields["cwd"] = os.path.dirname(os.path.abspath(command[0]))
+    for name in set(fields) - {"command", "params", "cwd"}:
+        if isinstance(fields[name], bool) or not isinstance(fields[name], (int, float)):
+            raise ValueError(f"engine {name} must be a number of seconds, not {fields[name]!r}")
+        fields[name] = float(fields[name])
+    return HubEngineConfig(**fields)
+
+
+def _param_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _check_value(spec: ParamSpec, value: str) -> None:

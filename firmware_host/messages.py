@@ -33,16 +33,28 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "refused.not_your_turn": "it is {side}'s turn",
     "refused.wrong_computer_move": "the computer played {expected}, not {played}",
     "refused.not_a_move": "that is not a legal move",
-    "refused.unknown_piece": "a piece appeared on {squares}",
+    "refused.unknown_piece": "a piece appeared on {squares_text}",
+    "refused.wrong_colour": "a piece of the wrong colour on {squares_text}",
+    "refused.ambiguous": "two moves fit the board: {pdn_text}; play it again step by step",
     "touch": "touch-move: {square} was touched and must be moved",
     "adjust": "adjust window {state}",
     "correction": "put back on: {missing_text}; take away: {extra_text}",
     "synced": "board in sync with the game",
     "sync_needed": "set up the position: put pieces on {missing_text}; take away {extra_text}",
-    "hint": "hint: {pdn}",
-    "hint_refused": "hints are not available in {mode} mode",
+    "hint": "hint: {pdn}{reasons_text}",
+    "hint_refused": "no hint now",
+    "hint_refused.mode": "hints are not available in {mode} mode",
+    "hint_refused.not_your_turn": "a hint is for your own turn",
     "takeback": "took back {plies} ply(s), {side} to move",
-    "takeback_refused": "takebacks are not available here",
+    "takeback_refused": "takebacks are not available in {mode} mode",
+    "command_refused": "{command}: not now",
+    "alternative_move": "you played {pdn} for the computer",
+    "engine_error": "the engine failed ({error}): playing a legal move instead",
+    "resumed": "resumed game {game_id} at ply {ply}",
+    "resume_failed": "could not resume the saved game: {reason}",
+    "sensor_fault": "sensor fault at {square}",
+    "sensor_recovered": "sensor at {square} works again",
+    "link": "board link {state}",
     "result": "game over: {result} ({termination})",
     "new_game": "new game ({variant}, {mode} mode)",
     "newgame_requested": "set up the initial position to start a new game",
@@ -54,18 +66,36 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
 })
 
 
+#: Why a hinted move is good, per ``engine.hint.ReasonKind`` value.
+REASONS: Mapping[str, str] = MappingProxyType({
+    "only_move": "the only legal move",
+    "captures": "captures {pieces}",
+    "promotes": "crowns a man",
+    "wins_material": "wins {pieces} within {moves} moves",
+    "avoids_loss": "stops a threat to {pieces}",
+    "wins_game": "wins in {moves} moves",
+    "loses_game": "holds out longest",
+})
+
+
 def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 def _enrich(event: Mapping[str, Any]) -> dict[str, Any]:
     data = dict(event)
-    for key in ("missing", "extra"):
-        if key in data and f"{key}_text" not in data:
+    for key in ("missing", "extra", "squares", "pdn"):
+        if isinstance(data.get(key), list | tuple) and f"{key}_text" not in data:
             data[f"{key}_text"] = ", ".join(str(s) for s in data[key]) or "nothing"
     if "ply" in data and "ply_text" not in data:
         ply = int(data["ply"])
         data["ply_text"] = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
+    if "reasons" in data and "reasons_text" not in data:
+        texts = [REASONS.get(str(r.get("kind")), str(r.get("kind"))).format(**r)
+                 for r in data["reasons"] if isinstance(r, Mapping)]
+        data["reasons_text"] = f" ({', '.join(texts)})" if texts else ""
+    elif "reasons_text" not in data:
+        data["reasons_text"] = ""
     if "state" in data and isinstance(data["state"], bool):
         data["state"] = "open" if data["state"] else "closed"
     return data

@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 
 from engine import Board, Move
 from engine.hub import move_from_hub
-from engine.search import Limit, SearchOptions, SearchResult, Searcher, StopToken
+from engine.search import Limit, Searcher, SearchOptions, SearchResult, StopToken
 from firmware_host.hub_client import HubEngine
 
 __all__ = ["BuiltinOpponent", "HubOpponent", "Opponent"]
@@ -102,7 +102,8 @@ class HubOpponent:
         """Ask the external engine; a game already over gives ``SearchResult(None, ...)``.
 
         Raises:
-            HubEngineError (HubTimeout, HubEngineDied): the engine failed; the next call restarts it.
+            HubEngineError (HubTimeout, HubEngineDied): the engine failed; the next call
+                restarts it.
         """
         if not board.legal_moves:
             return SearchResult(None, 0, 0, 0, 0.0)

@@ -123,7 +123,7 @@ def find_by_key(board: Any, key: Any) -> Move:
 
 def snapshot(
     *, variant: str, mode: str, game_id: str | None, start_fen: str, board: Any,
-    pending: Move | None, obligation: Square | None, over: bool, human_side: int,
+    pending: Move | None, obligation: Square | None, outcome: Any, human_side: int,
 ) -> dict[str, Any]:
     """The live session as JSON-ready data, for :meth:`Store.save_session`."""
     return {
@@ -136,9 +136,33 @@ def snapshot(
         "fen": board.fen(),
         "pending": None if pending is None else move_key(pending),
         "obligation": obligation,
-        "over": over,
+        "over": outcome is not None,
+        "outcome": None if outcome is None else {
+            "termination": outcome.termination.value, "winner": outcome.winner,
+            "rule": outcome.rule,
+        },
         "human_side": int(human_side),
     }
+
+
+def restore_outcome(state: Mapping[str, Any], board: Any) -> Any:
+    """The saved outcome of a finished game (None while it goes on).
+
+    Raises:
+        ValueError: the saved outcome is malformed.
+    """
+    from engine.outcome import Outcome, Termination
+
+    saved = state.get("outcome")
+    if not state.get("over"):
+        return None
+    if not isinstance(saved, Mapping):
+        return board.outcome()
+    try:
+        return Outcome(Termination(saved["termination"]), saved.get("winner"), saved.get("rule"),
+                       gametype=board.variant.pdn_gametype)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"saved outcome is malformed: {saved!r}") from exc
 
 
 def restore(state: Mapping[str, Any], board_factory: Any) -> tuple[Any, Move | None]:

@@ -41,6 +41,10 @@ class State(Enum):
     SETTING_UP = "setting_up"
 
 
+#: The states of a human's turn (touch-move, adjust, hints apply).
+HUMAN_STATES = frozenset({State.HUMAN_TO_MOVE, State.MOVE_IN_PROGRESS, State.ADJUSTING})
+
+
 class Mode(Enum):
     """What the session is for."""
 
@@ -145,6 +149,8 @@ class EngineResult:
     move: Move | None
     at: float
     error: str | None = None
+    #: Why the move is good (hints): ``{"kind": ..., "pieces": n, "moves": n}`` each.
+    reasons: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

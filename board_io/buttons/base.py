@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from types import TracebackType
+from typing import Self
 
 from board_io.clock import Clock
 from board_io.errors import DeviceClosed
@@ -76,7 +77,7 @@ class Buttons:
     def _close(self) -> None:
         """Backend hook: release resources (called once)."""
 
-    def __enter__(self) -> Buttons:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

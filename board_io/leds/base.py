@@ -24,10 +24,11 @@ Example:
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, TracebackType
-from typing import TypeAlias
+from typing import Self, TypeAlias
 
 from board_io.clock import Clock
 from board_io.errors import DeviceClosed
@@ -124,6 +125,9 @@ class LedMatrix(ABC):
         self._frame: dict[Square, Led] = {}
         self._pixels: tuple[Rgb, ...] | None = None
         self._closed = False
+        # show() comes from the controller thread, tick() from the scan thread: one write at a
+        # time reaches the hardware.
+        self._lock = threading.RLock()
 
     @property
     def frame(self) -> Mapping[Square, Led]:
@@ -147,12 +151,13 @@ class LedMatrix(ABC):
             DeviceClosed: after :meth:`close`.
             ValueError: a square outside the board.
         """
-        self._check_open()
         bad = [sq for sq in frame if not 0 <= sq < self.num_squares]
         if bad:
             raise ValueError(f"LED frame names squares outside the board: {sorted(bad)}")
-        self._frame = {sq: led for sq, led in frame.items() if led.pattern is not Pattern.OFF}
-        self._render(self._clock.monotonic())
+        with self._lock:
+            self._check_open()
+            self._frame = {sq: led for sq, led in frame.items() if led.pattern is not Pattern.OFF}
+            self._render(self._clock.monotonic())
 
     def tick(self, now: float | None = None) -> None:
         """Advance blinking to ``now`` (default: the clock); writes only on a change.
@@ -160,8 +165,9 @@ class LedMatrix(ABC):
         Raises:
             DeviceClosed: after :meth:`close`.
         """
-        self._check_open()
-        self._render(self._clock.monotonic() if now is None else now)
+        with self._lock:
+            self._check_open()
+            self._render(self._clock.monotonic() if now is None else now)
 
     def render(self, now: float) -> tuple[Rgb, ...]:
         """Return the pixels of the current frame at time ``now`` (no write)."""
@@ -190,15 +196,16 @@ class LedMatrix(ABC):
 
     def close(self) -> None:
         """Release the hardware. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        self._close()
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._close()
 
-    def _close(self) -> None:
+    def _close(self) -> None:  # noqa: B027 - an optional hook
         """Backend hook: switch the LEDs off if possible and release resources (called once)."""
 
-    def __enter__(self) -> LedMatrix:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from types import TracebackType
+from typing import Self
 
 from board_io.errors import DeviceClosed
 from board_io.types import Frame, Sensing
@@ -86,10 +87,10 @@ class SensorMatrix(ABC):
         self._closed = True
         self._close()
 
-    def _close(self) -> None:
+    def _close(self) -> None:  # noqa: B027 - an optional hook
         """Backend hook: release resources (called once)."""
 
-    def __enter__(self) -> SensorMatrix:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

@@ -21,17 +21,21 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from board_io.clock import Clock, MonotonicClock
 from board_io.errors import BoardIOError, DeviceClosed, LinkTimeout
 from board_io.events import LinkLost, LinkRestored
 from board_io.extras import require
+from board_io.options import ConfigSource, float_option, int_option, str_option
 from board_io.serial import messages as msg
 from board_io.serial.framing import FrameDecoder, FrameStats
 from board_io.types import Reading
 
-__all__ = ["LinkStats", "SerialLink"]
+if TYPE_CHECKING:
+    from board_io.registry import BackendContext
+
+__all__ = ["LinkStats", "SerialLink", "shared_link"]
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +82,8 @@ class SerialLink:
         ...     link.send(msg.Ping())
 
     Raises:
-        BoardIOError: the port cannot be opened or the URL is invalid.
+        BoardIOError: the port cannot be opened, the URL is invalid or the microcontroller
+            speaks another protocol version.
         LinkTimeout: no valid HELLO within ``connect_timeout``.
         MissingExtraError: pyserial is not installed.
     """
@@ -130,6 +135,9 @@ class SerialLink:
         self._closed = False
         self._scan: msg.Scan | None = None
         self._scan_count = 0
+        self._scan_fresh = False  # a SCAN arrived since the latest HELLO
+        self._last_error = ""
+        self._hello_error = ""
         self._last_leds: msg.Leds | None = None
         self._last_frame = self._clock.monotonic()
         self._next_attempt = self._last_frame
@@ -139,7 +147,10 @@ class SerialLink:
         try:
             self._open(raise_errors=True)
             if not self._hello_seen.wait(connect_timeout):
-                raise LinkTimeout(f"no HELLO from {url} within {connect_timeout} s")
+                why = f" (last error: {self._last_error})" if self._last_error else ""
+                raise LinkTimeout(f"no valid HELLO from {url} within {connect_timeout} s{why}")
+            if self._hello is None:  # a HELLO we cannot work with
+                raise BoardIOError(f"{url}: {self._hello_error}")
         except BaseException:
             self.close()
             raise
@@ -157,14 +168,33 @@ class SerialLink:
         return self._hello
 
     @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has been called."""
+        return self._closed
+
+    @property
     def connected(self) -> bool:
         """True while the port is open and has said HELLO."""
         with self._lock:
             return self._ready
 
     def latest_scan(self) -> msg.Scan | None:
-        """The last valid SCAN (kept across a reconnect until a new one arrives)."""
+        """The last valid SCAN, even a stale one from before a loss of the link."""
         with self._lock:
+            return self._scan
+
+    def current_scan(self) -> msg.Scan:
+        """The last SCAN, if the link is up and it came after the latest HELLO.
+
+        Raises:
+            LinkTimeout: the link is down, or has not re-sent the board since it came back.
+            DeviceClosed: the link was closed.
+        """
+        with self._lock:
+            if self._closed:
+                raise DeviceClosed(f"serial link {self.url} is closed")
+            if not self._ready or not self._scan_fresh or self._scan is None:
+                raise LinkTimeout(f"serial link {self.url} is down")
             return self._scan
 
     @property
@@ -297,6 +327,7 @@ class SerialLink:
         self._decoder.reset()
         self._port_error = None
         self._ready = False
+        self._scan_fresh = False
         self._mcu_seq = None
         self._last_frame = now
         reader = self._threaded.ReaderThread(port, lambda: _Protocol(self, epoch))
@@ -315,6 +346,7 @@ class SerialLink:
         reader, self._reader = self._reader, None
         self._epoch += 1
         self._ready = False
+        self._scan_fresh = False
         self._next_attempt = now
         if not self._lost:
             self._lost = True
@@ -379,6 +411,7 @@ class SerialLink:
             except msg.MessageError as exc:
                 with self._lock:
                     self._stats.bad_messages += 1
+                    self._last_error = str(exc)
                 log.warning("bad message from %s: %s", self.url, exc)
 
     def _handle(self, epoch: int, message: msg.Message) -> None:
@@ -403,9 +436,12 @@ class SerialLink:
 
     def _hello_received(self, epoch: int, hello: msg.Hello) -> None:
         if hello.version != msg.PROTOCOL_VERSION:
-            raise msg.MessageError(
-                f"microcontroller speaks protocol {hello.version}, "
-                f"this host speaks {msg.PROTOCOL_VERSION}")
+            error = (f"microcontroller speaks protocol {hello.version}, "
+                     f"this host speaks {msg.PROTOCOL_VERSION}")
+            with self._lock:
+                self._hello_error = error
+            self._hello_seen.set()  # the constructor gives up at once
+            raise msg.MessageError(error)
         with self._lock:
             if epoch != self._epoch:
                 return
@@ -413,6 +449,7 @@ class SerialLink:
                 raise msg.MessageError(f"HELLO changed from {self._hello} to {hello}")
             self._hello = hello
             self._ready = True
+            self._scan_fresh = False
             restored = self._lost
             self._lost = False
             if restored:
@@ -433,13 +470,14 @@ class SerialLink:
             if not hello.colour and not _PRESENCE.issuperset(scan.cells):
                 raise msg.MessageError("SCAN with colours from a presence-only board")
             self._scan = scan
+            self._scan_fresh = True
             self._scan_count += 1
             self._scan_changed.notify_all()
 
 
 def _close_reader(reader: Any) -> None:
     """Stop a reader thread and close its port; safe from the reader thread itself."""
-    if reader is threading.current_thread():
+    if reader.ident == threading.get_ident():
         reader.alive = False
         reader.serial.close()
         return
@@ -447,3 +485,35 @@ def _close_reader(reader: Any) -> None:
         reader.close()
     except Exception as exc:  # a dead USB port may fail to close; it is gone either way
         log.debug("closing %s: %s", reader.serial, exc)
+
+
+def shared_link(config: ConfigSource, context: BackendContext) -> SerialLink:
+    """Return the one :class:`SerialLink` of this board, opening it from ``serial.*`` options.
+
+    The sensor, LED and button views all call this; the first call opens the port and the
+    context closes it. The microcontroller is told to scan at ``timing.scan_hz``.
+
+    Raises:
+        ConfigError: a bad option, named by its key.
+        BoardIOError, LinkTimeout: as :class:`SerialLink`.
+    """
+    def open_link() -> SerialLink:
+        scan_hz = int_option(config, "timing.scan_hz", 100, minimum=1, maximum=1000)
+        return SerialLink(
+            str_option(config, "serial.port", "/dev/serial/by-id/draughtsboard"),
+            baudrate=int_option(config, "serial.baudrate", 115200, minimum=1200,
+                                maximum=4_000_000),
+            link_timeout=float_option(config, "serial.link_timeout_s", 3.0, minimum=0.5,
+                                      maximum=60.0),
+            reconnect_interval=float_option(config, "serial.reconnect_s", 1.0, minimum=0.05,
+                                            maximum=60.0),
+            connect_timeout=float_option(config, "serial.connect_timeout_s", 5.0, minimum=0.1,
+                                         maximum=120.0),
+            config=msg.Config(
+                scan_period_ms=max(1, round(1000 / scan_hz)),
+                debounce_ms=int_option(config, "serial.debounce_ms", 5, minimum=0,
+                                       maximum=1000)),
+            clock=context.clock,
+        )
+
+    return context.shared_resource("serial", open_link)

@@ -91,7 +91,9 @@ def test_encode_decode_frame() -> None:
     assert decode_frame(wire[:-1]) == Frame(0x02, 200, body)
 
 
-@pytest.mark.parametrize(("type_", "seq", "body"), [(256, 0, b""), (0, -1, b""), (1, 0, bytes(513))])
+@pytest.mark.parametrize(
+    ("type_", "seq", "body"), [(256, 0, b""), (0, -1, b""), (1, 0, bytes(513))]
+)
 def test_encode_frame_rejects_bad_arguments(type_: int, seq: int, body: bytes) -> None:
     with pytest.raises(ValueError):
         encode_frame(type_, seq, body)

@@ -1,4 +1,4 @@
-"""The layout bridge: board_io's names and coordinates agree with the engine's, for every variant."""
+"""The layout bridge: board_io's names and coordinates agree with the engine's, every variant."""
 
 from __future__ import annotations
 

@@ -1,0 +1,163 @@
+"""Create sensor, LED and button backends by the names given in the configuration.
+
+The backends are data: a table per kind maps a name to ``"module:attribute"``. The module is
+imported only when that backend is asked for, so a Pi-only library is needed only by the
+backend that uses it. The attribute is either a class with a ``from_config(config, context)``
+classmethod or a factory function ``(config, context) -> backend``.
+
+Adding a backend = adding a row. Names read: ``board.sensors``, ``board.leds``,
+``board.buttons`` (default ``sim``).
+
+Example:
+    >>> from board_io.clock import VirtualClock
+    >>> from board_io.geometry import dark_squares
+    >>> with BackendContext(dark_squares(10), VirtualClock()) as context:
+    ...     sensors = create_sensors({"board.sensors": "sim"}, context)
+    ...     (sensors.rows, sensors.cols)
+    (10, 10)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType, TracebackType
+from typing import Any, Self, TypeVar
+
+from board_io.buttons.base import Buttons
+from board_io.clock import Clock
+from board_io.errors import BoardIOError, ConfigError, MissingExtraError
+from board_io.geometry import CellMap, Layout
+from board_io.leds.base import LedMatrix
+from board_io.options import ConfigSource, int_option, str_option
+from board_io.scanner import Scanner
+from board_io.sensors.base import SensorMatrix
+from board_io.types import Square
+
+T = TypeVar("T")
+
+SENSOR_BACKENDS: Mapping[str, str] = MappingProxyType({
+    "sim": "board_io.sim.backends:sim_sensors",
+    "gpio-matrix": "board_io.sensors.gpio_matrix:GpioMatrix",
+    "shift-register": "board_io.sensors.shift_register:ShiftRegisterChain",
+    "serial": "board_io.sensors.serial_mcu:SerialSensors",
+})
+LED_BACKENDS: Mapping[str, str] = MappingProxyType({
+    "sim": "board_io.sim.backends:sim_leds",
+    "none": "board_io.sim.backends:no_leds",
+    "ws2812-spi": "board_io.leds.ws2812_spi:Ws2812Spi",
+    "max7219": "board_io.leds.max7219:Max7219",
+    "serial": "board_io.leds.serial_mcu:SerialLeds",
+})
+BUTTON_BACKENDS: Mapping[str, str] = MappingProxyType({
+    "sim": "board_io.sim.backends:sim_buttons",
+    "none": "board_io.sim.backends:no_buttons",
+    "gpio": "board_io.buttons.gpio:GpioButtons",
+    "serial": "board_io.buttons.serial_mcu:SerialButtons",
+})
+
+
+@dataclass
+class BackendContext:
+    """What backends are built with besides the config: the board layout, the clock, the
+    occupancy a simulated board starts with, and resources shared between backends (one
+    serial link for sensors, LEDs and buttons; one simulated board). Closing the context closes
+    the shared resources, newest first.
+    """
+
+    layout: Layout
+    clock: Clock
+    initial: frozenset[Square] = frozenset()
+    shared: dict[str, Any] = field(default_factory=dict)
+
+    def shared_resource(self, key: str, factory: Callable[[], T]) -> T:
+        """Return the resource stored under ``key``, creating it with ``factory`` once."""
+        if key not in self.shared:
+            self.shared[key] = factory()
+        resource: T = self.shared[key]
+        return resource
+
+    def close(self) -> None:
+        """Close every shared resource that has a ``close()``. Idempotent."""
+        while self.shared:
+            _, resource = self.shared.popitem()
+            close = getattr(resource, "close", None)
+            if callable(close):
+                close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def _resolve(kind: str, key: str, name: str, table: Mapping[str, str]) -> Callable[..., Any]:
+    target = table.get(name)
+    if target is None:
+        known = ", ".join(sorted(table))
+        raise ConfigError(key, f"unknown {kind} backend {name!r}; known: {known}")
+    module_name, _, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module_name
+        if missing.split(".")[0] in ("board_io", "engine", "firmware_host"):
+            raise BoardIOError(f"the {kind} backend {name!r} is not available ({exc})") from exc
+        raise MissingExtraError(name, missing) from exc
+    built: Callable[..., Any] = getattr(module, attribute)
+    return getattr(built, "from_config", built)
+
+
+def _create(kind: str, key: str, table: Mapping[str, str], expected: type,
+            config: ConfigSource, context: BackendContext) -> Any:
+    name = str_option(config, key, "sim")
+    backend = _resolve(kind, key, name, table)(config, context)
+    if not isinstance(backend, expected):
+        raise TypeError(f"{kind} backend {name!r} built a {type(backend).__name__}, "
+                        f"not a {expected.__name__}")
+    return backend
+
+
+def create_sensors(config: ConfigSource, context: BackendContext) -> SensorMatrix:
+    """Build the sensor backend named by ``board.sensors``.
+
+    Raises:
+        ConfigError: unknown backend name (the message lists the known ones) or a bad option.
+        MissingExtraError: the backend's library is not installed.
+    """
+    sensors: SensorMatrix = _create("sensor", "board.sensors", SENSOR_BACKENDS, SensorMatrix,
+                                    config, context)
+    return sensors
+
+
+def create_leds(config: ConfigSource, context: BackendContext) -> LedMatrix:
+    """Build the LED backend named by ``board.leds`` (see :func:`create_sensors`)."""
+    leds: LedMatrix = _create("LED", "board.leds", LED_BACKENDS, LedMatrix, config, context)
+    return leds
+
+
+def create_buttons(config: ConfigSource, context: BackendContext) -> Buttons:
+    """Build the button backend named by ``board.buttons`` (see :func:`create_sensors`)."""
+    buttons: Buttons = _create("button", "board.buttons", BUTTON_BACKENDS, Buttons, config,
+                               context)
+    return buttons
+
+
+def create_scanner(config: ConfigSource, layout: Layout, sensors: SensorMatrix,
+                   buttons: Buttons | None = None) -> Scanner:
+    """Build the scanner: cell map from ``board.cell_map``/``board.transform``, debouncing from
+    ``timing.debounce_ms`` (20) and ``timing.stuck_ms`` (3000).
+
+    Raises:
+        ConfigError: a bad value, named by its key.
+    """
+    cell_map = CellMap.from_config(config, layout, sensors.rows, sensors.cols)
+    return Scanner(sensors, cell_map,
+                   debounce_ms=int_option(config, "timing.debounce_ms", 20, minimum=0,
+                                          maximum=1000),
+                   stuck_ms=int_option(config, "timing.stuck_ms", 3000, minimum=1,
+                                       maximum=3_600_000),
+                   buttons=buttons)

@@ -1,0 +1,145 @@
+"""Self-test logic for ``draughtsboard selftest``: walk the LEDs, watch the sensors.
+
+Pure: the command shows :func:`led_walk` frames one after the other, then feeds raw frames to a
+:class:`SensorWatch` while the builder lifts and places pieces, printing the lines it returns,
+and prints :meth:`SensorWatch.report` at the end, which points at likely wiring faults: squares
+that never changed, dead sensor rows or columns, noisy cells, cells that read no square.
+
+Example:
+    >>> from board_io.geometry import CellMap, dark_squares
+    >>> from board_io.types import Reading
+    >>> layout = dark_squares(8)
+    >>> watch = SensorWatch(CellMap.identity(layout))
+    >>> empty = (Reading.EMPTY,) * 64
+    >>> _ = [watch.feed(empty, t / 100) for t in range(3)]
+    >>> placed = list(empty); placed[0] = Reading.OCCUPIED
+    >>> [line for t in range(3, 6) for line in watch.feed(tuple(placed), t / 100)]
+    ['r0c0 (square 29): occupied']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from board_io.debounce import Debouncer
+from board_io.geometry import CellMap, Layout
+from board_io.types import Cell, Frame, Led, LedFrame, Pattern, Reading, Role, Square
+
+
+def led_walk(layout: Layout, *, role: Role = Role.HINT) -> Iterator[tuple[Square, LedFrame]]:
+    """Yield, for every square in index order, a frame lighting that square alone.
+
+    Example:
+        >>> from board_io.geometry import dark_squares
+        >>> [sq for sq, _ in led_walk(dark_squares(8))][:3]
+        [0, 1, 2]
+    """
+    for sq in range(layout.num_squares):
+        yield sq, {sq: Led(Pattern.ON, role)}
+
+
+@dataclass(frozen=True)
+class SelfTestReport:
+    """What the sensor watch found."""
+
+    changed: dict[Square, int]           # stable changes per square that changed
+    untouched: tuple[Square, ...]        # squares that never changed
+    dead_rows: tuple[int, ...]           # sensor rows none of whose squares changed
+    dead_cols: tuple[int, ...]           # sensor columns none of whose squares changed
+    noisy: tuple[Cell, ...]              # cells that flapped or toggled far more than they changed
+    unmapped: tuple[Cell, ...]           # cells reading no square that changed anyway
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing looks wrong."""
+        return not (self.untouched or self.noisy or self.unmapped)
+
+    def lines(self, layout: Layout) -> list[str]:
+        """The report as text lines."""
+        out = [f"{len(self.changed)} of {layout.num_squares} squares seen changing"]
+        if self.untouched:
+            names = " ".join(layout.name(sq) for sq in self.untouched)
+            out.append(f"never changed: {names}")
+        out += [f"sensor row {r}: no square changed (row wire or its driver?)"
+                for r in self.dead_rows]
+        out += [f"sensor column {c}: no square changed (column wire or its input?)"
+                for c in self.dead_cols]
+        out += [f"r{r}c{c}: noisy (loose contact or bad solder joint?)" for r, c in self.noisy]
+        out += [f"r{r}c{c}: changed but reads no square (map or wiring wrong?)"
+                for r, c in self.unmapped]
+        if self.ok:
+            out.append("all squares respond")
+        return out
+
+
+class SensorWatch:
+    """Watches raw frames: reports each debounced change and collects statistics.
+
+    ``noise_allowance``: raw toggles tolerated per cell beyond twice its stable changes (reed
+    switches bounce a little) before the cell is called noisy.
+    """
+
+    def __init__(self, cell_map: CellMap, *, debounce_ms: float = 20, stuck_ms: float = 1000,
+                 noise_allowance: int = 8) -> None:
+        self.cell_map = cell_map
+        cells = cell_map.sensor_rows * cell_map.sensor_cols
+        self._debouncer = Debouncer(cells, debounce_ms=debounce_ms, stuck_ms=stuck_ms)
+        self._noise_allowance = noise_allowance
+        self._raw_toggles = [0] * cells
+        self._changes = [0] * cells
+        self._flapped: set[int] = set()
+        self._last: Frame | None = None
+        self._ready_seen = False
+
+    def _label(self, index: int) -> str:
+        row, col = divmod(index, self.cell_map.sensor_cols)
+        sq = self.cell_map.square((row, col))
+        where = "no square" if sq is None else f"square {self.cell_map.layout.name(sq)}"
+        return f"r{row}c{col} ({where})"
+
+    def feed(self, frame: Frame, now: float) -> list[str]:
+        """Take a raw frame scanned at ``now``; return a line per cell change or fault."""
+        if self._last is not None:
+            for i, (a, b) in enumerate(zip(self._last, frame, strict=True)):
+                if a is not b:
+                    self._raw_toggles[i] += 1
+        self._last = frame
+        update = self._debouncer.feed(frame, now)
+        lines = [f"{self._label(i)}: noisy, keeps changing" for i in update.faulted]
+        self._flapped.update(update.faulted)
+        if not self._ready_seen:
+            # The first settled frame is the starting state, not a change.
+            self._ready_seen = self._debouncer.ready
+            return lines
+        stable = self._debouncer.stable
+        for i in update.changed:
+            self._changes[i] += 1
+            reading = stable[i]
+            state = "empty" if reading is Reading.EMPTY or reading is None else (
+                "occupied" if reading is Reading.OCCUPIED else reading.name.lower())
+            lines.append(f"{self._label(i)}: {state}")
+        return lines
+
+    def report(self) -> SelfTestReport:
+        """Summarise what was seen so far."""
+        cmap = self.cell_map
+        flat = cmap.flat_indices()
+        changed = {sq: self._changes[i] for sq, i in enumerate(flat) if self._changes[i]}
+        untouched = tuple(sq for sq in range(cmap.layout.num_squares) if sq not in changed)
+        rows = {r for r, _ in cmap.cells}
+        cols = {c for _, c in cmap.cells}
+        dead_rows = tuple(sorted(r for r in rows if all(
+            sq in untouched for sq, (row, _) in enumerate(cmap.cells) if row == r)))
+        dead_cols = tuple(sorted(c for c in cols if all(
+            sq in untouched for sq, (_, col) in enumerate(cmap.cells) if col == c)))
+        if len(dead_rows) == len(rows):
+            dead_rows = dead_cols = ()  # nothing was touched at all: no wire to blame
+        width = cmap.sensor_cols
+        noisy = tuple(divmod(i, width) for i in range(len(self._raw_toggles))
+                      if i in self._flapped or self._raw_toggles[i]
+                      > 2 * self._changes[i] + self._noise_allowance)
+        mapped = set(flat)
+        unmapped = tuple(divmod(i, width) for i, n in enumerate(self._changes)
+                         if n and i not in mapped)
+        return SelfTestReport(changed, untouched, dead_rows, dead_cols, noisy, unmapped)

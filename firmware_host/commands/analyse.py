@@ -1,0 +1,87 @@
+"""``draughtsboard analyse``: the built-in engine's best move for a position.
+
+Example::
+
+    $ draughtsboard analyse --variant russian --depth 6 --json
+    best move c3-d4  score +0.06  depth 6  nodes 3083  nodes/s 80000  time 0.04 s
+    {"move": "c3-d4", "score": 6, "depth": 6, "nodes": 3083, "nps": 80000, "seconds": 0.04}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import Board, Move
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``analyse``."""
+    parser = subparsers.add_parser(
+        "analyse", help="best move, score and search figures for a position",
+        description="Search a position with the built-in engine and print its best move.")
+    parser.add_argument("--variant", required=True, help="variant name, e.g. international")
+    parser.add_argument("--fen", help="position (default: the variant's initial one)")
+    strength = parser.add_mutually_exclusive_group()
+    strength.add_argument("--level", type=int, help="strength level 1-10 (its own time)")
+    strength.add_argument("--depth", type=int, help="search exactly this many plies")
+    strength.add_argument("--movetime", type=float, help="seconds to think (default 2)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for the noisy levels")
+    parser.add_argument("--json", action="store_true", help="end with a JSON summary line")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the search; bad input prints one error line and returns 2."""
+    from engine import Board, DraughtsError
+    from engine.levels import level, searcher_for_level
+    from engine.search import Limit, Searcher
+
+    try:
+        board = Board(args.variant, args.fen)
+        if args.level is not None:
+            chosen = level(args.level)
+            searcher = searcher_for_level(board.variant, args.level, seed=args.seed,
+                                          clock=time.monotonic)
+            limit = Limit(depth=chosen.depth, movetime=chosen.movetime)
+        else:
+            searcher = Searcher(board.variant, seed=args.seed, clock=time.monotonic)
+            if args.depth is not None:
+                limit = Limit(depth=args.depth)
+            else:
+                limit = Limit(movetime=args.movetime if args.movetime is not None else 2.0)
+    except (DraughtsError, ValueError) as exc:
+        print(f"draughtsboard analyse: {exc}", file=sys.stderr)
+        return 2
+    result = searcher.search(board, limit)
+    if result.move is None:
+        print("no legal move: the game is over")
+        if args.json:
+            print(json.dumps({"move": None, "score": result.score, "depth": 0, "nodes": 0,
+                              "nps": 0, "seconds": 0.0}))
+        return 0
+    move = board.move_notation(result.move)
+    nps = int(result.nodes / result.seconds) if result.seconds > 0 else 0
+    pv = _pv_text(board, result.pv)
+    print(f"best move {move}  score {result.score / 100:+.2f}  depth {result.depth}  "
+          f"nodes {result.nodes}  nodes/s {nps}  time {result.seconds:.2f} s")
+    if pv:
+        print(f"line {pv}")
+    if args.json:
+        print(json.dumps({"move": move, "score": result.score, "depth": result.depth,
+                          "nodes": result.nodes, "nps": nps,
+                          "seconds": round(result.seconds, 4)}))
+    return 0
+
+
+def _pv_text(board: Board, pv: tuple[Move, ...]) -> str:
+    probe = board.copy()
+    words = []
+    for move in pv:
+        words.append(probe.move_notation(move))
+        probe.push(move)
+    return " ".join(words)

@@ -1,0 +1,52 @@
+"""``draughtsboard engine --hub``: the built-in engine as a Hub engine on stdin/stdout.
+
+Example (what a Hub GUI runs)::
+
+    draughtsboard engine --hub --variant normal --level 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import logging
+import sys
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``engine``."""
+    parser = subparsers.add_parser(
+        "engine", help="run the built-in engine for another program (Hub protocol)",
+        description="Speak the Hub protocol (Scan's, version 2) on stdin/stdout so any Hub GUI "
+                    "or client can use the built-in engine. Logs go to stderr.")
+    parser.add_argument("--hub", action="store_true", required=True,
+                        help="speak the Hub protocol (the only protocol so far)")
+    parser.add_argument("--variant", default="normal",
+                        help="initial variant: a Hub name (normal, losing) or one of ours "
+                             "(default: normal, i.e. international); the GUI may change it")
+    parser.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10",
+                        help="initial strength (default 10); the GUI may change it")
+    parser.add_argument("--tt-mb", type=int, default=16, help="hash table size in MB")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the weaker levels' noise")
+    parser.add_argument("--log-level", default="warning",
+                        choices=("debug", "info", "warning", "error"),
+                        help="stderr log level; debug logs every protocol line")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until ``quit`` or end of input. Returns 2 on bad settings."""
+    from engine.hub import HubProtocolError
+    from firmware_host.hub_server import serve
+
+    # stdout carries the protocol: logs must go to stderr.
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),
+                        format="%(name)s %(levelname)s: %(message)s")
+    # Garbage bytes from the GUI must not crash the reader.
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    try:
+        return serve(stdin, sys.stdout, variant=args.variant, strength=args.level,
+                     tt_mb=args.tt_mb, seed=args.seed)
+    except (HubProtocolError, ValueError) as exc:
+        print(f"draughtsboard engine: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,69 @@
+"""``draughtsboard games``: list recorded games, or export them all as one PDN file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from datetime import UTC, datetime
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``games`` and ``games export``."""
+    parser = subparsers.add_parser(
+        "games", help="list recorded games, or export them as PDN",
+        description="List the games in the store (every board sharing the Redis with "
+                    "--all-boards), or `games export > all.pdn` to write them as one PDN file.")
+    parser.add_argument("action", nargs="?", choices=("list", "export"), default="list")
+    parser.add_argument("--config", help="configuration file (for store.url and board.id)")
+    parser.add_argument("--store", help="memory or redis://host:port/db (overrides the config)")
+    parser.add_argument("--board-id", help="this board's id (overrides the config)")
+    parser.add_argument("--all-boards", action="store_true",
+                        help="every board that shares the Redis, not just this one")
+    parser.add_argument("--since", type=_parse_since, default=0.0, metavar="DATE",
+                        help="only games started on or after DATE (YYYY-MM-DD or ISO time)")
+    parser.set_defaults(run=run)
+
+
+def _parse_since(text: str) -> float:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--since {text!r}: expected a date like 2026-11-29 or 2026-11-29T18:00") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def run(args: argparse.Namespace) -> int:
+    """List or export the games; unreadable games are reported on stderr and skipped."""
+    import redis
+
+    from firmware_host.config import Config, redact_url
+    from firmware_host.pdnrender import render_game
+    from firmware_host.store import RecordError, open_store
+
+    config = Config.load(args.config) if args.config else Config.from_mapping({})
+    config = config.with_overrides({"store.url": args.store, "board.id": args.board_id})
+    store = open_store(config["store.url"], config["board.id"])
+    try:
+        summaries = store.list_games(all_boards=args.all_boards, since=args.since)
+        if args.action == "list":
+            for s in summaries:
+                started = time.strftime("%Y-%m-%d %H:%M", time.localtime(s.created))
+                print(f"{s.board_id:10} {s.game_id:22} {started} {s.variant:22} "
+                      f"{s.white or '?'} - {s.black or '?'} {s.result} ({s.moves} plies)")
+            return 0
+        for s in summaries:
+            try:
+                sys.stdout.write(render_game(store.load_game(s.game_id, s.board_id)) + "\n")
+            except (RecordError, ValueError) as exc:
+                print(f"draughtsboard games: game {s.game_id} skipped: {exc}", file=sys.stderr)
+        return 0
+    except redis.RedisError as exc:
+        print(f"draughtsboard games: cannot read {redact_url(config['store.url'])}: "
+              f"{type(exc).__name__}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()

@@ -1,0 +1,98 @@
+"""``draughtsboard run``: the service (or a scripted run on the simulated board)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_host.config_schema import LED_BACKENDS, MODES, SENSOR_BACKENDS
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What ``draughtsboard run`` was asked for: the configuration with the command line's
+    overrides applied, plus the options that exist only on the command line.
+
+    ``script``: a file of timed physical events for the simulated board (virtual time);
+    ``events``: ``"json"`` prints one JSON line per session event; ``fen``: the start position of
+    new games; ``verbose``: debug logging.
+    """
+
+    config: Any
+    config_path: str | None = None
+    script: str | None = None
+    events: str | None = None
+    fen: str | None = None
+    verbose: bool = False
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``run``."""
+    parser = subparsers.add_parser(
+        "run", help="run the board service (or a scripted simulated board)",
+        description="Run the board: scan the sensors, recognise moves, drive the LEDs, record "
+                    "games. With --board sim --script FILE, play a file of timed lift/place/"
+                    "press events in virtual time and exit.")
+    parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
+    parser.add_argument("--mode", choices=MODES, help="play, record or teach")
+    parser.add_argument("--variant", metavar="NAME", help="rules to play (name or alias)")
+    parser.add_argument("--board", choices=SENSOR_BACKENDS, help="sensor backend")
+    parser.add_argument("--leds", choices=LED_BACKENDS, help="LED backend")
+    parser.add_argument("--store", metavar="URL", help="memory or redis://host:port/db")
+    parser.add_argument("--games-dir", metavar="DIR", help="where PDN files are written")
+    parser.add_argument("--script", metavar="EVENTS",
+                        help="sim board only: play this file of timed events, then exit")
+    parser.add_argument("--events", choices=("json",),
+                        help="print every session event to stdout (one JSON object a line)")
+    parser.add_argument("--fen", help="start new games from this position")
+    parser.add_argument("--verbose", action="store_true", help="debug logging")
+    parser.set_defaults(run=run)
+
+
+def options_from_args(args: argparse.Namespace) -> RunOptions:
+    """Load the configuration and apply the command line to it.
+
+    Raises:
+        ConfigError: the file or an option is invalid.
+    """
+    from firmware_host.config import Config
+
+    config = Config.load(args.config) if args.config else Config.from_mapping({})
+    config = config.with_overrides({
+        "game.mode": args.mode,
+        "game.variant": args.variant,
+        "board.sensors": args.board,
+        "board.leds": args.leds,
+        "store.url": args.store,
+        "store.games_dir": args.games_dir,
+    })
+    _check_variant(config)
+    return RunOptions(config=config, config_path=args.config, script=args.script,
+                      events=args.events, fen=args.fen, verbose=args.verbose)
+
+
+def _check_variant(config: Any) -> None:
+    from engine.variant import find_variant
+    from firmware_host.config import ConfigError
+
+    try:
+        find_variant(config["game.variant"])
+    except ValueError as exc:
+        raise ConfigError(f"{config.source}: game.variant: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the service, or the scripted simulated board when ``--script`` is given."""
+    from firmware_host.config import ConfigError
+
+    options = options_from_args(args)
+    if options.script is not None:
+        if options.config["board.sensors"] != "sim":
+            raise ConfigError("--script needs the simulated board (--board sim)")
+        from firmware_host.scripted import run_scripted
+
+        return run_scripted(options)
+    from firmware_host.wiring import run_service
+
+    return int(run_service(options))

@@ -1,0 +1,92 @@
+"""Asking for a hardware backend whose library is not installed gives one clear error.
+
+Absence is simulated by putting ``None`` in ``sys.modules`` (the import system then raises
+``ModuleNotFoundError``), through the registry exactly as the service builds backends.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from board_io.clock import VirtualClock
+from board_io.errors import MissingExtraError
+from board_io.geometry import dark_squares
+from board_io.registry import BackendContext, create_buttons, create_leds, create_sensors
+
+
+@pytest.fixture
+def context() -> Iterator[BackendContext]:
+    with BackendContext(dark_squares(8), VirtualClock()) as context:
+        yield context
+
+
+CASES = [
+    (create_sensors, {"board.sensors": "gpio-matrix", "gpio_matrix.row_pins": [5, 6],
+                      "gpio_matrix.column_pins": [7, 8]}, "gpiozero", "gpio-matrix", "gpiozero"),
+    (create_sensors, {"board.sensors": "shift-register"}, "gpiozero", "shift-register",
+     "gpiozero"),
+    (create_sensors, {"board.sensors": "serial", "serial.port": "loop://"}, "serial",
+     "serial", "serial"),
+    (create_leds, {"board.leds": "ws2812-spi"}, "spidev", "ws2812-spi", "spidev"),
+    (create_leds, {"board.leds": "max7219"}, "luma.led_matrix.device", "max7219",
+     "luma.led_matrix"),
+    (create_leds, {"board.leds": "serial", "serial.port": "loop://"}, "serial.threaded",
+     "serial", "serial.threaded"),
+    (create_buttons, {"board.buttons": "gpio", "buttons.hint_pin": 5}, "gpiozero", "gpio",
+     "gpiozero"),
+    (create_buttons, {"board.buttons": "serial", "serial.port": "loop://"}, "serial",
+     "serial", "serial"),
+]
+
+
+@pytest.mark.parametrize(("create", "config", "hidden", "backend", "package"), CASES)
+def test_missing_library_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, context: BackendContext,
+    create: Callable[[Any, BackendContext], Any], config: dict[str, Any], hidden: str,
+    backend: str, package: str,
+) -> None:
+    monkeypatch.setitem(sys.modules, hidden, None)
+    with pytest.raises(MissingExtraError) as info:
+        create(config, context)
+    assert str(info.value) == (f"the {backend!r} backend needs the {package!r} package: "
+                               "pip install 'draughtsboard[pi]'")
+    assert (info.value.backend, info.value.extra) == (backend, "pi")
+
+
+def test_spidev_missing_for_shift_register_spi(monkeypatch: pytest.MonkeyPatch,
+                                               context: BackendContext) -> None:
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    monkeypatch.setattr(Device, "pin_factory", MockFactory())
+    monkeypatch.setitem(sys.modules, "spidev", None)
+    config = {"board.sensors": "shift-register", "shift_register.use_spi": True}
+    # use_spi with the default clock/data pins falls back to bit-banging ...
+    sensors = create_sensors(config, context)
+    assert sensors.interface == "bitbang"  # type: ignore[attr-defined]
+    sensors.close()
+
+
+def test_importing_board_io_needs_no_hardware_library() -> None:
+    # In a fresh interpreter where none of the hardware libraries can be imported.
+    code = textwrap.dedent("""
+        import importlib, sys
+        for name in ("gpiozero", "spidev", "serial", "luma", "PIL", "lgpio", "RPi"):
+            sys.modules[name] = None
+        for module in ("board_io", "board_io.registry", "board_io.sensors.gpio_matrix",
+                       "board_io.sensors.shift_register", "board_io.sensors.serial_mcu",
+                       "board_io.leds.ws2812_spi", "board_io.leds.max7219",
+                       "board_io.leds.serial_mcu", "board_io.buttons.gpio",
+                       "board_io.buttons.serial_mcu"):
+            importlib.import_module(module)
+        print("ok")
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.stdout.strip() == "ok", result.stderr

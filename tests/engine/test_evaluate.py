@@ -1,0 +1,122 @@
+"""Static evaluation: symmetric, material first, king values per variant, endgame knowledge."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import BLACK, WHITE, Board, find_variant
+from engine.evaluate import Evaluator, weights_for
+from engine.fen import write_fen
+from tests.conftest import sample_size
+
+VARIANTS = ["international", "russian", "english", "brazilian", "canadian", "pool", "italian",
+            "spanish", "turkish", "russian-giveaway", "international-giveaway", "diagonal"]
+
+
+def _mirror(board: Board) -> Board:
+    """The same position seen from the other side: rotated half a turn, colours swapped."""
+    v = board.variant
+    white: dict[int, bool] = {}
+    black: dict[int, bool] = {}
+    for sq, piece in board.pieces().items():
+        r, c = v.square_coords(sq)
+        target = v.square_at(v.rows - 1 - r, v.cols - 1 - c)
+        assert target is not None
+        (black if piece.color == WHITE else white)[target] = piece.king
+    turn = BLACK if board.turn == WHITE else WHITE
+    return Board(v, write_fen(v, turn, white, black))
+
+
+def _random_position(variant: str, seed: int, plies: int) -> Board:
+    rng = random.Random(seed)
+    board = Board(variant)
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return Board(variant, board.fen())
+
+
+@settings(max_examples=sample_size(ci=60, full=600), deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(0, 120))
+def test_evaluation_is_colour_symmetric(variant: str, seed: int, plies: int) -> None:
+    board = _random_position(variant, seed, plies)
+    evaluator = Evaluator(board.variant)
+    assert evaluator.evaluate(board) == evaluator.evaluate(_mirror(board))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_initial_position_is_level(variant: str) -> None:
+    board = Board(variant)
+    evaluator = Evaluator(board.variant)
+    assert evaluator.evaluate(board) == evaluator.weights.side_to_move
+
+
+@pytest.mark.parametrize(("variant", "fen"), [
+    ("international", "W:W31-50:B2-20"),  # black's man on 1 is gone
+    ("russian", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6"),
+    ("english", "B:W21-32:B1-11"),
+])
+def test_a_man_up_is_good_for_its_side_only(variant: str, fen: str) -> None:
+    board = Board(variant, fen)
+    evaluator = Evaluator(board.variant)
+    white_view = evaluator.evaluate(board) if board.turn == WHITE else -evaluator.evaluate(board)
+    assert white_view > 60
+
+
+def test_flying_kings_are_worth_far_more_than_short_kings() -> None:
+    flying = weights_for(find_variant("international"))
+    short = weights_for(find_variant("english"))
+    assert flying.king >= 3 * flying.man
+    assert short.man < short.king <= 2 * short.man
+    for name in VARIANTS:
+        w = weights_for(find_variant(name))
+        assert w.king > w.man
+
+
+@pytest.mark.parametrize(("variant", "fen", "dead"), [
+    # FMJD art. 6.3/6.4: up to three pieces with a king against a lone king cannot win.
+    ("international", "W:WK1,K2,K3:BK46", True),
+    ("international", "W:WK1,K2,30:BK46", True),
+    ("international", "W:WK1,K2,K3,K4:BK46", False),
+    ("international", "W:WK1:B36", False),  # a king against a man is not a draw
+    # Russian: two kings never beat one; three do unless the lone king holds the main road.
+    ("russian", "W:WKa1,Kc1:BKh2", True),
+    ("russian", "W:WKc1,Ke1,Kg1:BKh2", False),
+    ("russian", "W:WKc1,Ke1,Kg1:BKd4", True),  # d4 is on the a1-h8 main road
+    # English: one king draws against one, but two kings beat one.
+    ("english", "W:WK1:BK32", True),
+    ("english", "W:WK1,K2:BK32", False),
+    ("russian-giveaway", "W:WKa1:BKh2", False),
+])
+def test_dead_draws_follow_the_variant(variant: str, fen: str, dead: bool) -> None:
+    board = Board(variant, fen)
+    evaluator = Evaluator(board.variant)
+    assert evaluator.is_dead_draw(board) is dead
+    if dead:
+        assert evaluator.evaluate(board) == 0
+
+
+def test_giveaway_prefers_fewer_pieces() -> None:
+    board = Board("russian-giveaway", "W:Wc3:Bb6,d6,f6")
+    evaluator = Evaluator(board.variant)
+    assert evaluator.evaluate(board) > 100
+
+
+def test_runaway_man_is_worth_more_than_a_blocked_one() -> None:
+    evaluator = Evaluator(find_variant("international"))
+    free = Board("international", "W:W13,48:B44")  # 13 has nothing in front of it
+    held = Board("international", "W:W13,48:B8,44")  # black 8 guards the way
+    assert evaluator.evaluate(free) > evaluator.evaluate(held) + 100
+
+
+def test_trapped_king_costs() -> None:
+    evaluator = Evaluator(find_variant("english"))
+    free = Board("english", "W:WK14,30:B3,9")
+    trapped = Board("english", "W:WK4,30:B3,8")  # K4 shut in by 8 (and the edge)
+    assert evaluator.evaluate(free) > evaluator.evaluate(trapped)

@@ -1,0 +1,90 @@
+"""Strength levels: data that is well formed, weak levels that blunder like people, not dice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Board
+from engine.levels import LEVELS, level, limit_for_level, searcher_for_level
+from engine.search import Limit, Searcher
+from tests.conftest import sample_size
+
+KAULEN = (
+    "g3-f4 f6-e5 h2-g3 e5-d4 c3-e5 h6-g5 f4-h6 d6-h2 a3-b4 g7-f6 b4-a5 f6-e5 b2-c3 h8-g7 "
+    "c3-b4 g7-f6 a1-b2 e5-f4 e3-g5 f6-h4 d2-e3 b6-c5 b4-d6 c7-e5 b2-c3 e5-f4 e3-g5 h4-f6 "
+    "c3-d4 a7-b6 a5-c7 d8-b6 c1-d2 e7-d6"
+)  # see test_search.py: White wins a man with the sacrifice 18. f2-g3!
+
+
+def test_ten_levels_numbered_in_order() -> None:
+    assert [lv.number for lv in LEVELS] == list(range(1, 11))
+    depths = [lv.depth if lv.depth is not None else 99 for lv in LEVELS]
+    assert depths == sorted(depths)
+    noise = [lv.options.noise for lv in LEVELS]
+    assert noise == sorted(noise, reverse=True)
+    assert LEVELS[-1].depth is None and LEVELS[-1].options.noise == 0
+
+
+@pytest.mark.parametrize("bad", [0, 11, -1, 2.5, "5"])
+def test_unknown_level_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError, match="level"):
+        level(bad)  # type: ignore[arg-type]
+
+
+def test_limit_for_level() -> None:
+    assert limit_for_level(1) == Limit(depth=1, movetime=LEVELS[0].movetime)
+    assert limit_for_level(10, movetime=1.5) == Limit(movetime=1.5)
+    assert limit_for_level(7, time_left=300, increment=2) == Limit(
+        depth=LEVELS[6].depth, time_left=300, increment=2)
+
+
+def _board(moves: str) -> Board:
+    board = Board("russian")
+    for text in moves.split():
+        board.push(board.parse_move(text))
+    return board
+
+
+def test_beginner_misses_the_combination_the_club_player_finds() -> None:
+    board = _board(KAULEN)
+    for seed in range(5):
+        weak = searcher_for_level("russian", 1, seed=seed)
+        move = weak.search(board, Limit(depth=LEVELS[0].depth)).move
+        assert board.move_notation(move) != "f2-g3"
+    strong = searcher_for_level("russian", 6)
+    assert board.move_notation(strong.search(board, Limit(depth=LEVELS[5].depth)).move) == "f2-g3"
+
+
+def _play(board: Board, players: dict[int, tuple[Searcher | None, Limit]], rng: random.Random,
+          max_plies: int = 160) -> int | None:
+    """Play out; a player without a searcher moves at random. Returns the winner or None."""
+    for _ in range(max_plies):
+        outcome = board.outcome()
+        if outcome is not None:
+            return None if outcome.winner is None else int(outcome.winner)
+        searcher, limit = players[int(board.turn)]
+        if searcher is None:
+            move = rng.choice(list(board.legal_moves))
+        else:
+            result = searcher.search(board, limit)
+            assert result.move is not None
+            move = result.move
+        board.push(move)
+    return None
+
+
+@pytest.mark.parametrize("variant", ["english", "russian"])
+def test_level_one_is_a_beginner_not_a_dice_roll(variant: str) -> None:
+    games = sample_size(ci=4, full=40)
+    wins = 0
+    for game in range(games):
+        rng = random.Random(game)
+        engine_colour = game % 2
+        players: dict[int, tuple[Searcher | None, Limit]] = {
+            engine_colour: (searcher_for_level(variant, 1, seed=game), Limit(depth=1)),
+            1 - engine_colour: (None, Limit()),
+        }
+        wins += _play(Board(variant), players, rng) == engine_colour
+    assert wins >= games * 3 // 4

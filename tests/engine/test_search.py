@@ -1,0 +1,269 @@
+"""The search: finds shots and forced wins, stays legal, keeps to its limits, stops when asked."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Board
+from engine.search import WIN_BOUND, Limit, Searcher, SearchOptions, StopToken
+from tests.conftest import sample_size
+
+
+def _after(variant: str, moves: str) -> Board:
+    board = Board(variant)
+    for text in moves.split():
+        board.push(board.parse_move(text))
+    return board
+
+
+class FakeClock:
+    """Virtual seconds: every reading advances the time by ``step``."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.calls = 0
+
+    def __call__(self) -> float:
+        self.calls += 1
+        self.now += self.step
+        return self.now
+
+
+# Shots that win material by a sacrifice, each reached from the initial position by the moves
+# of its source, with the move the source gives and the depth our search needs to find it.
+SHOTS = [
+    pytest.param(
+        # Coup Philippe after a symmetrical opening: 28-22! (18x27) 32x21 (16x27) 34-30 (25x34)
+        # 40x16. French Wikipedia, "Coup Philippe" (the 5th-move example), and T. Goedemoed,
+        # "A course in international draughts" (2008), ch. 3 "Coup Philippe".
+        "international", "33-28 18-23 39-33 12-18 44-39 7-12 31-26 20-25", "28-22", 7,
+        id="international-coup-philippe",
+    ),
+    pytest.param(
+        # B. Gertsenzon - F. Semenov, "Igra Kaulena", note to move 17: after 17... e7-d6 White
+        # plays 18. f2-g3! h2:f4 19. d4-e5 f6:d4 20. d2-e3 and stays a man up.
+        # https://kombinashki.ru/debyuty9.php
+        "russian",
+        "g3-f4 f6-e5 h2-g3 e5-d4 c3:e5 h6-g5 f4:h6 d6:h2 a3-b4 g7-f6 b4-a5 f6-e5 b2-c3 h8-g7 "
+        "c3-b4 g7-f6 a1-b2 e5-f4 e3:g5 f6:h4 d2-e3 b6-c5 b4:d6 c7:e5 b2-c3 e5-f4 e3:g5 h4:f6 "
+        "c3-d4 a7-b6 a5:c7 d8:b6 c1-d2 e7-d6",
+        "f2-g3", 6, id="russian-kaulen-e7d6",
+    ),
+    pytest.param(
+        # Same source, the other defence 17... b8-a7: 18. f2-g3! h2:f4 19. d4-c5 b6:d4 20. d2-e3.
+        "russian",
+        "g3-f4 f6-e5 h2-g3 e5-d4 c3:e5 h6-g5 f4:h6 d6:h2 a3-b4 g7-f6 b4-a5 f6-e5 b2-c3 h8-g7 "
+        "c3-b4 g7-f6 a1-b2 e5-f4 e3:g5 f6:h4 d2-e3 b6-c5 b4:d6 c7:e5 b2-c3 e5-f4 e3:g5 h4:f6 "
+        "c3-d4 a7-b6 a5:c7 d8:b6 c1-d2 b8-a7",
+        "f2-g3", 8, id="russian-kaulen-b8a7",
+    ),
+    pytest.param(
+        # Wyllie's Switcher Stroke: 24-19 15x24 20-16 12x19 27x20 18x27 31x6 9x18 26-22 1x10
+        # 22x6. B. Boland, "Famous Positions in the Game of Checkers", via The Checker Maven,
+        # "Famous Shots IV" (https://www.bobnewell.net/nucleus/checkers.php?itemid=866).
+        "english",
+        "11-15 21-17 9-13 25-21 8-11 17-14 10-17 21-14 6-10 22-17 13-22 26-17 15-18 24-20 "
+        "2-6 28-24 4-8 29-25 11-15 30-26 6-9",
+        "24-19", 7, id="english-wyllie-switcher",
+    ),
+]
+
+
+@pytest.mark.parametrize(("variant", "moves", "expected", "depth"), SHOTS)
+def test_finds_the_shot(variant: str, moves: str, expected: str, depth: int) -> None:
+    board = _after(variant, moves)
+    result = Searcher(variant).search(board, Limit(depth=depth))
+    assert board.move_notation(result.move) == expected
+    assert result.score >= 100  # at least a man up at the end of the line
+
+
+# Hoyle's Games, "Polish draughts" (the international game): three kings against one on the
+# long diagonal win by sacrificing two at 22. First and second coups.
+# http://www.childrensnursery.org.uk/hoyles-games/hoyle-games%20-%200510.htm
+@pytest.mark.parametrize("fen", ["W:WK46,K37,K27:BK11", "W:WK19,K27,K37:BK11"])
+def test_finds_the_forced_win_with_three_kings(fen: str) -> None:
+    board = Board("international", fen)
+    result = Searcher("international").search(board, Limit(depth=8))
+    assert board.move_notation(result.move) == "27-22"
+    assert result.score > WIN_BOUND and result.mate_in is not None and result.mate_in <= 7
+
+
+def test_english_stroke_problem() -> None:
+    # "A Winter Stroke", The Checker Maven: 17-14 10x17 19-16 12x19 15-10 6x15 27-24 20x27
+    # 32x7 3x10 18x4. http://www.bobnewell.net/nucleus/checkers.php?itemid=972
+    board = Board("english", "W:W15,17,18,19,22,26,27,28,30,32:B1,3,6,8,9,10,11,12,13,20")
+    result = Searcher("english").search(board, Limit(depth=9))
+    assert board.move_notation(result.move) == "17-14"
+
+
+def test_side_shut_in_after_its_move_scores_a_loss() -> None:
+    # White's only move 30-26 lets black block both men: 22-... no; black simply wins by
+    # shutting the last man in on 29 (25 and 22 block it).
+    board = Board("english", "W:W29:B22,25")
+    result = Searcher("english").search(board, Limit(depth=4))
+    assert result.move is None and result.score < -WIN_BOUND
+
+
+def test_no_legal_move_returns_none() -> None:
+    board = Board("english", "W:W:B1")
+    result = Searcher("english").search(board, Limit(depth=3))
+    assert result.move is None and result.score < -WIN_BOUND
+
+
+def test_giveaway_wants_to_lose_its_pieces() -> None:
+    # White can give its last man away: in poddavki that wins.
+    board = Board("russian-giveaway", "W:Wc3:Bd6,e5")
+    result = Searcher("russian-giveaway").search(board, Limit(depth=4))
+    assert result.score > WIN_BOUND
+
+
+def test_dead_draw_scores_zero_when_no_coup_exists() -> None:
+    board = Board("international", "B:WK1,K2,K3:BK46")
+    assert Searcher("international").search(board, Limit(depth=5)).score == 0
+
+
+def test_repetition_of_a_game_position_counts_as_a_draw() -> None:
+    # Black, a king down, can bring back the position of two plies ago: with that history the
+    # search takes the draw; the same position without history is simply lost.
+    start = "W:WK18,K30:BK3"
+    board = Board("english", start)
+    for text in ("18-22", "3-7", "22-18"):
+        board.push(board.parse_move(text))
+    with_history = Searcher("english").search(board, Limit(depth=6))
+    assert board.move_notation(with_history.move) == "7-3"
+    assert with_history.score == 0
+    fresh = Board("english", board.fen())
+    assert Searcher("english").search(fresh, Limit(depth=6)).score < -50
+
+
+# -- legality, limits and interruption ---------------------------------------------------------
+
+VARIANTS = ["international", "russian", "english", "brazilian", "pool", "italian", "spanish",
+            "turkish", "canadian", "russian-giveaway"]
+
+
+def _random_position(variant: str, seed: int, plies: int) -> Board:
+    rng = random.Random(seed)
+    board = Board(variant)
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
+@settings(max_examples=sample_size(ci=30, full=300), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(0, 80),
+       st.integers(1, 400))
+def test_never_returns_an_illegal_move(variant: str, seed: int, plies: int, nodes: int) -> None:
+    board = _random_position(variant, seed, plies)
+    fen = board.fen()
+    result = Searcher(variant, tt_mb=1).search(board, Limit(nodes=nodes, depth=6))
+    assert board.fen() == fen  # the caller's board is untouched
+    legal = list(board.legal_moves)
+    if legal:
+        assert result.move in legal
+        probe = board.copy()
+        for move in result.pv:
+            assert move in probe.legal_moves
+            probe.push(move)
+    else:
+        assert result.move is None
+
+
+def test_stopped_before_starting_still_gives_a_legal_move() -> None:
+    token = StopToken()
+    token.stop()
+    board = Board("international")
+    result = Searcher("international").search(board, Limit(), stop=token)
+    assert result.move in board.legal_moves
+
+
+@pytest.mark.parametrize("movetime", [0.5, 2.0])
+def test_movetime_is_kept_within_ten_percent(movetime: float) -> None:
+    clock = FakeClock(step=0.01)
+    board = _after("international", "32-28 19-23 28-19 14-23")
+    result = Searcher("international", clock=clock).search(board, Limit(movetime=movetime))
+    assert movetime * 0.9 <= result.seconds <= movetime * 1.1
+    assert result.move in board.legal_moves
+
+
+def test_game_clock_budget_is_a_small_share_of_the_time_left() -> None:
+    clock = FakeClock(step=0.01)
+    board = Board("russian")
+    result = Searcher("russian", clock=clock).search(
+        board, Limit(time_left=60.0, increment=1.0))
+    # 60 s / 30 + 0.8 s increment = 2.8 s target; never more than three targets.
+    assert 0 < result.seconds <= 3 * 2.8 * 1.1
+
+
+def test_time_limit_without_clock_is_refused() -> None:
+    with pytest.raises(ValueError, match="clock"):
+        Searcher("english").search(Board("english"), Limit(movetime=1.0))
+
+
+def test_node_limit_is_kept() -> None:
+    result = Searcher("international").search(Board(), Limit(nodes=3000))
+    assert 3000 <= result.nodes < 3000 + 64
+
+
+def test_stops_within_50_ms_of_a_stop_request() -> None:
+    board = Board("international")
+    searcher = Searcher("international", clock=time.monotonic)
+    token = StopToken()
+    running = threading.Event()
+    finished = threading.Event()
+    results = []
+
+    def on_iteration(result: object) -> None:
+        running.set()
+
+    def work() -> None:
+        results.append(searcher.search(board, Limit(), stop=token, on_iteration=on_iteration))
+        finished.set()
+
+    thread = threading.Thread(target=work, name="search-under-test")
+    thread.start()
+    assert running.wait(10)
+    asked = time.monotonic()
+    token.stop()
+    assert finished.wait(5)
+    latency = time.monotonic() - asked
+    thread.join()
+    assert latency < 0.05
+    assert results[0].move in board.legal_moves
+
+
+def test_deterministic_for_a_seed() -> None:
+    board = _after("russian", "c3-d4 f6-g5 g3-h4 g7-f6")
+    options = SearchOptions(noise=40)
+    first = Searcher("russian", seed=7, options=options).search(board, Limit(depth=5))
+    again = Searcher("russian", seed=7, options=options).search(board, Limit(depth=5))
+    assert (first.move, first.score, first.nodes, first.pv) == (
+        again.move, again.score, again.nodes, again.pv)
+    others = {Searcher("russian", seed=s, options=options).search(board, Limit(depth=2)).move
+              for s in range(12)}
+    assert len(others) > 1  # the seed does change the noisy choice
+
+
+def test_limit_rejects_nonsense() -> None:
+    with pytest.raises(ValueError):
+        Limit(depth=0)
+    with pytest.raises(ValueError):
+        Limit(movetime=-1.0)
+    with pytest.raises(ValueError):
+        Searcher("english", tt_mb=0)
+
+
+def test_board_of_another_variant_is_refused() -> None:
+    with pytest.raises(ValueError, match="russian"):
+        Searcher("russian").search(Board("english"), Limit(depth=1))

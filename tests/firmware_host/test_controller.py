@@ -1,0 +1,170 @@
+"""The controller loop and the engine workers (virtual time; the thread test waits on events)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from board_io.clock import VirtualClock
+from board_io.scanner import Scanner
+from board_io.sim import ScriptPlayer, SimulatedBoard, parse_script
+from engine import Board
+from engine.search import Limit
+from engine.types import Color
+from firmware_host.controller import Controller, SyncEngineWorker, ThreadEngineWorker, run_script
+from firmware_host.layout import layout_for
+from firmware_host.session import Session
+from firmware_host.session_types import EngineJob, EngineResult, Mode, SessionConfig
+from firmware_host.store import open_store
+from tests.firmware_host.session_harness import Rig, ScriptedOpponent, find_move
+
+
+class BlockingOpponent:
+    """Thinks until released (or stopped); records the threads it ran in."""
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+        self.release = threading.Event()
+        self.started = threading.Event()
+        self.threads: list[threading.Thread] = []
+        self.stopped_early = threading.Event()
+
+    def best_move(self, board: Board, limit: Limit, stop: Any = None) -> Any:
+        self.threads.append(threading.current_thread())
+        self.started.set()
+        while not self.release.wait(0.005):
+            if stop is not None and stop.stopped:
+                self.stopped_early.set()
+                return None
+        return find_move(board, self.reply)
+
+
+def rig_parts(variant: str, mode: Mode, worker: Any, clock: VirtualClock,
+              **settings: Any) -> tuple[SimulatedBoard, Controller, Session]:
+    layout = layout_for(variant)
+    board = SimulatedBoard(layout, occupied=Board(variant).occupied_squares(), clock=clock)
+    scanner = Scanner(board.sensor_matrix, board.cell_map, buttons=board.buttons)
+    config = SessionConfig(mode=mode, **settings)
+    session = Session(variant, open_store("memory", Rig.board_id()), config, thinker=worker)
+    controller = Controller(session, scanner, clock=clock, worker=worker)
+    return board, controller, session
+
+
+def advance(clock: VirtualClock, controller: Controller, ms: float) -> None:
+    for _ in range(int(ms / 10)):
+        clock.advance(0.01)
+        controller.step()
+
+
+def test_the_first_full_scan_starts_the_session() -> None:
+    clock = VirtualClock()
+    _, controller, session = rig_parts("english", Mode.RECORD, None, clock)
+    controller.step()
+    assert not controller.started
+    advance(clock, controller, 50)
+    assert controller.started
+    assert session.state.value == "human_to_move"
+
+
+def test_run_script_plays_to_the_end_and_stops_when_quiet() -> None:
+    clock = VirtualClock()
+    board, controller, session = rig_parts("english", Mode.RECORD, None, clock)
+    script = parse_script("100 lift 11\n250 place 15\n700 lift 23\n900 place 19\n",
+                          board.layout, initial=board.occupied)
+    end = run_script(controller, ScriptPlayer(board, script).ticks())
+    assert [board_move.pdn for board_move in session._store.load_game(session.game_id).moves] \
+        == ["11-15", "23-19"]
+    assert controller.quiet
+    assert end < 5.0
+
+
+def test_sync_worker_answers_as_the_next_event() -> None:
+    clock = VirtualClock()
+    worker = SyncEngineWorker(ScriptedOpponent(["23-19"]), Limit(depth=1), clock)
+    board, controller, session = rig_parts("english", Mode.PLAY, worker, clock,
+                                           human_side=Color.BLACK)
+    advance(clock, controller, 50)
+    board.lift(board.layout.parse("11"))
+    board.place(board.layout.parse("15"))
+    advance(clock, controller, 50)
+    assert session.state.value == "computer_move_pending"
+    assert session.board.move_notation(session.pending) == "23-19"
+
+
+def test_thread_worker_thinks_off_the_scan_thread_and_posts_its_result() -> None:
+    clock = VirtualClock()
+    opponent = BlockingOpponent("23-19")
+    worker = ThreadEngineWorker(opponent, Limit(depth=1), clock)
+    board, controller, session = rig_parts("english", Mode.PLAY, worker, clock,
+                                           human_side=Color.BLACK)
+    posted = threading.Event()
+    post = controller.post
+
+    def watch(event: Any) -> None:
+        post(event)
+        if isinstance(event, EngineResult):
+            posted.set()
+
+    worker.post = watch
+    advance(clock, controller, 50)
+    board.lift(board.layout.parse("11"))
+    board.place(board.layout.parse("15"))
+    advance(clock, controller, 50)
+    assert opponent.started.wait(5)
+    assert session.state.value == "engine_thinking"
+    board.place(board.layout.parse("14"))  # the board stays responsive meanwhile
+    advance(clock, controller, 50)
+    assert session.occupied == board.occupied
+    board.lift(board.layout.parse("14"))
+    opponent.release.set()
+    assert posted.wait(5)
+    advance(clock, controller, 20)
+    assert session.state.value == "computer_move_pending"
+    (thread,) = opponent.threads
+    assert thread.name == "draughtsboard-engine" and thread.daemon
+    assert thread is not threading.current_thread()
+    worker.close()
+
+
+def test_thread_worker_cancel_stops_the_search() -> None:
+    opponent = BlockingOpponent("23-19")
+    worker = ThreadEngineWorker(opponent, Limit(depth=1), VirtualClock())
+    results: list[Any] = []
+    worker.post = results.append
+    board = Board("english")
+    board.push(find_move(board, "11-15"))
+    worker.submit(EngineJob(1, "reply", board))
+    assert opponent.started.wait(5)
+    worker.cancel()
+    assert opponent.stopped_early.wait(5)
+    worker.close()
+    assert results == []  # a cancelled search posts nothing
+
+
+def test_engine_exceptions_become_error_results() -> None:
+    class Broken:
+        def best_move(self, board: Board, limit: Limit, stop: Any = None) -> Any:
+            raise RuntimeError("engine crashed")
+
+    results: list[EngineResult] = []
+    worker = SyncEngineWorker(Broken(), Limit(depth=1), VirtualClock())
+    worker.post = results.append
+    worker.submit(EngineJob(3, "reply", Board("english")))
+    assert results[0].move is None and "crashed" in (results[0].error or "")
+
+
+def test_hints_from_the_builtin_engine_come_with_reasons() -> None:
+    from firmware_host.messages import render
+    from firmware_host.opponent import BuiltinOpponent
+
+    results: list[EngineResult] = []
+    worker = SyncEngineWorker(BuiltinOpponent(), Limit(depth=3), VirtualClock())
+    worker.post = results.append
+    board = Board("international", fen="W:W33,48:B28,17,5")
+    worker.submit(EngineJob(1, "hint", board))
+    (result,) = results
+    assert board.move_notation(result.move) == "33x11"
+    kinds = [r["kind"] for r in result.reasons]
+    assert "captures" in kinds
+    text = render({"event": "hint", "pdn": "33x11", "reasons": list(result.reasons)})
+    assert text.startswith("hint: 33x11 (") and "captures 2" in text

@@ -1,0 +1,253 @@
+"""``draughtsboard engine --hub``: the built-in engine behind the Hub protocol.
+
+In-process tests drive :class:`HubServer` line by line; the game test runs the real command as a
+subprocess driven by pydraughts' Hub client, and checks every move with our rules and theirs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+import draughts
+import draughts.engine
+import pytest
+
+from engine import Board
+from engine.hub import Level, SearchInfo, parse_line
+from engine.search import Limit
+from firmware_host.hub_server import HubServer, level_to_limit
+from tests.conftest import sample_size
+
+COMMAND = [sys.executable, "-m", "firmware_host.cli", "engine", "--hub"]
+START = "W" + "b" * 20 + "e" * 10 + "w" * 20
+
+
+class Recorder:
+    """Collects the server's lines; lets a test wait for a command without sleeping."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self._changed = threading.Condition()
+
+    def __call__(self, line: str) -> None:
+        with self._changed:
+            self.lines.append(line)
+            self._changed.notify_all()
+
+    def wait_for(self, command: str, timeout: float = 30.0) -> str:
+        with self._changed:
+            found = self._changed.wait_for(
+                lambda: any(parse_line(line).command == command for line in self.lines), timeout)
+            assert found, f"no {command!r} in {self.lines}"
+            return next(line for line in self.lines if parse_line(line).command == command)
+
+    def take(self) -> list[str]:
+        with self._changed:
+            lines, self.lines = self.lines, []
+            return lines
+
+
+@pytest.fixture
+def server() -> tuple[HubServer, Recorder]:
+    out = Recorder()
+    hub = HubServer(out)
+    yield hub, out
+    hub.close()
+
+
+def test_handshake_declares_what_we_support(server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    assert hub.handle("hub")
+    lines = [parse_line(line) for line in out.take()]
+    assert lines[0].command == "id" and lines[0].get("name") == "draughtsboard"
+    assert lines[-1].command == "wait"
+    params = {m.get("name"): m for m in lines if m.command == "param"}
+    variants = (params["variant"].get("values") or "").split()
+    assert params["variant"].get("value") == "normal"
+    assert {"normal", "losing", "russian", "english", "brazilian"} <= set(variants)
+    assert not {"bt", "frisian", "killer", "international"} & set(variants)
+    assert params["level"].get("max") == "10"
+    hub.handle("init")
+    assert out.take() == ["ready"]
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    ("bogus x=1", "unknown command 'bogus'"),
+    ('pos pos="Wbb', "missing closing quote"),
+    ("set-param name=variant value=bt", "'bt' is not supported"),
+    ("set-param name=variant value=frisian", "'frisian' is not supported"),
+    ("set-param name=level value=11", "bad value '11' for level"),
+    ("set-param name=level value=strong", "bad value 'strong' for level"),
+    ("set-param name=hash value=64", "unknown parameter 'hash'"),
+    ("pos pos=Wbbb", "bad position: Hub position for international needs 51"),
+    (f'pos pos={START} moves="32-28 32-28"', "bad position: no legal move"),
+    ("level depth=0", "bad level"),
+    ("level move-time=soon", "bad level"),
+])
+def test_bad_input_gets_an_error_line(server: tuple[HubServer, Recorder], line: str,
+                                      error: str) -> None:
+    hub, out = server
+    assert hub.handle(line)
+    (reply,) = out.take()
+    msg = parse_line(reply)
+    assert msg.command == "error" and error in (msg.get("message") or "")
+    hub.handle("ping")
+    assert out.take() == ["pong"]
+
+
+def test_go_without_a_position_still_answers_done(server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    hub.handle("go think")
+    assert [parse_line(line).command for line in out.take()] == ["error", "done"]
+
+
+def test_go_think_answers_a_legal_move_with_info(server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    for line in ("hub", "init", f'pos pos={START} moves="32-28 19-23"', "level depth=3",
+                 "go think"):
+        hub.handle(line)
+    assert hub.wait(30)
+    lines = [parse_line(line) for line in out.take()]
+    done = lines[-1]
+    infos = [SearchInfo.from_message(m) for m in lines if m.command == "info"]
+    assert [i.depth for i in infos] == [1, 2, 3]
+    board = Board()
+    for move in ("32-28", "19-23"):
+        board.push(board.parse_move(move))
+    keys = {m.key() for m in board.legal_moves}
+    move, ponder = done.require("move"), done.require("ponder")
+    squares = [int(s) - 1 for s in move.split("x")]
+    assert (squares[0], squares[1], frozenset(squares[2:])) in keys  # 28x19 is forced
+    assert move == "28x19x23" and infos[-1].pv[:2] == (move, ponder)
+
+
+def test_stop_ends_an_infinite_search_and_ping_is_answered_meanwhile(
+        server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    for line in ("init", "pos start", "level infinite", "go think"):
+        hub.handle(line)
+    hub.handle("ping")
+    hub.handle("pos start")  # not allowed during a search
+    assert hub.searching
+    assert out.wait_for("pong") == "pong"
+    assert "busy" in out.wait_for("error")
+    hub.handle("stop")
+    assert hub.wait(30)
+    done = parse_line(out.wait_for("done"))
+    assert done.require("move") in {"31-26", "31-27", "32-27", "32-28", "33-28", "33-29",
+                                    "34-29", "34-30", "35-30"}
+
+
+def test_ponder_hit_turns_pondering_into_thinking(server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    for line in ("init", "pos start", "level move-time=0.05", "go ponder"):
+        hub.handle(line)
+    assert hub.searching  # pondering is not bound by the move time: it waits for the hit
+    hub.handle("ponder-hit")
+    assert hub.wait(30)  # now thinking within 0.05 s
+    assert parse_line(out.wait_for("done")).get("move")
+
+
+def test_terminal_position_answers_done_without_move(server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    hub.handle("pos pos=Wb" + "e" * 49)  # white has nothing left
+    hub.handle("go think")
+    assert out.take() == ["done"]
+
+
+def test_quit_stops_the_search(server: tuple[HubServer, Recorder]) -> None:
+    hub, _ = server
+    for line in ("init", "pos start", "level infinite", "go think"):
+        hub.handle(line)
+    assert hub.handle("quit") is False
+    assert not hub.searching
+
+
+def test_variants_of_ours_play_on_their_own_board(server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    for line in ("set-param name=variant value=english", "init", "pos start", "level depth=2",
+                 "go think"):
+        hub.handle(line)
+    assert hub.wait(30)
+    move = parse_line(out.wait_for("done")).require("move")
+    assert move in {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}  # black first
+
+
+@pytest.mark.parametrize(("level", "limit"), [
+    (Level(depth=5), Limit(depth=5)),
+    (Level(nodes=100), Limit(nodes=100)),
+    (Level(move_time=2.0), Limit(movetime=2.0)),
+    (Level(time=60.0, inc=1.0), Limit(time_left=61.0, increment=1.0)),
+    (Level(time=60.0), Limit(time_left=60.0)),
+    (Level(moves=10, time=100.0), Limit(movetime=9.0, time_left=100.0)),
+    (Level(infinite=True), Limit()),
+])
+def test_level_to_limit(level: Level, limit: Limit) -> None:
+    assert level_to_limit(level) == limit
+
+
+def test_level_to_limit_keeps_the_strength_depth_cap() -> None:
+    assert level_to_limit(Level(depth=9), depth_cap=4) == Limit(depth=4)
+    assert level_to_limit(Level(move_time=1.0), depth_cap=4) == Limit(depth=4, movetime=1.0)
+
+
+def test_garbage_and_end_of_input_never_crash_the_process() -> None:
+    garbage = b"hub\n\xff\xfe\x00\n=\n\"\n\npos pos=\"\nlevel depth=-3\nping\n"
+    proc = subprocess.run(COMMAND, input=garbage, capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert lines[-1] == "pong"
+    assert sum(line.startswith("error ") for line in lines) == 5
+
+
+def test_command_line_errors() -> None:
+    proc = subprocess.run([*COMMAND, "--variant", "bt"], input=b"", capture_output=True,
+                          timeout=60)
+    assert proc.returncode == 2 and b"'bt' is not supported" in proc.stderr
+    proc = subprocess.run(COMMAND[:-1], input=b"", capture_output=True, timeout=60)
+    assert proc.returncode == 2 and b"--hub" in proc.stderr
+
+
+def _our_move(board: Board, move: draughts.Move) -> object:
+    """Our legal move with the same origin, destination and captured pieces as pydraughts'."""
+    steps = move.steps_move
+    key = (steps[0] - 1, steps[-1] - 1, frozenset(c - 1 for c in move.captures or ()))
+    matches = [m for m in board.legal_moves if m.key() == key]
+    assert len(matches) == 1, f"{move.hub_move} in {board.fen()}: {matches}"
+    return matches[0]
+
+
+def _play_game(level: int, seed: int) -> None:
+    engine = draughts.engine.HubEngine(COMMAND)
+    try:
+        assert "normal" in engine.variants and engine.id["name"] == "draughtsboard"
+        engine.configure({"variant": "normal", "level": str(level), "seed": str(seed)})
+        engine.init()
+        theirs, ours = draughts.Board(variant="standard"), Board("international")
+        limit = draughts.engine.Limit(depth=3)
+        while not ours.is_game_over() and len(ours.move_stack) < 400:
+            move = engine.play(theirs, limit, ponder=False).move  # raises if illegal for them
+            ours.push(_our_move(ours, move))
+            theirs.push(move)
+            engine.ping()
+        outcome = ours.outcome()
+        assert outcome is not None, f"no result after 400 plies: {ours.fen()}"
+        if outcome.winner is not None:  # no moves left: both rule sets must see the end
+            assert theirs.is_over()
+            assert theirs.winner() == (draughts.WHITE if outcome.winner.name == "WHITE"
+                                       else draughts.BLACK)
+    finally:
+        engine.quit()
+        engine.p.communicate(timeout=30)
+
+
+def test_pydraughts_plays_a_full_game_against_it() -> None:
+    _play_game(level=10, seed=0)
+
+
+@pytest.mark.slow
+def test_pydraughts_plays_games_against_a_noisy_level() -> None:
+    for seed in range(1, 1 + sample_size(ci=1, full=6)):
+        _play_game(level=6, seed=seed)
