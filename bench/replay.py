@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from board_io.events import ButtonPressed, OccupancyChanged
 from board_io.types import ButtonName
 from engine import Board
-from tests.firmware_host.session_harness import Rig, SimRig
+from firmware_host.store import open_store
+from tests.firmware_host.session_harness import ListStore, Rig, SimRig
 from tests.firmware_host.sloppy_hands import Hands, replay, sloppy_events
 
 HANDS = Hands(adjust=0.05, think_ms=(300, 2000))
@@ -49,9 +50,10 @@ def random_game(variant: str, plies: int, seed: int) -> list[tuple[Board, Any, l
     return game
 
 
-def through_pipeline(variant: str, game: list[tuple[Board, Any, list[Any]]]) -> tuple[int, float]:
+def through_pipeline(variant: str, game: list[tuple[Board, Any, list[Any]]],
+                     store: Any = None) -> tuple[int, float]:
     """Replay on the simulated board; return (moves recorded, virtual seconds)."""
-    rig = SimRig(variant)
+    rig = SimRig(variant, store=store)
     rig.run_for(100)
     for _, _, events in game:
         rig.hands(events)
@@ -61,7 +63,7 @@ def through_pipeline(variant: str, game: list[tuple[Board, Any, list[Any]]]) -> 
 
 def direct(variant: str, game: list[tuple[Board, Any, list[Any]]]) -> int:
     """Feed the stable occupancies straight to the session; return moves recorded."""
-    rig = Rig(variant)
+    rig = Rig(variant, store=ListStore())
     for position, _, events in game:
         steps = list(replay(position.occupied_squares(), events))
         for i, (_, occupied, event) in enumerate(steps):
@@ -90,13 +92,18 @@ def measure(variant: str, games: int, plies: int) -> None:
         virtual += seconds
     pipeline = time.process_time() - start
     start = time.process_time()
+    redis_moves = sum(through_pipeline(variant, game, open_store("memory", f"bench{i}"))[0]
+                      for i, game in enumerate(played))
+    with_redis = time.process_time() - start
+    start = time.process_time()
     direct_moves = sum(direct(variant, game) for game in played)
     floor = time.process_time() - start
     expected = sum(len(g) for g in played)
-    ok = "ok" if recorded == expected == direct_moves else "MISMATCH"
+    ok = "ok" if recorded == expected == direct_moves == redis_moves else "MISMATCH"
     print(f"{variant:14} {games:5} {expected / games:6.1f} {games / pipeline:9.2f} "
-          f"{statistics.median(per_game) * 1000:9.0f} {max(per_game) * 1000:9.0f} "
-          f"{virtual / pipeline:10.0f} {games / floor:9.2f} {floor / pipeline:8.2f}  {ok}")
+          f"{statistics.median(per_game) * 1000:8.0f} {max(per_game) * 1000:8.0f} "
+          f"{virtual / pipeline:10.0f} {games / with_redis:9.2f} {games / floor:9.2f} "
+          f"{floor / pipeline:6.2f}  {ok}")
 
 
 def main() -> None:
@@ -104,13 +111,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--plies", type=int, default=80)
     args = parser.parse_args()
-    print(f"{'variant':14} {'games':>5} {'plies':>6} {'games/s':>9} {'med ms':>9} {'max ms':>9} "
-          f"{'x realtime':>10} {'direct/s':>9} {'ratio':>8}")
+    print(f"{'variant':14} {'games':>5} {'plies':>6} {'games/s':>9} {'med ms':>8} {'max ms':>8} "
+          f"{'x realtime':>10} {'fakeredis':>9} {'direct/s':>9} {'ratio':>6}")
     for variant in ("english", "russian", "international", "canadian"):
         measure(variant, args.games, args.plies)
-    print("games/s: whole pipeline; med/max ms: CPU time per game; x realtime: virtual game "
-          "time / CPU time;\ndirect/s: the peer (session fed directly); ratio: pipeline speed "
-          "as a fraction of the peer's")
+    print("games/s: whole pipeline (in-memory list store); med/max ms: CPU time per game;\n"
+          "x realtime: virtual game time / CPU time; fakeredis: games/s with the service's\n"
+          "`--store memory` (fakeredis: every event round-trips through a Redis emulation);\n"
+          "direct/s: the peer, the session fed stable occupancies directly (no scanner);\n"
+          "ratio: pipeline speed as a fraction of the peer's")
 
 
 if __name__ == "__main__":

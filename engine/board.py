@@ -319,7 +319,7 @@ class Board:
         for sq in move.captures:
             b = s2b[sq]
             h ^= z[(1 - colour) + (2 if self._kings >> b & 1 else 0)][b]
-        moved = (1 << frm) | (1 << to)
+        moved = (1 << frm) ^ (1 << to)  # 0 when a capture ends where it began
         kings = self._kings & ~cap
         if was_king:
             kings ^= moved

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engine import WHITE, Board, Move, Variant, find_variant
+from engine.search import WIN, WIN_BOUND
 
 __all__ = [
     "HUB_VARIANTS",
@@ -45,6 +46,8 @@ __all__ = [
     "parse_hub_move",
     "parse_line",
     "pos_message",
+    "score_from_hub",
+    "score_to_hub",
     "variant_from_hub",
 ]
 
@@ -371,6 +374,35 @@ class SearchInfo:
         return message("info", depth=self.depth, mean_depth=self.mean_depth, score=self.score,
                        nodes=self.nodes, time=self.time, nps=self.nps,
                        pv=" ".join(self.pv) if self.pv else None)
+
+
+# -- scores ------------------------------------------------------------------------------------
+
+#: Scan's scores are in men; a win in ``n`` plies is ``100 - n / 100`` (its ``Inf`` is 10,000).
+_HUB_WIN = 10_000
+
+
+def score_to_hub(score: int) -> float:
+    """Our score (hundredths of a man, wins ``WIN - plies``) as a Hub ``score`` (men, Scan's wins).
+
+    Example: ``score_to_hub(-37) == -0.37``; a win in 3 plies gives ``99.97``.
+    """
+    if abs(score) > WIN_BOUND:
+        plies = WIN - abs(score)
+        return (_HUB_WIN - plies) / 100 * (1 if score > 0 else -1)
+    return score / 100
+
+
+def score_from_hub(value: float) -> int:
+    """A Hub ``score`` (men) as ours: beyond 90 men it is Scan's forced win in ``n`` plies.
+
+    Example: ``score_from_hub(0.25) == 25`` and ``score_from_hub(99.97) == WIN - 3``.
+    """
+    hundredths = round(value * 100)
+    if abs(hundredths) > _HUB_WIN - 1_000:
+        plies = max(0, _HUB_WIN - abs(hundredths))
+        return (WIN - plies) * (1 if hundredths > 0 else -1)
+    return hundredths
 
 
 # -- moves -------------------------------------------------------------------------------------

@@ -41,66 +41,21 @@ class MoveGen:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        rows, cols = variant.rows, variant.cols
-        width = cols + 1
+        rows, width = variant.rows, variant.cols + 1
         self.width = width
         self.num_squares = variant.num_squares
-        sq2bit = []
-        for sq in range(variant.num_squares):
-            r, c = variant.square_coords(sq)
-            sq2bit.append(r * width + c)
-        self.sq2bit: tuple[int, ...] = tuple(sq2bit)
+        self.sq2bit: tuple[int, ...] = tuple(
+            r * width + c for r, c in map(variant.square_coords, range(variant.num_squares))
+        )
         bit2sq = [-1] * (rows * width)
-        for sq, bit in enumerate(sq2bit):
+        for sq, bit in enumerate(self.sq2bit):
             bit2sq[bit] = sq
         self.bit2sq: tuple[int, ...] = tuple(bit2sq)
-        self.board_mask = sum(1 << b for b in sq2bit)
-        # Direction k and k ^ 1 are opposite.
-        if variant.orthogonal:
-            steps = ((1, 0), (-1, 0), (0, 1), (0, -1))  # N, S, E, W
-            forward: dict[Color, tuple[int, ...]] = {WHITE: (0, 2, 3), BLACK: (1, 2, 3)}
-        else:
-            steps = ((1, 1), (-1, -1), (1, -1), (-1, 1))  # NE, SW, NW, SE
-            forward = {WHITE: (0, 2), BLACK: (1, 3)}
-        self.offsets: tuple[int, ...] = tuple(dr * width + dc for dr, dc in steps)
-        self.man_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (forward[WHITE], forward[BLACK])
-        all_dirs = (0, 1, 2, 3)
-        self.king_dirs = all_dirs
-        if variant.men_capture_backwards:
-            self.man_capture_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (all_dirs, all_dirs)
-        else:
-            self.man_capture_dirs = self.man_dirs
-        nbrs: list[list[int]] = [[-1] * (rows * width) for _ in steps]
-        rays: list[list[tuple[int, ...]]] = [[()] * (rows * width) for _ in steps]
-        for bit in sq2bit:
-            r, c = divmod(bit, width)
-            for k, (dr, dc) in enumerate(steps):
-                ray = []
-                rr, cc = r + dr, c + dc
-                while 0 <= rr < rows and 0 <= cc < cols:
-                    if variant.square_at(rr, cc) is not None:
-                        ray.append(rr * width + cc)
-                    else:
-                        break
-                    rr, cc = rr + dr, cc + dc
-                rays[k][bit] = tuple(ray)
-                nbrs[k][bit] = ray[0] if ray else -1
-        self.nbr: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in nbrs)
-        # Per colour: (direction, per-bit (jumped bit, landing bit) or None) for men's captures.
-        def jump_table(k: int) -> tuple[tuple[int, int] | None, ...]:
-            return tuple(
-                (m, nbrs[k][m]) if m >= 0 and nbrs[k][m] >= 0 else None
-                for m in nbrs[k]
-            )
-
-        tables = {k: jump_table(k) for k in range(4)}
-        self.man_jumps: tuple[tuple[tuple[int, tuple[tuple[int, int] | None, ...]], ...], ...] = (
-            tuple((k, tables[k]) for k in self.man_capture_dirs[0]),
-            tuple((k, tables[k]) for k in self.man_capture_dirs[1]),
-        )
-        self.ray: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(r) for r in rays)
-        top = sum(1 << b for b in sq2bit if b // width == rows - 1)
-        bottom = sum(1 << b for b in sq2bit if b // width == 0)
+        self.board_mask = sum(1 << b for b in self.sq2bit)
+        self._directions(variant)
+        self._rays(variant)
+        top = sum(1 << b for b in self.sq2bit if b // width == rows - 1)
+        bottom = sum(1 << b for b in self.sq2bit if b // width == 0)
         self.promo_mask: tuple[int, int] = (top, bottom)
         self.flying = variant.flying_kings
         self.rule = variant.capture_rule
@@ -111,11 +66,55 @@ class MoveGen:
         # Zobrist keys per bit for white man, black man, white king, black king; fixed seed so
         # hashes are stable across runs (opening books, logs).
         rng = random.Random(f"draughtsboard-zobrist-{variant.name}")
-        size = rows * width
         self.zobrist: tuple[tuple[int, ...], ...] = tuple(
-            tuple(rng.getrandbits(64) for _ in range(size)) for _ in range(4)
+            tuple(rng.getrandbits(64) for _ in range(rows * width)) for _ in range(4)
         )
         self.zobrist_black: int = rng.getrandbits(64)
+
+    def _directions(self, variant: Variant) -> None:
+        # Direction k and k ^ 1 are opposite.
+        if variant.orthogonal:
+            steps = ((1, 0), (-1, 0), (0, 1), (0, -1))  # N, S, E, W
+            forward: dict[Color, tuple[int, ...]] = {WHITE: (0, 2, 3), BLACK: (1, 2, 3)}
+        else:
+            steps = ((1, 1), (-1, -1), (1, -1), (-1, 1))  # NE, SW, NW, SE
+            forward = {WHITE: (0, 2), BLACK: (1, 3)}
+        self.steps = steps
+        self.offsets: tuple[int, ...] = tuple(dr * self.width + dc for dr, dc in steps)
+        self.man_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (forward[WHITE], forward[BLACK])
+        all_dirs = (0, 1, 2, 3)
+        self.king_dirs = all_dirs
+        if variant.men_capture_backwards:
+            self.man_capture_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (all_dirs, all_dirs)
+        else:
+            self.man_capture_dirs = self.man_dirs
+
+    def _rays(self, variant: Variant) -> None:
+        """Per direction and bit: the ray of playing squares, the neighbour, men's jumps."""
+        width, size = self.width, variant.rows * self.width
+        nbrs: list[list[int]] = [[-1] * size for _ in self.steps]
+        rays: list[list[tuple[int, ...]]] = [[()] * size for _ in self.steps]
+        for bit in self.sq2bit:
+            r, c = divmod(bit, width)
+            for k, (dr, dc) in enumerate(self.steps):
+                ray = []
+                rr, cc = r + dr, c + dc
+                while variant.square_at(rr, cc) is not None:
+                    ray.append(rr * width + cc)
+                    rr, cc = rr + dr, cc + dc
+                rays[k][bit] = tuple(ray)
+                nbrs[k][bit] = ray[0] if ray else -1
+        self.nbr: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in nbrs)
+        self.ray: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(r) for r in rays)
+        # Per colour: (direction, per bit (jumped bit, landing bit) or None) for men's captures.
+        jumps = [
+            tuple((m, nbrs[k][m]) if m >= 0 and nbrs[k][m] >= 0 else None for m in nbrs[k])
+            for k in range(4)
+        ]
+        self.man_jumps: tuple[tuple[tuple[int, tuple[tuple[int, int] | None, ...]], ...], ...] = (
+            tuple((k, jumps[k]) for k in self.man_capture_dirs[0]),
+            tuple((k, jumps[k]) for k in self.man_capture_dirs[1]),
+        )
 
     # -- conversions ------------------------------------------------------------------------
 
@@ -203,6 +202,10 @@ class MoveGen:
         Quiet moves of men are counted with ``int.bit_count`` without listing them.
         """
         if self.has_capture(own, opp, kings, color):
+            if not own & kings and self.rule is not CaptureRule.SPANISH:
+                single = self._count_single_jumps(own, opp, kings, color)
+                if single is not None:
+                    return single
             caps = self.captures(own, opp, kings, color)
             return len({(m[0], m[1], m[2]) for m in caps})
         empty = self.board_mask & ~(own | opp)
@@ -215,6 +218,41 @@ class MoveGen:
         if own_kings:
             total += len(self._king_quiet(own_kings, empty))
         return total
+
+    def _count_single_jumps(self, own: int, opp: int, kings: int, color: int) -> int | None:
+        """Count men's captures when none can go on after one jump; None if some might.
+
+        The continuation test is bit-parallel and errs on the safe side: it treats every
+        capturing man's square as free and every captured piece as still capturable, so it
+        may send a position to full generation but never miscounts one.
+        """
+        free = self.board_mask & ~(own | opp)
+        target = opp if self.men_take_kings else opp & ~kings
+        count = lands = origins = 0
+        dirs = self.man_capture_dirs[color]
+        for k in dirs:
+            off = self.offsets[k]
+            if off > 0:
+                landed = ((own << off) & target) << off & free
+                origins |= landed >> (2 * off)
+            else:
+                landed = ((own >> -off) & target) >> -off & free
+                origins |= landed << (-2 * off)
+            count += landed.bit_count()
+            lands |= landed
+        if lands & self.promo_mask[color] and (
+            self.promo_mode is PromotionInCapture.CONTINUE_AS_KING
+        ):
+            return None
+        empty = free | origins
+        for k in dirs:
+            off = self.offsets[k]
+            if off > 0:
+                if ((lands << off) & target) << off & empty:
+                    return None
+            elif ((lands >> -off) & target) >> -off & empty:
+                return None
+        return count
 
     def _king_quiet(self, own_kings: int, empty: int) -> list[RawMove]:
         out: list[RawMove] = []

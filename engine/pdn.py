@@ -71,8 +71,6 @@ GAMETYPE_TAGS = {
     27: "27,W,12,12,N2,0",
     30: "30,W,8,8,A0,0",
 }
-# PDN 3.0: a file without a GameType tag holds international draughts.
-DEFAULT_GAMETYPE = 20
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _ROSTER_DEFAULTS = {"Date": "????.??.??"}
 _MANAGED = frozenset({*ROSTER, "GameType", "SetUp", "FEN", "Variant"})
@@ -196,7 +194,8 @@ def read_games(
     """Read every game of a PDN text, checking each move against the rules.
 
     ``text`` may be bytes: UTF-8, else Latin-1. ``variant`` is used for games without a
-    GameType tag (default: international, as PDN 3.0 says). With ``errors`` given, a game that
+    GameType tag; without it the variant is guessed from the squares (the first variant in
+    which the whole game is legal; see docs/rules.md). With ``errors`` given, a game that
     cannot be read is skipped and its error appended there; after malformed text (say an
     unclosed comment) reading resumes at the next line that opens a tag.
 
@@ -244,7 +243,18 @@ def _decode(text: str | bytes) -> str:
 
 
 def _build(draft: _Draft, default: str | Variant | None) -> PdnGame:
-    gametype, chosen = _variant_of(draft, default)
+    gametype, candidates = _variant_of(draft, default)
+    errors: list[PdnError] = []
+    for chosen in candidates:
+        try:
+            return _replay(draft, gametype, chosen)
+        except PdnError as exc:
+            errors.append(exc)
+    # When guessing, the variant that got furthest into the game is the likeliest one.
+    raise max(errors, key=lambda e: (e.line, e.column))
+
+
+def _replay(draft: _Draft, gametype: GameType | None, chosen: Variant) -> PdnGame:
     # The GameType's start colour (W/B) says who moves first; "23,W,8,8,A0,0" is pool checkers
     # with White first (PDN 3.0 "unified pool"). A FEN tag says it for its own position.
     first_mover = chosen.first_mover
@@ -305,7 +315,10 @@ def _move_label(ply: int, first_mover_starts: bool) -> str:
     return f"{index // 2 + 1}{'.' if index % 2 == 0 else '...'}"
 
 
-def _variant_of(draft: _Draft, default: str | Variant | None) -> tuple[GameType | None, Variant]:
+def _variant_of(
+    draft: _Draft, default: str | Variant | None
+) -> tuple[GameType | None, list[Variant]]:
+    """The GameType and the variants to try, in order (several only when guessing)."""
     pos = draft.tag_pos.get("GameType", (draft.line, 1))
     gametype: GameType | None = None
     if "GameType" in draft.headers:
@@ -316,15 +329,15 @@ def _variant_of(draft: _Draft, default: str | Variant | None) -> tuple[GameType 
     named = draft.headers.get("Variant", "").strip()
     if named:
         try:
-            chosen = find_variant(named)
+            chosen: Variant | None = find_variant(named)
         except ValueError:
             chosen = None
         if chosen is not None and (gametype is None or _number(chosen) == gametype.number):
-            return gametype, chosen
+            return gametype, [chosen]
     if gametype is None:
         if default is not None:
-            return None, default if not isinstance(default, str) else find_variant(default)
-        return None, find_variant(CANONICAL_VARIANT[DEFAULT_GAMETYPE])
+            return None, [find_variant(default)]
+        return None, _guess(draft)
     chosen = _variant_for_number(gametype.number)
     if chosen is None:
         raise PdnError(f"GameType {gametype.number} is not a variant this program plays", *pos)
@@ -337,7 +350,30 @@ def _variant_of(draft: _Draft, default: str | Variant | None) -> tuple[GameType 
             f" but the tag says {gametype.width}x{gametype.height}",
             *pos,
         )
-    return gametype, chosen
+    return gametype, [chosen]
+
+
+def _guess(draft: _Draft) -> list[Variant]:
+    """Variants to try for a game without a GameType tag, judged by its squares.
+
+    Files from checkers programs (PDN 1.0) and many Russian and Italian files carry no GameType.
+    Letter squares: Russian, then Brazilian and Turkish. Numbers up to 32: English, then
+    Italian (the 8x8 games whose files go without the tag), then international; up to 50:
+    international; more: Canadian. The first variant in which the whole game is legal wins.
+    """
+    fen = draft.headers.get("FEN", "")
+    texts = [tok.text for tok in draft.moves] + [fen]
+    letters = any(not c.isdigit() for t in draft.moves for c in _SEPARATORS.split(t.text))
+    if letters or re.search(r"[:,K][a-l][0-9]", fen):
+        return [find_variant(name) for name in ("russian", "brazilian", "turkish")]
+    numbers = [int(n) for t in texts for n in re.findall(r"[0-9]+", t)]
+    top = max(numbers, default=0)
+    names = ["international", "canadian"]
+    if top <= 32:
+        names = ["english", "italian", *names]
+    elif top > 50:
+        names = ["canadian", "international"]
+    return [find_variant(name) for name in names]
 
 
 def _variant_for_number(number: int) -> Variant | None:

@@ -25,6 +25,8 @@ _MOVE = re.compile(
     rf"({_SQUARE}(?:[-xX:×]{_SQUARE})+|(?:[A-Za-z][0-9]{{1,2}}){{2,}})([!?]{{0,2}})"
 )
 _PAREN_STRENGTH = re.compile(r"\([!?]{1,2}\)")
+_DANGLING = re.compile(rf"(?:\A|\.){_SQUARE}(?:[-xX:]{_SQUARE})*[-xX:]\Z")
+_BARE_SQUARE = re.compile(r"[A-Za-z][0-9]{1,2}|[0-9]{1,3}")
 _NUMBER = re.compile(r"([0-9]+)(\.+)")
 _NAG = re.compile(r"\$[0-9]+\Z")
 _SIGNS = re.compile(r"[!?+=#~∞±∓\-–—]+\Z")
@@ -166,11 +168,36 @@ def tokens(src: Source, start: int = 0) -> Iterator[Token]:
         elif c in ")]}":
             raise src.error(f"unexpected {c!r} with no opening bracket", i)
         else:
-            end = i
-            while end < n and not text[end].isspace() and text[end] not in _DELIMITERS:
-                end += 1
-            yield from _words(src, text[i:end], i)
+            end = _word_end(text, i)
+            word = text[i:end]
+            while True:  # "1- 6", "1 -6": a move split by column-aligning spaces
+                after = _skip_blanks(text, end)
+                if after < n and _splits_move(word, text[after]):
+                    end = _word_end(text, after)
+                    word += text[after:end]
+                else:
+                    break
+            yield from _words(src, word, i)
             i = end
+
+
+def _word_end(text: str, i: int) -> int:
+    while i < len(text) and not text[i].isspace() and text[i] not in _DELIMITERS:
+        i += 1
+    return i
+
+
+def _skip_blanks(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _splits_move(word: str, following: str) -> bool:
+    """Whether ``word`` and the word starting with ``following`` are one move written apart."""
+    if _DANGLING.search(word):
+        return following.isalnum()
+    return following in "-xX:" and _BARE_SQUARE.fullmatch(word) is not None
 
 
 def _line_end(text: str, i: int) -> int:

@@ -33,7 +33,7 @@ def _unique(moves: list[RawMove]) -> list[RawMove]:
 
 def _play(m: RawMove, own: int, opp: int, kings: int) -> tuple[int, int, int]:
     frm, to, cap, promotes = m[0], m[1], m[2], m[3]
-    moved = (1 << frm) | (1 << to)
+    moved = (1 << frm) ^ (1 << to)  # 0 when a capture ends where it began
     own ^= moved
     opp &= ~cap
     if kings:

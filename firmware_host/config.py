@@ -32,6 +32,8 @@ _TYPE_CHECKS: dict[str, Any] = {
     "list[int]": lambda v: isinstance(v, list)
     and all(isinstance(x, int) and not isinstance(x, bool) for x in v),
     "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "table": lambda v: isinstance(v, dict)
+    and all(isinstance(x, (str, int, float, bool)) for x in v.values()),
 }
 
 _TYPE_NAMES = {
@@ -41,6 +43,7 @@ _TYPE_NAMES = {
     "bool": "true or false",
     "list[int]": "a list of integers",
     "list[str]": "a list of strings",
+    "table": "a table of strings, numbers or booleans",
 }
 
 
@@ -78,6 +81,9 @@ def _check_value(option: Option, value: Any, where: str) -> Any:
             raise ConfigError(f"{where}: {option.path} = {number!r} is below {option.minimum:g}")
         if option.maximum is not None and number > option.maximum:
             raise ConfigError(f"{where}: {option.path} = {number!r} is above {option.maximum:g}")
+    if option.path == "engine.hub_params" and "variant" in value:
+        raise ConfigError(f"{where}: engine.hub_params may not set variant: the board sets it "
+                          "from game.variant")
     if option.path == "store.url":
         _check_store_url(value, where)
     return value

@@ -23,6 +23,9 @@ _HEADER = """\
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }" \
+            if value else "{}"
     if isinstance(value, (int, float, str, list)):
         return json.dumps(value)
     raise TypeError(f"cannot render {value!r}")

@@ -14,7 +14,8 @@ from typing import Any
 class Option:
     """One configuration option.
 
-    ``kind`` is the TOML type: ``str``, ``int``, ``float``, ``bool``, ``list[int]``, ``list[str]``.
+    ``kind`` is the TOML type: ``str``, ``int``, ``float``, ``bool``, ``list[int]``, ``list[str]``,
+    or ``table`` (a table of scalar values).
     """
 
     section: str
@@ -82,6 +83,27 @@ OPTIONS: tuple[Option, ...] = (
            "Run without a shell."),
     Option("engine", "hub_timeout_s", "float", 10.0,
            "Timeout for every exchange with the external engine.", minimum=0.1, maximum=600),
+    Option("engine", "hub_cwd", "str", "",
+           "Working directory of the Hub engine (Scan reads scan.ini and data/ there); empty: "
+           "the directory of its program."),
+    Option("engine", "hub_params", "table", {},
+           "Parameters sent to the Hub engine, e.g. { book = true, threads = 2 }. Not variant: "
+           "the board sets it."),
+    Option("engine", "hub_handshake_timeout_s", "float", 10.0,
+           "Timeout of the Hub engine's handshake.", minimum=0.1, maximum=600),
+    Option("engine", "hub_init_timeout_s", "float", 120.0,
+           "Timeout of the Hub engine's init (Scan loads its bitbases).", minimum=0.1,
+           maximum=3600),
+    Option("engine", "hub_search_timeout_s", "float", 300.0,
+           "Longest Hub search with only a depth or node limit.", minimum=0.1, maximum=86_400),
+    Option("engine", "hub_search_margin_s", "float", 2.0,
+           "Grace after a time limit before stop is sent to the Hub engine.", minimum=0.0,
+           maximum=600),
+    Option("engine", "hub_stop_timeout_s", "float", 5.0,
+           "How long the Hub engine may take to answer stop.", minimum=0.1, maximum=600),
+    Option("engine", "hub_movetime_s", "float", 1.0,
+           "Hub engine's time per move when no other limit is set.", minimum=0.01,
+           maximum=3600),
     Option("engine", "seed", "int", 0, "Seed of the engine's randomisation (opening variety).",
            minimum=0, maximum=2**32 - 1),
     # [timing]

@@ -18,6 +18,7 @@ import logging
 import queue
 import subprocess
 import threading
+from collections import deque
 from collections.abc import Sequence
 from types import TracebackType
 from typing import IO
@@ -67,6 +68,9 @@ class HubProcess:
             raise HubEngineError(f"cannot start hub engine {self.argv!r}: {exc}") from exc
         self.pid = self._popen.pid
         self._lines: queue.Queue[object] = queue.Queue()
+        # The last stderr lines go into the "exited" error: Scan says there why it quit
+        # (e.g. 'unable to open file "data/eval"' when started from the wrong directory).
+        self._stderr_tail: deque[str] = deque(maxlen=3)
         self._write_lock = threading.Lock()
         self._closed = False
         self._eof = False
@@ -93,7 +97,9 @@ class HubProcess:
         assert stream is not None
         try:
             for line in stream:
-                logger.debug("hub %d stderr: %s", self.pid, line.rstrip("\r\n"))
+                text = line.rstrip("\r\n")
+                logger.debug("hub %d stderr: %s", self.pid, text)
+                self._stderr_tail.append(text)
         except (OSError, ValueError):
             pass
 
@@ -127,18 +133,26 @@ class HubProcess:
             HubEngineDied: the engine closed its output (exited).
         """
         if self._eof:
-            raise HubEngineDied(f"hub engine {self.pid} has exited ({self._popen.poll()})")
+            raise HubEngineDied(f"hub engine {self.pid} has exited{self._exit_details()}")
         try:
             item = self._lines.get(timeout=max(0.0, timeout))
         except queue.Empty:
             raise HubTimeout(f"hub engine {self.pid} sent nothing for {timeout:.2f} s") from None
         if item is _EOF:
             self._eof = True
-            code = self._wait(1.0)
-            raise HubEngineDied(f"hub engine {self.pid} exited (exit code {code})")
+            self._wait(1.0)
+            self._threads[1].join(1.0)  # let the stderr reader take the last lines
+            raise HubEngineDied(f"hub engine {self.pid} exited{self._exit_details()}")
         assert isinstance(item, str)
         logger.debug("hub %d >> %s", self.pid, item)
         return item
+
+    def _exit_details(self) -> str:
+        code = self._popen.poll()
+        details = f" (exit code {code})" if code is not None else ""
+        if self._stderr_tail:
+            details += ": " + " / ".join(self._stderr_tail)
+        return details
 
     def _wait(self, timeout: float) -> int | None:
         try:

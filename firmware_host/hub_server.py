@@ -37,6 +37,7 @@ from engine.hub import (
     message,
     move_to_hub,
     parse_line,
+    score_to_hub,
     variant_from_hub,
 )
 from engine.levels import LEVELS, level
@@ -105,16 +106,21 @@ class HubServer:
         self._board: Board | None = None
         self._level = Level()
         self._thread: threading.Thread | None = None
+        # Cleared under the write lock as "done" goes out: a GUI that answers "done" at once
+        # with "pos" must not find the engine still busy while its search thread winds down.
+        self._busy = threading.Event()
         self._token = StopToken()
         self._ponder_hit = threading.Event()
 
     # -- plumbing -----------------------------------------------------------------------------
 
-    def send(self, msg: HubMessage) -> None:
-        """Write one message (thread-safe)."""
+    def send(self, msg: HubMessage, *, finishes_search: bool = False) -> None:
+        """Write one message (thread-safe); ``finishes_search`` marks the end of the search."""
         line = msg.format()
         logger.debug("hub << %s", line)
         with self._write_lock:
+            if finishes_search:
+                self._busy.clear()
             self._write(line)
 
     def error(self, text: str) -> None:
@@ -124,7 +130,7 @@ class HubServer:
     @property
     def searching(self) -> bool:
         """True while a search thread runs."""
-        return self._thread is not None and self._thread.is_alive()
+        return self._busy.is_set()
 
     def handle(self, line: str) -> bool:
         """Act on one input line; return False once ``quit`` was received. Never raises."""
@@ -153,7 +159,7 @@ class HubServer:
         thread = self._thread
         if thread is not None:
             thread.join(timeout)
-        return not self.searching
+        return thread is None or not thread.is_alive()
 
     def close(self) -> None:
         """Stop a running search and wait for it. Idempotent."""
@@ -241,6 +247,7 @@ class HubServer:
         limit = self._limit()
         self._token = StopToken()
         self._ponder_hit.clear()
+        self._busy.set()
         self._thread = threading.Thread(target=self._search, args=(board, limit, pondering),
                                         name="hub-search", daemon=True)
         self._thread.start()
@@ -284,19 +291,19 @@ class HubServer:
         except Exception as exc:
             logger.exception("hub search failed")
             self.error(f"search failed: {exc}")
-            self.send(message("done"))
+            self.send(message("done"), finishes_search=True)
 
     def _info(self, result: SearchResult) -> None:
         seconds = max(result.seconds, 1e-6)
         pv = " ".join(move_to_hub(move) for move in result.pv) or None
-        self.send(message("info", depth=result.depth, score=round(result.score / 100, 2),
+        self.send(message("info", depth=result.depth, score=score_to_hub(result.score),
                           nodes=result.nodes, time=round(result.seconds, 3),
                           nps=round(result.nodes / seconds / 1e6, 3), pv=pv))
 
     def _done(self, result: SearchResult) -> None:
         move = move_to_hub(result.move) if result.move is not None else None
         ponder = move_to_hub(result.pv[1]) if len(result.pv) > 1 else None
-        self.send(message("done", move=move, ponder=ponder))
+        self.send(message("done", move=move, ponder=ponder), finishes_search=True)
 
 
 def _supported(hub_name: str) -> bool:

@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Protocol, runtime_checkable
 
 from engine import Board, Move
-from engine.hub import move_from_hub
+from engine.hub import move_from_hub, score_from_hub
 from engine.search import Limit, Searcher, SearchOptions, SearchResult, StopToken
 from firmware_host.hub_client import HubEngine
 
@@ -26,7 +26,13 @@ __all__ = ["BuiltinOpponent", "HubOpponent", "Opponent"]
 @runtime_checkable
 class Opponent(Protocol):
     """Something that finds a move: ``best_move`` blocks (run it off the scan thread) and returns
-    as soon as it can once ``stop`` is set; ``close`` is idempotent."""
+    as soon as it can once ``stop`` is set; ``close`` is idempotent. ``name`` goes into the PDN
+    player tag of the computer's side."""
+
+    @property
+    def name(self) -> str:
+        """The engine's name and version, e.g. ``"Scan 3.1"``."""
+        ...
 
     def best_move(self, board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:
         """Return the move to play in ``board`` (``result.move`` is legal, or None with no move)."""
@@ -54,6 +60,11 @@ class BuiltinOpponent:
         self.options = options
         self.clock = clock
         self._searchers: dict[str, Searcher] = {}
+
+    @property
+    def name(self) -> str:
+        """``"draughtsboard"``: the built-in engine."""
+        return "draughtsboard"
 
     def searcher(self, board: Board) -> Searcher:
         """The searcher for the board's variant (kept, with its hash table, between moves)."""
@@ -98,6 +109,11 @@ class HubOpponent:
     def __init__(self, engine: HubEngine) -> None:
         self.engine = engine
 
+    @property
+    def name(self) -> str:
+        """The engine's ``id name`` and ``version`` (its program path before it has started)."""
+        return f"{self.engine.name} {self.engine.engine_id.get('version', '')}".strip()
+
     def best_move(self, board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:
         """Ask the external engine; a game already over gives ``SearchResult(None, ...)``.
 
@@ -109,7 +125,7 @@ class HubOpponent:
             return SearchResult(None, 0, 0, 0, 0.0)
         played = self.engine.play(board, limit, stop)
         info = played.info
-        score = 0 if info.score is None else round(info.score * 100)
+        score = 0 if info.score is None else score_from_hub(info.score)
         return SearchResult(played.move, score, info.depth or 0, info.nodes or 0,
                             played.seconds, _pv_moves(board, info.pv, played.move))
 

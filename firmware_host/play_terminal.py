@@ -97,8 +97,12 @@ class TerminalGame:
         from firmware_host.pdnfiles import PdnFiles
         from firmware_host.pdnrender import render_game
 
-        writer = PdnFiles(options.games_dir, render_game).write
-        return open_store(store_url, options.config["board.id"], on_change=writer)
+        files = PdnFiles(options.games_dir, render_game)
+
+        def write(game: Any) -> None:
+            files.write(game)
+
+        return open_store(store_url, options.config["board.id"], on_change=write)
 
     def _worker(self, options: PlayOptions, stack: ExitStack) -> Any:
         if options.config["game.mode"] == "record":
@@ -151,11 +155,10 @@ class TerminalGame:
             elif verb == "board":
                 self.dirty = True
             elif verb in _BUTTONS:
-                self._schedule(lambda: self.sim.press(ButtonName.parse(verb)))
+                button = ButtonName.parse(verb)
+                self._schedule(lambda: self.sim.press(button))
             elif verb in ("lift", "place") and len(words) == 2:
-                square = self.layout.parse(words[1])
-                action = self.sim.lift if verb == "lift" else self.sim.place
-                self._schedule(lambda: action(square))
+                self._schedule_hand(verb, self.layout.parse(words[1]))
             else:
                 self._schedule_move(self._find_move(line.strip()))
         except (BoardIOError, DraughtsError, ValueError) as exc:
@@ -177,14 +180,20 @@ class TerminalGame:
         last = self.actions[-1][0] if self.actions else self.clock.monotonic()
         self.actions.append((max(last, self.clock.monotonic()) + STEP_S, action))
 
+    def _schedule_hand(self, verb: str, square: int) -> None:
+        def act() -> None:
+            if verb == "lift":
+                self.sim.lift(square)
+            else:
+                self.sim.place(square)
+
+        self._schedule(act)
+
     def _schedule_move(self, move: Move) -> None:
-        self._schedule(lambda: self.sim.lift(move.origin))
+        self._schedule_hand("lift", move.origin)
         for captured in move.captures:
-            self._schedule(lambda sq=captured: self.sim.lift(sq))
-        if move.destination != move.origin or not move.captures:
-            self._schedule(lambda: self.sim.place(move.destination))
-        else:
-            self._schedule(lambda: self.sim.place(move.origin))
+            self._schedule_hand("lift", captured)
+        self._schedule_hand("place", move.destination)
 
     # -- the loop ----------------------------------------------------------------------------
     def tick(self, redraw: bool = False) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from board_io.types import Reading
@@ -47,7 +48,16 @@ __all__ = [
 
 
 class RefusalReason(Enum):
-    """Why the board shows no legal move (values are the session's message keys)."""
+    """Why the board shows no legal move (values are the session's message keys).
+
+    ``Illegal.detail`` keys per reason: CAPTURE_COMPULSORY, MAXIMUM_CAPTURE (+ ``count``),
+    KING_PRIORITY, CAPTURE_PRECEDENCE: ``moves``/``pdn``/``capture`` (the legal captures);
+    TOUCHED_PIECE_MUST_MOVE: ``piece``, ``square``, ``moves``, ``pdn``, ``destinations``;
+    NOT_YOUR_PIECE, UNKNOWN_PIECE: ``squares`` (names), ``side`` (to move); WRONG_COLOUR:
+    ``squares``, ``wrong``; NO_SUCH_MOVE: ``toward``/``pdn`` when guided to a move's result;
+    AMBIGUOUS: ``moves``, ``pdn``; PENDING_MOVE_EXPECTED: ``pending``, ``expected``,
+    ``alternative`` (a legal move of that side, or None), ``played``, ``needs_settle``.
+    """
 
     CAPTURE_COMPULSORY = "capture_compulsory"
     MAXIMUM_CAPTURE = "max_capture"
@@ -117,12 +127,13 @@ class Illegal:
 
 Resolution: TypeAlias = InSync | Complete | InProgress | Illegal
 
-_COLOUR_OF_READING: Mapping[Reading, tuple[Color, bool]] = {
+#: What a colour-aware reading says: (colour, crowned). Presence readings say nothing.
+_COLOUR_OF_READING: Mapping[Reading, tuple[Color, bool]] = MappingProxyType({
     Reading.WHITE: (Color.WHITE, False),
     Reading.BLACK: (Color.BLACK, False),
     Reading.WHITE_KING: (Color.WHITE, True),
     Reading.BLACK_KING: (Color.BLACK, True),
-}
+})
 
 
 def _mask(squares: Iterable[Square]) -> int:
@@ -439,8 +450,8 @@ def _capture_refusal(index: MoveIndex, s: int, origin: Square, removed: int) -> 
     detail["count"] = count
     if removed.bit_count() < count:
         return _illegal(RefusalReason.MAXIMUM_CAPTURE, s, target, detail)
-    if rule is CaptureRule.MAJORITY:
-        return None  # as many pieces as the legal captures, yet none of them: not a capture
+    if rule is CaptureRule.MAJORITY or removed.bit_count() > count:
+        return None  # as many pieces as the legal captures (or more), yet none of them
     kings = {sq for sq, p in index.pieces.items() if p.king}
     if rule is CaptureRule.ITALIAN and origin not in kings and all(
         m.origin in kings for m in moves

@@ -42,11 +42,16 @@ log = logging.getLogger(__name__)
 SCRIPTED_DEPTH = 4
 
 
-def _pdn_writer(games_dir: str) -> Callable[[Any], Any]:
+def _pdn_writer(games_dir: str) -> Callable[[Any], None]:
     from firmware_host.pdnfiles import PdnFiles
     from firmware_host.pdnrender import render_game
 
-    return PdnFiles(games_dir, render_game).write
+    files = PdnFiles(games_dir, render_game)
+
+    def write(game: Any) -> None:
+        files.write(game)
+
+    return write
 
 
 def json_printer(out: TextIO) -> Callable[[dict[str, Any]], None]:

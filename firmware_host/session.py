@@ -102,7 +102,7 @@ _TIMER_HANDLERS: Mapping[str, str] = {
     "crown": "_on_crown_timer",
 }
 
-#: Commands by name, each with the states where it applies (None: every state).
+#: Handler per command (buttons and CLI/web requests); each checks where it applies.
 _COMMANDS: Mapping[str, str] = {
     "adjust": "_cmd_adjust",
     "done": "_cmd_done",
@@ -112,7 +112,6 @@ _COMMANDS: Mapping[str, str] = {
     "resign": "_cmd_resign",
     "draw": "_cmd_draw",
 }
-
 
 
 class Session(BoardJudge, GameLifecycle):
@@ -160,6 +159,7 @@ class Session(BoardJudge, GameLifecycle):
         self._touch = TouchTracker(strict=self.config.touch_strict,
                                    settle_ms=self.config.settle_ms)
         self._watched: dict[str, frozenset[Square]] = {}
+        self._adjust_deadline: float | None = None
         self.state = State.SYNCING
         self.board: Any = Board(self.variant, fen=self._start_fen)
         self.game_id: str | None = None
@@ -170,12 +170,10 @@ class Session(BoardJudge, GameLifecycle):
         self._pending_index: PendingIndex | None = None
         self.occupied: frozenset[Square] = frozenset()
         self.colours: Mapping[Square, Reading] | None = None
-        self._previous: frozenset[Square] = frozenset()
         self._token = 0
         self._jobs: dict[int, str] = {}
         self._view = SessionView()
         self._frame: dict[Square, Any] | None = None
-        self._newgame_requested = False
         self._now = 0.0
 
     # -- public API ---------------------------------------------------------------------------
@@ -197,7 +195,7 @@ class Session(BoardJudge, GameLifecycle):
         LEDs, until they match (re-sync).
         """
         self._now = at
-        self.occupied = self._previous = frozenset(occupied)
+        self.occupied = frozenset(occupied)
         self.colours = colours
         if not (resume and self._resume()):
             self._open_game()
@@ -279,7 +277,7 @@ class Session(BoardJudge, GameLifecycle):
     # -- event handlers -----------------------------------------------------------------------
 
     def _on_occupancy(self, event: OccupancyChanged) -> None:
-        self._previous, self.occupied = self.occupied, frozenset(event.occupied)
+        self.occupied = frozenset(event.occupied)
         self.colours = event.colours
         if self.state in HUMAN_STATES and self.human_turn:
             self._touch_events(self._touch.update(self.occupied, event.at))
@@ -417,9 +415,9 @@ class Session(BoardJudge, GameLifecycle):
         deadline = self._touch.deadline
         if deadline is None:
             self._timers.cancel("adjust")
-        elif self._watched.get("adjust_deadline") != frozenset({int(deadline * 1e6)}):
-            self._watched["adjust_deadline"] = frozenset({int(deadline * 1e6)})
+        elif deadline != self._adjust_deadline or not self._timers.running("adjust"):
             self._timers.start("adjust", deadline, 0)
+        self._adjust_deadline = deadline
 
     def _reset_touch(self, at: float) -> None:
         """A new position: no obligation, adjust window closed."""

@@ -5,7 +5,7 @@ saving, results, hints, resignation and draws.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import Board
 from engine.outcome import Outcome, Termination
@@ -43,6 +43,19 @@ class GameLifecycle:
     _touch: Any
     _view: SessionView
     _namer: Any
+
+    if TYPE_CHECKING:  # provided by Session
+        def _cancel_jobs(self) -> None: ...
+        def _clear_error(self) -> None: ...
+        def _evaluate(self, at: float, settled: bool = False) -> None: ...
+        def _finish(self, outcome: Outcome, at: float) -> None: ...
+        def _publish(self, kind: str, **fields: Any) -> None: ...
+        def _set_pending(self, move: Move | None) -> None: ...
+        def _set_state(self, state: State) -> None: ...
+        def _start_turn(self) -> Color: ...
+        def _submit(self, purpose: str) -> None: ...
+        @property
+        def game_started(self) -> bool: ...
 
     # -- takeback ---------------------------------------------------------------------------
 
@@ -175,7 +188,7 @@ class GameLifecycle:
             loser = Color(self.board.turn)
         else:
             loser = self.config.human_side
-        self._finish(Outcome(Termination.RESIGNATION, int(loser.opponent)), event.at)
+        self._finish(Outcome(Termination.RESIGNATION, loser.opponent), event.at)
 
     def _cmd_draw(self, event: Command) -> None:
         if self.outcome is not None or self.game_id is None:

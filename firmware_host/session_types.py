@@ -207,7 +207,7 @@ class Store(Protocol):
     """The part of the store protocol (docs/architecture.md) the session uses."""
 
     def new_game(
-        self, headers: Mapping[str, str], variant: str, start_fen: str | None, mode: str
+        self, headers: dict[str, str], variant: str, start_fen: str | None, mode: str
     ) -> str:
         """Open a game and return its id."""
         ...
@@ -224,14 +224,14 @@ class Store(Protocol):
         """Record the result."""
         ...
 
-    def save_session(self, state: Mapping[str, Any]) -> None:
+    def save_session(self, state: dict[str, Any]) -> None:
         """Keep the live session so a restart resumes it."""
         ...
 
-    def load_session(self) -> Mapping[str, Any] | None:
+    def load_session(self) -> dict[str, Any] | None:
         """The saved live session, or None."""
         ...
 
-    def publish(self, event: Mapping[str, Any]) -> None:
+    def publish(self, event: dict[str, Any]) -> None:
         """Publish a live event."""
         ...

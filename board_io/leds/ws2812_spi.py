@@ -21,7 +21,7 @@ from board_io.clock import Clock
 from board_io.errors import BoardIOError, ConfigError
 from board_io.extras import require
 from board_io.leds.base import OFF, LedMatrix, Rgb, grid_addresses
-from board_io.options import ConfigSource, float_option, int_option, str_option
+from board_io.options import ConfigSource, bool_option, float_option, int_option, str_option
 from board_io.types import Role
 
 if TYPE_CHECKING:
@@ -76,7 +76,9 @@ def encode(pixels: Sequence[Rgb], order: str = "GRB") -> bytes:
 
 
 class Ws2812Spi(LedMatrix):
-    """A WS2812 strip or matrix on SPI; RGB. ``spi`` injects an open device (not closed here).
+    """A WS2812 strip or matrix on SPI. ``spi`` injects an open device (not closed here).
+
+    ``rgb=False`` draws every role in white (patterns only), as on single-colour boards.
 
     Raises:
         BoardIOError: the SPI device cannot be opened (SPI not enabled).
@@ -87,8 +89,9 @@ class Ws2812Spi(LedMatrix):
     def __init__(self, num_squares: int, *, clock: Clock, addresses: Sequence[int] | None = None,
                  num_leds: int | None = None, brightness: float = 1.0,
                  colours: Mapping[Role, Rgb] | None = None, order: str = "GRB",
-                 spi: SpiWriter | None = None, spi_bus: int = 0, spi_device: int = 0) -> None:
-        super().__init__(num_squares, clock=clock, rgb=True, brightness=brightness,
+                 rgb: bool = True, spi: SpiWriter | None = None, spi_bus: int = 0,
+                 spi_device: int = 0) -> None:
+        super().__init__(num_squares, clock=clock, rgb=rgb, brightness=brightness,
                          colours=colours, addresses=addresses, num_leds=num_leds)
         encode([], order)  # checks the order before any hardware is touched
         self.order = order
@@ -120,6 +123,7 @@ class Ws2812Spi(LedMatrix):
                    brightness=float_option(config, "leds.brightness", 0.5, minimum=0.0,
                                            maximum=1.0),
                    order=str_option(config, "leds.order", "GRB", choices=ORDERS),
+                   rgb=bool_option(config, "board.rgb", True),
                    spi_bus=int_option(config, "leds.spi_bus", 0, minimum=0),
                    spi_device=int_option(config, "leds.spi_device", 0, minimum=0))
 

@@ -74,22 +74,44 @@ def decode(data: bytes) -> bytes:
     """
     if not data:
         raise CobsError("empty COBS frame")
+    if 0 in data:
+        raise CobsError(f"zero byte inside a COBS frame at offset {data.index(0)}")
+    # Every code byte but the first stands where the decoded data has a zero (unless the block
+    # before it was a full 0xFF one): overwrite the codes with zeros and drop the first byte.
+    out = bytearray(data)
+    index = 0
+    size = len(data)
+    while index < size:
+        code = data[index]
+        if code == _BLOCK:
+            return _decode_blocks(data)
+        out[index] = 0
+        index += code
+    if index > size:
+        raise CobsError(_overrun(data))
+    del out[0]
+    return bytes(out)
+
+
+def _overrun(data: bytes) -> str:
+    index = 0
+    while index + data[index] <= len(data) - 1:
+        index += data[index]
+    return (f"COBS code {data[index]} at offset {index} runs past the end of a "
+            f"{len(data)}-byte frame")
+
+
+def _decode_blocks(data: bytes) -> bytes:
+    """The general decoder, for frames with 254-byte blocks (code 0xFF)."""
     out = bytearray()
     index = 0
     size = len(data)
     while index < size:
         code = data[index]
-        if code == 0:
-            raise CobsError(f"zero byte inside a COBS frame at offset {index}")
         end = index + code
         if end > size:
-            raise CobsError(
-                f"COBS code {code} at offset {index} runs past the end of a {size}-byte frame"
-            )
-        block = data[index + 1 : end]
-        if 0 in block:
-            raise CobsError(f"zero byte inside a COBS frame at offset {index + 1 + block.index(0)}")
-        out += block
+            raise CobsError(_overrun(data))
+        out += data[index + 1 : end]
         index = end
         if code != _BLOCK and index < size:
             out.append(0)

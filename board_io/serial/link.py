@@ -102,11 +102,9 @@ class SerialLink:
         watchdog: bool = True,
         poll_interval: float = 0.1,
     ) -> None:
-        for name, value in (("link_timeout", link_timeout), ("connect_timeout", connect_timeout),
-                            ("reconnect_interval", reconnect_interval),
-                            ("poll_interval", poll_interval), ("baudrate", baudrate)):
-            if not value > 0:
-                raise BoardIOError(f"serial link: {name} must be > 0, got {value!r}")
+        _check_positive(link_timeout=link_timeout, connect_timeout=connect_timeout,
+                        reconnect_interval=reconnect_interval, poll_interval=poll_interval,
+                        baudrate=baudrate)
         self._serial = require("serial", backend="serial")
         self._threaded = require("serial.threaded", backend="serial")
         self.url = url
@@ -117,7 +115,20 @@ class SerialLink:
         self._config = config
         self._clock: Clock = clock if clock is not None else MonotonicClock()
         self.on_event: EventSink | None = on_event
-        self._lock = threading.RLock()
+        self._init_state()
+        try:
+            self._open(raise_errors=True)
+            self._wait_hello(connect_timeout)
+        except BaseException:
+            self.close()
+            raise
+        if watchdog:
+            self._watchdog = threading.Thread(
+                target=self._watch, name="draughtsboard-serial-watchdog", daemon=True)
+            self._watchdog.start()
+
+    def _init_state(self) -> None:
+        self._lock = threading.RLock()  # guards everything below but the write sequence
         self._write_lock = threading.Lock()
         self._scan_changed = threading.Condition(self._lock)
         self._hello_seen = threading.Event()
@@ -127,11 +138,11 @@ class SerialLink:
         self._stats = LinkStats()
         self._listeners: list[Listener] = []
         self._reader: Any = None
-        self._epoch = 0
+        self._epoch = 0  # bumped on every open and loss: stale reader callbacks are ignored
         self._port_error: str | None = None
         self._hello: msg.Hello | None = None
         self._ready = False  # HELLO seen on the current port
-        self._lost = False
+        self._lost = False  # LinkLost posted, LinkRestored not yet
         self._closed = False
         self._scan: msg.Scan | None = None
         self._scan_count = 0
@@ -144,20 +155,13 @@ class SerialLink:
         self._seq = 0
         self._mcu_seq: int | None = None
         self._watchdog: threading.Thread | None = None
-        try:
-            self._open(raise_errors=True)
-            if not self._hello_seen.wait(connect_timeout):
-                why = f" (last error: {self._last_error})" if self._last_error else ""
-                raise LinkTimeout(f"no valid HELLO from {url} within {connect_timeout} s{why}")
-            if self._hello is None:  # a HELLO we cannot work with
-                raise BoardIOError(f"{url}: {self._hello_error}")
-        except BaseException:
-            self.close()
-            raise
-        if watchdog:
-            self._watchdog = threading.Thread(
-                target=self._watch, name="draughtsboard-serial-watchdog", daemon=True)
-            self._watchdog.start()
+
+    def _wait_hello(self, timeout: float) -> None:
+        if not self._hello_seen.wait(timeout):
+            why = f" (last error: {self._last_error})" if self._last_error else ""
+            raise LinkTimeout(f"no valid HELLO from {self.url} within {timeout} s{why}")
+        if self._hello is None:  # a HELLO we cannot work with
+            raise BoardIOError(f"{self.url}: {self._hello_error}")
 
     # -- public API -------------------------------------------------------------------------
 
@@ -473,6 +477,12 @@ class SerialLink:
             self._scan_fresh = True
             self._scan_count += 1
             self._scan_changed.notify_all()
+
+
+def _check_positive(**values: float) -> None:
+    for name, value in values.items():
+        if not value > 0:
+            raise BoardIOError(f"serial link: {name} must be > 0, got {value!r}")
 
 
 def _close_reader(reader: Any) -> None:

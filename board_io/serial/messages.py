@@ -143,7 +143,7 @@ class Scan:
         """Parse a SCAN body. Raises: MessageError."""
         rows, cols, data = _cells("SCAN", body)
         try:
-            cells = tuple([_READINGS[code] for code in data])
+            cells = tuple(map(_READINGS.__getitem__, data))
         except KeyError:
             bad = next(i for i, code in enumerate(data) if code not in _READINGS)
             raise MessageError(f"SCAN: cell {bad} has unknown reading code {data[bad]}") from None
@@ -154,7 +154,7 @@ class Scan:
         _check_dims("SCAN", self.rows, self.cols)
         if len(self.cells) != self.rows * self.cols:
             raise MessageError(f"SCAN: {len(self.cells)} cells for {self.rows}x{self.cols}")
-        return bytes((self.rows, self.cols)) + bytes(READING_CODES[r] for r in self.cells)
+        return bytes((self.rows, self.cols)) + bytes(map(READING_CODES.__getitem__, self.cells))
 
 
 @dataclass(frozen=True, slots=True)

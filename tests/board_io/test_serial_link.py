@@ -326,3 +326,13 @@ def test_registry_shares_one_link(port: Path, mcus: list[FakeMcu]) -> None:
         change = next(e for e in events if isinstance(e, OccupancyChanged))
         assert change.occupied == frozenset(range(20, 32))  # cells 0..11: rows 0-2
     assert link.closed
+
+
+def test_sequence_gaps_are_counted(port: Path, mcus: list[FakeMcu]) -> None:
+    mcu = _mcu(mcus, port)
+    with _link(port) as link, SerialSensors(link):
+        seen = link.scan_count
+        mcu.send_raw(b"\x00" + msg.encode(msg.Scan(8, 8, _cells({1})), 0x02))  # in sequence
+        mcu.send_raw(b"\x00" + msg.encode(msg.Scan(8, 8, _cells({2})), 0x06))  # 3, 4, 5 lost
+        link.wait_scan(seen + 2, WAIT)
+        assert link.stats()["seq_gaps"] == 3

@@ -116,7 +116,7 @@ def test_from_config(monkeypatch: pytest.MonkeyPatch, wiring: str, num_leds: int
     spidev = fake_spidev.module()
     monkeypatch.setitem(sys.modules, "spidev", spidev)
     config = {"board.leds": "ws2812-spi", "leds.wiring": wiring, "leds.brightness": 1.0,
-              "leds.order": "RGB", "leds.spi_device": 1}
+              "leds.order": "RGB", "leds.spi_device": 1, "board.rgb": True}
     with BackendContext(dark_squares(8), VirtualClock()) as context:
         leds = create_leds(config, context)
         (device,) = spidev.SpiDev.opened  # type: ignore[attr-defined]
@@ -136,3 +136,17 @@ def test_bad_order_in_config(monkeypatch: pytest.MonkeyPatch) -> None:
     with BackendContext(dark_squares(8), VirtualClock()) as context, \
             pytest.raises(ConfigError, match=r"leds\.order: 'RGBW' is not one of"):
         create_leds({"board.leds": "ws2812-spi", "leds.order": "RGBW"}, context)
+
+
+def test_single_colour_setting_draws_white(monkeypatch: pytest.MonkeyPatch) -> None:
+    spidev = fake_spidev.module()
+    monkeypatch.setitem(sys.modules, "spidev", spidev)
+    config = {"board.leds": "ws2812-spi", "leds.brightness": 1.0, "board.rgb": False,
+              "leds.wiring": "squares"}
+    with BackendContext(dark_squares(8), VirtualClock()) as context:
+        leds = create_leds(config, context)
+        leds.show({3: Led(Pattern.ON, Role.REMOVE)})
+        expected = [(0, 0, 0)] * 32
+        expected[3] = (255, 255, 255)
+        assert spidev.SpiDev.opened[0].written[-1] == encode(expected)  # type: ignore[attr-defined]
+        leds.close()

@@ -31,8 +31,11 @@ from engine.hub import (
     parse_hub_move,
     parse_line,
     pos_message,
+    score_from_hub,
+    score_to_hub,
     variant_from_hub,
 )
+from engine.search import WIN
 from tests.conftest import sample_size
 
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
@@ -341,3 +344,16 @@ def test_variant_names() -> None:
     assert hub_variant_name("international") == "normal"
     assert hub_variant_name("antidraughts") == "losing"
     assert hub_variant_name("brazilian") == "brazilian"
+
+
+@pytest.mark.parametrize(("ours", "hub"), [
+    (0, 0.0), (25, 0.25), (-37, -0.37), (1234, 12.34),
+    (WIN - 3, 99.97), (-(WIN - 4), -99.96), (WIN, 100.0),
+])
+def test_scores(ours: int, hub: float) -> None:
+    assert score_to_hub(ours) == pytest.approx(hub)
+    assert score_from_hub(hub) == ours
+
+
+def test_scan_bitbase_scores_stay_evaluations() -> None:
+    assert score_from_hub(85.5) == 8550  # Scan's bitbase wins carry no distance

@@ -6,10 +6,15 @@ import random
 
 import pytest
 
-from engine import Board
+from engine import Board, Move
 from engine.levels import LEVELS, level, limit_for_level, searcher_for_level
 from engine.search import Limit, Searcher
 from tests.conftest import sample_size
+
+
+def _text(board: Board, move: Move | None) -> str:
+    assert move is not None
+    return board.move_notation(move)
 
 KAULEN = (
     "g3-f4 f6-e5 h2-g3 e5-d4 c3-e5 h6-g5 f4-h6 d6-h2 a3-b4 g7-f6 b4-a5 f6-e5 b2-c3 h8-g7 "
@@ -52,9 +57,9 @@ def test_beginner_misses_the_combination_the_club_player_finds() -> None:
     for seed in range(5):
         weak = searcher_for_level("russian", 1, seed=seed)
         move = weak.search(board, Limit(depth=LEVELS[0].depth)).move
-        assert board.move_notation(move) != "f2-g3"
+        assert _text(board, move) != "f2-g3"
     strong = searcher_for_level("russian", 6)
-    assert board.move_notation(strong.search(board, Limit(depth=LEVELS[5].depth)).move) == "f2-g3"
+    assert _text(board, strong.search(board, Limit(depth=LEVELS[5].depth)).move) == "f2-g3"
 
 
 def _play(board: Board, players: dict[int, tuple[Searcher | None, Limit]], rng: random.Random,

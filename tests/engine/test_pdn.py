@@ -113,11 +113,11 @@ def test_annotation_signs_glued_or_apart(sign: str) -> None:
 
 def test_pdn3_reading_forms() -> None:
     """PDN 3.0 reading grammar: "(?)" strengths, a "*" glued to the last move, leading zeros."""
-    text = '[GameType "21"]\n1. 09-13 22-18(?) 2. 13x22 (2. 11-15) 25x18*\n1. 11-15 *'
-    games = read_games(text)
-    assert [g.move_texts for g in games] == [["09-13", "22-18", "13x22", "25x18"], ["11-15"]]
+    text = '[GameType "21"]\n1. 011-15 22-18(?) 2. 15x22 (2. 12-16) 25x18*\n1. 11-15 *'
+    games = read_games(text, variant="english")
+    assert [g.move_texts for g in games] == [["011-15", "22-18", "15x22", "25x18"], ["11-15"]]
     assert games[0].annotations == {1: ["(?)"]}
-    assert games[0].variations == {2: ["2. 11-15"]}
+    assert games[0].variations == {2: ["2. 12-16"]}
     assert games[0].result == "*"
 
 
@@ -232,6 +232,37 @@ def test_default_variant_for_files_without_gametype() -> None:
     assert game.variant.name == "international"
 
 
+@pytest.mark.parametrize(
+    ("text", "variant"),
+    [
+        # Checkers programs (PDN 1.0) write no GameType.
+        ('[Event "club"]\n1. 11-15 23-19 2. 8-11 22-17 *', "english"),
+        ('[FEN "W:W22,24,27,32:B7,10,15,20"]\n1. 24-19 15x31 *', "english"),
+        # Russian files often have none either.
+        ("1. c3-d4 f6-e5 2. d4:f6 g7:e5 *", "russian"),
+        # An Italian file with Italian tag names: White moves first from 21-32.
+        ('[Bianco "Rossi"]\n[Nero "Bianchi"]\n1. 21-17 12-15 2. 23-19 11-14 *', "italian"),
+        ("1. 33-28 18-23 2. 39-33 12-18 *", "international"),
+        ("1. 46-40 *", "canadian"),
+    ],
+)
+def test_variant_guessed_without_gametype(text: str, variant: str) -> None:
+    [game] = read_games(text)
+    assert game.variant.name == variant
+    assert game.gametype is None
+
+
+def test_guessing_reports_the_first_candidates_error() -> None:
+    with pytest.raises(PdnError, match=r"move 1\. 11-12"):
+        read_games("1. 11-12 *")
+
+
+def test_moves_split_by_aligning_spaces() -> None:
+    """Column-aligned files write "1- 6" (Turbo Dambase style); such moves are joined."""
+    [game] = read_games('[GameType "20"]\n 1. 33- 28 18 -23  2. 39-33 12-18 *')
+    assert game.move_texts == ["33-28", "18-23", "39-33", "12-18"]
+
+
 # --- errors -------------------------------------------------------------------------------
 
 
@@ -262,8 +293,8 @@ def test_errors_name_line_and_column(text: str, line: int, column: int, message:
 
 def test_illegal_move_after_a_fen_counts_from_the_second_mover() -> None:
     with pytest.raises(PdnError, match=r"move 1\.\.\. 19-14") as info:
-        read_games('[FEN "B:W28:B19"]\n1... 19-14 *')
-    assert info.value.line == 2
+        read_games('[GameType "20"]\n[FEN "B:W28:B19"]\n1... 19-14 *')
+    assert info.value.line == 3
 
 
 def test_collecting_errors_keeps_the_good_games() -> None:

@@ -6,7 +6,7 @@ Sources:
 - English / American checkers: Aart Bik, "perft for 8x8 checkers" (talkchess.com, 2009), OEIS
   A133046: 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680.
 - Russian: Rein Halbersma, "Perft for all recognized draughts variants" (damforum.nl t=2822,
-  post 80038): 7, 49, 302, 1469, 7482, 37986, 190146, 929899.
+  post 80038): 7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586.
 - Brazilian: same thread, first derived on the shashki.com forum: 7, 49, 302, 1469, 7473, 37628,
   187302.
 
@@ -24,11 +24,11 @@ from tests.conftest import sample_size
 PUBLISHED = {
     "international": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961],
     "english": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680],
-    "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899],
+    "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586],
     "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302],
 }
 CI_DEPTH = {"international": 5, "english": 7, "russian": 6, "brazilian": 6}
-FULL_DEPTH = {"international": 7, "english": 8, "russian": 8, "brazilian": 7}
+FULL_DEPTH = {"international": 8, "english": 9, "russian": 9, "brazilian": 7}
 
 
 @pytest.mark.parametrize("variant", sorted(PUBLISHED))

@@ -105,3 +105,37 @@ def test_move_text_round_trip(name: str, picks: list[int]) -> None:
         assert board.parse_move(text).key() == move.key()
         full = board.move_notation(move, full=True)
         assert board.parse_move(full).key() == move.key()
+
+
+@st.composite
+def placements(draw: st.DrawFn) -> Board:
+    """Random positions with kings: men never on their own promotion row."""
+    variant = draw(st.sampled_from(VARIANTS))
+    squares = draw(st.lists(st.integers(0, variant.num_squares - 1), unique=True,
+                            min_size=2, max_size=24))
+    parts: dict[str, list[str]] = {"W": [], "B": []}
+    for index, sq in enumerate(squares):
+        colour = "W" if index % 2 == 0 else "B"
+        row = variant.square_coords(sq)[0]
+        promo = variant.rows - 1 if colour == "W" else 0
+        king = row == promo or draw(st.booleans())
+        parts[colour].append(("K" if king else "") + variant.square_name(sq))
+    turn = draw(st.sampled_from("WB"))
+    return Board.from_fen(f"{turn}:W{','.join(parts['W'])}:B{','.join(parts['B'])}", variant)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(placements())
+def test_every_move_from_random_placements_is_consistent(board: Board) -> None:
+    fen, key = board.fen(), board.zobrist_hash()
+    assert Board.from_fen(fen, board.variant).fen() == fen
+    for move in board.generate_moves():
+        before = board.pieces()
+        board.push(move)
+        after = board.pieces()
+        assert set(before) - set(after) == {move.origin, *move.captures} - {move.destination}
+        assert len(after) == len(before) - len(move.captures)
+        assert after[move.destination].color is before[move.origin].color
+        assert board.zobrist_hash() == Board.from_fen(board.fen(), board.variant).zobrist_hash()
+        board.pop()
+        assert (board.fen(), board.zobrist_hash()) == (fen, key)

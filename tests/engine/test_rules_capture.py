@@ -115,3 +115,19 @@ def test_canadian_flying_king_on_the_long_diagonal() -> None:
     assert sorted(v.square_coords(m.destination) for m in board.legal_moves) == [
         (k, k) for k in range(3, 12)
     ]
+
+
+def test_capture_ending_on_its_origin_keeps_the_king() -> None:
+    """The English king ringed by four men goes round and lands back on e3 (regression)."""
+    board = Board.from_fen("W:WK23:B10,11,18,19", "english")
+    (loop,) = board.legal_moves
+    assert loop.origin == loop.destination
+    board.push(loop)
+    assert board.fen() == "B:WK23:B"
+    board.pop()
+    assert board.fen() == "W:WK23:B10,11,18,19"
+    assert perft(board, 2) == 0  # Black has no piece left: no replies
+    russian = position("russian", "W", "Ke1", "d2,f2,d4,f4,b4")
+    russian.push(russian.find_move(russian.variant.parse_square("e1"),
+                                   russian.variant.parse_square("e1")))
+    assert russian.fen() == "B:WKe1:Bb4"

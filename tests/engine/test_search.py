@@ -10,9 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Board
+from engine import Board, Move
 from engine.search import WIN_BOUND, Limit, Searcher, SearchOptions, StopToken
 from tests.conftest import sample_size
+
+
+def _text(board: Board, move: Move | None) -> str:
+    assert move is not None
+    return board.move_notation(move)
 
 
 def _after(variant: str, moves: str) -> Board:
@@ -80,7 +85,7 @@ SHOTS = [
 def test_finds_the_shot(variant: str, moves: str, expected: str, depth: int) -> None:
     board = _after(variant, moves)
     result = Searcher(variant).search(board, Limit(depth=depth))
-    assert board.move_notation(result.move) == expected
+    assert _text(board, result.move) == expected
     assert result.score >= 100  # at least a man up at the end of the line
 
 
@@ -91,7 +96,7 @@ def test_finds_the_shot(variant: str, moves: str, expected: str, depth: int) -> 
 def test_finds_the_forced_win_with_three_kings(fen: str) -> None:
     board = Board("international", fen)
     result = Searcher("international").search(board, Limit(depth=8))
-    assert board.move_notation(result.move) == "27-22"
+    assert _text(board, result.move) == "27-22"
     assert result.score > WIN_BOUND and result.mate_in is not None and result.mate_in <= 7
 
 
@@ -100,7 +105,7 @@ def test_english_stroke_problem() -> None:
     # 32x7 3x10 18x4. http://www.bobnewell.net/nucleus/checkers.php?itemid=972
     board = Board("english", "W:W15,17,18,19,22,26,27,28,30,32:B1,3,6,8,9,10,11,12,13,20")
     result = Searcher("english").search(board, Limit(depth=9))
-    assert board.move_notation(result.move) == "17-14"
+    assert _text(board, result.move) == "17-14"
 
 
 def test_side_shut_in_after_its_move_scores_a_loss() -> None:
@@ -137,7 +142,7 @@ def test_repetition_of_a_game_position_counts_as_a_draw() -> None:
     for text in ("18-22", "3-7", "22-18"):
         board.push(board.parse_move(text))
     with_history = Searcher("english").search(board, Limit(depth=6))
-    assert board.move_notation(with_history.move) == "7-3"
+    assert _text(board, with_history.move) == "7-3"
     assert with_history.score == 0
     fresh = Board("english", board.fen())
     assert Searcher("english").search(fresh, Limit(depth=6)).score < -50

@@ -9,6 +9,7 @@ Steps:
 - ``["expect", "line"]``: the next line received must be exactly this;
 - ``["match", "regex"]``: the next line received must match this (whole line);
 - ``["send", "line"]``: write a line (anything, malformed on purpose too);
+- ``["stderr", "line"]``: write a line to stderr;
 - ``["until", "line"]``: read and record lines until this one comes;
 - ``["exit", code]``: exit at once (a crash);
 - ``["hang"]``: answer nothing any more, until the input closes.
@@ -44,9 +45,10 @@ def main(script_path: str, transcript_path: str) -> int:
 
         for step in runs[min(run, len(runs) - 1)]:
             kind = step[0]
-            if kind == "send":
-                sys.stdout.write(step[1] + "\n")
-                sys.stdout.flush()
+            if kind in ("send", "stderr"):
+                stream = sys.stdout if kind == "send" else sys.stderr
+                stream.write(step[1] + "\n")
+                stream.flush()
             elif kind == "exit":
                 return int(step[1])
             elif kind == "hang":

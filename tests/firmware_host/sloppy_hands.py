@@ -72,6 +72,7 @@ class _Hand:
         self.rng = rng
         self.hands = hands
         self.events: list[HandEvent] = []
+        self.removed: set[Square] = set()
         self.wait = 0
 
     def pause(self, low: int, high: int) -> None:
@@ -120,7 +121,9 @@ def _removal_phases(move: Move, rng: random.Random, hands: Hands) -> list[list[S
 
 def _remove(hand: _Hand, squares: list[Square]) -> None:
     for sq in squares:
-        if sq in hand.board:
+        # Taken off once only: in Turkish the capturing piece may later stand on that square.
+        if sq in hand.board and sq not in hand.removed:
+            hand.removed.add(sq)
             hand.pause(*hand.hands.pause_ms)
             hand.act("lift", sq)
 

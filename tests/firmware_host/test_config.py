@@ -112,3 +112,12 @@ def test_shipped_example_is_current_and_valid() -> None:
     assert shipped.read_text() == render(), "regenerate: python -m firmware_host.config_example"
     config = Config.load(shipped)
     assert config.explicit == frozenset(config.values)  # every option is written out
+
+
+def test_hub_params_table(tmp_path: Path) -> None:
+    config = Config.load(write(tmp_path, "[engine]\nhub_params = { book = true, threads = 2 }\n"))
+    assert config["engine.hub_params"] == {"book": True, "threads": 2}
+    with pytest.raises(ConfigError, match="may not set variant"):
+        Config.load(write(tmp_path, "[engine]\nhub_params = { variant = 'normal' }\n"))
+    with pytest.raises(ConfigError, match="must be a table"):
+        Config.load(write(tmp_path, "[engine]\nhub_params = { x = [1] }\n"))

@@ -168,3 +168,31 @@ def test_hints_from_the_builtin_engine_come_with_reasons() -> None:
     assert "captures" in kinds
     text = render({"event": "hint", "pdn": "33x11", "reasons": list(result.reasons)})
     assert text.startswith("hint: 33x11 (") and "captures 2" in text
+
+
+def test_controller_runs_in_real_time_on_a_monotonic_clock() -> None:
+    from board_io.clock import MonotonicClock
+
+    clock = MonotonicClock()
+    layout = layout_for("english")
+    board = SimulatedBoard(layout, occupied=Board("english").occupied_squares(), clock=clock)
+    scanner = Scanner(board.sensor_matrix, board.cell_map, buttons=board.buttons)
+    session = Session("english", open_store("memory", Rig.board_id()),
+                      SessionConfig(mode=Mode.RECORD))
+    controller = Controller(session, scanner, clock=clock)
+    synced, moved = threading.Event(), threading.Event()
+    session.subscribe(lambda e: synced.set() if e["event"] == "synced" else None)
+    session.subscribe(lambda e: moved.set() if e["event"] == "move" else None)
+    stop = threading.Event()
+    loop = threading.Thread(target=controller.run, args=(stop, 0.002), name="scan")
+    loop.start()
+    try:
+        assert synced.wait(5)
+        board.lift(layout.parse("11"))
+        board.place(layout.parse("15"))
+        assert moved.wait(5)
+    finally:
+        stop.set()
+        loop.join(5)
+    assert not loop.is_alive()
+    assert session.board.move_stack[0].destination == layout.parse("15")

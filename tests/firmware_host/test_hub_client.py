@@ -171,6 +171,14 @@ def test_crash_during_search_restarts_and_resends_parameters(scripted: Factory) 
     assert "1< set-param name=book value=false" in transcript()
 
 
+def test_why_the_engine_quit_is_in_the_error(scripted: Factory) -> None:
+    run = [*HANDSHAKE, *SET_BOOK, ["expect", "init"], ["send", "init eval"],
+           ["stderr", 'unable to open file "data/eval"'], ["exit", 1]]
+    engine, _ = scripted([run])
+    with pytest.raises(HubEngineDied, match=r'exit code 1.*unable to open file "data/eval"'):
+        engine.ping()
+
+
 def test_no_move_even_after_stop_is_a_timeout(scripted: Factory) -> None:
     stuck = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level depth=20"],
              ["expect", "go think"], ["hang"]]
@@ -299,6 +307,7 @@ def test_hub_opponent_reports_like_the_builtin_one(scripted: Factory) -> None:
     with HubOpponent(engine) as opponent:
         assert isinstance(opponent, Opponent)
         result = opponent.best_move(Board(), Limit(depth=4))
+        assert opponent.name == "Mock 1.0"
     assert (result.score, result.depth, result.nodes) == (-37, 4, 999)
     assert [m.key() for m in result.pv] == [(31, 27, frozenset()), (18, 22, frozenset()),
                                             (27, 18, frozenset({22}))]
@@ -306,7 +315,7 @@ def test_hub_opponent_reports_like_the_builtin_one(scripted: Factory) -> None:
 
 def test_builtin_opponent_plays_legal_moves() -> None:
     with BuiltinOpponent(seed=3) as opponent:
-        assert isinstance(opponent, Opponent)
+        assert isinstance(opponent, Opponent) and opponent.name == "draughtsboard"
         board = Board("russian")
         result = opponent.best_move(board, Limit(depth=2))
         assert result.move in board.legal_moves
@@ -344,3 +353,19 @@ def test_config_from_settings(tmp_path: Path) -> None:
                        ({"hub_command": ["scan"], "hub_stop_timeout_s": 0}, "stop_timeout")):
         with pytest.raises(ValueError, match=error):
             config_from_settings(bad)
+
+
+def test_client_drives_our_own_hub_server_in_several_variants() -> None:
+    command = (sys.executable, "-m", "firmware_host.cli", "engine", "--hub")
+    config = HubEngineConfig(command=command, params={"level": "10", "tt-size": "4"})
+    with HubOpponent(HubEngine(config)) as opponent, BuiltinOpponent() as builtin:
+        for variant in ("international", "russian", "english", "international-giveaway"):
+            board = Board(variant)
+            opponent.new_game()
+            while not board.is_game_over() and len(board.move_stack) < 30:
+                player = opponent if len(board.move_stack) % 2 == 0 else builtin
+                result = player.best_move(board, Limit(depth=2))
+                assert result.move in board.legal_moves
+                board.push(result.move)
+        assert opponent.engine.starts == 4  # one start per variant
+        assert opponent.name.startswith("draughtsboard ")

@@ -9,12 +9,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 
 import draughts
 import draughts.engine
 import pytest
 
-from engine import Board
+from engine import Board, Move
 from engine.hub import Level, SearchInfo, parse_line
 from engine.search import Limit
 from firmware_host.hub_server import HubServer, level_to_limit
@@ -50,7 +51,7 @@ class Recorder:
 
 
 @pytest.fixture
-def server() -> tuple[HubServer, Recorder]:
+def server() -> Iterator[tuple[HubServer, Recorder]]:
     out = Recorder()
     hub = HubServer(out)
     yield hub, out
@@ -121,6 +122,24 @@ def test_go_think_answers_a_legal_move_with_info(server: tuple[HubServer, Record
     squares = [int(s) - 1 for s in move.split("x")]
     assert (squares[0], squares[1], frozenset(squares[2:])) in keys  # 28x19 is forced
     assert move == "28x19x23" and infos[-1].pv[:2] == (move, ponder)
+
+
+def test_engine_is_idle_as_soon_as_done_is_out() -> None:
+    # A GUI may send "pos" the instant it reads "done", while the search thread still winds down.
+    busy_at_done: list[bool] = []
+    out = Recorder()
+
+    def write(line: str) -> None:
+        if line.startswith("done"):
+            busy_at_done.append(hub.searching)
+        out(line)
+
+    hub = HubServer(write)
+    for line in ("pos start", "level depth=1", "go think"):
+        hub.handle(line)
+    out.wait_for("done")
+    assert busy_at_done == [False]
+    hub.close()
 
 
 def test_stop_ends_an_infinite_search_and_ping_is_answered_meanwhile(
@@ -210,7 +229,7 @@ def test_command_line_errors() -> None:
     assert proc.returncode == 2 and b"--hub" in proc.stderr
 
 
-def _our_move(board: Board, move: draughts.Move) -> object:
+def _our_move(board: Board, move: draughts.Move) -> Move:
     """Our legal move with the same origin, destination and captured pieces as pydraughts'."""
     steps = move.steps_move
     key = (steps[0] - 1, steps[-1] - 1, frozenset(c - 1 for c in move.captures or ()))

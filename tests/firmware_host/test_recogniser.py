@@ -27,7 +27,6 @@ from firmware_host.recogniser import (
     resolve,
     resolve_after,
 )
-from tests.firmware_host.test_recogniser_sloppy import engine_drops_circular_king
 
 
 @dataclass(frozen=True)
@@ -193,6 +192,11 @@ ROWS = [
         reason="not_a_move", missing="22 18", extra="13"),
     Row("ita-king-first", "italian", "W:W23,K22:B18,19", "23 19", "14", kind="illegal",
         reason="king_priority", moves="22x13 22x15", missing="23 19", extra="14"),
+    # -- spanish -------------------------------------------------------------------------------
+    Row("spa-quiet", "spanish", None, "9", "13", moves="9-13"),
+    Row("spa-most-kings", "spanish", "W:W10:B14,K13", "10 13", "17", moves="10x17"),
+    Row("spa-man-instead-of-king", "spanish", "W:W10:B14,K13", "10 14", "19", kind="illegal",
+        reason="capture_precedence", moves="10x17", missing="10 14", extra="19"),
     # -- turkish -------------------------------------------------------------------------------
     Row("tur-quiet", "turkish", None, "a3", "a4", moves="a3-a4"),
     Row("tur-lifted", "turkish", None, "a3", kind="progress", moves="a3-a4", land="a4"),
@@ -434,10 +438,6 @@ def test_resolve_after_matches_the_index(pending: tuple[Board, PendingIndex]) ->
     assert resolve_after(board, idx.move, occ) == idx.resolve(occ)
 
 
-@pytest.mark.xfail(
-    engine_drops_circular_king(), strict=True,
-    reason="engine bug: Board.push of a capture ending on its origin removes the king",
-)
 def test_pending_circular_capture_carried_out() -> None:
     board = Board("international", INTERNATIONAL_CIRCLE)
     mc = next(m for m in board.legal_moves if m.origin == m.destination)

@@ -66,3 +66,66 @@ def test_random_games_are_recorded_exactly(variant: str) -> None:
         assert [m.key() for m in pdn.moves] == [m.key() for m in game.move_stack]
         refused = [e for e in rig.events if e["event"] == "refused"]
         assert refused == [], f"seed {seed}: an honest move was refused: {refused[:1]}"
+
+
+class RandomOpponent:
+    """Plays a random legal move (with every capture path possible), reproducibly."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def best_move(self, board: Board, limit: object, stop: object = None) -> object:
+        return self.rng.choice(list(board.generate_moves(paths=True)))
+
+
+PLAY_GAMES = sample_size(ci=1, full=20)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["english", "international", "russian", "turkish"])
+def test_random_games_against_the_computer(variant: str) -> None:
+    from engine.types import Color
+    from firmware_host.session_types import Mode
+
+    for seed in range(PLAY_GAMES):
+        rng = random.Random(f"play-{variant}-{seed}")
+        human = Color.WHITE if seed % 2 else Color.BLACK
+        rig = SimRig(variant, mode=Mode.PLAY, opponent=RandomOpponent(rng), human_side=human)
+        rig.run_for(100)
+        game = Board(variant)
+        for _ in range(MAX_PLIES):
+            if game.is_game_over():
+                break
+            if game.turn == human:
+                move = rng.choice(list(game.generate_moves(paths=True)))
+            else:
+                assert rig.session.state.value == "computer_move_pending", f"seed {seed}"
+                move = rig.session.pending
+            rig.hands(sloppy_events(game, move, rng, Hands(think_ms=(150, 900))))
+            rig.run_for(rig.config.settle_ms + 60)
+            game.push(move)
+        rig.run_for(500)
+        record = rig.store.load_game(rig.session.game_id)
+        assert [m.fen_after for m in record.moves] == [
+            _fen_after(game, ply) for ply in range(len(game.move_stack))], f"seed {seed}"
+        assert [m.by for m in record.moves] == [
+            "human" if _turn(game, ply) == human else "computer"
+            for ply in range(len(game.move_stack))]
+
+
+def _replayed(game: Board, ply: int) -> Board:
+    board = Board(game.variant.name)
+    for move in game.move_stack[: ply + 1]:
+        board.push(move)
+    return board
+
+
+def _fen_after(game: Board, ply: int) -> str:
+    return _replayed(game, ply).fen()
+
+
+def _turn(game: Board, ply: int) -> int:
+    board = Board(game.variant.name)
+    for move in game.move_stack[:ply]:
+        board.push(move)
+    return board.turn

@@ -1,0 +1,54 @@
+"""``draughtsboard calibrate``: learn which sensor cell reads which square, guided by the LEDs.
+
+Example::
+
+    $ draughtsboard calibrate --config /etc/draughtsboard/draughtsboard.toml --write
+    take every piece off the board
+    place a piece on 1
+    lift the piece from 1
+    ...
+    standard wiring recognised (board.transform = 'mirror') after 3 squares
+    Wrote board.transform and board.cell_map to /etc/draughtsboard/draughtsboard.toml.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from firmware_host.config_schema import LED_BACKENDS, SENSOR_BACKENDS
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``calibrate``."""
+    parser = subparsers.add_parser(
+        "calibrate", help="map the sensor cells to the squares (guided by the LEDs)",
+        description="Asks you to place a piece on one square after another (the square is lit "
+                    "and named) and learns which sensor cell reads it. A standard wiring, "
+                    "however the matrix is turned or mirrored, is recognised after three "
+                    "squares; any other wiring takes every square. With --write the map is "
+                    "stored in the configuration file (only board.cell_map and "
+                    "board.transform change); otherwise it is printed. Ctrl-C aborts without "
+                    "writing anything.")
+    parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
+    parser.add_argument("--variant", metavar="NAME", help="rules the board is used for")
+    parser.add_argument("--board", choices=SENSOR_BACKENDS, help="sensor backend")
+    parser.add_argument("--leds", choices=LED_BACKENDS, help="LED backend")
+    parser.add_argument("--write", action="store_true",
+                        help="write the map into the --config file")
+    parser.add_argument("--full", action="store_true",
+                        help="ask for every square, even for a standard wiring")
+    parser.add_argument("--ignore-occupied", action="store_true",
+                        help="treat cells that read occupied at the start as stuck sensors")
+    parser.add_argument("--script", metavar="EVENTS",
+                        help="sim board only: play this file of timed events (virtual time)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the calibration; exit 0 once the map is printed or written."""
+    from firmware_host.calibrate_tool import CalibrateOptions, calibrate
+
+    return calibrate(CalibrateOptions(
+        config_path=args.config, variant=args.variant, sensors=args.board, leds=args.leds,
+        script=args.script, write=args.write, full=args.full,
+        ignore_occupied=args.ignore_occupied))

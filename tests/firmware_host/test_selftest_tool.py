@@ -1,0 +1,187 @@
+"""``draughtsboard selftest``: the LED walk, the printed sensor changes and the fault report,
+on a simulated board with injected faults, in virtual time."""
+
+from __future__ import annotations
+
+import doctest
+import io
+from pathlib import Path
+
+import pytest
+
+import firmware_host.selftest_tool as selftest_tool
+from board_io.clock import VirtualClock
+from board_io.geometry import CellMap
+from board_io.leds.base import NoLeds
+from board_io.sim import LedRecorder, SimFaults, SimulatedBoard
+from board_io.sim.backends import sim_board
+from board_io.types import Led, Pattern, Reading, Role, Square
+from firmware_host.calibrate_tool import OpenBoard, Wait, WaitFactory
+from firmware_host.cli import main
+from firmware_host.layout import layout_for
+from firmware_host.selftest_tool import SelftestOptions, run_selftest, selftest
+
+
+class Tester:
+    """A builder testing the board: once the LED walk is over, puts a piece on each of
+    ``squares`` in turn and lifts it again (``dwell_s`` each); ``flap`` is a square whose
+    piece wobbles on a loose contact (toggled every scan) the whole time."""
+
+    def __init__(self, board: SimulatedBoard, squares: list[Square], *, start_s: float,
+                 dwell_s: float = 0.1, flap: Square | None = None) -> None:
+        assert isinstance(board.clock, VirtualClock)
+        self.clock = board.clock
+        self.board = board
+        self.plan = [(start_s + 2 * k * dwell_s, "place", sq) for k, sq in enumerate(squares)]
+        self.plan += [(start_s + (2 * k + 1) * dwell_s, "lift", sq)
+                      for k, sq in enumerate(squares)]
+        self.plan.sort(reverse=True)
+        self.flap = flap
+
+    def wait(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        now = self.clock.monotonic()
+        while self.plan and self.plan[-1][0] <= now:
+            _, verb, sq = self.plan.pop()
+            getattr(self.board, verb)(sq)
+        if self.flap is not None:
+            if self.flap in self.board.occupied:
+                self.board.lift(self.flap)
+            else:
+                self.board.place(self.flap)
+
+
+def watch(board: SimulatedBoard, squares: list[Square], seconds: float = 8,
+          flap: Square | None = None) -> tuple[selftest_tool.SelfTestReport, str, LedRecorder]:
+    layout = board.layout
+    leds = LedRecorder(layout.num_squares, clock=board.clock)
+    tester = Tester(board, squares, start_s=layout.num_squares * 0.05 + 0.5, flap=flap)
+    out = io.StringIO()
+    report = run_selftest(board.sensor_matrix, leds, board.cell_map, clock=board.clock,
+                          wait=tester.wait, out=out, seconds=seconds, led_step_s=0.05,
+                          stuck_ms=1000)
+    return report, out.getvalue(), leds
+
+
+def test_healthy_board_lights_every_led_and_sees_every_square() -> None:
+    layout = layout_for("international")
+    board = SimulatedBoard(layout, clock=VirtualClock())
+    report, text, leds = watch(board, list(range(50)), seconds=12)
+    lit = [dict(shown.frame) for shown in leds.history]
+    assert lit == [{sq: Led(Pattern.ON, Role.HINT)} for sq in range(50)] + [{}]
+    assert " 1 2 3 " in text and text.count(" 50\n") == 1
+    assert "  r9c1 (square 1): occupied\n  r9c1 (square 1): empty\n" in text
+    assert report.ok and report.changed == dict.fromkeys(range(50), 2)
+    assert text.endswith("Report:\n  50 of 50 squares seen changing\n  all squares respond\n")
+
+
+def test_dead_row_is_reported() -> None:
+    layout = layout_for("english")
+    board = SimulatedBoard(layout, clock=VirtualClock(),
+                           faults=SimFaults(dead_rows=frozenset({5})))
+    report, text, _ = watch(board, list(range(32)))
+    row5 = [sq for sq in range(32) if layout.coords[sq][0] == 5]
+    assert report.dead_rows == (5,) and report.untouched == tuple(row5)
+    assert "  sensor row 5: no square changed (row wire or its driver?)\n" in text
+    assert f"  never changed: {' '.join(layout.name(sq) for sq in row5)}\n" in text
+    assert not report.ok
+
+
+def test_stuck_cell_is_reported_as_a_square_that_never_changes() -> None:
+    layout = layout_for("russian")
+    stuck = layout.parse("c3")
+    cell = CellMap.identity(layout).cell(stuck)
+    board = SimulatedBoard(layout, clock=VirtualClock(),
+                           faults=SimFaults(stuck={cell: Reading.OCCUPIED}))
+    report, text, _ = watch(board, list(range(32)))
+    assert report.untouched == (stuck,) and not report.dead_rows and not report.dead_cols
+    assert "  never changed: c3\n" in text
+
+
+def test_loose_contact_is_reported_noisy() -> None:
+    layout = layout_for("english")
+    board = SimulatedBoard(layout, clock=VirtualClock())
+    report, text, _ = watch(board, [sq for sq in range(32) if sq != 9], flap=9)
+    r, c = CellMap.identity(layout).cell(9)
+    assert report.noisy == ((r, c),)
+    assert f"  r{r}c{c} (square 10): noisy, keeps changing\n" in text
+    assert f"  r{r}c{c}: noisy (loose contact or bad solder joint?)\n" in text
+
+
+def test_board_without_leds_skips_the_walk() -> None:
+    layout = layout_for("english")
+    clock = VirtualClock()
+    board = SimulatedBoard(layout, clock=clock)
+    out = io.StringIO()
+    run_selftest(board.sensor_matrix, NoLeds(32, clock=clock), board.cell_map, clock=clock,
+                 wait=clock.advance, out=out, seconds=1)
+    assert out.getvalue().startswith('LEDs: none configured (board.leds = "none"): skipped\n')
+
+
+def tester_factory(squares: list[str], record: dict[str, object]) -> WaitFactory:
+    def factory(board: OpenBoard) -> Wait:
+        sim = sim_board(board.config, board.context)
+        record["board"] = board
+        return Tester(sim, [board.layout.parse(name) for name in squares],
+                      start_s=board.layout.num_squares * 0.3 + 0.5).wait
+    return factory
+
+
+def test_selftest_command_with_a_dead_row_from_the_config(tmp_path: Path) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text('[game]\nvariant = "english"\n[sim]\ndead_rows = [0]\n')
+    record: dict[str, object] = {}
+    out, err = io.StringIO(), io.StringIO()
+    everything = [str(n) for n in range(1, 33)]
+    status = selftest(SelftestOptions(config_path=str(path), seconds=20), out=out, err=err,
+                      clock=VirtualClock(), wait_factory=tester_factory(everything, record))
+    assert (status, err.getvalue()) == (1, "")
+    assert "  sensor row 0: no square changed (row wire or its driver?)\n" in out.getvalue()
+    assert "  never changed: 29 30 31 32\n" in out.getvalue()
+    board = record["board"]
+    assert isinstance(board, OpenBoard) and board.sensors.closed and board.leds.closed
+
+
+def test_cli_selftest_from_a_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "hand.txt"
+    # The LED walk takes 32 x 0.3 s; the pieces come afterwards.
+    script.write_text("10000 place 11\n10200 lift 11\n")
+    status = main(["selftest", "--board", "sim", "--variant", "english", "--seconds", "12",
+                   "--script", str(script)])
+    out = capsys.readouterr().out
+    assert status == 1
+    r, c = CellMap.identity(layout_for("english")).cell(10)
+    assert f"  r{r}c{c} (square 11): occupied\n  r{r}c{c} (square 11): empty\n" in out
+    assert "  1 of 32 squares seen changing\n" in out
+
+
+def test_cli_selftest_with_a_bad_script(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "hand.txt"
+    script.write_text("# c3 is no square of English checkers\n0 place c3\n")
+    args = ["selftest", "--board", "sim", "--variant", "english", "--seconds", "1"]
+    assert main([*args, "--script", str(script)]) == 1
+    assert capsys.readouterr().err.startswith(
+        "draughtsboard selftest: line 2: unknown square 'c3'")
+    missing = tmp_path / "missing.txt"
+    assert main([*args, "--script", str(missing)]) == 1
+    assert capsys.readouterr().err == (
+        f"draughtsboard selftest: {missing}: cannot read the script: No such file or directory\n")
+
+
+def test_cli_rejects_bad_seconds_and_a_bad_cell_map(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["selftest", "--seconds", "0"])
+    assert "seconds must be in (0, 86400], not 0" in capsys.readouterr().err
+    path = tmp_path / "board.toml"
+    path.write_text("[board]\ncell_map = [0, 1, 2]\n")
+    assert main(["selftest", "--config", str(path), "--board", "sim"]) == 2
+    assert capsys.readouterr().err == (
+        f"draughtsboard: {path}: board.cell_map: has 3 entries, the board has 50 squares "
+        "(recalibrate with `draughtsboard calibrate`)\n")
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(selftest_tool)
+    assert result.attempted > 0 and result.failed == 0
