@@ -64,10 +64,13 @@ def play(start: Board, players: dict[int, tuple[Searcher, Limit]], max_plies: in
     board = start.copy()
     for searcher, _ in players.values():
         searcher.new_game()
-    for _ in range(max_plies):
-        outcome = board.outcome()
-        if outcome is not None:
-            return None if outcome.winner is None else int(outcome.winner)
+    for ply in range(max_plies):
+        # The draw rules replay the whole game, so they are checked every few plies only (a
+        # draw is seen at most 7 plies late); the end by lack of moves is seen at once.
+        if ply % 8 == 0 or not board.legal_moves:
+            outcome = board.outcome()
+            if outcome is not None:
+                return None if outcome.winner is None else int(outcome.winner)
         searcher, limit = players[int(board.turn)]
         result = searcher.search(board, limit)
         if result.move is None:

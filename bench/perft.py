@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 
 from engine import Board
 from engine.perft import perft
@@ -60,11 +61,11 @@ def main() -> None:
           f"{'leaves/s':>11}")
     for name, (depth, py_name, py_depth, published) in CASES.items():
         depth -= args.quick
-        nodes, cpu, wall = _timed(lambda n=name, d=depth: perft(Board(n), d))
+        nodes, cpu, wall = _timed(partial(perft, Board(name), depth))
         assert nodes == published[depth], (name, depth, nodes)
         ours = nodes / cpu
         print(f"{name:14} {'ours':10} {depth:5} {nodes:9} {cpu:7.2f} {wall:7.2f} {ours:11,.0f}")
-        nodes, cpu, wall = _timed(lambda v=py_name, d=py_depth: pydraughts_perft(v, d))
+        nodes, cpu, wall = _timed(partial(pydraughts_perft, py_name, py_depth))
         assert nodes == published[py_depth], (py_name, py_depth, nodes)
         theirs = nodes / cpu
         print(f"{'':14} {'pydraughts':10} {py_depth:5} {nodes:9} {cpu:7.2f} {wall:7.2f} "

@@ -137,7 +137,7 @@ class Board:
         """A new board from a FEN.
 
         Example:
-            >>> Board.from_fen("W:W28:B19", "international").legal_moves.__len__()
+            >>> len(Board.from_fen("W:W28:B23", "international").legal_moves)
             1
 
         Raises:

@@ -84,7 +84,7 @@ def hint(
     if gain > 0 and not board.variant.giveaway:
         reasons.append(Reason(ReasonKind.WINS_MATERIAL, pieces=gain, moves=moves))
     if not move.is_capture:
-        threat = _threat(board, searcher)
+        threat = _threat(board, searcher, stop)
         loss_after = max(0, -gain)
         if threat > loss_after:
             reasons.append(Reason(ReasonKind.AVOIDS_LOSS, pieces=threat - loss_after))
@@ -127,12 +127,12 @@ def _material_gain(board: Board, line: tuple[Move, ...]) -> tuple[int, int]:
     return final, first // 2 + 1
 
 
-def _threat(board: Board, searcher: Searcher) -> int:
+def _threat(board: Board, searcher: Searcher, stop: StopToken | None) -> int:
     """Pieces the opponent would win (by a capture or a shot) if the side to move could pass."""
     fen = board.fen()
     passed = Board(board.variant, fen=("B" if fen[0] == "W" else "W") + fen[1:])
     if not passed.legal_moves:
         return 0
-    result = searcher.search(passed, Limit(depth=_THREAT_DEPTH))
+    result = searcher.search(passed, Limit(depth=_THREAT_DEPTH), stop)
     gain, _ = _material_gain(passed, result.pv or ((result.move,) if result.move else ()))
     return max(0, gain)

@@ -46,7 +46,7 @@ LEVELS: tuple[Level, ...] = (
           "beginner: sees what its move leaves hanging, never the shot behind it"),
     Level(2, 2, 0.3, SearchOptions(quiescence=1, noise=45, max_depth=2),
           "novice: sees the reply, not the combination"),
-    Level(3, 2, 0.4, SearchOptions(quiescence=2, noise=30, max_depth=2),
+    Level(3, 3, 0.4, SearchOptions(quiescence=2, noise=30, max_depth=3),
           "casual: short exchanges only"),
     Level(4, 3, 0.5, SearchOptions(quiescence=3, noise=25, max_depth=3),
           "improving: most exchanges, shallow plans"),

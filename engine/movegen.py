@@ -222,35 +222,33 @@ class MoveGen:
     def _count_single_jumps(self, own: int, opp: int, kings: int, color: int) -> int | None:
         """Count men's captures when none can go on after one jump; None if some might.
 
-        The continuation test is bit-parallel and errs on the safe side: it treats every
-        capturing man's square as free and every captured piece as still capturable, so it
-        may send a position to full generation but never miscounts one.
+        The continuation test is bit-parallel and errs on the safe side (every captured piece
+        still counts as capturable), so it may send a position to full generation but never
+        miscounts one. A man's second jump can never land on its own starting square (that
+        would jump the first captured piece again), so only the free squares matter.
         """
         free = self.board_mask & ~(own | opp)
         target = opp if self.men_take_kings else opp & ~kings
-        count = lands = origins = 0
+        count = lands = 0
         dirs = self.man_capture_dirs[color]
         for k in dirs:
             off = self.offsets[k]
             if off > 0:
                 landed = ((own << off) & target) << off & free
-                origins |= landed >> (2 * off)
             else:
                 landed = ((own >> -off) & target) >> -off & free
-                origins |= landed << (-2 * off)
             count += landed.bit_count()
             lands |= landed
         if lands & self.promo_mask[color] and (
             self.promo_mode is PromotionInCapture.CONTINUE_AS_KING
         ):
             return None
-        empty = free | origins
         for k in dirs:
             off = self.offsets[k]
             if off > 0:
-                if ((lands << off) & target) << off & empty:
+                if ((lands << off) & target) << off & free:
                     return None
-            elif ((lands >> -off) & target) >> -off & empty:
+            elif ((lands >> -off) & target) >> -off & free:
                 return None
         return count
 

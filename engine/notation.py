@@ -37,9 +37,9 @@ def move_notation(board: Board, move: Move, full: bool = False) -> str:
 
     Example:
         >>> from engine.board import Board
-        >>> b = Board.from_fen("W:W28:B22,23", "international")
+        >>> b = Board.from_fen("W:W28:B23", "international")
         >>> [move_notation(b, m) for m in b.legal_moves]
-        ['28x17']
+        ['28x19']
     """
     name = board.variant.square_name
     if not move.captures:

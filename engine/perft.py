@@ -7,7 +7,7 @@ counted without playing the moves (bulk counting).
 Example:
     >>> from engine.board import Board
     >>> perft(Board("international"), 3)
-    81
+    658
 """
 
 from __future__ import annotations

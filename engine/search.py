@@ -21,7 +21,11 @@ from dataclasses import dataclass, field
 
 from engine import Board, Move, Variant, find_variant
 from engine.evaluate import Evaluator
+from engine.limits import Limit, StopToken, time_budget
 from engine.movegen import MoveGen, RawMove, generator_for
+
+__all__ = ["MAX_PLY", "WIN", "WIN_BOUND", "Limit", "SearchOptions", "SearchResult", "Searcher",
+           "StopToken"]
 
 #: Score of a won position at the root; a win found ``n`` plies deep scores ``WIN - n``.
 WIN = 30_000
@@ -35,70 +39,6 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _SLOT_BYTES = 160
 #: The stop flag and the clock are looked at every this many nodes (a power of two minus one).
 _CHECK_MASK = 63
-
-
-@dataclass(frozen=True)
-class Limit:
-    """What bounds one search: any combination; the first bound reached ends it.
-
-    ``movetime`` is the time for this move in seconds; ``time_left`` and ``increment`` are the
-    side to move's game clock, from which the searcher budgets its own time.
-
-    Example:
-        >>> Limit(depth=8).depth
-        8
-
-    Raises:
-        ValueError: on a negative or zero bound.
-    """
-
-    depth: int | None = None
-    nodes: int | None = None
-    movetime: float | None = None
-    time_left: float | None = None
-    increment: float | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("depth", "nodes", "movetime"):
-            value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise ValueError(f"Limit.{name} must be positive, not {value!r}")
-        if self.time_left is not None and self.time_left < 0:
-            raise ValueError(f"Limit.time_left must not be negative, not {self.time_left!r}")
-        if self.increment is not None and self.increment < 0:
-            raise ValueError(f"Limit.increment must not be negative, not {self.increment!r}")
-
-    @property
-    def timed(self) -> bool:
-        """True if this limit needs a clock."""
-        return self.movetime is not None or self.time_left is not None
-
-
-class StopToken:
-    """A flag another thread sets to end a running search early.
-
-    A plain attribute write and read: under the GIL this is enough, and it keeps the engine free
-    of threading imports.
-
-    Example:
-        >>> token = StopToken()
-        >>> token.stop()
-        >>> token.stopped
-        True
-    """
-
-    __slots__ = ("stopped",)
-
-    def __init__(self) -> None:
-        self.stopped = False
-
-    def stop(self) -> None:
-        """Ask the search to return as soon as it can."""
-        self.stopped = True
-
-    def reset(self) -> None:
-        """Clear the flag so the token can serve the next search."""
-        self.stopped = False
 
 
 @dataclass(frozen=True)
@@ -307,19 +247,6 @@ class Searcher:
             best.move, best.score, best.depth, self._nodes, self._elapsed(), best.pv
         )
 
-    def evaluate(self, board: Board) -> int:
-        """A quiescent evaluation of ``board``: the static score once pending captures are played.
-
-        Raises:
-            ValueError: a board of another variant.
-        """
-        if board.variant.name != self.variant.name:
-            raise ValueError(f"searcher is for {self.variant.name}, board is {board.variant.name}")
-        self._start(board, Limit(), None)
-        white, black, kings = board.bitboards()
-        return self._node(white, black, kings, int(board.turn), board.zobrist_hash(), 0,
-                          -_INF, _INF, 1, True)
-
     # ------------------------------------------------------------------ set-up and limits
     def _converter(
         self, by_key: dict[tuple[int, int, frozenset[int]], Move]
@@ -335,7 +262,7 @@ class Searcher:
         self._nodes = 0
         self._tables = _Tables()
         started = self.clock() if self.clock is not None else 0.0
-        soft, hard = _time_budget(limit)
+        soft, hard = time_budget(limit)
         self._budget = _Budget(
             soft=None if soft is None else started + soft,
             hard=None if hard is None else started + hard,
@@ -630,23 +557,6 @@ def _from_tt(score: int, ply: int) -> int:
     if score < -WIN_BOUND:
         return score + ply
     return score
-
-
-def _time_budget(limit: Limit) -> tuple[float | None, float | None]:
-    """Return (soft, hard) seconds: no new iteration after soft, abort at hard."""
-    budgets: list[tuple[float, float]] = []
-    if limit.movetime is not None:
-        # A fixed time per move is spent in full: iterations run until the deadline.
-        budgets.append((limit.movetime, limit.movetime))
-    if limit.time_left is not None:
-        left = limit.time_left
-        increment = limit.increment or 0.0
-        target = min(left / 30 + increment * 0.8, left * 0.25)
-        hard = min(target * 3, left * 0.4)
-        budgets.append((target * 0.6, max(hard, 0.001)))
-    if not budgets:
-        return None, None
-    return min(b[0] for b in budgets), min(b[1] for b in budgets)
 
 
 def _history_hashes(board: Board) -> list[int]:

@@ -35,13 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``draughtsboard`` console script."""
+    from board_io.errors import BoardIOError
     from firmware_host.config import ConfigError
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except ConfigError as exc:
+    except (ConfigError, BoardIOError) as exc:
         print(f"draughtsboard: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -80,11 +80,11 @@ def watch_sensors(sensors: SensorMatrix, cell_map: CellMap, *, clock: Clock, wai
                   stuck_ms: float = 3000) -> SelfTestReport:
     """Print every sensor change for ``seconds`` (Ctrl-C ends early); return the report."""
     watch = SensorWatch(cell_map, debounce_ms=debounce_ms, stuck_ms=stuck_ms)
-    _say(out, f"Sensors: lift and place pieces on every square during the next {seconds:g} s "
-              "(Ctrl-C to finish early); each change is printed.")
     scan = ScanLoop(sensors, clock=clock, wait=wait, scan_hz=scan_hz, out=out)
     end = clock.monotonic() + seconds
-    try:
+    try:  # from the prompt on, Ctrl-C means "done": the report follows
+        _say(out, f"Sensors: lift and place pieces on every square during the next "
+                  f"{seconds:g} s (Ctrl-C to finish early); each change is printed.")
         for frame, now in scan.frames():
             if now >= end:
                 break

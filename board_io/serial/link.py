@@ -88,6 +88,8 @@ class SerialLink:
         MissingExtraError: pyserial is not installed.
     """
 
+    _watchdog: threading.Thread | None
+
     def __init__(
         self,
         url: str,
@@ -123,9 +125,10 @@ class SerialLink:
             self.close()
             raise
         if watchdog:
-            self._watchdog = threading.Thread(
+            thread = threading.Thread(
                 target=self._watch, name="draughtsboard-serial-watchdog", daemon=True)
-            self._watchdog.start()
+            self._watchdog = thread
+            thread.start()
 
     def _init_state(self) -> None:
         self._lock = threading.RLock()  # guards everything below but the write sequence
@@ -154,7 +157,7 @@ class SerialLink:
         self._next_attempt = self._last_frame
         self._seq = 0
         self._mcu_seq: int | None = None
-        self._watchdog: threading.Thread | None = None
+        self._watchdog = None
 
     def _wait_hello(self, timeout: float) -> None:
         if not self._hello_seen.wait(timeout):

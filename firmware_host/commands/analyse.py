@@ -38,16 +38,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the search; bad input prints one error line and returns 2."""
     from engine import Board, DraughtsError
-    from engine.levels import level, searcher_for_level
+    from engine.levels import limit_for_level, searcher_for_level
     from engine.search import Limit, Searcher
 
     try:
         board = Board(args.variant, args.fen)
         if args.level is not None:
-            chosen = level(args.level)
+            limit = limit_for_level(args.level)
             searcher = searcher_for_level(board.variant, args.level, seed=args.seed,
                                           clock=time.monotonic)
-            limit = Limit(depth=chosen.depth, movetime=chosen.movetime)
         else:
             searcher = Searcher(board.variant, seed=args.seed, clock=time.monotonic)
             if args.depth is not None:

@@ -1,8 +1,8 @@
 """A fake microcontroller speaking the serial protocol on the master side of a pty pair.
 
 The host opens ``path``, a symlink to the pty's slave side, like a ``/dev/serial/by-id/...``
-link. Unplugging is :meth:`FakeMcu.unplug` (closes the pty: the host's reads fail); plugging a
-new one in is another ``FakeMcu`` on the same path, which re-points the symlink.
+link. Unplugging is :meth:`FakeMcu.unplug` (removes the link and closes the pty: the host's
+reads fail); plugging a new one in is another ``FakeMcu`` on the same path.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ class FakeMcu:
         self._wake_r, self._wake_w = os.pipe()
         temporary = path.with_name(path.name + ".new")
         temporary.unlink(missing_ok=True)
-        temporary.symlink_to(os.ttyname(self._slave))
+        self.tty = os.ttyname(self._slave)
+        temporary.symlink_to(self.tty)
         temporary.replace(path)  # atomic: the host never sees a missing link mid-switch
         self._thread = threading.Thread(target=self._run, name="fake-mcu", daemon=True)
         self._thread.start()
@@ -79,9 +80,11 @@ class FakeMcu:
             return list(self.received)
 
     def unplug(self) -> None:
-        """Close both sides of the pty, as a USB unplug does. Idempotent."""
+        """Remove the by-id link and close the pty, as a USB unplug does. Idempotent."""
         if self._master < 0:
             return
+        if self.path.is_symlink() and os.readlink(self.path) == self.tty:
+            self.path.unlink()  # udev removes the link; the pty number may be reused at once
         os.write(self._wake_w, b"x")
         self._thread.join()
         for fd in (self._master, self._slave, self._wake_r, self._wake_w):

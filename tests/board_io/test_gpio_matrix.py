@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 import pytest
+from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
+from board_io.clock import VirtualClock
 from board_io.errors import ConfigError, DeviceClosed
 from board_io.events import OccupancyChanged
 from board_io.geometry import CellMap, dark_squares
+from board_io.registry import BackendContext, create_scanner, create_sensors
 from board_io.scanner import Scanner
 from board_io.sensors.gpio_matrix import GpioMatrix
 from board_io.types import Reading
@@ -155,3 +158,25 @@ def test_bad_pins_are_clear_errors(factory: MockFactory, rows: list[object], col
 def test_bad_settle_time(factory: MockFactory) -> None:
     with pytest.raises(ConfigError, match=r"gpio_matrix.settle_us: must be 0\.\.10000"):
         GpioMatrix(ROWS, COLS, settle_us=-1, pin_factory=factory)
+
+
+def test_from_config(factory: MockFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    wiring = SwitchMatrix(factory, ROWS, COLS, active_high=False)
+    config = {"board.sensors": "gpio-matrix", "gpio_matrix.row_pins": ROWS,
+              "gpio_matrix.column_pins": COLS, "gpio_matrix.active_high": False,
+              "gpio_matrix.settle_us": 0, "timing.debounce_ms": 0}
+    with BackendContext(dark_squares(8), VirtualClock()) as context:
+        sensors = create_sensors(config, context)
+        assert isinstance(sensors, GpioMatrix) and not sensors.active_high
+        scanner = create_scanner(config, context.layout, sensors)
+        wiring.close_switches((0, 0), (7, 3))  # a1 = square 29, h8 = square 4
+        (event,) = scanner.poll(0.0)
+        assert isinstance(event, OccupancyChanged) and event.occupied == {28, 3}
+        sensors.close()
+
+
+def test_from_config_needs_pins() -> None:
+    with BackendContext(dark_squares(8), VirtualClock()) as context, \
+            pytest.raises(ConfigError, match=r"gpio_matrix\.row_pins: a matrix needs"):
+        create_sensors({"board.sensors": "gpio-matrix"}, context)

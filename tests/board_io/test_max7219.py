@@ -92,7 +92,7 @@ def test_from_config_opens_spi(monkeypatch: pytest.MonkeyPatch) -> None:
     with BackendContext(dark_squares(12), VirtualClock()) as context:
         leds = create_leds({"board.leds": "max7219", **config}, context)
         assert isinstance(leds, Max7219) and leds.size == (16, 16) and not leds.rgb
-        (device,) = spidev.SpiDev.opened  # type: ignore[attr-defined]
+        (device,) = spidev.SpiDev.opened
         assert device.bus_device == (1, 2) and device.max_speed_hz == 1_000_000
         written = len(device.written)
         leds.show({0: Led(Pattern.ON, Role.HINT)})

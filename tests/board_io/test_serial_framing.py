@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from board_io.serial import cobs
 from board_io.serial.framing import (
@@ -201,3 +203,32 @@ def test_stats_as_dict() -> None:
     assert decoder.stats.as_dict() == {
         "frames": 1, "crc": 0, "truncated": 1, "oversize": 0, "dropped": 1,
     }
+
+
+@settings(max_examples=sample_size(ci=150, full=5000), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.binary(max_size=300)),
+                max_size=8),
+       st.lists(st.integers(1, 200), max_size=10))
+def test_any_frames_survive_any_split(frames: list[tuple[int, int, bytes]],
+                                      cuts: list[int]) -> None:
+    stream = b"".join(encode_frame(*frame) for frame in frames)
+    decoder = FrameDecoder()
+    got: list[Frame] = []
+    start = 0
+    for cut in [*cuts, len(stream)]:
+        got += decoder.feed(stream[start:start + cut])
+        start += cut
+    got += decoder.feed(stream[start:])
+    assert got == [Frame(*frame) for frame in frames]
+    assert decoder.stats.dropped == 0
+
+
+@settings(max_examples=sample_size(ci=150, full=5000), deadline=None)
+@given(st.lists(st.binary(max_size=120), max_size=12))
+def test_any_bytes_never_raise(chunks: list[bytes]) -> None:
+    decoder = FrameDecoder()
+    for chunk in chunks:
+        decoder.feed(chunk)
+    # every delimiter ends at most one frame, good or dropped
+    delimiters = sum(chunk.count(0) for chunk in chunks)
+    assert decoder.stats.frames + decoder.stats.crc + decoder.stats.truncated <= delimiters

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from board_io.serial import messages as msg
 from board_io.serial.framing import Frame, decode_frame
 from board_io.types import Led, Pattern, Reading, Role
+from tests.conftest import sample_size
 
 
 def _decode(type_: int, body: bytes) -> msg.Message:
@@ -106,3 +109,17 @@ def test_to_body_checks_cell_count() -> None:
         msg.Scan(2, 2, (Reading.EMPTY,) * 3).to_body()
     with pytest.raises(msg.MessageError, match="1 cells for 1x2"):
         msg.Leds(1, 2, (None,)).to_body()
+
+
+@settings(max_examples=sample_size(ci=300, full=10_000), deadline=None)
+@given(st.sampled_from([0x01, 0x02, 0x03, 0x04, 0x81, 0x82, 0x83, 0x00, 0x7F, 0xFF]),
+       st.one_of(st.binary(max_size=40),
+                 st.builds(lambda r, c, cells: bytes([r, c]) + cells,
+                           st.integers(0, 12), st.integers(0, 12), st.binary(max_size=150))))
+def test_any_body_is_a_message_or_a_message_error(type_: int, body: bytes) -> None:
+    try:
+        message = _decode(type_, body)
+    except msg.MessageError:
+        return
+    assert type_ == message.TYPE
+    assert message.to_body() == body  # what parses, re-encodes to the same bytes

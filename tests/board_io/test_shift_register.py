@@ -228,7 +228,7 @@ def test_from_config_spi(factory: MockFactory, monkeypatch: pytest.MonkeyPatch) 
                                   "shift_register.spi_device": 1}, context)
         assert isinstance(sensors, ShiftRegisterChain)
         assert (sensors.chips, sensors.rows, sensors.cols, sensors.interface) == (7, 1, 56, "spi")
-        (device,) = spidev.SpiDev.opened  # type: ignore[attr-defined]
+        (device,) = spidev.SpiDev.opened
         assert device.bus_device == (0, 1) and device.mode == 0
         assert _occupied(sensors.read()) == [1, 9, 17, 25, 33, 41, 49]
         scanner = create_scanner({}, context.layout, sensors)

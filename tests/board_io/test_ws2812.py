@@ -119,7 +119,7 @@ def test_from_config(monkeypatch: pytest.MonkeyPatch, wiring: str, num_leds: int
               "leds.order": "RGB", "leds.spi_device": 1, "board.rgb": True}
     with BackendContext(dark_squares(8), VirtualClock()) as context:
         leds = create_leds(config, context)
-        (device,) = spidev.SpiDev.opened  # type: ignore[attr-defined]
+        (device,) = spidev.SpiDev.opened
         assert (device.bus_device, device.max_speed_hz, device.mode) == ((0, 1), SPI_HZ, 0)
         # Square 1 (index 0) is b8: row 7, col 1 -> LED 7*8+1 in a grid; row 7 runs right to
         # left in a serpentine grid -> 7*8+6; LED 0 when LEDs follow the square numbers.
@@ -148,5 +148,5 @@ def test_single_colour_setting_draws_white(monkeypatch: pytest.MonkeyPatch) -> N
         leds.show({3: Led(Pattern.ON, Role.REMOVE)})
         expected = [(0, 0, 0)] * 32
         expected[3] = (255, 255, 255)
-        assert spidev.SpiDev.opened[0].written[-1] == encode(expected)  # type: ignore[attr-defined]
+        assert spidev.SpiDev.opened[0].written[-1] == encode(expected)
         leds.close()

@@ -17,9 +17,9 @@ def _text(board: Board, move: Move | None) -> str:
     return board.move_notation(move)
 
 KAULEN = (
-    "g3-f4 f6-e5 h2-g3 e5-d4 c3-e5 h6-g5 f4-h6 d6-h2 a3-b4 g7-f6 b4-a5 f6-e5 b2-c3 h8-g7 "
-    "c3-b4 g7-f6 a1-b2 e5-f4 e3-g5 f6-h4 d2-e3 b6-c5 b4-d6 c7-e5 b2-c3 e5-f4 e3-g5 h4-f6 "
-    "c3-d4 a7-b6 a5-c7 d8-b6 c1-d2 e7-d6"
+    "g3-f4 f6-e5 h2-g3 e5-d4 c3:e5 h6-g5 f4:h6 d6:h2 a3-b4 g7-f6 b4-a5 f6-e5 b2-c3 h8-g7 "
+    "c3-b4 g7-f6 a1-b2 e5-f4 e3:g5 f6:h4 d2-e3 b6-c5 b4:d6 c7:e5 b2-c3 e5-f4 e3:g5 h4:f6 "
+    "c3-d4 a7-b6 a5:c7 d8:b6 c1-d2 e7-d6"
 )  # see test_search.py: White wins a man with the sacrifice 18. f2-g3!
 
 
@@ -93,3 +93,17 @@ def test_level_one_is_a_beginner_not_a_dice_roll(variant: str) -> None:
         }
         wins += _play(Board(variant), players, rng) == engine_colour
     assert wins >= games * 3 // 4
+
+
+def test_club_player_beats_the_beginner() -> None:
+    games = sample_size(ci=2, full=20)
+    points = 0.0
+    for game in range(games):
+        strong_colour = game % 2
+        players: dict[int, tuple[Searcher | None, Limit]] = {
+            strong_colour: (searcher_for_level("english", 6, seed=game), Limit(depth=5)),
+            1 - strong_colour: (searcher_for_level("english", 1, seed=game), Limit(depth=1)),
+        }
+        winner = _play(Board("english"), players, random.Random(game), max_plies=200)
+        points += 1.0 if winner == strong_colour else 0.5 if winner is None else 0.0
+    assert points >= games * 0.75

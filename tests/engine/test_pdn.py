@@ -10,7 +10,7 @@ from draughts import Board as PyBoard
 from draughts import Move as PyMove
 from draughts.PDN import PDNReader
 
-from engine import VARIANTS, WHITE, Board, Move, find_variant
+from engine import VARIANTS, WHITE, Board, DraughtsError, Move, find_variant
 from engine.pdn import (
     PdnError,
     parse_gametype,
@@ -19,6 +19,7 @@ from engine.pdn import (
     write_game,
     write_games,
 )
+from engine.pdn_lexer import Source, tokens
 from tests.conftest import sample_size
 
 # A game in the style of FMJD-published PDN (Turbo Dambase / Toernooibase exports).
@@ -48,6 +49,33 @@ def random_moves(board: Board, plies: int, rng: random.Random) -> list[Move]:
         board.push(move)
         played.append(move)
     return played
+
+
+# --- tokens -------------------------------------------------------------------------------
+
+
+def test_tokens_kinds_and_positions() -> None:
+    text = '[Event "a \\"b\\""]\n1.32-28! $3 {c} (1. 33-29) 19-23 (?) ; d\n2-0'
+    toks = list(tokens(Source(text)))
+    assert [(t.kind, t.text, t.line, t.col) for t in toks] == [
+        ("tag", "Event", 1, 1),
+        ("number", "1.", 2, 1),
+        ("move", "32-28", 2, 3),
+        ("nag", "$3", 2, 10),
+        ("comment", "c", 2, 13),
+        ("variation", "1. 33-29", 2, 17),
+        ("move", "19-23", 2, 28),
+        ("sign", "(?)", 2, 34),
+        ("comment", "d", 2, 38),
+        ("result", "2-0", 3, 1),
+    ]
+    assert toks[0].value == 'a "b"'
+    assert toks[2].value == "!"
+
+
+def test_pdn_error_is_an_engine_error() -> None:
+    assert issubclass(PdnError, DraughtsError)
+    assert issubclass(PdnError, ValueError)
 
 
 # --- reading ------------------------------------------------------------------------------

@@ -139,3 +139,27 @@ def test_every_move_from_random_placements_is_consistent(board: Board) -> None:
         assert board.zobrist_hash() == Board.from_fen(board.fen(), board.variant).zobrist_hash()
         board.pop()
         assert (board.fen(), board.zobrist_hash()) == (fen, key)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(placements())
+def test_bulk_count_equals_listed_moves(board: Board) -> None:
+    """perft's last-ply shortcut (popcounts, single-jump counting) agrees with the move list."""
+    from engine.movegen import generator_for
+
+    gen = generator_for(board.variant)
+    white, black, kings = board.bitboards()
+    own, opp = (white, black) if board.turn == 0 else (black, white)
+    assert gen.count_moves(own, opp, kings, int(board.turn)) == len(board.legal_moves)
+
+
+@SETTINGS
+@given(variant_names, choices)
+def test_bulk_count_equals_listed_moves_in_games(name: str, picks: list[int]) -> None:
+    from engine.movegen import generator_for
+
+    board = _play(name, picks)
+    gen = generator_for(board.variant)
+    white, black, kings = board.bitboards()
+    own, opp = (white, black) if board.turn == 0 else (black, white)
+    assert gen.count_moves(own, opp, kings, int(board.turn)) == len(board.legal_moves)

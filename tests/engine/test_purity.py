@@ -27,3 +27,14 @@ def test_engine_imports_alone_and_only_stdlib() -> None:
                             check=False, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+def test_docstring_examples_run() -> None:
+    """The examples in the rules core's docstrings are true."""
+    import doctest
+    import importlib
+
+    for name in ("types", "errors", "variant", "movegen", "board", "fen", "notation", "perft"):
+        module = importlib.import_module(f"engine.{name}")
+        failed, _tried = doctest.testmod(module, verbose=False)
+        assert failed == 0, f"engine.{name}"

@@ -74,7 +74,7 @@ SHOTS = [
         # 22x6. B. Boland, "Famous Positions in the Game of Checkers", via The Checker Maven,
         # "Famous Shots IV" (https://www.bobnewell.net/nucleus/checkers.php?itemid=866).
         "english",
-        "11-15 21-17 9-13 25-21 8-11 17-14 10-17 21-14 6-10 22-17 13-22 26-17 15-18 24-20 "
+        "11-15 21-17 9-13 25-21 8-11 17-14 10x17 21x14 6-10 22-17 13x22 26x17 15-18 24-20 "
         "2-6 28-24 4-8 29-25 11-15 30-26 6-9",
         "24-19", 7, id="english-wyllie-switcher",
     ),
@@ -196,7 +196,7 @@ def test_stopped_before_starting_still_gives_a_legal_move() -> None:
 @pytest.mark.parametrize("movetime", [0.5, 2.0])
 def test_movetime_is_kept_within_ten_percent(movetime: float) -> None:
     clock = FakeClock(step=0.01)
-    board = _after("international", "32-28 19-23 28-19 14-23")
+    board = _after("international", "32-28 19-23 28x19 14x23")
     result = Searcher("international", clock=clock).search(board, Limit(movetime=movetime))
     assert movetime * 0.9 <= result.seconds <= movetime * 1.1
     assert result.move in board.legal_moves

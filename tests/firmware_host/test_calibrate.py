@@ -6,6 +6,9 @@ from __future__ import annotations
 import doctest
 import io
 import random
+import signal
+import subprocess
+import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -13,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import firmware_host.calibrate_tool as calibrate_tool
+import firmware_host.config_edit as config_edit
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.geometry import TRANSFORMS, CellMap, Layout
@@ -25,11 +29,10 @@ from firmware_host.calibrate_tool import (
     OpenBoard,
     calibrate,
     run_calibration,
-    set_board_option,
-    write_board_options,
 )
 from firmware_host.cli import main
 from firmware_host.config import Config, ConfigError
+from firmware_host.config_edit import set_board_option, write_board_options
 from firmware_host.layout import layout_for
 
 HALF_TURN_OF = {"identity": "mirror-rotate180", "mirror-rotate180": "identity",
@@ -377,6 +380,36 @@ def test_cli_script_that_stops_early_fails_without_writing(
     assert path.read_bytes() == before
 
 
+def run_until_then_interrupt(args: list[str], line_wanted: str) -> tuple[int, str, str]:
+    """Run the CLI in real time; send Ctrl-C (SIGINT) once it printed ``line_wanted``."""
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", *args], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    try:
+        seen = []
+        while not seen or seen[-1] not in (line_wanted, ""):
+            seen.append(proc.stdout.readline())
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, "".join(seen) + out, err
+
+
+def test_ctrl_c_in_real_time_aborts_without_writing(tmp_path: Path) -> None:
+    path = write_config(tmp_path)
+    before = path.read_bytes()
+    status, out, err = run_until_then_interrupt(
+        ["calibrate", "--config", str(path), "--board", "sim", "--write"],
+        "place a piece on 1\n")
+    assert "place a piece on 1\n" in out
+    assert (status, err) == (130, f"draughtsboard calibrate: aborted: {path} left unchanged\n")
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     ("[sim]\nwiring = 'spiral'\n", "sim.wiring = 'spiral' is not one of: grid, compact, chain"),
     ("[sim]\nbounce_ms = -5\n", "sim.bounce_ms = -5 is below 0"),
@@ -406,6 +439,7 @@ def test_cli_errors_before_anything_is_asked(tmp_path: Path,
     assert capsys.readouterr().err == f"draughtsboard: {missing}: no such configuration file\n"
 
 
-def test_docstring_examples() -> None:
-    result = doctest.testmod(calibrate_tool)
+@pytest.mark.parametrize("module", [calibrate_tool, config_edit])
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -20,9 +20,10 @@ from firmware_host.calibrate_tool import OpenBoard, Wait, WaitFactory
 from firmware_host.cli import main
 from firmware_host.layout import layout_for
 from firmware_host.selftest_tool import SelftestOptions, run_selftest, selftest
+from tests.firmware_host.test_calibrate import run_until_then_interrupt
 
 
-class Tester:
+class Builder:
     """A builder testing the board: once the LED walk is over, puts a piece on each of
     ``squares`` in turn and lifts it again (``dwell_s`` each); ``flap`` is a square whose
     piece wobbles on a loose contact (toggled every scan) the whole time."""
@@ -55,10 +56,10 @@ def watch(board: SimulatedBoard, squares: list[Square], seconds: float = 8,
           flap: Square | None = None) -> tuple[selftest_tool.SelfTestReport, str, LedRecorder]:
     layout = board.layout
     leds = LedRecorder(layout.num_squares, clock=board.clock)
-    tester = Tester(board, squares, start_s=layout.num_squares * 0.05 + 0.5, flap=flap)
+    builder = Builder(board, squares, start_s=layout.num_squares * 0.05 + 0.5, flap=flap)
     out = io.StringIO()
     report = run_selftest(board.sensor_matrix, leds, board.cell_map, clock=board.clock,
-                          wait=tester.wait, out=out, seconds=seconds, led_step_s=0.05,
+                          wait=builder.wait, out=out, seconds=seconds, led_step_s=0.05,
                           stuck_ms=1000)
     return report, out.getvalue(), leds
 
@@ -118,11 +119,11 @@ def test_board_without_leds_skips_the_walk() -> None:
     assert out.getvalue().startswith('LEDs: none configured (board.leds = "none"): skipped\n')
 
 
-def tester_factory(squares: list[str], record: dict[str, object]) -> WaitFactory:
+def builder_follows(squares: list[str], record: dict[str, object]) -> WaitFactory:
     def factory(board: OpenBoard) -> Wait:
         sim = sim_board(board.config, board.context)
         record["board"] = board
-        return Tester(sim, [board.layout.parse(name) for name in squares],
+        return Builder(sim, [board.layout.parse(name) for name in squares],
                       start_s=board.layout.num_squares * 0.3 + 0.5).wait
     return factory
 
@@ -134,7 +135,7 @@ def test_selftest_command_with_a_dead_row_from_the_config(tmp_path: Path) -> Non
     out, err = io.StringIO(), io.StringIO()
     everything = [str(n) for n in range(1, 33)]
     status = selftest(SelftestOptions(config_path=str(path), seconds=20), out=out, err=err,
-                      clock=VirtualClock(), wait_factory=tester_factory(everything, record))
+                      clock=VirtualClock(), wait_factory=builder_follows(everything, record))
     assert (status, err.getvalue()) == (1, "")
     assert "  sensor row 0: no square changed (row wire or its driver?)\n" in out.getvalue()
     assert "  never changed: 29 30 31 32\n" in out.getvalue()
@@ -180,6 +181,17 @@ def test_cli_rejects_bad_seconds_and_a_bad_cell_map(tmp_path: Path,
     assert capsys.readouterr().err == (
         f"draughtsboard: {path}: board.cell_map: has 3 entries, the board has 50 squares "
         "(recalibrate with `draughtsboard calibrate`)\n")
+
+
+def test_ctrl_c_ends_the_watch_with_the_report() -> None:
+    status, out, err = run_until_then_interrupt(
+        ["selftest", "--board", "sim", "--leds", "none", "--variant", "english",
+         "--seconds", "600"],
+        "Sensors: lift and place pieces on every square during the next 600 s (Ctrl-C to "
+        "finish early); each change is printed.\n")
+    assert (status, err) == (1, "")
+    assert out.endswith("  (stopped)\nReport:\n  0 of 32 squares seen changing\n"
+                        "  never changed: " + " ".join(str(n) for n in range(1, 33)) + "\n")
 
 
 def test_docstring_examples() -> None:
