@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -37,7 +38,7 @@ def check_writable(path: Path) -> None:
     """
     real = path.resolve()
     if not os.access(real, os.W_OK):
-        raise ConfigError(f"{path}: cannot write the configuration file (permissions?)")
+        raise ConfigError(f"{path}: cannot write the configuration file (permissions? try sudo)")
     if not os.access(real.parent, os.W_OK | os.X_OK):
         raise ConfigError(f"{path}: cannot write in {real.parent} (needed to replace the file "
                           "safely)")
@@ -186,7 +187,7 @@ def write_board_options(path: Path, entries: Mapping[str, Any], *,
             file.write(text.encode("utf-8"))
             file.flush()
             os.fsync(file.fileno())
-        os.chmod(tmp, real.stat().st_mode & 0o7777)
+        _copy_owner_and_mode(real, tmp)
         _check_written(path, tmp, entries, verify)
         if real.read_bytes() != original:
             raise ConfigError(f"{path}: the file changed while calibrating; not overwritten")
@@ -195,6 +196,14 @@ def write_board_options(path: Path, entries: Mapping[str, Any], *,
         tmp.unlink(missing_ok=True)
         raise
     _fsync_directory(real.parent)
+
+
+def _copy_owner_and_mode(original: Path, new: Path) -> None:
+    # The service may read the file as another user (sudo calibrate, service as `draughtsboard`).
+    info = original.stat()
+    with contextlib.suppress(PermissionError):
+        os.chown(new, info.st_uid, info.st_gid)
+    os.chmod(new, info.st_mode & 0o7777)
 
 
 def _check_written(path: Path, tmp: Path, entries: Mapping[str, Any],

@@ -74,7 +74,4 @@ class Spool:
     def clear(self) -> None:
         """Forget every pending write (after they reached Redis)."""
         self._memory.clear()
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            pass
+        self.path.unlink(missing_ok=True)
