@@ -96,7 +96,11 @@ def load_board_config(options: BoardOptions) -> Config:
                                     "board.leds": options.leds})
     if options.script is not None and config["board.sensors"] != "sim":
         raise ConfigError("--script needs the simulated board (--board sim)")
-    board_layout(config)
+    try:
+        layout_for(config["game.variant"])
+    except ValueError as exc:
+        where = "--variant" if options.variant else f"{config.source}: game.variant"
+        raise ConfigError(f"{where}: {exc}") from None
     return config
 
 

@@ -146,6 +146,8 @@ OPTIONS: tuple[Option, ...] = (
            "Rows are driven high to select (columns read high when a switch is closed)."),
     Option("gpio_matrix", "settle_us", "int", 10,
            "Delay between driving a row and reading the columns.", minimum=0, maximum=10_000),
+    Option("gpio_matrix", "internal_pull", "bool", True,
+           "Use the Pi's internal pull resistors on the column inputs."),
     # [shift_register]
     Option("shift_register", "load_pin", "int", 25, "GPIO (BCM) pin to PL (parallel load).",
            minimum=0, maximum=53),
@@ -160,6 +162,11 @@ OPTIONS: tuple[Option, ...] = (
            "Read through spidev when present; bit-bang through gpiozero otherwise."),
     Option("shift_register", "active_low", "bool", True,
            "A closed switch reads 0 (pull-up wiring)."),
+    Option("shift_register", "chips", "int", 0,
+           "Number of 74HC165 chips in the chain; 0: one per 8 squares, rounded up.", minimum=0,
+           maximum=32),
+    Option("shift_register", "spi_hz", "int", 500_000, "SPI clock of the chain.",
+           minimum=1000, maximum=32_000_000),
     # [serial]
     Option("serial", "port", "str", "/dev/serial/by-id/draughtsboard",
            "Port URL of the microcontroller (a by-id path survives re-plugging)."),
@@ -167,12 +174,27 @@ OPTIONS: tuple[Option, ...] = (
            maximum=4_000_000),
     Option("serial", "link_timeout_s", "float", 3.0,
            "No frame for this long means the link is lost.", minimum=0.5, maximum=60),
+    Option("serial", "reconnect_s", "float", 1.0,
+           "While the link is lost, try to reopen the port this often.", minimum=0.1,
+           maximum=60),
+    Option("serial", "connect_timeout_s", "float", 5.0,
+           "How long to wait for the microcontroller's HELLO.", minimum=0.1, maximum=60),
+    Option("serial", "debounce_ms", "int", 5, "Debounce time done on the microcontroller.",
+           minimum=0, maximum=1000),
     # [leds]
     Option("leds", "brightness", "float", 0.5, "LED brightness, 0..1.", minimum=0.0,
            maximum=1.0),
     Option("leds", "spi_bus", "int", 0, "SPI bus of the ws2812/max7219 LEDs.", minimum=0,
            maximum=6),
     Option("leds", "spi_device", "int", 0, "SPI chip select of the LEDs.", minimum=0, maximum=3),
+    Option("leds", "order", "str", "GRB",
+           "Colour order of the ws2812 LEDs (any order of R, G, B).",
+           choices=("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
+    Option("leds", "wiring", "str", "grid",
+           "How the LED strip runs: a full grid row by row, a serpentine grid, or one LED per "
+           "playing square.", choices=("grid", "grid-serpentine", "squares")),
+    Option("leds", "block_orientation", "int", 0, "max7219 block orientation.",
+           choices=(0, 90, -90, 180)),
     # [buttons]
     Option("buttons", "adjust_pin", "int", -1, "GPIO pin of the adjust button; -1: none.",
            minimum=-1, maximum=53),
@@ -186,6 +208,12 @@ OPTIONS: tuple[Option, ...] = (
            minimum=-1, maximum=53),
     Option("buttons", "draw_pin", "int", -1, "GPIO pin of the draw button; -1: none.",
            minimum=-1, maximum=53),
+    Option("buttons", "done_pin", "int", -1, "GPIO pin of the done button; -1: none.",
+           minimum=-1, maximum=53),
+    Option("buttons", "pull_up", "bool", True,
+           "Buttons connect the pin to ground (internal pull-up)."),
+    Option("buttons", "bounce_ms", "int", 20, "Debounce time of the buttons.", minimum=0,
+           maximum=1000),
     # [sim]
     Option("sim", "wiring", "str", "grid",
            "How the simulated board's sensors are wired: a full grid, only the playing squares "
@@ -228,7 +256,8 @@ PIN_OPTIONS: dict[str, tuple[str, ...]] = {
     "shift-register": ("shift_register.load_pin", "shift_register.clock_pin",
                        "shift_register.data_pin"),
     "gpio": ("buttons.adjust_pin", "buttons.hint_pin", "buttons.takeback_pin",
-             "buttons.newgame_pin", "buttons.resign_pin", "buttons.draw_pin"),
+             "buttons.newgame_pin", "buttons.resign_pin", "buttons.draw_pin",
+             "buttons.done_pin"),
 }
 
 

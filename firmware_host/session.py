@@ -40,6 +40,7 @@ from engine.outcome import Outcome
 from engine.types import Color, Move
 from engine.variant import find_variant
 from firmware_host import leds
+from firmware_host.messages import render as render_message
 from firmware_host.recogniser import (
     Illegal,
     MoveIndex,
@@ -100,6 +101,15 @@ _TIMER_HANDLERS: Mapping[str, str] = {
     "newgame": "_on_newgame_timer",
     "adjust": "_on_adjust_timer",
     "crown": "_on_crown_timer",
+}
+
+#: Events written to the log (one line each), with their level; the rest are for the bus only.
+_LOGGED: Mapping[str, int] = {
+    "move": logging.INFO, "new_game": logging.INFO, "result": logging.INFO,
+    "takeback": logging.INFO, "resumed": logging.INFO, "refused": logging.INFO,
+    "correction": logging.INFO, "computer_move": logging.INFO,
+    "engine_error": logging.ERROR, "resume_failed": logging.ERROR,
+    "sensor_fault": logging.WARNING, "link": logging.WARNING,
 }
 
 #: Handler per command (buttons and CLI/web requests); each checks where it applies.
@@ -262,6 +272,9 @@ class Session(BoardJudge, GameLifecycle):
 
     def _publish(self, kind: str, **fields: Any) -> None:
         event = {"event": kind, "at": round(self._now, 6), **fields}
+        level = _LOGGED.get(kind)
+        if level is not None and log.isEnabledFor(level):
+            log.log(level, "%s", render_message(event))
         try:
             self._store.publish(event)
         except Exception:  # a broken bus must never stop the game

@@ -118,15 +118,14 @@ class ShiftRegisterChain(SensorMatrix):
 
     @classmethod
     def from_config(cls, config: ConfigSource, context: BackendContext) -> ShiftRegisterChain:
-        """Build from ``shift_register.*`` options; ``chips`` defaults to one per 8 squares.
+        """Build from ``shift_register.*`` options; ``chips`` 0 (default): one per 8 squares.
 
         Raises:
             ConfigError: a bad option, named by its key.
         """
-        chips = int_option(config, f"{_SECTION}.chips", -(-context.layout.num_squares // 8),
-                           minimum=1, maximum=32)
+        chips = int_option(config, f"{_SECTION}.chips", 0, minimum=0, maximum=32)
         return cls(
-            chips,
+            chips or -(-context.layout.num_squares // 8),
             load_pin=int_option(config, _LOAD, 25, minimum=0),
             clock_pin=int_option(config, _CLOCK, 11, minimum=0),
             data_pin=int_option(config, _DATA, 9, minimum=0),

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Board, Move
-from engine.search import WIN_BOUND, Limit, Searcher, SearchOptions, StopToken
+from engine.movegen import MoveGen, generator_for
+from engine.search import WIN_BOUND, Limit, Searcher, SearchOptions, StopToken, _apply
 from tests.conftest import sample_size
 
 
@@ -272,3 +273,31 @@ def test_limit_rejects_nonsense() -> None:
 def test_board_of_another_variant_is_refused() -> None:
     with pytest.raises(ValueError, match="russian"):
         Searcher("russian").search(Board("english"), Limit(depth=1))
+
+
+@settings(max_examples=sample_size(ci=40, full=400), deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(0, 100))
+def test_tree_moves_agree_with_board_push(variant: str, seed: int, plies: int) -> None:
+    # The tree plays moves on raw bitboards; every child must be the position Board.push makes.
+    board = _random_position(variant, seed, plies)
+    _check_children(board, generator_for(variant))
+
+
+def test_king_capture_ending_on_its_own_square() -> None:
+    board = Board("russian", "W:WKc1:Bd2,d4,b4,b2,h8")  # c1:e3:c5:a3:c1
+    _check_children(board, generator_for("russian"))
+    result = Searcher("russian").search(board, Limit(depth=3))
+    assert result.move is not None and result.move.origin == result.move.destination
+
+
+def _check_children(board: Board, gen: MoveGen) -> None:
+    white, black, kings = board.bitboards()
+    colour = int(board.turn)
+    z, z_black, b2s = gen.zobrist, gen.zobrist_black, gen.bit2sq
+    for raw in gen.moves(white, black, kings, colour):
+        key = (b2s[raw[0]], b2s[raw[1]], frozenset(b2s[b] for b in raw[5]))
+        move = next(m for m in board.legal_moves if m.key() == key)
+        child = board.copy()
+        child.push(move)
+        assert _apply(z, z_black, raw, white, black, kings, colour, board.zobrist_hash()) == (
+            *child.bitboards(), child.zobrist_hash())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import io
+import os
 import random
 import signal
 import subprocess
@@ -252,6 +253,9 @@ def test_write_board_options_keeps_every_other_line_and_stays_valid(tmp_path: Pa
     path = tmp_path / "board.toml"
     path.write_text(CONFIG)
     path.chmod(0o640)
+    # The service's user must still read it: owner kept (only root can give a file away).
+    owner = (1234, 1234) if os.geteuid() == 0 else (os.getuid(), os.getgid())
+    os.chown(path, *owner)
     cells = list(range(49, -1, -1))
     write_board_options(path, {"transform": "identity", "cell_map": cells})
     new = path.read_text()
@@ -264,6 +268,7 @@ def test_write_board_options_keeps_every_other_line_and_stays_valid(tmp_path: Pa
     assert config["board.cell_map"] == cells and config["board.transform"] == "identity"
     assert config["game.event"] == "[board]\ncell_map = [1]\n"  # the look-alike untouched
     assert path.stat().st_mode & 0o777 == 0o640
+    assert (path.stat().st_uid, path.stat().st_gid) == owner
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.toml"]
 
 
@@ -431,7 +436,12 @@ def test_cli_errors_before_anything_is_asked(tmp_path: Path,
     assert "--write needs the configuration file to write: --config FILE" in \
         capsys.readouterr().err
     assert main(["calibrate", "--variant", "chess"]) == 2
-    assert "game.variant" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith("draughtsboard: --variant: unknown variant 'chess'")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[game]\nvariant = "chess"\n')
+    assert main(["calibrate", "--config", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"draughtsboard: {bad}: game.variant: unknown variant 'chess'")
     assert main(["calibrate", "--board", "gpio-matrix", "--script", "x"]) == 2
     assert "--script needs the simulated board" in capsys.readouterr().err
     missing = tmp_path / "nope.toml"
