@@ -45,7 +45,7 @@ HELP = """commands:
 #: Gap between the physical events of a typed move (a hand's pace; above the debounce time).
 STEP_S = 0.08
 
-_BUTTONS = {"adjust", "hint", "takeback", "newgame", "resign", "draw", "done"}
+_BUTTONS = frozenset({"adjust", "hint", "takeback", "newgame", "resign", "draw", "done"})
 
 
 @dataclass(frozen=True)

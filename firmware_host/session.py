@@ -24,6 +24,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from board_io.events import (
@@ -40,7 +41,6 @@ from engine.outcome import Outcome
 from engine.types import Color, Move
 from engine.variant import find_variant
 from firmware_host import leds
-from firmware_host.messages import render as render_message
 from firmware_host.recogniser import (
     Illegal,
     MoveIndex,
@@ -81,7 +81,7 @@ Square = int
 Listener = Callable[[dict[str, Any]], None]
 
 #: Handler per event type.
-_DISPATCH: Mapping[type, str] = {
+_DISPATCH: Mapping[type, str] = MappingProxyType({
     OccupancyChanged: "_on_occupancy",
     ButtonPressed: "_on_button",
     Command: "_on_command",
@@ -92,28 +92,19 @@ _DISPATCH: Mapping[type, str] = {
     SensorRecovered: "_on_fault",
     LinkLost: "_on_link",
     LinkRestored: "_on_link",
-}
+})
 
-_TIMER_HANDLERS: Mapping[str, str] = {
+_TIMER_HANDLERS: Mapping[str, str] = MappingProxyType({
     "settle": "_on_settle_timer",
     "error": "_on_error_timer",
     "takeback": "_on_takeback_timer",
     "newgame": "_on_newgame_timer",
     "adjust": "_on_adjust_timer",
     "crown": "_on_crown_timer",
-}
-
-#: Events written to the log (one line each), with their level; the rest are for the bus only.
-_LOGGED: Mapping[str, int] = {
-    "move": logging.INFO, "new_game": logging.INFO, "result": logging.INFO,
-    "takeback": logging.INFO, "resumed": logging.INFO, "refused": logging.INFO,
-    "correction": logging.INFO, "computer_move": logging.INFO,
-    "engine_error": logging.ERROR, "resume_failed": logging.ERROR,
-    "sensor_fault": logging.WARNING, "link": logging.WARNING,
-}
+})
 
 #: Handler per command (buttons and CLI/web requests); each checks where it applies.
-_COMMANDS: Mapping[str, str] = {
+_COMMANDS: Mapping[str, str] = MappingProxyType({
     "adjust": "_cmd_adjust",
     "done": "_cmd_done",
     "hint": "_cmd_hint",
@@ -121,7 +112,7 @@ _COMMANDS: Mapping[str, str] = {
     "newgame": "_cmd_newgame",
     "resign": "_cmd_resign",
     "draw": "_cmd_draw",
-}
+})
 
 
 class Session(BoardJudge, GameLifecycle):
@@ -170,6 +161,7 @@ class Session(BoardJudge, GameLifecycle):
                                    settle_ms=self.config.settle_ms)
         self._watched: dict[str, frozenset[Square]] = {}
         self._adjust_deadline: float | None = None
+        self._starting = False
         self.state = State.SYNCING
         self.board: Any = Board(self.variant, fen=self._start_fen)
         self.game_id: str | None = None
@@ -205,6 +197,7 @@ class Session(BoardJudge, GameLifecycle):
         LEDs, until they match (re-sync).
         """
         self._now = at
+        self._starting = True
         self.occupied = frozenset(occupied)
         self.colours = colours
         if not (resume and self._resume()):
@@ -272,9 +265,6 @@ class Session(BoardJudge, GameLifecycle):
 
     def _publish(self, kind: str, **fields: Any) -> None:
         event = {"event": kind, "at": round(self._now, 6), **fields}
-        level = _LOGGED.get(kind)
-        if level is not None and log.isEnabledFor(level):
-            log.log(level, "%s", render_message(event))
         try:
             self._store.publish(event)
         except Exception:  # a broken bus must never stop the game

@@ -8,6 +8,7 @@ watch for a takeback or a new game. Which method runs in which state is ``sessio
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine.types import Move
@@ -16,7 +17,7 @@ from firmware_host.session_support import move_fields
 from firmware_host.session_types import State
 
 #: How the board is judged in each state (see ``BoardJudge._evaluate``).
-_EVALUATE: Mapping[State, str] = {
+_EVALUATE: Mapping[State, str] = MappingProxyType({
     State.SYNCING: "_eval_syncing",
     State.HUMAN_TO_MOVE: "_eval_human",
     State.MOVE_IN_PROGRESS: "_eval_human",
@@ -25,7 +26,7 @@ _EVALUATE: Mapping[State, str] = {
     State.COMPUTER_MOVE_PENDING: "_eval_pending",
     State.GAME_OVER: "_eval_over",
     State.SETTING_UP: "_eval_setting_up",
-}
+})
 
 
 class BoardJudge:
@@ -46,6 +47,7 @@ class BoardJudge:
     _touch: Any
     _namer: Any
     _initial: frozenset[int]
+    _starting: bool
 
     if TYPE_CHECKING:  # provided by Session
         def _cancel_jobs(self) -> None: ...
@@ -64,12 +66,16 @@ class BoardJudge:
         @property
         def in_sync(self) -> bool: ...
 
+        @property
+        def human_turn(self) -> bool: ...
+
     def _evaluate(self, at: float, settled: bool = False) -> None:
         getattr(self, _EVALUATE[self.state])(at, settled)
 
     def _eval_syncing(self, at: float, settled: bool) -> None:
-        if self.in_sync or self._pending_done():
+        if self.in_sync or self._pending_done() or self._moved_while_away():
             self._view.sync = None
+            self._starting = False
             self._publish("synced")
             self._enter_turn(at)
             return
@@ -77,6 +83,16 @@ class BoardJudge:
         self._view.sync = (target - self.occupied, self.occupied - target)
         self._watch("newgame", self._is_initial() and self.game_started, at,
                     self.config.newgame_ms)
+
+    def _moved_while_away(self) -> bool:
+        """Guard: at start-up, the board shows a move made while the service was down.
+
+        Only at start: after a takeback the board still shows the move taken back.
+        """
+        if not self._starting or not self.human_turn or self.pending is not None:
+            return False
+        result = self._index.resolve(self.occupied, colours=self.colours)
+        return isinstance(result, Complete)
 
     def _pending_done(self) -> bool:
         """Guard: the computer's pending move (saved before a restart) is on the board."""

@@ -43,6 +43,7 @@ class GameLifecycle:
     _touch: Any
     _view: SessionView
     _namer: Any
+    _starting: bool
 
     if TYPE_CHECKING:  # provided by Session
         def _cancel_jobs(self) -> None: ...
@@ -87,6 +88,7 @@ class GameLifecycle:
         self._view.new_turn()
         self._clear_error()
         self._timers.cancel("settle", "takeback", "newgame")
+        self._starting = False
         self._publish("takeback", plies=plies, ply=ply, side=side_name(self.board.turn),
                       fen=self.board.fen())
         self._save()
@@ -137,28 +139,63 @@ class GameLifecycle:
             return False
         try:
             board, pending = restore(state, lambda fen: Board(self.variant, fen=fen))
+            outcome = restore_outcome(state, board)
         except ValueError as exc:
             log.error("session: cannot resume the saved game (%s); starting a new one", exc)
             self._publish("resume_failed", reason=str(exc))
             return False
-        self.board = board
-        self._set_pending(pending)
         self.game_id = str(state["game_id"])
         self._start_fen = str(state["start_fen"])
+        if self._catch_up(board, outcome):
+            pending = None  # the game moved on after the snapshot: its pending move is stale
+            outcome = self.outcome
+        self.board = board
+        self._set_pending(pending)
+        self.outcome = outcome
         replay = Board(self.variant, fen=self._start_fen)
         self._history = [occupancy(replay)]
         for move in board.move_stack:
             replay.push(move)
             self._history.append(occupancy(replay))
-        try:
-            self.outcome = restore_outcome(state, board)
-        except ValueError as exc:
-            log.error("session: %s", exc)
-            self.outcome = board.outcome()
         self._publish("resumed", game_id=self.game_id, ply=len(board.move_stack),
                       fen=board.fen(), pending=None if pending is None
                       else board.move_notation(pending))
         return True
+
+    def _catch_up(self, board: Any, outcome: Outcome | None) -> bool:
+        """Bring ``board`` (from the session snapshot) up to the game log, which is written
+        first (write-ahead): a stop between the two leaves the log a move ahead, or a takeback
+        behind. Sets ``self.outcome`` from the log. Returns whether anything changed.
+        """
+        load = getattr(self._store, "load_game", None)
+        if load is None:
+            self.outcome = outcome
+            return False
+        try:
+            game = load(self.game_id)
+            logged = [m.pdn for m in game.moves]
+        except (ValueError, KeyError) as exc:
+            log.error("session: game log unreadable (%s): resuming from the snapshot", exc)
+            self.outcome = outcome
+            return False
+        changed = False
+        while len(board.move_stack) > len(logged):
+            board.pop()
+            changed = True
+        for text in logged[len(board.move_stack):]:
+            try:
+                board.push(board.parse_move(text))
+            except ValueError as exc:
+                log.error("session: logged move %s does not replay (%s)", text, exc)
+                break
+            changed = True
+        self.outcome = outcome
+        if game.result == "*":
+            self.outcome = None
+        elif outcome is None:
+            self.outcome = board.outcome() or Outcome.from_result(
+                game.result, _termination(game.termination))
+        return changed or self.outcome != outcome
 
     def _save(self) -> None:
         self._store.save_session(snapshot(
@@ -198,3 +235,9 @@ class GameLifecycle:
             return
         self._finish(Outcome(Termination.DRAW_AGREED, None), event.at)
 
+
+def _termination(text: str) -> Termination:
+    try:
+        return Termination(text)
+    except ValueError:
+        return Termination.UNKNOWN

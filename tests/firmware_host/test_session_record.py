@@ -324,3 +324,35 @@ def test_colour_aware_sensors_catch_a_piece_of_the_wrong_colour() -> None:
     assert rig.last("refused")["reason"] == "wrong_colour"
     rig.set(after, {**colours, rig.sq("15"): Reading.BLACK})
     assert rig.moves() == ["11-15"]
+
+
+def test_a_move_made_while_the_service_was_down_is_read_from_the_board() -> None:
+    rig = Rig("english")
+    rig.play("11-15")
+    board = Board("english", fen=rig.session.board.fen())
+    board.push(board.find_move(rig.sq("23"), rig.sq("19")))
+    again = Rig("english", store=rig.store, occupied=board.occupied_squares())
+    assert again.moves() == ["11-15", "23-19"]
+    assert again.published("resumed")
+    assert again.state == "human_to_move"
+
+
+def test_an_unrelated_board_at_restart_is_guided_not_played() -> None:
+    rig = Rig("english")
+    rig.play("11-15")
+    again = Rig("english", store=rig.store, occupied=set())
+    assert again.state == "syncing"
+    assert again.moves() == ["11-15"]
+
+
+def test_resume_trusts_the_game_log_over_a_lagging_snapshot() -> None:
+    rig = Rig("english")
+    rig.play("11-15")
+    stale = rig.store.load_session()  # the snapshot of a stop between log and snapshot writes
+    rig.play("23-19")
+    rig.press("resign")
+    rig.store.save_session(stale)
+    again = Rig("english", store=rig.store, occupied=set(rig.occupied))
+    assert len(again.session.board.move_stack) == 2
+    assert again.state == "game_over"
+    assert again.session.outcome is not None and again.session.outcome.result() == "1-0"
