@@ -294,7 +294,8 @@ def _plain(text: str, variant: Variant) -> str:
 
     The board's parser takes any separator; splitting here keeps an ``x`` separator from being
     read as the file letter of a square. A numeric variant also gets its squares written as
-    ``c3`` (Brazilian files follow PDN 3.0's ``26,W,8,8,A0,0``): they are translated by position.
+    ``c3`` (files from programs that write every 8x8 game in letters): they are translated by
+    position.
     """
     squares: list[str] = []
     for chunk in _SEPARATORS.split(text):

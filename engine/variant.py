@@ -6,8 +6,8 @@ last row in the middle of a capture, the goal, and the notation. One move genera
 (:mod:`engine.movegen`) reads these attributes; a variant overrides only what differs.
 
 Square indices: for numeric variants the index is the PDN number minus one. The 8x8 variants
-written with letters (russian, diagonal, russian-giveaway) use the same order as their numeric
-cousins (index 0 is b8, index 28 is a1) so a Russian position can also be read in numbers.
+written with letters (russian, brazilian, diagonal, russian-giveaway) use the same order as their
+numeric cousins (index 0 is b8, index 28 is a1) so their positions can also be read in numbers.
 Turkish uses all 64 squares, index ``row * 8 + col`` (a1 is 0, h8 is 63).
 
 Example:
@@ -238,13 +238,19 @@ class InternationalGiveaway(International):
 
 
 class Brazilian(International):
-    """Brazilian draughts: international rules on the 8x8 board (GameType 26)."""
+    """Brazilian draughts: international rules on the 8x8 board (GameType 26).
+
+    Squares are written ``a1``..``h8`` and captures with ``x`` (``c3xe5``), as PDN 3.0 lists
+    GameType 26 (``26,W,8,8,A0,0``, capture separator ``x``) and Brazilian score sheets write
+    them; numbers 1-32 are accepted on input, as for Russian.
+    """
 
     name = "brazilian"
     aliases: ClassVar[tuple[str, ...]] = ("brazil",)
     pdn_gametype = 26
     rows = cols = 8
     start_rows = 3
+    numeric_notation = False
 
 
 class Canadian(International):

@@ -254,7 +254,11 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     with ExitStack() as stack:
-        game = TerminalGame(options, stack, out)
+        try:
+            game = TerminalGame(options, stack, out)
+        except (DraughtsError, BoardIOError) as exc:
+            print(f"draughtsboard play: {exc}", file=sys.stderr)
+            return 2
         out.write(f"draughtsboard play: {game.variant.name}, {options.config['game.mode']} "
                   f"mode. Type 'help' for commands.\n")
         game.wait_quiet()

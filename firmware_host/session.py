@@ -152,8 +152,10 @@ class Session(BoardJudge, GameLifecycle):
         self._show_leds = show_leds
         self._wall_clock = wall_clock
         self._namer = Namer(self.variant)
-        self._start_fen = fen or self.variant.starting_fen
-        self._initial = occupancy(Board(self.variant, fen=self._start_fen))
+        #: Where new games start; the current game's own start may differ (a resumed game).
+        self._new_game_fen = fen or self.variant.starting_fen
+        self._start_fen = self._new_game_fen
+        self._initial = occupancy(Board(self.variant, fen=self._new_game_fen))
         self._listeners: list[Listener] = []
         self._queue: deque[Any] = deque()
         self._timers = Timers()
@@ -162,6 +164,7 @@ class Session(BoardJudge, GameLifecycle):
         self._watched: dict[str, frozenset[Square]] = {}
         self._adjust_deadline: float | None = None
         self._starting = False
+        self._saved_obligation: Square | None = None
         self.state = State.SYNCING
         self.board: Any = Board(self.variant, fen=self._start_fen)
         self.game_id: str | None = None
@@ -407,6 +410,7 @@ class Session(BoardJudge, GameLifecycle):
             side = side_name(self.board.turn)
             if isinstance(event, Obliged):
                 self._publish("touch", square=self._namer.square(event.square), side=side)
+                self._save()  # a restart must not free the player from the obligation
             elif isinstance(event, AdjustOpened):
                 self._set_state(State.ADJUSTING)
                 self._publish("adjust", state=True, side=side)
@@ -423,10 +427,17 @@ class Session(BoardJudge, GameLifecycle):
         self._adjust_deadline = deadline
 
     def _reset_touch(self, at: float) -> None:
-        """A new position: no obligation, adjust window closed."""
+        """A new position: no obligation (unless one was saved before a restart), adjust
+        window closed."""
         playable = self._index.playable if self.human_turn else frozenset()
-        self._touch_events(self._touch.reset(self._history[-1], playable, at,
-                                             board=self.occupied))
+        position = self._history[-1]
+        events = list(self._touch.reset(position, playable, at, board=self.occupied))
+        saved, self._saved_obligation = self._saved_obligation, None
+        if saved is not None and saved in playable:
+            # Replay the touch through the tracker's own rules: the piece was lifted.
+            events += self._touch.update(position - {saved}, at)
+            events += self._touch.update(self.occupied, at)
+        self._touch_events(events)
 
     def _lifted_own_piece(self) -> Square | None:
         position = self._history[-1]

@@ -38,12 +38,14 @@ class GameLifecycle:
     occupied: frozenset[int]
     _history: list[frozenset[int]]
     _start_fen: str
+    _new_game_fen: str
     _store: Any
     _timers: Any
     _touch: Any
     _view: SessionView
     _namer: Any
     _starting: bool
+    _saved_obligation: int | None
 
     if TYPE_CHECKING:  # provided by Session
         def _cancel_jobs(self) -> None: ...
@@ -114,6 +116,7 @@ class GameLifecycle:
         self._evaluate(at)
 
     def _open_game(self) -> None:
+        self._start_fen = self._new_game_fen
         self.board = Board(self.variant, fen=self._start_fen)
         self._history = [occupancy(self.board)]
         self._set_pending(None)
@@ -146,9 +149,12 @@ class GameLifecycle:
             return False
         self.game_id = str(state["game_id"])
         self._start_fen = str(state["start_fen"])
+        obligation = state.get("obligation")
+        self._saved_obligation = obligation if isinstance(obligation, int) else None
         if self._catch_up(board, outcome):
             pending = None  # the game moved on after the snapshot: its pending move is stale
             outcome = self.outcome
+            self._saved_obligation = None
         self.board = board
         self._set_pending(pending)
         self.outcome = outcome

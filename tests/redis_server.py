@@ -5,10 +5,8 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-import time
+import threading
 from pathlib import Path
-
-import redis
 
 
 def free_port() -> int:
@@ -40,27 +38,31 @@ class RedisServer:
         return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        """Start the server and wait until it answers PING."""
+        """Start the server and wait until it says it accepts connections."""
         self.directory.mkdir(parents=True, exist_ok=True)
         args = [self.executable, "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", str(self.directory), "--appendonly", "yes",
                 "--appendfsync", "always", "--save", "", "--daemonize", "no",
-                "--logfile", str(self.directory / "redis.log")]
+                "--logfile", ""]
         if self.password:
             args += ["--requirepass", self.password]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"redis-server did not start: {self.log_tail()}") from None
-                time.sleep(0.01)  # polling a process that is starting, not a test waiting
-            finally:
-                client.close()
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        ready = threading.Event()
+        threading.Thread(target=self._drain_log, args=(self.process, ready),
+                         name=f"redis-log-{self.port}", daemon=True).start()
+        if not ready.wait(timeout=10):
+            self.stop()
+            raise RuntimeError(f"redis-server did not start: {self.log_tail()}")
+
+    def _drain_log(self, process: subprocess.Popen[bytes], ready: threading.Event) -> None:
+        # Keeps the pipe drained for the server's whole life, so its log can never block it.
+        assert process.stdout is not None
+        with open(self.directory / "redis.log", "ab") as log:
+            for line in process.stdout:
+                log.write(line)
+                log.flush()
+                if b"Ready to accept connections" in line:
+                    ready.set()
 
     def stop(self) -> None:
         """Stop the server (SIGTERM: it finishes its AOF writes)."""

@@ -54,3 +54,12 @@ def test_command_line_entry() -> None:
         input="c3-d4\nquit\n", capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "1. c3-d4" in done.stdout
+
+
+def test_a_bad_fen_gives_one_clear_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli", "play", "--fen", "nonsense",
+         "--virtual-time"], input="quit\n", capture_output=True, text=True, timeout=60,
+        check=False)
+    assert done.returncode == 2
+    assert "FEN" in done.stderr and "Traceback" not in done.stderr

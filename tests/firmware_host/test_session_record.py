@@ -356,3 +356,28 @@ def test_resume_trusts_the_game_log_over_a_lagging_snapshot() -> None:
     assert len(again.session.board.move_stack) == 2
     assert again.state == "game_over"
     assert again.session.outcome is not None and again.session.outcome.result() == "1-0"
+
+
+def test_touch_move_obligation_survives_a_restart() -> None:
+    rig = Rig("english")
+    rig.lift("11")
+    rig.place("11")
+    assert rig.session.obligation == rig.sq("11")
+    again = Rig("english", store=rig.store, occupied=set(rig.occupied))
+    assert again.session.obligation == rig.sq("11")
+    again.play("10-14")
+    assert again.last("refused")["reason"] == "touch_move"
+    assert again.moves() == []
+
+
+def test_new_games_after_a_resume_start_from_the_configured_position() -> None:
+    rig = Rig("english")
+    rig.play("11-15")
+    fen = "B:W18,30:B14,1"
+    again = Rig("english", store=rig.store, fen=fen, occupied=set(rig.occupied))
+    assert again.session.game_id == rig.session.game_id  # resumed, from the standard start
+    again.press("resign")
+    again.set(Board("english", fen=fen).occupied_squares())
+    again.wait(again.config.newgame_ms + 10)
+    assert again.session.game_id != rig.session.game_id
+    assert again.session.board.fen() == Board("english", fen=fen).fen()

@@ -1,0 +1,47 @@
+"""``draughtsboard demo``: a simulated human plays the computer on the simulated board."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``demo``."""
+    parser = subparsers.add_parser(
+        "demo", help="watch a simulated player play the computer on the simulated board",
+        description="Run the whole board service (sensors, move recognition, engine, LEDs, "
+                    "game store, PDN files) on a simulated board. A simulated player makes its "
+                    "moves by lifting and placing pieces, and carries out the computer's "
+                    "replies by following the LEDs. Needs no hardware and no Redis.")
+    parser.add_argument("--variant", metavar="NAME", default="international",
+                        help="rules to play (default international)")
+    parser.add_argument("--moves", type=_positive, default=20, metavar="N",
+                        help="stop after N plies (half-moves) or at game over (default 20)")
+    parser.add_argument("--level", type=int, default=3, choices=range(1, 11), metavar="1-10",
+                        help="the computer's strength (default 3)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N",
+                        help="seed of the simulated player's choices (default 1)")
+    parser.add_argument("--fast", action="store_true",
+                        help="no pause between frames (also when output is not a terminal)")
+    parser.add_argument("--games-dir", metavar="DIR",
+                        help="where the PDN file is written (default: a new temporary "
+                             "directory, printed at the end)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the demo."""
+    from firmware_host.demo import DemoOptions, run_demo
+
+    return run_demo(DemoOptions(variant=args.variant, plies=args.moves, level=args.level,
+                                fast=args.fast, games_dir=args.games_dir, seed=args.seed))

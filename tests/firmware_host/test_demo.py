@@ -1,0 +1,218 @@
+"""``draughtsboard demo``: the service on the sim board, a simulated human, LEDs followed."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from board_io.types import Led, Pattern, Role
+from engine import Board
+from engine.pdn import read_games
+from firmware_host.demo import Demo, DemoOptions, Display, led_legend, run_demo
+from firmware_host.demo_hands import HandStep, human_steps, next_led_step
+
+
+def _apply(occupied: set[int], steps: list[HandStep]) -> set[int]:
+    """Replay steps on a set of squares, failing on a physically impossible step."""
+    board = set(occupied)
+    for step in steps:
+        if step.action == "lift":
+            assert step.square in board, f"lift from empty {step.square}"
+            board.discard(step.square)
+        else:
+            assert step.square not in board, f"place on occupied {step.square}"
+            board.add(step.square)
+    return board
+
+
+def test_cli_demo_plays_and_writes_a_pdn_of_legal_alternating_moves(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    proc = subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli", "demo", "--fast", "--moves", "6",
+         "--games-dir", str(games)],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout  # not a terminal: plain text, no cursor tricks
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last.startswith("done: PDN written to ")
+    path = Path(last.removeprefix("done: PDN written to "))
+    assert path.parent == games and path.is_file()
+    [game] = read_games(path.read_text(encoding="utf-8"))
+    assert game.variant.name == "international"
+    assert len(game.moves) == 6
+    board = Board("international")
+    for move in game.moves:  # read_games checked legality; replay to be sure of the order
+        assert move in board.legal_moves
+        board.push(move)
+    assert game.headers["Black"] == "draughtsboard"  # the computer plays black
+    assert "the computer's 3 move(s) were carried out by following the LEDs" in proc.stdout
+
+
+def _recorded_demo(stack: ExitStack, tmp_path: Path, **options: Any) -> tuple[Demo, list[Any]]:
+    """A demo whose hand actions are logged in one sequence with the session's events."""
+    demo = Demo(DemoOptions(fast=True, games_dir=str(tmp_path), **options), stack,
+                Display(io.StringIO(), fast=True), str(tmp_path))
+    log: list[Any] = []
+    demo.session.subscribe(log.append)
+    lift, place = demo.sim.lift, demo.sim.place
+
+    def logged_lift(sq: int) -> Any:
+        log.append(("lift", sq, demo.clock.monotonic()))
+        return lift(sq)
+
+    def logged_place(sq: int, piece: Any = None) -> None:
+        log.append(("place", sq, demo.clock.monotonic()))
+        place(sq, piece)
+
+    demo.sim.lift = logged_lift  # type: ignore[method-assign]
+    demo.sim.place = logged_place  # type: ignore[method-assign]
+    return demo, log
+
+
+def test_computer_moves_are_carried_out_by_following_the_leds(tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        demo, log = _recorded_demo(stack, tmp_path, plies=8)
+        result = demo.play()
+        history = demo.leds
+        roles_used: set[Role] = set()
+        in_computer_move = False
+        for entry in log:
+            if isinstance(entry, dict):
+                if entry["event"] == "computer_move":
+                    in_computer_move = True
+                elif entry["event"] == "move" and entry["by"] == "computer":
+                    in_computer_move = False
+                continue
+            if not in_computer_move:
+                continue
+            action, sq, at = entry
+            shown = history.frame_at(at)  # what the hand saw when it acted
+            assert sq in shown, f"{action} {sq} at {at}: that square was dark"
+            allowed = {Role.TO} if action == "place" else {Role.FROM, Role.REMOVE, Role.TO}
+            assert shown[sq].role in allowed, f"{action} {sq}: lit {shown[sq].role}"
+            roles_used.add(shown[sq].role)
+        assert not in_computer_move
+        assert roles_used == {Role.FROM, Role.TO, Role.REMOVE}  # seed 1 has a capture by 8
+        store_game = demo.store.load_game(demo.session.game_id)
+    by = [entry["by"] for entry in log if isinstance(entry, dict) and entry["event"] == "move"]
+    assert by == ["human", "computer"] * 4
+    assert [b for b, _, _ in result.plies] == by
+    assert all(followed == (b == "computer") for b, _, followed in result.plies)
+    [game] = read_games(result.pdn_path.read_text(encoding="utf-8"))
+    assert game.move_texts == [text for _, text, _ in result.plies]
+    assert len(store_game.moves) == 8
+
+
+def test_the_human_move_steps_are_sloppy_but_end_in_the_move() -> None:
+    rng = random.Random(5)
+    landed_between = removed_early = 0
+    for variant in ("international", "russian", "turkish", "english"):
+        for seed in range(6):
+            board = Board(variant)
+            game_rng = random.Random(seed)
+            for _ in range(40):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                move = game_rng.choice(moves)
+                steps = human_steps(board, move, rng)
+                before = set(board.occupied_squares())
+                board.push(move)
+                assert _apply(before, steps) == set(board.occupied_squares())
+                places = [s.square for s in steps if s.action == "place"]
+                landed_between += len(places) > 1
+                lifts = [s.square for s in steps if s.action == "lift"]
+                removed_early += any(sq in move.captures for sq in lifts[:1 + len(places)])
+    assert landed_between > 0 and removed_early > 0
+
+
+def _frame(**roles: list[int]) -> dict[int, Led]:
+    return {sq: Led(Pattern.ON, Role[name.upper()]) for name, squares in roles.items()
+            for sq in squares}
+
+
+def test_following_a_capture_shown_on_the_leds() -> None:
+    occupied = {20, 16, 9}  # piece on 20 jumps 16 and 9 to land on 2 via 13
+    done: list[tuple[str, int]] = []
+    holding = False
+    for _ in range(10):
+        frame: dict[int, Led] = {}
+        if 20 in occupied:
+            frame.update(_frame(**{"from": [20]}))
+        if 2 not in occupied:
+            frame.update(_frame(to=[2], path=[13]))
+        frame.update(_frame(remove=[sq for sq in (16, 9) if sq in occupied]))
+        step = next_led_step(frame, occupied, holding, random.Random(len(done)))
+        if step is None:
+            break
+        done.append((step.action, step.square))
+        if step.action == "lift":
+            occupied.discard(step.square)
+            holding = holding or step.why == "from"
+        else:
+            occupied.add(step.square)
+            holding = False
+    assert sorted(done) == [("lift", 9), ("lift", 16), ("lift", 20), ("place", 2)]
+    assert occupied == {2}
+
+
+def test_nothing_to_follow_when_the_leds_ask_nothing() -> None:
+    assert next_led_step({}, {1, 2}, False, random.Random(0)) is None
+    crown = {5: Led(Pattern.FAST, Role.CROWN)}
+    assert next_led_step(crown, {5}, False, random.Random(0)) is None
+
+
+def test_led_legend_names_roles_in_priority_order() -> None:
+    frame = _frame(remove=[17], to=[22], **{"from": [31]})
+    assert led_legend(frame, lambda sq: str(sq + 1)) == "LEDs: remove 18 | to 23 | from 32"
+    assert led_legend({}, str) == "LEDs: off"
+
+
+def test_unknown_variant_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.cli import main
+
+    assert main(["demo", "--variant", "chess", "--fast"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown variant 'chess'" in err and "Traceback" not in err
+
+
+def test_run_demo_reports_the_game_over_or_the_ply_limit(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert run_demo(DemoOptions(variant="english", plies=3, fast=True,
+                                games_dir=str(tmp_path)), out) == 0
+    text = out.getvalue()
+    moves = text.split("moves: ", 1)[1].splitlines()[0].split()
+    assert len(moves) == 3
+    # English: black (the computer) moves first, so two of the three plies were followed.
+    assert "the computer's 2 move(s) were carried out by following the LEDs" in text
+    assert len(list(tmp_path.glob("*.pdn"))) == 1
+
+
+def test_same_seed_same_game_whatever_the_engine_thread_timing(tmp_path: Path) -> None:
+    games = []
+    for run in range(2):
+        out = io.StringIO()
+        assert run_demo(DemoOptions(plies=6, fast=True, seed=7,
+                                    games_dir=str(tmp_path / str(run))), out) == 0
+        games.append(out.getvalue().split("moves: ", 1)[1].splitlines()[0])
+    assert games[0] == games[1]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_frames_are_redrawn_in_place_and_in_colour(tmp_path: Path) -> None:
+    out = _Terminal()
+    assert run_demo(DemoOptions(plies=2, fast=True, games_dir=str(tmp_path)), out) == 0
+    text = out.getvalue()
+    assert text.count("\x1b[H\x1b[2J") >= 3  # start, the reply shown, the reply carried out
+    assert "\x1b[48;2;" in text
