@@ -108,20 +108,32 @@ class Display:
         self.out.flush()
 
 
+def check_options(options: DemoOptions) -> Any:
+    """Check the variant and the levels; return the computer's :class:`~engine.levels.Level`.
+
+    Raises:
+        ConfigError: an unknown variant or an out-of-range level.
+    """
+    from engine.variant import find_variant
+    from firmware_host.config import ConfigError
+
+    try:
+        find_variant(options.variant)
+        level(options.human_level)
+        return level(options.level)
+    except ValueError as exc:
+        raise ConfigError(f"demo: {exc}") from None
+
+
 def demo_config(options: DemoOptions, games_dir: str) -> Any:
     """The service configuration of a demo (sim board, memory store, depth-limited engine).
 
     Raises:
         ConfigError: an unknown variant or an out-of-range level.
     """
-    from engine.variant import find_variant
-    from firmware_host.config import Config, ConfigError
+    from firmware_host.config import Config
 
-    try:
-        find_variant(options.variant)
-        chosen = level(options.level)
-    except ValueError as exc:
-        raise ConfigError(f"demo: {exc}") from None
+    chosen = check_options(options)
     # Depth only, no clock: the same demo plays the same game on any machine.
     depth = min(chosen.depth or MAX_DEPTH, MAX_DEPTH)
     return Config.from_mapping({
@@ -288,6 +300,8 @@ class Demo:
         move = self._follow_leds()
         text = self.game.move_notation(move)
         self.game.push(move)
+        if self.game.fen() != self.session.board.fen():
+            raise DemoError(f"the LEDs were read as {text}, but the computer played {shown_as}")
         self._crown_if_asked()
         self.show(f"computer: {text} (carried out by following the LEDs)")
         return text
@@ -388,6 +402,7 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
     """
     out = out if out is not None else sys.stdout
     display = Display(out, fast=options.fast)
+    check_options(options)  # before a directory is made for nothing
     try:
         games_dir = options.games_dir or tempfile.mkdtemp(prefix="draughtsboard-demo-")
         Path(games_dir).mkdir(parents=True, exist_ok=True)

@@ -248,7 +248,7 @@ BOARD_CASES: list[tuple[str, str, int, str, Allow | None]] = [
     ("international", "W:WK46,K47,K48:BK3", 32, "fmjd-16-moves", None),
     ("international", "W:WK46,K47:BK3", 10, "fmjd-5-moves", None),
     ("international", "W:WK1,K2,36,37:BK49,K50,14,15", 50, "fmjd-25-moves", _kings_only),
-    ("brazilian", "W:WK1,K2,21:BK31,K32,12", 40, "brazilian-20-moves", _kings_only),
+    ("brazilian", "W:WKb8,Kd8,a3:BKe1,Kg1,h6", 40, "brazilian-20-moves", _kings_only),
     ("english", "B:WK1,K3:BK30,K32", 80, "english-40-moves", None),
     ("pool", "B:WK29:BK1,K2,K3", 25, "pool-13-moves", None),
     ("russian", "W:WKc1,a3:BKh6", 10, "russian-5-moves-balance", None),

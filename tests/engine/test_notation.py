@@ -28,6 +28,19 @@ def test_russian_letters_and_colon() -> None:
     assert board.parse_move("c3e5") == move
 
 
+def test_brazilian_letters_and_x() -> None:
+    """PDN 3.0 GameType 26 ("26,W,8,8,A0,0", capture separator x); CBD score sheets: a3xc5."""
+    board = position("brazilian", "W", "c3", "d4")
+    (move,) = board.legal_moves
+    assert board.move_notation(move) == "c3xe5"
+    assert board.parse_move("c3xe5") == move
+    assert board.parse_move("c3:e5") == move
+    assert board.parse_move("22x15") == move  # the numbers of the numeric 8x8 games
+    quiet = Board("brazilian").parse_move("c3-d4")
+    assert Board("brazilian").move_notation(quiet) == "c3-d4"
+    assert Board("brazilian").parse_move("22-18") == quiet
+
+
 def test_concatenated_letter_squares() -> None:
     board = Board("russian")
     assert board.move_notation(board.parse_move("a3b4")) == "a3-b4"

@@ -243,6 +243,17 @@ def test_brazilian_files_with_letter_squares() -> None:
     assert game.variant.name == "brazilian"
     assert len(game.moves) == 4
     assert len(game.moves[-1].captures) == 1
+    # Files numbered like the numeric 8x8 games (c3 = 22, d4 = 18, ...) read as the same game.
+    [numbered] = read_games('[GameType "26"]\n1. 22-18 11-15 2. 18x11 8x15 *')
+    assert numbered.moves == game.moves
+
+
+def test_brazilian_written_in_letters_with_x() -> None:
+    """PDN 3.0 GameType 26: "26,W,8,8,A0,0", capture separator x (wiegerw/pdn gametype.rst)."""
+    pdn = write_game(None, ["c3-d4", "f6-e5", "d4xf6", "g7xe5"], variant="brazilian")
+    assert '[GameType "26,W,8,8,A0,0"]' in pdn
+    assert "Variant" not in pdn
+    assert pdn.splitlines()[-1] == "1. c3-d4 f6-e5 2. d4xf6 g7xe5 *"
 
 
 def test_variant_tag_chooses_among_variants_sharing_a_gametype() -> None:
@@ -470,18 +481,19 @@ PYDRAUGHTS_REPLAY = {
     "english": "english",
     "italian": "italian",
     "russian": "russian",
+    "brazilian": "brazilian",
     "turkish": "turkish",
 }
-PYDRAUGHTS_READ_ONLY = ("brazilian", "pool", "spanish", "canadian")
+PYDRAUGHTS_READ_ONLY = ("pool", "spanish", "canadian")
 
 
 @pytest.mark.parametrize("variant", [*PYDRAUGHTS_REPLAY, *PYDRAUGHTS_READ_ONLY])
 def test_pydraughts_reads_our_pdn(variant: str) -> None:
     """pydraughts' PDN reader gets the same tags and move texts from what we write.
 
-    Where pydraughts shares our square numbering (international, English, Italian, Russian,
-    Turkish) it also replays the moves as legal; it wants ``x`` in Russian captures where we
-    write the Russian ``:``. Its Brazilian, pool, Spanish and Canadian boards number the squares
+    Where pydraughts shares our square names (international, English, Italian, Russian,
+    Brazilian, Turkish) it also replays the moves as legal; it wants ``x`` in Russian captures
+    where we write the Russian ``:``. Its pool, Spanish and Canadian boards number the squares
     differently (see test_differential_pydraughts), so only the reading is compared there.
     """
     rng = random.Random(f"py-{variant}")

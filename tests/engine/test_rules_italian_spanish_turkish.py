@@ -85,6 +85,11 @@ def test_turkish_man_crowned_at_end_of_move() -> None:
     board = position("turkish", "W", "c6", "c7,d8")
     assert keys(board) == {move("c6", "e8", "c7", "d8")}
     assert all(m.promotes for m in board.legal_moves)
+    # e8 two squares away: a king on c8 would fly over it to f8..h8; the man cannot, so the
+    # capture ends on c8 (Wikipedia: "promoted to a king at the end of the move"; pydraughts).
+    board = position("turkish", "W", "c6", "c7,e8")
+    assert keys(board) == {move("c6", "c8", "c7")}
+    assert all(m.promotes for m in board.legal_moves)
 
 
 def test_turkish_majority_counts_kings_as_one() -> None:

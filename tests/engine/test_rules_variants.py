@@ -53,9 +53,10 @@ def test_gametypes() -> None:
     ("pool", "B:W21-32:B1-12", BLACK),
     ("italian", "W:W21-32:B1-12", WHITE),
     ("spanish", "W:W1-12:B21-32", WHITE),
-    ("brazilian", "W:W21-32:B1-12", WHITE),
     ("canadian", "W:W43-72:B1-30", WHITE),
     ("russian", "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8",
+     WHITE),
+    ("brazilian", "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8",
      WHITE),
 ])
 def test_initial_positions(name: str, fen: str, first: object) -> None:
@@ -85,10 +86,18 @@ def test_italian_and_spanish_orientation() -> None:
     assert spa.square_coords(31) == (7, 0)  # 32 = a8
 
 
-def test_russian_square_names() -> None:
-    v = find_variant("russian")
+@pytest.mark.parametrize("name", ["russian", "brazilian"])
+def test_letter_square_names_on_8x8(name: str) -> None:
+    """PDN 3.0 GameTypes 25 and 26 are alphanumeric (A0); numbers 1-32 still read on input."""
+    v = find_variant(name)
+    assert not v.numeric_notation
+    assert v.square_coords(v.parse_square("a1")) == (0, 0)
+    assert v.square_coords(v.parse_square("h8")) == (7, 7)
     assert v.square_name(at(v, "c3")) == "c3"
+    # c3 is square 22 in the numbering of the numeric 8x8 games (1 = b8 ... 32 = g1).
     assert v.parse_square("C3") == v.parse_square("22") == at(v, "c3")
+    assert v.square_name(v.parse_square("1")) == "b8"
+    assert v.square_name(v.parse_square("32")) == "g1"
     with pytest.raises(InvalidSquareError, match="'d3'"):
         v.parse_square("d3")  # a light square
     with pytest.raises(InvalidSquareError):

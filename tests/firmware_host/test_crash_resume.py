@@ -128,7 +128,7 @@ def uninterrupted(tmp: Path, server: RedisServer, game: Game, tag: str) -> list[
     script = tmp / f"ref-{tag}.events"
     write_script(game, 0, script)
     process = start(config, script, None)
-    out, err = process.communicate(timeout=120)
+    _out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     game_id, moves = stored_moves(server, f"ref-{tag}")
     assert moves == game.notation

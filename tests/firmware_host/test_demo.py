@@ -216,3 +216,14 @@ def test_on_a_terminal_frames_are_redrawn_in_place_and_in_colour(tmp_path: Path)
     text = out.getvalue()
     assert text.count("\x1b[H\x1b[2J") >= 3  # start, the reply shown, the reply carried out
     assert "\x1b[48;2;" in text
+
+
+def test_a_games_dir_that_cannot_be_used_is_one_clear_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("x", encoding="utf-8")
+    assert run_demo(DemoOptions(plies=2, fast=True, games_dir=str(not_a_dir)),
+                    io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard demo: cannot use the games directory") and \
+        err.count("\n") == 1

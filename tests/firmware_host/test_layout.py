@@ -28,6 +28,8 @@ def test_names_and_coords_agree(variant) -> None:
         ("english", "1", 0, (7, 1)),
         ("russian", "a1", 28, (0, 0)),
         ("russian", "h8", 3, (7, 7)),
+        ("brazilian", "a1", 28, (0, 0)),  # PDN 3.0 GameType 26 is alphanumeric, as Russian
+        ("brazilian", "h8", 3, (7, 7)),
         ("turkish", "a1", 0, (0, 0)),
         ("turkish", "h8", 63, (7, 7)),
     ],

@@ -75,6 +75,7 @@ INTERNATIONAL_KING_CAPTURE = "W:WK46:B28"  # 46x23, 46x19, 46x14, 46x10, 46x5
 # on past 37 to 42/48 (or the other way round, past 37 to 41/46): five moves, one key each.
 INTERNATIONAL_CIRCLE = "W:WK37:B21,22,31,32"
 CIRCLE = "21 22 31 32"
+BRAZILIAN_MAJORITY = "W:Wc3,h2:Bd4,f6,g3"  # only c3xe5xg7 (2) beats h2xf4 (1)
 
 ROWS = [
     # -- international -------------------------------------------------------------------------
@@ -147,11 +148,12 @@ ROWS = [
     Row("int-touched-other-lifted", "international", None, "32 33", obliged="32",
         kind="illegal", reason="touch_move", missing="32 33"),
     # -- brazilian (international rules on 8x8) ------------------------------------------------
-    Row("bra-quiet", "brazilian", None, "22", "18", moves="22-18"),
-    Row("bra-majority", "brazilian", "W:W22,28:B18,11,24", "22 18 11", "8", moves="22x15x8"),
-    Row("bra-majority-short", "brazilian", "W:W22,28:B18,11,24", "28 24", "19",
-        kind="illegal", reason="max_capture", moves="22x8", missing="28 24", extra="19"),
-    Row("bra-man-back-capture", "brazilian", "W:W18:B22", "18 22", "25", moves="18x25"),
+    Row("bra-quiet", "brazilian", None, "c3", "d4", moves="c3-d4"),
+    Row("bra-majority", "brazilian", BRAZILIAN_MAJORITY, "c3 d4 f6", "g7", moves="c3xe5xg7"),
+    Row("bra-majority-short", "brazilian", BRAZILIAN_MAJORITY, "h2 g3", "f4",
+        kind="illegal", reason="max_capture", moves="c3xg7", missing="h2 g3", extra="f4"),
+    Row("bra-man-back-capture", "brazilian", "W:Wd4:Bc3", "d4 c3", "b2", moves="d4xb2"),
+    Row("bra-numbers-accepted", "brazilian", "W:W18:B22", "18 22", "25", moves="18x25"),
     # -- canadian (12x12) ----------------------------------------------------------------------
     Row("can-quiet", "canadian", None, "44", "38", moves="44-38"),
     Row("can-lifted", "canadian", None, "43", kind="progress", moves="43-37", land="37"),

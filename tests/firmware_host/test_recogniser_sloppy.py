@@ -131,7 +131,7 @@ def test_sloppy_games(variant: str) -> None:
 KING_POSITIONS = [
     ("international", "W:WK37:B21,22,31,32"),
     ("international", "W:WK46,K50,33:BK5,K1,19,20,24"),
-    ("brazilian", "W:WK29,K32,22:BK1,K4,10,11"),
+    ("brazilian", "W:WKa1,Kg1,c3:BKb8,Kh8,d6,f6"),
     ("canadian", "W:WK67,K72,50:BK1,K6,20,21"),
     ("russian", "W:WKa1,Kh2,c3:BKh8,Ka7,d6,f6"),
     ("pool", "B:WK29,K32,22:BK1,K4,10,11"),

@@ -53,7 +53,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("variant", "numeric"), [
-    ("english", True), ("russian", False), ("international", True),
+    ("english", True), ("russian", False), ("international", True), ("brazilian", False),
 ])
 def test_scripted_record_run_prints_moves_and_writes_the_pdn(
     tmp_path: Path, variant: str, numeric: bool
