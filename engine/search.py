@@ -139,7 +139,8 @@ class Searcher:
 
     Args:
         variant: a :class:`engine.Variant` or its name.
-        seed: makes the noisy levels reproducible; the full-strength search is deterministic.
+        seed: makes the noisy levels reproducible. Under depth and node limits a search is
+            deterministic for a seed; under time limits it depends on the clock, as it must.
         tt_mb: approximate memory for the transposition table.
         clock: a function returning seconds (e.g. ``time.monotonic``); needed for time limits.
         evaluator: the static evaluation; defaults to :class:`engine.evaluate.Evaluator`.

@@ -43,11 +43,13 @@ PATTERNS: Mapping[Role, Pattern] = MappingProxyType({
 PRIORITY: tuple[Role, ...] = (
     Role.MISSING,
     Role.EXTRA,
-    Role.CROWN,
     Role.REMOVE,
     Role.TO,
     Role.FROM,
     Role.PATH,
+    # Below the computer's move: a piece crowned a moment ago may be the one it moves or takes,
+    # and the player must see what to do with it before the reminder to crown it.
+    Role.CROWN,
     Role.LEGAL,
     Role.MUST,
     Role.HINT,

@@ -78,3 +78,11 @@ def test_silent_events_and_missing_fields() -> None:
         "that move is not legal here")
     assert render({"event": "brand_new"}) == "brand_new"
     assert all(isinstance(t, str) for t in TEMPLATES.values())
+
+
+def test_computer_move_wins_over_a_crown_reminder_on_its_square() -> None:
+    # The human has just crowned on 3; the computer's reply captures that king at once: the
+    # player must see "remove" on 3, not the crown reminder.
+    frame = leds.build([*leds.crown([3]), (Role.FROM, [9]), (Role.REMOVE, [3])])
+    assert frame[3].role is Role.REMOVE
+    assert frame[9].role is Role.FROM
