@@ -76,3 +76,30 @@ def test_unit_has_required_settings(line: str) -> None:
     lines = UNIT.read_text().splitlines()
     assert line in lines
     assert "PrivateDevices=yes" not in lines
+
+
+def test_install_script_is_valid_and_installs_shipped_files() -> None:
+    script = ROOT / "systemd" / "install.sh"
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+    text = script.read_text()
+    for shipped in re.findall(r'"\$src/([^"]+)"', text):
+        assert (ROOT / shipped).exists(), shipped
+    assert "set -euo pipefail" in text
+    # Re-runnable: every creating step is guarded or idempotent by nature.
+    assert "if ! id draughtsboard" in text
+    assert "[ -x \"$prefix/venv/bin/python\" ] ||" in text
+    assert "[ ! -f /etc/draughtsboard/draughtsboard.toml ]" in text
+
+
+def test_redis_snippet_makes_every_write_durable() -> None:
+    lines = (ROOT / "systemd" / "redis-draughtsboard.conf").read_text().splitlines()
+    assert "appendonly yes" in lines
+    assert "appendfsync always" in lines
+
+
+def test_udev_rule_names_the_board() -> None:
+    rules = (ROOT / "systemd" / "99-draughtsboard.rules").read_text()
+    active = [line for line in rules.splitlines() if line and not line.startswith("#")]
+    assert active
+    assert all('SYMLINK+="draughtsboard"' in line and 'GROUP="dialout"' in line
+               for line in active)
