@@ -101,7 +101,7 @@ def test_club_player_beats_the_beginner() -> None:
     for game in range(games):
         strong_colour = game % 2
         players: dict[int, tuple[Searcher | None, Limit]] = {
-            strong_colour: (searcher_for_level("english", 6, seed=game), Limit(depth=5)),
+            strong_colour: (searcher_for_level("english", 6, seed=game), Limit(depth=6)),
             1 - strong_colour: (searcher_for_level("english", 1, seed=game), Limit(depth=1)),
         }
         winner = _play(Board("english"), players, random.Random(game), max_plies=200)
