@@ -18,14 +18,15 @@ from collections import deque
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, TextIO
 
 from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
 from board_io.scanner import Scanner
 from board_io.sim import LedRecorder, SimulatedBoard, render
-from board_io.types import ButtonName
-from engine import Board
+from board_io.types import ButtonName, Reading
+from engine import Board, Color
 from engine.errors import DraughtsError
 from engine.levels import limit_for_level
 from engine.search import Limit
@@ -35,6 +36,12 @@ from firmware_host.layout import layout_for
 from firmware_host.messages import render as message
 from firmware_host.session import Session
 from firmware_host.session_types import SessionConfig
+
+#: How the terminal draws a piece the game knows (colour, king).
+_READING = MappingProxyType({
+    (Color.WHITE, False): Reading.WHITE, (Color.BLACK, False): Reading.BLACK,
+    (Color.WHITE, True): Reading.WHITE_KING, (Color.BLACK, True): Reading.BLACK_KING,
+})
 
 HELP = """commands:
   22-18, 22x13x4, c3-d4   make a move (or carry out the computer's)
@@ -132,13 +139,27 @@ class TerminalGame:
     def draw(self) -> None:
         """Draw the board and its LEDs, and say whose turn it is."""
         now = self.clock.monotonic()
-        picture = render(self.layout, self.sim.pieces, self.leds.frame, now,
+        picture = render(self.layout, self._pieces_seen(), self.leds.frame, now,
                          colour=self.options.colour)
         state = self.session.state.value.replace("_", " ")
         turn = "white" if self.session.board.turn == 0 else "black"
         self.out.write(f"{picture}\n  [{state}; {turn} to move]\n")
         self.out.flush()
         self.dirty = False
+
+    def _pieces_seen(self) -> dict[int, Reading]:
+        """What stands on the board, drawn with the colours the game knows.
+
+        The simulated sensors see presence only; a player wants white and black apart. A piece
+        where the game has none (misplaced, or not yet taken off) stays a plain disc.
+        """
+        known = self.session.board.pieces()
+        seen = {}
+        for square in self.sim.pieces:
+            piece = known.get(square)
+            seen[square] = Reading.OCCUPIED if piece is None else _READING[
+                (piece.color, piece.king)]
+        return seen
 
     # -- input -------------------------------------------------------------------------------
     def command(self, line: str) -> bool:
