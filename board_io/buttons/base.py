@@ -18,16 +18,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from types import TracebackType
-from typing import Self
 
 from board_io.clock import Clock
-from board_io.errors import DeviceClosed
+from board_io.device import Device
 from board_io.events import ButtonPressed
 from board_io.types import ButtonName
 
 
-class Buttons:
+class Buttons(Device):
     """A set of buttons (any subset of :class:`ButtonName`)."""
 
     def __init__(self, available: Iterable[ButtonName], *, clock: Clock) -> None:
@@ -35,12 +33,7 @@ class Buttons:
         self.when_pressed: Callable[[ButtonPressed], None] | None = None
         self._clock = clock
         self._queue: deque[ButtonPressed] = deque()  # append/popleft are thread-safe
-        self._closed = False
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has been called."""
-        return self._closed
+        super().__init__()
 
     def _pressed(self, name: ButtonName) -> None:
         """Backend hook: report a press of ``name`` now.
@@ -49,8 +42,7 @@ class Buttons:
             ValueError: the board has no such button.
             DeviceClosed: after :meth:`close`.
         """
-        if self._closed:
-            raise DeviceClosed(f"{type(self).__name__} is closed")
+        self._check_open()
         if name not in self.available:
             raise ValueError(f"this board has no {name.value!r} button")
         event = ButtonPressed(name, self._clock.monotonic())
@@ -67,22 +59,6 @@ class Buttons:
             events.append(self._queue.popleft())
         return events
 
-    def close(self) -> None:
-        """Release the hardware. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        self._close()
-
-    def _close(self) -> None:
-        """Backend hook: release resources (called once)."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
 
 class NoButtons(Buttons):

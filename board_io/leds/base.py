@@ -24,14 +24,13 @@ Example:
 
 from __future__ import annotations
 
-import threading
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType, TracebackType
-from typing import Self, TypeAlias
+from types import MappingProxyType
+from typing import TypeAlias
 
 from board_io.clock import Clock
-from board_io.errors import DeviceClosed
+from board_io.device import Device
 from board_io.geometry import Layout
 from board_io.types import Led, LedFrame, Pattern, Role, Square
 
@@ -99,7 +98,7 @@ def _scale(colour: Rgb, factor: float) -> Rgb:
     return (round(colour[0] * factor), round(colour[1] * factor), round(colour[2] * factor))
 
 
-class LedMatrix(ABC):
+class LedMatrix(Device, ABC):
     """An LED per square, addressed through ``addresses`` (per square, its LED index).
 
     Raises:
@@ -124,10 +123,9 @@ class LedMatrix(ABC):
         self._clock = clock
         self._frame: dict[Square, Led] = {}
         self._pixels: tuple[Rgb, ...] | None = None
-        self._closed = False
+        super().__init__()
         # show() comes from the controller thread, tick() from the scan thread: one write at a
         # time reaches the hardware.
-        self._lock = threading.RLock()
 
     @property
     def frame(self) -> Mapping[Square, Led]:
@@ -138,11 +136,6 @@ class LedMatrix(ABC):
     def pixels(self) -> tuple[Rgb, ...]:
         """The pixels last written (all off before the first write)."""
         return self._pixels if self._pixels is not None else (OFF,) * self.num_leds
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has been called."""
-        return self._closed
 
     def show(self, frame: LedFrame) -> None:
         """Show ``frame`` from now on (squares absent are off).
@@ -190,27 +183,9 @@ class LedMatrix(ABC):
     def _write(self, pixels: tuple[Rgb, ...]) -> None:
         """Backend hook: put ``pixels`` (one per LED index) on the hardware."""
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise DeviceClosed(f"{type(self).__name__} is closed")
-
-    def close(self) -> None:
-        """Release the hardware. Idempotent."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._close()
-
-    def _close(self) -> None:  # noqa: B027 - an optional hook
+    def _close(self) -> None:
         """Backend hook: switch the LEDs off if possible and release resources (called once)."""
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
 
 class NoLeds(LedMatrix):

@@ -18,14 +18,12 @@ Example:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from types import TracebackType
-from typing import Self
 
-from board_io.errors import DeviceClosed
+from board_io.device import Device
 from board_io.types import Frame, Sensing
 
 
-class SensorMatrix(ABC):
+class SensorMatrix(Device, ABC):
     """A matrix of ``rows`` x ``cols`` sensor cells, read a whole frame at a time.
 
     Raises:
@@ -38,7 +36,7 @@ class SensorMatrix(ABC):
         self._rows = rows
         self._cols = cols
         self._sensing = sensing
-        self._closed = False
+        super().__init__()
 
     @property
     def rows(self) -> int:
@@ -60,11 +58,6 @@ class SensorMatrix(ABC):
         """Whether readings carry colours (``COLOUR``) or only presence."""
         return self._sensing
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` has been called."""
-        return self._closed
-
     def read(self) -> Frame:
         """Scan the matrix once; return a reading per cell, row-major.
 
@@ -72,30 +65,13 @@ class SensorMatrix(ABC):
             DeviceClosed: after :meth:`close`.
             LinkTimeout: the board stopped answering (remote backends).
         """
-        if self._closed:
-            raise DeviceClosed(f"{type(self).__name__} is closed")
+        self._check_open()
         return self._read()
 
     @abstractmethod
     def _read(self) -> Frame:
         """Backend hook: scan once and return the frame (length :attr:`cells`)."""
 
-    def close(self) -> None:
-        """Release the hardware. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        self._close()
-
-    def _close(self) -> None:  # noqa: B027 - an optional hook
-        """Backend hook: release resources (called once)."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = " closed" if self._closed else ""
