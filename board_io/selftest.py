@@ -133,8 +133,9 @@ class SensorWatch:
             sq in untouched for sq, (row, _) in enumerate(cmap.cells) if row == r)))
         dead_cols = tuple(sorted(c for c in cols if all(
             sq in untouched for sq, (_, col) in enumerate(cmap.cells) if col == c)))
-        if len(dead_rows) == len(rows):
-            dead_rows = dead_cols = ()  # nothing was touched at all: no wire to blame
+        if 2 * len(changed) < cmap.layout.num_squares:
+            # Until most squares have been tried, an untouched row says nothing about its wire.
+            dead_rows = dead_cols = ()
         width = cmap.sensor_cols
         noisy = tuple(divmod(i, width) for i in range(len(self._raw_toggles))
                       if i in self._flapped or self._raw_toggles[i]

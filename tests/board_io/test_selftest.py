@@ -96,3 +96,12 @@ def test_flapping_cell_and_unmapped_cell() -> None:
     assert "r0c1 (no square): occupied" in lines
     report = watch.report()
     assert (0, 0) in report.noisy and report.unmapped == ((0, 1),)
+
+
+def test_a_few_squares_tried_blame_no_wire() -> None:
+    board = SimulatedBoard(LAYOUT, clock=VirtualClock())
+    watch = SensorWatch(board.cell_map)
+    exercise(board, watch, [0, 9, 18])  # three squares on three rows: most rows untried
+    report = watch.report()
+    assert len(report.untouched) == 29
+    assert report.dead_rows == () and report.dead_cols == ()
