@@ -238,8 +238,9 @@ class RedisStore:
     def publish(self, event: dict[str, Any]) -> None:
         """Publish a live event (stream for late readers, pub/sub for live ones)."""
         self._event_seq += 1
-        message = json.dumps({"board": self.board_id, "seq": self._event_seq, **event},
-                             separators=(",", ":"))
+        stamped = {"board": self.board_id, "seq": self._event_seq,
+                   "time": round(self._clock(), 3), **event}
+        message = json.dumps(stamped, separators=(",", ":"), default=str)
         key = self._key("events")
         self._execute([
             ("xadd", (key, {"event": message}), {"maxlen": EVENTS_MAXLEN, "approximate": True}),

@@ -18,7 +18,7 @@ def move(ply: int, pdn: str) -> MoveRecord:
 
 @pytest.fixture
 def store() -> RedisStore:
-    return RedisStore(fakeredis.FakeRedis(), "board1")
+    return RedisStore(fakeredis.FakeRedis(), "board1", clock=lambda: 1796000000.0)
 
 
 def test_game_log_replays_moves_takebacks_and_result(store: RedisStore) -> None:
@@ -108,7 +108,8 @@ def test_events_go_to_stream_and_channel(store: RedisStore) -> None:
     message = pubsub.get_message(timeout=1)
     assert message is not None
     payload = json.loads(message["data"])
-    assert payload == {"board": "board1", "seq": 1, "event": "move", "pdn": "32-28"}
+    assert payload == {"board": "board1", "seq": 1, "time": 1796000000.0, "event": "move",
+                       "pdn": "32-28"}
     [(_, fields)] = store.client.xrange("draughtsboard:board1:events")
     assert json.loads(fields[b"event"]) == payload
 
