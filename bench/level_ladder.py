@@ -2,7 +2,8 @@
 
 Every pair plays N games (``--games``, default 100) in pairs of games from the same opening with
 colours swapped. English games start from ballots of the ACF three-move deck; the other variants
-from two random plies per side. Each level keeps its own depth cap and noise and thinks for its
+from two random plies per side, kept only when material is level and a depth-4 search rates the
+position within half a man of equal. Each level keeps its own depth cap and noise and thinks for its
 own default time multiplied by ``--time-scale`` (CPU seconds, so other jobs on the machine do not
 change the result). A game that reaches ``--max-plies`` is scored a draw.
 
@@ -47,20 +48,28 @@ class Tally:
 
 
 def opening(variant: str, rng: random.Random) -> Board:
-    """A varied start: an ACF ballot for English, else two random plies per side."""
+    """A varied, balanced start: an ACF ballot for English, else two random plies per side
+    that keep material level and that a short search rates within half a man of equal."""
     if variant == "english":
         return ballot_board(random_ballot(rng))
-    board = Board(variant)
-    for _ in range(4):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
+    judge = Searcher(variant)
+    while True:
+        board = Board(variant)
+        for _ in range(4):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        white, black, _ = board.bitboards()
+        if white.bit_count() != black.bit_count():
+            continue
+        if abs(judge.search(board, Limit(depth=4)).score) <= 50:
+            return board
 
 
-def play(start: Board, players: dict[int, tuple[Searcher, Limit]], max_plies: int) -> int | None:
-    """Play a game out; the winner's colour, or None for a draw."""
+def play(start: Board, players: dict[int, tuple[Searcher, Limit]], max_plies: int,
+         record: list[str] | None = None) -> int | None:
+    """Play a game out; the winner's colour, or None for a draw. ``record`` gets the moves."""
     board = start.copy()
     for searcher, _ in players.values():
         searcher.new_game()
@@ -75,13 +84,15 @@ def play(start: Board, players: dict[int, tuple[Searcher, Limit]], max_plies: in
         result = searcher.search(board, limit)
         if result.move is None:
             break
+        if record is not None:
+            record.append(board.move_notation(result.move))
         board.push(result.move)
     outcome = board.outcome()
     return None if outcome is None or outcome.winner is None else int(outcome.winner)
 
 
 def match(variant: str, strong: int, weak: int, games: int, scale: float, max_plies: int,
-          seed: int) -> Tally:
+          seed: int, show_losses: bool = False) -> Tally:
     """``games`` games between two levels, in colour-swapped pairs from the same opening."""
     tally = Tally()
     rng = random.Random(f"{seed}:{variant}:{strong}:{weak}")
@@ -97,13 +108,18 @@ def match(variant: str, strong: int, weak: int, games: int, scale: float, max_pl
                                           clock=time.process_time, tt_mb=4)
             players[colour] = (searcher, Limit(depth=chosen.depth,
                                                movetime=chosen.movetime * scale))
-        winner = play(start, players, max_plies)
+        record: list[str] = []
+        winner = play(start, players, max_plies, record)
         if winner is None:
             tally.draws += 1
         elif winner == strong_colour:
             tally.wins += 1
         else:
             tally.losses += 1
+            if show_losses:
+                side = "white" if strong_colour == 0 else "black"
+                print(f"  L{strong} ({side}) lost from [FEN \"{start.fen()}\"]: "
+                      f"{' '.join(record)}")
     return tally
 
 
@@ -118,18 +134,22 @@ def main() -> None:
     parser.add_argument("--pairs", default="1-2,2-3,3-4,4-5,5-6,6-7,7-8,8-9,9-10",
                         help="comma-separated weak-strong pairs")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--show-losses", action="store_true",
+                        help="print the moves of every game the stronger level lost")
     args = parser.parse_args()
-    print(f"{args.variant}: {args.games} games per pair, time x{args.time_scale}, "
+    pairs = [p for p in args.pairs.split(",") if p]
+    print(f"{args.variant}: {args.games} games per pair ({len(pairs)} pairs), "
+          f"{args.final_games} games L10-L5, time x{args.time_scale}, "
           f"draw after {args.max_plies} plies")
     started = time.perf_counter()
-    for pair in filter(None, args.pairs.split(",")):
+    for pair in pairs:
         weak, strong = (int(x) for x in pair.split("-"))
         tally = match(args.variant, strong, weak, args.games, args.time_scale, args.max_plies,
-                      args.seed)
+                      args.seed, args.show_losses)
         print(f"L{strong:<2}-L{weak:<2} {tally}", flush=True)
     if args.final_games:
         tally = match(args.variant, 10, 5, args.final_games, args.time_scale, args.max_plies,
-                      args.seed)
+                      args.seed, args.show_losses)
         print(f"L10-L5  {tally}   level 10 lost {tally.losses} of {tally.games}", flush=True)
     print(f"wall time {time.perf_counter() - started:.0f} s")
 

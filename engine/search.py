@@ -398,6 +398,7 @@ class Searcher:
         best, best_move, original_alpha = -_INF, ordered[0], alpha
         other, child_ply = 1 - colour, ply + 1
         node = self._node
+        has_capture = self._gen.has_capture
         self._path[key] = 1
         try:
             for index, raw in enumerate(ordered):
@@ -405,10 +406,13 @@ class Searcher:
                 if index == 0:
                     score = -node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha, child_ply, pv)
                 else:
+                    reduce = 0
                     if depth >= 3 and index >= 2 and not capture and not raw[3]:
-                        reduce = 2 if depth >= 6 and index >= 6 else 1
-                    else:
-                        reduce = 0
+                        # Late quiet moves are searched shallower, unless they offer a capture:
+                        # a sacrifice is how every shot starts.
+                        own, opp = (b2, w2) if other else (w2, b2)
+                        if not has_capture(own, opp, k2, other):
+                            reduce = 2 if depth >= 6 and index >= 6 else 1
                     score = -node(w2, b2, k2, other, key2, depth - 1 - reduce, -alpha - 1, -alpha,
                                   child_ply, False)
                     if score > alpha and (reduce or score < beta):
