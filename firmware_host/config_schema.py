@@ -61,7 +61,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("game", "takeback", "bool", True,
            "Allow takebacks in play and teach modes (never in record mode)."),
     Option("game", "ballot", "str", "none",
-           "English checkers only: start games from a random tournament ballot.",
+           "English checkers only: each new game opens with a random tournament ballot "
+           "(recorded as its first moves; the LEDs guide you to set the position up).",
            choices=("none", "2-move", "3-move")),
     Option("game", "event", "str", "", "PDN Event tag of recorded games."),
     Option("game", "site", "str", "", "PDN Site tag of recorded games."),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -125,6 +125,8 @@ class Session(BoardJudge, GameLifecycle):
         thinker: runs the computer's searches (play and teach modes); None in record mode.
         show_leds: called with every new LED frame.
         fen: the start position of new games (None: the variant's initial position).
+        opening: draws the first moves of each new game (an English ballot); they are recorded
+            with ``by="ballot"`` and the board is guided to the position after them.
         wall_clock: wall time for the move records (the game's clock comes with the events).
 
     Raises:
@@ -142,8 +144,11 @@ class Session(BoardJudge, GameLifecycle):
         show_leds: Callable[[LedFrame], None] | None = None,
         fen: str | None = None,
         wall_clock: Callable[[], float] = time.time,
+        opening: Callable[[Board], Sequence[Move]] | None = None,
     ) -> None:
         self.variant = find_variant(variant)
+        #: Draws the first moves of each new game (English ballots), recorded before play.
+        self._opening = opening
         self.config = config or SessionConfig()
         if self.config.mode is not Mode.RECORD and thinker is None:
             raise ValueError(f"{self.config.mode.value} mode needs a thinker (the engine)")

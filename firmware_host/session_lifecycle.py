@@ -11,6 +11,8 @@ from engine import Board
 from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
 from firmware_host.session_support import (
+    move_fields,
+    move_record,
     occupancy,
     restore,
     restore_outcome,
@@ -46,6 +48,8 @@ class GameLifecycle:
     _namer: Any
     _starting: bool
     _saved_obligation: int | None
+    _opening: Any
+    _wall_clock: Any
 
     if TYPE_CHECKING:  # provided by Session
         def _cancel_jobs(self) -> None: ...
@@ -132,7 +136,25 @@ class GameLifecycle:
                                             self.config.mode.value)
         self._publish("new_game", game_id=self.game_id, variant=self.variant.name,
                       mode=self.config.mode.value, fen=self.board.fen())
+        self._play_opening()
         self._save()
+
+    def _play_opening(self) -> None:
+        """Record the opening drawn for this game (an English ballot) as its first moves.
+
+        The board then shows the start position and the game the ballot's: the session's
+        re-sync guides the players, square by square, to set the ballot position up.
+        """
+        if self._opening is None:
+            return
+        for move in self._opening(self.board.copy()):
+            record = move_record(self.board, move, "ballot", self._wall_clock(), self._namer)
+            self._store.append_move(self.game_id, record)
+            fields = move_fields(self.board, move, self._namer)
+            self.board.push(move)
+            self._history = [occupancy(self.board)]  # no takeback into the ballot
+            self._publish("move", ply=record.ply, by="ballot", fen=record.fen_after, **fields)
+        self._set_pending(None)
 
     def _resume(self) -> bool:
         state = self._store.load_session()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import signal
 import sys
 import threading
@@ -28,9 +29,10 @@ from board_io.registry import (
     create_scanner,
     create_sensors,
 )
-from engine import Board
+from engine import Board, Move
 from engine.variant import Variant, find_variant
 from firmware_host import logsetup
+from firmware_host.config import ConfigError
 from firmware_host.controller import Controller, ThreadEngineWorker
 from firmware_host.layout import layout_for
 from firmware_host.messages import render
@@ -152,7 +154,8 @@ def build_service(config: Any, stack: ExitStack, *, fen: str | None = None,
     store = stack.enter_context(_open_store(config))
     worker = _engine_worker(config, variant, stack, clock)
     session = Session(variant, store, SessionConfig.from_config(config), thinker=worker,
-                      show_leds=leds.show, fen=fen, wall_clock=time.time)
+                      show_leds=leds.show, fen=fen, wall_clock=time.time,
+                      opening=ballot_opening(config, variant))
     session.subscribe(_event_logger())
     if events == "json":
         session.subscribe(_json_printer(out or sys.stdout))
@@ -199,6 +202,31 @@ def build_opponent(config: Any, variant: Variant) -> tuple[Any, Any]:
                    if key.startswith("engine.")}
         return HubOpponent(HubEngine(config_from_settings(section))), limit
     return BuiltinOpponent(seed=config["engine.seed"], options=chosen.options), limit
+
+
+def ballot_opening(config: Any, variant: Variant) -> Callable[[Board], list[Move]] | None:
+    """The opening of each new game drawn from the English tournament ballots, or None.
+
+    Raises:
+        ConfigError: ``game.ballot`` is set for another variant than English checkers.
+    """
+    choice = config["game.ballot"]
+    if choice == "none":
+        return None
+    if variant.name != "english":
+        raise ConfigError(f"{config.source}: game.ballot = {choice!r} applies to English "
+                          f"checkers only, not {variant.name}")
+    from engine.book import ballot_board, random_ballot
+
+    rng = random.Random(config["engine.seed"] or None)
+    length = int(choice[0])
+
+    def opening(board: Board) -> list[Move]:
+        ballot = random_ballot(rng, length)
+        log.info("ballot %s", ballot)
+        return list(ballot_board(ballot).move_stack)
+
+    return opening
 
 
 def _event_logger() -> Callable[[dict[str, Any]], None]:
