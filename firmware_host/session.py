@@ -53,7 +53,9 @@ from firmware_host.session_support import (
     Namer,
     move_fields,
     move_record,
+    must_capture,
     occupancy,
+    refusal_fields,
     side_name,
 )
 from firmware_host.session_timers import Timers
@@ -482,8 +484,8 @@ class Session(BoardJudge, GameLifecycle):
             return
         self._view.refused_at = self.occupied
         if result.reason in (RefusalReason.CAPTURE_COMPULSORY, RefusalReason.MAXIMUM_CAPTURE):
-            self._view.must = _must_capture(self.board)
-        self._publish("refused", **_refusal_fields(result, self._namer))
+            self._view.must = must_capture(self.board)
+        self._publish("refused", **refusal_fields(result, self._namer))
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -519,7 +521,7 @@ class Session(BoardJudge, GameLifecycle):
         if self.human_turn:
             self._set_state(State.HUMAN_TO_MOVE)
             if self.config.mode is Mode.TEACH:
-                self._view.must = _must_capture(self.board)
+                self._view.must = must_capture(self.board)
         elif self.pending is not None:
             self._set_state(State.COMPUTER_MOVE_PENDING)
         else:
@@ -581,22 +583,3 @@ class Session(BoardJudge, GameLifecycle):
             self._show_leds(frame)
         self._publish("leds", frame=leds.to_data(frame, self._namer.text))
 
-
-def _must_capture(board: Any) -> frozenset[Square]:
-    return frozenset(m.origin for m in board.legal_moves if m.is_capture)
-
-
-#: Refusal details that are plain data worth publishing (the rest holds Move objects).
-_DETAIL_KEYS = ("capture", "count", "square", "squares", "side", "expected", "played", "pdn")
-
-
-def _refusal_fields(result: Illegal, namer: Namer) -> dict[str, Any]:
-    """Data of a refused move: the reason and what makes its message concrete."""
-    fields: dict[str, Any] = {"reason": result.reason.value}
-    for key in _DETAIL_KEYS:
-        value = result.detail.get(key)
-        if value is not None:
-            fields[key] = list(value) if isinstance(value, tuple | list) else value
-    fields["missing"] = namer.squares(result.missing)
-    fields["extra"] = namer.squares(result.extra)
-    return fields

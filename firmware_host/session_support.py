@@ -182,3 +182,24 @@ def restore(state: Mapping[str, Any], board_factory: Any) -> tuple[Any, Move | N
     except (KeyError, TypeError) as exc:
         raise ValueError(f"saved session is malformed: {exc!r}") from exc
     return board, pending
+
+
+def must_capture(board: Any) -> frozenset[int]:
+    """The squares of the pieces that can capture (the ``must`` lights of teach mode)."""
+    return frozenset(m.origin for m in board.legal_moves if m.is_capture)
+
+
+#: Refusal details that are plain data worth publishing (the rest holds Move objects).
+_DETAIL_KEYS = ("capture", "count", "square", "squares", "side", "expected", "played", "pdn")
+
+
+def refusal_fields(result: Any, namer: Any) -> dict[str, Any]:
+    """Data of a refused move: the reason and what makes its message concrete."""
+    fields: dict[str, Any] = {"reason": result.reason.value}
+    for key in _DETAIL_KEYS:
+        value = result.detail.get(key)
+        if value is not None:
+            fields[key] = list(value) if isinstance(value, tuple | list) else value
+    fields["missing"] = namer.squares(result.missing)
+    fields["extra"] = namer.squares(result.extra)
+    return fields
