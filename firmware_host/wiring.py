@@ -39,6 +39,7 @@ from firmware_host.messages import render
 from firmware_host.notify import Notifier
 from firmware_host.pdnfiles import PdnFiles
 from firmware_host.pdnrender import render_game
+from firmware_host.scripted import json_printer
 from firmware_host.session import Session
 from firmware_host.session_types import Mode, SessionConfig
 from firmware_host.store import RedisStore, open_store
@@ -158,7 +159,7 @@ def build_service(config: Any, stack: ExitStack, *, fen: str | None = None,
                       opening=ballot_opening(config, variant))
     session.subscribe(_event_logger())
     if events == "json":
-        session.subscribe(_json_printer(out or sys.stdout))
+        session.subscribe(json_printer(out or sys.stdout))
     controller = Controller(session, scanner, clock=clock, leds=leds, worker=worker)
     notifier = notifier or stack.enter_context(Notifier())
     return Service(controller, store, leds, notifier, clock, 1.0 / config["timing.scan_hz"])
@@ -239,10 +240,3 @@ def _event_logger() -> Callable[[dict[str, Any]], None]:
 
     return listen
 
-
-def _json_printer(out: TextIO) -> Callable[[dict[str, Any]], None]:
-    def emit(event: dict[str, Any]) -> None:
-        out.write(json.dumps(event, separators=(",", ":"), default=str) + "\n")
-        out.flush()
-
-    return emit
