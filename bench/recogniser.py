@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 
 from engine import Board, Move
-from firmware_host.recogniser import (
+from firmware_host.recognition.recogniser import (
     Complete,
     Illegal,
     InProgress,

@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Board
 from engine.levels import level
 from engine.search import Limit
-from firmware_host.opponent import BuiltinOpponent
-from firmware_host.scripted import SCRIPTED_DEPTH
+from firmware_host.app.scripted import SCRIPTED_DEPTH
+from firmware_host.opponents.opponent import BuiltinOpponent
 
 START_TARGET_S = 1.5
 RSS_TARGET_MB = 60.0

@@ -28,9 +28,9 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Board
-from firmware_host.pdnfiles import PdnFiles
-from firmware_host.pdnrender import render_game
 from firmware_host.store import MoveRecord, RedisStore
+from firmware_host.store.pdnfiles import PdnFiles
+from firmware_host.store.pdnrender import render_game
 from tests.redis_server import RedisServer
 
 

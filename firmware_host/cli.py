@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``draughtsboard`` console script."""
     from board_io.errors import BoardIOError
-    from firmware_host.config import ConfigError
+    from firmware_host.config.loader import ConfigError
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware_host.config_schema import LED_BACKENDS, SENSOR_BACKENDS
+from firmware_host.config.schema import LED_BACKENDS, SENSOR_BACKENDS
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the calibration; exit 0 once the map is printed or written."""
-    from firmware_host.calibrate_tool import CalibrateOptions, calibrate
+    from firmware_host.tools.calibrate import CalibrateOptions, calibrate
 
     return calibrate(CalibrateOptions(
         config_path=args.config, variant=args.variant, sensors=args.board, leds=args.leds,

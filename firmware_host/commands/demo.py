@@ -41,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the demo."""
-    from firmware_host.demo import DemoOptions, run_demo
+    from firmware_host.tools.demo import DemoOptions, run_demo
 
     return run_demo(DemoOptions(variant=args.variant, plies=args.moves, level=args.level,
                                 fast=args.fast, games_dir=args.games_dir, seed=args.seed))

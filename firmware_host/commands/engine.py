@@ -36,8 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until ``quit`` or end of input. Returns 2 on bad settings."""
-    from engine.hub import HubProtocolError
-    from firmware_host.hub_server import serve
+    from firmware_host.opponents.hub.protocol import HubProtocolError
+    from firmware_host.opponents.hub.server import serve
 
     # stdout carries the protocol: logs must go to stderr.
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(),

@@ -40,9 +40,9 @@ def run(args: argparse.Namespace) -> int:
     """List or export the games; unreadable games are reported on stderr and skipped."""
     import redis
 
-    from firmware_host.config import Config, redact_url
-    from firmware_host.pdnrender import render_game
+    from firmware_host.config.loader import Config, redact_url
     from firmware_host.store import RecordError, open_store
+    from firmware_host.store.pdnrender import render_game
 
     config = Config.load(args.config) if args.config else Config.from_mapping({})
     config = config.with_overrides({"store.url": args.store, "board.id": args.board_id})

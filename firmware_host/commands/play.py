@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from firmware_host.config_schema import MODES, SIDES
+from firmware_host.config.schema import MODES, SIDES
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,8 +36,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the interactive game."""
-    from firmware_host.config import Config, ConfigError
-    from firmware_host.play_terminal import PlayOptions, play
+    from firmware_host.config.loader import Config, ConfigError
+    from firmware_host.tools.terminal import PlayOptions, play
 
     config = Config.load(args.config) if args.config else Config.from_mapping(
         {"store": {"url": "memory"}})

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.config_schema import LED_BACKENDS, MODES, SENSOR_BACKENDS
+from firmware_host.config.schema import LED_BACKENDS, MODES, SENSOR_BACKENDS
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     Raises:
         ConfigError: the file or an option is invalid.
     """
-    from firmware_host.config import Config
+    from firmware_host.config.loader import Config
 
     config = Config.load(args.config) if args.config else Config.from_mapping({})
     config = config.with_overrides({
@@ -74,7 +74,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
 
 def _check_variant(config: Any) -> None:
     from engine.variant import find_variant
-    from firmware_host.config import ConfigError
+    from firmware_host.config.loader import ConfigError
 
     try:
         find_variant(config["game.variant"])
@@ -84,15 +84,15 @@ def _check_variant(config: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the service, or the scripted simulated board when ``--script`` is given."""
-    from firmware_host.config import ConfigError
+    from firmware_host.config.loader import ConfigError
 
     options = options_from_args(args)
     if options.script is not None:
         if options.config["board.sensors"] != "sim":
             raise ConfigError("--script needs the simulated board (--board sim)")
-        from firmware_host.scripted import run_scripted
+        from firmware_host.app.scripted import run_scripted
 
         return run_scripted(options)
-    from firmware_host.wiring import run_service
+    from firmware_host.app.service import run_service
 
     return int(run_service(options))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware_host.config_schema import LED_BACKENDS, SENSOR_BACKENDS
+from firmware_host.config.schema import LED_BACKENDS, SENSOR_BACKENDS
 
 
 def _seconds(text: str) -> float:
@@ -51,7 +51,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the self-test."""
-    from firmware_host.selftest_tool import SelftestOptions, selftest
+    from firmware_host.tools.selftest import SelftestOptions, selftest
 
     return selftest(SelftestOptions(
         config_path=args.config, variant=args.variant, sensors=args.board, leds=args.leds,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import redis
 
-from firmware_host.config import redact_url
+from firmware_host.config.loader import redact_url
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError
 from firmware_host.store.redis_store import GameSummary, RedisStore
 from firmware_host.store.spool import Spool

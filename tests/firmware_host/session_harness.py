@@ -1,6 +1,6 @@
 """Test rigs for the session: events fed directly (table tests) or through the simulated board.
 
-:class:`Rig` drives a :class:`~firmware_host.session.Session` with occupancy events in virtual
+:class:`Rig` drives a :class:`~firmware_host.game.session.Session` with occupancy events in virtual
 time, firing its timers as time passes, with a scripted opponent whose moves the test chooses.
 :class:`SimRig` runs the whole pipeline: simulated board -> scanner -> controller -> session.
 """
@@ -21,10 +21,10 @@ from board_io.sim import SimulatedBoard
 from board_io.types import ButtonName, Role
 from engine import Board
 from engine.search import Limit
-from firmware_host.controller import Controller, SyncEngineWorker
-from firmware_host.layout import layout_for
-from firmware_host.session import Session
-from firmware_host.session_types import EngineResult, Mode, SessionConfig
+from firmware_host.game.controller import Controller, SyncEngineWorker
+from firmware_host.game.session import Session
+from firmware_host.game.types import EngineResult, Mode, SessionConfig
+from firmware_host.recognition.layout import layout_for
 from firmware_host.store import GameRecord, open_store
 
 _BOARD_IDS = itertools.count()

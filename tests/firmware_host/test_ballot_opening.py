@@ -9,11 +9,11 @@ from board_io.events import OccupancyChanged
 from board_io.types import Role
 from engine import Board, find_variant
 from engine.book import ballot_board, ballots
-from firmware_host.config import Config, ConfigError
-from firmware_host.session import Session
-from firmware_host.session_types import Mode, SessionConfig
+from firmware_host.app.service import ballot_opening
+from firmware_host.config.loader import Config, ConfigError
+from firmware_host.game.session import Session
+from firmware_host.game.types import Mode, SessionConfig
 from firmware_host.store import open_store
-from firmware_host.wiring import ballot_opening
 
 
 def run_timers(session: Session, until: float) -> None:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import firmware_host.calibrate_tool as calibrate_tool
-import firmware_host.config_edit as config_edit
+import firmware_host.config.edit as config_edit
+import firmware_host.tools.calibrate as calibrate_tool
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.geometry import TRANSFORMS, CellMap, Layout
@@ -25,16 +25,16 @@ from board_io.leds.base import LedMatrix
 from board_io.sim import LedRecorder, SimFaults, SimulatedBoard
 from board_io.sim.backends import sim_board
 from board_io.types import Pattern, Reading, Square
-from firmware_host.calibrate_tool import (
+from firmware_host.cli import main
+from firmware_host.config.edit import set_board_option, write_board_options
+from firmware_host.config.loader import Config, ConfigError
+from firmware_host.recognition.layout import layout_for
+from firmware_host.tools.calibrate import (
     CalibrateOptions,
     OpenBoard,
     calibrate,
     run_calibration,
 )
-from firmware_host.cli import main
-from firmware_host.config import Config, ConfigError
-from firmware_host.config_edit import set_board_option, write_board_options
-from firmware_host.layout import layout_for
 
 HALF_TURN_OF = {"identity": "mirror-rotate180", "mirror-rotate180": "identity",
                 "rotate180": "mirror", "mirror": "rotate180"}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.config import Config, ConfigError, redact_url
-from firmware_host.config_example import render
+from firmware_host.config.example import render
+from firmware_host.config.loader import Config, ConfigError, redact_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,7 +109,7 @@ def test_password_never_shown() -> None:
 
 def test_shipped_example_is_current_and_valid() -> None:
     shipped = ROOT / "systemd" / "draughtsboard.toml"
-    assert shipped.read_text() == render(), "regenerate: python -m firmware_host.config_example"
+    assert shipped.read_text() == render(), "regenerate: python -m firmware_host.config.example"
     config = Config.load(shipped)
     assert config.explicit == frozenset(config.values)  # every option is written out
 

@@ -11,10 +11,15 @@ from board_io.sim import ScriptPlayer, SimulatedBoard, parse_script
 from engine import Board
 from engine.search import Limit
 from engine.types import Color
-from firmware_host.controller import Controller, SyncEngineWorker, ThreadEngineWorker, run_script
-from firmware_host.layout import layout_for
-from firmware_host.session import Session
-from firmware_host.session_types import EngineJob, EngineResult, Mode, SessionConfig
+from firmware_host.game.controller import (
+    Controller,
+    SyncEngineWorker,
+    ThreadEngineWorker,
+    run_script,
+)
+from firmware_host.game.session import Session
+from firmware_host.game.types import EngineJob, EngineResult, Mode, SessionConfig
+from firmware_host.recognition.layout import layout_for
 from firmware_host.store import open_store
 from tests.firmware_host.session_harness import Rig, ScriptedOpponent, find_move
 
@@ -154,8 +159,8 @@ def test_engine_exceptions_become_error_results() -> None:
 
 
 def test_hints_from_the_builtin_engine_come_with_reasons() -> None:
-    from firmware_host.messages import render
-    from firmware_host.opponent import BuiltinOpponent
+    from firmware_host.feedback.texts import render
+    from firmware_host.opponents.opponent import BuiltinOpponent
 
     results: list[EngineResult] = []
     worker = SyncEngineWorker(BuiltinOpponent(), Limit(depth=3), VirtualClock())

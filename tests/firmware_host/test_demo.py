@@ -15,8 +15,8 @@ import pytest
 from board_io.types import Led, Pattern, Role
 from engine import Board
 from engine.pdn import read_games
-from firmware_host.demo import Demo, DemoOptions, Display, led_legend, run_demo
-from firmware_host.demo_hands import HandStep, human_steps, next_led_step
+from firmware_host.tools.demo import Demo, DemoOptions, Display, led_legend, run_demo
+from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
 
 
 def _apply(occupied: set[int], steps: list[HandStep]) -> set[int]:

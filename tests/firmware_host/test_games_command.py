@@ -13,8 +13,8 @@ import redis
 from engine import Board
 from engine.pdn import read_games
 from engine.variant import VARIANTS
-from firmware_host.pdnrender import render_game
 from firmware_host.store import MoveRecord, RedisStore
+from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 from tests.redis_server import RedisServer
 

@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 from engine import Board
-from engine.hub import Level, SearchInfo
 from engine.search import Limit, StopToken
-from firmware_host.hub_client import (
+from firmware_host.opponents.hub.client import (
     HubEngine,
     HubEngineConfig,
     HubEngineDied,
@@ -28,7 +27,8 @@ from firmware_host.hub_client import (
     config_from_settings,
     limit_to_level,
 )
-from firmware_host.opponent import BuiltinOpponent, HubOpponent, Opponent
+from firmware_host.opponents.hub.protocol import Level, SearchInfo
+from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
 
 MOCK = str(Path(__file__).with_name("mock_hub_engine.py"))
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20

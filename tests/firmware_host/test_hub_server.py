@@ -16,9 +16,9 @@ import draughts.engine
 import pytest
 
 from engine import Board, Move
-from engine.hub import Level, SearchInfo, parse_line
 from engine.search import Limit
-from firmware_host.hub_server import HubServer, level_to_limit
+from firmware_host.opponents.hub.protocol import Level, SearchInfo, parse_line
+from firmware_host.opponents.hub.server import HubServer, level_to_limit
 from tests.conftest import sample_size
 
 COMMAND = [sys.executable, "-m", "firmware_host.cli", "engine", "--hub"]

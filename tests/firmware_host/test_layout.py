@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.variant import VARIANTS
-from firmware_host.layout import layout_for
+from firmware_host.recognition.layout import layout_for
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import pytest
 
 from board_io.types import Pattern, Role
-from firmware_host import leds
-from firmware_host.messages import TEMPLATES, render
+from firmware_host.feedback import leds
+from firmware_host.feedback.texts import TEMPLATES, render
 
 
 def test_every_role_has_a_pattern_and_a_priority() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import logging
 
-from firmware_host.logsetup import configure, syslog_priority
+from firmware_host.app.logsetup import configure, syslog_priority
 
 
 def test_priorities() -> None:

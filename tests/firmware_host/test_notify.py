@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.notify import Notifier
+from firmware_host.app.notify import Notifier
 
 
 @pytest.fixture

@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-import firmware_host.orientation as orientation
+import firmware_host.recognition.orientation as orientation
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.geometry import CellMap, Layout, Orientation, all_squares
 from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
 from board_io.types import Reading, Square
-from firmware_host.layout import layout_for
-from firmware_host.orientation import check_start_orientation, orientation_advice
+from firmware_host.recognition.layout import layout_for
+from firmware_host.recognition.orientation import check_start_orientation, orientation_advice
 
 # A position from a resumed game: not symmetric under a half turn.
 RESUMED = frozenset({0, 1, 5, 17, 30, 44})

@@ -6,8 +6,8 @@ import io
 import subprocess
 import sys
 
-from firmware_host.config import Config
-from firmware_host.play_terminal import PlayOptions, play
+from firmware_host.config.loader import Config
+from firmware_host.tools.terminal import PlayOptions, play
 
 
 def run_play(lines: str, **settings: object) -> str:

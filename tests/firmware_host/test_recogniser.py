@@ -16,7 +16,7 @@ import pytest
 
 from board_io.types import Reading
 from engine import Board, Move
-from firmware_host.recogniser import (
+from firmware_host.recognition.recogniser import (
     Complete,
     Illegal,
     InProgress,

@@ -22,7 +22,13 @@ import pytest
 
 from board_io.types import Reading
 from engine import Board, Move, Piece
-from firmware_host.recogniser import Complete, Illegal, MoveIndex, PendingIndex, Resolution
+from firmware_host.recognition.recogniser import (
+    Complete,
+    Illegal,
+    MoveIndex,
+    PendingIndex,
+    Resolution,
+)
 from tests.conftest import sample_size
 from tests.firmware_host.sloppy_hands import HandEvent, Hands, replay, sloppy_events
 

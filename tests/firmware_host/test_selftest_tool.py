@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-import firmware_host.selftest_tool as selftest_tool
+import firmware_host.tools.selftest as selftest_tool
 from board_io.clock import VirtualClock
 from board_io.geometry import CellMap
 from board_io.leds.base import NoLeds
 from board_io.sim import LedRecorder, SimFaults, SimulatedBoard
 from board_io.sim.backends import sim_board
 from board_io.types import Led, Pattern, Reading, Role, Square
-from firmware_host.calibrate_tool import OpenBoard, Wait, WaitFactory
 from firmware_host.cli import main
-from firmware_host.layout import layout_for
-from firmware_host.selftest_tool import SelftestOptions, run_selftest, selftest
+from firmware_host.recognition.layout import layout_for
+from firmware_host.tools.calibrate import OpenBoard, Wait, WaitFactory
+from firmware_host.tools.selftest import SelftestOptions, run_selftest, selftest
 from tests.firmware_host.test_calibrate import run_until_then_interrupt
 
 

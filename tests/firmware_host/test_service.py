@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.config import Config
-from firmware_host.notify import Notifier
-from firmware_host.wiring import build_service
+from firmware_host.app.notify import Notifier
+from firmware_host.app.service import build_service
+from firmware_host.config.loader import Config
 
 DRAUGHTSBOARD = str(Path(sys.executable).parent / "draughtsboard")
 

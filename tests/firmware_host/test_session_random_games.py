@@ -15,7 +15,7 @@ import pytest
 from engine import Board
 from engine.pdn import read_games
 from engine.variant import VARIANTS
-from firmware_host.pdnrender import render_game
+from firmware_host.store.pdnrender import render_game
 from tests.conftest import sample_size
 from tests.firmware_host.session_harness import SimRig
 from tests.firmware_host.sloppy_hands import Hands, sloppy_events
@@ -88,7 +88,7 @@ PLAY_GAMES = sample_size(ci=1, full=20)
 @pytest.mark.parametrize("variant", ["english", "international", "russian", "turkish"])
 def test_random_games_against_the_computer(variant: str) -> None:
     from engine.types import Color
-    from firmware_host.session_types import Mode
+    from firmware_host.game.types import Mode
 
     for seed in range(PLAY_GAMES):
         rng = random.Random(f"play-{variant}-{seed}")

@@ -6,9 +6,9 @@ import pytest
 
 from board_io.types import Role
 from engine import Board
-from firmware_host.messages import render
-from firmware_host.session import Session
-from firmware_host.session_types import Mode, SessionConfig
+from firmware_host.feedback.texts import render
+from firmware_host.game.session import Session
+from firmware_host.game.types import Mode, SessionConfig
 from tests.firmware_host.session_harness import Rig
 
 

@@ -9,8 +9,14 @@ from __future__ import annotations
 import pytest
 
 from engine import Board
-from firmware_host.recogniser import Complete, Illegal, MoveIndex, RefusalReason, resolve
-from firmware_host.touch import AdjustClosed, AdjustOpened, Obliged, TouchTracker
+from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchTracker
+from firmware_host.recognition.recogniser import (
+    Complete,
+    Illegal,
+    MoveIndex,
+    RefusalReason,
+    resolve,
+)
 
 SETTLE = 0.3  # seconds (settle_ms=300)
 

@@ -1,0 +1,1 @@
+"""The service as it runs: the one builder, scripted runs, systemd notify, logging."""

@@ -1,0 +1,1 @@
+"""What the players see and read: the LED language and the sentences."""

@@ -1,0 +1,1 @@
+"""The computer's side: the built-in engine, Hub engines, the engine worker."""

@@ -1,0 +1,1 @@
+"""The Hub protocol (Scan's): messages, the engine process, client and server."""

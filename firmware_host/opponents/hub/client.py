@@ -1,0 +1,602 @@
+"""A client for an external Hub engine (Scan ``scan hub``, or any Hub-speaking program).
+
+Three layers, as in python-chess's ``engine`` module:
+
+- :class:`HubProcess` (in :mod:`firmware_host.opponents.hub.process`) is the transport: the engine
+  process (argv list, never a shell), a named reader thread that queues its stdout lines,
+  writes under a lock, every line logged at DEBUG.
+- :class:`HubClient` speaks the protocol over one process: ``hub``/``param``/``wait``,
+  ``set-param``, ``init``/``ready``, ``pos``, ``level``, ``go``/``info``/``done``, ``stop``,
+  ``ping``/``pong``, ``new-game``, ``quit``. Every call has a timeout (:class:`HubTimeout`).
+- :class:`HubEngine` is the blocking facade the session uses: ``play(board, limit, stop)``.
+  It starts the engine on first use, restarts it (re-sending the parameters) on the next call
+  after it died or stopped answering, and validates every move it returns.
+
+Example::
+
+    config = HubEngineConfig(command=("/opt/scan/scan", "hub"), cwd="/opt/scan",
+                             params={"book": "true", "threads": "1"})
+    with HubEngine(config) as engine:
+        result = engine.play(Board("international"), Limit(movetime=1.0))
+        print(result.move, result.info.score)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType, TracebackType
+from typing import Any
+
+from engine import Board, Move, Variant
+from engine.search import Limit, StopToken
+from firmware_host.opponents.hub.process import (
+    HubEngineDied,
+    HubEngineError,
+    HubProcess,
+    HubTimeout,
+)
+from firmware_host.opponents.hub.protocol import (
+    HubMessage,
+    HubProtocolError,
+    Level,
+    ParamSpec,
+    SearchInfo,
+    hub_variant_name,
+    message,
+    move_from_hub,
+    parse_line,
+    pos_message,
+)
+
+__all__ = [
+    "CONFIG_KEYS",
+    "HubClient",
+    "HubEngine",
+    "HubEngineConfig",
+    "HubEngineDied",
+    "HubEngineError",
+    "HubPlayResult",
+    "HubProcess",
+    "HubTimeout",
+    "config_from_settings",
+    "limit_to_level",
+]
+
+logger = logging.getLogger(__name__)
+
+#: How often a waiting call looks at a stop token, in seconds.
+_STOP_POLL = 0.02
+
+
+@dataclass(frozen=True)
+class HubEngineConfig:
+    """How to run an external Hub engine. Times are seconds.
+
+    ``command`` is the argv (``("/opt/scan/scan", "hub")``); it is never given to a shell.
+    ``params`` are sent with ``set-param`` before ``init`` (values as Hub text, e.g. ``"true"``);
+    the ``variant`` parameter is set from the board being played, not from here.
+
+    Example: ``HubEngineConfig(command=("scan", "hub"), cwd="/opt/scan")``.
+
+    Raises:
+        ValueError: an empty command or a non-positive timeout.
+    """
+
+    command: tuple[str, ...]
+    cwd: str | None = None
+    params: Mapping[str, str] = field(default_factory=dict)
+    handshake_timeout: float = 10.0
+    init_timeout: float = 120.0
+    reply_timeout: float = 5.0
+    search_timeout: float = 300.0
+    search_margin: float = 2.0
+    stop_timeout: float = 5.0
+    quit_timeout: float = 2.0
+    default_movetime: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not self.command or not all(isinstance(a, str) and a for a in self.command):
+            raise ValueError(f"hub engine command must be a non-empty argv list: {self.command!r}")
+        for name in ("handshake_timeout", "init_timeout", "reply_timeout", "search_timeout",
+                     "stop_timeout", "quit_timeout", "default_movetime"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"hub engine {name} must be positive, not {getattr(self, name)!r}")
+        if self.search_margin < 0:
+            raise ValueError(f"hub engine search_margin must not be negative: {self.search_margin}")
+
+
+@dataclass(frozen=True)
+class HubPlayResult:
+    """What the engine answered to one ``go``: the move, its expected reply, the last ``info``.
+
+    ``stopped`` is True when the search was cut short (stop token or time-out).
+    """
+
+    move: Move
+    ponder: str | None
+    info: SearchInfo
+    seconds: float
+    stopped: bool = False
+
+
+class HubClient:
+    """The Hub protocol over one :class:`HubProcess`; every call takes a timeout in seconds.
+
+    Malformed lines from the engine are logged and skipped, never fatal.
+
+    Example::
+
+        client = HubClient(HubProcess(["scan", "hub"]))
+        engine_id, params = client.handshake(timeout=10)
+        client.init(timeout=60)
+    """
+
+    def __init__(self, process: HubProcess, clock: Callable[[], float] = time.monotonic) -> None:
+        self.process = process
+        self.clock = clock
+
+    def send(self, msg: HubMessage) -> None:
+        """Send one message.
+
+        Raises:
+            HubEngineDied: the engine has exited.
+        """
+        self.process.send(msg.format())
+
+    def receive(self, timeout: float) -> HubMessage:
+        """Return the next well-formed message; malformed lines are logged and skipped.
+
+        Raises:
+            HubTimeout, HubEngineDied.
+        """
+        deadline = self.clock() + timeout
+        while True:
+            line = self.process.receive(deadline - self.clock())
+            if not line.strip():
+                continue
+            try:
+                return parse_line(line)
+            except HubProtocolError as exc:
+                logger.warning("hub engine %d sent a malformed line, ignored: %s",
+                               self.process.pid, exc)
+
+    def wait_for(self, command: str, timeout: float,
+                 on_other: Callable[[HubMessage], None] | None = None) -> HubMessage:
+        """Read until a ``command`` message arrives; others go to ``on_other`` (or are logged).
+
+        Raises:
+            HubTimeout: ``command`` did not come within ``timeout``.
+            HubEngineDied: the engine exited meanwhile.
+        """
+        deadline = self.clock() + timeout
+        while True:
+            msg = self.receive(deadline - self.clock())
+            if msg.command == command:
+                return msg
+            if on_other is not None:
+                on_other(msg)
+            elif msg.command == "error":
+                logger.warning("hub engine %d error: %s", self.process.pid, msg.get("message"))
+            else:
+                logger.debug("hub engine %d: ignored %r while waiting for %r",
+                             self.process.pid, msg.command, command)
+
+    def handshake(self, timeout: float) -> tuple[dict[str, str], dict[str, ParamSpec]]:
+        """Send ``hub``; return the ``id`` fields and the declared parameters by name.
+
+        Raises:
+            HubTimeout: no ``wait`` within ``timeout``. HubEngineDied.
+        """
+        engine_id: dict[str, str] = {}
+        params: dict[str, ParamSpec] = {}
+
+        def collect(msg: HubMessage) -> None:
+            if msg.command == "id":
+                engine_id.update((k, v or "") for k, v in msg.args)
+            elif msg.command == "param":
+                try:
+                    spec = ParamSpec.from_message(msg)
+                except HubProtocolError as exc:
+                    logger.warning("hub engine %d: bad param line ignored: %s",
+                                   self.process.pid, exc)
+                    return
+                params[spec.name] = spec
+
+        self.send(message("hub"))
+        self.wait_for("wait", timeout, collect)
+        return engine_id, params
+
+    def set_param(self, name: str, value: str) -> None:
+        """Send ``set-param name=... value=...`` (no answer expected)."""
+        self.send(message("set-param", name=name, value=value))
+
+    def init(self, timeout: float) -> None:
+        """Send ``init`` and wait for ``ready``.
+
+        Raises:
+            HubTimeout, HubEngineDied.
+        """
+        self.send(message("init"))
+        self.wait_for("ready", timeout)
+
+    def ping(self, timeout: float) -> list[str]:
+        """Send ``ping``, wait for ``pong``; return the ``error`` messages received meanwhile.
+
+        Raises:
+            HubTimeout, HubEngineDied.
+        """
+        errors: list[str] = []
+
+        def collect(msg: HubMessage) -> None:
+            if msg.command == "error":
+                errors.append(msg.get("message") or msg.format())
+
+        self.send(message("ping"))
+        self.wait_for("pong", timeout, collect)
+        return errors
+
+    def new_game(self) -> None:
+        """Send ``new-game`` (the engine clears its hash table)."""
+        self.send(message("new-game"))
+
+    def go(self, timeout: float, stop: StopToken | None, stop_timeout: float,
+           on_info: Callable[[SearchInfo], None] | None = None) -> tuple[HubMessage, bool]:
+        """Send ``go think``; wait for ``done``; return it and whether ``stop`` had to be sent.
+
+        ``stop`` is sent when the token is set or ``timeout`` passes; the engine then has
+        ``stop_timeout`` to answer ``done``.
+
+        Raises:
+            HubTimeout: no ``done`` even after ``stop``. HubEngineDied.
+        """
+        self.send(message("go", "think"))
+        deadline = self.clock() + timeout
+        stopped = False
+        while True:
+            now = self.clock()
+            if not stopped and (now >= deadline or (stop is not None and stop.stopped)):
+                self.send(message("stop"))
+                stopped = True
+                deadline = now + stop_timeout
+            wait = deadline - now
+            if stop is not None and not stopped:
+                wait = min(wait, _STOP_POLL)
+            try:
+                msg = self.receive(wait)
+            except HubTimeout:
+                if stopped and self.clock() >= deadline:
+                    raise HubTimeout(f"hub engine {self.process.pid} gave no move "
+                                     f"{stop_timeout:.1f} s after stop") from None
+                continue
+            if msg.command == "done":
+                return msg, stopped
+            if msg.command == "info" and on_info is not None:
+                on_info(SearchInfo.from_message(msg))
+            elif msg.command == "error":
+                logger.warning("hub engine %d error: %s", self.process.pid, msg.get("message"))
+
+    def quit(self, timeout: float) -> None:
+        """Send ``quit`` and close the process (killed if it does not exit within ``timeout``)."""
+        with contextlib.suppress(HubEngineDied):
+            self.send(message("quit"))
+        self.process.close(timeout)
+
+
+def limit_to_level(limit: Limit, default_movetime: float) -> Level:
+    """Translate our search limit into a Hub ``level``.
+
+    Hub engines add the increment before each move, so the time sent is ``time_left - increment``.
+    A limit with no bound at all gets ``default_movetime``.
+
+    Example: ``limit_to_level(Limit(depth=8), 1.0) == Level(depth=8)``.
+    """
+    time_sent = None
+    if limit.time_left is not None:
+        time_sent = max(0.0, limit.time_left - (limit.increment or 0.0))
+    level = Level(depth=limit.depth, nodes=limit.nodes, move_time=limit.movetime, time=time_sent,
+                  inc=limit.increment if limit.time_left is not None else None)
+    if level == Level():
+        return Level(move_time=default_movetime)
+    return level
+
+
+def _search_budget(level: Level, config: HubEngineConfig) -> float:
+    """Seconds to wait for ``done`` before sending ``stop``."""
+    budgets = [config.search_timeout]
+    if level.move_time is not None:
+        budgets.append(level.move_time)
+    if level.time is not None:
+        budgets.append(level.time + (level.inc or 0.0))
+    return min(budgets) + config.search_margin
+
+
+class HubEngine:
+    """Blocking facade over an external Hub engine, started on first use and restarted after it
+    dies or stops answering (the parameters are sent again). One call at a time (a lock).
+
+    Example::
+
+        with HubEngine(HubEngineConfig(command=("scan", "hub"), cwd="/opt/scan")) as engine:
+            move = engine.play(board, Limit(movetime=2.0)).move
+
+    Raises:
+        ValueError: ``config.params`` sets ``variant`` (the board being played decides it).
+    """
+
+    def __init__(self, config: HubEngineConfig, *, clock: Callable[[], float] = time.monotonic,
+                 process_factory: Callable[[Sequence[str], str | None], HubProcess] = HubProcess,
+                 ) -> None:
+        if "variant" in config.params:
+            raise ValueError("do not set the hub 'variant' parameter: the board's variant is used")
+        self.config = config
+        self.clock = clock
+        self._factory = process_factory
+        self._client: HubClient | None = None
+        self._variant: str | None = None  # the Hub name of the running engine's variant
+        self._our_variant = "international"  # the same, as our name: restarts use it
+        self._lock = threading.Lock()
+        self._closed = False
+        #: ``id`` fields and declared parameters of the running engine (empty before start).
+        self.engine_id: dict[str, str] = {}
+        self.params: dict[str, ParamSpec] = {}
+        #: How many times the engine process has been started.
+        self.starts = 0
+
+    @property
+    def name(self) -> str:
+        """The engine's ``id name``, or its program path before it has started."""
+        return self.engine_id.get("name", self.config.command[0])
+
+    def start(self, variant: Variant | str = "international") -> None:
+        """Start the engine now for ``variant`` (else the first :meth:`play` does).
+
+        Raises:
+            HubEngineError: it cannot start, rejects a parameter, or lacks the variant.
+        """
+        with self._lock:
+            self._running(variant)
+
+    def play(self, board: Board, limit: Limit, stop: StopToken | None = None,
+             on_info: Callable[[SearchInfo], None] | None = None) -> HubPlayResult:
+        """Ask the engine for its move in ``board`` within ``limit``; returns a legal move.
+
+        Setting ``stop`` (from another thread) sends ``stop``; the engine's move is still returned.
+
+        Raises:
+            ValueError: ``board`` has no legal move.
+            HubTimeout: no answer in time (the engine is killed; the next call restarts it).
+            HubEngineError: it died, rejected the position, or played an illegal move.
+        """
+        if not board.legal_moves:
+            raise ValueError(f"no legal move to search in {board.fen()}")
+        with self._lock:
+            client = self._running(board.variant)
+            try:
+                return self._play(client, board, limit, stop, on_info)
+            except HubEngineError:
+                self._discard()
+                raise
+
+    def _play(self, client: HubClient, board: Board, limit: Limit, stop: StopToken | None,
+              on_info: Callable[[SearchInfo], None] | None) -> HubPlayResult:
+        started = self.clock()
+        client.send(pos_message(board))
+        # Scan answers a bad "pos" only with "error" and would then search another position:
+        # a ping round trip catches that before "go".
+        errors = client.ping(self.config.reply_timeout)
+        if errors:
+            raise HubEngineError(f"{self.name} rejected the position {board.fen()}: {errors}")
+        level = limit_to_level(limit, self.config.default_movetime)
+        client.send(level.to_message())
+        infos: list[SearchInfo] = []
+
+        def keep(info: SearchInfo) -> None:
+            infos.append(info)
+            if on_info is not None:
+                on_info(info)
+
+        done, stopped = client.go(_search_budget(level, self.config), stop,
+                                  self.config.stop_timeout, keep)
+        text = done.get("move")
+        if not text:
+            raise HubEngineError(f"{self.name} gave no move in {board.fen()}: {done.format()!r}")
+        try:
+            move = move_from_hub(board, text)
+        except ValueError as exc:
+            raise HubEngineError(f"{self.name} played {text!r}, not legal in {board.fen()}: "
+                                 f"{exc}") from exc
+        info = infos[-1] if infos else SearchInfo()
+        return HubPlayResult(move, done.get("ponder"), info, self.clock() - started, stopped)
+
+    def new_game(self) -> None:
+        """Tell a running engine that the next search starts a new game (clears its hash)."""
+        with self._lock:
+            if self._client is None:
+                return
+            try:
+                self._client.new_game()
+            except HubEngineError:
+                self._discard()
+
+    def ping(self) -> None:
+        """Check that the engine answers (starting it if needed).
+
+        Raises:
+            HubTimeout, HubEngineError.
+        """
+        with self._lock:
+            client = self._client
+            if client is None or not client.process.alive:
+                client = self._running(self._our_variant)
+            try:
+                client.ping(self.config.reply_timeout)
+            except HubEngineError:
+                self._discard()
+                raise
+
+    def _running(self, variant: Variant | str) -> HubClient:
+        if self._closed:
+            raise HubEngineError(f"hub engine {self.name} is closed")
+        hub_name = hub_variant_name(variant)
+        client = self._client
+        if client is not None and client.process.alive and self._variant == hub_name:
+            return client
+        if client is not None:
+            if client.process.alive:
+                logger.info("restarting %s for variant %s", self.name, hub_name)
+            else:
+                logger.warning("hub engine %s died; restarting it", self.name)
+            self._discard()
+        self._client = self._launch(hub_name)
+        self._variant = hub_name
+        self._our_variant = variant if isinstance(variant, str) else variant.name
+        return self._client
+
+    def _launch(self, hub_name: str) -> HubClient:
+        process = self._factory(self.config.command, self.config.cwd)
+        self.starts += 1
+        client = HubClient(process, self.clock)
+        try:
+            engine_id, params = client.handshake(self.config.handshake_timeout)
+            self.engine_id, self.params = engine_id, params
+            for name, value in self._settings(hub_name):
+                client.set_param(name, value)
+            client.init(self.config.init_timeout)
+        except BaseException:
+            process.close(self.config.quit_timeout)
+            raise
+        logger.info("hub engine %s %s started (pid %d, variant %s)", self.name,
+                    engine_id.get("version", ""), process.pid, hub_name)
+        return client
+
+    def _settings(self, hub_name: str) -> list[tuple[str, str]]:
+        """The ``set-param`` pairs to send, checked against what the engine declared."""
+        pairs: list[tuple[str, str]] = []
+        spec = self.params.get("variant")
+        if spec is None:
+            if hub_name != "normal":
+                raise HubEngineError(f"{self.name} declares no variant: it plays international "
+                                     f"draughts only, not {hub_name}")
+        elif spec.values and hub_name not in spec.values:
+            raise HubEngineError(f"{self.name} does not play {hub_name}; it plays "
+                                 f"{', '.join(spec.values)}")
+        elif spec.value != hub_name:
+            pairs.append(("variant", hub_name))
+        for name, value in self.config.params.items():
+            declared = self.params.get(name)
+            if declared is None:
+                raise HubEngineError(f"{self.name} has no parameter {name!r}; it has: "
+                                     f"{', '.join(sorted(self.params)) or 'none'}")
+            _check_value(declared, str(value))
+            pairs.append((name, str(value)))
+        return pairs
+
+    def _discard(self) -> None:
+        client, self._client, self._variant = self._client, None, None
+        if client is not None:
+            client.quit(self.config.quit_timeout)  # killed if it does not exit in time
+
+    def close(self) -> None:
+        """Send ``quit`` and end the engine process. Idempotent.
+
+        Called from another thread while :meth:`play` runs, it ends the process at once; that
+        ``play`` then raises :class:`HubEngineDied`.
+        """
+        self._closed = True
+        if not self._lock.acquire(blocking=False):
+            client = self._client
+            if client is not None:
+                client.process.close(self.config.quit_timeout)
+            return
+        try:
+            client, self._client = self._client, None
+            if client is not None:
+                client.quit(self.config.quit_timeout)
+        finally:
+            self._lock.release()
+
+    def __enter__(self) -> HubEngine:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+#: Config keys (section ``[engine]``) read by :func:`config_from_settings`, and their fields.
+CONFIG_KEYS: Mapping[str, str] = MappingProxyType({
+    "hub_command": "command",
+    "hub_cwd": "cwd",
+    "hub_params": "params",
+    "hub_handshake_timeout_s": "handshake_timeout",
+    "hub_init_timeout_s": "init_timeout",
+    "hub_timeout_s": "reply_timeout",
+    "hub_search_timeout_s": "search_timeout",
+    "hub_search_margin_s": "search_margin",
+    "hub_stop_timeout_s": "stop_timeout",
+    "hub_movetime_s": "default_movetime",
+})
+
+
+def config_from_settings(settings: Mapping[str, object]) -> HubEngineConfig:
+    """Build the config from the ``[engine]`` settings (keys in :data:`CONFIG_KEYS`; others are
+    ignored, missing ones keep their defaults; an empty ``hub_cwd`` means the program's directory).
+
+    Example: ``config_from_settings({"hub_command": ["/opt/scan/scan", "hub"]}).cwd == "/opt/scan"``
+
+    Raises:
+        ValueError: a missing command, a value of the wrong type, or a bad timeout.
+    """
+    fields: dict[str, Any] = {}
+    for key, name in CONFIG_KEYS.items():
+        if key in settings and settings[key] not in (None, ""):
+            fields[name] = settings[key]
+    command = fields.get("command")
+    if not isinstance(command, (list, tuple)) or not all(isinstance(a, str) for a in command):
+        raise ValueError(f"engine.hub_command must be a list of strings, not {command!r}")
+    fields["command"] = tuple(command)
+    params = fields.get("params", {})
+    if not isinstance(params, Mapping):
+        raise ValueError(f"engine.hub_params must be a table of name = value, not {params!r}")
+    fields["params"] = MappingProxyType({str(k): _param_text(v) for k, v in params.items()})
+    if "cwd" not in fields and command and os.path.dirname(command[0]):
+        fields["cwd"] = os.path.dirname(os.path.abspath(command[0]))
+    for name in set(fields) - {"command", "params", "cwd"}:
+        if isinstance(fields[name], bool) or not isinstance(fields[name], (int, float)):
+            raise ValueError(f"engine {name} must be a number of seconds, not {fields[name]!r}")
+        fields[name] = float(fields[name])
+    return HubEngineConfig(**fields)
+
+
+def _param_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _check_value(spec: ParamSpec, value: str) -> None:
+    """Raise HubEngineError when ``value`` does not fit the parameter's declared type."""
+    problem = None
+    if spec.type == "enum" and spec.values and value not in spec.values:
+        problem = f"one of {', '.join(spec.values)}"
+    elif spec.type == "bool" and value not in ("true", "false"):
+        problem = "true or false"
+    elif spec.type in ("int", "real"):
+        try:
+            number = int(value) if spec.type == "int" else float(value)
+            low = float(spec.min) if spec.min is not None else None
+            high = float(spec.max) if spec.max is not None else None
+        except ValueError:
+            number, low, high = None, None, None
+        if number is None or (low is not None and number < low) or (
+                high is not None and number > high):
+            kind = "an integer" if spec.type == "int" else "a number"
+            problem = f"{kind} in [{spec.min}, {spec.max}]"
+    if problem is not None:
+        raise HubEngineError(f"hub parameter {spec.name}={value!r}: must be {problem}")

@@ -1,0 +1,360 @@
+"""The built-in engine as a Hub engine: ``draughtsboard engine --hub`` on stdin/stdout.
+
+Any Hub-speaking program (the Hub GUI, pydraughts, lidraughts bots) can drive it. Declared
+parameters: ``variant`` (Scan's names where we have the rules -- ``normal``, ``losing`` -- and our
+own variant names for the rest), ``level`` (strength 1-10, as ``engine.levels``), ``tt-size`` (MB)
+and ``seed``. A bad line, an unknown command or a bad value is answered with ``error
+message="..."``, never a crash; a ``go`` is always answered with ``done``.
+
+Example::
+
+    server = HubServer(print)
+    server.handle("hub")        # id ..., param ..., wait
+    server.handle("init")       # ready
+    server.handle("pos start")
+    server.handle("level depth=4")
+    server.handle("go think")   # info ..., done move=32-28 ponder=...
+    server.wait()
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from engine import VARIANTS, Board, Variant
+from engine.levels import LEVELS, level
+from engine.search import Limit, Searcher, SearchResult, StopToken
+from firmware_host.opponents.hub.protocol import (
+    HUB_VARIANTS,
+    HubMessage,
+    HubProtocolError,
+    Level,
+    ParamSpec,
+    board_from_pos,
+    hub_variant_name,
+    message,
+    move_to_hub,
+    parse_line,
+    score_to_hub,
+    variant_from_hub,
+)
+
+__all__ = ["ENGINE_NAME", "HubServer", "level_to_limit", "serve"]
+
+logger = logging.getLogger(__name__)
+
+ENGINE_NAME = "draughtsboard"
+#: Commands a GUI may send while a search runs (the protocol allows only these).
+_DURING_SEARCH = frozenset({"ping", "stop", "ponder-hit", "quit"})
+
+
+def level_to_limit(spec: Level, depth_cap: int | None = None) -> Limit:
+    """Translate a Hub ``level`` into our search limit; ``depth_cap`` comes from the strength level.
+
+    Hub adds the increment before each move, so the clock we budget from is ``time + inc``. With
+    ``moves`` (moves to the next time control) the time per move is capped at the share of one move.
+
+    Example: ``level_to_limit(Level(move_time=2.0)) == Limit(movetime=2.0)``.
+
+    Raises:
+        ValueError: a zero depth, node count or move time.
+    """
+    depth = spec.depth if depth_cap is None or spec.depth is None else min(spec.depth, depth_cap)
+    if depth is None:
+        depth = depth_cap
+    if spec.infinite:
+        return Limit(depth=depth)
+    movetime = spec.move_time
+    time_left = increment = None
+    if spec.time is not None:
+        increment = spec.inc or 0.0
+        time_left = spec.time + increment
+        if spec.moves:
+            share = 0.9 * (spec.time / spec.moves + increment)
+            movetime = share if movetime is None else min(movetime, share)
+    return Limit(depth=depth, nodes=spec.nodes, movetime=movetime, time_left=time_left,
+                 increment=increment or None)
+
+
+class HubServer:
+    """The Hub protocol for the built-in engine; ``write`` sends one line (no newline).
+
+    Lines come in through :meth:`handle` (from one thread); searches run on a thread named
+    ``hub-search``, so ``stop`` and ``ping`` are answered while it thinks.
+
+    Example: ``HubServer(print, variant="russian", strength=5).handle("hub")``.
+
+    Raises:
+        ValueError: an unknown variant or a strength outside 1-10.
+    """
+
+    def __init__(self, write: Callable[[str], None], *, variant: Variant | str = "international",
+                 strength: int = 10, tt_mb: int = 16, seed: int = 0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._write = write
+        self._write_lock = threading.Lock()
+        self.variant = variant_from_hub(variant) if isinstance(variant, str) else variant
+        self.strength = level(strength).number
+        self.tt_mb = tt_mb
+        self.seed = seed
+        self.clock = clock
+        self._searcher: Searcher | None = None
+        self._board: Board | None = None
+        self._level = Level()
+        self._thread: threading.Thread | None = None
+        # Cleared under the write lock as "done" goes out: a GUI that answers "done" at once
+        # with "pos" must not find the engine still busy while its search thread winds down.
+        self._busy = threading.Event()
+        self._token = StopToken()
+        self._ponder_hit = threading.Event()
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    def send(self, msg: HubMessage, *, finishes_search: bool = False) -> None:
+        """Write one message (thread-safe); ``finishes_search`` marks the end of the search."""
+        line = msg.format()
+        logger.debug("hub << %s", line)
+        with self._write_lock:
+            if finishes_search:
+                self._busy.clear()
+            self._write(line)
+
+    def error(self, text: str) -> None:
+        """Send ``error message="..."``."""
+        self.send(message("error", message=text.replace('"', "'").replace("\n", " ")))
+
+    @property
+    def searching(self) -> bool:
+        """True while a search thread runs."""
+        return self._busy.is_set()
+
+    def handle(self, line: str) -> bool:
+        """Act on one input line; return False once ``quit`` was received. Never raises."""
+        logger.debug("hub >> %s", line.rstrip("\r\n"))
+        try:
+            msg = parse_line(line)
+        except HubProtocolError as exc:
+            self.error(str(exc))
+            return True
+        if self.searching and msg.command not in _DURING_SEARCH:
+            self.error(f"busy searching: {msg.command!r} ignored (send stop first)")
+            return True
+        handler = getattr(self, "_cmd_" + msg.command.replace("-", "_"), None)
+        if handler is None:
+            self.error(f"unknown command {msg.command!r}")
+            return True
+        try:
+            return handler(msg) is not False
+        except Exception as exc:  # a bug must not kill the engine the GUI relies on
+            logger.exception("hub command %r failed", msg.command)
+            self.error(f"{msg.command} failed: {exc}")
+            return True
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for a running search to end; True if none runs any more."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
+
+    def close(self) -> None:
+        """Stop a running search and wait for it. Idempotent."""
+        self._token.stop()
+        self.wait()
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def params(self) -> list[ParamSpec]:
+        """The parameters declared in answer to ``hub``."""
+        names = [name for name in HUB_VARIANTS if _supported(name)]
+        mapped = {variant_from_hub(name).name for name in names}
+        names += [v.name for v in VARIANTS if v.name not in mapped]
+        return [
+            ParamSpec("variant", hub_variant_name(self.variant), "enum", values=tuple(names)),
+            ParamSpec("level", str(self.strength), "int", "1", str(len(LEVELS))),
+            ParamSpec("tt-size", str(self.tt_mb), "int", "1", "4096"),
+            ParamSpec("seed", str(self.seed), "int", "0", str(2**31 - 1)),
+        ]
+
+    def _cmd_hub(self, msg: HubMessage) -> None:
+        self.send(message("id", name=ENGINE_NAME, version=_version(), author="draughtsboard",
+                          country="none"))
+        for spec in self.params():
+            self.send(spec.to_message())
+        self.send(message("wait"))
+
+    def _cmd_set_param(self, msg: HubMessage) -> None:
+        name, value = msg.get("name"), msg.get("value") or ""
+        try:
+            if name == "variant":
+                self.variant = variant_from_hub(value)
+            elif name == "level":
+                self.strength = level(int(value)).number
+            elif name == "tt-size":
+                self.tt_mb = _bounded_int(value, 1, 4096)
+            elif name == "seed":
+                self.seed = _bounded_int(value, 0, 2**31 - 1)
+            else:
+                self.error(f"unknown parameter {name!r}")
+                return
+        except ValueError as exc:
+            self.error(f"bad value {value!r} for {name}: {exc}")
+            return
+        self._searcher = None  # rebuilt with the new settings on the next search
+
+    def _cmd_init(self, msg: HubMessage) -> None:
+        self._searcher = self._make_searcher()
+        self.send(message("ready"))
+
+    def _cmd_ping(self, msg: HubMessage) -> None:
+        self.send(message("pong"))
+
+    def _cmd_new_game(self, msg: HubMessage) -> None:
+        if self._searcher is not None:
+            self._searcher.new_game()
+
+    def _cmd_pos(self, msg: HubMessage) -> None:
+        self._level = Level()  # as in Scan: a new position resets the limit
+        self._board = None
+        try:
+            self._board = board_from_pos(msg, self.variant)
+        except ValueError as exc:
+            self.error(f"bad position: {exc}")
+
+    def _cmd_level(self, msg: HubMessage) -> None:
+        try:
+            spec = Level.from_message(msg)
+            level_to_limit(spec)  # validate now, not at "go"
+        except ValueError as exc:
+            self.error(f"bad level: {exc}")
+            return
+        self._level = spec
+
+    def _cmd_go(self, msg: HubMessage) -> None:
+        board = self._board
+        if board is None:
+            self.error("no position: send pos first")
+            self.send(message("done"))
+            return
+        if not board.legal_moves:
+            self.send(message("done"))
+            return
+        pondering = "ponder" in msg
+        limit = self._limit()
+        self._token = StopToken()
+        self._ponder_hit.clear()
+        self._busy.set()
+        self._thread = threading.Thread(target=self._search, args=(board, limit, pondering),
+                                        name="hub-search", daemon=True)
+        self._thread.start()
+
+    def _cmd_stop(self, msg: HubMessage) -> None:
+        self._token.stop()
+
+    def _cmd_ponder_hit(self, msg: HubMessage) -> None:
+        if self.searching:
+            self._ponder_hit.set()
+            self._token.stop()
+
+    def _cmd_quit(self, msg: HubMessage) -> bool:
+        self.close()
+        return False
+
+    # -- searching ----------------------------------------------------------------------------
+
+    def _make_searcher(self) -> Searcher:
+        return Searcher(self.variant, seed=self.seed, tt_mb=self.tt_mb, clock=self.clock,
+                        options=level(self.strength).options)
+
+    def _limit(self) -> Limit:
+        chosen = level(self.strength)
+        if self._level == Level():
+            return Limit(depth=chosen.depth, movetime=chosen.movetime)
+        return level_to_limit(self._level, chosen.depth)
+
+    def _search(self, board: Board, limit: Limit, pondering: bool) -> None:
+        try:
+            if self._searcher is None or self._searcher.variant.name != board.variant.name:
+                self._searcher = self._make_searcher()
+            searcher = self._searcher
+            # Pondering runs unbounded until "ponder-hit" (then think within the limit) or "stop".
+            result = searcher.search(board, Limit(depth=limit.depth) if pondering else limit,
+                                     stop=self._token, on_iteration=self._info)
+            if pondering and self._ponder_hit.is_set():
+                self._token.reset()
+                result = searcher.search(board, limit, stop=self._token, on_iteration=self._info)
+            self._done(result)
+        except Exception as exc:
+            logger.exception("hub search failed")
+            self.error(f"search failed: {exc}")
+            self.send(message("done"), finishes_search=True)
+
+    def _info(self, result: SearchResult) -> None:
+        seconds = max(result.seconds, 1e-6)
+        pv = " ".join(move_to_hub(move) for move in result.pv) or None
+        self.send(message("info", depth=result.depth, score=score_to_hub(result.score),
+                          nodes=result.nodes, time=round(result.seconds, 3),
+                          nps=round(result.nodes / seconds / 1e6, 3), pv=pv))
+
+    def _done(self, result: SearchResult) -> None:
+        move = move_to_hub(result.move) if result.move is not None else None
+        ponder = move_to_hub(result.pv[1]) if len(result.pv) > 1 else None
+        self.send(message("done", move=move, ponder=ponder), finishes_search=True)
+
+
+def _supported(hub_name: str) -> bool:
+    try:
+        variant_from_hub(hub_name)
+    except HubProtocolError:
+        return False
+    return True
+
+
+def _bounded_int(text: str, low: int, high: int) -> int:
+    number = int(text)
+    if not low <= number <= high:
+        raise ValueError(f"must be {low}..{high}")
+    return number
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("draughtsboard")
+    except PackageNotFoundError:
+        return "0"
+
+
+def serve(stdin: TextIO, stdout: TextIO, *, variant: str = "international", strength: int = 10,
+          tt_mb: int = 16, seed: int = 0) -> int:
+    """Run a :class:`HubServer` on text streams until ``quit`` or end of input; return 0.
+
+    Example: ``serve(sys.stdin, sys.stdout, variant="normal")``.
+
+    Raises:
+        ValueError: an unknown variant or a strength outside 1-10.
+    """
+
+    def write(line: str) -> None:
+        try:
+            stdout.write(line + "\n")
+            stdout.flush()
+        except (BrokenPipeError, ValueError):  # the GUI is gone; end of input will follow
+            logger.debug("hub output closed; dropped %r", line)
+
+    server = HubServer(write, variant=variant, strength=strength, tt_mb=tt_mb, seed=seed)
+    try:
+        while True:
+            line = stdin.readline()
+            if not line:
+                break  # the GUI is gone: quit at once, as the protocol asks
+            if line.strip() and not server.handle(line):
+                break
+    finally:
+        server.close()
+    return 0

@@ -1,0 +1,161 @@
+"""The computer opponent as one small protocol, so the built-in engine and an external Hub engine
+(e.g. Scan) plug into the session the same way.
+
+Example::
+
+    opponent: Opponent = BuiltinOpponent(seed=1)
+    result = opponent.best_move(Board("russian"), Limit(movetime=1.0), stop=StopToken())
+    opponent.close()
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Protocol, runtime_checkable
+
+from engine import Board, Move
+from engine.search import Limit, Searcher, SearchOptions, SearchResult, StopToken
+from firmware_host.opponents.hub.client import HubEngine
+from firmware_host.opponents.hub.protocol import move_from_hub, score_from_hub
+
+__all__ = ["BuiltinOpponent", "HubOpponent", "Opponent"]
+
+
+@runtime_checkable
+class Opponent(Protocol):
+    """Something that finds a move: ``best_move`` blocks (run it off the scan thread) and returns
+    as soon as it can once ``stop`` is set; ``close`` is idempotent. ``name`` goes into the PDN
+    player tag of the computer's side."""
+
+    @property
+    def name(self) -> str:
+        """The engine's name and version, e.g. ``"Scan 3.1"``."""
+        ...
+
+    def best_move(self, board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:
+        """Return the move to play in ``board`` (``result.move`` is legal, or None with no move)."""
+        ...
+
+    def new_game(self) -> None:
+        """Forget what earlier searches learnt (new game, takeback)."""
+        ...
+
+    def close(self) -> None:
+        """Release the engine (threads, processes, memory)."""
+        ...
+
+
+class BuiltinOpponent:
+    """The built-in searcher (:class:`engine.search.Searcher`), one per variant, made on demand.
+
+    Example: ``BuiltinOpponent().best_move(Board(), Limit(depth=4)).move``.
+    """
+
+    def __init__(self, seed: int = 0, tt_mb: float = 16, options: SearchOptions | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.seed = seed
+        self.tt_mb = tt_mb
+        self.options = options
+        self.clock = clock
+        self._searchers: dict[str, Searcher] = {}
+
+    @property
+    def name(self) -> str:
+        """``"draughtsboard"``: the built-in engine."""
+        return "draughtsboard"
+
+    def searcher(self, board: Board) -> Searcher:
+        """The searcher for the board's variant (kept, with its hash table, between moves)."""
+        name = board.variant.name
+        if name not in self._searchers:
+            self._searchers[name] = Searcher(board.variant, seed=self.seed, tt_mb=self.tt_mb,
+                                             clock=self.clock, options=self.options)
+        return self._searchers[name]
+
+    def best_move(self, board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:
+        """Search ``board`` within ``limit``.
+
+        Raises:
+            ValueError: a bad limit (see :meth:`engine.search.Searcher.search`).
+        """
+        return self.searcher(board).search(board, limit, stop=stop)
+
+    def new_game(self) -> None:
+        """Clear every searcher's hash table and move-ordering memory."""
+        for searcher in self._searchers.values():
+            searcher.new_game()
+
+    def close(self) -> None:
+        """Drop the searchers (their tables are the only resource). Idempotent."""
+        self._searchers.clear()
+
+    def __enter__(self) -> BuiltinOpponent:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+class HubOpponent:
+    """An external Hub engine as an opponent; its ``info`` becomes a :class:`SearchResult`
+    (score in hundredths of a man, as the built-in engine reports).
+
+    Example: ``HubOpponent(HubEngine(config)).best_move(board, Limit(movetime=2.0)).move``.
+    """
+
+    def __init__(self, engine: HubEngine) -> None:
+        self.engine = engine
+
+    @property
+    def name(self) -> str:
+        """The engine's ``id name`` and ``version`` (its program path before it has started)."""
+        return f"{self.engine.name} {self.engine.engine_id.get('version', '')}".strip()
+
+    def best_move(self, board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:
+        """Ask the external engine; a game already over gives ``SearchResult(None, ...)``.
+
+        Raises:
+            HubEngineError (HubTimeout, HubEngineDied): the engine failed; the next call
+                restarts it.
+        """
+        if not board.legal_moves:
+            return SearchResult(None, 0, 0, 0, 0.0)
+        played = self.engine.play(board, limit, stop)
+        info = played.info
+        score = 0 if info.score is None else score_from_hub(info.score)
+        return SearchResult(played.move, score, info.depth or 0, info.nodes or 0,
+                            played.seconds, _pv_moves(board, info.pv, played.move))
+
+    def new_game(self) -> None:
+        """Send ``new-game`` to the engine."""
+        self.engine.new_game()
+
+    def close(self) -> None:
+        """Quit the engine process. Idempotent."""
+        self.engine.close()
+
+    def __enter__(self) -> HubOpponent:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def _pv_moves(board: Board, pv: tuple[str, ...], move: Move) -> tuple[Move, ...]:
+    """The legal prefix of the engine's PV, or just ``move`` when the PV does not start with it."""
+    probe = board.copy()
+    moves: list[Move] = []
+    for text in pv:
+        try:
+            step = move_from_hub(probe, text)
+        except ValueError:
+            break
+        moves.append(step)
+        probe.push(step)
+    if not moves or moves[0].key() != move.key():
+        return (move,)
+    return tuple(moves)

@@ -1,0 +1,1 @@
+"""From board occupancy to moves: the recogniser, its index, the orientation check."""

@@ -1,0 +1,76 @@
+"""PDN files in the games directory, rewritten after every move by atomic replace.
+
+A user can copy games off the Pi with no tools: each game is one file, always complete, because it
+is written to a temporary file in the same directory, fsynced, renamed over the old one, and the
+directory is fsynced too (so the rename itself survives a power loss).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from firmware_host.store.records import GameRecord
+
+log = logging.getLogger(__name__)
+
+_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so a reader or a power loss sees the old or the new file.
+
+    Raises:
+        OSError: the directory is not writable.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+class PdnFiles:
+    """Writes each game to ``<games_dir>/<board>_<game id>.pdn``.
+
+    ``render`` turns a game record into PDN text (:func:`~.pdnrender.render_game`).
+    """
+
+    def __init__(self, games_dir: str | Path, render: Callable[[GameRecord], str]) -> None:
+        self.games_dir = Path(games_dir)
+        self._render = render
+        self._failed = False
+
+    def path_for(self, game: GameRecord) -> Path:
+        """The file of ``game``; ids are sanitised so a record cannot name a path elsewhere."""
+        name = _SAFE.sub("_", f"{game.board_id}_{game.game_id}")
+        return self.games_dir / f"{name}.pdn"
+
+    def write(self, game: GameRecord) -> Path | None:
+        """Rewrite the game's file; a failure is logged once and never stops the game."""
+        path = self.path_for(game)
+        try:
+            atomic_write(path, self._render(game))
+        except OSError as exc:
+            if not self._failed:
+                log.error("cannot write %s: %s (games stay in the store)", path, exc.strerror)
+            self._failed = True
+            return None
+        self._failed = False
+        return path

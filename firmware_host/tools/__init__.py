@@ -1,0 +1,1 @@
+"""Interactive tools: demo, calibrate, selftest, the terminal board."""

@@ -1,0 +1,428 @@
+"""``draughtsboard demo``: the whole service on the simulated board, a simulated human at it.
+
+The service is built by :func:`firmware_host.app.service.build_service`, exactly as ``draughtsboard
+run --board sim --store memory`` builds it (sim sensors -> scanner -> session -> engine thread ->
+LEDs -> in-memory store + PDN files), but on a :class:`~board_io.clock.VirtualClock`, so a demo
+replays identically. A simulated human (a weak engine level picks its moves) carries out its
+moves with a little sloppiness, and carries out the computer's replies by reading the LED frame
+only (:mod:`~firmware_host.tools.demo_hands`).
+After every step the board and its LEDs are drawn with a
+caption, paced for a person (real sleeps, display only) unless ``fast`` or not a terminal.
+
+Example::
+
+    run_demo(DemoOptions(plies=6, fast=True, games_dir="/tmp/games"))
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from board_io.clock import VirtualClock
+from board_io.errors import BoardIOError
+from board_io.scanner import Scanner
+from board_io.sim import SimSensorMatrix, render
+from board_io.types import Led, Pattern, Reading, Role
+from engine import Board, Move
+from engine.errors import DraughtsError
+from engine.levels import level
+from engine.search import Limit
+from firmware_host.app.notify import Notifier
+from firmware_host.feedback.leds import PRIORITY
+from firmware_host.game.types import State
+from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
+
+#: Seconds each drawn frame stays on screen (a person can follow it).
+FRAME_S = 0.5
+#: Deepest search of the demo's computer: levels 8-10 would keep a watcher waiting.
+MAX_DEPTH = 6
+#: How long (real seconds) the demo waits for one engine reply before giving up.
+ENGINE_WAIT_S = 120.0
+_CLEAR = "\x1b[H\x1b[2J"
+_PIECES = {(0, False): Reading.WHITE, (1, False): Reading.BLACK,
+           (0, True): Reading.WHITE_KING, (1, True): Reading.BLACK_KING}
+_KING = {Reading.WHITE: Reading.WHITE_KING, Reading.BLACK: Reading.BLACK_KING}
+_HAND_CAPTIONS = {"from": "you lift the computer's piece on {} (lit 'from')",
+                  "to": "you put it down on {} (lit 'to')",
+                  "remove": "you take off the captured piece on {} (blinking 'remove')"}
+
+
+class DemoError(RuntimeError):
+    """The simulated board and the service disagree (a bug: the demo cannot go on)."""
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """What ``draughtsboard demo`` was asked for.
+
+    ``plies``: stop after this many half-moves (or at game over); ``level``: the computer's
+    strength; ``human_level``: the simulated human's; ``games_dir``: None makes a fresh
+    temporary directory; ``seed``: the human's choices and hands.
+    """
+
+    variant: str = "international"
+    plies: int = 20
+    level: int = 3
+    human_level: int = 1
+    fast: bool = False
+    games_dir: str | None = None
+    seed: int = 1
+
+
+@dataclass
+class DemoResult:
+    """What happened: the PDN file, and each ply as ``(by, pdn, followed_leds)``."""
+
+    pdn_path: Path
+    plies: list[tuple[str, str, bool]] = field(default_factory=list)
+    result: str | None = None
+
+
+class Display:
+    """Draws frames: on a terminal in colour, cleared and paced; else plain text, unpaced."""
+
+    def __init__(self, out: TextIO, *, fast: bool) -> None:
+        self.out = out
+        self.tty = out.isatty()
+        self.pace = self.tty and not fast
+
+    def frame(self, picture: str, lines: list[str]) -> None:
+        """Draw one picture with its caption lines."""
+        self.out.write((_CLEAR if self.tty else "\n") + picture + "\n")
+        self.out.write("".join(f"  {line}\n" for line in lines if line))
+        self.out.flush()
+        if self.pace:
+            time.sleep(FRAME_S)  # real time, for the eye only: the game runs in virtual time
+
+    def line(self, text: str) -> None:
+        """Write one line of text."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+
+def check_options(options: DemoOptions) -> Any:
+    """Check the variant and the levels; return the computer's :class:`~engine.levels.Level`.
+
+    Raises:
+        ConfigError: an unknown variant or an out-of-range level.
+    """
+    from engine.variant import find_variant
+    from firmware_host.config.loader import ConfigError
+
+    try:
+        find_variant(options.variant)
+        level(options.human_level)
+        return level(options.level)
+    except ValueError as exc:
+        raise ConfigError(f"demo: {exc}") from None
+
+
+def demo_config(options: DemoOptions, games_dir: str) -> Any:
+    """The service configuration of a demo (sim board, memory store, depth-limited engine).
+
+    Raises:
+        ConfigError: an unknown variant or an out-of-range level.
+    """
+    from firmware_host.config.loader import Config
+
+    chosen = check_options(options)
+    # Depth only, no clock: the same demo plays the same game on any machine.
+    depth = min(chosen.depth or MAX_DEPTH, MAX_DEPTH)
+    return Config.from_mapping({
+        "game": {"variant": options.variant, "mode": "play", "human_side": "white"},
+        "engine": {"level": options.level, "depth": depth, "movetime_ms": 0},
+        "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True},
+        "store": {"url": "memory", "games_dir": games_dir},
+    }, source="demo")
+
+
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """The demo draws its own captions: service log lines would scramble the picture."""
+    loggers = [logging.getLogger(name) for name in
+               ("draughtsboard", "firmware_host", "board_io", "engine")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for logger, old in zip(loggers, levels, strict=True):
+            logger.setLevel(old)
+
+
+class Demo:
+    """The service on a simulated board, with a simulated human's hands and eyes."""
+
+    def __init__(self, options: DemoOptions, stack: ExitStack, display: Display,
+                 games_dir: str) -> None:
+        from firmware_host.app.service import build_service
+        from firmware_host.opponents.opponent import BuiltinOpponent
+
+        self.options = options
+        self.display = display
+        self.games_dir = games_dir
+        self.clock = VirtualClock()
+        config = demo_config(options, games_dir)
+        service = build_service(config, stack, clock=self.clock, notifier=Notifier(environ={}))
+        self.store = service.store
+        self.leds = service.leds
+        self.period = service.scan_period
+        self.controller = service.controller
+        self.session = self.controller.session
+        scanner = self.controller.scanner
+        if not (isinstance(scanner, Scanner) and isinstance(scanner.sensors, SimSensorMatrix)):
+            raise DemoError("the demo needs the simulated board")
+        self.scanner = scanner
+        self.sim = scanner.sensors.board
+        self.layout = self.sim.layout
+        self.game = Board(self.session.variant)  # the human's own idea of the game
+        self.rng = random.Random(options.seed)
+        human = level(options.human_level)
+        self.human_limit = Limit(depth=human.depth or 1)
+        self.human = stack.enter_context(BuiltinOpponent(seed=options.seed,
+                                                         options=human.options))
+        self.events: list[dict[str, Any]] = []
+        self.session.subscribe(self.events.append)
+        self.held: Reading | None = None
+        self.untold: str | None = None  # a caption waiting for the next frame
+        self._set_up_pieces()
+
+    def _set_up_pieces(self) -> None:
+        # Give each piece its colour before the first scan: presence sensors read them all the
+        # same, but the picture needs to tell the sides apart.
+        for sq, piece in self.game.pieces().items():
+            self.sim.lift(sq)
+            self.sim.place(sq, _PIECES[int(piece.color), piece.king])
+
+    # -- time ---------------------------------------------------------------------------------
+    def _wait(self, ms: int) -> None:
+        """Let ``ms`` of virtual time pass, scanning the board all the while."""
+        end = self.clock.monotonic() + ms / 1000
+        while self.clock.monotonic() < end:
+            self.clock.set(min(end, self.clock.monotonic() + self.period))
+            self.controller.step()
+
+    def _run_until(self, done: Callable[[], bool], limit_s: float = 10.0) -> bool:
+        """Scan until ``done()``; while the engine thinks, virtual time stands still."""
+        end = self.clock.monotonic() + limit_s
+        give_up = time.monotonic() + ENGINE_WAIT_S
+        while True:
+            self.controller.step()
+            if done():
+                return True
+            if self.session.state is State.ENGINE_THINKING:
+                if time.monotonic() > give_up:
+                    return False
+                time.sleep(0.002)  # real time: the engine thread is searching
+            elif self.clock.monotonic() >= end:
+                return False
+            else:
+                self.clock.advance(self.period)
+
+    def _seen(self) -> bool:
+        """The scanner has taken in the board as it is (the LEDs answer what is there)."""
+        return self.scanner.occupied == self.sim.occupied
+
+    def _moves(self, by: str) -> int:
+        return sum(1 for e in self.events if e["event"] == "move" and e["by"] == by)
+
+    # -- hands --------------------------------------------------------------------------------
+    def _act(self, step: HandStep, moving: bool) -> None:
+        if step.action == "lift":
+            piece = self.sim.lift(step.square)
+            if moving:
+                self.held = piece
+        else:
+            assert self.held is not None, "placing a piece the hand does not hold"
+            self.sim.place(step.square, self.held)
+
+    def _crown_if_asked(self) -> None:
+        # Crowning stacks a second piece: presence sensors see no change, so no scan between.
+        for sq, led in self.leds.frame.items():
+            piece = self.sim.pieces.get(sq)
+            if led.role is Role.CROWN and piece in _KING:
+                self.sim.lift(sq)
+                self.sim.place(sq, _KING[piece])
+
+    # -- drawing ------------------------------------------------------------------------------
+    def show(self, caption: str) -> None:
+        """Draw the board, its LEDs and ``caption`` (after any caption not yet shown)."""
+        if self.untold is not None:
+            caption, self.untold = f"{self.untold}; {caption}", None
+        frame = self.leds.frame
+        steady = {sq: Led(Pattern.ON, led.role) for sq, led in frame.items()}
+        picture = render(self.layout, self.sim.pieces, steady, self.clock.monotonic(),
+                         colour=self.display.tty)
+        ply = len(self.game.move_stack)
+        self.display.frame(picture, [caption, led_legend(frame, self.layout.name),
+                                     f"[ply {ply}, {self.session.state.value.replace('_', ' ')}]"])
+
+    # -- the game -----------------------------------------------------------------------------
+    def human_ply(self) -> str:
+        """The human picks a move and carries it out; return its notation."""
+        move: Move | None = self.human.best_move(self.game, self.human_limit).move
+        if move is None:
+            raise DemoError("the simulated human found no move")
+        text = self.game.move_notation(move)
+        before = self._moves("human")
+        for step in human_steps(self.game, move, self.rng):
+            self._wait(step.pause_ms)
+            self._act(step, moving=step.why in ("lift", "lift again"))
+        if not self._run_until(lambda: self._moves("human") > before and self._seen()):
+            raise DemoError(f"the board did not accept the human's {text}")
+        self.game.push(move)
+        self._crown_if_asked()
+        # Shown with the computer's reply: the engine thread may answer before the next scan.
+        self.untold = f"you: {text}"
+        return text
+
+    def computer_ply(self) -> str | None:
+        """Wait for the computer's reply on the LEDs and carry it out by following them;
+        return its notation (None: the game ended)."""
+        shown = {State.COMPUTER_MOVE_PENDING, State.GAME_OVER}
+        if not self._run_until(lambda: self.session.state in shown and self._seen()):
+            raise DemoError("the computer's reply never came")
+        if self.session.state is State.GAME_OVER:
+            return None
+        # The caption names the move for the watcher; the hands read only the LEDs.
+        shown_as = next(e["pdn"] for e in reversed(self.events)
+                        if e["event"] == "computer_move")
+        self.show(f"computer shows {shown_as} on the LEDs")
+        move = self._follow_leds()
+        text = self.game.move_notation(move)
+        self.game.push(move)
+        if self.game.fen() != self.session.board.fen():
+            raise DemoError(f"the LEDs were read as {text}, but the computer played {shown_as}")
+        self._crown_if_asked()
+        self.show(f"computer: {text} (carried out by following the LEDs)")
+        return text
+
+    def _next_led_step(self) -> HandStep | None:
+        step = next_led_step(self.leds.frame, self.sim.occupied, self.held is not None, self.rng)
+        if step is None and self.session.state is State.COMPUTER_MOVE_PENDING:
+            # Nothing readable yet (a "crown" blink outranks the move's squares for a moment):
+            # look again once the LEDs have settled, as a player would.
+            self._run_until(lambda: self.controller.quiet)
+            step = next_led_step(self.leds.frame, self.sim.occupied, self.held is not None,
+                                 self.rng)
+        return step
+
+    def _follow_leds(self) -> Move:
+        before = self._moves("computer")
+        origin = destination = None
+        removed: set[int] = set()
+        self.held = None
+        for _ in range(4 * self.layout.num_squares):  # every step changes the board
+            step = self._next_led_step()
+            if step is None:
+                break
+            self._wait(step.pause_ms)
+            self._act(step, moving=step.why == "from")
+            origin = step.square if step.why == "from" else origin
+            destination = step.square if step.why == "to" else destination
+            if step.why == "remove":
+                removed.add(step.square)
+            self._run_until(self._seen)
+            if self._moves("computer") == before:
+                self.show(_HAND_CAPTIONS[step.why].format(self.layout.name(step.square)))
+        if self._moves("computer") == before or origin is None or destination is None:
+            raise DemoError("following the LEDs did not complete the computer's move")
+        try:
+            return self.game.find_move(origin, destination, frozenset(removed))
+        except DraughtsError as exc:
+            raise DemoError(f"the LEDs showed no legal move: {exc}") from exc
+
+    def play(self) -> DemoResult:
+        """Play until ``options.plies`` half-moves or game over.
+
+        Raises:
+            DemoError: the service and the simulated board disagree.
+        """
+        if not self._run_until(lambda: self.controller.started and self._seen()):
+            raise DemoError("the service never read the board")
+        self.show(f"{self.session.variant.name}: you play white against level "
+                  f"{self.options.level}")
+        plies: list[tuple[str, str, bool]] = []
+        while len(plies) < self.options.plies and self.session.outcome is None:
+            if self.session.human_turn:
+                plies.append(("human", self.human_ply(), False))
+                continue
+            text = self.computer_ply()
+            if text is not None:
+                plies.append(("computer", text, True))
+        if self.untold is not None:
+            caption, self.untold = self.untold, None
+            self.show(caption)
+        outcome = self.session.outcome
+        result = None if outcome is None else outcome.result(self.session.variant.pdn_gametype)
+        if result is not None:
+            self._run_until(self._seen)
+            self.show(f"game over: {result}")
+        return DemoResult(self._pdn_path(), plies, result)
+
+    def _pdn_path(self) -> Path:
+        from firmware_host.store.pdnfiles import PdnFiles
+        from firmware_host.store.pdnrender import render_game
+
+        game = self.store.load_game(self.session.game_id)
+        return PdnFiles(self.games_dir, render_game).path_for(game)
+
+
+def led_legend(frame: dict[int, Led] | Any, name: Callable[[int], str]) -> str:
+    """The lit LEDs as text, by role in priority order: ``"LEDs: from 32 | to 28"``.
+
+    >>> from firmware_host.feedback.leds import led
+    >>> led_legend({31: led(Role.FROM), 27: led(Role.TO)}, lambda sq: str(sq + 1))
+    'LEDs: to 28 | from 32'
+    """
+    by_role: dict[Role, list[str]] = {}
+    for sq in sorted(frame):
+        by_role.setdefault(frame[sq].role, []).append(name(sq))
+    if not by_role:
+        return "LEDs: off"
+    parts = [f"{role.name.lower()} {' '.join(by_role[role])}" for role in PRIORITY
+             if role in by_role]
+    return "LEDs: " + " | ".join(parts)
+
+
+def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
+    """Run the demo; return the exit status (0; 1 when the demo found a bug).
+
+    Raises:
+        ConfigError: an unknown variant or a bad level.
+    """
+    out = out if out is not None else sys.stdout
+    display = Display(out, fast=options.fast)
+    check_options(options)  # before a directory is made for nothing
+    try:
+        games_dir = options.games_dir or tempfile.mkdtemp(prefix="draughtsboard-demo-")
+        Path(games_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"draughtsboard demo: cannot use the games directory: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with _quiet_logs(), ExitStack() as stack:
+            result = Demo(options, stack, display, games_dir).play()
+    except (DemoError, BoardIOError) as exc:
+        print(f"draughtsboard demo: {exc}", file=sys.stderr)
+        return 1
+    if not result.pdn_path.is_file():
+        print(f"draughtsboard demo: the PDN file {result.pdn_path} was not written",
+              file=sys.stderr)
+        return 1
+    moves = " ".join(text for _, text, _ in result.plies)
+    display.line(f"moves: {moves}" + (f"  {result.result}" if result.result else ""))
+    led_plies = sum(1 for _, _, followed in result.plies if followed)
+    display.line(f"the computer's {led_plies} move(s) were carried out by following the LEDs")
+    display.line(f"done: PDN written to {result.pdn_path}")
+    return 0
