@@ -8,6 +8,10 @@ row in :data:`TEMPLATES`.
 'a capture is compulsory: 22x13'
 >>> render({"event": "refused", "reason": "max_capture", "count": 3})
 'you must take the maximum: 3 pieces'
+>>> render({"event": "refused", "reason": "not_side_to_move", "side": "white", "squares": ["19"]})
+"it is white's turn: 19 is the other side's"
+>>> render({"event": "move", "ply": 1, "pdn": "32-28"})
+'1. 32-28'
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 #: Templates keyed by ``event`` or ``event.reason`` (the more specific key wins). Fields are the
 #: event's keys; a template whose fields are missing from the event falls back to the event key.
@@ -30,7 +33,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "refused.majority": "you must take the most pieces: {capture}",
     "refused.king_priority": "capturing with the king comes first: {capture}",
     "refused.touch_move": "touch-move: you touched {square}, you must move it",
-    "refused.not_your_turn": "it is {side}'s turn",
+    "refused.not_side_to_move": "it is {side}'s turn: {squares_text} is the other side's",
     "refused.wrong_computer_move": "the computer played {expected}, not {played}",
     "refused.not_a_move": "that is not a legal move",
     "refused.unknown_piece": "a piece appeared on {squares_text}",
@@ -82,17 +85,20 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def _enrich(event: Mapping[str, Any]) -> dict[str, Any]:
+def _enrich(event: Mapping[str, object]) -> dict[str, object]:
     data = dict(event)
     for key in ("missing", "extra", "squares", "pdn"):
-        if isinstance(data.get(key), list | tuple) and f"{key}_text" not in data:
-            data[f"{key}_text"] = ", ".join(str(s) for s in data[key]) or "nothing"
-    if "ply" in data and "ply_text" not in data:
-        ply = int(data["ply"])
+        value = data.get(key)
+        if isinstance(value, list | tuple) and f"{key}_text" not in data:
+            data[f"{key}_text"] = ", ".join(str(s) for s in value) or "nothing"
+    ply = data.get("ply")
+    if isinstance(ply, int | str) and "ply_text" not in data:
+        ply = int(ply)
         data["ply_text"] = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
-    if "reasons" in data and "reasons_text" not in data:
+    reasons = data.get("reasons")
+    if isinstance(reasons, list | tuple) and "reasons_text" not in data:
         texts = [REASONS.get(str(r.get("kind")), str(r.get("kind"))).format(**r)
-                 for r in data["reasons"] if isinstance(r, Mapping)]
+                 for r in reasons if isinstance(r, Mapping)]
         data["reasons_text"] = f" ({', '.join(texts)})" if texts else ""
     elif "reasons_text" not in data:
         data["reasons_text"] = ""
@@ -101,7 +107,7 @@ def _enrich(event: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
-def render(event: Mapping[str, Any]) -> str | None:
+def render(event: Mapping[str, object]) -> str | None:
     """Return the one-line text of ``event``, or ``None`` for events that have no text.
 
     >>> render({"event": "leds", "frame": {}}) is None

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TypeAlias
 
 from board_io.types import Reading
 from engine import Board, CaptureRule, Color, IllegalMoveError, Move, Square, Variant
@@ -35,6 +35,7 @@ from firmware_host.recognition.resolution import (
     Illegal,
     InProgress,
     InSync,
+    RefusalDetail,
     RefusalReason,
     Resolution,
 )
@@ -52,6 +53,8 @@ __all__ = [
     "resolve_after",
 ]
 
+#: A move's identity (:meth:`engine.Move.key`): origin, destination, captured set.
+_Key: TypeAlias = tuple[Square, Square, frozenset[Square]]
 
 #: What a colour-aware reading says: (colour, crowned). Presence readings say nothing.
 _COLOUR_OF_READING: Mapping[Reading, tuple[Color, bool]] = MappingProxyType({
@@ -147,14 +150,14 @@ class MoveIndex:
         self.opp = self.occupied & ~self.own
         self.size = self.variant.num_squares
         self.moves: tuple[Move, ...] = tuple(board.legal_moves)
-        locs: dict[tuple[Any, ...], int] = {}
+        locs: dict[_Key, int] = {}
         for m in board.generate_moves(paths=True):
             key = m.key()
             locs[key] = locs.get(key, 0) | _locations(self.variant, m, self.occupied)
         self._finals: dict[int, list[_Shape]] = {}
         self._by_origin: dict[Square, list[_Shape]] = {}
         self._by_capture: dict[Square, list[_Shape]] = {}
-        self._by_key: dict[tuple[Any, ...], _Shape] = {}
+        self._by_key: dict[_Key, _Shape] = {}
         for m in self.moves:
             shape = self._shape(m, locs.get(m.key(), 0))
             self._by_key[m.key()] = shape
@@ -276,7 +279,7 @@ class MoveIndex:
                 return self._refuse_touch(s, obliged)
         if len(shapes) > 1:  # two kings capturing the same pieces around to their own squares
             moves = tuple(sh.move for sh in shapes)
-            detail = {"moves": moves, "pdn": self._pdn(moves)}
+            detail: RefusalDetail = {"moves": moves, "pdn": self._pdn(moves)}
             return Illegal(RefusalReason.AMBIGUOUS, frozenset(), frozenset(), detail)
         shape = shapes[0]
         done = Complete(shape.move, shape.settle)
@@ -297,7 +300,7 @@ class MoveIndex:
     def _refuse_touch(self, s: int, obliged: Square) -> Illegal:
         moves = self.moves_from(obliged)
         target = self._nearest(s, [sh.final for sh in self._by_origin.get(obliged, ())])
-        detail = {
+        detail: RefusalDetail = {
             "piece": obliged,
             "square": self.variant.square_name(obliged),
             "moves": moves,
@@ -351,7 +354,7 @@ class MoveIndex:
 
 
 def _illegal(
-    reason: RefusalReason, s: int, target: int, detail: dict[str, Any] | None = None
+    reason: RefusalReason, s: int, target: int, detail: RefusalDetail | None = None
 ) -> Illegal:
     return Illegal(reason, _squares(target & ~s), _squares(s & ~target), detail or {})
 
@@ -365,7 +368,7 @@ def _capture_refusal(index: MoveIndex, s: int, origin: Square, removed: int) -> 
     pdn = index._pdn(moves)
     own = [sh.final for sh in index._by_origin.get(origin, ())]
     target = index._nearest(s, own)
-    detail: dict[str, Any] = {"moves": moves, "pdn": pdn, "capture": ", ".join(pdn)}
+    detail: RefusalDetail = {"moves": moves, "pdn": pdn, "capture": ", ".join(pdn)}
     if not removed:
         return _illegal(RefusalReason.CAPTURE_COMPULSORY, s, target, detail)
     counts = {len(m.captures) for m in moves}
@@ -395,10 +398,10 @@ def _refusal(index: MoveIndex, s: int, obliged: Square | None) -> Illegal:
     if not lifted:
         if removed and not dplus:
             names = tuple(index.variant.square_name(sq) for sq in sorted(_squares(removed)))
-            detail = {"squares": names, "side": index.turn.name.lower()}
-            return _illegal(RefusalReason.NOT_YOUR_PIECE, s, index.occupied, detail)
+            detail: RefusalDetail = {"squares": names, "side": index.turn.name.lower()}
+            return _illegal(RefusalReason.NOT_SIDE_TO_MOVE, s, index.occupied, detail)
         names = tuple(index.variant.square_name(sq) for sq in sorted(_squares(dplus)))
-        reason = RefusalReason.NOT_YOUR_PIECE if removed else RefusalReason.UNKNOWN_PIECE
+        reason = RefusalReason.NOT_SIDE_TO_MOVE if removed else RefusalReason.UNKNOWN_PIECE
         detail = {"squares": names, "side": index.turn.name.lower()}
         return _illegal(reason, s, index.occupied, detail)
     if lifted & (lifted - 1):
@@ -411,9 +414,9 @@ def _refusal(index: MoveIndex, s: int, obliged: Square | None) -> Illegal:
     target = index._nearest(s, [sh.final for sh in shapes])
     # Guiding towards a move's result (a wrong piece taken off, ...): say which move.
     toward = next((sh.move for sh in shapes if sh.final == target), None)
-    info: dict[str, Any] = {}
+    info: RefusalDetail = {}
     if toward is not None:
-        info.update(toward=toward, pdn=index._pdn([toward]))
+        info["toward"], info["pdn"] = toward, index._pdn([toward])
     return _illegal(RefusalReason.NO_SUCH_MOVE, s, target, info)
 
 
@@ -477,11 +480,11 @@ class PendingIndex:
         """Resolve ``occupied`` against the pending move and a human reply on top of it.
 
         ``InSync``: nothing done yet. ``Complete(move)``: the pending move is carried out
-        (possibly with a human reply begun: commit it, then resolve again on the new position).
-        ``Complete(move, reply=m)``: the reply ``m`` was played on top: commit both.
-        ``InProgress``: the pending move is being carried out. ``Illegal`` with reason
-        ``PENDING_MOVE_EXPECTED``: a different legal move (``detail["alternative"]``, for the
-        "alternative move" option) or anything else, guided towards the pending result.
+        (possibly with a human reply begun or finished on top: commit it, then resolve again on
+        the new position, which finds the reply). ``InProgress``: the pending move is being
+        carried out. ``Illegal`` with reason ``PENDING_MOVE_EXPECTED``: a different legal move
+        (``detail["alternative"]``, for the "alternative move" option) or anything else, guided
+        towards the pending result.
 
         Raises:
             ValueError: a square outside the board.
@@ -492,28 +495,22 @@ class PendingIndex:
             return before._colour_check(s, colours, 0, InSync())
         if s == after.occupied:
             return after._colour_check(s, colours, 0, Complete(self.move))
-        replies = after._finals.get(s)
-        if replies and len(replies) == 1:
-            reply = replies[0]
-            done = Complete(self.move, reply.settle, reply.move)
-            return after._colour_check(s, colours, reply.dest, done)
         if any(sh is self._shape for sh in before.in_progress(s)):
             progress = before._progress(s, [self._shape])
             return before._colour_check(s, colours, s & ~before.occupied, progress)
-        if after.in_progress(s):
+        if after.in_progress(s):  # a reply begun, or finished, on top of the pending move
             return after._colour_check(s, colours, s & ~after.occupied, Complete(self.move))
         return self._refuse(s)
 
     def _refuse(self, s: int) -> Illegal:
         before, after = self.before, self.after
         expected = before._pdn([self.move])[0]
-        detail: dict[str, Any] = {"pending": self.move, "expected": expected, "alternative": None}
+        detail: RefusalDetail = {"pending": self.move, "expected": expected, "alternative": None}
         alternatives = before._finals.get(s)
         if alternatives and len(alternatives) == 1:
             alt = alternatives[0]
-            detail.update(
-                alternative=alt.move, played=before._pdn([alt.move])[0], needs_settle=alt.settle,
-            )
+            detail["alternative"], detail["played"] = alt.move, before._pdn([alt.move])[0]
+            detail["needs_settle"] = alt.settle
         # Ties go to the pending result: that is what the player is asked to do.
         closer = (before.occupied ^ s).bit_count() < (after.occupied ^ s).bit_count()
         target = before.occupied if closer else after.occupied
@@ -529,16 +526,20 @@ def resolve_after(
 ) -> Resolution:
     """Resolve the board while the computer's ``pending_move`` waits to be carried out.
 
-    ``S == occ(mc(P))`` commits the computer's move; ``S == occ(mh(mc(P)))`` commits it and the
-    human reply ``mh`` (``Complete.reply``). Keep a :class:`PendingIndex` to avoid rebuilding.
+    ``S == occ(mc(P))`` commits the computer's move; so does ``S == occ(mh(mc(P)))``, the human
+    reply ``mh`` played on top (resolving again after the commit finds ``mh``). Keep a
+    :class:`PendingIndex` to avoid rebuilding.
 
     Example:
         >>> from engine.board import Board
         >>> board = Board("international")
         >>> mc = board.parse_move("32-28")
         >>> occ = board.occupied_squares() - {31, 18} | {27, 23}   # 32-28 then 19-24
-        >>> board.move_notation(mc), resolve_after(board, mc, occ).reply.destination
-        ('32-28', 23)
+        >>> resolve_after(board, mc, occ).move == mc
+        True
+        >>> board.push(mc)
+        >>> board.move_notation(resolve(board, occ).move)
+        '19-24'
 
     Raises:
         IllegalMoveError: ``pending_move`` is not legal in ``board``.

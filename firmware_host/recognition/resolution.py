@@ -5,20 +5,29 @@ the session, the LED language and the messages can name results without the move
 
 >>> from engine import Board
 >>> board = Board("international")
->>> Complete(board.parse_move("32-28")).crowns
-()
+>>> Complete(board.parse_move("32-28")).needs_settle
+False
+>>> RefusalReason("not_side_to_move")
+<RefusalReason.NOT_SIDE_TO_MOVE: 'not_side_to_move'>
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeAlias
+from typing import TypeAlias, TypedDict
 
 from engine import Move, Square
 
-__all__ = ["Complete", "Illegal", "InProgress", "InSync", "RefusalReason", "Resolution"]
+__all__ = [
+    "Complete",
+    "Illegal",
+    "InProgress",
+    "InSync",
+    "RefusalDetail",
+    "RefusalReason",
+    "Resolution",
+]
 
 
 class RefusalReason(Enum):
@@ -27,7 +36,7 @@ class RefusalReason(Enum):
     ``Illegal.detail`` keys per reason: CAPTURE_COMPULSORY, MAXIMUM_CAPTURE (+ ``count``),
     KING_PRIORITY, CAPTURE_PRECEDENCE: ``moves``/``pdn``/``capture`` (the legal captures);
     TOUCHED_PIECE_MUST_MOVE: ``piece``, ``square``, ``moves``, ``pdn``, ``destinations``;
-    NOT_YOUR_PIECE, UNKNOWN_PIECE: ``squares`` (names), ``side`` (to move); WRONG_COLOUR:
+    NOT_SIDE_TO_MOVE, UNKNOWN_PIECE: ``squares`` (names), ``side`` (to move); WRONG_COLOUR:
     ``squares``, ``wrong``; NO_SUCH_MOVE: ``toward``/``pdn`` when guided to a move's result;
     AMBIGUOUS: ``moves``, ``pdn``; PENDING_MOVE_EXPECTED: ``pending``, ``expected``,
     ``alternative`` (a legal move of that side, or None), ``played``, ``needs_settle``.
@@ -37,13 +46,36 @@ class RefusalReason(Enum):
     MAXIMUM_CAPTURE = "max_capture"
     KING_PRIORITY = "king_priority"
     CAPTURE_PRECEDENCE = "capture_precedence"
-    NOT_YOUR_PIECE = "not_your_turn"
+    #: A piece of the side *not* to move was lifted or moved (``side`` says whose turn it is).
+    NOT_SIDE_TO_MOVE = "not_side_to_move"
     TOUCHED_PIECE_MUST_MOVE = "touch_move"
     NO_SUCH_MOVE = "not_a_move"
     UNKNOWN_PIECE = "unknown_piece"
     WRONG_COLOUR = "wrong_colour"
     AMBIGUOUS = "ambiguous"
     PENDING_MOVE_EXPECTED = "wrong_computer_move"
+
+
+class RefusalDetail(TypedDict, total=False):
+    """The data of a refusal (:attr:`Illegal.detail`); which keys a reason sets is listed in
+    :class:`RefusalReason`. Squares are indices unless named (``square``, ``squares``)."""
+
+    moves: tuple[Move, ...]
+    pdn: tuple[str, ...]
+    capture: str
+    count: int
+    piece: Square
+    square: str
+    destinations: frozenset[Square]
+    squares: tuple[str, ...]
+    side: str
+    wrong: frozenset[Square]
+    toward: Move
+    pending: Move
+    expected: str
+    alternative: Move | None
+    played: str
+    needs_settle: bool
 
 
 @dataclass(frozen=True)
@@ -57,18 +89,11 @@ class Complete:
 
     ``needs_settle``: another legal move of the same piece could still follow from this board
     (a flying king sliding on, a capture that may go on): accept only once the board has held for
-    ``settle_ms``. Otherwise accept at once. ``reply`` is set by :func:`resolve_after` when a
-    human reply was played on top of the pending computer move (commit both).
+    ``settle_ms``. Otherwise accept at once.
     """
 
     move: Move
     needs_settle: bool = False
-    reply: Move | None = None
-
-    @property
-    def crowns(self) -> tuple[Square, ...]:
-        """Squares where a man was promoted (presence sensors cannot see crowns: show them)."""
-        return tuple(m.destination for m in (self.move, self.reply) if m is not None and m.promotes)
 
 
 @dataclass(frozen=True)
@@ -96,7 +121,7 @@ class Illegal:
     reason: RefusalReason
     missing: frozenset[Square]
     extra: frozenset[Square]
-    detail: Mapping[str, Any] = field(default_factory=dict)
+    detail: RefusalDetail = field(default_factory=RefusalDetail)
 
 
 Resolution: TypeAlias = InSync | Complete | InProgress | Illegal
