@@ -6,8 +6,10 @@ latest HELLO and SCAN. Writes go out under a lock. A watchdog thread declares th
 after ``link_timeout`` seconds without a valid frame (the microcontroller sends a SCAN at least
 once a second) or at once when the port fails (USB unplugged), posts :class:`LinkLost`, and
 reopens the same path every ``reconnect_interval`` seconds. On a new port it sends PING, the
-CONFIG and the last LEDS frame again; the microcontroller's HELLO then posts
-:class:`LinkRestored` and its full SCAN re-syncs the board.
+CONFIG and the last LEDS frame again, and PING again with a backoff until HELLO comes; that
+HELLO posts :class:`LinkRestored` and the full SCAN after it re-syncs the board. When to do
+what is decided by the pure state machine in :mod:`board_io.serial.recovery`; this module only
+carries it out on a port.
 
 Example:
     >>> link = SerialLink("/dev/serial/by-id/usb-draughtsboard-if00")   # doctest: +SKIP
@@ -19,17 +21,18 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from board_io.clock import Clock, MonotonicClock
 from board_io.errors import BoardIOError, DeviceClosed, LinkTimeout
-from board_io.events import LinkLost, LinkRestored
 from board_io.extras import require
 from board_io.options import ConfigSource, float_option, int_option, str_option
 from board_io.serial import messages as msg
 from board_io.serial.framing import FrameDecoder, FrameStats
+from board_io.serial.recovery import PING_BACKOFF, Action, Do, LinkState, Recovery
+from board_io.serial.throttle import Throttle
 from board_io.types import Reading
 
 if TYPE_CHECKING:
@@ -50,8 +53,6 @@ class LinkStats:
 
     bad_messages: int = 0  # CRC fine, content not a valid message for this board
     seq_gaps: int = 0  # frames the microcontroller numbered but that never arrived intact
-    losses: int = 0
-    reconnects: int = 0
 
 
 class _Protocol:
@@ -103,6 +104,7 @@ class SerialLink:
         on_event: EventSink | None = None,
         watchdog: bool = True,
         poll_interval: float = 0.1,
+        ping_backoff: Sequence[float] = PING_BACKOFF,
     ) -> None:
         _check_positive(link_timeout=link_timeout, connect_timeout=connect_timeout,
                         reconnect_interval=reconnect_interval, poll_interval=poll_interval,
@@ -111,24 +113,28 @@ class SerialLink:
         self._threaded = require("serial.threaded", backend="serial")
         self.url = url
         self._baudrate = baudrate
-        self._link_timeout = link_timeout
-        self._reconnect_interval = reconnect_interval
         self._poll_interval = poll_interval
         self._config = config
         self._clock: Clock = clock if clock is not None else MonotonicClock()
         self.on_event: EventSink | None = on_event
         self._init_state()
+        self._recovery = Recovery(link_timeout=link_timeout,
+                                  reconnect_interval=reconnect_interval, name=url,
+                                  ping_backoff=ping_backoff)
         try:
-            self._open(raise_errors=True)
+            with self._lock:
+                actions = self._open(raise_errors=True)
+            self._run(actions)
+            if watchdog:  # re-PINGs while the constructor waits
+                thread = threading.Thread(
+                    target=self._watch, name="draughtsboard-serial-watchdog", daemon=True)
+                self._watchdog = thread
+                thread.start()
             self._wait_hello(connect_timeout)
         except BaseException:
             self.close()
             raise
-        if watchdog:
-            thread = threading.Thread(
-                target=self._watch, name="draughtsboard-serial-watchdog", daemon=True)
-            self._watchdog = thread
-            thread.start()
+        self._starting = False
 
     def _init_state(self) -> None:
         self._lock = threading.RLock()  # guards everything below but the write sequence
@@ -139,22 +145,20 @@ class SerialLink:
         self._wake = threading.Event()
         self._decoder = FrameDecoder()
         self._stats = LinkStats()
+        self._warn = Throttle(log, self._clock, interval=10.0)
         self._listeners: list[Listener] = []
         self._reader: Any = None
         self._epoch = 0  # bumped on every open and loss: stale reader callbacks are ignored
         self._port_error: str | None = None
         self._hello: msg.Hello | None = None
-        self._ready = False  # HELLO seen on the current port
-        self._lost = False  # LinkLost posted, LinkRestored not yet
         self._closed = False
+        self._starting = True  # errors go into the constructor's exception, not the log
         self._scan: msg.Scan | None = None
         self._scan_count = 0
-        self._scan_fresh = False  # a SCAN arrived since the latest HELLO
+        self._scan_fresh = False  # a SCAN arrived since the HELLO that brought the link up
         self._last_error = ""
         self._hello_error = ""
         self._last_leds: msg.Leds | None = None
-        self._last_frame = self._clock.monotonic()
-        self._next_attempt = self._last_frame
         self._seq = 0
         self._mcu_seq: int | None = None
         self._watchdog = None
@@ -183,7 +187,13 @@ class SerialLink:
     def connected(self) -> bool:
         """True while the port is open and has said HELLO."""
         with self._lock:
-            return self._ready
+            return self._recovery.state is LinkState.UP
+
+    @property
+    def state(self) -> LinkState:
+        """Where the link stands: down, waiting for HELLO, or up."""
+        with self._lock:
+            return self._recovery.state
 
     def latest_scan(self) -> msg.Scan | None:
         """The last valid SCAN, even a stale one from before a loss of the link."""
@@ -191,7 +201,10 @@ class SerialLink:
             return self._scan
 
     def current_scan(self) -> msg.Scan:
-        """The last SCAN, if the link is up and it came after the latest HELLO.
+        """The last SCAN, if the link is up and it came after the HELLO that brought it up.
+
+        A microcontroller that restarts while the link is up keeps its board: the SCAN before
+        the restart stays current until its next one.
 
         Raises:
             LinkTimeout: the link is down, or has not re-sent the board since it came back.
@@ -200,7 +213,8 @@ class SerialLink:
         with self._lock:
             if self._closed:
                 raise DeviceClosed(f"serial link {self.url} is closed")
-            if not self._ready or not self._scan_fresh or self._scan is None:
+            up = self._recovery.state is LinkState.UP
+            if not up or not self._scan_fresh or self._scan is None:
                 raise LinkTimeout(f"serial link {self.url} is down")
             return self._scan
 
@@ -254,10 +268,13 @@ class SerialLink:
         return reader is not None and self._write(reader, epoch, message)
 
     def stats(self) -> dict[str, int]:
-        """Counters: frames, dropped frames by reason, bad messages, seq gaps, losses."""
+        """Counters: frames, dropped frames by reason, bad messages, seq gaps, losses, ..."""
         with self._lock:
+            life = self._recovery.stats
             link = {"bad_messages": self._stats.bad_messages, "seq_gaps": self._stats.seq_gaps,
-                    "losses": self._stats.losses, "reconnects": self._stats.reconnects}
+                    "losses": life.losses, "reconnects": life.reconnects,
+                    "mcu_restarts": life.mcu_restarts, "pings": life.pings,
+                    "open_attempts": life.open_attempts}
             return self._decoder.stats.as_dict() | link
 
     @property
@@ -266,7 +283,7 @@ class SerialLink:
         return self._decoder.stats
 
     def poll(self) -> None:
-        """Check the link now: declare it lost on a port error or silence, or try to reopen.
+        """Check the link now: a port error or silence, a PING to repeat, a port to reopen.
 
         The watchdog thread calls this every ``poll_interval``; tests with a virtual clock call
         it directly.
@@ -275,20 +292,12 @@ class SerialLink:
             if self._closed:
                 return
             now = self._clock.monotonic()
-            reader = None
-            if self._reader is not None:
-                if self._port_error is not None:
-                    reason = self._port_error
-                elif now - self._last_frame > self._link_timeout:
-                    reason = f"no frame for {self._link_timeout:g} s"
-                else:
-                    return
-                reader = self._detach(reason, now)
-        if reader is not None:
-            _close_reader(reader)
-        with self._lock:
-            if not self._closed and self._reader is None and now >= self._next_attempt:
-                self._open(raise_errors=False)
+            actions: list[Action] = []
+            if self._port_error is not None:
+                actions += self._recovery.port_failed(now, self._port_error)
+                self._port_error = None
+            actions += self._recovery.tick(now)
+        self._run(actions)
 
     def close(self) -> None:
         """Stop the watchdog and reader threads and close the port. Idempotent."""
@@ -301,6 +310,7 @@ class SerialLink:
             self._scan_changed.notify_all()
         self._stop.set()
         self._wake.set()
+        self._hello_seen.set()
         if self._watchdog is not None and self._watchdog is not threading.current_thread():
             self._watchdog.join()
         if reader is not None:
@@ -313,52 +323,66 @@ class SerialLink:
         self.close()
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else "up" if self._ready else "down"
+        state = "closed" if self._closed else self._recovery.state.value
         return f"<SerialLink {self.url!r} {state}>"
 
-    # -- port handling (under self._lock unless said otherwise) -----------------------------
+    # -- carrying out the state machine's actions (never under self._lock) ------------------
 
-    def _open(self, *, raise_errors: bool) -> None:
+    def _run(self, actions: list[Action]) -> None:
+        for action in actions:
+            if action is Do.CLOSE:
+                with self._lock:
+                    reader = self._detach()
+                if reader is not None:
+                    _close_reader(reader)
+            elif action is Do.OPEN:
+                with self._lock:
+                    more = [] if self._closed else self._open(raise_errors=False)
+                self._run(more)
+            elif action is Do.PING:
+                self._send_now(msg.Ping())
+            elif action is Do.RESEND:
+                with self._lock:
+                    greeting = [m for m in (self._config, self._last_leds) if m is not None]
+                for message in greeting:
+                    if not self._send_now(message):
+                        break
+            else:
+                self._post(action)
+
+    def _send_now(self, message: msg.Message) -> bool:
+        with self._lock:
+            reader, epoch = self._reader, self._epoch
+        return reader is not None and self._write(reader, epoch, message)
+
+    # -- port handling (under self._lock) ---------------------------------------------------
+
+    def _open(self, *, raise_errors: bool) -> list[Action]:
         now = self._clock.monotonic()
-        self._next_attempt = now + self._reconnect_interval
         try:
             port = self._serial.serial_for_url(
                 self.url, baudrate=self._baudrate, timeout=1.0, write_timeout=1.0)
         except (ValueError, OSError, self._serial.SerialException) as exc:
             if raise_errors:
                 raise BoardIOError(f"cannot open serial port {self.url}: {exc}") from exc
-            log.debug("reopening %s failed: %s", self.url, exc)
-            return
+            return self._recovery.open_failed(now, str(exc))
         self._epoch += 1
         epoch = self._epoch
         self._decoder.reset()
         self._port_error = None
-        self._ready = False
         self._scan_fresh = False
         self._mcu_seq = None
-        self._last_frame = now
         reader = self._threaded.ReaderThread(port, lambda: _Protocol(self, epoch))
         reader.name = "draughtsboard-serial-reader"
         reader.start()
         self._reader = reader
         log.info("serial port %s open", self.url)
-        greeting: list[msg.Message] = [msg.Ping()]
-        greeting += [m for m in (self._config, self._last_leds) if m is not None]
-        for message in greeting:
-            if not self._write(reader, epoch, message):
-                break
+        return self._recovery.opened(now)
 
-    def _detach(self, reason: str, now: float) -> Any:
-        log.warning("serial link %s lost: %s", self.url, reason)
+    def _detach(self) -> Any:
         reader, self._reader = self._reader, None
         self._epoch += 1
-        self._ready = False
         self._scan_fresh = False
-        self._next_attempt = now
-        if not self._lost:
-            self._lost = True
-            self._stats.losses += 1
-            self._post(LinkLost(at=now))
         return reader
 
     def _write(self, reader: Any, epoch: int, message: msg.Message) -> bool:
@@ -406,9 +430,10 @@ class SerialLink:
             frames = self._decoder.feed(data)
             if not frames:
                 return
-            self._last_frame = self._clock.monotonic()
+            self._recovery.frame(self._clock.monotonic())
             for frame in frames:
-                if self._mcu_seq is not None:
+                restart = frame.type == msg.HELLO and frame.seq == 0
+                if self._mcu_seq is not None and not restart:
                     self._stats.seq_gaps += (frame.seq - self._mcu_seq - 1) & 0xFF
                 self._mcu_seq = frame.seq
         for frame in frames:
@@ -416,17 +441,24 @@ class SerialLink:
                 message = msg.decode(frame)
                 self._handle(epoch, message)
             except msg.MessageError as exc:
-                with self._lock:
-                    self._stats.bad_messages += 1
-                    self._last_error = str(exc)
-                log.warning("bad message from %s: %s", self.url, exc)
+                self._bad_message(exc)
+
+    def _bad_message(self, exc: msg.MessageError) -> None:
+        with self._lock:
+            self._stats.bad_messages += 1
+            self._last_error = str(exc)
+            starting = self._starting
+        if starting:  # the constructor's exception says it; once is enough
+            log.debug("bad message from %s: %s", self.url, exc)
+        else:
+            self._warn.warning("bad", "bad message from %s: %s", self.url, exc)
 
     def _handle(self, epoch: int, message: msg.Message) -> None:
         if isinstance(message, msg.Hello):
             self._hello_received(epoch, message)
         elif isinstance(message, msg.Scan):
             self._scan_received(epoch, message)
-        elif isinstance(message, msg.ButtonChange | msg.DeviceError):
+        elif isinstance(message, msg.ButtonChange | msg.ErrorReport):
             with self._lock:
                 hello, listeners = self._hello, tuple(self._listeners)
             if hello is None:
@@ -434,8 +466,9 @@ class SerialLink:
             if isinstance(message, msg.ButtonChange) and message.button >= hello.buttons:
                 raise msg.MessageError(
                     f"BUTTON {message.button} but HELLO announced {hello.buttons} buttons")
-            if isinstance(message, msg.DeviceError):
-                log.warning("microcontroller error: %s (arg %d)", message.text, message.arg)
+            if isinstance(message, msg.ErrorReport):
+                self._warn.warning(f"error {message.code}", "microcontroller error: %s (arg %d)",
+                                   message.text, message.arg)
             for listener in listeners:
                 listener(message)
         else:
@@ -455,14 +488,11 @@ class SerialLink:
             if self._hello is not None and hello != self._hello:
                 raise msg.MessageError(f"HELLO changed from {self._hello} to {hello}")
             self._hello = hello
-            self._ready = True
-            self._scan_fresh = False
-            restored = self._lost
-            self._lost = False
-            if restored:
-                self._stats.reconnects += 1
-                self._post(LinkRestored(at=self._clock.monotonic()))
+            if self._recovery.state is LinkState.HANDSHAKE:
+                self._scan_fresh = False  # the SCAN that follows this HELLO re-syncs the board
+            actions = self._recovery.hello(self._clock.monotonic())
         self._hello_seen.set()
+        self._run(actions)
 
     def _scan_received(self, epoch: int, scan: msg.Scan) -> None:
         with self._lock:

@@ -1,7 +1,7 @@
 """Typed messages of the serial protocol, checked strictly in both directions.
 
 Microcontroller -> host: :class:`Hello`, :class:`Scan`, :class:`ButtonChange`,
-:class:`DeviceError`. Host -> microcontroller: :class:`Leds`, :class:`Config`, :class:`Ping`.
+:class:`ErrorReport`. Host -> microcontroller: :class:`Leds`, :class:`Config`, :class:`Ping`.
 Every message turns into a frame body with ``to_body()`` and back with ``decode()``; a body
 of the wrong length or with an out-of-range value raises :class:`MessageError`, never a crash
 further on. Byte layouts are in ``docs/serial-protocol.md``.
@@ -37,7 +37,7 @@ __all__ = [
     "SCAN",
     "ButtonChange",
     "Config",
-    "DeviceError",
+    "ErrorReport",
     "Hello",
     "Leds",
     "Message",
@@ -179,15 +179,18 @@ class ButtonChange:
 
 
 @dataclass(frozen=True, slots=True)
-class DeviceError:
-    """MCU -> host: something went wrong on the microcontroller (``code`` in ERROR_CODES)."""
+class ErrorReport:
+    """MCU -> host, ERROR: the microcontroller reports a fault (``code`` in ERROR_CODES).
+
+    A message, not an exception: it is data the link logs and hands to its listeners.
+    """
 
     TYPE: ClassVar[int] = ERROR
     code: int
     arg: int  # the cell index for sensor/LED faults, else 0
 
     @classmethod
-    def from_body(cls, body: bytes) -> DeviceError:
+    def from_body(cls, body: bytes) -> ErrorReport:
         """Parse an ERROR body. Raises: MessageError."""
         _expect_length("ERROR", body, 3)
         if body[0] not in ERROR_CODES:
@@ -285,7 +288,7 @@ class Ping:
         return b""
 
 
-Message: TypeAlias = Hello | Scan | ButtonChange | DeviceError | Leds | Config | Ping
+Message: TypeAlias = Hello | Scan | ButtonChange | ErrorReport | Leds | Config | Ping
 
 
 class _Parser(Protocol):
@@ -294,7 +297,7 @@ class _Parser(Protocol):
 
 _PARSERS: Mapping[int, _Parser] = MappingProxyType({
     cls.TYPE: cls.from_body
-    for cls in (Hello, Scan, ButtonChange, DeviceError, Leds, Config, Ping)
+    for cls in (Hello, Scan, ButtonChange, ErrorReport, Leds, Config, Ping)
 })
 
 

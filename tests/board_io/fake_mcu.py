@@ -29,6 +29,7 @@ class FakeMcu:
         self.hello = msg.Hello(version, rows, cols, colour, rgb, buttons)
         self.cells = tuple(cells) if cells is not None else (Reading.EMPTY,) * (rows * cols)
         self.answer_ping = answer_ping
+        self.ignore_pings = 0  # the next this many PINGs are missed (a loose wire)
         self.received: list[msg.Message] = []
         self.decoder = FrameDecoder()
         self._changed = threading.Condition()
@@ -66,6 +67,19 @@ class FakeMcu:
     def send_scan(self) -> None:
         """Send the current board."""
         self.send(msg.Scan(self.hello.rows, self.hello.cols, self.cells))
+
+    def restart(self, *, scan: bool = True) -> None:
+        """Reset as a microcontroller does: seq back to 0, HELLO (and a SCAN) unasked."""
+        with self._write_lock:
+            self._seq = 0
+        self.send(self.hello)
+        if scan:
+            self.send_scan()
+
+    def count(self, kind: type) -> int:
+        """How many messages of ``kind`` the host has sent so far."""
+        with self._changed:
+            return sum(isinstance(m, kind) for m in self.received)
 
     def wait_for(self, predicate: Callable[[list[msg.Message]], bool],
                  timeout: float = 5.0) -> list[msg.Message]:
@@ -106,6 +120,8 @@ class FakeMcu:
                 with self._changed:
                     self.received.append(message)
                     self._changed.notify_all()
-                if isinstance(message, msg.Ping) and self.answer_ping:
+                if isinstance(message, msg.Ping) and self.ignore_pings > 0:
+                    self.ignore_pings -= 1
+                elif isinstance(message, msg.Ping) and self.answer_ping:
                     self.send(self.hello)
                     self.send_scan()

@@ -33,9 +33,9 @@ def test_scan_bytes() -> None:
 def test_button_and_error_bytes() -> None:
     assert _decode(0x03, b"\x05\x00") == msg.ButtonChange(button=5, pressed=False)
     error = _decode(0x04, b"\x04\x01\x02")
-    assert error == msg.DeviceError(code=4, arg=0x0102)
+    assert error == msg.ErrorReport(code=4, arg=0x0102)
     assert error.text == "sensor fault"
-    assert msg.DeviceError(6, 0).to_body() == b"\x06\x00\x00"
+    assert msg.ErrorReport(6, 0).to_body() == b"\x06\x00\x00"
 
 
 def test_leds_bytes() -> None:
