@@ -6,6 +6,10 @@ import argparse
 import sys
 import time
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware_host.store import RedisStore
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -37,33 +41,48 @@ def _parse_since(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    """List or export the games; unreadable games are reported on stderr and skipped."""
-    import redis
+    """List or export the games; unreadable games are reported on stderr and skipped.
 
-    from firmware_host.config.loader import Config, redact_url
-    from firmware_host.store import RecordError, open_store
-    from firmware_host.store.pdnrender import render_game
+    A store that cannot be opened or read (a bad URL, Redis down, a wrong password) is one line
+    on stderr and exit status 1.
+    """
+    from firmware_host.config.loader import Config, ConfigError
+    from firmware_host.store import StoreError, open_store, shown_url
 
-    config = Config.load(args.config) if args.config else Config.from_mapping({})
-    config = config.with_overrides({"store.url": args.store, "board.id": args.board_id})
-    store = open_store(config["store.url"], config["board.id"])
     try:
-        summaries = store.list_games(all_boards=args.all_boards, since=args.since)
-        if args.action == "list":
-            for s in summaries:
-                started = time.strftime("%Y-%m-%d %H:%M", time.localtime(s.created))
-                print(f"{s.board_id:10} {s.game_id:22} {started} {s.variant:22} "
-                      f"{s.white or '?'} - {s.black or '?'} {s.result} ({s.moves} plies)")
-            return 0
-        for s in summaries:
-            try:
-                sys.stdout.write(render_game(store.load_game(s.game_id, s.board_id)) + "\n")
-            except (RecordError, ValueError) as exc:
-                print(f"draughtsboard games: game {s.game_id} skipped: {exc}", file=sys.stderr)
-        return 0
-    except redis.RedisError as exc:
-        print(f"draughtsboard games: cannot read {redact_url(config['store.url'])}: "
-              f"{type(exc).__name__}", file=sys.stderr)
+        config = Config.load(args.config) if args.config else Config.from_mapping({})
+        config = config.with_overrides({"store.url": args.store, "board.id": args.board_id})
+        store = open_store(config["store.url"], config["board.id"], background_events=False)
+    except (ConfigError, StoreError) as exc:
+        print(f"draughtsboard games: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:  # a URL that does not even split into parts
+        print(f"draughtsboard games: store URL {shown_url(args.store or '')!r} is not valid: "
+              f"{exc}", file=sys.stderr)
+        return 1
+    try:
+        return _list_or_export(store, args)
+    except StoreError as exc:
+        print(f"draughtsboard games: cannot read the games: {exc}", file=sys.stderr)
         return 1
     finally:
         store.close()
+
+
+def _list_or_export(store: RedisStore, args: argparse.Namespace) -> int:
+    from firmware_host.store import RecordError
+    from firmware_host.store.pdnrender import render_game
+
+    summaries = store.list_games(all_boards=args.all_boards, since=args.since)
+    if args.action == "list":
+        for s in summaries:
+            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(s.created))
+            print(f"{s.board_id:10} {s.game_id:22} {started} {s.variant:22} "
+                  f"{s.white or '?'} - {s.black or '?'} {s.result} ({s.moves} plies)")
+        return 0
+    for s in summaries:
+        try:
+            sys.stdout.write(render_game(store.load_game(s.game_id, s.board_id)) + "\n")
+        except (RecordError, ValueError) as exc:
+            print(f"draughtsboard games: game {s.game_id} skipped: {exc}", file=sys.stderr)
+    return 0

@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from firmware_host.store.errors import StoreError
 
-class RecordError(ValueError):
+
+class RecordError(StoreError, ValueError):
     """A stored record is corrupt or truncated; the message names the game and the entry."""
 
 
@@ -93,6 +95,25 @@ class GameRecord:
     def finished(self) -> bool:
         """Whether the game has a result."""
         return self.result != "*"
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data (:meth:`from_json` reads it back)."""
+        data = asdict(self)
+        data["moves"] = [m.to_json() for m in self.moves]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        """Build a record from :meth:`to_json` data.
+
+        Raises:
+            RecordError: a field is missing or of the wrong type.
+        """
+        game = _start(data, "saved game")
+        game.moves = [MoveRecord.from_json(m) for m in data.get("moves", ())]
+        game.result = str(data.get("result", "*"))
+        game.termination = str(data.get("termination", ""))
+        return game
 
 
 def encode_op(op: str, seq: int, data: Mapping[str, Any]) -> dict[str, str]:

@@ -1,77 +1,178 @@
 """A durable on-disk queue of Redis writes made while Redis was unreachable.
 
-One JSON object per line, appended and fsynced before :meth:`Spool.append` returns, so a move is
-as durable in the spool as in Redis with ``appendfsync always``. A line cut short by a power loss is
-reported and skipped on reading; the lines before it are kept.
+One JSON object per line, appended (and fsynced, for records) before :meth:`Spool.append` returns,
+so a move is as durable in the spool as in Redis with ``appendfsync always``.
+
+The spool keeps **one order whatever the disk does**: every entry carries its place in the
+sequence (``n``, within the spool's ``epoch``). While the disk refuses writes (full, read-only,
+gone) entries wait in memory, and every later entry waits behind them: nothing is written to disk
+out of turn, and the waiting entries go to disk, oldest first, with the first write that succeeds.
+A write the disk cut short is cut off again, so the file never holds half a line followed by more.
+A line cut short by a power loss is reported and skipped on reading; the lines before it are kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
 
+#: How the spool writes to its file: ``writer(fd, data)`` writes all of ``data`` or raises
+#: OSError (tests inject a full disk here).
+Writer = Callable[[int, bytes], None]
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` (``os.write`` may write fewer).
+
+    Raises:
+        OSError: the disk refused (ENOSPC, EIO, EROFS, ...).
+    """
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+@dataclass(frozen=True)
+class SpoolEntry:
+    """One pending transaction: its place in the sequence and its commands."""
+
+    epoch: str
+    n: int
+    commands: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as one line of the spool file."""
+        return {"e": self.epoch, "n": self.n, "tx": self.commands}
+
 
 class Spool:
-    """Append-only file of pending writes for one board.
+    """Append-only file of pending transactions for one board.
 
     >>> import tempfile
     >>> spool = Spool(Path(tempfile.mkdtemp()) / "board1.jsonl")
-    >>> spool.append({"cmd": "publish", "channel": "c", "message": "m"})
-    >>> [entry["cmd"] for entry in spool.entries()]
-    ['publish']
+    >>> spool.append([{"cmd": "publish", "args": ["c", "m"]}])
+    >>> [(entry.n, entry.commands[0]["cmd"]) for entry in spool.entries()]
+    [(1, 'publish')]
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, writer: Writer = write_all,
+                 fsync: Callable[[int], None] = os.fsync) -> None:
         self.path = path
-        self._memory: list[dict[str, Any]] = []
+        self._writer = writer
+        self._fsync = fsync
+        self._memory: list[SpoolEntry] = []
+        on_disk = self._read()
+        self.epoch = on_disk[-1].epoch if on_disk else secrets.token_hex(4)
+        self._last_n = on_disk[-1].n if on_disk else 0
 
-    def append(self, entry: dict[str, Any]) -> None:
-        """Append one write and make it durable (falls back to memory if the disk fails)."""
-        line = json.dumps(entry, separators=(",", ":")) + "\n"
+    @property
+    def in_memory(self) -> int:
+        """How many entries wait in memory because the disk refused them (0 normally)."""
+        return len(self._memory)
+
+    def append(self, commands: list[dict[str, Any]], sync: bool = True) -> None:
+        """Append one transaction, after every earlier one; durable on return when ``sync``.
+
+        ``sync=False`` (live events) skips the fsync: the entry becomes durable with the next
+        synced one. If the disk refuses, the entry waits in memory, in order (logged once).
+        """
+        self._last_n += 1
+        self._memory.append(SpoolEntry(self.epoch, self._last_n, commands))
+        self._write_waiting(sync)
+
+    def _write_waiting(self, sync: bool) -> None:
+        data = "".join(json.dumps(e.to_json(), separators=(",", ":")) + "\n"
+                       for e in self._memory).encode()
+        was_waiting = len(self._memory) > 1
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o640)
             try:
-                os.write(fd, line.encode())
-                os.fsync(fd)
+                self._append_fd(fd, data, sync)
             finally:
                 os.close(fd)
         except OSError as exc:
-            # Keep playing: the entry waits in memory, and the loss of the disk is logged once.
-            if not self._memory:
-                log.error("spool %s unwritable (%s): keeping pending writes in memory",
-                          self.path, exc.strerror)
-            self._memory.append(entry)
+            if not was_waiting:
+                log.error("spool %s unwritable (%s): pending writes wait in memory, in order",
+                          self.path, exc.strerror or exc)
+            return
+        if was_waiting:
+            log.warning("spool %s writable again: %d waiting writes saved", self.path,
+                        len(self._memory))
+        self._memory.clear()
 
-    def entries(self) -> list[dict[str, Any]]:
-        """Every pending write, oldest first (disk, then memory)."""
-        found: list[dict[str, Any]] = []
+    def _append_fd(self, fd: int, data: bytes, sync: bool) -> None:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data  # a line cut short earlier: never glue the next one to it
         try:
-            lines = self.path.read_text().splitlines()
+            self._writer(fd, data)
+            if sync:
+                self._fsync(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)  # what the disk took of a failed write is cut off again
+            raise
+
+    def entries(self) -> list[SpoolEntry]:
+        """Every pending transaction, in the order it was appended."""
+        return self._read() + list(self._memory)
+
+    def _read(self) -> list[SpoolEntry]:
+        try:
+            lines = self.path.read_bytes().splitlines()
         except FileNotFoundError:
-            lines = []
+            return []
         except OSError as exc:
             log.error("spool %s unreadable: %s", self.path, exc.strerror)
-            lines = []
+            return []
+        found: list[SpoolEntry] = []
         for number, line in enumerate(lines, 1):
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                log.warning("spool %s line %d is cut short or corrupt: skipped", self.path, number)
+            entry = _parse(line)
+            if entry is None:
+                if line.strip():
+                    log.warning("spool %s line %d is cut short or corrupt: skipped",
+                                self.path, number)
                 continue
-            if isinstance(entry, dict):
-                found.append(entry)
-        return found + list(self._memory)
+            found.append(entry)
+        return found
 
     def __len__(self) -> int:
         return len(self.entries())
 
     def clear(self) -> None:
-        """Forget every pending write (after they reached Redis)."""
+        """Forget every pending write (after they reached Redis); a new epoch begins."""
         self._memory.clear()
-        self.path.unlink(missing_ok=True)
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            log.error("spool %s cannot be removed: %s", self.path, exc.strerror)
+            return  # same epoch: the flushed entries are skipped by their numbers next time
+        self.epoch = secrets.token_hex(4)
+        self._last_n = 0
+
+
+def _parse(line: bytes) -> SpoolEntry | None:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(data, dict) and "cmd" in data:  # an older version's line: one command
+        return SpoolEntry("", 0, [data])
+    if not isinstance(data, dict) or not isinstance(data.get("tx"), list):
+        return None
+    try:
+        return SpoolEntry(str(data["e"]), int(data["n"]),
+                          [c for c in data["tx"] if isinstance(c, dict)])
+    except (KeyError, TypeError, ValueError):
+        return None

@@ -124,9 +124,11 @@ def test_memory_store_warns_it_keeps_nothing(caplog: pytest.LogCaptureFixture) -
 
 def test_spool_skips_a_line_cut_short(tmp_path: Path) -> None:
     spool = Spool(tmp_path / "b.jsonl")
-    spool.append({"cmd": "set", "args": ["k", "1"]})
+    spool.append([{"cmd": "set", "args": ["k", "1"]}])
     with open(spool.path, "a") as file:
-        file.write('{"cmd": "se')
-    assert spool.entries() == [{"cmd": "set", "args": ["k", "1"]}]
+        file.write('{"e": "x", "n": 2, "tx": [{"cmd": "se')
+    spool.append([{"cmd": "set", "args": ["k", "3"]}])
+    assert [(e.n, e.commands) for e in Spool(spool.path).entries()] == [
+        (1, [{"cmd": "set", "args": ["k", "1"]}]), (2, [{"cmd": "set", "args": ["k", "3"]}])]
     spool.clear()
     assert len(spool) == 0
