@@ -1,11 +1,14 @@
 """The computer opponent as one small protocol, so the built-in engine and an external Hub engine
 (e.g. Scan) plug into the session the same way.
 
-Example::
-
-    opponent: Opponent = BuiltinOpponent(seed=1)
-    result = opponent.best_move(Board("russian"), Limit(movetime=1.0), stop=StopToken())
-    opponent.close()
+>>> from engine import Board
+>>> from engine.search import Limit, StopToken
+>>> opponent: Opponent = BuiltinOpponent(seed=1)
+>>> board = Board("russian")
+>>> result = opponent.best_move(board, Limit(depth=2), stop=StopToken())
+>>> result.move in board.legal_moves, isinstance(opponent, Opponent)
+(True, True)
+>>> opponent.close()
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Protocol, runtime_checkable
 from engine import Board, Move
 from engine.search import Limit, Searcher, SearchOptions, SearchResult, StopToken
 from firmware_host.opponents.hub.client import HubEngine
-from firmware_host.opponents.hub.protocol import move_from_hub, score_from_hub
+from firmware_host.opponents.hub.notation import move_from_hub, score_from_hub
 
 __all__ = ["BuiltinOpponent", "HubOpponent", "Opponent"]
 
@@ -38,10 +41,6 @@ class Opponent(Protocol):
         """Return the move to play in ``board`` (``result.move`` is legal, or None with no move)."""
         ...
 
-    def new_game(self) -> None:
-        """Forget what earlier searches learnt (new game, takeback)."""
-        ...
-
     def close(self) -> None:
         """Release the engine (threads, processes, memory)."""
         ...
@@ -50,7 +49,11 @@ class Opponent(Protocol):
 class BuiltinOpponent:
     """The built-in searcher (:class:`engine.search.Searcher`), one per variant, made on demand.
 
-    Example: ``BuiltinOpponent().best_move(Board(), Limit(depth=4)).move``.
+    >>> from engine import Board
+    >>> from engine.search import Limit
+    >>> with BuiltinOpponent() as opponent:
+    ...     opponent.best_move(Board("english"), Limit(depth=4)).depth
+    4
     """
 
     def __init__(self, seed: int = 0, tt_mb: float = 16, options: SearchOptions | None = None,
@@ -82,11 +85,6 @@ class BuiltinOpponent:
         """
         return self.searcher(board).search(board, limit, stop=stop)
 
-    def new_game(self) -> None:
-        """Clear every searcher's hash table and move-ordering memory."""
-        for searcher in self._searchers.values():
-            searcher.new_game()
-
     def close(self) -> None:
         """Drop the searchers (their tables are the only resource). Idempotent."""
         self._searchers.clear()
@@ -103,7 +101,16 @@ class HubOpponent:
     """An external Hub engine as an opponent; its ``info`` becomes a :class:`SearchResult`
     (score in hundredths of a man, as the built-in engine reports).
 
-    Example: ``HubOpponent(HubEngine(config)).best_move(board, Limit(movetime=2.0)).move``.
+    >>> import sys
+    >>> from engine import Board
+    >>> from engine.search import Limit
+    >>> from firmware_host.opponents.hub.config import HubEngineConfig
+    >>> config = HubEngineConfig(command=(sys.executable, "-m", "firmware_host.cli", "engine",
+    ...                                   "--hub"))
+    >>> with HubOpponent(HubEngine(config)) as opponent:
+    ...     result = opponent.best_move(Board(), Limit(depth=3))
+    ...     opponent.name.startswith("draughtsboard"), result.depth
+    (True, 3)
     """
 
     def __init__(self, engine: HubEngine) -> None:
@@ -128,10 +135,6 @@ class HubOpponent:
         score = 0 if info.score is None else score_from_hub(info.score)
         return SearchResult(played.move, score, info.depth or 0, info.nodes or 0,
                             played.seconds, _pv_moves(board, info.pv, played.move))
-
-    def new_game(self) -> None:
-        """Send ``new-game`` to the engine."""
-        self.engine.new_game()
 
     def close(self) -> None:
         """Quit the engine process. Idempotent."""

@@ -20,13 +20,12 @@ from engine import Board
 from engine.search import Limit, StopToken
 from firmware_host.opponents.hub.client import (
     HubEngine,
-    HubEngineConfig,
     HubEngineDied,
     HubEngineError,
     HubTimeout,
-    config_from_settings,
     limit_to_level,
 )
+from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
 from firmware_host.opponents.hub.protocol import Level, SearchInfo
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
 
@@ -361,7 +360,6 @@ def test_client_drives_our_own_hub_server_in_several_variants() -> None:
     with HubOpponent(HubEngine(config)) as opponent, BuiltinOpponent() as builtin:
         for variant in ("international", "russian", "english", "international-giveaway"):
             board = Board(variant)
-            opponent.new_game()
             while not board.is_game_over() and len(board.move_stack) < 30:
                 player = opponent if len(board.move_stack) % 2 == 0 else builtin
                 result = player.best_move(board, Limit(depth=2))

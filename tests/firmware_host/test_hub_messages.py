@@ -15,26 +15,29 @@ from hypothesis import strategies as st
 
 from engine import Board, IllegalMoveError
 from engine.search import WIN
+from firmware_host.opponents.hub.notation import (
+    HUB_VARIANTS,
+    board_from_hub,
+    board_from_pos,
+    board_to_hub,
+    hub_variant_name,
+    move_from_hub,
+    move_to_hub,
+    parse_hub_move,
+    pos_message,
+    score_from_hub,
+    score_to_hub,
+    variant_from_hub,
+)
 from firmware_host.opponents.hub.protocol import (
     HubMessage,
     HubProtocolError,
     Level,
     ParamSpec,
     SearchInfo,
-    board_from_hub,
-    board_from_pos,
-    board_to_hub,
     format_line,
-    hub_variant_name,
     message,
-    move_from_hub,
-    move_to_hub,
-    parse_hub_move,
     parse_line,
-    pos_message,
-    score_from_hub,
-    score_to_hub,
-    variant_from_hub,
 )
 from tests.conftest import sample_size
 
@@ -152,6 +155,23 @@ def test_param_spec() -> None:
         'param name=variant value=normal type=enum values="normal losing"')
     with pytest.raises(HubProtocolError, match="lacks name"):
         ParamSpec.from_message(parse_line("param value=1"))
+
+
+@pytest.mark.parametrize(("spec", "value", "problem"), [
+    (ParamSpec("threads", "1", "int", "1", "16"), "16", None),
+    (ParamSpec("threads", "1", "int", "1", "16"), "17", "an integer in [1, 16]"),
+    (ParamSpec("threads", "1", "int", "1", "16"), "two", "an integer in [1, 16]"),
+    (ParamSpec("margin", "0.5", "real", "0", None), "0.25", None),
+    (ParamSpec("margin", "0.5", "real", "0", None), "-1", "a number in [0, None]"),
+    (ParamSpec("book", "true", "bool"), "yes", "true or false"),
+    (ParamSpec("variant", "normal", "enum", values=("normal", "losing")), "bt",
+     "one of normal, losing"),
+    (ParamSpec("variant", "normal", "enum", values=("normal", "losing")), "losing", None),
+    (ParamSpec("name", "x"), "anything at all", None),
+])
+def test_param_spec_checks_a_value_against_its_declared_type(
+        spec: ParamSpec, value: str, problem: str | None) -> None:
+    assert spec.problem(value) == problem
 
 
 @pytest.mark.parametrize(("line", "level"), [
@@ -344,6 +364,12 @@ def test_variant_names() -> None:
     assert hub_variant_name("international") == "normal"
     assert hub_variant_name("antidraughts") == "losing"
     assert hub_variant_name("brazilian") == "brazilian"
+
+
+def test_every_mapped_hub_variant_exists_and_maps_back() -> None:
+    for hub_name, ours in HUB_VARIANTS.items():
+        assert variant_from_hub(hub_name).name == ours
+        assert hub_variant_name(ours) == hub_name
 
 
 @pytest.mark.parametrize(("ours", "hub"), [

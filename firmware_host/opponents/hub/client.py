@@ -7,34 +7,43 @@ Three layers, as in python-chess's ``engine`` module:
   writes under a lock, every line logged at DEBUG.
 - :class:`HubClient` speaks the protocol over one process: ``hub``/``param``/``wait``,
   ``set-param``, ``init``/``ready``, ``pos``, ``level``, ``go``/``info``/``done``, ``stop``,
-  ``ping``/``pong``, ``new-game``, ``quit``. Every call has a timeout (:class:`HubTimeout`).
+  ``ping``/``pong``, ``quit``. Every call has a timeout (:class:`HubTimeout`).
 - :class:`HubEngine` is the blocking facade the session uses: ``play(board, limit, stop)``.
   It starts the engine on first use, restarts it (re-sending the parameters) on the next call
-  after it died or stopped answering, and validates every move it returns.
+  after it died or stopped answering, and validates every move it returns. How to run the
+  engine is a :class:`~firmware_host.opponents.hub.config.HubEngineConfig`.
 
-Example::
+Example, with our own engine as the Hub engine (Scan is ``("/opt/scan/scan", "hub")`` run from
+its own directory, with ``params={"book": "true", "threads": "1"}``):
 
-    config = HubEngineConfig(command=("/opt/scan/scan", "hub"), cwd="/opt/scan",
-                             params={"book": "true", "threads": "1"})
-    with HubEngine(config) as engine:
-        result = engine.play(Board("international"), Limit(movetime=1.0))
-        print(result.move, result.info.score)
+>>> import sys
+>>> from engine import Board
+>>> config = HubEngineConfig(command=(sys.executable, "-m", "firmware_host.cli", "engine",
+...                                   "--hub"), params={"tt-size": "1"})
+>>> with HubEngine(config) as engine:
+...     result = engine.play(Board("international"), Limit(depth=2))
+...     (engine.name, result.move in Board("international").legal_moves)
+('draughtsboard', True)
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType, TracebackType
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
 
 from engine import Board, Move, Variant
 from engine.search import Limit, StopToken
+from firmware_host.opponents.hub.config import (  # config_from_settings: for app/service.py
+    CONFIG_KEYS,
+    HubEngineConfig,
+    config_from_settings,
+)
+from firmware_host.opponents.hub.notation import hub_variant_name, move_from_hub, pos_message
 from firmware_host.opponents.hub.process import (
     HubEngineDied,
     HubEngineError,
@@ -47,11 +56,8 @@ from firmware_host.opponents.hub.protocol import (
     Level,
     ParamSpec,
     SearchInfo,
-    hub_variant_name,
     message,
-    move_from_hub,
     parse_line,
-    pos_message,
 )
 
 __all__ = [
@@ -75,43 +81,6 @@ _STOP_POLL = 0.02
 
 
 @dataclass(frozen=True)
-class HubEngineConfig:
-    """How to run an external Hub engine. Times are seconds.
-
-    ``command`` is the argv (``("/opt/scan/scan", "hub")``); it is never given to a shell.
-    ``params`` are sent with ``set-param`` before ``init`` (values as Hub text, e.g. ``"true"``);
-    the ``variant`` parameter is set from the board being played, not from here.
-
-    Example: ``HubEngineConfig(command=("scan", "hub"), cwd="/opt/scan")``.
-
-    Raises:
-        ValueError: an empty command or a non-positive timeout.
-    """
-
-    command: tuple[str, ...]
-    cwd: str | None = None
-    params: Mapping[str, str] = field(default_factory=dict)
-    handshake_timeout: float = 10.0
-    init_timeout: float = 120.0
-    reply_timeout: float = 5.0
-    search_timeout: float = 300.0
-    search_margin: float = 2.0
-    stop_timeout: float = 5.0
-    quit_timeout: float = 2.0
-    default_movetime: float = 1.0
-
-    def __post_init__(self) -> None:
-        if not self.command or not all(isinstance(a, str) and a for a in self.command):
-            raise ValueError(f"hub engine command must be a non-empty argv list: {self.command!r}")
-        for name in ("handshake_timeout", "init_timeout", "reply_timeout", "search_timeout",
-                     "stop_timeout", "quit_timeout", "default_movetime"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"hub engine {name} must be positive, not {getattr(self, name)!r}")
-        if self.search_margin < 0:
-            raise ValueError(f"hub engine search_margin must not be negative: {self.search_margin}")
-
-
-@dataclass(frozen=True)
 class HubPlayResult:
     """What the engine answered to one ``go``: the move, its expected reply, the last ``info``.
 
@@ -130,11 +99,16 @@ class HubClient:
 
     Malformed lines from the engine are logged and skipped, never fatal.
 
-    Example::
-
-        client = HubClient(HubProcess(["scan", "hub"]))
-        engine_id, params = client.handshake(timeout=10)
-        client.init(timeout=60)
+    >>> import sys
+    >>> client = HubClient(HubProcess([sys.executable, "-m", "firmware_host.cli", "engine",
+    ...                                "--hub"]))
+    >>> engine_id, params = client.handshake(timeout=10)
+    >>> engine_id["name"], sorted(params)
+    ('draughtsboard', ['level', 'seed', 'tt-size', 'variant'])
+    >>> client.init(timeout=10)
+    >>> client.ping(timeout=10)                 # the error lines received meanwhile
+    []
+    >>> client.quit(timeout=5)
     """
 
     def __init__(self, process: HubProcess, clock: Callable[[], float] = time.monotonic) -> None:
@@ -241,10 +215,6 @@ class HubClient:
         self.wait_for("pong", timeout, collect)
         return errors
 
-    def new_game(self) -> None:
-        """Send ``new-game`` (the engine clears its hash table)."""
-        self.send(message("new-game"))
-
     def go(self, timeout: float, stop: StopToken | None, stop_timeout: float,
            on_info: Callable[[SearchInfo], None] | None = None) -> tuple[HubMessage, bool]:
         """Send ``go think``; wait for ``done``; return it and whether ``stop`` had to be sent.
@@ -294,7 +264,12 @@ def limit_to_level(limit: Limit, default_movetime: float) -> Level:
     Hub engines add the increment before each move, so the time sent is ``time_left - increment``.
     A limit with no bound at all gets ``default_movetime``.
 
-    Example: ``limit_to_level(Limit(depth=8), 1.0) == Level(depth=8)``.
+    >>> limit_to_level(Limit(depth=8), 1.0) == Level(depth=8)
+    True
+    >>> limit_to_level(Limit(time_left=60.0, increment=2.0), 1.0) == Level(time=58.0, inc=2.0)
+    True
+    >>> limit_to_level(Limit(), default_movetime=1.5).move_time
+    1.5
     """
     time_sent = None
     if limit.time_left is not None:
@@ -320,10 +295,9 @@ class HubEngine:
     """Blocking facade over an external Hub engine, started on first use and restarted after it
     dies or stops answering (the parameters are sent again). One call at a time (a lock).
 
-    Example::
-
-        with HubEngine(HubEngineConfig(command=("scan", "hub"), cwd="/opt/scan")) as engine:
-            move = engine.play(board, Limit(movetime=2.0)).move
+    >>> with HubEngine(HubEngineConfig(command=("/opt/scan/scan", "hub"))) as engine:
+    ...     engine.name, engine.starts      # nothing started before the first request
+    ('/opt/scan/scan', 0)
 
     Raises:
         ValueError: ``config.params`` sets ``variant`` (the board being played decides it).
@@ -414,16 +388,6 @@ class HubEngine:
         info = infos[-1] if infos else SearchInfo()
         return HubPlayResult(move, done.get("ponder"), info, self.clock() - started, stopped)
 
-    def new_game(self) -> None:
-        """Tell a running engine that the next search starts a new game (clears its hash)."""
-        with self._lock:
-            if self._client is None:
-                return
-            try:
-                self._client.new_game()
-            except HubEngineError:
-                self._discard()
-
     def ping(self) -> None:
         """Check that the engine answers (starting it if needed).
 
@@ -493,7 +457,9 @@ class HubEngine:
             if declared is None:
                 raise HubEngineError(f"{self.name} has no parameter {name!r}; it has: "
                                      f"{', '.join(sorted(self.params)) or 'none'}")
-            _check_value(declared, str(value))
+            problem = declared.problem(str(value))
+            if problem is not None:
+                raise HubEngineError(f"hub parameter {name}={value!r}: must be {problem}")
             pairs.append((name, str(value)))
         return pairs
 
@@ -527,76 +493,3 @@ class HubEngine:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
-
-
-#: Config keys (section ``[engine]``) read by :func:`config_from_settings`, and their fields.
-CONFIG_KEYS: Mapping[str, str] = MappingProxyType({
-    "hub_command": "command",
-    "hub_cwd": "cwd",
-    "hub_params": "params",
-    "hub_handshake_timeout_s": "handshake_timeout",
-    "hub_init_timeout_s": "init_timeout",
-    "hub_timeout_s": "reply_timeout",
-    "hub_search_timeout_s": "search_timeout",
-    "hub_search_margin_s": "search_margin",
-    "hub_stop_timeout_s": "stop_timeout",
-    "hub_movetime_s": "default_movetime",
-})
-
-
-def config_from_settings(settings: Mapping[str, object]) -> HubEngineConfig:
-    """Build the config from the ``[engine]`` settings (keys in :data:`CONFIG_KEYS`; others are
-    ignored, missing ones keep their defaults; an empty ``hub_cwd`` means the program's directory).
-
-    Example: ``config_from_settings({"hub_command": ["/opt/scan/scan", "hub"]}).cwd == "/opt/scan"``
-
-    Raises:
-        ValueError: a missing command, a value of the wrong type, or a bad timeout.
-    """
-    fields: dict[str, Any] = {}
-    for key, name in CONFIG_KEYS.items():
-        if key in settings and settings[key] not in (None, ""):
-            fields[name] = settings[key]
-    command = fields.get("command")
-    if not isinstance(command, (list, tuple)) or not all(isinstance(a, str) for a in command):
-        raise ValueError(f"engine.hub_command must be a list of strings, not {command!r}")
-    fields["command"] = tuple(command)
-    params = fields.get("params", {})
-    if not isinstance(params, Mapping):
-        raise ValueError(f"engine.hub_params must be a table of name = value, not {params!r}")
-    fields["params"] = MappingProxyType({str(k): _param_text(v) for k, v in params.items()})
-    if "cwd" not in fields and command and os.path.dirname(command[0]):
-        fields["cwd"] = os.path.dirname(os.path.abspath(command[0]))
-    for name in set(fields) - {"command", "params", "cwd"}:
-        if isinstance(fields[name], bool) or not isinstance(fields[name], (int, float)):
-            raise ValueError(f"engine {name} must be a number of seconds, not {fields[name]!r}")
-        fields[name] = float(fields[name])
-    return HubEngineConfig(**fields)
-
-
-def _param_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _check_value(spec: ParamSpec, value: str) -> None:
-    """Raise HubEngineError when ``value`` does not fit the parameter's declared type."""
-    problem = None
-    if spec.type == "enum" and spec.values and value not in spec.values:
-        problem = f"one of {', '.join(spec.values)}"
-    elif spec.type == "bool" and value not in ("true", "false"):
-        problem = "true or false"
-    elif spec.type in ("int", "real"):
-        try:
-            number = int(value) if spec.type == "int" else float(value)
-            low = float(spec.min) if spec.min is not None else None
-            high = float(spec.max) if spec.max is not None else None
-        except ValueError:
-            number, low, high = None, None, None
-        if number is None or (low is not None and number < low) or (
-                high is not None and number > high):
-            kind = "an integer" if spec.type == "int" else "a number"
-            problem = f"{kind} in [{spec.min}, {spec.max}]"
-    if problem is not None:
-        raise HubEngineError(f"hub parameter {spec.name}={value!r}: must be {problem}")

@@ -28,19 +28,21 @@ from typing import TextIO
 from engine import VARIANTS, Board, Variant
 from engine.levels import LEVELS, level
 from engine.search import Limit, Searcher, SearchResult, StopToken
-from firmware_host.opponents.hub.protocol import (
+from firmware_host.opponents.hub.notation import (
     HUB_VARIANTS,
+    board_from_pos,
+    hub_variant_name,
+    move_to_hub,
+    score_to_hub,
+    variant_from_hub,
+)
+from firmware_host.opponents.hub.protocol import (
     HubMessage,
     HubProtocolError,
     Level,
     ParamSpec,
-    board_from_pos,
-    hub_variant_name,
     message,
-    move_to_hub,
     parse_line,
-    score_to_hub,
-    variant_from_hub,
 )
 
 __all__ = ["ENGINE_NAME", "HubServer", "level_to_limit", "serve"]
@@ -170,7 +172,7 @@ class HubServer:
 
     def params(self) -> list[ParamSpec]:
         """The parameters declared in answer to ``hub``."""
-        names = [name for name in HUB_VARIANTS if _supported(name)]
+        names = list(HUB_VARIANTS)
         mapped = {variant_from_hub(name).name for name in names}
         names += [v.name for v in VARIANTS if v.name not in mapped]
         return [
@@ -304,14 +306,6 @@ class HubServer:
         move = move_to_hub(result.move) if result.move is not None else None
         ponder = move_to_hub(result.pv[1]) if len(result.pv) > 1 else None
         self.send(message("done", move=move, ponder=ponder), finishes_search=True)
-
-
-def _supported(hub_name: str) -> bool:
-    try:
-        variant_from_hub(hub_name)
-    except HubProtocolError:
-        return False
-    return True
 
 
 def _bounded_int(text: str, low: int, high: int) -> int:

@@ -1,0 +1,280 @@
+"""Our values on the Hub wire: moves, positions, scores and variant names (pure).
+
+Squares on the wire are numbered ``1 .. n`` (the PDN numbers of the numeric variants; for the
+other variants the engine's own square order): square ``k`` is index ``k - 1``. Positions are one
+character for the side to move (``W``/``B``) then one per square: ``w``/``b`` men, ``W``/``B``
+kings, ``e`` empty. Moves are ``from-to`` or ``fromxto`` followed by ``x<captured>`` for every
+captured piece. Scores are in men. The line syntax itself is
+:mod:`firmware_host.opponents.hub.protocol`.
+
+>>> board = Board("international")
+>>> board_to_hub(board)[:3], move_to_hub(board.parse_move("32-28"))
+('Wbb', '32-28')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from engine import WHITE, Board, Move, Variant, find_variant
+from engine.search import WIN, WIN_BOUND
+from firmware_host.opponents.hub.protocol import HubMessage, HubProtocolError, message
+
+__all__ = [
+    "HUB_VARIANTS",
+    "HubMove",
+    "board_from_hub",
+    "board_from_pos",
+    "board_to_hub",
+    "hub_variant_name",
+    "move_from_hub",
+    "move_to_hub",
+    "parse_hub_move",
+    "pos_message",
+    "score_from_hub",
+    "score_to_hub",
+    "variant_from_hub",
+]
+
+#: Hub variant names (Scan's) -> our variant name, for the Scan variants whose rules we have.
+#: Scan's ``killer``, ``bt`` (breakthrough) and ``frisian`` are not here: we lack their rules, so
+#: they are refused like any unknown name. Our other variants go on the wire under our own names.
+HUB_VARIANTS: Mapping[str, str] = MappingProxyType({
+    "normal": "international",
+    "losing": "international-giveaway",
+})
+
+_SIDES = "WB"
+_PIECE_CHARS = "wbWB"  # indexed by 2 * king + colour
+
+
+# -- scores ------------------------------------------------------------------------------------
+
+#: Scan's scores are in men; a win in ``n`` plies is ``100 - n / 100`` (its ``Inf`` is 10,000).
+_HUB_WIN = 10_000
+
+
+def score_to_hub(score: int) -> float:
+    """Our score (hundredths of a man, wins ``WIN - plies``) as a Hub ``score`` (men, Scan's wins).
+
+    >>> score_to_hub(-37), score_to_hub(WIN - 3)       # a win in 3 plies
+    (-0.37, 99.97)
+    """
+    if abs(score) > WIN_BOUND:
+        plies = WIN - abs(score)
+        return (_HUB_WIN - plies) / 100 * (1 if score > 0 else -1)
+    return score / 100
+
+
+def score_from_hub(value: float) -> int:
+    """A Hub ``score`` (men) as ours: beyond 90 men it is Scan's forced win in ``n`` plies.
+
+    >>> score_from_hub(0.25), score_from_hub(99.97) == WIN - 3
+    (25, True)
+    """
+    hundredths = round(value * 100)
+    if abs(hundredths) > _HUB_WIN - 1_000:
+        plies = max(0, _HUB_WIN - abs(hundredths))
+        return (WIN - plies) * (1 if hundredths > 0 else -1)
+    return hundredths
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HubMove:
+    """A Hub move read without a position: squares as indices (``0 .. n-1``).
+
+    >>> parse_hub_move("28x19x23")
+    HubMove(origin=27, destination=18, captures=frozenset({22}), is_capture=True)
+    """
+
+    origin: int
+    destination: int
+    captures: frozenset[int] = field(default_factory=frozenset)
+    is_capture: bool = False
+
+
+def parse_hub_move(text: str, num_squares: int = 50) -> HubMove:
+    """Read a Hub move: ``32-28``, ``28x19x23`` (captured pieces in any order).
+
+    >>> parse_hub_move("32-28").destination
+    27
+
+    Raises:
+        HubProtocolError: not a Hub move, a square outside ``1 .. num_squares``, or a quiet move
+            (``-``) that lists captured pieces.
+    """
+    quiet = "-" in text
+    parts = text.split("-" if quiet else "x")
+    if len(parts) < 2 or (quiet and len(parts) != 2):
+        raise HubProtocolError(f"not a Hub move: {text!r}")
+    squares: list[int] = []
+    for part in parts:
+        if not part.isdigit() or not part.isascii() or not 1 <= int(part) <= num_squares:
+            raise HubProtocolError(f"bad square {part!r} in Hub move {text!r} "
+                                   f"(squares are 1..{num_squares})")
+        squares.append(int(part) - 1)
+    captures = frozenset(squares[2:])
+    if len(captures) != len(squares) - 2:
+        raise HubProtocolError(f"a piece is captured twice in Hub move {text!r}")
+    return HubMove(squares[0], squares[1], captures, not quiet)
+
+
+def move_to_hub(move: Move) -> str:
+    """Return the Hub text of a move; captured squares in ascending order, as Scan writes them.
+
+    >>> board = Board("international", "W:W28:B23,14")
+    >>> move_to_hub(board.parse_move("28x10"))          # 28 to 10, taking 14 and 23
+    '28x10x14x23'
+    """
+    if not move.captures:
+        return f"{move.origin + 1}-{move.destination + 1}"
+    squares = [move.origin, move.destination, *sorted(move.captures)]
+    return "x".join(str(sq + 1) for sq in squares)
+
+
+def move_from_hub(board: Board, text: str) -> Move:
+    """Return the legal move of ``board`` that the Hub text names.
+
+    A capture that lists no captured pieces (``28x19``) is accepted when only one capture joins
+    those squares.
+
+    >>> board = Board("international")
+    >>> move_from_hub(board, "32-28") == board.parse_move("32-28")
+    True
+
+    Raises:
+        HubProtocolError: the text is not a Hub move, or names a capture that is not one.
+        IllegalMoveError: no legal move matches (both are ``ValueError``).
+        AmbiguousMoveError: several legal moves match.
+    """
+    hub = parse_hub_move(text, board.variant.num_squares)
+    captured = hub.captures if hub.captures else None
+    move = board.find_move(hub.origin, hub.destination, captured=captured)
+    if move.is_capture != hub.is_capture:
+        kind = "a capture" if move.is_capture else "not a capture"
+        raise HubProtocolError(f"Hub move {text!r} is {kind} in {board.fen()}")
+    return move
+
+
+# -- positions ---------------------------------------------------------------------------------
+
+
+def board_to_hub(board: Board) -> str:
+    """Return the Hub position of ``board``: side to move, then one character per square.
+
+    >>> board_to_hub(Board("international")) == "W" + "b" * 20 + "e" * 10 + "w" * 20
+    True
+    >>> board_to_hub(Board("english", "B:W32:BK1"))
+    'BBeeeeeeeeeeeeeeeeeeeeeeeeeeeeeew'
+    """
+    chars = ["W" if board.turn == WHITE else "B"]
+    for sq in range(board.variant.num_squares):
+        piece = board.piece_at(sq)
+        chars.append("e" if piece is None else _PIECE_CHARS[2 * piece.king + int(piece.color)])
+    return "".join(chars)
+
+
+def board_from_hub(text: str, variant: Variant | str = "international") -> Board:
+    """Return a board (empty move stack) set up from a Hub position.
+
+    >>> board_from_hub("W" + "b" * 20 + "e" * 10 + "w" * 20).fen()
+    'W:W31-50:B1-20'
+
+    Raises:
+        HubProtocolError: wrong length, an unknown character, or a position the rules reject.
+    """
+    var = find_variant(variant) if isinstance(variant, str) else variant
+    if len(text) != var.num_squares + 1:
+        raise HubProtocolError(f"Hub position for {var.name} needs {var.num_squares + 1} "
+                               f"characters, got {len(text)}: {text!r}")
+    if text[0] not in _SIDES:
+        raise HubProtocolError(f"Hub position must start with W or B: {text!r}")
+    lists: dict[str, list[str]] = {"W": [], "B": []}
+    for sq, char in enumerate(text[1:]):
+        if char == "e":
+            continue
+        if char not in _PIECE_CHARS:
+            raise HubProtocolError(f"bad character {char!r} for square {sq + 1} in {text!r}")
+        side = "W" if char in "wW" else "B"
+        lists[side].append(("K" if char.isupper() else "") + var.square_name(sq))
+    fen = f"{text[0]}:W{','.join(lists['W'])}:B{','.join(lists['B'])}"
+    try:
+        return Board(var.name, fen=fen)
+    except ValueError as exc:
+        raise HubProtocolError(f"Hub position {text!r} rejected: {exc}") from exc
+
+
+def pos_message(board: Board) -> HubMessage:
+    """Return the ``pos`` line for ``board``: the position after its last irreversible move plus the
+    reversible king moves since, so the engine can see repetitions (what the Hub GUI sends).
+
+    >>> pos_message(Board()).format() == "pos pos=W" + "b" * 20 + "e" * 10 + "w" * 20
+    True
+    """
+    root = board.copy()
+    moves: list[Move] = []
+    while root.move_stack:
+        last = root.move_stack[-1]
+        piece = root.piece_at(last.destination)
+        if last.captures or last.promotes or piece is None or not piece.king:
+            break
+        moves.append(root.pop())
+    moves.reverse()
+    text = " ".join(move_to_hub(m) for m in moves) or None
+    return message("pos", pos=board_to_hub(root), moves=text)
+
+
+def board_from_pos(msg: HubMessage, variant: Variant | str = "international") -> Board:
+    """Return the board a ``pos`` line describes, with its ``moves`` played.
+
+    ``pos start`` (or no ``pos=`` at all) is the variant's initial position.
+
+    Raises:
+        HubProtocolError: a bad position or move text.
+        IllegalMoveError / AmbiguousMoveError: a listed move is not legal (``ValueError``).
+    """
+    var = find_variant(variant) if isinstance(variant, str) else variant
+    text = msg.get("pos")
+    board = Board(var.name) if text is None else board_from_hub(text, var)
+    for move_text in (msg.get("moves") or "").split():
+        board.push(move_from_hub(board, move_text))
+    return board
+
+
+# -- variants ----------------------------------------------------------------------------------
+
+
+def variant_from_hub(name: str) -> Variant:
+    """Return our variant for a Hub ``variant`` value; a name of ours is accepted too.
+
+    >>> variant_from_hub("normal").name, variant_from_hub("russian").name
+    ('international', 'russian')
+
+    Raises:
+        HubProtocolError: a Hub variant we have no rules for (``killer``, ``bt``, ``frisian``),
+            or an unknown name.
+    """
+    try:
+        return find_variant(HUB_VARIANTS.get(name, name))
+    except ValueError as exc:
+        raise HubProtocolError(f"Hub variant {name!r} is not supported: {exc}") from None
+
+
+def hub_variant_name(variant: Variant | str) -> str:
+    """Return the Hub name of our variant: Scan's name where it has one, else our own name.
+
+    >>> hub_variant_name("international"), hub_variant_name("antidraughts")
+    ('normal', 'losing')
+    >>> hub_variant_name("russian")
+    'russian'
+    """
+    var = find_variant(variant) if isinstance(variant, str) else variant
+    for hub_name, ours in HUB_VARIANTS.items():
+        if ours in (var.name, *var.aliases):
+            return hub_name
+    return var.name
