@@ -30,8 +30,8 @@ log = logging.getLogger(__name__)
 def shown_url(url: str) -> str:
     """``url`` as it may be printed: the password replaced by ``***``, even in a broken URL.
 
-    >>> shown_url("redis://:pw@[::1")
-    'redis://***@[::1'
+    >>> shown_url("redis://:pw@127.0.0.1:6379/0")
+    'redis://:***@127.0.0.1:6379/0'
     """
     from firmware_host.config.loader import redact_url
 
@@ -40,7 +40,7 @@ def shown_url(url: str) -> str:
     except ValueError:
         scheme, sep, rest = url.partition("://")
         if "@" in rest:
-            rest = "***@" + rest.rsplit("@", 1)[1]
+            rest = ":***@" + rest.rsplit("@", 1)[1]
         return scheme + sep + rest
 
 
