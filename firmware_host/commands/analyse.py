@@ -1,10 +1,13 @@
 """``draughtsboard analyse``: the built-in engine's best move for a position.
 
-Example::
+``draughtsboard analyse --variant russian --depth 4 --json`` prints:
 
-    $ draughtsboard analyse --variant russian --depth 6 --json
-    best move c3-d4  score +0.06  depth 6  nodes 3083  nodes/s 80000  time 0.04 s
-    {"move": "c3-d4", "score": 6, "depth": 6, "nodes": 3083, "nps": 80000, "seconds": 0.04}
+>>> from firmware_host.cli import main
+>>> main(["analyse", "--variant", "russian", "--depth", "4", "--json"])  # doctest: +ELLIPSIS
+best move g3-f4  score +0.03  depth 4  nodes 258  nodes/s ...  time ... s
+line g3-f4 d6-c5 f2-g3 e7-d6
+{"move": "g3-f4", "score": 3, "depth": 4, "nodes": 258, "nps": ..., "seconds": ...}
+0
 """
 
 from __future__ import annotations

@@ -1,14 +1,26 @@
-"""``draughtsboard calibrate``: learn which sensor cell reads which square, guided by the LEDs.
+r"""``draughtsboard calibrate``: learn which sensor cell reads which square, guided by the LEDs.
 
-Example::
+On the Pi: ``draughtsboard calibrate --config /etc/draughtsboard/draughtsboard.toml --write``.
+On the simulated board, a script of timed events plays the user's hand (virtual time):
 
-    $ draughtsboard calibrate --config /etc/draughtsboard/draughtsboard.toml --write
-    take every piece off the board
-    place a piece on 1
-    lift the piece from 1
-    ...
-    standard wiring recognised (board.transform = 'mirror') after 3 squares
-    Wrote board.transform and board.cell_map to /etc/draughtsboard/draughtsboard.toml.
+>>> import pathlib, tempfile
+>>> from firmware_host.cli import main
+>>> with tempfile.TemporaryDirectory() as tmp:                 # doctest: +ELLIPSIS
+...     hand = pathlib.Path(tmp) / "hand.txt"
+...     _ = hand.write_text("500 place 1\n900 lift 1\n1500 place 50\n1900 lift 50\n"
+...                         "2500 place 26\n2900 lift 26\n")
+...     main(["calibrate", "--board", "sim", "--leds", "sim", "--script", str(hand)])
+Calibrating sim sensors (10x10 cells) for international (50 squares). ...
+take every piece off the board
+place a piece on 1
+lift the piece from 1
+...
+standard wiring recognised (board.transform = 'identity') after 3 squares
+Put these lines in the [board] section of your configuration (or run again with --write):
+[board]
+transform = "identity"
+cell_map = []
+0
 """
 
 from __future__ import annotations

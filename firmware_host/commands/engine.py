@@ -1,8 +1,15 @@
 """``draughtsboard engine --hub``: the built-in engine as a Hub engine on stdin/stdout.
 
-Example (what a Hub GUI runs)::
+A Hub GUI runs ``draughtsboard engine --hub --variant normal --level 10`` and talks to it:
 
-    draughtsboard engine --hub --variant normal --level 10
+>>> import subprocess, sys
+>>> argv = [sys.executable, "-m", "firmware_host.cli", "engine", "--hub", "--level", "10"]
+>>> answer = subprocess.run(argv, input="hub\\ninit\\nquit\\n", capture_output=True, text=True,
+...                         timeout=60)
+>>> answer.stdout.splitlines()[0].startswith("id name=draughtsboard")
+True
+>>> answer.stdout.splitlines()[-2:], answer.returncode
+(['wait', 'ready'], 0)
 """
 
 from __future__ import annotations

@@ -1,9 +1,20 @@
 """``draughtsboard moves``: list the legal moves of a position.
 
-Example::
+``draughtsboard moves --variant russian --fen "W:Wc3:Bd4" --json`` prints:
 
-    $ draughtsboard moves --variant russian --fen "W:Wc3:Bd4" --json
-    [{"pdn": "c3:e5", "from": "c3", "to": "e5", "path": ["e5"], "captures": ["d4"]}]
+>>> from firmware_host.cli import main
+>>> main(["moves", "--variant", "russian", "--fen", "W:Wc3:Bd4", "--json"])
+[{"pdn": "c3:e5", "from": "c3", "to": "e5", "path": ["e5"], "captures": ["d4"]}]
+0
+>>> main(["moves", "--variant", "english"])                  # one PDN move a line
+9-13
+10-14
+11-15
+12-16
+9-14
+10-15
+11-16
+0
 """
 
 from __future__ import annotations

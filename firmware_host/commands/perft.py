@@ -1,10 +1,12 @@
 """``draughtsboard perft``: count the leaf nodes of the move tree (checks the rules engine).
 
-Example::
+``draughtsboard perft --variant international --depth 3 --json`` prints:
 
-    $ draughtsboard perft --variant international --depth 5 --json
-    27117
-    {"variant": "international", "depth": 5, "nodes": 27117, "seconds": 0.1}
+>>> from firmware_host.cli import main
+>>> main(["perft", "--variant", "international", "--depth", "3", "--json"])  # doctest: +ELLIPSIS
+658
+{"variant": "international", "depth": 3, "nodes": 658, "seconds": ...}
+0
 """
 
 from __future__ import annotations

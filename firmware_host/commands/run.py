@@ -1,11 +1,19 @@
-"""``draughtsboard run``: the service (or a scripted run on the simulated board)."""
+"""``draughtsboard run``: the service (or a scripted run on the simulated board).
+
+>>> from firmware_host.cli import build_parser
+>>> args = build_parser().parse_args(["run", "--variant", "shashki", "--store", "memory"])
+>>> options = options_from_args(args)
+>>> options.config["game.variant"], options.config["store.url"], options.script
+('shashki', 'memory', None)
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass
-from typing import Any
 
+from firmware_host.config.loader import Config, ConfigError
 from firmware_host.config.schema import LED_BACKENDS, MODES, SENSOR_BACKENDS
 
 
@@ -19,7 +27,7 @@ class RunOptions:
     new games; ``verbose``: debug logging.
     """
 
-    config: Any
+    config: Config
     config_path: str | None = None
     script: str | None = None
     events: str | None = None
@@ -56,8 +64,6 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     Raises:
         ConfigError: the file or an option is invalid.
     """
-    from firmware_host.config.loader import Config
-
     config = Config.load(args.config) if args.config else Config.from_mapping({})
     config = config.with_overrides({
         "game.mode": args.mode,
@@ -68,13 +74,13 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         "store.games_dir": args.games_dir,
     })
     _check_variant(config)
+    _check_fen(config, args.fen)
     return RunOptions(config=config, config_path=args.config, script=args.script,
                       events=args.events, fen=args.fen, verbose=args.verbose)
 
 
-def _check_variant(config: Any) -> None:
-    from engine.variant import find_variant
-    from firmware_host.config.loader import ConfigError
+def _check_variant(config: Config) -> None:
+    from engine.variant import find_variant  # the engine's tables: only when a command runs
 
     try:
         find_variant(config["game.variant"])
@@ -82,10 +88,37 @@ def _check_variant(config: Any) -> None:
         raise ConfigError(f"{config.source}: game.variant: {exc}") from None
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the service, or the scripted simulated board when ``--script`` is given."""
-    from firmware_host.config.loader import ConfigError
+def _check_fen(config: Config, fen: str | None) -> None:
+    """A ``--fen`` must be a position of the variant, in service mode as in a scripted run."""
+    if fen is None:
+        return
+    from engine import Board
 
+    try:
+        Board(config["game.variant"], fen=fen)
+    except ValueError as exc:
+        raise ConfigError(f"--fen: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the service, or the scripted simulated board when ``--script`` is given.
+
+    A store that cannot be used (a broken URL, a spool_dir that cannot be created, Redis down
+    or a wrong password with no spool) is one line on stderr and exit status 1.
+
+    Raises:
+        ConfigError: a bad option, or ``--script`` without the simulated board.
+    """
+    from firmware_host.store.errors import StoreError
+
+    try:
+        return _run(args)
+    except StoreError as exc:
+        print(f"draughtsboard: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     if options.script is not None:
         if options.config["board.sensors"] != "sim":

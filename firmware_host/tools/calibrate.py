@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from board_io.calibration import (
     Calibration,
@@ -258,7 +258,7 @@ class CalibrationResult:
     transform: str | None
     squares_placed: int
 
-    def entries(self) -> dict[str, Any]:
+    def entries(self) -> dict[str, str | list[int]]:
         """The ``[board]`` keys that store this map."""
         if self.transform is not None:
             return {"transform": self.transform, "cell_map": []}

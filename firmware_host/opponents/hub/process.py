@@ -4,11 +4,15 @@ The program runs from an argv list (never a shell), in its own session so a Ctrl
 service does not reach it. A named reader thread queues its stdout lines; another logs its stderr
 at DEBUG; writes go under a lock; every line sent and received is logged at DEBUG.
 
-Example::
+Scan runs as ``HubProcess(["/opt/scan/scan", "hub"], cwd="/opt/scan")``; any program that
+answers lines will do:
 
-    with HubProcess(["/opt/scan/scan", "hub"], cwd="/opt/scan") as proc:
-        proc.send("ping")
-        proc.receive(timeout=5.0)   # 'pong'
+>>> import sys
+>>> echo = "import sys\\nfor line in sys.stdin: print('pong', flush=True)"
+>>> with HubProcess([sys.executable, "-c", echo]) as proc:
+...     proc.send("ping")
+...     proc.receive(timeout=30.0)
+'pong'
 """
 
 from __future__ import annotations
@@ -46,11 +50,10 @@ _EOF = object()
 class HubProcess:
     """The engine process: argv list, no shell; stdout lines queued by a named reader thread.
 
-    Example::
-
-        with HubProcess(["scan", "hub"], cwd="/opt/scan") as proc:
-            proc.send("ping")
-            proc.receive(timeout=5.0)   # 'pong'
+    >>> HubProcess(["/no/such/engine"])                      # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    firmware_host.opponents.hub.process.HubEngineError: cannot start hub engine ['/no/such/...
 
     Raises:
         HubEngineError: the program cannot be started (not found, not executable).

@@ -6,15 +6,16 @@ own variant names for the rest), ``level`` (strength 1-10, as ``engine.levels``)
 and ``seed``. A bad line, an unknown command or a bad value is answered with ``error
 message="..."``, never a crash; a ``go`` is always answered with ``done``.
 
-Example::
-
-    server = HubServer(print)
-    server.handle("hub")        # id ..., param ..., wait
-    server.handle("init")       # ready
-    server.handle("pos start")
-    server.handle("level depth=4")
-    server.handle("go think")   # info ..., done move=32-28 ponder=...
-    server.wait()
+>>> lines = []
+>>> server = HubServer(lines.append, seed=1)
+>>> for line in ("hub", "init", "pos start", "level depth=4", "go think"):
+...     _ = server.handle(line)
+>>> server.wait()
+True
+>>> lines[0].startswith("id name=draughtsboard"), "wait" in lines, "ready" in lines
+(True, True, True)
+>>> lines[-1].startswith("done move=")
+True
 """
 
 from __future__ import annotations
@@ -60,7 +61,10 @@ def level_to_limit(spec: Level, depth_cap: int | None = None) -> Limit:
     Hub adds the increment before each move, so the clock we budget from is ``time + inc``. With
     ``moves`` (moves to the next time control) the time per move is capped at the share of one move.
 
-    Example: ``level_to_limit(Level(move_time=2.0)) == Limit(movetime=2.0)``.
+    >>> level_to_limit(Level(move_time=2.0)) == Limit(movetime=2.0)
+    True
+    >>> level_to_limit(Level(depth=12), depth_cap=6).depth
+    6
 
     Raises:
         ValueError: a zero depth, node count or move time.
@@ -88,7 +92,13 @@ class HubServer:
     Lines come in through :meth:`handle` (from one thread); searches run on a thread named
     ``hub-search``, so ``stop`` and ``ping`` are answered while it thinks.
 
-    Example: ``HubServer(print, variant="russian", strength=5).handle("hub")``.
+    >>> server = HubServer(print, variant="russian", strength=5)
+    >>> server.handle("ping")                       # True: go on reading
+    pong
+    True
+    >>> server.handle("set-param name=level value=11")
+    error message="bad value '11' for level: level must be an integer 1-10, not 11"
+    True
 
     Raises:
         ValueError: an unknown variant or a strength outside 1-10.
@@ -328,7 +338,10 @@ def serve(stdin: TextIO, stdout: TextIO, *, variant: str = "international", stre
           tt_mb: int = 16, seed: int = 0) -> int:
     """Run a :class:`HubServer` on text streams until ``quit`` or end of input; return 0.
 
-    Example: ``serve(sys.stdin, sys.stdout, variant="normal")``.
+    >>> import io, sys
+    >>> serve(io.StringIO("ping\\nquit\\nping\\n"), sys.stdout, variant="normal")
+    pong
+    0
 
     Raises:
         ValueError: an unknown variant or a strength outside 1-10.
