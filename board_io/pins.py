@@ -3,7 +3,9 @@
 The gpiozero backends (``gpio-matrix``, ``shift-register``, ``gpio`` buttons) open their pins
 through :func:`open_pins`, so a pin given twice, a pin the board does not have or a pin already
 taken gives one :class:`~board_io.errors.ConfigError` naming the option, and a failure half-way
-closes the devices already opened.
+closes the devices already opened. The pin driver is loaded first by :func:`load_pin_factory`,
+which turns gpiozero's fallback warnings and "Unable to load any default pin factory!" into one
+line: the extra to install when lgpio is missing, else why lgpio cannot drive the pins.
 
 Example:
     >>> check_pins({"rows[0]": 5, "cols[0]": 5})
@@ -14,14 +16,19 @@ Example:
 
 from __future__ import annotations
 
+import importlib.util
+import logging
+import warnings
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from typing import Any, TypeAlias
 
-from board_io.errors import ConfigError
+from board_io.errors import BoardIOError, ConfigError, MissingExtraError
 from board_io.extras import require
 
-__all__ = ["PinSpec", "check_pins", "open_pins"]
+__all__ = ["PinSpec", "check_pins", "load_pin_factory", "open_pins"]
+
+log = logging.getLogger(__name__)
 
 PinSpec: TypeAlias = int | str
 """A pin as gpiozero names it: ``17``, ``"GPIO17"``, ``"BCM17"``, ``"BOARD11"``, ``"J8:11"``."""
@@ -56,6 +63,46 @@ def check_pins(pins: Mapping[str, object]) -> None:
         seen[name] = key
 
 
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # ValueError: a module set to None in sys.modules
+        return False
+
+
+def load_pin_factory(backend: str) -> object:
+    """Return gpiozero's pin factory, loading the default one (lgpio) if none is set yet.
+
+    Raises:
+        MissingExtraError: gpiozero, or the lgpio pin driver, is not installed (and no other
+            pin driver loads): one line naming the extra.
+        BoardIOError: lgpio is installed but cannot drive the pins here (not a Raspberry Pi,
+            no /dev/gpiochip*, or a sandbox hiding /proc/cpuinfo): one line with lgpio's reason.
+    """
+    gpiozero = require("gpiozero", backend=backend)
+    device = gpiozero.Device
+    if device.pin_factory is not None:
+        return device.pin_factory
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            device.ensure_pin_factory()
+        except Exception as exc:  # BadPinFactory, or a named factory's own error
+            failure: BaseException | None = exc
+        else:
+            failure = None
+    reasons = {str(w.message).partition(": ")[0].removeprefix("Falling back from "):
+               str(w.message).partition(": ")[2] for w in caught}
+    if failure is None:
+        log.info("GPIO pin factory: %s", type(device.pin_factory).__name__)
+        return device.pin_factory
+    if not _importable("lgpio"):
+        raise MissingExtraError(backend, "lgpio", "pi") from failure
+    reason = reasons.get("lgpio") or str(failure)
+    raise BoardIOError(f"the {backend!r} backend cannot drive the GPIO pins through lgpio: "
+                       f"{reason} (run `draughtsboard doctor`)") from failure
+
+
 def open_pins(
     stack: ExitStack, backend: str, specs: Mapping[str, tuple[Callable[..., Any], PinSpec]],
     **common: Any,
@@ -67,10 +114,13 @@ def open_pins(
 
     Raises:
         ConfigError: a pin that does not exist, is already in use or cannot do the job.
-        MissingExtraError: gpiozero is not installed.
+        MissingExtraError: gpiozero, or a pin driver for it, is not installed.
+        BoardIOError: the pin driver is installed but cannot work here.
     """
     gpiozero = require("gpiozero", backend=backend)
     check_pins({key: pin for key, (_, pin) in specs.items()})
+    if common.get("pin_factory") is None:
+        load_pin_factory(backend)
     devices: dict[str, Any] = {}
     for key, (factory, pin) in specs.items():
         try:

@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# Installs draughtsboard as a system service on Raspberry Pi OS (Bookworm or later).
-# Idempotent: re-run it after `git pull` to update. Run from a checkout: sudo systemd/install.sh
-#   - a system user `draughtsboard` in the gpio, dialout, spi and i2c groups
-#   - a venv in /opt/draughtsboard/venv with the package and its [pi] extra
-#   - redis-server with AOF and appendfsync always (systemd/redis-draughtsboard.conf)
-#   - /etc/draughtsboard/draughtsboard.toml (kept if present), the unit and the udev rule
+# Installs draughtsboard as a system service on Raspberry Pi OS Lite or Debian bookworm (arm64,
+# armhf; amd64 works too). Run from a checkout: sudo systemd/install.sh
+# Re-runnable: run it again after `git pull` to update; every step says what it did.
+#
+# Where each dependency comes from (nothing is compiled, so no compiler is needed):
+#   Debian packages  python3-spidev (SPI: ws2812-spi, max7219, shift-register on SPI) and
+#                    python3-pil (Pillow, for luma.led_matrix: PyPI has no armhf wheel), used
+#                    through a venv created with --system-site-packages
+#   PyPI wheels      everything else, at the exact versions of systemd/constraints.txt: gpiozero,
+#                    lgpio (gpiozero 2's pin driver, also on the Pi 5), pyserial, redis,
+#                    luma.led_matrix, cbor2 (the pure-Python 5.x: 6.x needs Rust on armhf), ...
+#   not installed    RPi.GPIO: nothing imports it; gpiozero 2 drives the pins through lgpio and
+#                    RPi.GPIO does not work on a Pi 5.
+# What it sets up:
+#   - a system user `draughtsboard` in the gpio, dialout and spi groups (those of the devices
+#     the backends open: board_io/devices.py)
+#   - /opt/draughtsboard/venv with the package and its [pi] extra
+#   - redis-server with AOF and appendfsync always (restarted only when that config changes)
+#   - /etc/draughtsboard/draughtsboard.toml (kept if present), the unit, the udev rule, and for
+#     a Redis on another machine the unit drop-in that lets the service reach it
 set -euo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -13,45 +27,152 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 src="$(cd "$(dirname "$0")/.." && pwd)"
 prefix=/opt/draughtsboard
+venv="$prefix/venv"
+config=/etc/draughtsboard/draughtsboard.toml
+unit=/etc/systemd/system/draughtsboard.service
+dropin_dir=/etc/systemd/system/draughtsboard.service.d
+dropin="$dropin_dir/remote-redis.conf"
+rules=/etc/udev/rules.d/99-draughtsboard.rules
+export DEBIAN_FRONTEND=noninteractive
 
-apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-dev redis-server
+say() { echo "install.sh: $*"; }
 
-for group in gpio dialout spi i2c; do
-  getent group "$group" >/dev/null || groupadd --system "$group"
+# install_if_changed SOURCE TARGET MODE: copies SOURCE to TARGET when it differs; returns 0 when it
+# wrote the file, 1 when TARGET was already the same.
+install_if_changed() {
+  if [ -f "$2" ] && cmp -s "$1" "$2"; then
+    return 1
+  fi
+  install -D -m "$3" "$1" "$2"
+  return 0
+}
+
+# 1. Debian packages (only the missing ones; no apt-get update when nothing is missing).
+packages=(ca-certificates python3 python3-venv python3-spidev python3-pil redis-server)
+missing=()
+for package in "${packages[@]}"; do
+  status="$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)"
+  [ "$status" = "install ok installed" ] || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "apt: installing ${missing[*]}"
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  say "apt: ${packages[*]} already installed"
+fi
+
+# 2. The service user and the groups that own the devices.
+for group in gpio dialout spi; do
+  if ! getent group "$group" >/dev/null; then
+    groupadd --system "$group"
+    say "created group $group"
+  fi
 done
 if ! id draughtsboard >/dev/null 2>&1; then
-  useradd --system --home-dir /var/lib/draughtsboard --shell /usr/sbin/nologin draughtsboard
+  useradd --system --home-dir /var/lib/draughtsboard --shell /usr/sbin/nologin \
+    --user-group draughtsboard
+  say "created system user draughtsboard"
 fi
-usermod -a -G gpio,dialout,spi,i2c draughtsboard
+if [ "$(id -nG draughtsboard | tr ' ' '\n' | grep -cxE 'gpio|dialout|spi')" -ne 3 ]; then
+  usermod -a -G gpio,dialout,spi draughtsboard
+  say "added draughtsboard to the groups gpio, dialout, spi"
+fi
 
-install -d -m 0755 "$prefix"
-[ -x "$prefix/venv/bin/python" ] || python3 -m venv "$prefix/venv"
-"$prefix/venv/bin/pip" install -q --upgrade pip
-"$prefix/venv/bin/pip" install -q "$src[pi]"
+# 3. Directories (a minimal root has no /etc/udev/rules.d, and the state directory is otherwise
+#    made only by systemd's StateDirectory= at the first start).
+install -d -m 0755 "$prefix" /etc/draughtsboard /etc/systemd/system /etc/udev/rules.d /etc/redis
+install -d -m 0750 -o draughtsboard -g draughtsboard /var/lib/draughtsboard
+
+# 4. The venv and the package, at the pinned versions. PIP_CONSTRAINT (not -c) so that the
+#    isolated build of the package uses the pinned setuptools too.
+if [ -x "$venv/bin/python" ] && grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg"
+then
+  say "venv: $venv exists"
+else
+  python3 -m venv --clear --system-site-packages "$venv"
+  say "venv: created $venv (with the system site packages, for python3-spidev and python3-pil)"
+fi
+build="$(mktemp -d)"
+trap 'rm -rf "$build"' EXIT
+# Build from a copy so that the checkout stays free of root-owned build files.
+tar -C "$src" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclude=__pycache__ \
+  --exclude=./build -cf - . | tar -C "$build" -xf -
+before="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort)"
+PIP_CONSTRAINT="$src/systemd/constraints.txt" "$venv/bin/python" -m pip install -q \
+  --no-warn-script-location "$build[pi]"
+after="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort)"
+changes="$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^draughtsboard' | tr '\n' ' ')"
+version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("draughtsboard"))')"
+say "venv: installed draughtsboard $version with the [pi] extra;" \
+  "${changes:+new or changed: $changes}${changes:-no library changed}"
+"$venv/bin/python" -m pip check >/dev/null || { "$venv/bin/python" -m pip check; exit 1; }
 install -m 0644 "$src/README.md" "$prefix/README.md"
 
-install -d -m 0755 /etc/redis
-install -m 0644 "$src/systemd/redis-draughtsboard.conf" /etc/redis/redis-draughtsboard.conf
+# 5. Redis: every write durable; restarted only when its configuration changed.
+redis_changed=no
+if install_if_changed "$src/systemd/redis-draughtsboard.conf" /etc/redis/redis-draughtsboard.conf 0644
+then
+  redis_changed=yes
+fi
 if ! grep -qx 'include /etc/redis/redis-draughtsboard.conf' /etc/redis/redis.conf; then
   echo 'include /etc/redis/redis-draughtsboard.conf' >> /etc/redis/redis.conf
+  redis_changed=yes
 fi
-systemctl enable --now redis-server
-systemctl restart redis-server
+systemctl enable --now redis-server >/dev/null 2>&1 || systemctl enable --now redis-server
+if [ "$redis_changed" = yes ]; then
+  systemctl restart redis-server
+  say "redis: configuration changed (appendonly yes, appendfsync always): restarted redis-server"
+else
+  say "redis: configuration unchanged: redis-server left running"
+fi
 
-install -d -m 0755 /etc/draughtsboard
-if [ ! -f /etc/draughtsboard/draughtsboard.toml ]; then
+# 6. The configuration (never overwritten).
+if [ ! -f "$config" ]; then
   sed -e 's#^url = "memory"#url = "redis://127.0.0.1:6379/0"#' \
-    "$src/systemd/draughtsboard.toml" > /etc/draughtsboard/draughtsboard.toml
-  chmod 0640 /etc/draughtsboard/draughtsboard.toml
-  chgrp draughtsboard /etc/draughtsboard/draughtsboard.toml
-  echo "install.sh: wrote /etc/draughtsboard/draughtsboard.toml: set your board's backends there"
+    "$src/systemd/draughtsboard.toml" > "$config"
+  chmod 0640 "$config"
+  chgrp draughtsboard "$config"
+  say "wrote $config: set your board's backends there"
+else
+  say "kept $config"
 fi
 
-install -m 0644 "$src/systemd/draughtsboard.service" /etc/systemd/system/draughtsboard.service
-install -m 0644 "$src/systemd/99-draughtsboard.rules" /etc/udev/rules.d/99-draughtsboard.rules
-udevadm control --reload-rules && udevadm trigger --subsystem-match=tty || true
-systemctl daemon-reload
-systemctl enable draughtsboard.service
+# 7. The unit, its remote-Redis drop-in and the udev rule.
+daemon_reload=no
+if install_if_changed "$src/systemd/draughtsboard.service" "$unit" 0644; then
+  daemon_reload=yes
+  say "installed $unit"
+fi
+if ! dropin_text="$("$venv/bin/python" -m firmware_host.doctor.network --dropin "$config")"; then
+  say "cannot read store.url from $config: fix it (draughtsboard doctor says how) and re-run"
+  exit 1
+fi
+if [ -n "$dropin_text" ]; then
+  install -d -m 0755 "$dropin_dir"
+  printf '%s\n' "$dropin_text" > "$build/remote-redis.conf"
+  if install_if_changed "$build/remote-redis.conf" "$dropin" 0644; then
+    daemon_reload=yes
+    say "store.url is on another machine: wrote $dropin ($(grep '^IPAddressAllow' "$dropin"))"
+  fi
+elif [ -f "$dropin" ]; then
+  rm -f "$dropin"
+  daemon_reload=yes
+  say "store.url is local: removed $dropin"
+fi
+if install_if_changed "$src/systemd/99-draughtsboard.rules" "$rules" 0644; then
+  say "installed $rules (the microcontroller appears as /dev/serial/by-id/draughtsboard)"
+  if command -v udevadm >/dev/null && [ -S /run/udev/control ]; then
+    udevadm control --reload-rules && udevadm trigger --subsystem-match=tty
+  else
+    say "udev is not running here: the rule applies from the next boot"
+  fi
+fi
+if [ "$daemon_reload" = yes ]; then
+  systemctl daemon-reload
+fi
+systemctl enable draughtsboard.service >/dev/null 2>&1 || systemctl enable draughtsboard.service
 systemctl restart draughtsboard.service
-echo "install.sh: done. Follow the board with: journalctl -u draughtsboard -f"
+say "restarted draughtsboard.service"
+say "done. Check the board: sudo -u draughtsboard $venv/bin/draughtsboard doctor --config $config"
+say "follow the games: journalctl -u draughtsboard -f"

@@ -6,6 +6,7 @@ Absence is simulated by putting ``None`` in ``sys.modules`` (the import system t
 
 from __future__ import annotations
 
+import importlib.machinery
 import subprocess
 import sys
 import textwrap
@@ -90,3 +91,65 @@ def test_importing_board_io_needs_no_hardware_library() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=60, check=False)
     assert result.stdout.strip() == "ok", result.stderr
+
+
+def _no_pin_driver(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    for name in ("lgpio", "RPi", "RPi.GPIO", "pigpio"):
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def _native_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Off a Pi the native factory fails by itself; on a Pi (or a CI box with /dev/gpiomem) make
+    # sure it does, so that no driver at all loads.
+    import gpiozero.pins.native as native
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("no native GPIO here")
+
+    monkeypatch.setattr(native.NativeFactory, "__init__", refuse)
+
+
+@pytest.mark.parametrize("config", [
+    {"board.sensors": "gpio-matrix", "gpio_matrix.row_pins": [5, 6],
+     "gpio_matrix.column_pins": [7, 8]},
+    {"board.sensors": "shift-register", "shift_register.use_spi": False},
+])
+def test_missing_pin_driver_is_one_line_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch, context: BackendContext, config: dict[str, Any],
+) -> None:
+    import warnings
+
+    _no_pin_driver(monkeypatch)
+    _native_fails(monkeypatch)
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(MissingExtraError) as info:
+        warnings.simplefilter("always")
+        create_sensors(config, context)
+    backend = config["board.sensors"]
+    assert str(info.value) == (f"the {backend!r} backend needs the 'lgpio' package: "
+                               "pip install 'draughtsboard[pi]'")
+    assert not caught  # gpiozero's PinFactoryFallback warnings do not reach the user
+
+
+def test_pin_driver_that_cannot_work_here_says_why(monkeypatch: pytest.MonkeyPatch,
+                                                   context: BackendContext) -> None:
+    import types
+
+    from board_io.errors import BoardIOError
+
+    _no_pin_driver(monkeypatch)
+    _native_fails(monkeypatch)
+    fake = types.ModuleType("lgpio")
+    fake.__spec__ = importlib.machinery.ModuleSpec("lgpio", None)
+    monkeypatch.setitem(sys.modules, "lgpio", fake)
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)
+    config = {"board.buttons": "gpio", "buttons.hint_pin": 5}
+    with pytest.raises(BoardIOError) as info:
+        create_buttons(config, context)
+    message = str(info.value)
+    assert message.startswith("the 'gpio' backend cannot drive the GPIO pins through lgpio: ")
+    assert "\n" not in message
+    assert "pin 5" not in message

@@ -66,16 +66,22 @@ def test_security_exposure_at_most_2_5() -> None:
     "line",
     [
         "Type=notify", "WatchdogSec=10s", "Restart=on-failure", "User=draughtsboard",
-        "SupplementaryGroups=gpio dialout spi i2c", "StateDirectory=draughtsboard",
+        "StateDirectory=draughtsboard",
         "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
-        "DevicePolicy=closed", "DeviceAllow=char-gpiochip rw", "DeviceAllow=char-ttyACM rw",
-        "DeviceAllow=char-spidev rw", "DeviceAllow=char-i2c rw", "After=redis-server.service",
+        "DevicePolicy=closed", "After=redis-server.service", "IPAddressDeny=any",
+        "WorkingDirectory=/var/lib/draughtsboard",
     ],
 )
 def test_unit_has_required_settings(line: str) -> None:
     lines = UNIT.read_text().splitlines()
     assert line in lines
     assert "PrivateDevices=yes" not in lines
+
+
+def test_unit_hides_nothing_gpiozero_reads() -> None:
+    # ProcSubset=pid hides /proc/cpuinfo and /proc/device-tree: no pin factory loads then.
+    assert not [line for line in UNIT.read_text().splitlines()
+                if line.startswith("ProcSubset=") and line != "ProcSubset=all"]
 
 
 def test_install_script_is_valid_and_installs_shipped_files() -> None:
@@ -87,8 +93,42 @@ def test_install_script_is_valid_and_installs_shipped_files() -> None:
     assert "set -euo pipefail" in text
     # Re-runnable: every creating step is guarded or idempotent by nature.
     assert "if ! id draughtsboard" in text
-    assert "[ -x \"$prefix/venv/bin/python\" ] ||" in text
-    assert "[ ! -f /etc/draughtsboard/draughtsboard.toml ]" in text
+    assert 'if [ ! -f "$config" ]' in text
+    # Nothing compiled: the libraries without wheels come from Debian, pins from constraints.
+    assert "--system-site-packages" in text
+    assert 'PIP_CONSTRAINT="$src/systemd/constraints.txt"' in text
+    assert "python3-dev" not in text and "gcc" not in text
+    # A minimal root has no /etc/udev/rules.d.
+    assert "/etc/udev/rules.d" in re.search(r"install -d -m 0755 .*", text).group(0)
+
+
+def test_install_script_restarts_redis_only_when_its_config_changed() -> None:
+    text = (ROOT / "systemd" / "install.sh").read_text()
+    restart = text.index("systemctl restart redis-server")
+    guard = text.rindex('if [ "$redis_changed" = yes ]', 0, restart)
+    assert text.count("systemctl restart redis-server") == 1
+    assert "fi" not in text[guard:restart]
+
+
+def test_constraints_pin_every_package_exactly() -> None:
+    lines = [line for line in (ROOT / "systemd" / "constraints.txt").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert lines
+    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[0-9][^ ;]*( ?;.*)?", line) for line in lines)
+    names = {line.split("==")[0].lower() for line in lines}
+    # From Debian instead (no wheel for armhf / no wheel at all): pinning them would build them.
+    assert not names & {"spidev", "pillow", "rpi.gpio"}
+    assert {"gpiozero", "lgpio", "luma-led-matrix", "cbor2", "setuptools"} <= {
+        name.replace(".", "-").replace("_", "-") for name in names}
+
+
+def test_pi_extra_does_not_ask_for_rpi_gpio() -> None:
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]["pi"]
+    assert not [requirement for requirement in extra if "rpi" in requirement.lower()]
+    assert [requirement for requirement in extra if requirement.startswith("lgpio")]
 
 
 def test_redis_snippet_makes_every_write_durable() -> None:
@@ -97,9 +137,21 @@ def test_redis_snippet_makes_every_write_durable() -> None:
     assert "appendfsync always" in lines
 
 
-def test_udev_rule_names_the_board() -> None:
+def test_udev_rule_creates_the_default_serial_port() -> None:
+    from firmware_host.config.schema import options_by_path
+
+    default = options_by_path()["serial.port"].default
+    assert default.startswith("/dev/")
     rules = (ROOT / "systemd" / "99-draughtsboard.rules").read_text()
-    active = [line for line in rules.splitlines() if line and not line.startswith("#")]
-    assert active
-    assert all('SYMLINK+="draughtsboard"' in line and 'GROUP="dialout"' in line
-               for line in active)
+    tty = [line for line in rules.splitlines()
+           if line.startswith('SUBSYSTEM=="tty"')]
+    assert tty
+    link = default.removeprefix("/dev/")
+    assert all(f'SYMLINK+="{link}"' in line and 'GROUP="dialout"' in line for line in tty)
+
+
+def test_udev_rule_gives_gpio_and_spi_nodes_to_their_groups() -> None:
+    # Plain Debian (unlike Raspberry Pi OS) leaves /dev/gpiochip* and /dev/spidev* root-only.
+    rules = (ROOT / "systemd" / "99-draughtsboard.rules").read_text()
+    assert 'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' in rules
+    assert 'SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"' in rules

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Proves systemd/install.sh without a Raspberry Pi: builds a fresh Debian bookworm root of the
+# Pi's architectures (debootstrap --variant=minbase: less than Raspberry Pi OS Lite has, so what
+# works here works there), runs install.sh inside it under qemu-user-static, runs it a second
+# time (re-runnable: nothing changes), then `draughtsboard doctor` and `draughtsboard demo` as the
+# draughtsboard user, and imports the [pi] extra's hardware libraries.
+#
+# Usage: sudo systemd/emulate/pi-install.sh [arm64] [armhf]        (default: both)
+# Takes minutes per architecture. Caches (the debootstrapped base, downloaded .debs and wheels)
+# live in $DRAUGHTSBOARD_EMULATE_CACHE (default /var/tmp/draughtsboard-emulate); each run starts
+# from a fresh copy of the base. The mirror is the first Debian one in /etc/apt/sources.list*
+# (override with DEBIAN_MIRROR).
+#
+# What differs from a real Pi, and why that is fine:
+#   - the root runs no systemd: a `systemctl` stand-in (emulate/systemctl-stand-in) starts
+#     redis-server itself and only logs the other calls (the unit under real systemd is proven by
+#     systemd/emulate/sandbox-nspawn.sh);
+#   - no time synchronisation runs in the root, so doctor's clock check fails here, as it should;
+#   - pip may go through a TLS-intercepting proxy on the build machine: the host's CA bundle is
+#     handed to pip (PIP_CERT) for the emulation only.
+set -euo pipefail
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "pi-install.sh: run as root" >&2
+  exit 1
+fi
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$(cd "$here/../.." && pwd)"
+cache="${DRAUGHTSBOARD_EMULATE_CACHE:-/var/tmp/draughtsboard-emulate}"
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || arches=(arm64 armhf)
+
+log() { echo "pi-install: $*"; }
+
+mirror="${DEBIAN_MIRROR:-}"
+if [ -z "$mirror" ]; then
+  mirror="$(grep -hoE '(https?://[^ ]+/debian)/?( |$)' /etc/apt/sources.list \
+    /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1 \
+    | tr -d ' ' || true)"
+  mirror="${mirror%/}"
+  [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+fi
+
+need=()
+command -v debootstrap >/dev/null || need+=(debootstrap)
+[ -e /usr/libexec/qemu-binfmt/aarch64-binfmt-P ] || [ -x /usr/bin/qemu-aarch64-static ] \
+  || need+=(qemu-user-static)
+command -v update-binfmts >/dev/null || need+=(binfmt-support)
+if [ ${#need[@]} -gt 0 ]; then
+  log "installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+[ -e /proc/sys/fs/binfmt_misc/register ] \
+  || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+update-binfmts --enable qemu-arm >/dev/null 2>&1 || true
+
+mounted=()
+redis_pids=()
+cleanup() {
+  local i
+  for pid in "${redis_pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+    umount -l "${mounted[$i]}" 2>/dev/null || true
+  done
+  mounted=()
+}
+trap cleanup EXIT
+
+bind() {  # bind SOURCE TARGET
+  mkdir -p "$2"
+  mount --bind "$1" "$2"
+  mounted+=("$2")
+}
+
+in_root() {  # in_root ROOT COMMAND...: a clean environment, the emulation's pip settings
+  local root="$1"
+  shift
+  chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/root LANG=C.UTF-8 TERM=dumb PIP_CERT=/etc/draughtsboard-emulate/ca.crt \
+    PIP_DEFAULT_TIMEOUT=180 ${PIP_INDEX_URL:+PIP_INDEX_URL=$PIP_INDEX_URL} "$@"
+}
+
+base_root() {  # base_root ARCH: the cached debootstrapped root of ARCH
+  local arch="$1" base="$cache/$1/base"
+  if [ ! -f "$base/.complete" ]; then
+    rm -rf "$base"
+    log "$arch: debootstrap bookworm (minbase) from $mirror"
+    debootstrap --arch="$arch" --variant=minbase bookworm "$base" "$mirror" \
+      > "$cache/$arch/debootstrap.log" 2>&1 \
+      || { tail -n 20 "$cache/$arch/debootstrap.log"; return 1; }
+    touch "$base/.complete"
+  fi
+}
+
+prepare_root() {  # prepare_root ARCH ROOT: a fresh copy of the base, with the emulation's aids
+  local arch="$1" root="$2"
+  rm -rf "$root"
+  cp -a "$cache/$arch/base" "$root"
+  rm -f "$root/.complete"
+  chmod 0755 "$root"
+  # The checkout as it is now (tracked and new files, not ignored ones).
+  mkdir -p "$root/usr/src/draughtsboard"
+  git -C "$src" ls-files -z --cached --others --exclude-standard \
+    | (cd "$src" && xargs -0 -I{} sh -c '[ -e "{}" ] && printf "%s\0" "{}"' ) \
+    | tar -C "$src" --null -T - -cf - | tar -C "$root/usr/src/draughtsboard" -xf -
+  # Emulation aids: CA bundle for pip, DNS, no daemon started by package scripts, systemctl.
+  install -D -m 0644 /etc/ssl/certs/ca-certificates.crt "$root/etc/draughtsboard-emulate/ca.crt"
+  cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+  printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+  chmod 0755 "$root/usr/sbin/policy-rc.d"
+  install -m 0755 "$here/systemctl-stand-in" "$root/usr/local/sbin/systemctl"
+  bind /proc "$root/proc"
+  bind /dev "$root/dev"
+  bind /dev/pts "$root/dev/pts"
+  mkdir -p "$cache/$arch/apt-archives/partial" "$cache/$arch/pip-cache"
+  bind "$cache/$arch/apt-archives" "$root/var/cache/apt/archives"
+  bind "$cache/$arch/pip-cache" "$root/root/.cache/pip"
+}
+
+run_arch() {  # run_arch ARCH: prints the result lines; returns non-zero on a failure
+  local arch="$1" root="$cache/$1/root" start status doctor_status
+  mkdir -p "$cache/$arch"
+  base_root "$arch"
+  prepare_root "$arch" "$root"
+  log "$arch: $(in_root "$root" uname -m), $(in_root "$root" python3 --version 2>&1 \
+    || echo 'no python3 yet: install.sh installs it')"
+
+  start=$SECONDS
+  log "$arch: sudo systemd/install.sh (first run, fresh root)"
+  if ! in_root "$root" bash /usr/src/draughtsboard/systemd/install.sh \
+      2>&1 | tee "$cache/$arch/install-1.log"; then
+    log "$arch: FAIL install.sh (first run), log: $cache/$arch/install-1.log"
+    return 1
+  fi
+  log "$arch: first run took $((SECONDS - start)) s"
+  start=$SECONDS
+  log "$arch: sudo systemd/install.sh (second run)"
+  if ! in_root "$root" bash /usr/src/draughtsboard/systemd/install.sh \
+      2>&1 | tee "$cache/$arch/install-2.log"; then
+    log "$arch: FAIL install.sh (second run)"
+    return 1
+  fi
+  log "$arch: second run took $((SECONDS - start)) s"
+  [ -f "$root/run/redis/redis-server.pid" ] && redis_pids+=("$(cat "$root/run/redis/redis-server.pid")")
+
+  log "$arch: the [pi] extra's libraries, as the draughtsboard user"
+  in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/python -c '
+import importlib.metadata as m
+import gpiozero.pins.lgpio, lgpio, luma.led_matrix.device, PIL.Image, spidev, serial, redis
+print(" ".join(f"{n}=={m.version(n)}" for n in ("gpiozero", "lgpio", "spidev", "pillow",
+      "luma.led_matrix", "luma.core", "cbor2", "pyserial", "redis")))'
+
+  log "$arch: draughtsboard doctor (as the draughtsboard user)"
+  set +e
+  in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/draughtsboard doctor \
+    --config /etc/draughtsboard/draughtsboard.toml
+  doctor_status=$?
+  in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/draughtsboard doctor \
+    --config /etc/draughtsboard/draughtsboard.toml --json > "$cache/$arch/doctor.json"
+  set -e
+  # In this root only the clock check may fail (no time synchronisation runs here).
+  local unexpected
+  unexpected="$(python3 -c '
+import json, sys
+report = json.load(open(sys.argv[1]))
+print(" ".join(c["name"] for c in report["checks"] if not c["ok"] and c["name"] != "the clock is set"))
+' "$cache/$arch/doctor.json")"
+  if [ -n "$unexpected" ]; then
+    log "$arch: FAIL doctor (exit $doctor_status): unexpected failures: $unexpected"
+    return 1
+  fi
+  log "$arch: doctor exit $doctor_status: every check passes but the clock (expected here)"
+
+  log "$arch: draughtsboard demo (as the draughtsboard user)"
+  start=$SECONDS
+  status=0
+  in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/draughtsboard demo \
+    --fast --moves 8 --level 2 --games-dir /var/lib/draughtsboard/demo-games \
+    > "$cache/$arch/demo.log" 2>&1 || status=$?
+  tail -n 6 "$cache/$arch/demo.log"
+  log "$arch: demo exit $status in $((SECONDS - start)) s"
+  return "$status"
+}
+
+results=()
+for arch in "${arches[@]}"; do
+  case "$arch" in
+    arm64|armhf|amd64) ;;
+    *) echo "pi-install.sh: unknown architecture $arch (arm64, armhf)" >&2; exit 2 ;;
+  esac
+  if run_arch "$arch"; then
+    results+=("$arch: PASS")
+  else
+    results+=("$arch: FAIL")
+  fi
+  cleanup
+done
+for line in "${results[@]}"; do
+  log "$line"
+done
+[[ " ${results[*]} " != *FAIL* ]]

@@ -1,0 +1,65 @@
+"""``draughtsboard doctor``: PASS/FAIL lines or JSON, exit 0 only when every check passes."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware_host import cli
+from firmware_host.doctor import runner
+from tests.firmware_host.doctor.helpers import FakeMachine, with_
+from tests.redis_server import RedisServer
+
+
+def good_config(tmp_path: Path, url: str) -> Path:
+    path = tmp_path / "board.toml"
+    path.write_text(f'[store]\nurl = "{url}"\ngames_dir = "{tmp_path}/games"\n'
+                    f'spool_dir = "{tmp_path}/spool"\n')
+    return path
+
+
+@pytest.mark.redis
+def test_every_check_passing_exits_0(tmp_path: Path, redis_server: RedisServer,
+                                     monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    machine = FakeMachine(tmp_path / "machine")
+    monkeypatch.setattr(runner, "System", machine.system)
+    assert cli.main(["doctor", "--config", str(good_config(tmp_path, redis_server.url))]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1].startswith("all ") and "FAIL" not in out
+
+
+@pytest.mark.redis
+def test_one_failing_check_exits_1_and_json_says_which(
+        tmp_path: Path, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    machine = FakeMachine(tmp_path / "machine")
+    monkeypatch.setattr(runner, "System", lambda: with_(machine.system(), ntp=lambda: "no"))
+    config = good_config(tmp_path, redis_server.url)
+    assert cli.main(["doctor", "--config", str(config), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False
+    failed = [check for check in report["checks"] if not check["ok"]]
+    assert [check["name"] for check in failed] == ["the clock is set"]
+    assert failed[0]["fix"]
+
+
+def test_text_output_shows_the_fix_under_a_failure(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["doctor", "--config", str(tmp_path / "missing.toml")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("FAIL  the config is valid: ")
+    assert lines[1].startswith("      fix: ")
+
+
+@pytest.mark.parametrize("name", [
+    "firmware_host.doctor.report", "firmware_host.doctor.network", "firmware_host.doctor.config",
+    "firmware_host.doctor.system", "firmware_host.doctor.runner", "firmware_host.store.lease",
+    "board_io.devices", "board_io.pins"])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
