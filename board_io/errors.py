@@ -24,11 +24,46 @@ class DeviceClosed(BoardIOError):
 
 
 class ConfigError(BoardIOError, ValueError):
-    """A configuration value is missing or wrong; ``key`` names the option (dotted path)."""
+    """A configuration value is missing or wrong: the one configuration error of the project.
 
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(f"{key}: {message}")
-        self.key = key
+    ``ConfigError(key, message)`` reads ``"key: message"``; ``ConfigError(message)`` carries no
+    key (a file that cannot be read). :meth:`worded` takes a sentence that already names the
+    key where it reads best. :meth:`in_file` adds the file (``source``) in front, once.
+    ``key`` names the option (dotted path, ``[i]`` for a list entry), ``source`` the file.
+
+    Example:
+        >>> print(ConfigError("timing.stuck_ms", "must be 100..600000").in_file("board.toml"))
+        board.toml: timing.stuck_ms: must be 100..600000
+        >>> error = ConfigError.worded("leds.brightness", "leds.brightness = 2.0 is above 1")
+        >>> error.key, str(error)
+        ('leds.brightness', 'leds.brightness = 2.0 is above 1')
+    """
+
+    def __init__(self, key_or_message: str, message: str | None = None, *,
+                 source: str | None = None) -> None:
+        if message is None:
+            self.key: str | None = None
+            self.text = key_or_message
+        else:
+            self.key = key_or_message
+            self.text = f"{key_or_message}: {message}"
+        self.source = source
+        super().__init__(self.text if source is None else f"{source}: {self.text}")
+
+    @classmethod
+    def worded(cls, key: str, text: str, *, source: str | None = None) -> ConfigError:
+        """An error about ``key`` whose ``text`` names the key itself."""
+        error = cls(text, source=source)
+        error.key = key
+        return error
+
+    def in_file(self, source: str) -> ConfigError:
+        """This error with ``source`` (the file, or ``command line``) in front; unchanged if it
+        already names one."""
+        if self.source is not None:
+            return self
+        return ConfigError.worded(self.key, self.text, source=source) if self.key is not None \
+            else ConfigError(self.text, source=source)
 
 
 class UnknownSquareError(BoardIOError, ValueError):

@@ -21,12 +21,12 @@ from enum import Enum
 from typing import Any, Literal
 
 from board_io.errors import BoardIOError, ConfigError, UnknownSquareError
-from board_io.options import ConfigSource, option
+from board_io.options import ConfigSource, read
+from board_io.schema import CELL_MAP, TRANSFORM, TRANSFORMS
 from board_io.types import Cell, Reading, Square
 
 Notation = Literal["numeric", "alphanumeric"]
 FILES = "abcdefghijklmnopqrstuvwxyz"
-TRANSFORMS = ("identity", "rotate180", "mirror", "mirror-rotate180")
 
 
 def _normalise(name: str) -> str:
@@ -325,13 +325,8 @@ class CellMap:
         Raises:
             ConfigError: a value is malformed; the message names the key and the entry.
         """
-        raw = option(config, "board.cell_map", [])
-        transform = option(config, "board.transform", "identity")
-        if not isinstance(transform, str) or transform not in TRANSFORMS:
-            raise ConfigError("board.transform",
-                              f"{transform!r} is not one of {', '.join(TRANSFORMS)}")
-        if not isinstance(raw, Sequence) or isinstance(raw, str):
-            raise ConfigError("board.cell_map", f"expected a list of cell numbers, got {raw!r}")
+        raw = read(config, CELL_MAP)
+        transform = read(config, TRANSFORM)
         try:
             if not raw:
                 base = cls.standard(layout, sensor_rows, sensor_cols)
@@ -341,13 +336,13 @@ class CellMap:
         except ValueError as exc:
             if isinstance(exc, ConfigError):
                 raise
-            raise ConfigError("board.cell_map", str(exc)) from None
+            raise ConfigError(CELL_MAP.path, str(exc)) from None
         return base.transformed(transform)
 
 
-def _cells_from_config(raw: Sequence[Any], layout: Layout, rows: int, cols: int
+def _cells_from_config(raw: Sequence[int], layout: Layout, rows: int, cols: int
                        ) -> tuple[Cell, ...]:
-    key = "board.cell_map"
+    key = CELL_MAP.path
     if len(raw) != layout.num_squares:
         raise ConfigError(key, f"has {len(raw)} entries, the board has {layout.num_squares} "
                                "squares (recalibrate with `draughtsboard calibrate`)")
@@ -355,8 +350,6 @@ def _cells_from_config(raw: Sequence[Any], layout: Layout, rows: int, cols: int
     cells: list[Cell] = []
     for sq, value in enumerate(raw):
         where = f"{key}[{sq}] (square {layout.name(sq)})"
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(where, f"expected a cell number, got {value!r}")
         if not 0 <= value < rows * cols:
             raise ConfigError(where, f"cell {value} is outside the {rows}x{cols} sensor matrix "
                                      f"(0..{rows * cols - 1})")

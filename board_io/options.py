@@ -1,26 +1,55 @@
-"""Reading typed options from a flat configuration (dotted keys), with errors naming the key.
+"""One declaration per configuration key, and the one way to read a key through it.
 
-The configuration is anything indexable by dotted path that raises ``KeyError`` for a missing
-key: a ``dict`` or ``firmware_host.config.Config``. A missing key takes the default given here.
+An :class:`Option` declares a key once: its dotted path, TOML type, default, allowed values
+(choices or a range), documentation, whether it is a secret, and which backends read it.
+:meth:`Option.validate` is the only validation there is: ``firmware_host``'s configuration
+loader checks a file with it, and a backend reads its keys with :func:`read`, which validates
+again, so a value that reaches a backend has always been checked, and a plain ``dict`` works as
+a configuration in tests (a missing key takes the declaration's default).
+
+The declarations of the keys board_io reads are in :mod:`board_io.schema` (and the backend
+names in :mod:`board_io.registry`); ``firmware_host.config.schema`` adds the service's own.
 
 Example:
-    >>> config = {"timing.debounce_ms": 30, "board.rgb": "yes"}
-    >>> int_option(config, "timing.debounce_ms", 20, minimum=0)
-    30
-    >>> int_option(config, "timing.stuck_ms", 3000)
-    3000
-    >>> bool_option(config, "board.rgb", False)
+    >>> STUCK = Option("timing.stuck_ms", "int", 3000, "Flapping this long is a fault.",
+    ...                minimum=100, maximum=600_000)
+    >>> read({"timing.stuck_ms": 500}, STUCK), read({}, STUCK)
+    (500, 3000)
+    >>> read({"timing.stuck_ms": 0}, STUCK)
     Traceback (most recent call last):
     ...
-    board_io.errors.ConfigError: board.rgb: expected true or false, got 'yes'
+    board_io.errors.ConfigError: timing.stuck_ms = 0 is below 100
+    >>> STUCK.allowed()
+    '100..600000'
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 from board_io.errors import ConfigError
+
+__all__ = ["KINDS", "ConfigSource", "Kind", "Option", "read"]
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+Kind = Literal["str", "int", "float", "bool", "list[int]", "list[str]", "table"]
+"""The TOML type of an option; ``table`` is a table of strings, numbers and booleans."""
+
+KINDS: Mapping[str, str] = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "list[int]": "a list of integers",
+    "list[str]": "a list of strings",
+    "table": "a table of strings, numbers or booleans",
+}
+"""Each kind, as a message names it."""
 
 
 class ConfigSource(Protocol):
@@ -29,88 +58,207 @@ class ConfigSource(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
-def option(config: ConfigSource, key: str, default: Any) -> Any:
-    """Return ``config[key]``, or ``default`` when the key is absent."""
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Option(Generic[T_co]):
+    """One configuration key, declared once.
+
+    ``readers`` says who reads the key: ``"<kind>:<backend>"`` for a backend (``sensors:gpio-
+    matrix``, ``leds:ws2812-spi``, ``buttons:gpio``), or a part's name (``scanner``,
+    ``registry``, ``service``). ``pin``: the value names GPIO pins (checked for use twice among
+    the selected backends). ``default_factory`` computes a default that depends on the machine,
+    ``default_doc`` says in words what it is. ``check`` is a further test of a well-typed value:
+    it returns what is wrong, as words that follow the key (``"must name a host"``), or None.
+    """
+
+    path: str
+    kind: Kind
+    default: T_co
+    doc: str
+    choices: tuple[T_co, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    secret: bool = False
+    readers: tuple[str, ...] = ()
+    pin: bool = False
+    default_doc: str | None = None
+    default_factory: Callable[[], T_co] | None = None
+    check: Callable[[Any], str | None] | None = None
+
+    @property
+    def section(self) -> str:
+        """The TOML table: ``timing`` for ``timing.stuck_ms``."""
+        return self.path.partition(".")[0]
+
+    @property
+    def key(self) -> str:
+        """The key inside its table: ``stuck_ms`` for ``timing.stuck_ms``."""
+        return self.path.partition(".")[2]
+
+    def default_value(self) -> T_co:
+        """The default, computed for this machine where it depends on it (a fresh copy of a
+        list or table, so a caller may change it)."""
+        if self.default_factory is not None:
+            return self.default_factory()
+        if isinstance(self.default, list | dict):
+            return cast(T_co, self.default.copy())
+        return self.default
+
+    def allowed(self) -> str:
+        """The allowed values in words: ``"one of: a, b"``, ``"0..1000"``, ``"0 or more"``, or
+        ``""`` when the type says it all."""
+        if self.choices is not None:
+            return "one of: " + ", ".join(str(c) for c in self.choices)
+        low, high = self.minimum, self.maximum
+        if low is not None and high is not None:
+            return f"{_number(low)}..{_number(high)}"
+        if low is not None:
+            return f"{_number(low)} or more"
+        if high is not None:
+            return f"{_number(high)} or less"
+        return ""
+
+    def validate(self, value: object) -> T_co:
+        """Return ``value`` checked against the declaration (an integer given for a float
+        becomes a float, a list a fresh list).
+
+        Raises:
+            ConfigError: the wrong type, a number that is not finite, not one of the choices, out
+                of range, or refused by ``check``; the message names the key (list entries
+                by index) and never shows a secret.
+        """
+        checked = self._typed(value)
+        if self.choices is not None and checked not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise ConfigError.worded(
+                self.path, f"{self.path} = {checked!r} is not one of: {allowed}")
+        items = checked if isinstance(checked, list) else [checked]
+        for i, item in enumerate(items):
+            if isinstance(item, int | float) and not isinstance(item, bool):
+                where = f"{self.path}[{i}]" if isinstance(checked, list) else self.path
+                self._in_range(where, item)
+        result = cast(T_co, checked)
+        if self.check is not None and (problem := self.check(result)) is not None:
+            raise ConfigError.worded(self.path, f"{self.path} {problem}")
+        return result
+
+    def _wrong(self, where: str, expected: str, value: object) -> ConfigError:
+        shown = "***" if self.secret else repr(value)
+        return ConfigError.worded(where, f"{where} must be {expected}, not {shown}")
+
+    def _typed(self, value: object) -> object:
+        kind = self.kind
+        if kind in ("list[int]", "list[str]"):
+            if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+                raise self._wrong(self.path, KINDS[kind], value)
+            item_kind = "int" if kind == "list[int]" else "str"
+            return [self._scalar(f"{self.path}[{i}]", item_kind, item)
+                    for i, item in enumerate(value)]
+        if kind == "table":
+            if not isinstance(value, Mapping) or not all(
+                    isinstance(k, str) and isinstance(v, str | int | float)
+                    for k, v in value.items()):
+                raise self._wrong(self.path, KINDS[kind], value)
+            for name, item in value.items():
+                if isinstance(item, float) and not math.isfinite(item):
+                    where = f"{self.path}.{name}"
+                    raise ConfigError.worded(
+                        where, f"{where} must be a finite number, not {item!r}")
+            return dict(value)
+        return self._scalar(self.path, kind, value)
+
+    def _scalar(self, where: str, kind: str, value: object) -> object:
+        if kind == "int" and _is_int(value):
+            return value
+        if kind == "float" and (_is_int(value) or isinstance(value, float)):
+            number = float(cast(float, value))
+            if not math.isfinite(number):
+                raise ConfigError.worded(where, f"{where} must be a finite number, not {value!r}")
+            return number
+        if (kind == "str" and isinstance(value, str)) or (
+                kind == "bool" and isinstance(value, bool)):
+            return value
+        raise self._wrong(where, KINDS[kind], value)
+
+    def _in_range(self, where: str, value: float) -> None:
+        if self.minimum is not None and value < self.minimum:
+            raise ConfigError.worded(where, f"{where} = {value!r} is below "
+                                            f"{_number(self.minimum)}")
+        if self.maximum is not None and value > self.maximum:
+            raise ConfigError.worded(where, f"{where} = {value!r} is above "
+                                            f"{_number(self.maximum)}")
+
+
+def read(config: ConfigSource, option: Option[T]) -> T:
+    """Return the value of ``option`` in ``config``, validated; its default when absent.
+
+    Example:
+        >>> RGB = Option("board.rgb", "bool", False, "The LEDs show colours.")
+        >>> read({}, RGB), read({"board.rgb": True}, RGB)
+        (False, True)
+
+    Raises:
+        ConfigError: the value is not valid for the declaration.
+    """
     try:
-        return config[key]
+        value = config[option.path]
     except KeyError:
-        return default
+        return option.default_value()
+    return option.validate(value)
 
 
-def _range(key: str, value: float, minimum: float | None, maximum: float | None) -> None:
-    if minimum is not None and value < minimum:
-        raise ConfigError(key, f"{value} is below the minimum {minimum}")
-    if maximum is not None and value > maximum:
-        raise ConfigError(key, f"{value} is above the maximum {maximum}")
+# -- transitional: per-call readers, for modules not yet reading through a declaration ------
+# board_io/serial/link.py and board_io/devices.py still read keys this way; once they read
+# board_io.schema's declarations with :func:`read`, delete everything below.
+
+
+def _legacy(path: str, kind: Kind, default: Any, minimum: float | None = None,
+            maximum: float | None = None, choices: Sequence[str] | None = None) -> Option[Any]:
+    return Option(path, kind, default, "", minimum=minimum, maximum=maximum,
+                  choices=None if choices is None else tuple(choices))
 
 
 def int_option(config: ConfigSource, key: str, default: int, *, minimum: int | None = None,
                maximum: int | None = None) -> int:
-    """Return an integer option.
+    """Transitional: an integer option with a per-call default and range (use :func:`read`).
 
     Raises:
         ConfigError: not an integer, or out of range.
     """
-    value = option(config, key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(key, f"expected a whole number, got {value!r}")
-    _range(key, value, minimum, maximum)
-    return value
+    return cast(int, read(config, _legacy(key, "int", default, minimum, maximum)))
 
 
 def float_option(config: ConfigSource, key: str, default: float, *,
                  minimum: float | None = None, maximum: float | None = None) -> float:
-    """Return a number option (integers accepted).
+    """Transitional: a number option with a per-call default and range (use :func:`read`).
 
     Raises:
-        ConfigError: not a number, or out of range.
+        ConfigError: not a finite number, or out of range.
     """
-    value = option(config, key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigError(key, f"expected a number, got {value!r}")
-    _range(key, value, minimum, maximum)
-    return float(value)
+    return cast(float, read(config, _legacy(key, "float", float(default), minimum, maximum)))
 
 
 def bool_option(config: ConfigSource, key: str, default: bool) -> bool:
-    """Return a boolean option.
+    """Transitional: a boolean option with a per-call default (use :func:`read`).
 
     Raises:
         ConfigError: not ``true``/``false``.
     """
-    value = option(config, key, default)
-    if not isinstance(value, bool):
-        raise ConfigError(key, f"expected true or false, got {value!r}")
-    return value
+    return cast(bool, read(config, _legacy(key, "bool", default)))
 
 
 def str_option(config: ConfigSource, key: str, default: str, *,
                choices: Sequence[str] | None = None) -> str:
-    """Return a string option, optionally one of ``choices``.
+    """Transitional: a string option with a per-call default (use :func:`read`).
 
     Raises:
-        ConfigError: not a string, or not one of the choices (the message lists them).
+        ConfigError: not a string, or not one of ``choices``.
     """
-    value = option(config, key, default)
-    if not isinstance(value, str):
-        raise ConfigError(key, f"expected a string, got {value!r}")
-    if choices is not None and value not in choices:
-        raise ConfigError(key, f"{value!r} is not one of: {', '.join(choices)}")
-    return value
-
-
-def int_list_option(config: ConfigSource, key: str, default: Sequence[int], *,
-                    minimum: int | None = None, maximum: int | None = None) -> list[int]:
-    """Return a list-of-integers option.
-
-    Raises:
-        ConfigError: not a list of whole numbers, or an entry out of range (named by index).
-    """
-    value = option(config, key, default)
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        raise ConfigError(key, f"expected a list of whole numbers, got {value!r}")
-    result = []
-    for i, item in enumerate(value):
-        result.append(int_option({f"{key}[{i}]": item}, f"{key}[{i}]", 0, minimum=minimum,
-                                 maximum=maximum))
-    return result
+    return cast(str, read(config, _legacy(key, "str", default, choices=choices)))

@@ -5,8 +5,10 @@ imported only when that backend is asked for, so a Pi-only library is needed onl
 backend that uses it. The attribute is either a class with a ``from_config(config, context)``
 classmethod or a factory function ``(config, context) -> backend``.
 
-Adding a backend = adding a row. Names read: ``board.sensors``, ``board.leds``,
-``board.buttons`` (default ``sim``).
+Adding a backend = adding a row here, and its keys to :mod:`board_io.schema`. Names read:
+``board.sensors``, ``board.leds``, ``board.buttons`` (default ``sim``), declared here from the
+tables (:data:`SENSOR_BACKEND` ...), so the allowed names are the rows. :data:`OPTIONS` is every
+key board_io reads.
 
 Example:
     >>> from board_io.clock import VirtualClock
@@ -25,12 +27,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, TracebackType
 from typing import Any, Self, TypeVar
 
+from board_io import schema
 from board_io.buttons.base import Buttons
 from board_io.clock import Clock
 from board_io.errors import BoardIOError, ConfigError, MissingExtraError
 from board_io.geometry import CellMap, Layout
 from board_io.leds.base import LedMatrix
-from board_io.options import ConfigSource, int_option, str_option
+from board_io.options import ConfigSource, Option, read
 from board_io.scanner import Scanner
 from board_io.sensors.base import SensorMatrix
 from board_io.types import Square
@@ -56,6 +59,16 @@ BUTTON_BACKENDS: Mapping[str, str] = MappingProxyType({
     "gpio": "board_io.buttons.gpio:GpioButtons",
     "serial": "board_io.buttons.serial_mcu:SerialButtons",
 })
+
+SENSOR_BACKEND = Option("board.sensors", "str", "sim", "Sensor backend.",
+                        choices=tuple(SENSOR_BACKENDS), readers=("registry",))
+LED_BACKEND = Option("board.leds", "str", "sim", "LED backend.", choices=tuple(LED_BACKENDS),
+                     readers=("registry",))
+BUTTON_BACKEND = Option("board.buttons", "str", "sim", "Button backend.",
+                        choices=tuple(BUTTON_BACKENDS), readers=("registry",))
+
+#: Every key board_io reads: the backend names, then :data:`board_io.schema.OPTIONS`.
+OPTIONS: tuple[Option[Any], ...] = (SENSOR_BACKEND, LED_BACKEND, BUTTON_BACKEND, *schema.OPTIONS)
 
 
 @dataclass
@@ -94,11 +107,12 @@ class BackendContext:
         self.close()
 
 
-def _resolve(kind: str, key: str, name: str, table: Mapping[str, str]) -> Callable[..., Any]:
+def _resolve(kind: str, option: Option[str], name: str, table: Mapping[str, str]
+             ) -> Callable[..., Any]:
     target = table.get(name)
     if target is None:
         known = ", ".join(sorted(table))
-        raise ConfigError(key, f"unknown {kind} backend {name!r}; known: {known}")
+        raise ConfigError(option.path, f"unknown {kind} backend {name!r}; known: {known}")
     module_name, _, attribute = target.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -111,10 +125,10 @@ def _resolve(kind: str, key: str, name: str, table: Mapping[str, str]) -> Callab
     return getattr(built, "from_config", built)
 
 
-def _create(kind: str, key: str, table: Mapping[str, str], expected: type,
+def _create(kind: str, option: Option[str], table: Mapping[str, str], expected: type,
             config: ConfigSource, context: BackendContext) -> Any:
-    name = str_option(config, key, "sim")
-    backend = _resolve(kind, key, name, table)(config, context)
+    name = read(config, option)
+    backend = _resolve(kind, option, name, table)(config, context)
     if not isinstance(backend, expected):
         raise TypeError(f"{kind} backend {name!r} built a {type(backend).__name__}, "
                         f"not a {expected.__name__}")
@@ -128,20 +142,20 @@ def create_sensors(config: ConfigSource, context: BackendContext) -> SensorMatri
         ConfigError: unknown backend name (the message lists the known ones) or a bad option.
         MissingExtraError: the backend's library is not installed.
     """
-    sensors: SensorMatrix = _create("sensor", "board.sensors", SENSOR_BACKENDS, SensorMatrix,
+    sensors: SensorMatrix = _create("sensor", SENSOR_BACKEND, SENSOR_BACKENDS, SensorMatrix,
                                     config, context)
     return sensors
 
 
 def create_leds(config: ConfigSource, context: BackendContext) -> LedMatrix:
     """Build the LED backend named by ``board.leds`` (see :func:`create_sensors`)."""
-    leds: LedMatrix = _create("LED", "board.leds", LED_BACKENDS, LedMatrix, config, context)
+    leds: LedMatrix = _create("LED", LED_BACKEND, LED_BACKENDS, LedMatrix, config, context)
     return leds
 
 
 def create_buttons(config: ConfigSource, context: BackendContext) -> Buttons:
     """Build the button backend named by ``board.buttons`` (see :func:`create_sensors`)."""
-    buttons: Buttons = _create("button", "board.buttons", BUTTON_BACKENDS, Buttons, config,
+    buttons: Buttons = _create("button", BUTTON_BACKEND, BUTTON_BACKENDS, Buttons, config,
                                context)
     return buttons
 
@@ -149,15 +163,11 @@ def create_buttons(config: ConfigSource, context: BackendContext) -> Buttons:
 def create_scanner(config: ConfigSource, layout: Layout, sensors: SensorMatrix,
                    buttons: Buttons | None = None) -> Scanner:
     """Build the scanner: cell map from ``board.cell_map``/``board.transform``, debouncing from
-    ``timing.debounce_ms`` (20) and ``timing.stuck_ms`` (3000).
+    ``timing.debounce_ms`` and ``timing.stuck_ms`` (declared in :mod:`board_io.schema`).
 
     Raises:
         ConfigError: a bad value, named by its key.
     """
     cell_map = CellMap.from_config(config, layout, sensors.rows, sensors.cols)
-    return Scanner(sensors, cell_map,
-                   debounce_ms=int_option(config, "timing.debounce_ms", 20, minimum=0,
-                                          maximum=1000),
-                   stuck_ms=int_option(config, "timing.stuck_ms", 3000, minimum=1,
-                                       maximum=3_600_000),
-                   buttons=buttons)
+    return Scanner(sensors, cell_map, debounce_ms=read(config, schema.DEBOUNCE_MS),
+                   stuck_ms=read(config, schema.STUCK_MS), buttons=buttons)

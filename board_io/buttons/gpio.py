@@ -22,8 +22,9 @@ from board_io.buttons.base import Buttons
 from board_io.clock import Clock
 from board_io.errors import ConfigError
 from board_io.extras import require
-from board_io.options import ConfigSource, bool_option, int_option
+from board_io.options import ConfigSource, read
 from board_io.pins import PinSpec, open_pins
+from board_io.schema import BUTTON_BOUNCE_MS, BUTTON_PINS, BUTTON_PULL_UP
 from board_io.types import ButtonName
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ _BACKEND = "gpio"
 
 
 def _key(name: ButtonName) -> str:
-    return f"buttons.{name.value}_pin"
+    return BUTTON_PINS[name].path
 
 
 class GpioButtons(Buttons):
@@ -73,12 +74,10 @@ class GpioButtons(Buttons):
         Raises:
             ConfigError: a bad option, named by its key.
         """
-        pins = {name: pin for name in ButtonName
-                if (pin := int_option(config, _key(name), -1, minimum=-1)) >= 0}
-        return cls(pins, clock=context.clock,
-                   pull_up=bool_option(config, "buttons.pull_up", True),
-                   bounce_ms=int_option(config, "buttons.bounce_ms", 20, minimum=0,
-                                        maximum=1000))
+        pins = {name: pin for name, option in BUTTON_PINS.items()
+                if (pin := read(config, option)) >= 0}
+        return cls(pins, clock=context.clock, pull_up=read(config, BUTTON_PULL_UP),
+                   bounce_ms=read(config, BUTTON_BOUNCE_MS))
 
     def _on_press(self, name: ButtonName) -> None:
         if not self.closed:  # a callback may race with close()

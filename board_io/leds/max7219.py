@@ -21,7 +21,8 @@ from board_io.clock import Clock
 from board_io.errors import BoardIOError, ConfigError
 from board_io.extras import require
 from board_io.leds.base import LedMatrix, Rgb
-from board_io.options import ConfigSource, float_option, int_option
+from board_io.options import ConfigSource, read
+from board_io.schema import LED_BLOCK_ORIENTATION, LED_BRIGHTNESS, LED_SPI_BUS, LED_SPI_DEVICE
 
 if TYPE_CHECKING:
     from board_io.registry import BackendContext
@@ -81,11 +82,9 @@ class Max7219(LedMatrix):
         width, height = _blocks(layout.cols), _blocks(layout.rows)
         return cls(layout.num_squares, clock=context.clock, width=width, height=height,
                    addresses=[row * width + col for row, col in layout.coords],
-                   brightness=float_option(config, "leds.brightness", 0.5, minimum=0.0,
-                                           maximum=1.0),
-                   block_orientation=int_option(config, "leds.block_orientation", 0),
-                   spi_bus=int_option(config, "leds.spi_bus", 0, minimum=0),
-                   spi_device=int_option(config, "leds.spi_device", 0, minimum=0))
+                   brightness=read(config, LED_BRIGHTNESS),
+                   block_orientation=read(config, LED_BLOCK_ORIENTATION),
+                   spi_bus=read(config, LED_SPI_BUS), spi_device=read(config, LED_SPI_DEVICE))
 
     def _write(self, pixels: tuple[Rgb, ...]) -> None:
         image = self._image.new("1", self.size)

@@ -21,7 +21,17 @@ from board_io.clock import Clock
 from board_io.errors import BoardIOError, ConfigError
 from board_io.extras import require
 from board_io.leds.base import OFF, LedMatrix, Rgb, grid_addresses
-from board_io.options import ConfigSource, bool_option, float_option, int_option, str_option
+from board_io.options import ConfigSource, read
+from board_io.schema import (
+    LED_BRIGHTNESS,
+    LED_ORDER,
+    LED_ORDERS,
+    LED_SPI_BUS,
+    LED_SPI_DEVICE,
+    LED_WIRING,
+    LED_WIRINGS,
+    RGB,
+)
 from board_io.types import Role
 
 if TYPE_CHECKING:
@@ -32,8 +42,8 @@ __all__ = ["RESET_BYTES", "SPI_HZ", "SpiWriter", "Ws2812Spi", "encode"]
 SPI_HZ = 2_400_000
 RESET_BYTES = 90  # 300 µs of low line at 2.4 MHz: the WS2812B-V5 latch needs over 280 µs
 _BACKEND = "ws2812-spi"
-ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
-WIRINGS = ("grid", "grid-serpentine", "squares")
+ORDERS = LED_ORDERS
+WIRINGS = LED_WIRINGS
 
 
 def _three_bits(value: int) -> bytes:
@@ -111,7 +121,7 @@ class Ws2812Spi(LedMatrix):
             ConfigError: a bad option, named by its key.
         """
         layout = context.layout
-        wiring = str_option(config, "leds.wiring", "grid", choices=WIRINGS)
+        wiring = read(config, LED_WIRING)
         if wiring == "squares":
             addresses: Sequence[int] = range(layout.num_squares)
             num_leds = layout.num_squares
@@ -120,12 +130,9 @@ class Ws2812Spi(LedMatrix):
             num_leds = layout.rows * layout.cols
         return cls(layout.num_squares, clock=context.clock, addresses=addresses,
                    num_leds=num_leds,
-                   brightness=float_option(config, "leds.brightness", 0.5, minimum=0.0,
-                                           maximum=1.0),
-                   order=str_option(config, "leds.order", "GRB", choices=ORDERS),
-                   rgb=bool_option(config, "board.rgb", True),
-                   spi_bus=int_option(config, "leds.spi_bus", 0, minimum=0),
-                   spi_device=int_option(config, "leds.spi_device", 0, minimum=0))
+                   brightness=read(config, LED_BRIGHTNESS), order=read(config, LED_ORDER),
+                   rgb=read(config, RGB), spi_bus=read(config, LED_SPI_BUS),
+                   spi_device=read(config, LED_SPI_DEVICE))
 
     def _write(self, pixels: tuple[Rgb, ...]) -> None:
         self._spi.writebytes2(encode(pixels, self.order))

@@ -28,8 +28,15 @@ from typing import TYPE_CHECKING, Any
 
 from board_io.errors import ConfigError
 from board_io.extras import require
-from board_io.options import ConfigSource, bool_option, int_list_option, int_option
+from board_io.options import ConfigSource, read
 from board_io.pins import PinSpec, open_pins
+from board_io.schema import (
+    MATRIX_ACTIVE_HIGH,
+    MATRIX_COLUMN_PINS,
+    MATRIX_INTERNAL_PULL,
+    MATRIX_ROW_PINS,
+    MATRIX_SETTLE_US,
+)
 from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame, Reading
 
@@ -92,12 +99,11 @@ class GpioMatrix(SensorMatrix):
             ConfigError: a bad option, named by its key.
         """
         return cls(
-            int_list_option(config, f"{_SECTION}.row_pins", [], minimum=0),
-            int_list_option(config, f"{_SECTION}.column_pins", [], minimum=0),
-            active_high=bool_option(config, f"{_SECTION}.active_high", True),
-            internal_pull=bool_option(config, f"{_SECTION}.internal_pull", True),
-            settle_us=int_option(config, f"{_SECTION}.settle_us", 10, minimum=0,
-                                 maximum=10_000),
+            read(config, MATRIX_ROW_PINS),
+            read(config, MATRIX_COLUMN_PINS),
+            active_high=read(config, MATRIX_ACTIVE_HIGH),
+            internal_pull=read(config, MATRIX_INTERNAL_PULL),
+            settle_us=read(config, MATRIX_SETTLE_US),
         )
 
     def _read(self) -> Frame:

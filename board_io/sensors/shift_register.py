@@ -27,8 +27,19 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from board_io.errors import BoardIOError, ConfigError, MissingExtraError
 from board_io.extras import require
-from board_io.options import ConfigSource, bool_option, int_option
+from board_io.options import ConfigSource, read
 from board_io.pins import PinSpec, open_pins
+from board_io.schema import (
+    CHAIN_ACTIVE_LOW,
+    CHAIN_CHIPS,
+    CHAIN_CLOCK_PIN,
+    CHAIN_DATA_PIN,
+    CHAIN_LOAD_PIN,
+    CHAIN_SPI_BUS,
+    CHAIN_SPI_DEVICE,
+    CHAIN_SPI_HZ,
+    CHAIN_USE_SPI,
+)
 from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame, Reading
 
@@ -123,18 +134,17 @@ class ShiftRegisterChain(SensorMatrix):
         Raises:
             ConfigError: a bad option, named by its key.
         """
-        chips = int_option(config, f"{_SECTION}.chips", 0, minimum=0, maximum=32)
+        chips = read(config, CHAIN_CHIPS)
         return cls(
             chips or -(-context.layout.num_squares // 8),
-            load_pin=int_option(config, _LOAD, 25, minimum=0),
-            clock_pin=int_option(config, _CLOCK, 11, minimum=0),
-            data_pin=int_option(config, _DATA, 9, minimum=0),
-            interface="auto" if bool_option(config, f"{_SECTION}.use_spi", True) else "bitbang",
-            spi_bus=int_option(config, f"{_SECTION}.spi_bus", 0, minimum=0),
-            spi_device=int_option(config, f"{_SECTION}.spi_device", 0, minimum=0),
-            spi_hz=int_option(config, f"{_SECTION}.spi_hz", 500_000, minimum=1000,
-                              maximum=50_000_000),
-            active_low=bool_option(config, f"{_SECTION}.active_low", True),
+            load_pin=read(config, CHAIN_LOAD_PIN),
+            clock_pin=read(config, CHAIN_CLOCK_PIN),
+            data_pin=read(config, CHAIN_DATA_PIN),
+            interface="auto" if read(config, CHAIN_USE_SPI) else "bitbang",
+            spi_bus=read(config, CHAIN_SPI_BUS),
+            spi_device=read(config, CHAIN_SPI_DEVICE),
+            spi_hz=read(config, CHAIN_SPI_HZ),
+            active_low=read(config, CHAIN_ACTIVE_LOW),
         )
 
     @staticmethod

@@ -3,11 +3,9 @@
 Sensors, LEDs and buttons named ``sim`` share one :class:`SimulatedBoard`, kept in the
 :class:`~board_io.registry.BackendContext`; it starts with ``context.initial`` on it.
 
-Config keys read (all optional): ``sim.wiring`` (``grid`` | ``compact`` | ``chain``, default
-``grid``), ``sim.sensing`` (``presence`` | ``colour``), ``sim.bounce_ms`` (0),
-``sim.bounce_toggles`` (4), ``sim.glitch_rate`` (0.0), ``sim.stuck_occupied`` and
-``sim.stuck_empty`` (lists of cell numbers ``row*cols+col``), ``sim.dead_rows`` (list),
-``sim.seed`` (0); and ``board.rgb`` (false), ``leds.brightness`` (0.5) for the LED recorder.
+Config keys read (all optional, declared in :mod:`board_io.schema`): ``sim.*``, and
+``board.rgb`` and ``leds.brightness`` for the LED recorder. Cell and row numbers are checked
+against the simulated matrix too.
 
 Example:
     >>> from board_io.clock import VirtualClock
@@ -26,13 +24,20 @@ from board_io.buttons.base import Buttons, NoButtons
 from board_io.errors import ConfigError
 from board_io.geometry import CellMap
 from board_io.leds.base import LedMatrix, NoLeds
-from board_io.options import (
-    ConfigSource,
-    bool_option,
-    float_option,
-    int_list_option,
-    int_option,
-    str_option,
+from board_io.options import ConfigSource, Option, read
+from board_io.schema import (
+    LED_BRIGHTNESS,
+    RGB,
+    SIM_BOUNCE_MS,
+    SIM_BOUNCE_TOGGLES,
+    SIM_DEAD_ROWS,
+    SIM_GLITCH_RATE,
+    SIM_SEED,
+    SIM_SENSING,
+    SIM_STUCK_EMPTY,
+    SIM_STUCK_OCCUPIED,
+    SIM_WIRING,
+    SIM_WIRINGS,
 )
 from board_io.sensors.base import SensorMatrix
 from board_io.sim.board import SimFaults, SimulatedBoard
@@ -42,26 +47,33 @@ from board_io.types import Reading, Sensing
 if TYPE_CHECKING:
     from board_io.registry import BackendContext
 
-WIRINGS = ("grid", "compact", "chain")
+WIRINGS = SIM_WIRINGS
 RECORDER_KEEP = 10_000  # LED frames and writes the sim backend remembers
 
 
+def _within(option: Option[list[int]], values: list[int], size: int, what: str) -> list[int]:
+    for i, value in enumerate(values):
+        if value >= size:
+            raise ConfigError(f"{option.path}[{i}]", f"{what} {value} is outside the simulated "
+                                                     f"matrix ({what}s 0..{size - 1})")
+    return values
+
+
 def _faults(config: ConfigSource, rows: int, cols: int) -> SimFaults:
-    cells = rows * cols - 1
-    stuck = {divmod(i, cols): Reading.OCCUPIED
-             for i in int_list_option(config, "sim.stuck_occupied", [], minimum=0, maximum=cells)}
-    for i in int_list_option(config, "sim.stuck_empty", [], minimum=0, maximum=cells):
+    occupied = _within(SIM_STUCK_OCCUPIED, read(config, SIM_STUCK_OCCUPIED), rows * cols, "cell")
+    empty = _within(SIM_STUCK_EMPTY, read(config, SIM_STUCK_EMPTY), rows * cols, "cell")
+    stuck = {divmod(i, cols): Reading.OCCUPIED for i in occupied}
+    for i in empty:
         if divmod(i, cols) in stuck:
-            raise ConfigError("sim.stuck_empty", f"cell {i} is also in sim.stuck_occupied")
+            raise ConfigError(SIM_STUCK_EMPTY.path, f"cell {i} is also in sim.stuck_occupied")
         stuck[divmod(i, cols)] = Reading.EMPTY
     return SimFaults(
-        bounce_ms=float_option(config, "sim.bounce_ms", 0.0, minimum=0, maximum=1000),
-        bounce_toggles=int_option(config, "sim.bounce_toggles", 4, minimum=0, maximum=100),
-        glitch_rate=float_option(config, "sim.glitch_rate", 0.0, minimum=0, maximum=1),
+        bounce_ms=float(read(config, SIM_BOUNCE_MS)),
+        bounce_toggles=read(config, SIM_BOUNCE_TOGGLES),
+        glitch_rate=read(config, SIM_GLITCH_RATE),
         stuck=stuck,
-        dead_rows=frozenset(int_list_option(config, "sim.dead_rows", [], minimum=0,
-                                            maximum=rows - 1)),
-        seed=int_option(config, "sim.seed", 0, minimum=0),
+        dead_rows=frozenset(_within(SIM_DEAD_ROWS, read(config, SIM_DEAD_ROWS), rows, "row")),
+        seed=read(config, SIM_SEED),
     )
 
 
@@ -73,10 +85,10 @@ def sim_board(config: ConfigSource, context: BackendContext) -> SimulatedBoard:
     """
     def build() -> SimulatedBoard:
         layout = context.layout
-        wiring = str_option(config, "sim.wiring", "grid", choices=WIRINGS)
+        wiring = read(config, SIM_WIRING)
         cell_map = {"grid": CellMap.identity, "compact": CellMap.compact,
                     "chain": CellMap.sequential}[wiring](layout)
-        sensing = str_option(config, "sim.sensing", "presence", choices=("presence", "colour"))
+        sensing = read(config, SIM_SENSING)
         faults = _faults(config, cell_map.sensor_rows, cell_map.sensor_cols)
         return SimulatedBoard(layout, context.initial, clock=context.clock, cell_map=cell_map,
                               sensing=Sensing(sensing), faults=faults)
@@ -92,9 +104,7 @@ def sim_sensors(config: ConfigSource, context: BackendContext) -> SensorMatrix:
 def sim_leds(config: ConfigSource, context: BackendContext) -> LedMatrix:
     """The ``sim`` LED backend: an :class:`LedRecorder`."""
     return LedRecorder(context.layout.num_squares, clock=context.clock,
-                       rgb=bool_option(config, "board.rgb", False),
-                       brightness=float_option(config, "leds.brightness", 0.5, minimum=0,
-                                               maximum=1),
+                       rgb=read(config, RGB), brightness=read(config, LED_BRIGHTNESS),
                        keep=RECORDER_KEEP)
 
 

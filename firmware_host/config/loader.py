@@ -10,99 +10,50 @@ into one line on stderr and a non-zero exit, never a traceback.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from firmware_host.config.schema import OPTIONS, PIN_OPTIONS, Option, options_by_path
+from board_io.errors import ConfigError
+from board_io.options import Option
+from firmware_host.config.schema import OPTIONS, options_by_path
+from firmware_host.config.urls import redact_url
 
-
-class ConfigError(ValueError):
-    """A configuration file or option is invalid; the message names the file and the key."""
-
-
-_TYPE_CHECKS: dict[str, Any] = {
-    "str": lambda v: isinstance(v, str),
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "bool": lambda v: isinstance(v, bool),
-    "list[int]": lambda v: isinstance(v, list)
-    and all(isinstance(x, int) and not isinstance(x, bool) for x in v),
-    "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-    "table": lambda v: isinstance(v, dict)
-    and all(isinstance(x, (str, int, float, bool)) for x in v.values()),
-}
-
-_TYPE_NAMES = {
-    "str": "a string",
-    "int": "an integer",
-    "float": "a number",
-    "bool": "true or false",
-    "list[int]": "a list of integers",
-    "list[str]": "a list of strings",
-    "table": "a table of strings, numbers or booleans",
-}
+__all__ = ["Config", "ConfigError", "redact_url"]
 
 
-def redact_url(url: str) -> str:
-    """Return ``url`` with any password replaced by ``***``, for logs and messages.
-
-    >>> redact_url("redis://:hunter2@pi.local:6379/0")
-    'redis://:***@pi.local:6379/0'
-    """
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+def _checked(option: Option[Any], value: object, where: str) -> Any:
+    try:
+        return option.validate(value)
+    except ConfigError as exc:
+        raise exc.in_file(where) from None
 
 
-def _check_value(option: Option, value: Any, where: str) -> Any:
-    if not _TYPE_CHECKS[option.kind](value):
-        shown = "***" if option.secret else repr(value)
-        raise ConfigError(
-            f"{where}: {option.path} must be {_TYPE_NAMES[option.kind]}, not {shown}"
-        )
-    if option.kind == "float":
-        value = float(value)
-    if option.choices is not None and value not in option.choices:
-        allowed = ", ".join(str(c) for c in option.choices)
-        raise ConfigError(f"{where}: {option.path} = {value!r} is not one of: {allowed}")
-    numbers = value if isinstance(value, list) else [value]
-    for number in numbers:
-        if not isinstance(number, (int, float)):
-            continue
-        if option.minimum is not None and number < option.minimum:
-            raise ConfigError(f"{where}: {option.path} = {number!r} is below {option.minimum:g}")
-        if option.maximum is not None and number > option.maximum:
-            raise ConfigError(f"{where}: {option.path} = {number!r} is above {option.maximum:g}")
-    if option.path == "engine.hub_params" and "variant" in value:
-        raise ConfigError(f"{where}: engine.hub_params may not set variant: the board sets it "
-                          "from game.variant")
-    if option.path == "store.url":
-        _check_store_url(value, where)
-    return value
-
-
-def _check_store_url(url: str, where: str) -> None:
-    if url == "memory":
-        return
-    scheme = urlsplit(url).scheme
-    if scheme not in ("redis", "rediss", "unix"):
-        raise ConfigError(
-            f"{where}: store.url must be 'memory' or a redis://, rediss:// or unix:// URL, "
-            f"not {redact_url(url)!r}"
-        )
+def _read_text(path: str | Path) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+                          "save the file as UTF-8") from None
 
 
 @dataclass(frozen=True)
 class Config:
-    """Validated configuration: every option of the schema, by dotted path."""
+    """Validated configuration: every option of the schema, by dotted path.
+
+    ``config["section.key"]`` is always a validated value: the file's, the command line's, or
+    the schema default. ``explicit`` holds the paths that were given.
+    """
 
     values: Mapping[str, Any]
     source: str = "<defaults>"
@@ -127,17 +78,18 @@ class Config:
                 pin used twice.
         """
         known = options_by_path()
-        values = {option.path: option.default for option in OPTIONS}
+        values = {option.path: option.default_value() for option in OPTIONS}
         explicit: set[str] = set()
         for section, table in data.items():
             if not isinstance(table, dict):
-                raise ConfigError(f"{source}: [{section}] must be a table of options")
+                raise ConfigError(f"[{section}] must be a table of options", source=source)
             for key, value in table.items():
                 path = f"{section}.{key}"
                 option = known.get(path)
                 if option is None:
-                    raise ConfigError(f"{source}: unknown option {path}{_suggest(path, known)}")
-                values[path] = _check_value(option, value, source)
+                    raise ConfigError.worded(path, f"unknown option {path}{_suggest(path)}",
+                                             source=source)
+                values[path] = _checked(option, value, source)
                 explicit.add(path)
         config = cls(values, source, frozenset(explicit))
         config.check_pins()
@@ -145,18 +97,14 @@ class Config:
 
     @classmethod
     def load(cls, path: str | Path) -> Config:
-        """Read and validate a TOML file.
+        """Read and validate a TOML file (UTF-8).
 
         Raises:
-            ConfigError: the file is missing, unreadable, not TOML, or invalid.
+            ConfigError: the file is missing, unreadable, not UTF-8, not TOML, or invalid.
         """
+        text = _read_text(path)
         try:
-            with open(path, "rb") as file:
-                data = tomllib.load(file)
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: no such configuration file") from None
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML: {exc}") from None
         return cls.from_mapping(data, str(path))
@@ -165,7 +113,7 @@ class Config:
         """Return a copy with command-line values (``None`` means not given) applied.
 
         Raises:
-            ConfigError: an override is invalid.
+            ConfigError: an override is invalid (or names no option).
         """
         known = options_by_path()
         values = dict(self.values)
@@ -173,33 +121,35 @@ class Config:
         for path, value in overrides.items():
             if value is None:
                 continue
-            values[path] = _check_value(known[path], value, "command line")
+            if path not in known:
+                raise ConfigError.worded(path, f"unknown option {path}", source="command line")
+            values[path] = _checked(known[path], value, "command line")
             explicit.add(path)
         config = Config(values, self.source, frozenset(explicit))
         config.check_pins()
         return config
 
     def check_pins(self) -> None:
-        """Check no GPIO pin is used twice by the selected backends.
+        """Check no GPIO pin is used twice by the selected backends (the options declared as
+        pins, of the backends ``board.sensors``/``leds``/``buttons`` name).
 
         Raises:
             ConfigError: naming the pin and both options.
         """
-        selected = {self["board.sensors"], self["board.buttons"]}
+        selected = {f"{kind}:{self[f'board.{kind}']}" for kind in ("sensors", "leds", "buttons")}
         seen: dict[int, str] = {}
-        for backend, paths in PIN_OPTIONS.items():
-            if backend not in selected:
+        for option in OPTIONS:
+            if not option.pin or selected.isdisjoint(option.readers):
                 continue
-            for path in paths:
-                value = self[path]
-                for pin in value if isinstance(value, list) else [value]:
-                    if pin < 0:
-                        continue
-                    if pin in seen:
-                        raise ConfigError(
-                            f"{self.source}: GPIO pin {pin} is used twice: {seen[pin]} and {path}"
-                        )
-                    seen[pin] = path
+            value = self[option.path]
+            for pin in value if isinstance(value, list) else [value]:
+                if pin < 0:
+                    continue
+                if pin in seen:
+                    raise ConfigError.worded(
+                        option.path, f"GPIO pin {pin} is used twice: {seen[pin]} and "
+                                     f"{option.path}", source=self.source)
+                seen[pin] = option.path
 
     def touch_move(self) -> str:
         """The touch-move rule in force: ``auto`` resolves to strict in record mode, else off."""
@@ -211,14 +161,15 @@ class Config:
     def describe(self) -> dict[str, Any]:
         """Every value, secrets redacted, for logs and ``--verbose`` output."""
         known = options_by_path()
-        return {
-            path: redact_url(value) if known[path].secret and isinstance(value, str) else value
-            for path, value in self.values.items()
-        }
+        return {path: _shown(known[path], value) for path, value in self.values.items()}
 
 
-def _suggest(path: str, known: Mapping[str, Option]) -> str:
-    import difflib
+def _shown(option: Option[Any], value: Any) -> Any:
+    if not option.secret:
+        return value
+    return redact_url(value) if isinstance(value, str) else "***"  # a secret is a URL
 
-    close = difflib.get_close_matches(path, list(known), n=1)
+
+def _suggest(path: str) -> str:
+    close = difflib.get_close_matches(path, list(options_by_path()), n=1)
     return f" (did you mean {close[0]}?)" if close else ""

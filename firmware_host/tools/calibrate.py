@@ -404,6 +404,8 @@ def calibrate(options: CalibrateOptions, *, out: TextIO | None = None,
         kept = f": {options.config_path} left unchanged" if options.write else ""
         _say(err, f"draughtsboard calibrate: aborted{kept}")
         return 130
+    except ConfigError:
+        raise  # a wrong setting, not a failing device: the CLI reports it (exit 2)
     except BoardIOError as exc:
         _say(err, f"draughtsboard calibrate: {exc}")
         return 1

@@ -156,6 +156,8 @@ def selftest(options: SelftestOptions, *, out: TextIO | None = None,
     except KeyboardInterrupt:
         _say(err, "draughtsboard selftest: aborted")
         return 130
+    except ConfigError:
+        raise  # a wrong setting, not a failing device: the CLI reports it (exit 2)
     except BoardIOError as exc:
         _say(err, f"draughtsboard selftest: {exc}")
         return 1

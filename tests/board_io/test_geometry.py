@@ -216,16 +216,15 @@ def test_from_config_defaults_to_the_standard_map() -> None:
 
 @pytest.mark.parametrize(("data", "key", "message"), [
     ({"board.cell_map": [0, 1]}, "board.cell_map", "has 2 entries, the board has 32"),
-    ({"board.cell_map": "0,1,2"}, "board.cell_map", "expected a list"),
+    ({"board.cell_map": "0,1,2"}, "board.cell_map", "must be a list of integers"),
     ({"board.cell_map": [*range(31), 64]}, "board.cell_map[31] (square 32)", "outside the 8x8"),
     ({"board.cell_map": [*range(31), 0]}, "board.cell_map[31] (square 32)",
      "also given to square 1"),
-    ({"board.cell_map": ["a", *range(1, 32)]}, "board.cell_map[0] (square 1)",
-     "expected a cell number"),
-    ({"board.cell_map": [True, *range(1, 32)]}, "board.cell_map[0] (square 1)",
-     "expected a cell number"),
+    ({"board.cell_map": ["a", *range(1, 32)]}, "board.cell_map[0]", "must be an integer"),
+    ({"board.cell_map": [True, *range(1, 32)]}, "board.cell_map[0]", "must be an integer"),
+    ({"board.cell_map": [-1, *range(1, 32)]}, "board.cell_map[0]", "is below 0"),
     ({"board.transform": "sideways"}, "board.transform", "not one of"),
-    ({"board.transform": 3}, "board.transform", "not one of"),
+    ({"board.transform": 3}, "board.transform", "must be a string"),
 ])
 def test_from_config_errors_name_the_key(data: dict[str, Any], key: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as info:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -62,13 +63,20 @@ def test_none_backends() -> None:
     (create_sensors, "board.sensors"), (create_leds, "board.leds"),
     (create_buttons, "board.buttons")])
 def test_unknown_name_lists_the_known_ones(create: Any, key: str) -> None:
-    with context() as ctx, pytest.raises(ConfigError, match=r"known: .*sim") as info:
+    with context() as ctx, pytest.raises(ConfigError, match=r"is not one of: sim, ") as info:
         create({key: "telepathy"}, ctx)
     assert info.value.key == key and "'telepathy'" in str(info.value)
 
 
+def test_backend_names_are_the_table_rows() -> None:
+    for option, table in ((registry.SENSOR_BACKEND, registry.SENSOR_BACKENDS),
+                          (registry.LED_BACKEND, registry.LED_BACKENDS),
+                          (registry.BUTTON_BACKEND, registry.BUTTON_BACKENDS)):
+        assert option.choices == tuple(table)
+
+
 def test_name_must_be_a_string() -> None:
-    with context() as ctx, pytest.raises(ConfigError, match="expected a string"):
+    with context() as ctx, pytest.raises(ConfigError, match=r"board\.sensors must be a string"):
         create_sensors({"board.sensors": 3}, ctx)
 
 
@@ -89,10 +97,17 @@ def test_sim_options_and_their_errors() -> None:
         assert info.value.key == key
 
 
+_NAME_OPTIONS = {"SENSOR_BACKENDS": "SENSOR_BACKEND", "LED_BACKENDS": "LED_BACKEND",
+                 "BUTTON_BACKENDS": "BUTTON_BACKEND"}
+
+
 def _with_row(monkeypatch: pytest.MonkeyPatch, table: str, name: str, target: str) -> None:
     rows = dict(getattr(registry, table))
     rows[name] = target
     monkeypatch.setattr(registry, table, rows)
+    option = getattr(registry, _NAME_OPTIONS[table])
+    monkeypatch.setattr(registry, _NAME_OPTIONS[table],
+                        dataclasses.replace(option, choices=tuple(rows)))
 
 
 def test_missing_third_party_library_names_the_extra(monkeypatch: pytest.MonkeyPatch,
@@ -163,9 +178,10 @@ def test_create_scanner_reads_timing_and_map() -> None:
         assert scanner.debouncer.debounce == pytest.approx(0.04)
         assert scanner.debouncer.stuck == pytest.approx(3.0)
         assert scanner.cell_map == CellMap.identity(LAYOUT).sensor_rotated180()
-        with pytest.raises(ConfigError) as info:
-            create_scanner({"timing.stuck_ms": 0}, LAYOUT, sensors)
-        assert info.value.key == "timing.stuck_ms"
+        for bad in (0, 50, 3_600_000):  # the service's range, 100..600000, holds here too
+            with pytest.raises(ConfigError) as info:
+                create_scanner({"timing.stuck_ms": bad}, LAYOUT, sensors)
+            assert info.value.key == "timing.stuck_ms"
 
 
 @pytest.mark.parametrize("table", ["SENSOR_BACKENDS", "LED_BACKENDS", "BUTTON_BACKENDS"])

@@ -134,7 +134,7 @@ def test_from_config(monkeypatch: pytest.MonkeyPatch, wiring: str, num_leds: int
 def test_bad_order_in_config(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "spidev", fake_spidev.module())
     with BackendContext(dark_squares(8), VirtualClock()) as context, \
-            pytest.raises(ConfigError, match=r"leds\.order: 'RGBW' is not one of"):
+            pytest.raises(ConfigError, match=r"leds\.order = 'RGBW' is not one of"):
         create_leds({"board.leds": "ws2812-spi", "leds.order": "RGBW"}, context)
 
 

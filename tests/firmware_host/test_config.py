@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 
 from firmware_host.config.example import render
 from firmware_host.config.loader import Config, ConfigError, redact_url
+from firmware_host.config.urls import store_url_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,7 +113,10 @@ def test_shipped_example_is_current_and_valid() -> None:
     shipped = ROOT / "systemd" / "draughtsboard.toml"
     assert shipped.read_text() == render(), "regenerate: python -m firmware_host.config.example"
     config = Config.load(shipped)
-    assert config.explicit == frozenset(config.values)  # every option is written out
+    # Every option is written out, but board.id: its default is the machine's hostname, so the
+    # example shows it commented out rather than pin every installed board to one id.
+    assert config.explicit == frozenset(config.values) - {"board.id"}
+    assert "\n# id = <the hostname>\n" in shipped.read_text()
 
 
 def test_hub_params_table(tmp_path: Path) -> None:
@@ -121,3 +126,105 @@ def test_hub_params_table(tmp_path: Path) -> None:
         Config.load(write(tmp_path, "[engine]\nhub_params = { variant = 'normal' }\n"))
     with pytest.raises(ConfigError, match="must be a table"):
         Config.load(write(tmp_path, "[engine]\nhub_params = { x = [1] }\n"))
+
+
+def test_a_file_that_is_not_utf8_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes("[game]\nevent = 'Café'\n".encode("latin-1"))
+    with pytest.raises(ConfigError) as info:
+        Config.load(path)
+    assert str(info.value) == \
+        f"{path}: not UTF-8 text (byte 0xe9 on line 2); save the file as UTF-8"
+
+
+@pytest.mark.parametrize("value", ["nan", "+nan", "inf", "-inf"])
+def test_non_finite_numbers_are_refused(tmp_path: Path, value: str) -> None:
+    for text, key in ((f"[leds]\nbrightness = {value}\n", "leds.brightness"),
+                      (f"[engine]\nhub_timeout_s = {value}\n", "engine.hub_timeout_s"),
+                      (f"[engine]\nhub_params = {{ x = {value} }}\n", "engine.hub_params.x")):
+        with pytest.raises(ConfigError, match="must be a finite number") as info:
+            Config.load(write(tmp_path, text))
+        assert info.value.key == key and str(info.value).startswith(f"{tmp_path}")
+    with pytest.raises(ConfigError, match=r"leds\.brightness must be a finite number"):
+        Config.from_mapping({}).with_overrides({"leds.brightness": float(value)})
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("redis://:s3cret@pi.local:abc/0", "must have a port from 1 to 65535, not 'abc'"),
+    ("redis://:s3cret@pi.local:65536/0", "must have a port from 1 to 65535, not 65536"),
+    ("redis://:s3cret@pi.local:0/0", "must have a port from 1 to 65535, not 0"),
+    ("redis://:s3cret@[::1", "is not a valid URL"),
+    ("redis://:s3cret@[::1]x:6379", "text after the [IPv6] host"),
+    ("redis://:s3cret@pi local:6379/0", "has a malformed host 'pi local'"),
+    ("redis://:s3cret@:6379/0", "must name a host"),
+    ("redis://:s3cret@pi.local:6379/zero", "must end in a database number such as /0"),
+    ("redis://:s3/cret@pi.local:6379/0", "must be percent-encoded"),
+    ("unix://:s3cret@", "must name the socket's path"),
+    ("ftp://:s3cret@host/", "must be 'memory' or a redis://, rediss:// or unix:// URL"),
+])
+def test_store_url_is_checked_in_full_and_never_shows_the_password(
+        tmp_path: Path, url: str, words: str) -> None:
+    path = write(tmp_path, f"[store]\nurl = '{url}'\n")
+    with pytest.raises(ConfigError) as info:
+        Config.load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: store.url ") and words in message
+    assert "s3" not in message and "cret" not in message and info.value.key == "store.url"
+
+
+@pytest.mark.parametrize("url", [
+    "memory", "redis://localhost", "redis://127.0.0.1:6379/0", "rediss://:pw@redis.example:6380/2",
+    "redis://user:pw@[::1]:6379/0", "redis://pi.local:6379/0?socket_timeout=5",
+    "unix:///run/redis/redis-server.sock", "unix://:pw@/run/redis.sock?db=1",
+])
+def test_good_store_urls(url: str) -> None:
+    assert store_url_problem(url) is None
+    assert Config.from_mapping({"store": {"url": url}})["store.url"] == url
+
+
+def test_board_id_defaults_to_the_hostname(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(socket, "gethostname", lambda: "Hall-Pi.Local")
+    assert Config.from_mapping({})["board.id"] == "hall-pi-local"
+    monkeypatch.setattr(socket, "gethostname", lambda: "")
+    assert Config.from_mapping({})["board.id"] == "board1"
+    assert Config.from_mapping({"board": {"id": "table_7"}})["board.id"] == "table_7"
+    for bad in ("", "a:b", "board 1", "-x", "x" * 64):
+        with pytest.raises(ConfigError, match="is not a board id") as info:
+            Config.from_mapping({"board": {"id": bad}})
+        assert info.value.key == "board.id"
+
+
+def test_crown_ms_has_a_key() -> None:
+    assert Config.from_mapping({})["timing.crown_ms"] == 1500
+    assert Config.from_mapping({"timing": {"crown_ms": 0}})["timing.crown_ms"] == 0
+    with pytest.raises(ConfigError, match=r"timing\.crown_ms = 60001 is above 60000"):
+        Config.from_mapping({"timing": {"crown_ms": 60001}})
+
+
+def test_one_config_error_for_the_whole_project(tmp_path: Path) -> None:
+    import board_io.errors
+    import firmware_host.config
+
+    assert ConfigError is board_io.errors.ConfigError is firmware_host.config.ConfigError
+    path = write(tmp_path, "[engine]\nlevel = 11\n")
+    with pytest.raises(board_io.errors.BoardIOError) as info:
+        Config.load(path)
+    assert isinstance(info.value, ConfigError) and info.value.key == "engine.level"
+    assert info.value.source == str(path)
+
+
+def test_unknown_override_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match=r"command line: unknown option game\.varient"):
+        Config.from_mapping({}).with_overrides({"game.varient": "russian"})
+
+
+def test_cli_prints_one_line_for_a_file_that_is_not_utf8(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.cli import main
+
+    path = tmp_path / "bad.toml"
+    path.write_bytes(b"[store]\nurl = 'redis://:pw@h:1/0'\n\xff\n")
+    assert main(["run", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"draughtsboard: {path}: not UTF-8 text (byte 0xff on line 3); save the file " \
+                  "as UTF-8\n"
