@@ -16,7 +16,8 @@ close it, send PING, re-send CONFIG and the last LEDS) and which events to post
 * A HELLO while the link is up and no PING is waiting for its answer is a microcontroller
   that restarted (watchdog, brown-out, reset behind a USB-serial chip whose port stayed
   open): it lost CONFIG and the LEDs, so both are re-sent; its next SCAN re-syncs the board.
-  This is not a loss: no event.
+  This is not a loss: no event. (A HELLO soon after a PING may be a late answer to it: CONFIG
+  and the LEDs are re-sent all the same, but it is not counted or logged as a restart.)
 
 Example:
     >>> r = Recovery(link_timeout=3.0, reconnect_interval=1.0, name="ttyACM0")
@@ -134,7 +135,6 @@ class Recovery:
         if self.state is LinkState.HANDSHAKE:
             self.state = LinkState.UP
             self._was_up = True
-            self._pings_waiting = max(0, self._pings_waiting - 1)
             if not self.lost:
                 return []
             self.lost = False
@@ -144,9 +144,12 @@ class Recovery:
             return [LinkRestored(at=now)]
         if self.state is not LinkState.UP:
             return []  # DOWN: a stale reader's frame
+        # Another HELLO: re-sending CONFIG and the LEDs is harmless, missing a reset is not.
         if self._pings_waiting > 0 and now - self._last_ping <= self.link_timeout:
-            self._pings_waiting -= 1  # the late answer to one of our PINGs
-            return []
+            self._pings_waiting -= 1  # most likely the late answer to one of our PINGs
+            log.debug("another HELLO from %s soon after a PING: re-sending CONFIG and LEDs",
+                      self.name)
+            return [Do.RESEND]
         self._pings_waiting = 0
         self.stats.mcu_restarts += 1
         log.warning("microcontroller on %s restarted (HELLO without PING, %d so far): "
