@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import pytest
 
-import firmware_host.recognition.orientation as orientation
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.geometry import CellMap, Layout, Orientation, all_squares
@@ -130,8 +128,3 @@ def test_bad_arguments() -> None:
     odd = Layout(3, 3, ((0, 0), (0, 1)), ("a", "b"))
     with pytest.raises(BoardIOError, match="cannot be turned"):
         check_at_start(CellMap.identity(odd), {0}, {1})
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(orientation)
-    assert result.attempted > 0 and result.failed == 0
