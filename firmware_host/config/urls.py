@@ -10,8 +10,8 @@ Example:
     'redis://:***@pi.local:6379/0'
     >>> print(store_url_problem("redis://pi.local:6379/0"))
     None
-    >>> store_url_problem("redis://:hunter2@pi.local:63790/0")
-    "must have a port from 1 to 65535, not 63790 (in 'redis://:***@pi.local:63790/0')"
+    >>> store_url_problem("redis://:hunter2@pi.local:99999/0")
+    "must have a port from 1 to 65535, not 99999 (in 'redis://:***@pi.local:99999/0')"
 """
 
 from __future__ import annotations

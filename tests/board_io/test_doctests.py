@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "board_io", "board_io.types", "board_io.errors", "board_io.clock", "board_io.geometry",
-    "board_io.debounce", "board_io.events", "board_io.options", "board_io.scanner",
+    "board_io.debounce", "board_io.events", "board_io.options", "board_io.schema",
+    "board_io.scanner",
     "board_io.registry", "board_io.calibration", "board_io.selftest",
     "board_io.sensors.base", "board_io.leds.base", "board_io.buttons.base",
     "board_io.sim", "board_io.sim.board", "board_io.sim.devices", "board_io.sim.script",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +84,11 @@ def test_pins_come_from_the_declarations() -> None:
     with pytest.raises(ConfigError, match=r"GPIO pin 11 is used twice: shift_register\.clock_pin "
                                           r"and buttons\.done_pin"):
         Config.from_mapping(text)
+
+
+@pytest.mark.parametrize("name", ["firmware_host.config.schema", "firmware_host.config.loader",
+                                  "firmware_host.config.urls", "firmware_host.config.example",
+                                  "firmware_host.config.docs", "firmware_host.config.edit"])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
