@@ -6,8 +6,10 @@ Format (a contract other tests rely on), one event per line, ``#`` starts a comm
     <time_ms> place <square>
     <time_ms> press <button>
 
-``time_ms`` is a whole number of ms from the start, never decreasing; squares are the layout's
-names (``46``, ``c3``); buttons are :class:`~board_io.types.ButtonName` values.
+``time_ms`` is a whole number of ms from the start (ASCII digits), never decreasing and at most
+:data:`MAX_TIME_MS` (24 hours: a script is played scan by scan, so a longer one would never end);
+squares are the layout's names (``46``, ``c3``); buttons are :class:`~board_io.types.ButtonName`
+values.
 
 Example:
     >>> from board_io.geometry import dark_squares
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 
 Verb = Literal["lift", "place", "press"]
 VERBS: tuple[Verb, ...] = ("lift", "place", "press")
+#: The latest time a script may name: 24 hours, longer than any game played at a board.
+MAX_TIME_MS = 24 * 60 * 60 * 1000
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,13 @@ class ScriptEvent:
 
 
 def _parse_time(token: str, line: int) -> int:
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):  # "²".isdigit() is True, int("²") fails
         raise ScriptError(line, f"time {token!r} is not a whole number of ms >= 0")
-    return int(token)
+    time_ms = int(token)
+    if time_ms > MAX_TIME_MS:
+        raise ScriptError(line, f"time {time_ms} ms is after the longest script "
+                                f"({MAX_TIME_MS} ms, 24 hours)")
+    return time_ms
 
 
 def _parse_line(text: str, number: int, layout: Layout) -> ScriptEvent | None:

@@ -1,4 +1,7 @@
-"""Logging to stdout in a journald-friendly form: ``<N>`` syslog priority prefixes.
+"""Logging to stderr in a journald-friendly form: ``<N>`` syslog priority prefixes.
+
+Logs never go to stdout: stdout belongs to what a command prints (``run --events json`` prints
+only JSON there). systemd sends a service's stderr to the journal like its stdout.
 
 journald reads the prefix as the priority of the line (``SyslogLevelPrefix=yes`` is the default),
 so ``journalctl -p warning`` works without a journald library.
@@ -36,8 +39,8 @@ class JournalFormatter(logging.Formatter):
 
 
 def configure(level: str = "info", stream: TextIO | None = None) -> None:
-    """Send the root logger to ``stream`` (stdout) at ``level``, replacing earlier handlers."""
-    handler = logging.StreamHandler(stream or sys.stdout)
+    """Send the root logger to ``stream`` (stderr) at ``level``, replacing earlier handlers."""
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JournalFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):

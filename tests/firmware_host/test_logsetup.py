@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import logging
 
+import pytest
+
 from firmware_host.app.logsetup import configure, syslog_priority
 
 
@@ -26,3 +28,11 @@ def test_one_line_per_record_with_prefix() -> None:
     assert lines[0] == "<4>draughtsboard.test: link lost\\nsecond line"
     assert lines[1].startswith("<3>draughtsboard.test: failed\\nTraceback")
     assert len(lines) == 2
+
+
+def test_logs_go_to_stderr_never_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    configure("info")
+    logging.getLogger("draughtsboard.test").warning("to the journal")
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "<4>draughtsboard.test: to the journal" in err
