@@ -123,6 +123,13 @@ class HubServer:
         self._busy = threading.Event()
         self._token = StopToken()
         self._ponder_hit = threading.Event()
+        #: The handler of each command (a quit handler returns False: stop reading).
+        self._handlers: dict[str, Callable[[HubMessage], bool | None]] = {
+            "hub": self._cmd_hub, "set-param": self._cmd_set_param, "init": self._cmd_init,
+            "ping": self._cmd_ping, "new-game": self._cmd_new_game, "pos": self._cmd_pos,
+            "level": self._cmd_level, "go": self._cmd_go, "stop": self._cmd_stop,
+            "ponder-hit": self._cmd_ponder_hit, "quit": self._cmd_quit,
+        }
 
     # -- plumbing -----------------------------------------------------------------------------
 
@@ -155,7 +162,7 @@ class HubServer:
         if self.searching and msg.command not in _DURING_SEARCH:
             self.error(f"busy searching: {msg.command!r} ignored (send stop first)")
             return True
-        handler = getattr(self, "_cmd_" + msg.command.replace("-", "_"), None)
+        handler = self._handlers.get(msg.command)
         if handler is None:
             self.error(f"unknown command {msg.command!r}")
             return True
