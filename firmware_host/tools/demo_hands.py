@@ -26,13 +26,15 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Literal, TypeAlias
 
 from board_io.types import Led, Role
-from engine import Board, Move
+from engine import Board, Move, Square
 
-__all__ = ["HandStep", "human_steps", "next_led_step"]
+__all__ = ["Action", "HandStep", "human_steps", "next_led_step"]
 
-Square = int
+#: What a hand does to a square.
+Action: TypeAlias = Literal["lift", "place"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class HandStep:
     """One physical action: ``action`` (``"lift"`` or ``"place"``) on ``square``, ``pause_ms``
     after the previous action. ``why`` is a few words for the demo's caption."""
 
-    action: str
+    action: Action
     square: Square
     pause_ms: int
     why: str = ""
