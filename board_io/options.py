@@ -70,12 +70,13 @@ def _is_int(value: object) -> bool:
 class Option(Generic[T_co]):
     """One configuration key, declared once.
 
-    ``readers`` says who reads the key: ``"<kind>:<backend>"`` for a backend (``sensors:gpio-
-    matrix``, ``leds:ws2812-spi``, ``buttons:gpio``), or a part's name (``scanner``,
-    ``registry``, ``service``). ``pin``: the value names GPIO pins (checked for use twice among
-    the selected backends). ``default_factory`` computes a default that depends on the machine,
-    ``default_doc`` says in words what it is. ``check`` is a further test of a well-typed value:
-    it returns what is wrong, as words that follow the key (``"must name a host"``), or None.
+    ``readers`` says who reads the key: ``"<kind>:<backend>"`` for a backend
+    (``sensors:gpio-matrix``, ``leds:ws2812-spi``, ``buttons:gpio``), or a part's name
+    (``scanner``, ``registry``, ``service``). ``pin``: the value names GPIO pins (checked for
+    use twice among the selected backends). ``default_factory`` computes a default that depends
+    on the machine, ``default_doc`` says in words what it is. ``check`` is a further test of a
+    well-typed value: it returns what is wrong, as words that follow the key (``"must name a
+    host"``), or None.
     """
 
     path: str
