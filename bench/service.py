@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Board
 from engine.levels import level
 from engine.search import Limit
-from firmware_host.app.scripted import SCRIPTED_DEPTH
+from firmware_host.app.service import VIRTUAL_TIME_DEPTH as SCRIPTED_DEPTH
 from firmware_host.opponents.opponent import BuiltinOpponent
 
 START_TARGET_S = 1.5

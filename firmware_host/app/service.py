@@ -1,27 +1,42 @@
-"""Build the service from its configuration and run it: the one place objects are wired.
+"""Build the service from its configuration: the one place objects are wired.
 
-Everything that owns a resource is entered in one :class:`~contextlib.ExitStack`, so a failure
-half-way through start-up closes what was opened, and a stop (SIGTERM, SIGINT) turns the LEDs
-off, flushes the store and tells systemd, within its stop timeout.
+:func:`build_service` is used by ``run`` (the service), scripted runs, the demo and the
+terminal board alike; what differs between them is a :class:`Wiring` (the clock, a virtual-time
+engine, extra listeners, the start position). Everything that owns a resource is entered in one
+:class:`~contextlib.ExitStack`, so a failure half-way through start-up closes what was opened,
+and a stop (SIGTERM, SIGINT) turns the LEDs off, flushes the store and tells systemd, within its
+stop timeout.
+
+>>> import tempfile
+>>> from contextlib import ExitStack
+>>> from board_io.clock import VirtualClock
+>>> from firmware_host.config import Config
+>>> games = tempfile.mkdtemp()
+>>> config = Config.from_mapping({"game": {"mode": "record"}, "store": {"games_dir": games}})
+>>> with ExitStack() as stack:
+...     service = build_service(config, stack, Wiring(clock=VirtualClock(), virtual_time=True))
+...     service.sim is not None, service.session.config.mode.value
+(True, 'record')
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING
 
 from board_io.clock import Clock, MonotonicClock
 from board_io.errors import BoardIOError
+from board_io.leds.base import LedMatrix
 from board_io.registry import (
     BackendContext,
     create_buttons,
@@ -29,74 +44,80 @@ from board_io.registry import (
     create_scanner,
     create_sensors,
 )
+from board_io.scanner import Scanner
+from board_io.sim import SimulatedBoard
 from engine import Board, Move
+from engine.levels import level, limit_for_level
+from engine.search import Limit
 from engine.variant import Variant, find_variant
 from firmware_host.app import logsetup
+from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
-from firmware_host.app.scripted import json_printer
-from firmware_host.config.loader import ConfigError
-from firmware_host.feedback.texts import render
-from firmware_host.game.controller import Controller, ThreadEngineWorker
+from firmware_host.config import Config, ConfigError
+from firmware_host.game.controller import Controller
+from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
 from firmware_host.game.types import Mode, SessionConfig
+from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
+from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import RedisStore, open_store
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
+from firmware_host.store.records import GameRecord
+
+if TYPE_CHECKING:
+    from firmware_host.commands.run import RunOptions
+
+__all__ = ["Service", "Wiring", "build_opponent", "build_service", "run_service"]
 
 log = logging.getLogger("draughtsboard")
 
-#: Events worth one log line each; LED frames and board snapshots are not (they go to the bus).
-LOGGED_EVENTS = frozenset({"move", "refused", "result", "takeback", "new_game", "touch",
-                           "adjust", "computer_move", "resumed", "fault", "link"})
 #: How long start-up waits for the first stable scan before telling systemd it is ready anyway.
 FIRST_SCAN_TIMEOUT = 1.0
 #: How often spooled writes are retried while Redis is away.
 FLUSH_PERIOD = 5.0
+#: Depth of the computer's search in virtual time when neither ``engine.depth`` nor the level
+#: caps it: fixed, so a run is reproducible whatever the machine.
+VIRTUAL_TIME_DEPTH = 4
 
 
-def run_service(options: Any) -> int:
-    """Run the board service until SIGTERM or SIGINT; return the exit status.
+@dataclass(frozen=True)
+class Wiring:
+    """What differs between the service, scripted runs, the demo and the terminal board.
 
-    ``options`` is a :class:`firmware_host.commands.run.RunOptions`.
-
-    Raises:
-        ConfigError: an invalid option (the CLI prints it as one line).
+    ``virtual_time``: the engine answers in the caller's thread, limited by depth only (no
+    clock), so a run in virtual time is reproducible. ``resume``: resume the saved game at
+    start. ``listeners``: more subscribers of the session's events (the ``--events json``
+    printer, a terminal, a test).
     """
-    config = options.config
-    logsetup.configure("debug" if options.verbose else config["log.level"])
-    stop = threading.Event()
-    _install_signal_handlers(stop)
-    try:
-        with ExitStack() as stack:
-            service = build_service(config, stack, fen=options.fen, events=options.events)
-            service.serve(stop)
-    except BoardIOError as exc:
-        log.error("board: %s", exc)
-        print(f"draughtsboard: {exc}", file=sys.stderr)
-        return 1
-    return 0
 
-
-def _install_signal_handlers(stop: threading.Event) -> None:
-    def handler(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)
+    fen: str | None = None
+    clock: Clock | None = None
+    notifier: Notifier | None = None
+    listeners: Sequence[Listener] = ()
+    virtual_time: bool = False
+    resume: bool = True
+    #: Write each game as a PDN file in ``store.games_dir``.
+    pdn_files: bool = True
 
 
 class Service:
     """The running service: the controller's scan loop plus systemd and store upkeep."""
 
-    def __init__(self, controller: Controller, store: RedisStore, leds: Any, notifier: Notifier,
-                 clock: Clock, scan_period: float) -> None:
+    def __init__(self, controller: Controller, scanner: Scanner, store: RedisStore,
+                 leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
+                 sim: SimulatedBoard | None = None) -> None:
         self.controller = controller
+        self.scanner = scanner
+        self.session = controller.session
         self.store = store
         self.leds = leds
         self.notifier = notifier
         self.clock = clock
         self.scan_period = scan_period
+        #: The simulated board, when the sensors are simulated (demo, scripts, terminal).
+        self.sim = sim
         self._last_watchdog = float("-inf")
         self._last_flush = clock.monotonic()
 
@@ -135,65 +156,113 @@ class Service:
             self.leds.tick(self.clock.monotonic())
 
 
-def build_service(config: Any, stack: ExitStack, *, fen: str | None = None,
-                  events: str | None = None, out: TextIO | None = None,
-                  clock: Clock | None = None, notifier: Notifier | None = None) -> Service:
+def run_service(options: RunOptions) -> int:
+    """Run the board service until SIGTERM or SIGINT; return the exit status.
+
+    Raises:
+        ConfigError: an invalid option (the CLI prints it as one line).
+    """
+    config = options.config
+    logsetup.configure("debug" if options.verbose else str(config["log.level"]))
+    stop = threading.Event()
+    _install_signal_handlers(stop)
+    listeners = [json_printer(sys.stdout)] if options.events == "json" else []
+    try:
+        with ExitStack() as stack:
+            service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners))
+            service.serve(stop)
+    except BoardIOError as exc:
+        log.error("board: %s", exc)
+        print(f"draughtsboard: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _install_signal_handlers(stop: threading.Event) -> None:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+
+
+def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None) -> Service:
     """Open every part named by ``config`` inside ``stack`` and wire them.
 
     Raises:
         ConfigError, BoardIOError: a bad option or a backend that cannot be opened.
     """
-    clock = clock or MonotonicClock()
-    variant = find_variant(config["game.variant"])
+    wiring = wiring or Wiring()
+    clock = wiring.clock or MonotonicClock()
+    variant = find_variant(str(config["game.variant"]))
     layout = layout_for(variant)
-    start = Board(variant, fen=fen)
+    start = Board(variant, fen=wiring.fen)
     context = stack.enter_context(BackendContext(layout, clock, start.occupied_squares()))
     sensors = stack.enter_context(create_sensors(config, context))
     leds = stack.enter_context(create_leds(config, context))
     buttons = stack.enter_context(create_buttons(config, context))
     scanner = create_scanner(config, layout, sensors, buttons)
-    store = stack.enter_context(_open_store(config))
-    worker = _engine_worker(config, variant, stack, clock)
+    store = stack.enter_context(_open_store(config, wiring.pdn_files))
+    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time)
     session = Session(variant, store, SessionConfig.from_config(config), thinker=worker,
-                      show_leds=leds.show, fen=fen, wall_clock=time.time,
+                      show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
                       opening=ballot_opening(config, variant))
-    session.subscribe(_event_logger())
-    if events == "json":
-        session.subscribe(json_printer(out or sys.stdout))
-    controller = Controller(session, scanner, clock=clock, leds=leds, worker=worker)
-    notifier = notifier or stack.enter_context(Notifier())
-    return Service(controller, store, leds, notifier, clock, 1.0 / config["timing.scan_hz"])
+    session.subscribe(event_logger())
+    for listener in wiring.listeners:
+        session.subscribe(listener)
+    controller = Controller(session, scanner, clock=clock, leds=leds, worker=worker,
+                            resume=wiring.resume)
+    notifier = wiring.notifier or stack.enter_context(Notifier())
+    sim = context.shared.get("sim-board")
+    period = 1.0 / _int(config, "timing.scan_hz")
+    return Service(controller, scanner, store, leds, notifier, clock, period,
+                   sim=sim if isinstance(sim, SimulatedBoard) else None)
 
 
-def _open_store(config: Any) -> RedisStore:
-    files = PdnFiles(config["store.games_dir"], render_game)
-    spool = None if config["store.url"] == "memory" else config["store.spool_dir"]
+def _int(config: Config, path: str) -> int:
+    value = config[path]
+    assert isinstance(value, int), path
+    return value
+
+
+def _open_store(config: Config, pdn_files: bool) -> RedisStore:
+    files = PdnFiles(str(config["store.games_dir"]), render_game) if pdn_files else None
+
+    def on_change(game: GameRecord) -> None:
+        if files is not None:
+            files.write(game)
+
+    url = str(config["store.url"])
+    spool = None if url == "memory" else str(config["store.spool_dir"])
     if spool is not None:
-        Path(spool).mkdir(parents=True, exist_ok=True)
-    return open_store(config["store.url"], config["board.id"], spool, on_change=files.write)
+        try:
+            Path(spool).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"store.spool_dir: cannot create {spool}: "
+                              f"{exc.strerror or exc}") from None
+    return open_store(url, str(config["board.id"]), spool, on_change=on_change)
 
 
-def _engine_worker(config: Any, variant: Variant, stack: ExitStack,
-                   clock: Clock) -> ThreadEngineWorker | None:
+def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,
+                   virtual_time: bool) -> EngineWorker | None:
     if config["game.mode"] == Mode.RECORD.value:
         return None
     opponent, limit = build_opponent(config, variant)
-    stack.enter_context(opponent)
+    stack.callback(opponent.close)
+    if virtual_time:
+        return SyncEngineWorker(opponent, Limit(depth=limit.depth or VIRTUAL_TIME_DEPTH), clock)
     worker = ThreadEngineWorker(opponent, limit, clock)
     stack.callback(worker.close)
     return worker
 
 
-def build_opponent(config: Any, variant: Variant) -> tuple[Any, Any]:
+def build_opponent(config: Config, variant: Variant) -> tuple[Opponent, Limit]:
     """The opponent (built-in at its level, or a Hub engine) and the search limit per move."""
-    from engine.levels import level, limit_for_level
-    from engine.search import Limit
-    from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent
-
-    chosen = level(config["engine.level"])
-    movetime = config["engine.movetime_ms"] / 1000 or None
-    if config["engine.depth"]:
-        limit = Limit(depth=config["engine.depth"], movetime=movetime)
+    chosen = level(_int(config, "engine.level"))
+    movetime = _int(config, "engine.movetime_ms") / 1000 or None
+    depth = _int(config, "engine.depth")
+    if depth:
+        limit = Limit(depth=depth, movetime=movetime)
     else:
         limit = limit_for_level(chosen.number, movetime=movetime)
     if config["engine.kind"] == "hub":
@@ -202,16 +271,17 @@ def build_opponent(config: Any, variant: Variant) -> tuple[Any, Any]:
         section = {key.split(".", 1)[1]: config[key] for key in config
                    if key.startswith("engine.")}
         return HubOpponent(HubEngine(config_from_settings(section))), limit
-    return BuiltinOpponent(seed=config["engine.seed"], options=chosen.options), limit
+    seed = _int(config, "engine.seed")
+    return BuiltinOpponent(seed=seed, options=chosen.options), limit
 
 
-def ballot_opening(config: Any, variant: Variant) -> Callable[[Board], list[Move]] | None:
+def ballot_opening(config: Config, variant: Variant) -> Opening | None:
     """The opening of each new game drawn from the English tournament ballots, or None.
 
     Raises:
         ConfigError: ``game.ballot`` is set for another variant than English checkers.
     """
-    choice = config["game.ballot"]
+    choice = str(config["game.ballot"])
     if choice == "none":
         return None
     if variant.name != "english":
@@ -219,7 +289,7 @@ def ballot_opening(config: Any, variant: Variant) -> Callable[[Board], list[Move
                           f"checkers only, not {variant.name}")
     from engine.book import ballot_board, random_ballot
 
-    rng = random.Random(config["engine.seed"] or None)
+    rng = random.Random(_int(config, "engine.seed") or None)
     length = int(choice[0])
 
     def opening(board: Board) -> list[Move]:
@@ -228,15 +298,3 @@ def ballot_opening(config: Any, variant: Variant) -> Callable[[Board], list[Move
         return list(ballot_board(ballot).move_stack)
 
     return opening
-
-
-def _event_logger() -> Callable[[dict[str, Any]], None]:
-    def listen(event: dict[str, Any]) -> None:
-        if event.get("event") not in LOGGED_EVENTS:
-            return
-        text = render(event)
-        level = logging.WARNING if event.get("event") in ("refused", "fault") else logging.INFO
-        log.log(level, "%s", text if text else json.dumps(event, default=str))
-
-    return listen
-

@@ -1,10 +1,8 @@
 """The loop: one event queue between the board, the engine, the timers and the session.
 
 :meth:`Controller.step` polls the scanner, queues what it saw, queues the timers that ran out,
-and hands every queued event to the session, oldest first. The engine runs in an
-:class:`EngineWorker`: :class:`SyncEngineWorker` computes in place (virtual time: deterministic
-tests and scripted runs), :class:`ThreadEngineWorker` in a named daemon thread that only posts its
-result. Both work with :class:`board_io.clock.VirtualClock` and ``MonotonicClock`` alike.
+and hands every queued event to the session, oldest first. The engine runs in an engine worker
+(:mod:`firmware_host.opponents.worker`) that posts its results to the same queue.
 
 Example (a scripted record-mode game in virtual time)::
 
@@ -20,125 +18,33 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from board_io.clock import Clock, VirtualClock
-from board_io.events import OccupancyChanged
-from engine.search import Limit, StopToken
-from firmware_host.game.types import EngineJob, EngineResult
+from board_io.events import BoardEvent, OccupancyChanged
+from firmware_host.game.session import Session
+from firmware_host.game.types import SessionEvent
+
+if TYPE_CHECKING:
+    from firmware_host.opponents.worker import EngineWorker
 
 log = logging.getLogger(__name__)
-
-Post = Callable[[Any], None]
-
 
 class Poller(Protocol):
     """What the controller needs of a :class:`board_io.scanner.Scanner`."""
 
-    def poll(self, now: float) -> list[Any]:
+    def poll(self, now: float) -> Sequence[BoardEvent]:
         """Scan once; return the board events."""
         ...
 
 
-class SyncEngineWorker:
-    """Runs each engine job at once, in the caller's thread, and posts its result.
+class Ticking(Protocol):
+    """An LED sink that renders blinking patterns as time passes."""
 
-    For virtual time: the answer arrives as the next event, whatever the search costs. Give it a
-    limit without time (depth or nodes) for reproducible runs.
-    """
-
-    def __init__(self, opponent: Any, limit: Limit, clock: Clock) -> None:
-        self.opponent = opponent
-        self.limit = limit
-        self.clock = clock
-        self.post: Post | None = None
-
-    def submit(self, job: EngineJob) -> None:
-        """Search ``job.board`` now and post an :class:`EngineResult`."""
-        assert self.post is not None, "attach the worker to a controller first"
-        self.post(_search(self.opponent, job, self.limit, None, self.clock))
-
-    def cancel(self) -> None:
-        """Nothing runs between two calls: nothing to stop."""
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-class ThreadEngineWorker:
-    """Runs engine jobs in a named daemon thread, one at a time; results are posted as events.
-
-    A new job or :meth:`cancel` sets the running job's :class:`~engine.search.StopToken`; the
-    session ignores results of cancelled jobs by their token.
-    """
-
-    def __init__(self, opponent: Any, limit: Limit, clock: Clock,
-                 name: str = "draughtsboard-engine") -> None:
-        self.opponent = opponent
-        self.limit = limit
-        self.clock = clock
-        self.name = name
-        self.post: Post | None = None
-        self._lock = threading.Lock()  # one search at a time: the searcher is not re-entrant
-        self._stop: StopToken | None = None
-        self._thread: threading.Thread | None = None
-
-    def submit(self, job: EngineJob) -> None:
-        """Stop the running job, if any, and start ``job`` in a new thread."""
-        assert self.post is not None, "attach the worker to a controller first"
-        self.cancel()
-        stop = StopToken()
-        self._stop = stop
-        self._thread = threading.Thread(target=self._run, args=(job, stop), name=self.name,
-                                        daemon=True)
-        self._thread.start()
-
-    def _run(self, job: EngineJob, stop: StopToken) -> None:
-        with self._lock:
-            if stop.stopped:
-                return
-            result = _search(self.opponent, job, self.limit, stop, self.clock)
-        if not stop.stopped and self.post is not None:
-            self.post(result)
-
-    def cancel(self) -> None:
-        """Ask the running search to stop."""
-        if self._stop is not None:
-            self._stop.stop()
-
-    def close(self, timeout: float = 2.0) -> None:
-        """Stop the search and wait for its thread. Idempotent."""
-        self.cancel()
-        thread, self._thread = self._thread, None
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
-
-
-def _search(opponent: Any, job: EngineJob, limit: Limit, stop: StopToken | None,
-            clock: Clock) -> EngineResult:
-    try:
-        if job.purpose == "hint" and hasattr(opponent, "searcher"):
-            return _hint(opponent, job, limit, stop, clock)
-        result = opponent.best_move(job.board, limit, stop)
-    except Exception as exc:  # the engine failing must not take the board down
-        log.exception("engine: search failed")
-        return EngineResult(job.token, job.purpose, None, clock.monotonic(), error=str(exc))
-    move = getattr(result, "move", result)
-    return EngineResult(job.token, job.purpose, move, clock.monotonic())
-
-
-def _hint(opponent: Any, job: EngineJob, limit: Limit, stop: StopToken | None,
-          clock: Clock) -> EngineResult:
-    """A hint with its reasons (:func:`engine.hint.hint`) from the built-in searcher."""
-    from engine.hint import hint
-
-    found = hint(job.board, opponent.searcher(job.board), limit, stop)
-    if found is None:
-        return EngineResult(job.token, job.purpose, None, clock.monotonic(), error="no move")
-    reasons = tuple({"kind": r.kind.value, "pieces": r.pieces, "moves": r.moves}
-                    for r in found.reasons)
-    return EngineResult(job.token, job.purpose, found.move, clock.monotonic(), reasons=reasons)
+    def tick(self, now: float) -> None:
+        """Advance the blinking to ``now``."""
+        ...
 
 
 class Controller:
@@ -154,19 +60,20 @@ class Controller:
         resume: whether the session resumes the saved game at start.
     """
 
-    def __init__(self, session: Any, scanner: Poller, *, clock: Clock, leds: Any = None,
-                 worker: Any = None, resume: bool = True) -> None:
+    def __init__(self, session: Session, scanner: Poller, *, clock: Clock,
+                 leds: Ticking | None = None, worker: EngineWorker | None = None,
+                 resume: bool = True) -> None:
         self.session = session
         self.scanner = scanner
         self.clock = clock
         self.leds = leds
         self.resume = resume
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()
         self.started = False
         if worker is not None:
             worker.post = self.post
 
-    def post(self, event: Any) -> None:
+    def post(self, event: SessionEvent) -> None:
         """Queue an event (thread-safe: the engine thread and button callbacks use it)."""
         self._queue.put(event)
 
@@ -176,11 +83,11 @@ class Controller:
         ``now`` defaults to the clock's time.
         """
         now = self.clock.monotonic() if now is None else now
-        for event in self.scanner.poll(now):
-            self.post(event)
+        for seen in self.scanner.poll(now):
+            self.post(seen)
         if self.started:
-            for event in self.session.due_timers(now):
-                self.post(event)
+            for due in self.session.due_timers(now):
+                self.post(due)
         handled = 0
         while True:
             try:
@@ -196,7 +103,7 @@ class Controller:
             self.leds.tick(now)
         return handled
 
-    def _dispatch(self, event: Any) -> None:
+    def _dispatch(self, event: SessionEvent) -> None:
         if self.started:
             try:
                 self.session.handle(event)

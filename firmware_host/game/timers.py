@@ -5,8 +5,8 @@ The session starts and cancels timers by name; the controller asks which are due
 generation, so an event of an earlier start that was already queued is recognised as stale.
 
 >>> timers = Timers()
->>> timers.start("settle", now=1.0, delay_ms=300)
->>> timers.due(1.2), [t.name for t in timers.due(1.3)]
+>>> timers.start(TimerName.SETTLE, now=1.0, delay_ms=300)
+>>> timers.due(1.2), [t.name.value for t in timers.due(1.3)]
 ([], ['settle'])
 >>> timers.due(2.0)
 []
@@ -14,27 +14,22 @@ generation, so an event of an earlier start that was already queued is recognise
 
 from __future__ import annotations
 
-from firmware_host.game.types import TimerFired
+from firmware_host.game.types import TimerFired, TimerName
 
 
 class Timers:
     """A set of named timers, each at most once."""
 
     def __init__(self) -> None:
-        self._deadlines: dict[str, tuple[float, int]] = {}
+        self._deadlines: dict[TimerName, tuple[float, int]] = {}
         self._generation = 0
 
-    def start(self, name: str, now: float, delay_ms: float) -> None:
+    def start(self, name: TimerName, now: float, delay_ms: float) -> None:
         """(Re)start timer ``name`` to fire ``delay_ms`` after ``now``."""
         self._generation += 1
         self._deadlines[name] = (now + delay_ms / 1000.0, self._generation)
 
-    def start_once(self, name: str, now: float, delay_ms: float) -> None:
-        """Start timer ``name`` unless it is already running."""
-        if name not in self._deadlines:
-            self.start(name, now, delay_ms)
-
-    def cancel(self, *names: str) -> None:
+    def cancel(self, *names: TimerName) -> None:
         """Stop the named timers (running or not)."""
         for name in names:
             self._deadlines.pop(name, None)
@@ -43,7 +38,7 @@ class Timers:
         """Stop every timer."""
         self._deadlines.clear()
 
-    def running(self, name: str) -> bool:
+    def running(self, name: TimerName) -> bool:
         """Whether timer ``name`` is running."""
         return name in self._deadlines
 
@@ -67,9 +62,10 @@ class Timers:
         reported once only.
         """
         fired = sorted(
-            (deadline, generation, name)
-            for name, (deadline, generation) in self._deadlines.items()
-            if deadline <= now + 1e-9
+            ((deadline, generation, name)
+             for name, (deadline, generation) in self._deadlines.items()
+             if deadline <= now + 1e-9),
+            key=lambda item: (item[0], item[1]),
         )
         for _, generation, name in fired:
             # Mark as reported: keep the generation, move the deadline out of reach.

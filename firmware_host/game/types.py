@@ -15,9 +15,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Protocol, TypeAlias
 
+from board_io.events import (
+    ButtonPressed,
+    LinkLost,
+    LinkRestored,
+    OccupancyChanged,
+    SensorFault,
+    SensorRecovered,
+)
+from engine import Board
 from engine.types import Color, Move
+from firmware_host.store.records import GameRecord, MoveRecord
 
 
 class State(Enum):
@@ -100,44 +110,95 @@ class SessionConfig:
         return self.mode is not Mode.RECORD
 
     @classmethod
-    def from_config(cls, config: Any) -> SessionConfig:
-        """Build the settings from a :class:`firmware_host.config.Config` (or a path mapping).
+    def from_config(cls, config: ConfigLookup) -> SessionConfig:
+        """Build the settings from a validated :class:`firmware_host.config.Config`.
 
-        Keys read (defaults in brackets): ``game.mode`` [play], ``game.human_side`` [white],
-        ``game.touch_move`` [auto], ``game.alternative_move`` [false], ``game.takeback`` [true],
-        ``timing.settle_ms`` [300], ``timing.error_ms`` [2000], ``timing.takeback_ms`` [1500],
-        ``timing.newgame_ms`` [1500], ``board.id`` [board1], ``game.event/site/white/black``.
+        Every key has its default in the config schema, so nothing is defaulted here.
+
+        >>> from firmware_host.config import Config
+        >>> config = Config.from_mapping({"game": {"mode": "teach"}, "timing": {"error_ms": 500}})
+        >>> SessionConfig.from_config(config).error_ms
+        500
 
         Raises:
             ValueError: a value is not one of the allowed ones.
         """
-
-        def get(path: str, default: Any) -> Any:
-            try:
-                return config[path]
-            except KeyError:
-                return default
-
-        headers = {
-            tag: str(get(f"game.{tag.lower()}", ""))
-            for tag in ("Event", "Site", "White", "Black")
-        }
+        headers = {tag: str(config[f"game.{tag.lower()}"])
+                   for tag in ("Event", "Site", "White", "Black")}
         return cls(
-            mode=Mode(str(get("game.mode", "play"))),
-            human_side=Color.WHITE if get("game.human_side", "white") == "white" else Color.BLACK,
-            touch_move=str(get("game.touch_move", "auto")),
-            alternative_move=bool(get("game.alternative_move", False)),
-            takeback=bool(get("game.takeback", True)),
-            settle_ms=int(get("timing.settle_ms", 300)),
-            error_ms=int(get("timing.error_ms", 2000)),
-            takeback_ms=int(get("timing.takeback_ms", 1500)),
-            newgame_ms=int(get("timing.newgame_ms", 1500)),
-            board_id=str(get("board.id", "board1")),
+            mode=Mode(str(config["game.mode"])),
+            human_side=Color.WHITE if config["game.human_side"] == "white" else Color.BLACK,
+            touch_move=str(config["game.touch_move"]),
+            alternative_move=bool(config["game.alternative_move"]),
+            takeback=bool(config["game.takeback"]),
+            settle_ms=_int(config["timing.settle_ms"]),
+            error_ms=_int(config["timing.error_ms"]),
+            takeback_ms=_int(config["timing.takeback_ms"]),
+            newgame_ms=_int(config["timing.newgame_ms"]),
+            crown_ms=_int(config["timing.crown_ms"]),
+            board_id=str(config["board.id"]),
             headers={k: v for k, v in headers.items() if v},
         )
 
 
+class ConfigLookup(Protocol):
+    """A validated configuration: ``config["section.key"]`` is the value or its default."""
+
+    def __getitem__(self, path: str, /) -> object: ...
+
+
+def _int(value: object) -> int:
+    if not isinstance(value, int):
+        raise ValueError(f"expected an integer, not {value!r}")
+    return value
+
+
 # -- events the session handles, besides board_io.events ------------------------------------
+
+
+class Purpose(Enum):
+    """Why the session asked the engine for a move."""
+
+    REPLY = "reply"
+    HINT = "hint"
+
+
+class TimerName(Enum):
+    """The session's timers."""
+
+    #: A move that could still be extended has held: accept it (or refuse what is left).
+    SETTLE = "settle"
+    #: The board has been wrong for ``error_ms``: show the correction.
+    ERROR = "error"
+    #: An earlier position has held for ``takeback_ms``: take back to it.
+    TAKEBACK = "takeback"
+    #: The initial position has held for ``newgame_ms``: start a new game.
+    NEWGAME = "newgame"
+    #: The adjust window's settle time ran out.
+    ADJUST = "adjust"
+    #: The crown reminder has shown for ``crown_ms``.
+    CROWN = "crown"
+
+
+class CommandName(Enum):
+    """Requests from the buttons, the CLI or the web (the button names are the same)."""
+
+    ADJUST = "adjust"
+    DONE = "done"
+    HINT = "hint"
+    TAKEBACK = "takeback"
+    NEWGAME = "newgame"
+    RESIGN = "resign"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a hinted move is good: its kind and how many pieces and moves it concerns."""
+
+    kind: str
+    pieces: int
+    moves: int
 
 
 @dataclass(frozen=True)
@@ -145,27 +206,29 @@ class EngineResult:
     """The engine worker finished a job: ``move`` is None when it failed (``error`` says why)."""
 
     token: int
-    purpose: str
+    purpose: Purpose
     move: Move | None
     at: float
     error: str | None = None
-    #: Why the move is good (hints): ``{"kind": ..., "pieces": n, "moves": n}`` each.
-    reasons: tuple[Mapping[str, Any], ...] = ()
+    #: Why the move is good (hints).
+    reasons: tuple[Reason, ...] = ()
 
 
 @dataclass(frozen=True)
 class TimerFired:
     """A session timer ran out; stale generations are ignored."""
 
-    name: str
+    name: TimerName
     generation: int
     at: float
 
 
 @dataclass(frozen=True)
 class Command:
-    """A request from the CLI or the web: ``resign``, ``draw``, ``adjust``, ``hint``,
-    ``takeback``, ``newgame``; ``side`` names who resigns in record mode."""
+    """A request from a button, the CLI or the web; ``side`` names who resigns in record mode.
+
+    ``name`` is kept as given: an unknown one is refused with ``command_refused``.
+    """
 
     name: str
     at: float
@@ -179,16 +242,24 @@ class Reevaluate:
     at: float
 
 
+#: Every event the session handles; each type has exactly one handler.
+SessionEvent: TypeAlias = (OccupancyChanged | ButtonPressed | Command | EngineResult | TimerFired
+                           | Reevaluate | SensorFault | SensorRecovered | LinkLost | LinkRestored)
+
+#: A published event: plain JSON-ready data with ``event`` and ``at``.
+EventData: TypeAlias = dict[str, object]
+
+
 # -- what the session needs from its collaborators ------------------------------------------
 
 
 @dataclass(frozen=True)
 class EngineJob:
-    """A search the session asks for: ``purpose`` is ``"reply"`` or ``"hint"``."""
+    """A search the session asks for."""
 
     token: int
-    purpose: str
-    board: Any
+    purpose: Purpose
+    board: Board
 
 
 class Thinker(Protocol):
@@ -212,7 +283,7 @@ class Store(Protocol):
         """Open a game and return its id."""
         ...
 
-    def append_move(self, game_id: str, record: Any) -> None:
+    def append_move(self, game_id: str, record: MoveRecord) -> None:
         """Record a move; returns once durable (write-ahead)."""
         ...
 
@@ -224,14 +295,18 @@ class Store(Protocol):
         """Record the result."""
         ...
 
-    def save_session(self, state: dict[str, Any]) -> None:
+    def save_session(self, state: dict[str, object]) -> None:
         """Keep the live session so a restart resumes it."""
         ...
 
-    def load_session(self) -> dict[str, Any] | None:
+    def load_session(self) -> dict[str, object] | None:
         """The saved live session, or None."""
         ...
 
-    def publish(self, event: dict[str, Any]) -> None:
+    def load_game(self, game_id: str) -> GameRecord:
+        """The logged game (raises KeyError when unknown, ValueError when unreadable)."""
+        ...
+
+    def publish(self, event: EventData) -> None:
         """Publish a live event."""
         ...

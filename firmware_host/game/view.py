@@ -1,32 +1,32 @@
-"""What the LEDs should show, as a function of the session's state: facts in, one frame out.
+"""What the LEDs should show: explicit facts in, one frame out.
 
-The session keeps the facts that matter for the LEDs in a :class:`SessionView` (a hint, a
-correction, the lifted piece, ...); :func:`frame_for` turns them and the state into layers of the
-LED language (:mod:`firmware_host.feedback.leds`). Which layers each state shows is the table
-:data:`LAYERS`.
+The session keeps the facts of the turn that matter for the LEDs in a :class:`TurnView` (a
+hint, a correction, the lifted piece, ...) and hands :func:`frame_for` a :class:`LedFacts` made
+of them and of the game; which layers of the LED language (:mod:`firmware_host.feedback.leds`)
+each state shows is the table :data:`LAYERS`.
 
->>> SessionView().correction is None
-True
+>>> facts = LedFacts(state=State.GAME_OVER, view=TurnView(), over=True, num_squares=32)
+>>> len(frame_for(facts))  # a draw lights every square
+32
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any
 
 from board_io.types import Led
 from engine.types import Move
 from firmware_host.feedback import leds
-from firmware_host.game.types import Mode, State
+from firmware_host.game.types import State
 
 Square = int
 Diff = tuple[frozenset[Square], frozenset[Square]]
 
 
 @dataclass
-class SessionView:
+class TurnView:
     """The facts behind the LEDs; reset at every new turn except the crown reminder."""
 
     #: (missing, extra) of the board against the current target, while it is wrong.
@@ -56,29 +56,44 @@ class SessionView:
         self.crown = crown
 
 
-def _correction(session: Any) -> list[leds.Layer]:
-    view: SessionView = session._view
-    layers: list[leds.Layer] = []
-    if view.correction is not None:
-        layers += leds.correction(*view.correction)
-    return layers
+@dataclass(frozen=True)
+class LedFacts:
+    """Everything a frame is made of, in one value."""
+
+    state: State
+    view: TurnView
+    #: The stable occupancy of the board.
+    occupied: frozenset[Square] = frozenset()
+    #: Legal moves of the piece whose destinations are shown (touched, or lifted in teach).
+    destinations: Sequence[Move] = ()
+    #: The computer's move to carry out.
+    pending: Move | None = None
+    #: The pieces of the side to move (the adjust window lights them).
+    own_pieces: Sequence[Square] = ()
+    #: The game is over (its result shows).
+    over: bool = False
+    #: The winner's pieces; None on a draw (every square lights).
+    winner_squares: Sequence[Square] | None = None
+    num_squares: int = 0
 
 
-def _sync(session: Any) -> list[leds.Layer]:
-    view: SessionView = session._view
-    return leds.correction(*view.sync) if view.sync is not None else []
+def _correction(facts: LedFacts) -> list[leds.Layer]:
+    correction = facts.view.correction
+    return leds.correction(*correction) if correction is not None else []
 
 
-def _human(session: Any) -> list[leds.Layer]:
-    view: SessionView = session._view
-    layers = _correction(session)
+def _sync(facts: LedFacts) -> list[leds.Layer]:
+    sync = facts.view.sync
+    return leds.correction(*sync) if sync is not None else []
+
+
+def _human(facts: LedFacts) -> list[leds.Layer]:
+    view = facts.view
+    layers = _correction(facts)
     if view.guide is not None:
-        layers += leds.move_to_carry_out(view.guide, session.occupied)
-    piece = session.obligation if session.obligation is not None else None
-    if piece is None and session.config.mode is Mode.TEACH:
-        piece = view.lifted
-    if piece is not None:
-        layers += leds.legal_destinations(session._index.moves_from(piece))
+        layers += leds.move_to_carry_out(view.guide, facts.occupied)
+    if facts.destinations:
+        layers += leds.legal_destinations(facts.destinations)
     if view.must:
         layers += leds.must_capture(view.must)
     if view.hint is not None:
@@ -86,31 +101,26 @@ def _human(session: Any) -> list[leds.Layer]:
     return layers
 
 
-def _adjusting(session: Any) -> list[leds.Layer]:
-    own = [sq for sq, p in session.board.pieces().items() if p.color == session.board.turn]
-    return _correction(session) + leds.adjust(own)
+def _adjusting(facts: LedFacts) -> list[leds.Layer]:
+    return _correction(facts) + leds.adjust(facts.own_pieces)
 
 
-def _pending(session: Any) -> list[leds.Layer]:
-    layers = _correction(session)
-    if session.pending is not None:
-        layers += leds.move_to_carry_out(session.pending, session.occupied)
+def _pending(facts: LedFacts) -> list[leds.Layer]:
+    layers = _correction(facts)
+    if facts.pending is not None:
+        layers += leds.move_to_carry_out(facts.pending, facts.occupied)
     return layers
 
 
-def _over(session: Any) -> list[leds.Layer]:
-    outcome = session.outcome
-    if outcome is None:
+def _over(facts: LedFacts) -> list[leds.Layer]:
+    if not facts.over:
         return []
-    winner = None
-    if outcome.winner is not None:
-        winner = sorted(sq for sq, p in session.board.pieces().items()
-                        if int(p.color) == outcome.winner)
-    return leds.result(winner, session.variant.num_squares)
+    winner = None if facts.winner_squares is None else sorted(facts.winner_squares)
+    return leds.result(winner, facts.num_squares)
 
 
 #: The layers each state shows (the crown reminder is added in every state).
-LAYERS: Mapping[State, Callable[[Any], list[leds.Layer]]] = MappingProxyType({
+LAYERS: Mapping[State, Callable[[LedFacts], list[leds.Layer]]] = MappingProxyType({
     State.SYNCING: _sync,
     State.SETTING_UP: _sync,
     State.HUMAN_TO_MOVE: _human,
@@ -122,8 +132,8 @@ LAYERS: Mapping[State, Callable[[Any], list[leds.Layer]]] = MappingProxyType({
 })
 
 
-def frame_for(session: Any) -> dict[Square, Led]:
-    """The LED frame of ``session`` now."""
-    layers = LAYERS[session.state](session)
-    layers += leds.crown(session._view.crown)
+def frame_for(facts: LedFacts) -> dict[Square, Led]:
+    """The LED frame the facts call for."""
+    layers = LAYERS[facts.state](facts)
+    layers += leds.crown(facts.view.crown)
     return leds.build(layers)

@@ -29,8 +29,7 @@ from typing import Any, TextIO
 
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
-from board_io.scanner import Scanner
-from board_io.sim import SimSensorMatrix, render
+from board_io.sim import render
 from board_io.types import Led, Pattern, Reading, Role
 from engine import Board, Move
 from engine.errors import DraughtsError
@@ -165,7 +164,7 @@ class Demo:
 
     def __init__(self, options: DemoOptions, stack: ExitStack, display: Display,
                  games_dir: str) -> None:
-        from firmware_host.app.service import build_service
+        from firmware_host.app.service import Wiring, build_service
         from firmware_host.opponents.opponent import BuiltinOpponent
 
         self.options = options
@@ -173,17 +172,17 @@ class Demo:
         self.games_dir = games_dir
         self.clock = VirtualClock()
         config = demo_config(options, games_dir)
-        service = build_service(config, stack, clock=self.clock, notifier=Notifier(environ={}))
+        service = build_service(config, stack, Wiring(clock=self.clock,
+                                                      notifier=Notifier(environ={})))
         self.store = service.store
         self.leds = service.leds
         self.period = service.scan_period
         self.controller = service.controller
         self.session = self.controller.session
-        scanner = self.controller.scanner
-        if not (isinstance(scanner, Scanner) and isinstance(scanner.sensors, SimSensorMatrix)):
+        if service.sim is None:
             raise DemoError("the demo needs the simulated board")
-        self.scanner = scanner
-        self.sim = scanner.sensors.board
+        self.scanner = service.scanner
+        self.sim = service.sim
         self.layout = self.sim.layout
         self.game = Board(self.session.variant)  # the human's own idea of the game
         self.rng = random.Random(options.seed)
@@ -374,7 +373,9 @@ class Demo:
         from firmware_host.store.pdnfiles import PdnFiles
         from firmware_host.store.pdnrender import render_game
 
-        game = self.store.load_game(self.session.game_id)
+        game_id = self.session.game_id
+        assert game_id is not None, "the session opens a game at start"
+        game = self.store.load_game(game_id)
         return PdnFiles(self.games_dir, render_game).path_for(game)
 
 

@@ -19,22 +19,19 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, TextIO
+from typing import TextIO
 
 from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
-from board_io.scanner import Scanner
-from board_io.sim import LedRecorder, SimulatedBoard, render
+from board_io.sim import LedRecorder, render
 from board_io.types import ButtonName, Reading
-from engine import Board, Color
+from engine import Color
 from engine.errors import DraughtsError
-from engine.levels import limit_for_level
-from engine.search import Limit
 from engine.types import Move
+from engine.variant import find_variant
+from firmware_host.config import Config
 from firmware_host.feedback.texts import render as message
-from firmware_host.game.controller import Controller, SyncEngineWorker, ThreadEngineWorker
-from firmware_host.game.session import Session
-from firmware_host.game.types import SessionConfig
+from firmware_host.game.types import EventData
 from firmware_host.recognition.layout import layout_for
 
 #: How the terminal draws a piece the game knows (colour, king).
@@ -59,7 +56,7 @@ _BUTTONS = frozenset({"adjust", "hint", "takeback", "newgame", "resign", "draw",
 class PlayOptions:
     """What ``draughtsboard play`` was asked for."""
 
-    config: Any
+    config: Config
     fen: str | None = None
     auto_execute: bool = False
     colour: bool = True
@@ -72,59 +69,37 @@ class TerminalGame:
     """The simulated board, its session and the typed-command loop."""
 
     def __init__(self, options: PlayOptions, stack: ExitStack, out: TextIO) -> None:
-        config = options.config
+        from firmware_host.app.notify import Notifier
+        from firmware_host.app.service import Wiring, build_service
+
+        overrides: dict[str, object] = {"board.sensors": "sim", "board.leds": "sim",
+                                        "board.buttons": "sim", "engine.level": options.level}
+        if options.games_dir is not None:
+            overrides["store.games_dir"] = options.games_dir
+        config = options.config.with_overrides(overrides)
         self.out = out
         self.options = options
-        self.variant = Board(config["game.variant"]).variant
+        self.variant = find_variant(str(config["game.variant"]))
         self.layout = layout_for(self.variant)
-        self.clock: Any = VirtualClock() if options.virtual_time else MonotonicClock()
-        start = Board(self.variant, fen=options.fen)
-        self.sim = SimulatedBoard(self.layout, occupied=start.occupied_squares(),
-                                  clock=self.clock)
-        scanner = Scanner(self.sim.sensor_matrix, self.sim.cell_map, buttons=self.sim.buttons,
-                          debounce_ms=config["timing.debounce_ms"])
-        self.leds = stack.enter_context(LedRecorder(self.layout.num_squares, clock=self.clock))
-        self.store = stack.enter_context(self._open_store(options))
-        worker = self._worker(options, stack)
-        self.session = Session(self.variant, self.store, SessionConfig.from_config(config),
-                               thinker=worker, show_leds=self.leds.show, fen=options.fen)
-        self.session.subscribe(self._on_event)
-        self.scanner = scanner
-        self.controller = Controller(self.session, scanner, clock=self.clock, leds=self.leds,
-                                     worker=worker, resume=False)
+        self.clock: VirtualClock | MonotonicClock = (
+            VirtualClock() if options.virtual_time else MonotonicClock())
+        service = build_service(config, stack, Wiring(
+            fen=options.fen, clock=self.clock, notifier=Notifier(environ={}),
+            listeners=[self._on_event], virtual_time=options.virtual_time, resume=False,
+            pdn_files=options.games_dir is not None))
+        if service.sim is None or not isinstance(service.leds, LedRecorder):
+            raise BoardIOError("the terminal board needs the simulated board and LEDs")
+        self.sim = service.sim
+        self.leds = service.leds
+        self.store = service.store
+        self.session = service.session
+        self.controller = service.controller
+        self.scanner = service.scanner
         self.actions: deque[tuple[float, Callable[[], None]]] = deque()
         self.dirty = True
 
-    def _open_store(self, options: PlayOptions) -> Any:
-        from firmware_host.store import open_store
-
-        store_url = options.config["store.url"]
-        if options.games_dir is None:
-            return open_store(store_url, options.config["board.id"])
-        from firmware_host.store.pdnfiles import PdnFiles
-        from firmware_host.store.pdnrender import render_game
-
-        files = PdnFiles(options.games_dir, render_game)
-
-        def write(game: Any) -> None:
-            files.write(game)
-
-        return open_store(store_url, options.config["board.id"], on_change=write)
-
-    def _worker(self, options: PlayOptions, stack: ExitStack) -> Any:
-        if options.config["game.mode"] == "record":
-            return None
-        from firmware_host.opponents.opponent import BuiltinOpponent
-
-        opponent = stack.enter_context(BuiltinOpponent(seed=options.config["engine.seed"]))
-        if options.virtual_time:
-            return SyncEngineWorker(opponent, Limit(depth=4), self.clock)
-        worker = ThreadEngineWorker(opponent, limit_for_level(options.level), self.clock)
-        stack.callback(worker.close)
-        return worker
-
     # -- output ------------------------------------------------------------------------------
-    def _on_event(self, event: dict[str, Any]) -> None:
+    def _on_event(self, event: EventData) -> None:
         if event["event"] in ("leds", "state"):
             self.dirty = True
             return
@@ -254,7 +229,9 @@ class TerminalGame:
         """The game so far as PDN."""
         from firmware_host.store.pdnrender import render_game
 
-        return render_game(self.store.load_game(self.session.game_id))
+        game_id = self.session.game_id
+        assert game_id is not None, "the session opens a game at start"
+        return render_game(self.store.load_game(game_id))
 
 
 def read_line(stream: TextIO, game: TerminalGame) -> str | None:

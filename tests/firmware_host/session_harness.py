@@ -11,7 +11,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from board_io.clock import VirtualClock
@@ -20,19 +20,15 @@ from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
 from board_io.types import ButtonName, Role
 from engine import Board
-from engine.search import Limit
-from firmware_host.game.controller import Controller, SyncEngineWorker
+from engine.search import Limit, SearchResult
+from firmware_host.game.controller import Controller
 from firmware_host.game.session import Session
 from firmware_host.game.types import EngineResult, Mode, SessionConfig
+from firmware_host.opponents.worker import SyncEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import GameRecord, open_store
 
 _BOARD_IDS = itertools.count()
-
-
-@dataclass
-class _Result:
-    move: Any
 
 
 def find_move(board: Board, text: str) -> Any:
@@ -94,11 +90,11 @@ class ScriptedOpponent:
         self.moves = list(moves)
         self.searches = 0
 
-    def best_move(self, board: Board, limit: Limit, stop: Any = None) -> _Result:
+    def best_move(self, board: Board, limit: Limit, stop: Any = None) -> SearchResult:
         self.searches += 1
         if self.moves:
-            return _Result(find_move(board, self.moves.pop(0)))
-        return _Result(next(iter(board.legal_moves)))
+            return SearchResult(find_move(board, self.moves.pop(0)), 0, 1, 1, 0.0)
+        return SearchResult(next(iter(board.legal_moves)), 0, 1, 1, 0.0)
 
 
 class ManualWorker:
@@ -263,11 +259,11 @@ class Rig:
 
     def leds(self, role: Role) -> set[str]:
         """Names of the squares lit with ``role`` now."""
-        frame = self.session._frame or {}
+        frame = self.session.frame
         return {self.variant.square_name(sq) for sq, led in frame.items() if led.role is role}
 
     def lit(self) -> dict[str, str]:
-        frame = self.session._frame or {}
+        frame = self.session.frame
         return {self.variant.square_name(sq): led.role.value for sq, led in frame.items()}
 
     def moves(self) -> list[str]:

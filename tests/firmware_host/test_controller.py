@@ -9,16 +9,12 @@ from board_io.clock import VirtualClock
 from board_io.scanner import Scanner
 from board_io.sim import ScriptPlayer, SimulatedBoard, parse_script
 from engine import Board
-from engine.search import Limit
+from engine.search import Limit, SearchResult
 from engine.types import Color
-from firmware_host.game.controller import (
-    Controller,
-    SyncEngineWorker,
-    ThreadEngineWorker,
-    run_script,
-)
+from firmware_host.game.controller import Controller, run_script
 from firmware_host.game.session import Session
-from firmware_host.game.types import EngineJob, EngineResult, Mode, SessionConfig
+from firmware_host.game.types import EngineJob, EngineResult, Mode, Purpose, SessionConfig
+from firmware_host.opponents.worker import SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import open_store
 from tests.firmware_host.session_harness import Rig, ScriptedOpponent, find_move
@@ -40,8 +36,8 @@ class BlockingOpponent:
         while not self.release.wait(0.005):
             if stop is not None and stop.stopped:
                 self.stopped_early.set()
-                return None
-        return find_move(board, self.reply)
+                return SearchResult(None, 0, 0, 0, 0.0)
+        return SearchResult(find_move(board, self.reply), 0, 1, 1, 0.0)
 
 
 def rig_parts(variant: str, mode: Mode, worker: Any, clock: VirtualClock,
@@ -138,7 +134,7 @@ def test_thread_worker_cancel_stops_the_search() -> None:
     worker.post = results.append
     board = Board("english")
     board.push(find_move(board, "11-15"))
-    worker.submit(EngineJob(1, "reply", board))
+    worker.submit(EngineJob(1, Purpose.REPLY, board))
     assert opponent.started.wait(5)
     worker.cancel()
     assert opponent.stopped_early.wait(5)
@@ -154,7 +150,7 @@ def test_engine_exceptions_become_error_results() -> None:
     results: list[EngineResult] = []
     worker = SyncEngineWorker(Broken(), Limit(depth=1), VirtualClock())
     worker.post = results.append
-    worker.submit(EngineJob(3, "reply", Board("english")))
+    worker.submit(EngineJob(3, Purpose.REPLY, Board("english")))
     assert results[0].move is None and "crashed" in (results[0].error or "")
 
 
@@ -166,12 +162,13 @@ def test_hints_from_the_builtin_engine_come_with_reasons() -> None:
     worker = SyncEngineWorker(BuiltinOpponent(), Limit(depth=3), VirtualClock())
     worker.post = results.append
     board = Board("international", fen="W:W33,48:B28,17,5")
-    worker.submit(EngineJob(1, "hint", board))
+    worker.submit(EngineJob(1, Purpose.HINT, board))
     (result,) = results
     assert board.move_notation(result.move) == "33x11"
-    kinds = [r["kind"] for r in result.reasons]
+    kinds = [r.kind for r in result.reasons]
     assert "captures" in kinds
-    text = render({"event": "hint", "pdn": "33x11", "reasons": list(result.reasons)})
+    reasons = [{"kind": r.kind, "pieces": r.pieces, "moves": r.moves} for r in result.reasons]
+    text = render({"event": "hint", "pdn": "33x11", "reasons": reasons})
     assert text.startswith("hint: 33x11 (") and "captures 2" in text
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.app.notify import Notifier
-from firmware_host.app.service import build_service
+from firmware_host.app.service import Wiring, build_service
 from firmware_host.config.loader import Config
 
 DRAUGHTSBOARD = str(Path(sys.executable).parent / "draughtsboard")
@@ -94,7 +94,7 @@ def test_stop_turns_leds_off_and_flushes(tmp_path: Path) -> None:
     })
     stop = threading.Event()
     with ExitStack() as stack:
-        service = build_service(config, stack, notifier=Notifier({}))
+        service = build_service(config, stack, Wiring(notifier=Notifier({})))
         leds = service.leds
         shown: list[dict[int, object]] = []
         original = leds.show

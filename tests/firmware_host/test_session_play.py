@@ -37,7 +37,7 @@ def test_computer_capture_shows_path_and_pieces_to_remove() -> None:
     assert rig.leds(Role.PATH) == {"20"}
     assert rig.leds(Role.TO) == {"11"}
     assert rig.leds(Role.REMOVE) == {"24", "16"}
-    remove = {led.pattern for sq, led in rig.session._frame.items() if led.role is Role.REMOVE}
+    remove = {led.pattern for sq, led in rig.session.frame.items() if led.role is Role.REMOVE}
     assert remove == {Pattern.SLOW}
     rig.lift("16")  # captured pieces removed first, in any order
     assert rig.leds(Role.REMOVE) == {"24"}

@@ -14,6 +14,7 @@ import pytest
 
 from engine import Board
 from engine.pdn import read_games
+from engine.search import SearchResult
 from engine.variant import VARIANTS
 from firmware_host.store.pdnrender import render_game
 from tests.conftest import sample_size
@@ -77,8 +78,8 @@ class RandomOpponent:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def best_move(self, board: Board, limit: object, stop: object = None) -> object:
-        return self.rng.choice(list(board.generate_moves(paths=True)))
+    def best_move(self, board: Board, limit: object, stop: object = None) -> SearchResult:
+        return SearchResult(self.rng.choice(list(board.generate_moves(paths=True))), 0, 1, 1, 0.0)
 
 
 PLAY_GAMES = sample_size(ci=1, full=20)

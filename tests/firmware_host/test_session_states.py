@@ -76,14 +76,14 @@ def test_state_is_reachable(state: State) -> None:
     rig = RECIPES[state]()
     assert rig.session.state is state
     if state is not State.SYNCING:
-        assert rig.last("state")["state"] == state.value or state is State.HUMAN_TO_MOVE
+        assert rig.last("state")["state"] == state.value
 
 
 def test_unknown_commands_and_events_are_refused_not_fatal() -> None:
     rig = Rig("english")
     rig.command("castle")
     assert rig.last("command_refused")["command"] == "castle"
-    rig.session.handle(object())
+    rig.session.handle(object())  # type: ignore[arg-type]  # a foreign object, on purpose
     assert rig.state == "human_to_move"
 
 

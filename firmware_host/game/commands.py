@@ -1,0 +1,106 @@
+"""The session's commands: the buttons and the requests of the CLI or the web.
+
+Each command is handled by one method, found through the table built in
+``Commands.__init__`` (keyed by :class:`~firmware_host.game.types.CommandName`); each checks
+where it applies and says so when it does not (``command_refused``, ``hint_refused``, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from engine.outcome import Outcome, Termination
+from engine.types import Color
+from firmware_host.game.types import HUMAN_STATES, Command, CommandName, Mode, Purpose, State
+
+if TYPE_CHECKING:
+    from firmware_host.game.session import Session
+
+__all__ = ["Commands"]
+
+
+class Commands:
+    """The command handlers of one :class:`~firmware_host.game.session.Session`."""
+
+    def __init__(self, session: Session) -> None:
+        self._s = session
+        self.by_name: Mapping[CommandName, Callable[[Command], None]] = MappingProxyType({
+            CommandName.ADJUST: self._cmd_adjust,
+            CommandName.DONE: self._cmd_done,
+            CommandName.HINT: self._cmd_hint,
+            CommandName.TAKEBACK: self._cmd_takeback,
+            CommandName.NEWGAME: self._cmd_newgame,
+            CommandName.RESIGN: self._cmd_resign,
+            CommandName.DRAW: self._cmd_draw,
+        })
+
+    def handle(self, event: Command) -> None:
+        """Carry out ``event`` (an unknown name is refused with ``command_refused``)."""
+        try:
+            name = CommandName(event.name)
+        except ValueError:
+            self._s.publish("command_refused", command=event.name, reason="unknown")
+            return
+        self.by_name[name](event)
+
+    def _cmd_adjust(self, event: Command) -> None:
+        s = self._s
+        if s.state in HUMAN_STATES and s.human_turn:
+            s.touch_events(s.touch.press_adjust(event.at))
+        else:
+            s.publish("command_refused", command="adjust", reason="not_your_turn")
+
+    def _cmd_done(self, event: Command) -> None:
+        s = self._s
+        if s.state is State.ADJUSTING:
+            s.touch_events(s.touch.press_adjust(event.at))
+
+    def _cmd_takeback(self, event: Command) -> None:
+        s = self._s
+        target = s.game.previous_turn_of(s.config.human_side)
+        if not s.config.takebacks_allowed or target is None:
+            s.publish("takeback_refused", mode=s.config.mode.value)
+            return
+        s.take_back_to(target, event.at)
+
+    def _cmd_newgame(self, event: Command) -> None:
+        s = self._s
+        if s.state is State.SETTING_UP:
+            s.set_state(State.SYNCING)  # pressed again: back to the game
+        else:
+            s.set_state(State.SETTING_UP)
+            s.publish("newgame_requested")
+        s.evaluate(event.at)
+
+    def _cmd_hint(self, event: Command) -> None:
+        s = self._s
+        if not s.config.hints_allowed:
+            s.publish("hint_refused", reason="mode", mode=s.config.mode.value)
+            return
+        if s.state not in HUMAN_STATES:
+            s.publish("hint_refused", reason="not_your_turn")
+            return
+        s.submit(Purpose.HINT)
+
+    def _cmd_resign(self, event: Command) -> None:
+        s = self._s
+        if s.outcome is not None or s.game_id is None:
+            return
+        if event.side in ("white", "black"):
+            loser = Color.WHITE if event.side == "white" else Color.BLACK
+        elif s.config.mode is Mode.RECORD:
+            loser = Color(s.board.turn)
+        else:
+            loser = s.config.human_side
+        s.finish(Outcome(Termination.RESIGNATION, loser.opponent), event.at)
+
+    def _cmd_draw(self, event: Command) -> None:
+        s = self._s
+        if s.outcome is not None or s.game_id is None:
+            return
+        if s.config.mode is not Mode.RECORD:
+            s.publish("draw_declined")
+            return
+        s.finish(Outcome(Termination.DRAW_AGREED, None), event.at)

@@ -1,0 +1,315 @@
+"""One game as the board keeps it: the position, its history, the computer's pending move, the
+result, and every store write (write-ahead: the store has a move before anything shows it).
+
+The :class:`~firmware_host.game.session.Session` decides *when* (which move, which takeback);
+the :class:`Game` does it and keeps the record straight. It publishes the record's events
+(``new_game``, ``move``, ``takeback``, ``resumed``) through the ``publish`` it is given.
+
+>>> from engine.variant import find_variant
+>>> from firmware_host.store import open_store
+>>> from firmware_host.game.types import Mode
+>>> events = []
+>>> game = Game(find_variant("english"), open_store("memory", "doc"), mode=Mode.RECORD,
+...             publish=lambda kind, **fields: events.append(kind))
+>>> game.open_new()
+>>> record = game.play(game.board.parse_move("11-15"), by="human")
+>>> record.ply, record.pdn, events
+(1, '11-15', ['new_game', 'move'])
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine import Board
+from engine.outcome import Outcome, Termination
+from engine.types import Color, Move
+from engine.variant import Variant
+from firmware_host.game.fields import Namer, move_fields, move_record, occupancy, side_name
+from firmware_host.game.snapshot import restore, restore_outcome, snapshot
+from firmware_host.game.types import Mode, Store
+from firmware_host.recognition.recogniser import MoveIndex, PendingIndex
+from firmware_host.store.records import MoveRecord
+
+__all__ = ["Game", "Opening", "Publish", "Resumed"]
+
+log = logging.getLogger(__name__)
+
+Square = int
+#: Draws the first moves of each new game (an English ballot).
+Opening = Callable[[Board], Sequence[Move]]
+
+
+class Publish(Protocol):
+    """Publishes one live event: its kind and JSON-ready fields."""
+
+    def __call__(self, kind: str, /, **fields: object) -> None: ...
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A saved game was resumed; ``obligation`` is the touch-move obligation it had."""
+
+    obligation: Square | None
+
+
+class Game:
+    """The game in progress and its record.
+
+    Args:
+        variant: the rules.
+        store: where the game is logged (write-ahead) and the live session kept.
+        mode: the session's mode (a saved session of another mode is not resumed).
+        publish: where the record's events go.
+        human_side: the human's side in play and teach modes (names the computer's PDN tag).
+        headers: PDN tags of new games.
+        fen: where new games start (None: the variant's initial position).
+        opening: draws the first moves of each new game (recorded with ``by="ballot"``).
+        wall_clock: wall time for the move records.
+        computer_name: the PDN player tag of the computer's side in play and teach modes.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        store: Store,
+        *,
+        mode: Mode,
+        publish: Publish,
+        human_side: Color = Color.WHITE,
+        headers: Mapping[str, str] | None = None,
+        fen: str | None = None,
+        opening: Opening | None = None,
+        wall_clock: Callable[[], float] = time.time,
+        computer_name: str = "draughtsboard",
+    ) -> None:
+        self.variant = variant
+        self.namer = Namer(variant)
+        self._store = store
+        self._mode = mode
+        self._publish = publish
+        self._human_side = human_side
+        self._headers = dict(headers or {})
+        self._opening = opening
+        self._wall_clock = wall_clock
+        self._computer_name = computer_name
+        #: Where new games start; the current game's own start may differ (a resumed game).
+        self.new_game_fen = fen or variant.starting_fen
+        self.start_fen = self.new_game_fen
+        #: The occupancy of a new game's start position.
+        self.initial = occupancy(Board(variant, fen=self.new_game_fen))
+        self.board = Board(variant, fen=self.start_fen)
+        self.game_id: str | None = None
+        self.outcome: Outcome | None = None
+        #: The occupancy after each ply of the game (index 0: its start).
+        self.history: list[frozenset[Square]] = [occupancy(self.board)]
+        self.pending: Move | None = None
+        self.index = MoveIndex(self.board)
+        self.pending_index: PendingIndex | None = None
+
+    # -- facts --------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> frozenset[Square]:
+        """The occupancy of the game position."""
+        return self.history[-1]
+
+    @property
+    def started(self) -> bool:
+        """The game has moves or a result (so the initial position means something else)."""
+        return bool(self.board.move_stack) or self.outcome is not None
+
+    def start_turn(self) -> Color:
+        """The side that moved first in this game."""
+        plies = len(self.board.move_stack)
+        return Color(self.board.turn) if plies % 2 == 0 else Color(self.board.turn).opponent
+
+    def turn_at(self, ply: int) -> Color:
+        """The side to move after ``ply`` plies."""
+        start = self.start_turn()
+        return start if ply % 2 == 0 else start.opponent
+
+    def takeback_target(self, occupied: frozenset[Square], side: Color) -> int | None:
+        """The latest earlier ply whose position ``occupied`` shows, with ``side`` to move."""
+        for ply in range(len(self.history) - 2, -1, -1):
+            if self.history[ply] == occupied and self.turn_at(ply) == side:
+                return ply
+        return None
+
+    def previous_turn_of(self, side: Color) -> int | None:
+        """The latest ply before which ``side`` was to move (what a takeback button returns to)."""
+        for ply in range(len(self.board.move_stack) - 1, -1, -1):
+            if self.turn_at(ply) == side:
+                return ply
+        return None
+
+    # -- the record ---------------------------------------------------------------------------
+
+    def open_new(self) -> None:
+        """Start a new game from the new-game position and log it (with its opening)."""
+        self.start_fen = self.new_game_fen
+        self.board = Board(self.variant, fen=self.start_fen)
+        self.history = [occupancy(self.board)]
+        self.set_pending(None)
+        self.outcome = None
+        headers = dict(self._headers)
+        if self._mode is not Mode.RECORD:
+            computer = side_name(self._human_side.opponent)
+            headers.setdefault(computer.capitalize(), self._computer_name)
+        start_fen = None if self.start_fen == self.variant.starting_fen else self.start_fen
+        self.game_id = self._store.new_game(headers, self.variant.name, start_fen,
+                                            self._mode.value)
+        self._publish("new_game", game_id=self.game_id, variant=self.variant.name,
+                      mode=self._mode.value, fen=self.board.fen())
+        self._play_opening()
+
+    def abandon(self) -> None:
+        """Close a game left unfinished with ``*`` (abandoned), if it had begun."""
+        if self.game_id is not None and self.outcome is None and self.started:
+            self._store.finish(self.game_id, "*", Termination.ABANDONED.value)
+
+    def _play_opening(self) -> None:
+        """Record the opening drawn for this game (an English ballot) as its first moves.
+
+        The board then shows the start position and the game the ballot's: the session's
+        re-sync guides the players, square by square, to set the ballot position up.
+        """
+        if self._opening is None:
+            return
+        for move in self._opening(self.board.copy()):
+            self.play(move, "ballot")
+            self.history = [occupancy(self.board)]  # no takeback into the ballot
+
+    def play(self, move: Move, by: str) -> MoveRecord:
+        """Log ``move`` (write-ahead), play it and publish it; return its record."""
+        assert self.game_id is not None, "no game open"
+        record = move_record(self.board, move, by, self._wall_clock(), self.namer)
+        self._store.append_move(self.game_id, record)
+        fields = move_fields(self.board, move, self.namer)
+        self.board.push(move)
+        self.history.append(occupancy(self.board))
+        self.set_pending(None)
+        self._publish("move", ply=record.ply, by=by, fen=record.fen_after, **fields)
+        return record
+
+    def finish(self, outcome: Outcome) -> str:
+        """Log the result; return it as PDN gives it."""
+        assert self.game_id is not None, "no game open"
+        result = outcome.result(self.variant.pdn_gametype)
+        self._store.finish(self.game_id, result, outcome.termination.value)
+        self.outcome = outcome
+        self.set_pending(None)
+        return result
+
+    def take_back_to(self, ply: int) -> int:
+        """Undo the moves after ``ply`` (logged first); return how many were undone."""
+        assert self.game_id is not None, "no game open"
+        plies = len(self.board.move_stack) - ply
+        self._store.truncate(self.game_id, ply)
+        for _ in range(plies):
+            self.board.pop()
+        del self.history[ply + 1:]
+        self.set_pending(None)
+        self.outcome = None
+        self._publish("takeback", plies=plies, ply=ply, side=side_name(self.board.turn),
+                      fen=self.board.fen())
+        return plies
+
+    def set_pending(self, move: Move | None) -> None:
+        """Set the computer's pending move and rebuild the recogniser's indexes."""
+        self.pending = move
+        self.index = MoveIndex(self.board)
+        self.pending_index = None if move is None else PendingIndex(self.board, move,
+                                                                    index=self.index)
+
+    # -- the live session ---------------------------------------------------------------------
+
+    def save(self, obligation: Square | None) -> None:
+        """Keep the live session (after the log: the log wins on resume)."""
+        self._store.save_session(snapshot(
+            variant=self.variant.name, mode=self._mode.value, game_id=self.game_id,
+            start_fen=self.start_fen, board=self.board, pending=self.pending,
+            obligation=obligation, outcome=self.outcome, human_side=self._human_side,
+        ))
+
+    def resume(self) -> Resumed | None:
+        """Resume the saved session, brought up to the game log.
+
+        Returns None when there is nothing to resume (or it cannot be: a ``resume_failed`` event
+        says why). A finished game resumes finished, with no obligation.
+        """
+        state = self._store.load_session()
+        if not state or state.get("variant") != self.variant.name or not state.get("game_id"):
+            return None
+        if state.get("mode") != self._mode.value:
+            return None
+        try:
+            board, pending = restore(state, lambda fen: Board(self.variant, fen=fen))
+            outcome = restore_outcome(state, board)
+        except ValueError as exc:
+            log.error("session: cannot resume the saved game (%s); starting a new one", exc)
+            self._publish("resume_failed", reason=str(exc))
+            return None
+        self.game_id = str(state["game_id"])
+        self.start_fen = str(state["start_fen"])
+        saved = state.get("obligation")
+        obligation = saved if isinstance(saved, int) and not isinstance(saved, bool) else None
+        logged_outcome, changed = self._catch_up(board, outcome)
+        if changed:
+            pending = None  # the game moved on after the snapshot: its pending move is stale
+            obligation = None
+        self.board = board
+        self.outcome = logged_outcome
+        self.set_pending(None if logged_outcome is not None else pending)
+        replay = Board(self.variant, fen=self.start_fen)
+        self.history = [occupancy(replay)]
+        for move in board.move_stack:
+            replay.push(move)
+            self.history.append(occupancy(replay))
+        self._publish("resumed", game_id=self.game_id, ply=len(board.move_stack),
+                      fen=board.fen(), pending=None if self.pending is None
+                      else board.move_notation(self.pending))
+        return Resumed(None if logged_outcome is not None else obligation)
+
+    def _catch_up(self, board: Board, outcome: Outcome | None) -> tuple[Outcome | None, bool]:
+        """Bring ``board`` (from the snapshot) up to the game log, which is written first: a stop
+        between the two leaves the log a move ahead, or a takeback behind. Returns the outcome as
+        the log has it and whether anything changed.
+        """
+        assert self.game_id is not None
+        try:
+            game = self._store.load_game(self.game_id)
+            logged = [m.pdn for m in game.moves]
+        except (ValueError, KeyError) as exc:
+            log.error("session: game log unreadable (%s): resuming from the snapshot", exc)
+            return outcome, False
+        changed = False
+        while len(board.move_stack) > len(logged):
+            board.pop()
+            changed = True
+        for text in logged[len(board.move_stack):]:
+            try:
+                board.push(board.parse_move(text))
+            except ValueError as exc:
+                log.error("session: logged move %s does not replay (%s)", text, exc)
+                break
+            changed = True
+        result = outcome
+        if game.result == "*":
+            result = None
+        elif outcome is None:
+            result = board.outcome() or Outcome.from_result(game.result,
+                                                            _termination(game.termination))
+        return result, changed or result != outcome
+
+
+def _termination(text: str) -> Termination:
+    try:
+        return Termination(text)
+    except ValueError:
+        return Termination.UNKNOWN
+
