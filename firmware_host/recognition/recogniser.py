@@ -188,14 +188,6 @@ class MoveIndex:
         """The legal moves of the piece on ``origin`` (empty when it cannot move)."""
         return tuple(s.move for s in self._by_origin.get(origin, ()))
 
-    def result_of(self, move: Move) -> frozenset[Square]:
-        """``occ(m(P))``: the occupancy after a legal move.
-
-        Raises:
-            IllegalMoveError: the move is not legal in this position.
-        """
-        return _squares(self._shape_of(move).final)
-
     def _shape_of(self, move: Move) -> _Shape:
         shape = self._by_key.get(move.key())
         if shape is None:

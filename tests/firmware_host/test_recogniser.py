@@ -460,7 +460,7 @@ def test_index_reports_playable_pieces_and_results() -> None:
     index = MoveIndex(board)
     assert index.playable == sq(board, "32 33")
     (move,) = index.moves_from(31)
-    assert index.result_of(move) == sq(board, "23 33 1")
+    assert index.resolve(sq(board, "23 33 1")) == Complete(move)
     assert index.occupancy == board.occupied_squares()
 
 
