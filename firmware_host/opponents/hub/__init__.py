@@ -1,1 +1,3 @@
-"""The Hub protocol (Scan's): messages, the engine process, client and server."""
+"""The Hub protocol (Scan's): ``protocol`` (lines as typed messages), ``notation`` (moves,
+positions, scores and variant names on the wire), ``process`` (the engine process), ``client``
+(the client and the blocking ``HubEngine``), ``config`` (how to run an engine), ``server``."""
