@@ -193,8 +193,17 @@ class RedisStore:
         self._next_retry = self._monotonic() + RETRY_SECONDS
 
     def _retry_if_due(self) -> None:
-        if not self.connected and self._monotonic() >= self._next_retry:
-            self.flush()
+        """From the ``store-events`` thread: try Redis again, the slow ping outside the lock so
+        the scan thread keeps spooling meanwhile."""
+        if self.connected or self._monotonic() < self._next_retry:
+            return
+        try:
+            self.client.ping()
+        except FAILURES as exc:
+            with self._lock:
+                self._went_down(exc)
+            return
+        self.flush()
 
     def flush(self) -> bool:
         """Send spooled writes to Redis in order, each exactly once; return whether none are left.
