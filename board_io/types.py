@@ -76,6 +76,7 @@ class Role(Enum):
     ADJUST = "adjust"
     CROWN = "crown"
     RESULT = "result"
+    FAULT = "fault"  # a sensor that cannot be trusted (stuck switch, missing diode, wire)
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ ROLE_COLOURS: Mapping[Role, Rgb] = MappingProxyType({
     Role.ADJUST: (0, 60, 255),
     Role.CROWN: (255, 170, 0),
     Role.RESULT: (255, 255, 255),
+    Role.FAULT: (255, 0, 192),
 })
 
 #: Roles drawn dimmed, and by how much.

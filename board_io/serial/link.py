@@ -264,6 +264,8 @@ class SerialLink:
                 self._last_leds = message
             elif isinstance(message, msg.Config):
                 self._config = message
+            elif isinstance(message, msg.Ping):
+                self._recovery.ping_sent(self._clock.monotonic())
             reader, epoch = self._reader, self._epoch
         return reader is not None and self._write(reader, epoch, message)
 

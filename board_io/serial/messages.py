@@ -67,7 +67,7 @@ _PATTERNS = {code: pattern for pattern, code in PATTERN_CODES.items()}
 ROLE_CODES: Mapping[Role, int] = MappingProxyType({
     Role.FROM: 1, Role.TO: 2, Role.PATH: 3, Role.REMOVE: 4, Role.LEGAL: 5, Role.MUST: 6,
     Role.HINT: 7, Role.MISSING: 8, Role.EXTRA: 9, Role.ADJUST: 10, Role.CROWN: 11,
-    Role.RESULT: 12,
+    Role.RESULT: 12, Role.FAULT: 13,
 })
 _ROLES = {code: role for role, code in ROLE_CODES.items()}
 ERROR_CODES: Mapping[int, str] = MappingProxyType({

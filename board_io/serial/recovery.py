@@ -156,6 +156,11 @@ class Recovery:
                     "re-sending CONFIG and LEDs", self.name, self.stats.mcu_restarts)
         return [Do.RESEND]
 
+    def ping_sent(self, now: float) -> None:
+        """Someone else sent a PING (``SerialLink.send``): its HELLO is no restart."""
+        self._pings_waiting += 1
+        self._last_ping = now
+
     def port_failed(self, now: float, reason: str) -> list[Action]:
         """The port reported an error or was closed under us."""
         if self.state is LinkState.DOWN:

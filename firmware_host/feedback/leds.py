@@ -36,11 +36,14 @@ PATTERNS: Mapping[Role, Pattern] = MappingProxyType({
     Role.ADJUST: Pattern.ON,
     Role.CROWN: Pattern.FAST,
     Role.RESULT: Pattern.SLOW,
+    Role.FAULT: Pattern.SLOW,
 })
 
 #: Which role shows when several claim a square: first wins. Corrections matter most (the board
 #: is wrong), then what the player must do now, then advice.
 PRIORITY: tuple[Role, ...] = (
+    # A square whose sensor cannot be trusted shows that, never a correction on it.
+    Role.FAULT,
     Role.MISSING,
     Role.EXTRA,
     Role.REMOVE,
@@ -158,6 +161,17 @@ def result(winner_squares: Sequence[Square] | None, all_squares: int) -> list[La
     """
     squares = range(all_squares) if winner_squares is None else winner_squares
     return [(Role.RESULT, list(squares))]
+
+
+def sensor_fault(squares: Iterable[Square]) -> list[Layer]:
+    """Layers marking squares whose sensor is faulty (``recognition.health`` findings).
+
+    Above every other role, so no correction is ever shown on such a square.
+
+    >>> build(sensor_fault([5]) + correction([], [5]))[5].role.name
+    'FAULT'
+    """
+    return [(Role.FAULT, sorted(set(squares)))]
 
 
 def to_data(frame: Mapping[Square, Led], name: Any = str) -> dict[str, list[str]]:

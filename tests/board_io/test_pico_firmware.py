@@ -97,7 +97,7 @@ def test_decoder_drops_and_counts_bad_frames() -> None:
         (bytes([1, 2, 0x05, 0x00]), False),  # another board size
         (bytes([1, 3, 0x04, 0x00, 0x00]), False),  # a role without a pattern
         (bytes([1, 3, 0x01, 0x00, 0x00]), False),  # a pattern without a role
-        (bytes([1, 3, 0x35, 0x00, 0x00]), False),  # role 13
+        (bytes([1, 3, 0x39, 0x00, 0x00]), False),  # role 14
         (bytes([1, 3, 0x85, 0x00, 0x00]), False),  # reserved bit 7
     ],
 )
@@ -382,6 +382,7 @@ def test_a_matrix_without_diodes_is_reported(port: Path, picos: list[PicoOnPty])
     errors: queue.Queue[msg.ErrorReport] = queue.Queue()
     with SerialLink(str(port), poll_interval=0.05) as link:
         link.add_listener(lambda m: errors.put(m) if isinstance(m, msg.ErrorReport) else None)
+        link.send(msg.Ping())  # the faults are told again after every PING, now to a listener
         cells: set[int] = set()
         while len(cells) < 4:
             report = errors.get(timeout=WAIT)

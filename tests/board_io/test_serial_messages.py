@@ -66,7 +66,7 @@ def test_every_reading_role_and_pattern_has_a_code() -> None:
     assert set(msg.READING_CODES) == set(Reading)
     assert set(msg.ROLE_CODES) == set(Role)
     assert set(msg.PATTERN_CODES) == set(Pattern)
-    assert sorted(msg.ROLE_CODES.values()) == list(range(1, 13))
+    assert sorted(msg.ROLE_CODES.values()) == list(range(1, 14))
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,7 @@ def test_every_reading_role_and_pattern_has_a_code() -> None:
         (0x04, bytes([99, 0, 0]), "unknown error code 99"),
         (0x04, bytes([1]), "ERROR body must be 3 bytes"),
         (0x81, bytes([1, 1, 0x80]), "invalid code 0x80"),
-        (0x81, bytes([1, 1, 0b1101_01]), "invalid code 0x35"),  # role 13 does not exist
+        (0x81, bytes([1, 1, 0b1110_01]), "invalid code 0x39"),  # role 14 does not exist
         (0x81, bytes([1, 1, 0b0001_00]), "invalid code 0x04"),  # a role with pattern off
         (0x81, bytes([1, 1, 0b0000_01]), "invalid code 0x01"),  # lit without a role
         (0x82, bytes([0, 0, 0, 20]), "scan_period_ms must be 1..1000"),

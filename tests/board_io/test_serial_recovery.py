@@ -84,6 +84,15 @@ def test_every_further_hello_resends(steps: list[tuple[str, float]], restarts: i
     assert r.state is LinkState.UP and r.stats.losses == 0
 
 
+def test_a_ping_sent_by_hand_is_answered_not_a_restart() -> None:
+    r = Recovery(link_timeout=3.0, reconnect_interval=1.0, name="p")
+    r.opened(0.0)
+    r.hello(0.1)
+    r.ping_sent(50.0)
+    assert r.hello(50.1) == [Do.RESEND]
+    assert r.stats.mcu_restarts == 0
+
+
 def test_one_loss_one_restore_whatever_happens_between() -> None:
     r = _up()
     got: list[object] = []

@@ -1,6 +1,6 @@
 # draughtsboard reference firmware: drawing the LEDS frames (roles, colours, blinking).
 #
-# A LEDS code is: bits 6..2 the role (1..12), bits 1..0 the pattern (0 off, 1 on, 2 slow
+# A LEDS code is: bits 6..2 the role (1..13), bits 1..0 the pattern (0 off, 1 on, 2 slow
 # 1 Hz, 3 fast 4 Hz). Blinking cells are lit during the first half of each period, all in
 # phase.
 
@@ -18,6 +18,7 @@ COLOURS = (
     (0x00, 0x3C, 0xFF),  # 10 adjust (drawn at a quarter)
     (0xFF, 0xAA, 0x00),  # 11 crown
     (0xFF, 0xFF, 0xFF),  # 12 result
+    (0xFF, 0x00, 0xC0),  # 13 fault: this square's sensor cannot be trusted
 )
 ADJUST = 10
 WHITE = (0xFF, 0xFF, 0xFF)

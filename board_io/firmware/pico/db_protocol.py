@@ -182,7 +182,7 @@ def parse_leds(body, rows, cols):
     """Return the LED codes of a LEDS body for a ``rows`` x ``cols`` board.
 
     Raises BadMessage: wrong size, or a code with a reserved bit, role 0 with a pattern, a
-    pattern 0 with a role, or a role above 12.
+    pattern 0 with a role, or a role above 13.
     """
     if len(body) < 2 or body[0] != rows or body[1] != cols or len(body) != 2 + rows * cols:
         raise BadMessage("LEDS size")
@@ -191,7 +191,7 @@ def parse_leds(body, rows, cols):
         if code == 0:
             continue
         role = code >> 2
-        if code & 0x80 or code & 0x03 == 0 or not 1 <= role <= 12:
+        if code & 0x80 or code & 0x03 == 0 or not 1 <= role <= 13:
             raise BadMessage("LEDS code")
     return bytes(codes)
 
