@@ -11,6 +11,8 @@ Times are CPU seconds of this process (``time.process_time``; the searcher takes
 argument) so that other jobs on a shared machine do not skew the figures; wall-clock nodes/s is
 printed too. Targets: >= 100,000 nodes/s and depth >= 10 in 1 s from the international start.
 
+Also the stop latency: how long a search takes to return once another thread asks it to stop.
+
 Run: ``.venv/bin/python bench/search.py [--seconds S]``
 """
 
@@ -79,6 +81,34 @@ def peer_search(board: Board, seconds: float) -> tuple[int, int]:
     return finished, nodes
 
 
+def stop_latency(runs: int = 20) -> list[float]:
+    """Seconds from a stop request (set from another thread) to the search returning."""
+    import threading
+
+    from engine.search import StopToken
+
+    latencies = []
+    for _ in range(runs):
+        token = StopToken()
+        running = threading.Event()
+        done: list[float] = []
+
+        def work(token: StopToken = token, running: threading.Event = running,
+                 done: list[float] = done) -> None:
+            Searcher("international", clock=time.monotonic).search(
+                Board(), Limit(), stop=token, on_iteration=lambda result: running.set())
+            done.append(time.perf_counter())
+
+        thread = threading.Thread(target=work)
+        thread.start()
+        running.wait(10)
+        asked = time.perf_counter()
+        token.stop()
+        thread.join()
+        latencies.append(done[0] - asked)
+    return sorted(latencies)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per search")
@@ -101,6 +131,9 @@ def main() -> None:
         print(f"{variant:<14}{label:<13}{result.depth:>6}{result.nodes:>9}{nps:>10.0f}"
               f"{result.nodes / wall:>10.0f}{move:>8} | {peer_depth:>10}{peer_nps:>10.0f}"
               f"{result.depth / max(peer_depth, 1):>8.1f}{nps / max(peer_nps, 1):>7.1f}")
+    latencies = stop_latency()
+    print(f"\nstop request to return (international, 20 runs): median "
+          f"{latencies[len(latencies) // 2] * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
