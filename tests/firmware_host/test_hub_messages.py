@@ -30,6 +30,7 @@ from firmware_host.opponents.hub.notation import (
     variant_from_hub,
 )
 from firmware_host.opponents.hub.protocol import (
+    Done,
     HubMessage,
     HubProtocolError,
     Level,
@@ -155,6 +156,17 @@ def test_param_spec() -> None:
         'param name=variant value=normal type=enum values="normal losing"')
     with pytest.raises(HubProtocolError, match="lacks name"):
         ParamSpec.from_message(parse_line("param value=1"))
+
+
+@pytest.mark.parametrize(("line", "done"), [
+    ("done move=32-28 ponder=17-22", Done("32-28", "17-22")),
+    ("done move=28x10x14x23", Done("28x10x14x23")),
+    ("done", Done()),
+    ('done move=""', Done()),
+])
+def test_done(line: str, done: Done) -> None:
+    assert Done.from_message(parse_line(line)) == done
+    assert Done.from_message(done.to_message()) == done
 
 
 @pytest.mark.parametrize(("spec", "value", "problem"), [

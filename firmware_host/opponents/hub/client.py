@@ -51,6 +51,7 @@ from firmware_host.opponents.hub.process import (
     HubTimeout,
 )
 from firmware_host.opponents.hub.protocol import (
+    Done,
     HubMessage,
     HubProtocolError,
     Level,
@@ -216,7 +217,7 @@ class HubClient:
         return errors
 
     def go(self, timeout: float, stop: StopToken | None, stop_timeout: float,
-           on_info: Callable[[SearchInfo], None] | None = None) -> tuple[HubMessage, bool]:
+           on_info: Callable[[SearchInfo], None] | None = None) -> tuple[Done, bool]:
         """Send ``go think``; wait for ``done``; return it and whether ``stop`` had to be sent.
 
         ``stop`` is sent when the token is set or ``timeout`` passes; the engine then has
@@ -245,7 +246,7 @@ class HubClient:
                                      f"{stop_timeout:.1f} s after stop") from None
                 continue
             if msg.command == "done":
-                return msg, stopped
+                return Done.from_message(msg), stopped
             if msg.command == "info" and on_info is not None:
                 on_info(SearchInfo.from_message(msg))
             elif msg.command == "error":
@@ -377,16 +378,17 @@ class HubEngine:
 
         done, stopped = client.go(_search_budget(level, self.config), stop,
                                   self.config.stop_timeout, keep)
-        text = done.get("move")
-        if not text:
-            raise HubEngineError(f"{self.name} gave no move in {board.fen()}: {done.format()!r}")
+        text = done.move
+        if text is None:
+            raise HubEngineError(f"{self.name} gave no move in {board.fen()}: "
+                                 f"{done.to_message().format()!r}")
         try:
             move = move_from_hub(board, text)
         except ValueError as exc:
             raise HubEngineError(f"{self.name} played {text!r}, not legal in {board.fen()}: "
                                  f"{exc}") from exc
         info = infos[-1] if infos else SearchInfo()
-        return HubPlayResult(move, done.get("ponder"), info, self.clock() - started, stopped)
+        return HubPlayResult(move, done.ponder, info, self.clock() - started, stopped)
 
     def ping(self) -> None:
         """Check that the engine answers (starting it if needed).

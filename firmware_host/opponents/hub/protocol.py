@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = [
+    "Done",
     "HubMessage",
     "HubProtocolError",
     "Level",
@@ -328,6 +329,29 @@ def _int_or_none(value: int | float | None) -> int | None:
 
 def _float_or_none(value: int | float | None) -> float | None:
     return None if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class Done:
+    """The answer to ``go``: the move (Hub text; None when there is none) and the expected reply.
+
+    >>> Done.from_message(parse_line("done move=32-28 ponder=17-22"))
+    Done(move='32-28', ponder='17-22')
+    >>> Done().to_message().format()                  # no position, or no legal move
+    'done'
+    """
+
+    move: str | None = None
+    ponder: str | None = None
+
+    @classmethod
+    def from_message(cls, msg: HubMessage) -> Done:
+        """Read a ``done`` line (an empty ``move=`` is no move)."""
+        return cls(msg.get("move") or None, msg.get("ponder") or None)
+
+    def to_message(self) -> HubMessage:
+        """Return the ``done`` line."""
+        return message("done", move=self.move, ponder=self.ponder)
 
 
 @dataclass(frozen=True)

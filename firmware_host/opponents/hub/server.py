@@ -38,6 +38,7 @@ from firmware_host.opponents.hub.notation import (
     variant_from_hub,
 )
 from firmware_host.opponents.hub.protocol import (
+    Done,
     HubMessage,
     HubProtocolError,
     Level,
@@ -257,10 +258,10 @@ class HubServer:
         board = self._board
         if board is None:
             self.error("no position: send pos first")
-            self.send(message("done"))
+            self.send(Done().to_message())
             return
         if not board.legal_moves:
-            self.send(message("done"))
+            self.send(Done().to_message())
             return
         pondering = "ponder" in msg
         limit = self._limit()
@@ -310,7 +311,7 @@ class HubServer:
         except Exception as exc:
             logger.exception("hub search failed")
             self.error(f"search failed: {exc}")
-            self.send(message("done"), finishes_search=True)
+            self.send(Done().to_message(), finishes_search=True)
 
     def _info(self, result: SearchResult) -> None:
         seconds = max(result.seconds, 1e-6)
@@ -322,7 +323,7 @@ class HubServer:
     def _done(self, result: SearchResult) -> None:
         move = move_to_hub(result.move) if result.move is not None else None
         ponder = move_to_hub(result.pv[1]) if len(result.pv) > 1 else None
-        self.send(message("done", move=move, ponder=ponder), finishes_search=True)
+        self.send(Done(move, ponder).to_message(), finishes_search=True)
 
 
 def _bounded_int(text: str, low: int, high: int) -> int:
