@@ -354,6 +354,20 @@ def test_config_from_settings(tmp_path: Path) -> None:
             config_from_settings(bad)
 
 
+def test_config_keys_are_the_schemas_and_so_are_the_defaults() -> None:
+    from dataclasses import fields
+
+    from firmware_host.config.schema import options_by_path
+    from firmware_host.opponents.hub.config import CONFIG_KEYS
+
+    schema = options_by_path()
+    defaults = {f.name: f.default for f in fields(HubEngineConfig)}
+    for key, name in CONFIG_KEYS.items():
+        option = schema[f"engine.{key}"]
+        if option.kind == "float":
+            assert defaults[name] == option.default, key
+
+
 def test_client_drives_our_own_hub_server_in_several_variants() -> None:
     command = (sys.executable, "-m", "firmware_host.cli", "engine", "--hub")
     config = HubEngineConfig(command=command, params={"level": "10", "tt-size": "4"})

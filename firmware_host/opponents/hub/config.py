@@ -1,8 +1,9 @@
 """How to run an external Hub engine: :class:`HubEngineConfig`, built from the ``[engine]``
 section of the configuration by :func:`config_from_settings`.
 
-The keys, their types and defaults are declared in :mod:`firmware_host.config.schema`; this module
-maps them onto the fields :class:`~firmware_host.opponents.hub.client.HubEngine` uses.
+The keys, their types, ranges and defaults are declared once, in
+:mod:`firmware_host.config.schema`; this module maps them onto the fields
+:class:`~firmware_host.opponents.hub.client.HubEngine` uses, and takes its defaults from there.
 
 >>> HubEngineConfig(command=("/opt/scan/scan", "hub")).default_movetime
 1.0
@@ -15,7 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
+from firmware_host.config.schema import options_by_path
+
 __all__ = ["CONFIG_KEYS", "HubEngineConfig", "config_from_settings"]
+
+
+def _schema_default(key: str) -> float:
+    """The default of ``engine.<key>``, in seconds, as the configuration schema declares it."""
+    default = options_by_path()[f"engine.{key}"].default
+    if isinstance(default, bool) or not isinstance(default, int | float):
+        raise TypeError(f"engine.{key} is not a number of seconds in the schema: {default!r}")
+    return float(default)
 
 
 @dataclass(frozen=True)
@@ -27,7 +38,7 @@ class HubEngineConfig:
     the ``variant`` parameter is set from the board being played, not from here.
 
     >>> HubEngineConfig(command=("scan", "hub"), cwd="/opt/scan").reply_timeout
-    5.0
+    10.0
 
     Raises:
         ValueError: an empty command or a non-positive timeout.
@@ -36,14 +47,14 @@ class HubEngineConfig:
     command: tuple[str, ...]
     cwd: str | None = None
     params: Mapping[str, str] = field(default_factory=dict)
-    handshake_timeout: float = 10.0
-    init_timeout: float = 120.0
-    reply_timeout: float = 5.0
-    search_timeout: float = 300.0
-    search_margin: float = 2.0
-    stop_timeout: float = 5.0
-    quit_timeout: float = 2.0
-    default_movetime: float = 1.0
+    handshake_timeout: float = _schema_default("hub_handshake_timeout_s")
+    init_timeout: float = _schema_default("hub_init_timeout_s")
+    reply_timeout: float = _schema_default("hub_timeout_s")
+    search_timeout: float = _schema_default("hub_search_timeout_s")
+    search_margin: float = _schema_default("hub_search_margin_s")
+    stop_timeout: float = _schema_default("hub_stop_timeout_s")
+    quit_timeout: float = 2.0  # not configurable: how long a quitting engine may take to exit
+    default_movetime: float = _schema_default("hub_movetime_s")
 
     def __post_init__(self) -> None:
         if not self.command or not all(isinstance(a, str) and a for a in self.command):
@@ -54,8 +65,6 @@ class HubEngineConfig:
                 raise ValueError(f"hub engine {name} must be positive, not {getattr(self, name)!r}")
         if self.search_margin < 0:
             raise ValueError(f"hub engine search_margin must not be negative: {self.search_margin}")
-
-
 
 
 #: Config keys (section ``[engine]``) read by :func:`config_from_settings`, and their fields.
