@@ -327,24 +327,25 @@ class RedisStore:
             RecordError: an operation does not fit the game (nothing is written).
             StoreUnavailable: Redis failed and there is no spool.
         """
-        if ops[0][0] != "start" and game_id not in self._games:
-            self._load_cached(game_id)
-        after = copy.deepcopy(self._games.get(game_id))
-        seq = self._seq.get(game_id, 0)
-        commands: list[Command] = []
-        for op, data in ops:
-            seq += 1
-            fields = encode_op(op, seq, data)
-            if op == "start" or after is not None:
-                # Validate before writing: a bad operation must never reach the record.
-                after = apply_op(after, fields, f"game {game_id}")
-            commands.append(("xadd", (self._key("game", game_id), fields), {}))
-        commands.extend(extra or [])
-        if session is not None:
-            commands.append(self._session_command(session))
-        self._execute(commands)
-        self._seq[game_id] = seq
-        self._remember(game_id, after, session)
+        with self._lock:  # the events thread may be flushing (and rewriting this PDN file)
+            if ops[0][0] != "start" and game_id not in self._games:
+                self._load_cached(game_id)
+            after = copy.deepcopy(self._games.get(game_id))
+            seq = self._seq.get(game_id, 0)
+            commands: list[Command] = []
+            for op, data in ops:
+                seq += 1
+                fields = encode_op(op, seq, data)
+                if op == "start" or after is not None:
+                    # Validate before writing: a bad operation must never reach the record.
+                    after = apply_op(after, fields, f"game {game_id}")
+                commands.append(("xadd", (self._key("game", game_id), fields), {}))
+            commands.extend(extra or [])
+            if session is not None:
+                commands.append(self._session_command(session))
+            self._execute(commands)
+            self._seq[game_id] = seq
+            self._remember(game_id, after, session)
 
     def _load_cached(self, game_id: str) -> None:
         try:
@@ -403,9 +404,10 @@ class RedisStore:
 
     def save_session(self, state: dict[str, Any]) -> None:
         """Save the live session (game id, position, pending move, obligation, mode)."""
-        self._execute([self._session_command(state)])
-        if self.local is not None:
-            self.local.save_session(state)
+        with self._lock:
+            self._execute([self._session_command(state)])
+            if self.local is not None:
+                self.local.save_session(state)
 
     def load_session(self) -> dict[str, Any] | None:
         """The saved live session, or None (none saved, or corrupt).

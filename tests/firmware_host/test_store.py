@@ -58,6 +58,7 @@ def test_session_state_round_trip(store: RedisStore) -> None:
     assert RedisStore(store.client, "board1").load_session() == state
 
 
+@pytest.mark.logs_errors
 def test_corrupt_session_is_reported_not_fatal(store: RedisStore,
                                                caplog: pytest.LogCaptureFixture) -> None:
     store.client.set("draughtsboard:board1:session", b"{not json")
@@ -65,6 +66,7 @@ def test_corrupt_session_is_reported_not_fatal(store: RedisStore,
     assert "corrupt" in caplog.text
 
 
+@pytest.mark.logs_errors
 def test_corrupt_entries_are_skipped_and_reported(store: RedisStore) -> None:
     game_id = store.new_game({}, "international", None, "record")
     store.append_move(game_id, move(1, "32-28"))
@@ -78,6 +80,7 @@ def test_corrupt_entries_are_skipped_and_reported(store: RedisStore) -> None:
     assert len(game.problems) == 2
 
 
+@pytest.mark.logs_errors
 def test_unreadable_game_does_not_hide_the_others(store: RedisStore) -> None:
     good = store.new_game({"White": "Ann"}, "russian", None, "record")
     store.client.zadd("draughtsboard:board1:games", {"broken": 1.0})

@@ -32,7 +32,7 @@ from firmware_host.store import (
 )
 from tests.redis_server import RedisServer, free_port
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
 
 PDNS = ["32-28", "19-23", "28x19", "14x23", "33-28", "23x32", "37x28", "20-24", "38-33",
         "15-20", "42-38", "10-15", "47-42", "5-10"]
