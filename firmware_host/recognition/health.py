@@ -1,0 +1,259 @@
+"""Sensor health during a game: readings that come from a faulty sensor, not from the player.
+
+:func:`analyse` is pure. It compares what the game expects (``expected``: the occupied squares
+of the position) with what the sensors steadily read (``stable``), knowing when each square's
+reading last changed, and names the squares whose reading should not be trusted:
+
+* **missing diode** (``MISSING_DIODE``): on a row/column switch matrix without diodes, closing
+  three corners of a rectangle of sensor cells makes the fourth read closed too. A square that
+  reads a piece the game does not expect, is the fourth corner of a rectangle of closed cells
+  and appeared *at the same moment* as one of the other three corners is such a ghost. A group
+  of squares appearing together may hold one real piece: the finding names them all.
+* **stuck switch, closed** (``STUCK_CLOSED``): a square reads a piece, the game has never had a
+  piece there, and its reading has not changed since start-up, for ``patience_s``.
+* **stuck switch, open** (``STUCK_OPEN``): the game expects a piece, the square has never read
+  one since start-up, and every other square agrees with the game, for ``patience_s``.
+* **row or column wire** (``ROW_WIRE`` / ``COLUMN_WIRE``): two or more squares of one sensor
+  row (column) are stuck open and no square of that line ever read anything.
+
+The session publishes each new finding as a ``sensor_fault`` event, shows the squares with the
+``fault`` LED role and never asks the player to correct them: :meth:`HealthReport.trusted`
+gives the occupancy with every stuck square read as the game expects, and
+:attr:`HealthReport.blocking` says that ghosts make the reading ambiguous (no move may be
+committed from it).
+
+Example (a diode-less 2x2 matrix: three pieces, the fourth corner reads one too):
+    >>> wiring = Wiring(cells=((0, 0), (0, 1), (1, 0), (1, 1)), names=("a", "b", "c", "d"))
+    >>> report = analyse(wiring, expected=frozenset({0, 1, 2}),
+    ...                  stable=frozenset({0, 1, 2, 3}), changed_at={2: 5.0, 3: 5.0},
+    ...                  ever_expected=frozenset({0, 1, 2}), since=0.0, now=5.1)
+    >>> [(f.square, f.cause.value) for f in report.findings], report.blocking
+    ([(3, 'missing_diode')], True)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from engine import Square
+
+if TYPE_CHECKING:
+    from board_io.geometry import CellMap
+
+__all__ = ["Cause", "HealthReport", "SensorFinding", "Wiring", "analyse"]
+
+Cell = tuple[int, int]
+
+#: Two changes this close in time happened "at the same moment" (one scan, one debounce).
+TOGETHER_S = 0.05
+#: How long a stuck reading must last before it is called a fault.
+PATIENCE_S = 10.0
+
+
+class Cause(StrEnum):
+    """The likely cause of a faulty reading."""
+
+    MISSING_DIODE = "missing_diode"
+    STUCK_CLOSED = "stuck_closed"
+    STUCK_OPEN = "stuck_open"
+    ROW_WIRE = "row_wire"
+    COLUMN_WIRE = "column_wire"
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """Where each square's sensor sits: its (sensor row, sensor column), and its name.
+
+    ``matrix``: the sensors are a row/column matrix (ghosts possible); False for one input per
+    square (a shift-register chain).
+    """
+
+    cells: tuple[Cell, ...]
+    names: tuple[str, ...]
+    matrix: bool = True
+
+    @classmethod
+    def from_cell_map(cls, cell_map: CellMap, *, matrix: bool = True) -> Wiring:
+        """The wiring of a board_io cell map (``matrix`` False for a shift-register chain)."""
+        return cls(tuple(cell_map.cells), tuple(cell_map.layout.names), matrix)
+
+    def name(self, square: Square) -> str:
+        """The square's name."""
+        return self.names[square]
+
+
+@dataclass(frozen=True)
+class SensorFinding:
+    """One square whose reading comes from a fault; ``sentence`` says which and why."""
+
+    square: Square
+    cause: Cause
+    sentence: str
+    related: tuple[Square, ...] = ()  # the rectangle's other corners, the line's squares
+
+    def to_data(self, wiring: Wiring) -> dict[str, object]:
+        """The ``sensor_fault`` event's fields."""
+        return {"event": "sensor_fault", "square": wiring.name(self.square),
+                "cause": self.cause.value, "text": self.sentence,
+                "related": [wiring.name(sq) for sq in self.related]}
+
+
+@dataclass(frozen=True)
+class HealthReport:
+    """The findings of :func:`analyse`."""
+
+    findings: tuple[SensorFinding, ...] = ()
+    _by_cause: Mapping[Cause, frozenset[Square]] = field(default_factory=dict, repr=False)
+
+    @property
+    def suspect(self) -> frozenset[Square]:
+        """Every square whose reading is not to be trusted (show ``fault``, no correction)."""
+        return frozenset(f.square for f in self.findings)
+
+    @property
+    def blocking(self) -> bool:
+        """True while ghosts make the reading ambiguous: commit no move from it."""
+        return bool(self._by_cause.get(Cause.MISSING_DIODE))
+
+    def trusted(self, stable: frozenset[Square], expected: frozenset[Square]) -> frozenset[Square]:
+        """``stable`` with each stuck square read as the game expects it."""
+        stuck_closed = self._by_cause.get(Cause.STUCK_CLOSED, frozenset())
+        stuck_open = frozenset().union(*(self._by_cause.get(c, frozenset()) for c in (
+            Cause.STUCK_OPEN, Cause.ROW_WIRE, Cause.COLUMN_WIRE)))
+        return (stable - stuck_closed) | (stuck_open & expected)
+
+
+def analyse(wiring: Wiring, *, expected: frozenset[Square], stable: frozenset[Square],
+            changed_at: Mapping[Square, float], ever_expected: frozenset[Square],
+            since: float, now: float, patience_s: float = PATIENCE_S,
+            together_s: float = TOGETHER_S) -> HealthReport:
+    """Find the squares whose reading comes from a sensor fault.
+
+    ``changed_at[sq]``: when the stable reading of ``sq`` last changed (absent: never since
+    start-up); ``ever_expected``: every square the game has expected a piece on since
+    start-up; ``since``: when the expected occupancy last changed (the last move, the start).
+
+    Raises:
+        ValueError: a square outside the wiring.
+    """
+    size = len(wiring.cells)
+    if any(not 0 <= sq < size for sq in expected | stable):
+        raise ValueError(f"squares outside the {size}-square board")
+    findings = _ghosts(wiring, expected, stable, changed_at, together_s) if wiring.matrix else []
+    ghosts = {f.square for f in findings}
+    settled = now - since >= patience_s
+    if settled:
+        findings += [_stuck_closed(wiring, sq) for sq in sorted(stable - expected - ghosts)
+                     if sq not in changed_at and sq not in ever_expected]
+        findings += _stuck_open(wiring, expected, stable, changed_at, findings)
+    by_cause: dict[Cause, set[Square]] = defaultdict(set)
+    for finding in findings:
+        by_cause[finding.cause].add(finding.square)
+    return HealthReport(tuple(sorted(findings, key=lambda f: f.square)),
+                        {cause: frozenset(sqs) for cause, sqs in by_cause.items()})
+
+
+# -- the rules ---------------------------------------------------------------------------------
+
+def _ghosts(wiring: Wiring, expected: frozenset[Square], stable: frozenset[Square],
+            changed_at: Mapping[Square, float], together_s: float) -> list[SensorFinding]:
+    at_cell = {cell: sq for sq, cell in enumerate(wiring.cells)}
+    found = []
+    for sq in sorted(stable - expected):
+        when = changed_at.get(sq)
+        for corners in _rectangles(wiring.cells[sq], at_cell, stable):
+            together = when is None or any(
+                changed_at.get(c) is not None and abs(changed_at[c] - when) <= together_s
+                for c in corners)
+            if together:
+                found.append(_ghost(wiring, sq, corners))
+                break
+    return found
+
+
+def _rectangles(cell: Cell, at_cell: Mapping[Cell, Square],
+                stable: frozenset[Square]) -> Iterable[tuple[Square, Square, Square]]:
+    """Every rectangle of closed cells with ``cell`` as its fourth corner: the other three."""
+    row, col = cell
+    same_row = [(c, sq) for (r, c), sq in at_cell.items() if r == row and c != col
+                and sq in stable]
+    same_col = [(r, sq) for (r, c), sq in at_cell.items() if c == col and r != row
+                and sq in stable]
+    for other_col, beside in same_row:
+        for other_row, above in same_col:
+            diagonal = at_cell.get((other_row, other_col))
+            if diagonal is not None and diagonal in stable:
+                yield (beside, above, diagonal)
+
+
+def _ghost(wiring: Wiring, sq: Square, corners: Sequence[Square]) -> SensorFinding:
+    names = ", ".join(wiring.name(c) for c in corners)
+    return SensorFinding(
+        sq, Cause.MISSING_DIODE,
+        f"{wiring.name(sq)} reads a piece the game does not expect, and it appeared together "
+        f"with {names}, the other corners of a rectangle of sensor cells: the switch matrix "
+        f"is missing its diodes (or a diode is shorted); the reading may be a ghost",
+        tuple(corners))
+
+
+def _stuck_closed(wiring: Wiring, sq: Square) -> SensorFinding:
+    name = wiring.name(sq)
+    return SensorFinding(
+        sq, Cause.STUCK_CLOSED,
+        f"{name} reads a piece that the game never had there, unchanged since start-up: "
+        f"if there is no piece on {name}, its switch is stuck closed (a reed stuck shut, a "
+        f"magnet nearby or a short)")
+
+
+def _stuck_open(wiring: Wiring, expected: frozenset[Square], stable: frozenset[Square],
+                changed_at: Mapping[Square, float],
+                others: Sequence[SensorFinding]) -> list[SensorFinding]:
+    missing = expected - stable
+    dead = {sq for sq in missing if sq not in changed_at}
+    explained = {f.square for f in others}
+    if not dead or (missing - dead) or (stable - expected - explained):
+        return []  # the board is still being set up or a move is under way
+    rows: dict[int, list[Square]] = defaultdict(list)
+    cols: dict[int, list[Square]] = defaultdict(list)
+    for sq, (row, col) in enumerate(wiring.cells):
+        rows[row].append(sq)
+        cols[col].append(sq)
+    found = []
+    for sq in sorted(dead):
+        row, col = wiring.cells[sq]
+        line = _dead_line(rows[row], dead, changed_at, stable)
+        if wiring.matrix and line:
+            found.append(_wire(wiring, sq, Cause.ROW_WIRE, f"sensor row {row}", line))
+            continue
+        line = _dead_line(cols[col], dead, changed_at, stable)
+        if wiring.matrix and line:
+            found.append(_wire(wiring, sq, Cause.COLUMN_WIRE, f"sensor column {col}", line))
+            continue
+        name = wiring.name(sq)
+        found.append(SensorFinding(
+            sq, Cause.STUCK_OPEN,
+            f"the game expects a piece on {name} but its sensor has never read one since "
+            f"start-up: if the piece is there, its switch, diode or solder joint is dead"))
+    return found
+
+
+def _dead_line(squares: Sequence[Square], dead: set[Square], changed_at: Mapping[Square, float],
+               stable: frozenset[Square]) -> tuple[Square, ...]:
+    """The line's squares if two or more are dead and none of them ever read anything."""
+    hits = [sq for sq in squares if sq in dead]
+    quiet = all(sq not in changed_at and sq not in stable for sq in squares)
+    return tuple(squares) if len(hits) >= 2 and quiet else ()
+
+
+def _wire(wiring: Wiring, sq: Square, cause: Cause, line: str,
+          squares: tuple[Square, ...]) -> SensorFinding:
+    names = ", ".join(wiring.name(s) for s in squares)
+    return SensorFinding(
+        sq, cause,
+        f"the game expects a piece on {wiring.name(sq)} but no square of {line} ({names}) has "
+        f"ever read one: the {line.split()[1]} wire or the pin driving or reading it",
+        tuple(s for s in squares if s != sq))
