@@ -25,12 +25,10 @@ from types import MappingProxyType
 TEMPLATES: Mapping[str, str] = MappingProxyType({
     "move": "{ply_text} {pdn}",
     "computer_move": "the computer plays {pdn}: carry it out on the board",
-    "computer_move_done": "computer's move {pdn} carried out",
-    "thinking": "the computer is thinking",
     "refused": "that move is not legal here",
     "refused.capture_compulsory": "a capture is compulsory: {capture}",
     "refused.max_capture": "you must take the maximum: {count} pieces",
-    "refused.majority": "you must take the most pieces: {capture}",
+    "refused.capture_precedence": "another capture comes first: {capture}",
     "refused.king_priority": "capturing with the king comes first: {capture}",
     "refused.touch_move": "touch-move: you touched {square}, you must move it",
     "refused.not_side_to_move": "it is {side}'s turn: {squares_text} is the other side's",
@@ -43,7 +41,6 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "adjust": "adjust window {state}",
     "correction": "put back on: {missing_text}; take away: {extra_text}",
     "synced": "board in sync with the game",
-    "sync_needed": "set up the position: put pieces on {missing_text}; take away {extra_text}",
     "hint": "hint: {pdn}{reasons_text}",
     "hint_refused": "no hint now",
     "hint_refused.mode": "hints are not available in {mode} mode",
@@ -61,11 +58,9 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "result": "game over: {result} ({termination})",
     "new_game": "new game ({variant}, {mode} mode)",
     "newgame_requested": "set up the initial position to start a new game",
-    "crown": "crown the piece on {square}",
     "draw_declined": "the computer declines the draw",
     "state": "",
     "leds": "",
-    "occupancy": "",
 })
 
 

@@ -86,3 +86,10 @@ def test_computer_move_wins_over_a_crown_reminder_on_its_square() -> None:
     frame = leds.build([*leds.crown([3]), (Role.FROM, [9]), (Role.REMOVE, [3])])
     assert frame[3].role is Role.REMOVE
     assert frame[9].role is Role.FROM
+
+
+def test_every_refusal_reason_has_its_own_sentence() -> None:
+    from firmware_host.recognition.resolution import RefusalReason
+
+    missing = [r.value for r in RefusalReason if f"refused.{r.value}" not in TEMPLATES]
+    assert missing == []
