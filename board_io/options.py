@@ -216,8 +216,8 @@ def read(config: ConfigSource, option: Option[T]) -> T:
 
 
 # -- transitional: per-call readers, for modules not yet reading through a declaration ------
-# board_io/serial/link.py and board_io/devices.py still read keys this way; once they read
-# board_io.schema's declarations with :func:`read`, delete everything below.
+# board_io/serial/link.py still reads serial.* and timing.scan_hz this way; once it reads
+# board_io.schema's SERIAL_* and SCAN_HZ with :func:`read`, delete everything below.
 
 
 def _legacy(path: str, kind: Kind, default: Any, minimum: float | None = None,
@@ -244,15 +244,6 @@ def float_option(config: ConfigSource, key: str, default: float, *,
         ConfigError: not a finite number, or out of range.
     """
     return cast(float, read(config, _legacy(key, "float", float(default), minimum, maximum)))
-
-
-def bool_option(config: ConfigSource, key: str, default: bool) -> bool:
-    """Transitional: a boolean option with a per-call default (use :func:`read`).
-
-    Raises:
-        ConfigError: not ``true``/``false``.
-    """
-    return cast(bool, read(config, _legacy(key, "bool", default)))
 
 
 def str_option(config: ConfigSource, key: str, default: str, *,
