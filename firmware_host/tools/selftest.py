@@ -3,8 +3,10 @@
 For a builder looking for a bad solder joint: first every square's LED lights alone, in
 notation order (a dark square or a wrong one lit is an LED fault); then, for ``seconds``, every
 debounced sensor change is printed as it happens while the builder lifts and places pieces; the
-report at the end names squares that never changed, dead sensor rows or columns and noisy cells
-(:class:`board_io.selftest.SensorWatch`). Ctrl-C during the watch ends it early, with the report.
+report at the end names squares that never changed, switches stuck closed, dead sensor rows or
+columns, noisy cells and a switch matrix without diodes (the ghost test: three corners of a
+rectangle closed, the fourth must stay open) (:class:`board_io.selftest.SensorWatch`). Ctrl-C
+during the watch ends it early, with the report.
 
 Example (a dead sensor row on a simulated board, in virtual time)::
 
@@ -55,6 +57,8 @@ from firmware_host.tools.calibrate import (
 
 #: Seconds each LED stays lit in the walk.
 LED_STEP_S = 0.3
+#: Sensor backends with one input per square: no rows and columns, so no ghosts to test.
+NOT_A_MATRIX = frozenset({"shift-register"})
 
 
 def walk_leds(leds: LedMatrix, cell_map: CellMap, *, wait: Wait, out: TextIO,
@@ -77,14 +81,22 @@ def walk_leds(leds: LedMatrix, cell_map: CellMap, *, wait: Wait, out: TextIO,
 
 def watch_sensors(sensors: SensorMatrix, cell_map: CellMap, *, clock: Clock, wait: Wait,
                   out: TextIO, seconds: float, scan_hz: float = 100, debounce_ms: float = 20,
-                  stuck_ms: float = 3000) -> SelfTestReport:
-    """Print every sensor change for ``seconds`` (Ctrl-C ends early); return the report."""
-    watch = SensorWatch(cell_map, debounce_ms=debounce_ms, stuck_ms=stuck_ms)
+                  stuck_ms: float = 3000, matrix: bool = True) -> SelfTestReport:
+    """Print every sensor change for ``seconds`` (Ctrl-C ends early); return the report.
+
+    ``matrix``: the sensors are a row/column matrix, so the ghost (diode) test applies.
+    """
+    watch = SensorWatch(cell_map, debounce_ms=debounce_ms, stuck_ms=stuck_ms, matrix=matrix)
     scan = ScanLoop(sensors, clock=clock, wait=wait, scan_hz=scan_hz, out=out)
     end = clock.monotonic() + seconds
     try:  # from the prompt on, Ctrl-C means "done": the report follows
         _say(out, f"Sensors: lift and place pieces on every square during the next "
                   f"{seconds:g} s (Ctrl-C to finish early); each change is printed.")
+        rectangle = watch.ghost_test()
+        if rectangle is not None:
+            a, b, c, d = (cell_map.layout.name(sq) for sq in rectangle)
+            _say(out, f"Diode test: at some point put pieces on {a}, {b} and {c} together "
+                      f"and keep {d} empty: if {d} reads occupied, the matrix has no diodes.")
         for frame, now in scan.frames():
             if now >= end:
                 break
@@ -98,7 +110,7 @@ def watch_sensors(sensors: SensorMatrix, cell_map: CellMap, *, clock: Clock, wai
 def run_selftest(sensors: SensorMatrix, leds: LedMatrix, cell_map: CellMap, *, clock: Clock,
                  wait: Wait, out: TextIO, seconds: float, scan_hz: float = 100,
                  debounce_ms: float = 20, stuck_ms: float = 3000,
-                 led_step_s: float = LED_STEP_S) -> SelfTestReport:
+                 led_step_s: float = LED_STEP_S, matrix: bool = True) -> SelfTestReport:
     """The LED walk, the sensor watch, then the report printed on ``out``; return the report.
 
     Raises:
@@ -109,7 +121,8 @@ def run_selftest(sensors: SensorMatrix, leds: LedMatrix, cell_map: CellMap, *, c
                          f"matrix, the sensors are {sensors.rows}x{sensors.cols}")
     walk_leds(leds, cell_map, wait=wait, out=out, step_s=led_step_s)
     report = watch_sensors(sensors, cell_map, clock=clock, wait=wait, out=out, seconds=seconds,
-                           scan_hz=scan_hz, debounce_ms=debounce_ms, stuck_ms=stuck_ms)
+                           scan_hz=scan_hz, debounce_ms=debounce_ms, stuck_ms=stuck_ms,
+                           matrix=matrix)
     _say(out, "Report:")
     for line in report.lines(cell_map.layout):
         _say(out, f"  {line}")
@@ -152,7 +165,8 @@ def selftest(options: SelftestOptions, *, out: TextIO | None = None,
                 board.sensors, board.leds, cell_map, clock=clock, wait=board.wait, out=out,
                 seconds=options.seconds, scan_hz=config["timing.scan_hz"],
                 debounce_ms=config["timing.debounce_ms"], stuck_ms=config["timing.stuck_ms"],
-                led_step_s=options.led_step_s)
+                led_step_s=options.led_step_s,
+                matrix=config["board.sensors"] not in NOT_A_MATRIX)
     except KeyboardInterrupt:
         _say(err, "draughtsboard selftest: aborted")
         return 130

@@ -13,6 +13,8 @@ import firmware_host.tools.selftest as selftest_tool
 from board_io.clock import VirtualClock
 from board_io.geometry import CellMap
 from board_io.leds.base import NoLeds
+from board_io.selftest import SensorWatch
+from board_io.sensors.base import SensorMatrix
 from board_io.sim import LedRecorder, SimFaults, SimulatedBoard
 from board_io.sim.backends import sim_board
 from board_io.types import Led, Pattern, Reading, Role, Square
@@ -96,7 +98,9 @@ def test_stuck_cell_is_reported_as_a_square_that_never_changes() -> None:
                            faults=SimFaults(stuck={cell: Reading.OCCUPIED}))
     report, text, _ = watch(board, list(range(32)))
     assert report.untouched == (stuck,) and not report.dead_rows and not report.dead_cols
-    assert "  never changed: c3\n" in text
+    assert "  stuck closed (read a piece all along; switch stuck shut, a magnet nearby or a " \
+        "short?): c3\n" in text
+    assert report.stuck == (stuck,) and "never changed" not in text
 
 
 def test_loose_contact_is_reported_noisy() -> None:
@@ -197,3 +201,69 @@ def test_ctrl_c_ends_the_watch_with_the_report() -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(selftest_tool)
     assert result.attempted > 0 and result.failed == 0
+
+
+class DiodeLess(SensorMatrix):
+    """A sensor matrix wired without diodes: a cell reads closed when its row and column
+    lines connect through closed switches (three corners of a rectangle close the fourth)."""
+
+    def __init__(self, inner: SensorMatrix) -> None:
+        super().__init__(inner.rows, inner.cols, inner.sensing)
+        self.inner = inner
+
+    def _read(self) -> tuple[Reading, ...]:
+        frame = self.inner.read()
+        closed = [i for i, r in enumerate(frame) if r is not Reading.EMPTY]
+        parent = list(range(self.rows + self.cols))  # union-find over row and column lines
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        for i in closed:
+            r, c = divmod(i, self.cols)
+            parent[find(r)] = find(self.rows + c)
+        return tuple(Reading.OCCUPIED if find(r) == find(self.rows + c) else Reading.EMPTY
+                     for r in range(self.rows) for c in range(self.cols))
+
+
+def _ghost_test_run(diodes: bool) -> tuple[selftest_tool.SelfTestReport, str]:
+    layout = layout_for("english")
+    board = SimulatedBoard(layout, clock=VirtualClock())
+    assert isinstance(board.clock, VirtualClock)
+    sensors: SensorMatrix = board.sensor_matrix if diodes else DiodeLess(board.sensor_matrix)
+    out = io.StringIO()
+    watch = SensorWatch(board.cell_map)
+    corners = watch.ghost_test()
+    assert corners is not None
+    # The builder follows the printed instruction: three corners on, then every square.
+    builder = Builder(board, list(range(32)), start_s=32 * 0.05 + 2.0)
+    start = 32 * 0.05 + 0.5
+    builder.plan += [(start + 0.2 * k, "place", sq) for k, sq in enumerate(corners[:3])]
+    builder.plan += [(start + 1.0, "lift", sq) for sq in corners[:3]]
+    builder.plan.sort(reverse=True)
+    report = run_selftest(sensors, LedRecorder(32, clock=board.clock), board.cell_map,
+                          clock=board.clock, wait=builder.wait, out=out, seconds=10,
+                          led_step_s=0.05)
+    return report, out.getvalue()
+
+
+def test_a_matrix_without_diodes_fails_the_ghost_test() -> None:
+    report, text = _ghost_test_run(diodes=False)
+    assert "Diode test: at some point put pieces on" in text
+    assert report.ghosts and not report.ok
+    assert "a ghost, the switch matrix has no diodes" in text
+    assert "all squares respond" not in text
+
+
+def test_a_matrix_with_diodes_passes_the_ghost_test() -> None:
+    report, text = _ghost_test_run(diodes=True)
+    assert report.ok and not report.ghosts and report.diodes_checked
+    assert "diode test passed" in text and "all squares respond" in text
+
+
+def test_no_ghost_test_for_a_shift_register_chain() -> None:
+    layout = layout_for("english")
+    watch = SensorWatch(CellMap.identity(layout), matrix=False)
+    assert watch.ghost_test() is None
