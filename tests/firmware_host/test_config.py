@@ -228,3 +228,10 @@ def test_cli_prints_one_line_for_a_file_that_is_not_utf8(
     err = capsys.readouterr().err
     assert err == f"draughtsboard: {path}: not UTF-8 text (byte 0xff on line 3); save the file " \
                   "as UTF-8\n"
+
+
+def test_store_url_from_the_command_line_is_checked_too() -> None:
+    with pytest.raises(ConfigError) as info:
+        Config.from_mapping({}).with_overrides({"store.url": "redis://:pw@[::1"})
+    assert str(info.value).startswith("command line: store.url is not a valid URL")
+    assert ":pw@" not in str(info.value)
