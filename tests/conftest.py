@@ -6,6 +6,7 @@ Heavy suites take their sample size from one setting, ``DRAUGHTSBOARD_SAMPLE``:
 
 from __future__ import annotations
 
+import logging
 import os
 
 import pytest
@@ -18,3 +19,31 @@ if SAMPLE not in ("ci", "full"):
 def sample_size(ci: int, full: int) -> int:
     """Return the sample size for the current run: ``ci`` in CI, ``full`` when asked for."""
     return full if SAMPLE == "full" else ci
+
+
+#: Loggers of the project: an ERROR from one of them fails the test that logged it.
+PROJECT_LOGGERS = ("draughtsboard", "firmware_host", "board_io", "engine")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "logs_errors: the test makes a fault on purpose and expects ERROR log lines")
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_errors(request: pytest.FixtureRequest,
+                          caplog: pytest.LogCaptureFixture) -> object:
+    """Fail any test that logs an unexpected ERROR (or worse) from the project's loggers.
+
+    A test that makes a fault on purpose says so with ``@pytest.mark.logs_errors``.
+    """
+    yield
+    if request.node.get_closest_marker("logs_errors") is not None:
+        return
+    errors = [record for record in caplog.get_records("call")
+              if record.levelno >= logging.ERROR
+              and record.name.split(".")[0] in PROJECT_LOGGERS]
+    if errors:
+        lines = "\n".join(f"{r.name}: {r.getMessage()}" for r in errors[:5])
+        pytest.fail(f"unexpected ERROR log lines (mark the test logs_errors if they are "
+                    f"meant):\n{lines}", pytrace=False)

@@ -171,6 +171,9 @@ def run_service(options: RunOptions) -> int:
         with ExitStack() as stack:
             service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners))
             service.serve(stop)
+    except ConfigError as exc:  # a backend's option: one line naming the file and the key
+        print(f"draughtsboard: {exc.in_file(config.source)}", file=sys.stderr)
+        return 2
     except BoardIOError as exc:
         log.error("board: %s", exc)
         print(f"draughtsboard: {exc}", file=sys.stderr)

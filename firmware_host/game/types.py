@@ -73,23 +73,23 @@ DEFAULT_TOUCH_STRICT: Mapping[Mode, bool] = MappingProxyType(
 class SessionConfig:
     """The session's settings; every timing in milliseconds (0 allowed).
 
-    ``touch_move`` is ``"strict"``, ``"off"`` or ``"auto"`` (strict in record mode only).
+    ``touch_move`` is ``"strict"``, ``"off"`` or ``"auto"`` (strict in record mode only). The
+    defaults are the config schema's (:mod:`firmware_host.config.schema`), not written again here.
 
-    >>> SessionConfig.from_config({"game.mode": "teach", "timing.error_ms": 500}).error_ms
-    500
+    >>> SessionConfig().settle_ms, SessionConfig().touch_move
+    (300, 'auto')
     """
 
     mode: Mode = Mode.PLAY
     human_side: Color = Color.WHITE
-    touch_move: str = "auto"
-    alternative_move: bool = False
-    takeback: bool = True
-    settle_ms: int = 300
-    error_ms: int = 2000
-    takeback_ms: int = 1500
-    newgame_ms: int = 1500
-    crown_ms: int = 1500
-    board_id: str = "board1"
+    touch_move: str = field(default_factory=lambda: str(_default("game.touch_move")))
+    alternative_move: bool = field(default_factory=lambda: bool(_default("game.alternative_move")))
+    takeback: bool = field(default_factory=lambda: bool(_default("game.takeback")))
+    settle_ms: int = field(default_factory=lambda: _int(_default("timing.settle_ms")))
+    error_ms: int = field(default_factory=lambda: _int(_default("timing.error_ms")))
+    takeback_ms: int = field(default_factory=lambda: _int(_default("timing.takeback_ms")))
+    newgame_ms: int = field(default_factory=lambda: _int(_default("timing.newgame_ms")))
+    crown_ms: int = field(default_factory=lambda: _int(_default("timing.crown_ms")))
     headers: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -136,7 +136,6 @@ class SessionConfig:
             takeback_ms=_int(config["timing.takeback_ms"]),
             newgame_ms=_int(config["timing.newgame_ms"]),
             crown_ms=_int(config["timing.crown_ms"]),
-            board_id=str(config["board.id"]),
             headers={k: v for k, v in headers.items() if v},
         )
 
@@ -145,6 +144,14 @@ class ConfigLookup(Protocol):
     """A validated configuration: ``config["section.key"]`` is the value or its default."""
 
     def __getitem__(self, path: str, /) -> object: ...
+
+
+def _default(path: str) -> object:
+    """The schema's default of ``path``."""
+    from firmware_host.config.schema import options_by_path
+
+    default: object = options_by_path()[path].default
+    return default
 
 
 def _int(value: object) -> int:

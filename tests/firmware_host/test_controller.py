@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 from board_io.clock import VirtualClock
 from board_io.scanner import Scanner
 from board_io.sim import ScriptPlayer, SimulatedBoard, parse_script
@@ -142,6 +144,7 @@ def test_thread_worker_cancel_stops_the_search() -> None:
     assert results == []  # a cancelled search posts nothing
 
 
+@pytest.mark.logs_errors
 def test_engine_exceptions_become_error_results() -> None:
     class Broken:
         def best_move(self, board: Board, limit: Limit, stop: Any = None) -> Any:

@@ -122,6 +122,7 @@ def test_record_to_pdn_round_trip(variant: str) -> None:
 
 
 @pytest.mark.logs_errors
+@pytest.mark.logs_errors
 def test_damaged_record_keeps_the_moves_before_the_damage() -> None:
     record = GameRecord("g2", "b", {}, "english", None, "record", 1_796_000_000.0)
     record.moves = [MoveRecord(1, "11-15", "", 0.0), MoveRecord(2, "23-19", "", 0.0),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from board_io.types import Pattern, Role
 from engine import Board
 from engine.types import Color
@@ -235,6 +237,7 @@ def test_resume_of_a_finished_game_keeps_its_result() -> None:
     assert again.session.outcome is not None and again.session.outcome.winner == 0
 
 
+@pytest.mark.logs_errors
 def test_a_corrupt_saved_session_starts_a_new_game() -> None:
     rig = play_rig(["23-19"])
     rig.play("11-15")

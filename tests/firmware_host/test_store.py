@@ -59,6 +59,7 @@ def test_session_state_round_trip(store: RedisStore) -> None:
 
 
 @pytest.mark.logs_errors
+@pytest.mark.logs_errors
 def test_corrupt_session_is_reported_not_fatal(store: RedisStore,
                                                caplog: pytest.LogCaptureFixture) -> None:
     store.client.set("draughtsboard:board1:session", b"{not json")
@@ -66,6 +67,7 @@ def test_corrupt_session_is_reported_not_fatal(store: RedisStore,
     assert "corrupt" in caplog.text
 
 
+@pytest.mark.logs_errors
 @pytest.mark.logs_errors
 def test_corrupt_entries_are_skipped_and_reported(store: RedisStore) -> None:
     game_id = store.new_game({}, "international", None, "record")
@@ -80,6 +82,7 @@ def test_corrupt_entries_are_skipped_and_reported(store: RedisStore) -> None:
     assert len(game.problems) == 2
 
 
+@pytest.mark.logs_errors
 @pytest.mark.logs_errors
 def test_unreadable_game_does_not_hide_the_others(store: RedisStore) -> None:
     good = store.new_game({"White": "Ann"}, "russian", None, "record")

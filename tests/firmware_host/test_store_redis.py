@@ -39,6 +39,7 @@ def test_moves_are_in_the_append_only_file(own_redis_server: RedisServer) -> Non
 
 
 @pytest.mark.logs_errors
+@pytest.mark.logs_errors
 def test_outage_loses_nothing_and_is_reported_once(own_redis_server: RedisServer,
                                                    tmp_path: Path,
                                                    caplog: pytest.LogCaptureFixture) -> None:
