@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from board_io.errors import BoardIOError
-from board_io.geometry import TRANSFORMS, CellMap, Layout
+from board_io.geometry import CellMap, Layout
+from board_io.schema import TRANSFORMS
 from board_io.types import Cell, Led, LedFrame, Pattern, Reading, Role, Square
 
 #: Squares placed before a single remaining candidate map is accepted.

@@ -170,7 +170,8 @@ class ShiftRegisterChain(SensorMatrix):
         stack.callback(spi.close)
         spi.max_speed_hz = hz
         spi.mode = 0  # CLK idles low; Q7 already holds the first bit after the latch
-        return spi
+        opened: SpiDevice = spi
+        return opened
 
     def read_bytes(self) -> bytes:
         """Latch the inputs and return the raw bytes clocked out (one per chip, MSB first)."""

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from engine import Board, Move
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``analyse``."""
     parser = subparsers.add_parser(
         "analyse", help="best move, score and search figures for a position",

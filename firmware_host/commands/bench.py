@@ -17,7 +17,7 @@ def available() -> list[str]:
     return sorted(p.stem for p in BENCH_DIR.glob("*.py") if not p.name.startswith("_"))
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``bench``."""
     parser = subparsers.add_parser(
         "bench", help="run the benchmarks (speed, memory, start-up)",

@@ -30,7 +30,7 @@ import argparse
 from firmware_host.config.schema import LED_BACKENDS, SENSOR_BACKENDS
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``calibrate``."""
     parser = subparsers.add_parser(
         "calibrate", help="map the sensor cells to the squares (guided by the LEDs)",

@@ -15,7 +15,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``demo``."""
     parser = subparsers.add_parser(
         "demo", help="watch a simulated player play the computer on the simulated board",

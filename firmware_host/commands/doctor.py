@@ -7,7 +7,7 @@ import argparse
 DEFAULT_CONFIG = "/etc/draughtsboard/draughtsboard.toml"
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``doctor``."""
     parser = subparsers.add_parser(
         "doctor", help="check the Pi's setup for this board (PASS/FAIL, and how to fix)",

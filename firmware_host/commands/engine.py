@@ -20,7 +20,7 @@ import logging
 import sys
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``engine``."""
     parser = subparsers.add_parser(
         "engine", help="run the built-in engine for another program (Hub protocol)",

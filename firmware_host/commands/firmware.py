@@ -31,7 +31,7 @@ _STUCK_HINT = ("if the draughtsboard firmware already runs on the Pico, mpremote
                "again, and retry")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``firmware`` with its ``install`` and ``path`` actions."""
     parser = subparsers.add_parser(
         "firmware", help="install the reference firmware on a Raspberry Pi Pico",

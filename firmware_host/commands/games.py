@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from firmware_host.store import RedisStore
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``games`` and ``games export``."""
     parser = subparsers.add_parser(
         "games", help="list recorded games, or export them as PDN",

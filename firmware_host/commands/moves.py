@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from engine import Board, Move
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``moves``."""
     parser = subparsers.add_parser(
         "moves", help="list the legal moves of a position",

@@ -17,7 +17,7 @@ import sys
 import time
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``perft``."""
     parser = subparsers.add_parser(
         "perft", help="count leaf nodes of the legal-move tree",

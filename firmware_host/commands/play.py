@@ -8,7 +8,7 @@ import sys
 from firmware_host.config.schema import MODES, SIDES
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``play``."""
     parser = subparsers.add_parser(
         "play", help="play on a simulated board in the terminal",

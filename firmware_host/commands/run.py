@@ -35,7 +35,7 @@ class RunOptions:
     verbose: bool = False
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``run``."""
     parser = subparsers.add_parser(
         "run", help="run the board service (or a scripted simulated board)",

@@ -30,7 +30,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``selftest``."""
     parser = subparsers.add_parser(
         "selftest", help="check every LED and sensor of the board",

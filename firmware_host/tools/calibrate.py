@@ -52,9 +52,10 @@ from board_io.clock import Clock, MonotonicClock, VirtualClock
 from board_io.debounce import Debouncer
 from board_io.errors import BoardIOError, LinkTimeout
 from board_io.errors import ConfigError as BoardConfigError
-from board_io.geometry import TRANSFORMS, CellMap, Layout
+from board_io.geometry import CellMap, Layout
 from board_io.leds.base import LedMatrix
 from board_io.registry import BackendContext, create_leds, create_sensors
+from board_io.schema import TRANSFORMS
 from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame
 from firmware_host.config.edit import check_writable, render_value, write_board_options
