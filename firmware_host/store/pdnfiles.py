@@ -49,13 +49,22 @@ def atomic_write(path: Path, text: str) -> None:
 class PdnFiles:
     """Writes each game to ``<games_dir>/<board>_<game id>.pdn``.
 
-    ``render`` turns a game record into PDN text (:func:`~.pdnrender.render_game`).
+    ``render`` turns a game record into PDN text (:func:`~.pdnrender.render_game`). A file that
+    cannot be written (the directory full, read-only or gone) is logged once and kept pending:
+    it is written with the next write that succeeds, or by :meth:`retry`, so a game that ended
+    while the disk was full still gets its complete file.
     """
 
     def __init__(self, games_dir: str | Path, render: Callable[[GameRecord], str]) -> None:
         self.games_dir = Path(games_dir)
         self._render = render
         self._failed = False
+        self._pending: dict[Path, GameRecord] = {}
+
+    @property
+    def pending(self) -> int:
+        """How many games wait for their file to be written."""
+        return len(self._pending)
 
     def path_for(self, game: GameRecord) -> Path:
         """The file of ``game``; ids are sanitised so a record cannot name a path elsewhere."""
@@ -65,12 +74,24 @@ class PdnFiles:
     def write(self, game: GameRecord) -> Path | None:
         """Rewrite the game's file; a failure is logged once and never stops the game."""
         path = self.path_for(game)
-        try:
-            atomic_write(path, self._render(game))
-        except OSError as exc:
-            if not self._failed:
-                log.error("cannot write %s: %s (games stay in the store)", path, exc.strerror)
-            self._failed = True
-            return None
+        self._pending[path] = game
+        self.retry()
+        return None if path in self._pending else path
+
+    def retry(self) -> bool:
+        """Write every pending file; return whether none is left."""
+        for path, game in list(self._pending.items()):
+            try:
+                atomic_write(path, self._render(game))
+            except OSError as exc:
+                if not self._failed:
+                    log.error("cannot write %s: %s (games stay in the store; the file is "
+                              "written when the directory can take it)", path,
+                              exc.strerror or exc)
+                self._failed = True
+                return False
+            del self._pending[path]
+        if self._failed:
+            log.warning("games directory %s writable again", self.games_dir)
         self._failed = False
-        return path
+        return True
