@@ -195,22 +195,23 @@ class RedisStore:
     def _retry_if_due(self) -> None:
         """From the ``store-events`` thread: try Redis again, the slow ping outside the lock so
         the scan thread keeps spooling meanwhile."""
-        if self.connected or self._monotonic() < self._next_retry:
-            return
-        try:
-            self.client.ping()
-        except FAILURES as exc:
-            with self._lock:
-                self._went_down(exc)
-            return
-        self.flush()
+        if not self.connected and self._monotonic() >= self._next_retry:
+            self.flush()
 
     def flush(self) -> bool:
         """Send spooled writes to Redis in order, each exactly once; return whether none are left.
 
         Called before writes, by the ``store-events`` thread during an outage, and may be called
-        periodically by the service.
+        periodically by the service. While Redis is away the ping that finds out waits outside
+        the store's lock, so other threads keep spooling meanwhile.
         """
+        if self._down_since is not None:
+            try:
+                self.client.ping()
+            except FAILURES as exc:
+                with self._lock:
+                    self._went_down(exc)
+                return False
         with self._lock:
             return self._flush_locked()
 
