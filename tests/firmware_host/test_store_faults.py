@@ -469,3 +469,40 @@ def test_a_spool_dir_that_cannot_be_created(tmp_path: Path) -> None:
 def test_a_broken_url_is_a_store_error() -> None:
     with pytest.raises(StoreError, match=r"redis://:?\*\*\*@\[::1"):
         open_store("redis://:pw@[::1", "board1")
+
+
+class LostReply(redis.Redis):
+    """A client whose next transaction reaches Redis but whose reply is lost (a timeout)."""
+
+    lose_next = False
+
+    def pipeline(self, transaction: bool = True,
+                 shard_hint: object = None) -> redis.client.Pipeline:
+        pipe = super().pipeline(transaction, shard_hint)
+        execute = pipe.execute
+
+        def lossy(raise_on_error: bool = True) -> list[object]:
+            replies = execute(raise_on_error)
+            if LostReply.lose_next and transaction:
+                LostReply.lose_next = False
+                raise redis.TimeoutError("Timeout reading from socket")
+            return replies
+
+        pipe.execute = lossy  # type: ignore[method-assign]
+        return pipe
+
+
+def test_a_write_whose_reply_was_lost_is_not_written_twice(redis_server: RedisServer,
+                                                           tmp_path: Path) -> None:
+    client = LostReply.from_url(redis_server.url)
+    client.flushall()
+    store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
+                       local=LocalCopy(tmp_path / "l.json"), monotonic=FakeMonotonic())
+    game_id = store.new_game({}, "international", None, "record")
+    store.append_move(game_id, move(1))
+    LostReply.lose_next = True
+    store.append_move(game_id, move(2))  # in Redis, but the store cannot know: spooled too
+    assert not store.connected
+    store.append_move(game_id, move(3))
+    assert store.flush()
+    assert logged(redis_server, game_id) == (PDNS[:3], [1, 2, 3, 4])
