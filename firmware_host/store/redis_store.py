@@ -137,6 +137,12 @@ class RedisStore:
         """False while Redis is away or the spool still holds writes it has not taken."""
         return self._down_since is None and not self._backlog
 
+    @property
+    def waiting_in_memory(self) -> int:
+        """Writes held in memory because the spool's disk refuses them: not durable until it
+        takes them again (show it on the LEDs); 0 normally."""
+        return 0 if self.spool is None else self.spool.in_memory
+
     def _execute(self, commands: list[Command], *, sync: bool = True,
                  spoolable: bool = True) -> None:
         """Run ``commands`` in one MULTI/EXEC, or spool them (in order) while Redis is away.

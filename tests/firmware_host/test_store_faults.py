@@ -266,7 +266,7 @@ def test_a_real_full_filesystem_then_freed(own_redis_server: RedisServer,
             file.flush()
     for ply in range(1, 6):
         store.append_move(game_id, move(ply))
-    assert store.spool is not None and store.spool.in_memory == 5
+    assert store.spool is not None and store.waiting_in_memory == 5
     filler.unlink()
     for ply in range(6, 15):
         store.append_move(game_id, move(ply))
