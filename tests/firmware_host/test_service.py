@@ -80,7 +80,7 @@ def test_ready_watchdog_and_sigterm(tmp_path: Path) -> None:
         process.kill()
         listener.close()
     assert process.returncode == 0
-    out = process.stdout.read() if process.stdout else ""
+    out = process.stderr.read() if process.stderr else ""  # logs go to stderr, never stdout
     assert "<6>draughtsboard: running" in out
     assert "<6>draughtsboard: stopping" in out
     assert len(list((tmp_path / "games").glob("*.pdn"))) == 1
