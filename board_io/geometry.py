@@ -220,7 +220,16 @@ class CellMap:
     @classmethod
     def sequential(cls, layout: Layout, sensor_rows: int = 1, sensor_cols: int | None = None
                    ) -> CellMap:
-        """Map inputs in square-index order (a shift-register chain: input i reads square i).
+        """Map inputs in wiring order (a shift-register chain), the same for every variant.
+
+        Input ``i`` (cell ``(i // cols, i % cols)``) reads the squares rank by rank from
+        White's side, each rank from White's left: a1, c1, e1, g1, b2, ... on 8x8 draughts,
+        the order of the :meth:`compact` grid's cells row by row (docs/hardware.md).
+
+        Example:
+            >>> layout = dark_squares(8)
+            >>> [layout.name(CellMap.sequential(layout).square((0, i))) for i in (0, 1, 4)]
+            ['29', '30', '25']
 
         Raises:
             ValueError: the matrix has fewer cells than the board has squares.
@@ -229,7 +238,10 @@ class CellMap:
         cols = sensor_cols if sensor_cols is not None else -(-n // sensor_rows)
         if sensor_rows * cols < n:
             raise ValueError(f"a {sensor_rows}x{cols} sensor matrix cannot read {n} squares")
-        return cls(layout, sensor_rows, cols, tuple((i // cols, i % cols) for i in range(n)))
+        cells: list[Cell] = [(0, 0)] * n
+        for i, sq in enumerate(sorted(range(n), key=layout.coords.__getitem__)):
+            cells[sq] = (i // cols, i % cols)
+        return cls(layout, sensor_rows, cols, tuple(cells))
 
     @classmethod
     def standard(cls, layout: Layout, sensor_rows: int, sensor_cols: int) -> CellMap:
@@ -312,7 +324,7 @@ class CellMap:
 
         Example:
             >>> CellMap.sequential(dark_squares(8)).to_config()["board.cell_map"][:3]
-            [0, 1, 2]
+            [28, 29, 30]
         """
         return {"board.cell_map": list(self.flat_indices()), "board.transform": "identity"}
 

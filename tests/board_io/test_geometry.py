@@ -124,8 +124,10 @@ def test_identity_compact_sequential() -> None:
 
     chain = CellMap.sequential(layout)
     assert (chain.sensor_rows, chain.sensor_cols) == (1, 32)
-    assert chain.square((0, 5)) == 5
-    assert CellMap.sequential(layout, 4, 8).square((1, 0)) == 8
+    # wiring order: rank by rank from White's side, each from White's left (docs/hardware.md)
+    assert chain.square((0, 0)) == layout.parse("29")
+    assert chain.square((0, 5)) == layout.parse("26")
+    assert CellMap.sequential(layout, 4, 8).square((1, 0)) == layout.parse("21")
 
 
 def test_standard_map_by_shape() -> None:

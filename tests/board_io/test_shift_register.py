@@ -232,7 +232,8 @@ def test_from_config_spi(factory: MockFactory, monkeypatch: pytest.MonkeyPatch) 
         assert device.bus_device == (0, 1) and device.mode == 0
         assert _occupied(sensors.read()) == [1, 9, 17, 25, 33, 41, 49]
         scanner = create_scanner({}, context.layout, sensors)
-        assert scanner.cell_map.cell(49) == (0, 49)  # input i reads square i
+        # wiring order: White's first rank first, so square 50 (index 49) is input 4
+        assert scanner.cell_map.cell(49) == (0, 4)
         sensors.close()
         assert device.closed
 
