@@ -245,9 +245,9 @@ class RedisStore:
         """Send ``entries`` in order; skip those a flush cut short by a crash already sent;
         number each game's operations after what Redis holds. Returns the games touched."""
         marker = self._key("spool")
-        done_epoch, _, done_n = _text(self.client.get(marker) or "").partition(":")
-        todo = [e for e in entries
-                if not (e.epoch and e.epoch == done_epoch and e.n <= int(done_n or 0))]
+        done_epoch, _, done_text = _text(self.client.get(marker) or "").partition(":")
+        done_n = int(done_text) if done_text.isdigit() else 0
+        todo = [e for e in entries if not (e.epoch and e.epoch == done_epoch and e.n <= done_n)]
         game_keys = sorted({_text(c["args"][0]) for e in todo for c in e.commands
                             if self._is_game_op(c)})
         last = self._last_entries(game_keys)
