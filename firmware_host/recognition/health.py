@@ -44,7 +44,8 @@ from engine import Square
 if TYPE_CHECKING:
     from board_io.geometry import CellMap
 
-__all__ = ["Cause", "HealthReport", "SensorFinding", "Wiring", "analyse"]
+__all__ = ["Cause", "HealthReport", "HealthTracker", "HealthUpdate", "SensorFinding", "Wiring",
+           "analyse"]
 
 Cell = tuple[int, int]
 
@@ -257,3 +258,69 @@ def _wire(wiring: Wiring, sq: Square, cause: Cause, line: str,
         f"the game expects a piece on {wiring.name(sq)} but no square of {line} ({names}) has "
         f"ever read one: the {line.split()[1]} wire or the pin driving or reading it",
         tuple(s for s in squares if s != sq))
+
+
+@dataclass(frozen=True)
+class HealthUpdate:
+    """What :meth:`HealthTracker.check` found: findings new since the last check, squares
+    whose finding went away, and the whole report."""
+
+    new: tuple[SensorFinding, ...]
+    cleared: frozenset[Square]
+    report: HealthReport
+
+
+class HealthTracker:
+    """The bookkeeping around :func:`analyse` for a session (no I/O, no clock of its own).
+
+    Feed it every stable occupancy (``observe``) and every change of the expected one
+    (``expect``); ``check(now)`` returns what to publish. Each finding is new once, until its
+    square is cleared.
+
+    Example:
+        >>> w = Wiring(cells=((0, 0), (0, 1), (1, 0), (1, 1)), names=("a", "b", "c", "d"))
+        >>> tracker = HealthTracker(w, expected=frozenset({0, 1, 2}), at=0.0)
+        >>> tracker.observe(frozenset({0, 1}), at=0.0)
+        >>> tracker.observe(frozenset({0, 1, 2, 3}), at=4.0)   # c placed, d appears with it
+        >>> [f.cause.value for f in tracker.check(4.1).new]
+        ['missing_diode']
+        >>> tracker.check(4.2).new
+        ()
+    """
+
+    def __init__(self, wiring: Wiring, *, expected: frozenset[Square], at: float,
+                 patience_s: float = PATIENCE_S) -> None:
+        self.wiring = wiring
+        self.patience_s = patience_s
+        self._expected = expected
+        self._ever_expected = expected
+        self._since = at
+        self._stable: frozenset[Square] | None = None
+        self._changed_at: dict[Square, float] = {}
+        self._reported: dict[Square, Cause] = {}
+
+    def expect(self, expected: frozenset[Square], at: float) -> None:
+        """The game's position changed (a move committed, taken back, a new game)."""
+        if expected != self._expected:
+            self._expected = expected
+            self._ever_expected |= expected
+            self._since = at
+
+    def observe(self, stable: frozenset[Square], at: float) -> None:
+        """The sensors' stable occupancy (every ``OccupancyChanged``)."""
+        if self._stable is not None:
+            for sq in stable ^ self._stable:
+                self._changed_at[sq] = at
+        self._stable = stable
+
+    def check(self, now: float) -> HealthUpdate:
+        """Analyse the board now; return the findings to publish and the squares cleared."""
+        stable = self._stable if self._stable is not None else self._expected
+        report = analyse(self.wiring, expected=self._expected, stable=stable,
+                         changed_at=self._changed_at, ever_expected=self._ever_expected,
+                         since=self._since, now=now, patience_s=self.patience_s)
+        current = {f.square: f for f in report.findings}
+        new = tuple(f for sq, f in current.items() if self._reported.get(sq) is not f.cause)
+        cleared = frozenset(sq for sq in self._reported if sq not in current)
+        self._reported = {sq: f.cause for sq, f in current.items()}
+        return HealthUpdate(new, cleared, report)

@@ -280,3 +280,13 @@ def test_a_lost_first_ping_is_repeated_at_start_up(port: Path, mcus: list[FakeMc
                     ping_backoff=(0.05,)) as link:
         assert link.connected
         assert mcu.count(msg.Ping) >= 2
+
+
+@pytest.mark.parametrize("name", ["board_io.serial.recovery", "board_io.serial.throttle",
+                                  "board_io.firmware"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

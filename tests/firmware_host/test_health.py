@@ -168,3 +168,30 @@ def test_findings_are_event_data_with_a_sentence_naming_the_square() -> None:
 def test_squares_outside_the_board_are_refused() -> None:
     with pytest.raises(ValueError, match="outside"):
         _run(frozenset({99}), frozenset(), {})
+
+
+def test_the_tracker_reports_each_finding_once_and_its_end() -> None:
+    from firmware_host.recognition.health import HealthTracker
+
+    chain = Wiring(WIRING.cells, WIRING.names, matrix=False)
+    tracker = HealthTracker(chain, expected=START, at=0.0)
+    stuck = LAYOUT.parse("14")
+    tracker.observe(START | {stuck}, at=0.0)
+    assert tracker.check(5.0).new == ()  # patience
+    update = tracker.check(10.0)
+    assert [(f.square, f.cause) for f in update.new] == [(stuck, Cause.STUCK_CLOSED)]
+    assert update.report.trusted(START | {stuck}, START) == START
+    assert tracker.check(11.0).new == ()
+    tracker.observe(START, at=12.0)  # it was a piece after all: lifted
+    update = tracker.check(12.5)
+    assert update.new == () and update.cleared == {stuck}
+
+
+@pytest.mark.parametrize("name", ["firmware_host.recognition.health",
+                                  "firmware_host.commands.firmware"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
