@@ -98,15 +98,18 @@ trap 'rm -rf "$build"' EXIT
 # Build from a copy so that the checkout stays free of root-owned build files.
 tar -C "$src" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclude=__pycache__ \
   --exclude=./build -cf - . | tar -C "$build" -xf -
-before="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort)"
+before="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 PIP_CONSTRAINT="$src/systemd/constraints.txt" "$venv/bin/python" -m pip install -q \
   --no-warn-script-location "$build[pi]"
-after="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort)"
-changes="$(comm -13 <(echo "$before") <(echo "$after") | grep -v '^draughtsboard' | tr '\n' ' ')"
+after="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
+changes="$(comm -13 <(echo "$before") <(echo "$after") | { grep -v '^draughtsboard' || true; } \
+  | tr '\n' ' ')"
 version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("draughtsboard"))')"
 say "venv: installed draughtsboard $version with the [pi] extra;" \
-  "${changes:+new or changed: $changes}${changes:-no library changed}"
-"$venv/bin/python" -m pip check >/dev/null || { "$venv/bin/python" -m pip check; exit 1; }
+  "${changes:+new or changed: }${changes:-no library changed}"
+if ! problems="$("$venv/bin/python" -m pip check 2>&1)"; then
+  say "warning: pip check: $problems"
+fi
 install -m 0644 "$src/README.md" "$prefix/README.md"
 
 # 5. Redis: every write durable; restarted only when its configuration changed.

@@ -12,9 +12,10 @@ the :class:`Game` does it and keeps the record straight. It publishes the record
 >>> game = Game(find_variant("english"), open_store("memory", "doc"), mode=Mode.RECORD,
 ...             publish=lambda kind, **fields: events.append(kind))
 >>> game.open_new()
->>> record = game.play(game.board.parse_move("11-15"), by="human")
->>> record.ply, record.pdn, events
-(1, '11-15', ['new_game', 'move'])
+>>> game.play(game.board.parse_move("11-15"), by="human") is None  # the game goes on
+True
+>>> len(game.board.move_stack), events
+(1, ['new_game', 'move'])
 """
 
 from __future__ import annotations
@@ -184,32 +185,54 @@ class Game:
             self.play(move, "ballot")
             self.history = [occupancy(self.board)]  # no takeback into the ballot
 
-    def play(self, move: Move, by: str) -> MoveRecord:
-        """Log ``move`` (write-ahead), play it and publish it; return its record."""
+    def play(self, move: Move, by: str) -> Outcome | None:
+        """Log ``move`` (write-ahead), play it and publish it; return the outcome it brings.
+
+        The move, the result it brings (if it ends the game) and the live session after it are
+        one store write: a stop keeps all three or none, so a game that is over stays over.
+        """
         assert self.game_id is not None, "no game open"
         record = move_record(self.board, move, by, self._wall_clock(), self.namer)
-        self._store.append_move(self.game_id, record)
+        after = self.board.copy()
+        after.push(move)
+        outcome = after.outcome()
+        result = None if outcome is None else self.result_text(outcome)
+        self._store.append_move(
+            self.game_id, record, result=result,
+            termination="" if outcome is None else outcome.termination.value,
+            session=self._snapshot(after, None, None, outcome))
         fields = move_fields(self.board, move, self.namer)
         self.board.push(move)
         self.history.append(occupancy(self.board))
         self.set_pending(None)
+        self.outcome = outcome
         self._publish("move", ply=record.ply, by=by, fen=record.fen_after, **fields)
-        return record
+        return outcome
 
     def finish(self, outcome: Outcome) -> str:
-        """Log the result; return it as PDN gives it."""
+        """Log a result that no move brought (resignation, agreed draw); return it as PDN gives
+        it. The result and the live session after it are one store write."""
         assert self.game_id is not None, "no game open"
-        result = outcome.result(self.variant.pdn_gametype)
-        self._store.finish(self.game_id, result, outcome.termination.value)
+        result = self.result_text(outcome)
+        self._store.finish(self.game_id, result, outcome.termination.value,
+                           session=self._snapshot(self.board, None, None, outcome))
         self.outcome = outcome
         self.set_pending(None)
         return result
 
+    def result_text(self, outcome: Outcome) -> str:
+        """The result as this variant's PDN writes it (``1-0``, ``2-0``, ...)."""
+        return outcome.result(self.variant.pdn_gametype)
+
     def take_back_to(self, ply: int) -> int:
-        """Undo the moves after ``ply`` (logged first); return how many were undone."""
+        """Undo the moves after ``ply`` (logged first, with the session after it); return how
+        many were undone."""
         assert self.game_id is not None, "no game open"
         plies = len(self.board.move_stack) - ply
-        self._store.truncate(self.game_id, ply)
+        before = self.board.copy()
+        for _ in range(plies):
+            before.pop()
+        self._store.truncate(self.game_id, ply, session=self._snapshot(before, None, None, None))
         for _ in range(plies):
             self.board.pop()
         del self.history[ply + 1:]
@@ -230,11 +253,16 @@ class Game:
 
     def save(self, obligation: Square | None) -> None:
         """Keep the live session (after the log: the log wins on resume)."""
-        self._store.save_session(snapshot(
+        self._store.save_session(self._snapshot(self.board, self.pending, obligation,
+                                                self.outcome))
+
+    def _snapshot(self, board: Board, pending: Move | None, obligation: Square | None,
+                  outcome: Outcome | None) -> dict[str, object]:
+        return snapshot(
             variant=self.variant.name, mode=self._mode.value, game_id=self.game_id,
-            start_fen=self.start_fen, board=self.board, pending=self.pending,
-            obligation=obligation, outcome=self.outcome, human_side=self._human_side,
-        ))
+            start_fen=self.start_fen, board=board, pending=pending, obligation=obligation,
+            outcome=outcome, human_side=self._human_side,
+        )
 
     def resume(self) -> Resumed | None:
         """Resume the saved session, brought up to the game log.

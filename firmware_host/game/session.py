@@ -446,20 +446,19 @@ class Session:
     # -- moves --------------------------------------------------------------------------------
 
     def commit(self, move: Move, by: str, at: float) -> None:
-        """Record ``move`` (write-ahead), play it, tell everyone, and go on to the next turn."""
-        self.game.play(move, by)
+        """Record ``move`` (write-ahead, with the result it brings and the session after it),
+        play it, tell everyone, and go on to the next turn."""
+        outcome = self.game.play(move, by)
         self.view.new_turn()
         self.clear_error()
         self.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
         if move.promotes:
             self.view.crown = frozenset({move.destination})
             self.timers.start(TimerName.CROWN, at, self.config.crown_ms)
-        outcome = self.board.outcome()
         if outcome is not None:
-            self.finish(outcome, at)
+            self._conclude(outcome, self.game.result_text(outcome), at)
         else:
             self.enter_turn(at)
-        self._save()
 
     def enter_turn(self, at: float) -> None:
         """Go to the state of the side to move (the board is in sync or about to be)."""
@@ -500,20 +499,22 @@ class Session:
         self._jobs.clear()
 
     def finish(self, outcome: Outcome, at: float) -> None:
-        """End the game with ``outcome``: log it, light the result."""
-        result = self.game.finish(outcome)
+        """End the game with an outcome no move brought (resignation, agreed draw)."""
+        self._conclude(outcome, self.game.finish(outcome), at)
+
+    def _conclude(self, outcome: Outcome, result: str, at: float) -> None:
+        """The game is over (and logged so): stop the turn and light the result."""
         self.cancel_jobs()
         self.timers.cancel(TimerName.SETTLE, TimerName.ERROR, TimerName.TAKEBACK)
         self.view.new_turn()
         # The turn is over: no obligation outlives it (nor a restart).
         self.touch_events(self.touch.reset(self.game.position, frozenset(), at,
-                                            board=self.occupied))
+                                           board=self.occupied))
         self.set_state(State.GAME_OVER)
         self._publish(
             "result", result=result, termination=outcome.termination.value, rule=outcome.rule,
             winner=None if outcome.winner is None else side_name(outcome.winner),
         )
-        self._save()
 
     def _save(self) -> None:
         self.game.save(self.touch.obliged)
@@ -541,7 +542,6 @@ class Session:
         self.clear_error()
         self.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK, TimerName.NEWGAME)
         self.starting = False
-        self._save()
         self.set_state(State.SYNCING)
         self.evaluate(at)
 

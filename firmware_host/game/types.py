@@ -290,16 +290,20 @@ class Store(Protocol):
         """Open a game and return its id."""
         ...
 
-    def append_move(self, game_id: str, record: MoveRecord) -> None:
-        """Record a move; returns once durable (write-ahead)."""
+    def append_move(self, game_id: str, record: MoveRecord, *, result: str | None = None,
+                    termination: str = "", session: dict[str, object] | None = None) -> None:
+        """Record a move (with the result it brings and the session after it: one durable
+        write); returns once durable (write-ahead)."""
         ...
 
-    def truncate(self, game_id: str, ply: int) -> None:
-        """Keep the first ``ply`` moves (a takeback)."""
+    def truncate(self, game_id: str, ply: int, *,
+                 session: dict[str, object] | None = None) -> None:
+        """Keep the first ``ply`` moves (a takeback; with the session after it)."""
         ...
 
-    def finish(self, game_id: str, result: str, termination: str) -> None:
-        """Record the result."""
+    def finish(self, game_id: str, result: str, termination: str, *,
+               session: dict[str, object] | None = None) -> None:
+        """Record the result (with the session after it: one durable write)."""
         ...
 
     def save_session(self, state: dict[str, object]) -> None:

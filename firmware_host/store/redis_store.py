@@ -254,24 +254,21 @@ class RedisStore:
         first_seen: set[str] = set()
         for begin in range(0, len(todo), FLUSH_CHUNK):
             chunk = todo[begin:begin + FLUSH_CHUNK]
-            pipe = self.client.pipeline(transaction=True)
-            for entry in chunk:
-                for command in entry.commands:
-                    name, args = str(command["cmd"]), list(command.get("args", ()))
-                    if self._is_game_op(command):
-                        key, fields = _text(args[0]), {k: str(v) for k, v in args[1].items()}
-                        seq, last_fields = last.get(key, (0, None))
-                        if key not in first_seen:
-                            first_seen.add(key)
-                            if last_fields == fields:
-                                continue  # it reached Redis, only its answer was lost
-                        fields["seq"] = str(seq + 1)
-                        last[key] = (seq + 1, fields)
-                        args = [key, fields]
-                    getattr(pipe, name)(*args, **dict(command.get("kwargs", {})))
-            if chunk[-1].epoch:
-                pipe.set(marker, f"{chunk[-1].epoch}:{chunk[-1].n}")
-            pipe.execute()
+            before = (dict(last), set(first_seen))
+            try:
+                self._send_chunk(chunk, marker, last, first_seen)
+            except redis.ResponseError as exc:
+                if not _is_poison(exc):
+                    raise
+                if self._marker_at(marker, chunk[-1]):
+                    # Refused while running (WRONGTYPE): the rest of the chunk is in Redis.
+                    self._set_aside(chunk, exc, marker)
+                    continue
+                last.clear()
+                last.update(before[0])
+                first_seen.clear()
+                first_seen.update(before[1])
+                self._send_one_by_one(chunk, marker, last, first_seen)
         touched = set()
         for key, (seq, _) in last.items():
             game_id = self._game_id_of(key)
@@ -279,6 +276,70 @@ class RedisStore:
                 self._seq[game_id] = seq
                 touched.add(game_id)
         return touched
+
+    def _send_chunk(self, chunk: list[SpoolEntry], marker: str,
+                    last: dict[str, tuple[int, dict[str, str] | None]],
+                    first_seen: set[str]) -> None:
+        """One MULTI/EXEC: the chunk's commands (games renumbered) and how far the flush got."""
+        pipe = self.client.pipeline(transaction=True)
+        for entry in chunk:
+            for command in entry.commands:
+                name, args = str(command["cmd"]), list(command.get("args", ()))
+                if self._is_game_op(command):
+                    key, fields = _text(args[0]), {k: str(v) for k, v in args[1].items()}
+                    seq, last_fields = last.get(key, (0, None))
+                    if key not in first_seen:
+                        first_seen.add(key)
+                        if last_fields == fields:
+                            continue  # it reached Redis, only its answer was lost
+                    fields["seq"] = str(seq + 1)
+                    last[key] = (seq + 1, fields)
+                    args = [key, fields]
+                getattr(pipe, name)(*args, **dict(command.get("kwargs", {})))
+        if chunk[-1].epoch:
+            pipe.set(marker, f"{chunk[-1].epoch}:{chunk[-1].n}")
+        pipe.execute()
+
+    def _send_one_by_one(self, chunk: list[SpoolEntry], marker: str,
+                         last: dict[str, tuple[int, dict[str, str] | None]],
+                         first_seen: set[str]) -> None:
+        """After an error reply no retry can cure (WRONGTYPE: a key another program wrote, a
+        command Redis refuses): send each entry alone and set aside those Redis refuses, so one
+        bad entry cannot hold the spool back for ever."""
+        for entry in chunk:
+            before = (dict(last), set(first_seen))
+            try:
+                self._send_chunk([entry], marker, last, first_seen)
+            except redis.ResponseError as exc:
+                if not _is_poison(exc):
+                    raise
+                if not self._marker_at(marker, entry):
+                    last.clear()
+                    last.update(before[0])
+                    first_seen.clear()
+                    first_seen.update(before[1])
+                self._set_aside([entry], exc, marker)
+
+    def _marker_at(self, marker: str, entry: SpoolEntry) -> bool:
+        return bool(entry.epoch) and _text(self.client.get(marker) or "") == \
+            f"{entry.epoch}:{entry.n}"
+
+    def _set_aside(self, entries: list[SpoolEntry], exc: BaseException, marker: str) -> None:
+        """Keep what Redis refused in ``<board>.rejected.jsonl`` (logged) and go past it."""
+        assert self.spool is not None
+        rejected = self.spool.path.with_suffix(".rejected.jsonl")
+        log.error("%s refuses a spooled write (%s): kept in %s", self.name,
+                  describe_failure(exc), rejected)
+        lines = "".join(json.dumps({**e.to_json(), "error": str(exc)}, separators=(",", ":"))
+                        + "\n" for e in entries)
+        try:
+            with open(rejected, "a", encoding="utf-8") as file:
+                file.write(lines)
+        except OSError as error:
+            log.error("cannot keep the refused write in %s (%s): %s", rejected, error.strerror,
+                      lines)
+        if entries[-1].epoch:
+            self.client.set(marker, f"{entries[-1].epoch}:{entries[-1].n}")
 
     def _is_game_op(self, command: Mapping[str, Any]) -> bool:
         args: Any = command.get("args") or []
@@ -615,6 +676,20 @@ def describe_failure(exc: BaseException) -> str:
     if isinstance(exc, redis.ResponseError):
         return f"it answers with an error: {text}"
     return text or type(exc).__name__
+
+
+#: Error replies that say Redis cannot take writes now: an outage, retried until it can.
+_TRANSIENT = ("OOM", "MISCONF", "READONLY", "NOAUTH", "NOPERM", "LOADING", "BUSY", "MASTERDOWN",
+              "NOREPLICAS", "TRYAGAIN", "CLUSTERDOWN", "WRONGPASS")
+
+
+def _is_poison(exc: BaseException) -> bool:
+    """Whether an error reply refuses the write itself (no retry will pass it)."""
+    if not isinstance(exc, redis.ResponseError) or isinstance(
+            exc, (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyError)):
+        return False
+    words = str(exc).replace(":", " ").split()
+    return not any(word in _TRANSIENT for word in words)
 
 
 def _replay_log(game_id: str, entries: Any) -> tuple[GameRecord | None, int]:

@@ -56,13 +56,26 @@ fi
 update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
 update-binfmts --enable qemu-arm >/dev/null 2>&1 || true
 
+# The roots share this machine's network: their redis-server needs 127.0.0.1:6379 free.
+if (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+  echo "pi-install.sh: 127.0.0.1:6379 is in use here; the emulated root's redis-server needs it" >&2
+  exit 1
+fi
+
 mounted=()
-redis_pids=()
+roots=()
 cleanup() {
-  local i
-  for pid in "${redis_pids[@]}"; do
+  local i root pid
+  # The redis-server the systemctl stand-in started in a root (it shares this machine's network).
+  for root in "${roots[@]}"; do
+    pid="$(cat "$root/run/redis/redis-server.pid" 2>/dev/null || true)"
+    [ -n "$pid" ] || continue
     kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$root/run/redis/redis-server.pid"
   done
+  roots=()
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
     umount -l "${mounted[$i]}" 2>/dev/null || true
   done
@@ -99,6 +112,7 @@ base_root() {  # base_root ARCH: the cached debootstrapped root of ARCH
 prepare_root() {  # prepare_root ARCH ROOT: a fresh copy of the base, with the emulation's aids
   local arch="$1" root="$2"
   rm -rf "$root"
+  roots+=("$root")
   cp -a "$cache/$arch/base" "$root"
   rm -f "$root/.complete"
   chmod 0755 "$root"
@@ -145,7 +159,6 @@ run_arch() {  # run_arch ARCH: prints the result lines; returns non-zero on a fa
     return 1
   fi
   log "$arch: second run took $((SECONDS - start)) s"
-  [ -f "$root/run/redis/redis-server.pid" ] && redis_pids+=("$(cat "$root/run/redis/redis-server.pid")")
 
   log "$arch: the [pi] extra's libraries, as the draughtsboard user"
   in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/python -c '

@@ -57,17 +57,27 @@ class ListStore:
                                          mode, 0.0)
         return game_id
 
-    def append_move(self, game_id: str, record: Any) -> None:
+    def append_move(self, game_id: str, record: Any, *, result: str | None = None,
+                    termination: str = "", session: Any = None) -> None:
         game = self.games[game_id]
         assert record.ply == len(game.moves) + 1, (record.ply, len(game.moves))
         game.moves.append(record)
+        if result is not None:
+            self.finish(game_id, result, termination)
+        if session is not None:
+            self.save_session(session)
 
-    def truncate(self, game_id: str, ply: int) -> None:
+    def truncate(self, game_id: str, ply: int, *, session: Any = None) -> None:
         del self.games[game_id].moves[ply:]
         self.games[game_id].result = "*"
+        if session is not None:
+            self.save_session(session)
 
-    def finish(self, game_id: str, result: str, termination: str) -> None:
+    def finish(self, game_id: str, result: str, termination: str, *,
+               session: Any = None) -> None:
         self.games[game_id].result, self.games[game_id].termination = result, termination
+        if session is not None:
+            self.save_session(session)
 
     def save_session(self, state: Any) -> None:
         self.session = json.loads(json.dumps(state))  # what Redis would keep: JSON data

@@ -506,3 +506,37 @@ def test_a_write_whose_reply_was_lost_is_not_written_twice(redis_server: RedisSe
     store.append_move(game_id, move(3))
     assert store.flush()
     assert logged(redis_server, game_id) == (PDNS[:3], [1, 2, 3, 4])
+
+
+def test_a_key_clobbered_by_another_program_cannot_hold_the_spool_back(
+        own_redis_server: RedisServer, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    store = make_store(own_redis_server, tmp_path)
+    store.client.set("draughtsboard:board1:games", "not a sorted set")  # WRONGTYPE for ZADD
+    game_id = store.new_game({}, "international", None, "record")
+    assert not store.connected  # an error reply: the outage path
+    for ply in range(1, 4):
+        store.append_move(game_id, move(ply))
+    assert store.flush()  # what Redis refuses is set aside, the rest goes in
+    assert store.connected
+    assert logged(own_redis_server, game_id) == (PDNS[:3], [1, 2, 3, 4])
+    assert "WRONGTYPE" in (tmp_path / "board1.rejected.jsonl").read_text(encoding="utf-8")
+    assert "refuses a spooled write" in caplog.text
+    store.append_move(game_id, move(4))
+    assert store.connected and logged(own_redis_server, game_id)[0] == PDNS[:4]
+
+
+def test_a_spooled_write_redis_refuses_outright_is_set_aside(own_redis_server: RedisServer,
+                                                             tmp_path: Path) -> None:
+    store = make_store(own_redis_server, tmp_path)
+    game_id = store.new_game({}, "international", None, "record")
+    own_redis_server.stop()
+    store.append_move(game_id, move(1))
+    assert store.spool is not None
+    store.spool.append([{"cmd": "execute_command", "args": ["SET", "draughtsboard:board1:x"]}])
+    store.append_move(game_id, move(2))
+    own_redis_server.start()
+    assert store.flush()
+    assert logged(own_redis_server, game_id) == (PDNS[:2], [1, 2, 3])
+    [refused] = (tmp_path / "board1.rejected.jsonl").read_text(encoding="utf-8").splitlines()
+    assert "wrong number of arguments" in refused

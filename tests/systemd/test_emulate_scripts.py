@@ -1,0 +1,48 @@
+"""The emulation scripts (run by hand before a release: they take minutes) parse and agree with
+what they drive."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+EMULATE = Path(__file__).resolve().parents[2] / "systemd" / "emulate"
+
+
+@pytest.mark.parametrize("script", ["pi-install.sh", "sandbox-nspawn.sh", "nspawn-inside.sh"])
+def test_bash_scripts_parse(script: str) -> None:
+    path = EMULATE / script
+    assert subprocess.run(["bash", "-n", str(path)], check=False).returncode == 0
+    assert "set -" in path.read_text()
+
+
+def test_systemctl_stand_in_parses() -> None:
+    assert subprocess.run(["sh", "-n", str(EMULATE / "systemctl-stand-in")],
+                          check=False).returncode == 0
+
+
+def test_scripts_keep_their_caches_out_of_the_repository() -> None:
+    for script in ("pi-install.sh", "sandbox-nspawn.sh"):
+        text = (EMULATE / script).read_text()
+        assert '${DRAUGHTSBOARD_EMULATE_CACHE:-/var/tmp/draughtsboard-emulate}' in text
+
+
+def test_nspawn_check_enforces_bpf_policies() -> None:
+    # Without these, systemd inside the container silently skips DevicePolicy= and IPAddressDeny=.
+    text = (EMULATE / "sandbox-nspawn.sh").read_text()
+    for needed in ("SYSTEMD_SECCOMP=0", "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1",
+                   "--capability=CAP_BPF,CAP_NET_ADMIN", "--boot"):
+        assert needed in text
+
+
+def test_probe_opens_nodes_of_every_class_the_unit_allows_and_one_it_refuses() -> None:
+    from board_io.devices import I2C, unit_device_classes
+
+    inside = (EMULATE / "nspawn-inside.sh").read_text()
+    for device_class in unit_device_classes():
+        major = "\"$gpiochip\"" if device_class.major is None else str(device_class.major)
+        assert f" c {major} " in inside, device_class.name
+    assert I2C not in unit_device_classes()
+    assert f" c {I2C.major} " in inside
