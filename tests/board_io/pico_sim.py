@@ -200,6 +200,9 @@ class RealClock:
     def ticks_ms(self) -> int:
         return int(time.monotonic() * 1000)
 
+    def ticks_add(self, t: int, ms: int) -> int:
+        return t + ms
+
     def ticks_diff(self, a: int, b: int) -> int:
         return a - b
 

@@ -3,7 +3,8 @@
 # Everything the Pico provides comes in as an argument, so the same code runs under CPython
 # in the tests (pty instead of USB, simulated switches, an LED recorder):
 #   io      read() -> bytes available now (never blocks), write(data)
-#   clock   ticks_ms(), ticks_diff(a, b), sleep_ms(ms)
+#   clock   ticks_ms(), ticks_add(t, ms), ticks_diff(a, b), sleep_ms(ms) (time.ticks_*: they
+#           wrap around, so times are only ever added and compared through these)
 #   matrix  db_matrix.Matrix (rows, cols, read(), backwards())
 #   strip   write(pixels): one (r, g, b) per LED; None for a board without LEDs
 #   buttons db_buttons.Buttons or None
@@ -84,7 +85,7 @@ class Firmware:
         self.debouncer.feed(self.matrix.read(), now, self.debounce_ms)
         self.send_hello()
         self.send_scan(now)
-        self._next_scan = now + self.scan_period_ms
+        self._next_scan = self.clock.ticks_add(now, self.scan_period_ms)
         self._booted = True
 
     def step(self):
@@ -97,7 +98,7 @@ class Firmware:
             self.receive(data, now)
         diff = self.clock.ticks_diff
         if diff(now, self._next_scan) >= 0:
-            self._next_scan = now + self.scan_period_ms
+            self._next_scan = self.clock.ticks_add(now, self.scan_period_ms)
             if self.debouncer.feed(self.matrix.read(), now, self.debounce_ms):
                 self.send_scan(now)
         if diff(now, self._last_scan_sent) >= HEARTBEAT_MS:
@@ -106,7 +107,7 @@ class Firmware:
             for button, pressed in self.buttons.poll(now):
                 self.send(proto.BUTTON, proto.button_body(button, pressed))
         if self.check_diodes and diff(now, self._next_diode_check) >= 0:
-            self._next_diode_check = now + DIODE_CHECK_MS
+            self._next_diode_check = self.clock.ticks_add(now, DIODE_CHECK_MS)
             self.diode_check(now)
         if self.strip is not None:
             pixels = self.leds.frame(now)

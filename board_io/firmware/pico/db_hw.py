@@ -35,6 +35,9 @@ class Clock:
     def ticks_ms(self):
         return time.ticks_ms()
 
+    def ticks_add(self, t, ms):
+        return time.ticks_add(t, ms)
+
     def ticks_diff(self, a, b):
         return time.ticks_diff(a, b)
 
