@@ -83,6 +83,7 @@ def run_child(server: RedisServer, spool: Path, kill_after: int | None,
             break
         if line.startswith(("mismatch", "unreadable")):
             break
+    lines.extend(line.strip() for line in child.stdout)  # what it wrote before the kill landed
     child.stdout.close()
     return child.wait(timeout=60), lines
 
