@@ -120,6 +120,77 @@ def test_no_loss_is_posted_before_the_first_hello() -> None:
     assert not r.lost
 
 
+def _in_state(state: LinkState, *, lost: bool = False) -> Recovery:
+    """A machine in ``state`` at about t=10, its first PING answered at t=0; ``lost``: it
+    lost the link on the way (HANDSHAKE here always comes after a loss)."""
+    r = Recovery(link_timeout=3.0, reconnect_interval=1.0, name="p")
+    r.opened(0.0)
+    r.hello(0.0)
+    if lost:
+        r.tick(3.5)  # lost, reopen asked
+        r.opened(3.5)
+        r.port_failed(4.0, "gone")
+    if state is LinkState.HANDSHAKE:
+        r.tick(10.0)
+        r.opened(10.0)
+    elif state is LinkState.UP and not lost:
+        r.frame(9.0)
+        r.tick(9.0)
+    elif state is LinkState.UP:
+        r.tick(9.0)
+        r.opened(9.0)
+        r.hello(9.5)
+    elif state is LinkState.DOWN:
+        r.frame(9.0)
+        r.port_failed(9.5, "gone")
+        r.open_failed(9.5, "no such file")
+    assert r.state is state
+    return r
+
+
+EDGES = [
+    # state, lost before, input, expected state, expected actions
+    (LinkState.DOWN, True, ("tick", 10.6), LinkState.DOWN, [Do.OPEN]),
+    (LinkState.DOWN, True, ("tick", 10.0), LinkState.DOWN, []),
+    (LinkState.DOWN, True, ("opened", 10.6), LinkState.HANDSHAKE, [Do.PING, Do.RESEND]),
+    (LinkState.DOWN, True, ("open_failed", 10.6), LinkState.DOWN, []),
+    (LinkState.DOWN, True, ("hello", 10.6), LinkState.DOWN, []),
+    (LinkState.DOWN, True, ("port_failed", 10.6), LinkState.DOWN, []),
+    (LinkState.HANDSHAKE, True, ("tick", 10.3), LinkState.HANDSHAKE, [Do.PING]),
+    (LinkState.HANDSHAKE, True, ("tick", 10.1), LinkState.HANDSHAKE, []),
+    (LinkState.HANDSHAKE, True, ("tick", 13.5), LinkState.DOWN, [Do.CLOSE, Do.OPEN]),
+    (LinkState.HANDSHAKE, True, ("port_failed", 10.1), LinkState.DOWN, [Do.CLOSE, Do.OPEN]),
+    (LinkState.HANDSHAKE, True, ("hello", 10.1), LinkState.UP, [LinkRestored(at=10.1)]),
+    (LinkState.UP, False, ("tick", 11.0), LinkState.UP, []),
+    (LinkState.UP, False, ("tick", 12.5),
+     LinkState.DOWN, [Do.CLOSE, LinkLost(at=12.5), Do.OPEN]),
+    (LinkState.UP, False, ("port_failed", 11.0),
+     LinkState.DOWN, [Do.CLOSE, LinkLost(at=11.0), Do.OPEN]),
+    (LinkState.UP, False, ("hello", 11.0), LinkState.UP, [Do.RESEND]),
+    (LinkState.UP, True, ("hello", 11.0), LinkState.UP, [Do.RESEND]),
+]
+
+
+@pytest.mark.parametrize(("state", "lost", "step", "after", "actions"), EDGES)
+def test_every_edge(state: LinkState, lost: bool, step: tuple[str, float], after: LinkState,
+                    actions: list[object]) -> None:
+    r = _in_state(state, lost=lost)
+    name, at = step
+    if name == "open_failed":
+        result = r.open_failed(at, "no such file")
+    elif name == "port_failed":
+        result = r.port_failed(at, "gone")
+    else:
+        result = getattr(r, name)(at)
+    assert (r.state, result) == (after, actions)
+
+
+def test_every_state_is_reachable_and_left() -> None:
+    sources = {state for state, *_ in EDGES}
+    targets = {after for *_, after, _ in EDGES}
+    assert sources == targets == set(LinkState)
+
+
 def test_bad_backoff_is_refused() -> None:
     with pytest.raises(ValueError, match="ping_backoff"):
         Recovery(link_timeout=3.0, reconnect_interval=1.0, name="p", ping_backoff=())
