@@ -29,6 +29,7 @@ __all__ = [
     "BUTTON",
     "CONFIG",
     "ERROR",
+    "ERROR_SENSOR_FAULT",
     "HELLO",
     "LEDS",
     "MAX_CELLS",
@@ -74,6 +75,7 @@ ERROR_CODES: Mapping[int, str] = MappingProxyType({
     1: "bad frame received", 2: "unknown message type", 3: "bad message",
     4: "sensor fault", 5: "LED fault", 6: "receive buffer overrun", 7: "watchdog reset",
 })
+ERROR_SENSOR_FAULT = 4  # ERROR code: a sensor cell is faulty (arg: the cell)
 _FLAG_COLOUR, _FLAG_RGB = 0x01, 0x02
 
 

@@ -15,6 +15,10 @@ reading last changed, and names the squares whose reading should not be trusted:
   one since start-up, and every other square agrees with the game, for ``patience_s``.
 * **row or column wire** (``ROW_WIRE`` / ``COLUMN_WIRE``): two or more squares of one sensor
   row (column) are stuck open and no square of that line ever read anything.
+* **diode check** (``DIODE_CHECK``): the microcontroller reported the square's cell faulty
+  (ERROR 4; the reference firmware drives the matrix backwards and sees this switch conduct:
+  its diode is missing, reversed or shorted). ``reported`` squares, from
+  ``SerialSensors.reported_faults`` through the cell map.
 
 The session publishes each new finding as a ``sensor_fault`` event, shows the squares with the
 ``fault`` LED role and never asks the player to correct them: :meth:`HealthReport.trusted`
@@ -63,6 +67,7 @@ class Cause(StrEnum):
     STUCK_OPEN = "stuck_open"
     ROW_WIRE = "row_wire"
     COLUMN_WIRE = "column_wire"
+    DIODE_CHECK = "diode_check"
 
 
 @dataclass(frozen=True)
@@ -131,12 +136,14 @@ class HealthReport:
 def analyse(wiring: Wiring, *, expected: frozenset[Square], stable: frozenset[Square],
             changed_at: Mapping[Square, float], ever_expected: frozenset[Square],
             since: float, now: float, patience_s: float = PATIENCE_S,
-            together_s: float = TOGETHER_S) -> HealthReport:
+            together_s: float = TOGETHER_S,
+            reported: frozenset[Square] = frozenset()) -> HealthReport:
     """Find the squares whose reading comes from a sensor fault.
 
     ``changed_at[sq]``: when the stable reading of ``sq`` last changed (absent: never since
     start-up); ``ever_expected``: every square the game has expected a piece on since
-    start-up; ``since``: when the expected occupancy last changed (the last move, the start).
+    start-up; ``since``: when the expected occupancy last changed (the last move, the start);
+    ``reported``: squares whose cell the microcontroller reported faulty.
 
     Raises:
         ValueError: a square outside the wiring.
@@ -151,6 +158,8 @@ def analyse(wiring: Wiring, *, expected: frozenset[Square], stable: frozenset[Sq
         findings += [_stuck_closed(wiring, sq) for sq in sorted(stable - expected - ghosts)
                      if sq not in changed_at and sq not in ever_expected]
         findings += _stuck_open(wiring, expected, stable, changed_at, findings)
+    found = {f.square for f in findings}
+    findings += [_diode_check(wiring, sq) for sq in sorted(reported - found)]
     by_cause: dict[Cause, set[Square]] = defaultdict(set)
     for finding in findings:
         by_cause[finding.cause].add(finding.square)
@@ -199,6 +208,14 @@ def _ghost(wiring: Wiring, sq: Square, corners: Sequence[Square]) -> SensorFindi
         f"with {names}, the other corners of a rectangle of sensor cells: the switch matrix "
         f"is missing its diodes (or a diode is shorted); the reading may be a ghost",
         tuple(corners))
+
+
+def _diode_check(wiring: Wiring, sq: Square) -> SensorFinding:
+    name = wiring.name(sq)
+    return SensorFinding(
+        sq, Cause.DIODE_CHECK,
+        f"the microcontroller's diode check finds the switch under {name} conducting "
+        f"backwards: its diode is missing, reversed or shorted (ghost readings may follow)")
 
 
 def _stuck_closed(wiring: Wiring, sq: Square) -> SensorFinding:
@@ -298,6 +315,11 @@ class HealthTracker:
         self._stable: frozenset[Square] | None = None
         self._changed_at: dict[Square, float] = {}
         self._reported: dict[Square, Cause] = {}
+        self._mcu_faults: frozenset[Square] = frozenset()
+
+    def mcu_reported(self, squares: frozenset[Square]) -> None:
+        """Squares whose cell the microcontroller reported faulty (all of them so far)."""
+        self._mcu_faults = squares
 
     def expect(self, expected: frozenset[Square], at: float) -> None:
         """The game's position changed (a move committed, taken back, a new game)."""
@@ -318,7 +340,8 @@ class HealthTracker:
         stable = self._stable if self._stable is not None else self._expected
         report = analyse(self.wiring, expected=self._expected, stable=stable,
                          changed_at=self._changed_at, ever_expected=self._ever_expected,
-                         since=self._since, now=now, patience_s=self.patience_s)
+                         since=self._since, now=now, patience_s=self.patience_s,
+                         reported=self._mcu_faults)
         current = {f.square: f for f in report.findings}
         new = tuple(f for sq, f in current.items() if self._reported.get(sq) is not f.cause)
         cleared = frozenset(sq for sq in self._reported if sq not in current)

@@ -336,3 +336,17 @@ def test_sequence_gaps_are_counted(port: Path, mcus: list[FakeMcu]) -> None:
         mcu.send_raw(b"\x00" + msg.encode(msg.Scan(8, 8, _cells({2})), 0x06))  # 3, 4, 5 lost
         link.wait_scan(seen + 2, WAIT)
         assert link.stats()["seq_gaps"] == 3
+
+
+def test_sensor_faults_reported_by_the_microcontroller_are_kept(
+    port: Path, mcus: list[FakeMcu],
+) -> None:
+    mcu = _mcu(mcus, port)
+    with _link(port) as link, SerialSensors(link) as sensors:
+        seen = link.scan_count
+        mcu.send(msg.ErrorReport(4, 17))  # the diode check: cell 17
+        mcu.send(msg.ErrorReport(5, 3))  # an LED fault: not a sensor
+        mcu.send(msg.ErrorReport(4, 900))  # no such cell: ignored
+        mcu.send_scan()
+        link.wait_scan(seen + 1, WAIT)
+        assert sensors.reported_faults == {17}

@@ -195,3 +195,12 @@ def test_docstring_examples(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_diode_check_reported_by_the_microcontroller_is_a_finding() -> None:
+    stable = START
+    report = analyse(WIRING, expected=START, stable=stable, changed_at={},
+                     ever_expected=START, since=0.0, now=1.0, reported=sq("22"))
+    assert _found(report) == {("22", Cause.DIODE_CHECK)}
+    assert not report.blocking and report.trusted(stable, START) == START
+    assert "diode check" in report.findings[0].sentence and "22" in report.findings[0].sentence
