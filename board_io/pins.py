@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
+import tempfile
 import warnings
-from collections.abc import Callable, Mapping
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from typing import Any, TypeAlias
 
 from board_io.errors import BoardIOError, ConfigError, MissingExtraError
@@ -70,6 +72,29 @@ def _importable(module: str) -> bool:
         return False
 
 
+def _cwd_writable() -> bool:
+    try:
+        return os.access(os.getcwd(), os.W_OK)
+    except OSError:
+        return False
+
+
+@contextmanager
+def _writable_cwd() -> Iterator[None]:
+    """lgpio creates its notification pipe ``.lgd-nfy<n>`` in the current directory when it is
+    imported: from an unwritable one (a user's home, ``/``: ``sudo -u draughtsboard ...``) the
+    import fails. Import it from the temporary directory then, and come back."""
+    if _cwd_writable():
+        yield
+        return
+    cwd = os.getcwd()
+    os.chdir(tempfile.gettempdir())
+    try:
+        yield
+    finally:
+        os.chdir(cwd)
+
+
 def load_pin_factory(backend: str) -> object:
     """Return gpiozero's pin factory, loading the default one (lgpio) if none is set yet.
 
@@ -86,7 +111,8 @@ def load_pin_factory(backend: str) -> object:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            device.ensure_pin_factory()
+            with _writable_cwd():
+                device.ensure_pin_factory()
         except Exception as exc:  # BadPinFactory, or a named factory's own error
             failure: BaseException | None = exc
         else:

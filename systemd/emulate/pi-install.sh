@@ -161,7 +161,9 @@ run_arch() {  # run_arch ARCH: prints the result lines; returns non-zero on a fa
   log "$arch: second run took $((SECONDS - start)) s"
 
   log "$arch: the [pi] extra's libraries, as the draughtsboard user"
-  in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/python -c '
+  # From the service's WorkingDirectory: lgpio makes its notification pipe in the current one.
+  in_root "$root" runuser -u draughtsboard -- /bin/sh -c 'cd /var/lib/draughtsboard && exec "$@"' \
+    sh /opt/draughtsboard/venv/bin/python -c '
 import importlib.metadata as m
 import gpiozero.pins.lgpio, lgpio, luma.led_matrix.device, PIL.Image, spidev, serial, redis
 print(" ".join(f"{n}=={m.version(n)}" for n in ("gpiozero", "lgpio", "spidev", "pillow",
@@ -187,6 +189,13 @@ print(" ".join(c["name"] for c in report["checks"] if not c["ok"] and c["name"] 
     return 1
   fi
   log "$arch: doctor exit $doctor_status: every check passes but the clock (expected here)"
+
+  # A hardware config, to see the device, SPI and pin checks fail with their fixes (no Pi here).
+  log "$arch: draughtsboard doctor with a hardware config (expected to fail: this is no Pi)"
+  printf '[board]\nsensors = "shift-register"\nleds = "ws2812-spi"\nbuttons = "gpio"\n[buttons]\nhint_pin = 5\n[store]\nurl = "redis://127.0.0.1:6379/0"\n' \
+    > "$root/var/tmp/hardware.toml"
+  in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/draughtsboard doctor \
+    --config /var/tmp/hardware.toml || true
 
   log "$arch: draughtsboard demo (as the draughtsboard user)"
   start=$SECONDS

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -153,3 +154,34 @@ def test_pin_driver_that_cannot_work_here_says_why(monkeypatch: pytest.MonkeyPat
     assert message.startswith("the 'gpio' backend cannot drive the GPIO pins through lgpio: ")
     assert "\n" not in message
     assert "pin 5" not in message
+
+
+def test_pin_driver_is_loaded_from_a_writable_directory(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    # lgpio makes its notification pipe in the current directory at import: `sudo -u
+    # draughtsboard draughtsboard doctor` from a home the user cannot write failed there.
+    import os
+    import tempfile
+    import types
+
+    from gpiozero import Device
+
+    import board_io.pins as pins
+
+    seen: list[str] = []
+
+    class Factory:
+        def __init__(self) -> None:
+            seen.append(os.getcwd())
+
+    fake = types.ModuleType("gpiozero.pins.lgpio")
+    fake.LGPIOFactory = Factory  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pins, "_cwd_writable", lambda: False)
+    factory = pins.load_pin_factory("gpio")
+    assert isinstance(factory, Factory)
+    assert seen == [os.path.realpath(tempfile.gettempdir())]
+    assert os.getcwd() == str(tmp_path)
