@@ -60,7 +60,7 @@ def test_a_scripted_run_with_redis_down_plays_into_the_spool(tmp_path: Path) -> 
                     f"redis://:pw@127.0.0.1:{free_port()}/0")
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 0, done.stderr
-    [outage] = [line for line in done.stderr.splitlines() if "unreachable" in line]
+    [outage] = [line for line in done.stderr.splitlines() if "moves wait on disk" in line]
     assert "redis://:***@127.0.0.1" in outage and "pw" not in outage.replace("***", "")
     [spool] = (tmp_path / "spool").glob("*.jsonl")
     assert "32-28" in spool.read_text(encoding="utf-8")  # recorded, waiting for Redis
@@ -78,7 +78,7 @@ def test_a_scripted_run_with_a_wrong_password(tmp_path: Path) -> None:
     finally:
         server.stop()
     assert "Traceback" not in done.stderr, done.stderr
-    [outage] = [line for line in done.stderr.splitlines() if "unreachable" in line]
+    [outage] = [line for line in done.stderr.splitlines() if "moves wait on disk" in line]
     assert "authentication failed" in outage and "wrong" not in outage.replace("***", "")
 
 
