@@ -45,7 +45,7 @@ def run_checks(config_path: str | Path, system: System | None = None) -> list[Ch
         check_bus_enabled(config, system, SPI),
         check_bus_enabled(config, system, I2C),
         check_pin_factory(config, system),
-        *check_redis(url, system),
+        *check_redis(url, system, str(config["board.id"])),
         check_unit_allows_redis(url, dropin=system.unit_dropin,
                                 resolver=system.resolve or resolve),
         check_free_space("games", str(config["store.games_dir"]), system),

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from board_io.pins import load_pin_factory
+from firmware_host.store.lease import machine_id
 
 __all__ = ["SERVICE_USER", "Node", "RedisProbe", "System", "node_info", "redis_probe",
            "timedatectl_synchronised", "user_groups"]
@@ -102,6 +103,8 @@ class RedisProbe(Protocol):
 
     def config_get(self, pattern: str) -> Mapping[str, str]: ...
 
+    def get(self, name: str) -> object: ...
+
 
 def redis_probe(url: str) -> RedisProbe:
     """A redis-py client for ``url`` with short timeouts."""
@@ -128,6 +131,8 @@ class System:
     ntp: Callable[[], str | None] = timedatectl_synchronised
     disk_free: Callable[[Path], int] = field(default=lambda path: shutil.disk_usage(path).free)
     redis: Callable[[str], RedisProbe] = redis_probe
+    machine: Callable[[], str] = machine_id
+    """This machine's id, as the board-id lease records it."""
     resolve: Callable[[str], list[str]] | None = None
     """Host name -> addresses for the drop-in check; None: the system resolver."""
 

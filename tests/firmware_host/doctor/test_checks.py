@@ -218,9 +218,25 @@ def fresh_redis(own_redis_server: RedisServer) -> Iterator[RedisServer]:
 
 @pytest.mark.redis
 def test_reachable_redis_with_aof_always_passes(redis_server: RedisServer) -> None:
-    checks = check_redis(redis_server.url, System())
-    assert [c.ok for c in checks] == [True, True]
+    checks = check_redis(redis_server.url, System(), "doctor-free-id")
+    assert [c.ok for c in checks] == [True, True, True]
     assert checks[1].detail == "appendonly yes, appendfsync always"
+    assert checks[2].detail == "board.id 'doctor-free-id' is free"
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize(("machine", "ok"), [("this-machine", True), ("other-machine", False)])
+def test_board_id_held_by_another_machine_fails(fresh_redis: RedisServer, machine: str,
+                                                ok: bool) -> None:
+    from firmware_host.store.lease import BoardLease
+
+    client = redis_py.Redis.from_url(fresh_redis.url, decode_responses=True)
+    BoardLease(client, "hall-3", machine=machine, host="pi-hall-3", pid=1).acquire()
+    system = with_(System(), machine=lambda: "this-machine")
+    check = check_redis(fresh_redis.url, system, "hall-3")[2]
+    assert check.ok is ok
+    if not ok:
+        assert "held by host pi-hall-3" in check.detail and "board.id" in check.fix
 
 
 @pytest.mark.redis
