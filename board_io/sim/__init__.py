@@ -12,9 +12,16 @@ from __future__ import annotations
 
 from board_io.sim.board import SimFaults, SimulatedBoard
 from board_io.sim.devices import LedRecorder, RecordedFrame, SimButtons, SimSensorMatrix
-from board_io.sim.script import ScriptEvent, ScriptPlayer, parse_script, read_script
+from board_io.sim.script import (
+    ScriptEvent,
+    ScriptPlayer,
+    apply_event,
+    occupancy_after,
+    parse_script,
+    read_script,
+)
 from board_io.sim.terminal import render
 
 __all__ = ["LedRecorder", "RecordedFrame", "ScriptEvent", "ScriptPlayer", "SimButtons",
-           "SimFaults", "SimSensorMatrix", "SimulatedBoard", "parse_script", "read_script",
-           "render"]
+           "SimFaults", "SimSensorMatrix", "SimulatedBoard", "apply_event", "occupancy_after",
+           "parse_script", "read_script", "render"]

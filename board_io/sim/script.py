@@ -138,6 +138,43 @@ def read_script(path: str | Path, layout: Layout, *, initial: Iterable[Square] |
     return parse_script(text, layout, initial=initial)
 
 
+def apply_event(board: SimulatedBoard, event: ScriptEvent) -> None:
+    """Do what ``event`` says on the simulated board (lift, place or press).
+
+    Raises:
+        ScriptError: the event cannot be applied (a lift from an empty square, ...).
+    """
+    try:
+        if event.verb == "press":
+            assert event.button is not None
+            board.press(event.button)
+        elif event.verb == "lift":
+            assert event.square is not None
+            board.lift(event.square)
+        else:
+            assert event.square is not None
+            board.place(event.square)
+    except (BoardIOError, ValueError) as exc:
+        raise ScriptError(event.line, str(exc)) from None
+
+
+def occupancy_after(initial: Iterable[Square], events: Iterable[ScriptEvent]) -> frozenset[Square]:
+    """The squares occupied once ``events`` are done, from ``initial``.
+
+    >>> from board_io.geometry import dark_squares
+    >>> events = parse_script("0 lift 32\\n40 place 28\\n", dark_squares(10), initial={31})
+    >>> sorted(occupancy_after({31}, events))
+    [27]
+    """
+    occupied = set(initial)
+    for event in events:
+        if event.verb == "lift" and event.square is not None:
+            occupied.discard(event.square)
+        elif event.verb == "place" and event.square is not None:
+            occupied.add(event.square)
+    return frozenset(occupied)
+
+
 class ScriptPlayer:
     """Plays script events on a simulated board in virtual time, sampled at ``scan_hz``.
 
@@ -185,18 +222,7 @@ class ScriptPlayer:
             tick += 1
 
     def _apply(self, event: ScriptEvent) -> None:
-        try:
-            if event.verb == "press":
-                assert event.button is not None
-                self.board.press(event.button)
-            elif event.verb == "lift":
-                assert event.square is not None
-                self.board.lift(event.square)
-            else:
-                assert event.square is not None
-                self.board.place(event.square)
-        except (BoardIOError, ValueError) as exc:
-            raise ScriptError(event.line, str(exc)) from None
+        apply_event(self.board, event)
 
     def run(self, scanner: Scanner) -> list[BoardEvent]:
         """Play the whole script, polling ``scanner`` at every tick; return all its events."""

@@ -12,6 +12,8 @@ An accepted move prints as::
     {"event": "move", "ply": 1, "pdn": "11-15", "from": 11, "to": 15, "captures": [], ...}
 
 with squares as the variant's PDN names (numbers on numeric variants, ``"c3"`` otherwise).
+With ``--realtime`` the script plays on the wall clock instead (:mod:`firmware_host.app.realtime`);
+``--occupied`` sets up the simulated board (the board as a player left it when the service died).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
+from board_io.geometry import Layout
 from board_io.sim import ScriptPlayer, read_script
 from engine import Board
 from engine.errors import DraughtsError
@@ -37,6 +40,19 @@ if TYPE_CHECKING:
     from firmware_host.commands.run import RunOptions
 
 log = logging.getLogger(__name__)
+
+
+def parse_squares(text: str, layout: Layout) -> frozenset[int]:
+    """Squares named in a comma-separated list (``"c3, e3"``, ``"22,18"``; empty: none).
+
+    >>> from firmware_host.recognition.layout import layout_for
+    >>> sorted(parse_squares("32, 28", layout_for("international")))
+    [27, 31]
+
+    Raises:
+        UnknownSquareError: a name is not a square of the board.
+    """
+    return frozenset(layout.parse(name.strip()) for name in text.split(",") if name.strip())
 
 
 def run_scripted(options: RunOptions, out: TextIO | None = None) -> int:
@@ -56,16 +72,23 @@ def run_scripted(options: RunOptions, out: TextIO | None = None) -> int:
 def _run(options: RunOptions, out: TextIO) -> int:
     config = options.config
     variant = find_variant(str(config["game.variant"]))
-    start = Board(variant, fen=options.fen)
+    layout = layout_for(variant)
+    occupied = None if options.occupied is None else parse_squares(options.occupied, layout)
+    start = Board(variant, fen=options.fen).occupied_squares() if occupied is None else occupied
     if options.script is None:
         raise ValueError("a scripted run needs a script")
-    events = read_script(options.script, layout_for(variant), initial=start.occupied_squares())
-    clock = VirtualClock()
+    events = read_script(options.script, layout, initial=start)
     listeners = [json_printer(out)] if options.events == "json" else []
+    if options.realtime:
+        from firmware_host.app.realtime import run_realtime
+
+        return run_realtime(config, events, fen=options.fen, occupied=occupied,
+                            listeners=listeners, out=out)
+    clock = VirtualClock()
     with ExitStack() as stack:
         service = build_service(config, stack, Wiring(
             fen=options.fen, clock=clock, notifier=Notifier(environ={}), listeners=listeners,
-            virtual_time=True))
+            virtual_time=True, occupied=occupied))
         if service.sim is None:
             raise BoardIOError("a script needs the simulated board (--board sim)")
         player = ScriptPlayer(service.sim, events, scan_hz=int(str(config["timing.scan_hz"])))

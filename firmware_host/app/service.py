@@ -27,7 +27,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,6 +100,8 @@ class Wiring:
     resume: bool = True
     #: Write each game as a PDN file in ``store.games_dir``.
     pdn_files: bool = True
+    #: What stands on a simulated board at start (None: the start position of ``fen``).
+    occupied: frozenset[int] | None = None
 
 
 class Service:
@@ -143,9 +145,14 @@ class Service:
             self._last_flush = now
             self.store.flush()
 
-    def serve(self, stop: threading.Event) -> None:
-        """Run until ``stop`` is set, then turn the LEDs off and tell systemd."""
+    def serve(self, stop: threading.Event, on_ready: Callable[[], None] | None = None) -> None:
+        """Run until ``stop`` is set, then turn the LEDs off and tell systemd.
+
+        ``on_ready`` is called once the board is read and systemd told (a scripted hand starts).
+        """
         self.start()
+        if on_ready is not None:
+            on_ready()
         log.info("running")
         try:
             self.controller.run(stop, period=self.scan_period, on_step=self.upkeep)
@@ -200,7 +207,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     variant = find_variant(str(config["game.variant"]))
     layout = layout_for(variant)
     start = Board(variant, fen=wiring.fen)
-    context = stack.enter_context(BackendContext(layout, clock, start.occupied_squares()))
+    initial = start.occupied_squares() if wiring.occupied is None else wiring.occupied
+    context = stack.enter_context(BackendContext(layout, clock, frozenset(initial)))
     sensors = stack.enter_context(create_sensors(config, context))
     leds = stack.enter_context(create_leds(config, context))
     buttons = stack.enter_context(create_buttons(config, context))

@@ -22,9 +22,10 @@ class RunOptions:
     """What ``draughtsboard run`` was asked for: the configuration with the command line's
     overrides applied, plus the options that exist only on the command line.
 
-    ``script``: a file of timed physical events for the simulated board (virtual time);
-    ``events``: ``"json"`` prints one JSON line per session event; ``fen``: the start position of
-    new games; ``verbose``: debug logging.
+    ``script``: a file of timed physical events for the simulated board (virtual time, or the
+    wall clock with ``realtime``); ``occupied``: the squares the simulated board starts with
+    (comma-separated names; None: the start position); ``events``: ``"json"`` prints one JSON
+    line per session event; ``fen``: the start position of new games; ``verbose``: debug logging.
     """
 
     config: Config
@@ -33,6 +34,8 @@ class RunOptions:
     events: str | None = None
     fen: str | None = None
     verbose: bool = False
+    realtime: bool = False
+    occupied: str | None = None
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,6 +54,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--games-dir", metavar="DIR", help="where PDN files are written")
     parser.add_argument("--script", metavar="EVENTS",
                         help="sim board only: play this file of timed events, then exit")
+    parser.add_argument("--realtime", action="store_true",
+                        help="with --script: play it on the wall clock with the service's own "
+                             "threads and store (it resumes a saved game like the service)")
+    parser.add_argument("--occupied", metavar="SQUARES",
+                        help="sim board only: the squares it starts with, comma-separated "
+                             "(default: the start position)")
     parser.add_argument("--events", choices=("json",),
                         help="print every session event to stdout (one JSON object a line)")
     parser.add_argument("--fen", help="start new games from this position")
@@ -75,8 +84,13 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     })
     _check_variant(config)
     _check_fen(config, args.fen)
+    if args.realtime and args.script is None:
+        raise ConfigError("--realtime plays a script: give --script FILE")
+    if args.occupied is not None and config["board.sensors"] != "sim":
+        raise ConfigError("--occupied sets up the simulated board (--board sim)")
     return RunOptions(config=config, config_path=args.config, script=args.script,
-                      events=args.events, fen=args.fen, verbose=args.verbose)
+                      events=args.events, fen=args.fen, verbose=args.verbose,
+                      realtime=args.realtime, occupied=args.occupied)
 
 
 def _check_variant(config: Config) -> None:
