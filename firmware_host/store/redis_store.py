@@ -221,9 +221,13 @@ class RedisStore:
         with self._lock:
             return self._flush_locked()
 
-    def _flush_locked(self) -> bool:
+    def _flush_locked(self, force: bool = True) -> bool:
+        """Flush under the lock; unless ``force``, not before the retry time while Redis is away
+        (a read during an outage answers from the spool at once, not after a timeout)."""
         if self.spool is None or (self._down_since is None and not self._backlog):
             return True
+        if not force and self._down_since is not None and self._monotonic() < self._next_retry:
+            return False
         entries = self.spool.entries()
         try:
             self.client.ping()
@@ -488,7 +492,7 @@ class RedisStore:
         """
         with self._lock:
             try:
-                if not self._flush_locked():
+                if not self._flush_locked(force=False):
                     return self._offline_session()
                 raw = self.client.get(self._key("session"))
             except FAILURES as exc:
@@ -571,7 +575,7 @@ class RedisStore:
         own = board_id in (None, self.board_id)
         try:
             with self._lock:
-                if own and not self._flush_locked():
+                if own and not self._flush_locked(force=False):
                     raise redis.ConnectionError("the spool is not flushed yet")
                 entries = self.client.xrange(self._key("game", game_id, board_id=board_id))
         except FAILURES as exc:

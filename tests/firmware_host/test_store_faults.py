@@ -540,3 +540,20 @@ def test_a_spooled_write_redis_refuses_outright_is_set_aside(own_redis_server: R
     assert logged(own_redis_server, game_id) == (PDNS[:2], [1, 2, 3])
     [refused] = (tmp_path / "board1.rejected.jsonl").read_text(encoding="utf-8").splitlines()
     assert "wrong number of arguments" in refused
+
+
+def test_reads_during_an_outage_answer_at_once(own_redis_server: RedisServer,
+                                               tmp_path: Path) -> None:
+    client = CountingClient.from_url(own_redis_server.url, socket_connect_timeout=1)
+    store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
+                       local=LocalCopy(tmp_path / "l.json"), monotonic=FakeMonotonic())
+    game_id = store.new_game({}, "international", None, "record")
+    store.append_move(game_id, move(1), session=session(game_id, 1))
+    own_redis_server.stop()
+    store.append_move(game_id, move(2), session=session(game_id, 2))  # finds the outage
+    before = CountingClient.trips
+    for ply in range(3, 6):  # no connection attempt (a timeout on a dead host) before retry
+        assert store.load_session() == session(game_id, ply - 1)
+        assert len(store.load_game(game_id).moves) == ply - 1
+        store.append_move(game_id, move(ply), session=session(game_id, ply))
+    assert CountingClient.trips == before
