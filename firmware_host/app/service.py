@@ -61,6 +61,7 @@ from firmware_host.game.types import Mode, SessionConfig
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
 from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.layout import layout_for
+from firmware_host.remote import CommandReader, open_remote
 from firmware_host.store import RedisStore, open_store
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
@@ -109,7 +110,8 @@ class Service:
 
     def __init__(self, controller: Controller, scanner: Scanner, store: RedisStore,
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
-                 sim: SimulatedBoard | None = None) -> None:
+                 sim: SimulatedBoard | None = None, remote: CommandReader | None = None
+                 ) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -120,6 +122,8 @@ class Service:
         self.scan_period = scan_period
         #: The simulated board, when the sensors are simulated (demo, scripts, terminal).
         self.sim = sim
+        #: The reader of the web app's commands (None: control off or no Redis).
+        self.remote = remote
         self._last_watchdog = float("-inf")
         self._last_flush = clock.monotonic()
 
@@ -223,11 +227,13 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
         session.subscribe(listener)
     controller = Controller(session, scanner, clock=clock, leds=leds, worker=worker,
                             resume=wiring.resume)
+    remote = open_remote(config, controller, stack, clock, worker,
+                         VIRTUAL_TIME_DEPTH if wiring.virtual_time else None)
     notifier = wiring.notifier or stack.enter_context(Notifier())
     sim = context.shared.get("sim-board")
     period = 1.0 / _int(config, "timing.scan_hz")
     return Service(controller, scanner, store, leds, notifier, clock, period,
-                   sim=sim if isinstance(sim, SimulatedBoard) else None)
+                   sim=sim if isinstance(sim, SimulatedBoard) else None, remote=remote)
 
 
 def _int(config: Config, path: str) -> int:

@@ -45,7 +45,7 @@ BUTTON_BACKENDS = tuple(registry.BUTTON_BACKENDS)
 
 #: The tables of the configuration file, in the order the example and the docs show them.
 SECTIONS = ("game", "engine", "timing", "board", "gpio_matrix", "shift_register", "serial",
-            "leds", "buttons", "sim", "store", "log")
+            "leds", "buttons", "sim", "store", "web", "log")
 
 _BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 _SERVICE = ("service",)
@@ -73,6 +73,13 @@ def _board_id_problem(board_id: str) -> str | None:
         return None
     return (f"= {board_id!r} is not a board id: letters, digits, - and _, starting with a "
             "letter or digit, at most 63 characters (it prefixes Redis keys)")
+
+
+def _listen_problem(listen: str) -> str | None:
+    host, sep, port = listen.rpartition(":")
+    if sep and host and port.isdigit() and 0 < int(port) < 65536:
+        return None
+    return f"= {listen!r} is not host:port (e.g. 127.0.0.1:8080)"
 
 
 def _hub_params_problem(params: Mapping[str, object]) -> str | None:
@@ -185,6 +192,21 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
          "Directory of the PDN files (one per game, rewritten after every move)."),
     _str("store.spool_dir", "/var/lib/draughtsboard/spool",
          "Where events wait on disk while Redis is unreachable."),
+    # [web] (draughtsboard web; web.control is read by the board service too)
+    Option("web.listen", "str", "127.0.0.1:8080",
+           "host:port of draughtsboard web. Only localhost unless set: 0.0.0.0:8080 opens it to "
+           "the LAN (viewing is open there; control needs the token).", readers=("web",),
+           check=_listen_problem),
+    Option("web.control", "bool", True,
+           "Control from the web app (new game, settings, hint, takeback, resign, draw, "
+           "j'adoube): the board reads its command stream and the web service offers control.",
+           readers=("service", "web")),
+    Option("web.token_file", "str", "/var/lib/draughtsboard/web-token",
+           "File of the control token (made on first start, mode 0600); the web service prints "
+           "its pairing code.", readers=("web",)),
+    Option("web.rate_per_minute", "int", 60,
+           "Control requests accepted per minute from one address (more are refused: 429).",
+           minimum=1, maximum=10_000, readers=("web",)),
     # [log]
     _str("log.level", "info", "Log level.", LOG_LEVELS),
 )

@@ -48,6 +48,17 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "takeback": "took back {plies} ply(s), {side} to move",
     "takeback_refused": "takebacks are not available in {mode} mode",
     "command_refused": "{command}: not now",
+    "command_refused.board_size": "{value} is played on another board: not on this one",
+    "command_refused.board_layout": "{value} puts its squares elsewhere on this board: set "
+                                    "game.variant in the configuration and restart",
+    "command_refused.unknown_variant": "there is no variant {value}",
+    "command_refused.no_engine": "{command}: this board runs without the built-in engine "
+                                 "(set it in the configuration)",
+    "command_refused.bad_value": "{command}: that value is not allowed",
+    "command_refused.no_game": "{command}: no game in play",
+    "settings": "set for the next game: {pending_text}",
+    "settings_applied": "this game: {applied_text}",
+    "header": "{tag}: {value}",
     "alternative_move": "you played {pdn} for the computer",
     "engine_error": "the engine failed ({error}): playing a legal move instead",
     "resumed": "resumed game {game_id} at ply {ply}",
@@ -90,6 +101,10 @@ def _enrich(event: Mapping[str, object]) -> dict[str, object]:
     if isinstance(ply, int | str) and "ply_text" not in data:
         ply = int(ply)
         data["ply_text"] = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
+    for key in ("pending", "applied"):
+        value = data.get(key)
+        if isinstance(value, Mapping) and f"{key}_text" not in data:
+            data[f"{key}_text"] = ", ".join(f"{k} {v}" for k, v in value.items())
     reasons = data.get("reasons")
     if isinstance(reasons, list | tuple) and "reasons_text" not in data:
         texts = [REASONS.get(str(r.get("kind")), str(r.get("kind"))).format(**r)

@@ -34,6 +34,11 @@ class Commands:
             CommandName.NEWGAME: self._cmd_newgame,
             CommandName.RESIGN: self._cmd_resign,
             CommandName.DRAW: self._cmd_draw,
+            CommandName.VARIANT: session.settings.set,
+            CommandName.MODE: session.settings.set,
+            CommandName.LEVEL: session.settings.set,
+            CommandName.TOUCH_MOVE: session.settings.set,
+            CommandName.HEADER: session.settings.header,
         })
 
     def handle(self, event: Command) -> None:

@@ -168,6 +168,20 @@ class Game:
                       mode=self._mode.value, fen=self.board.fen())
         self._play_opening()
 
+    def reconfigure(self, variant: Variant, mode: Mode) -> None:
+        """Play the next new game (:meth:`open_new`) in ``variant`` and ``mode``."""
+        if variant is not self.variant:
+            self.variant = variant
+            self.namer = Namer(variant)
+            self.new_game_fen = variant.starting_fen
+            self.initial = occupancy(Board(variant, fen=self.new_game_fen))
+        self._mode = mode
+
+    def set_header(self, tag: str, value: str) -> None:
+        """Add or change a PDN tag of the game in play (a ``headers`` entry of its log)."""
+        if self.game_id is not None:
+            self._store.set_headers(self.game_id, {tag: value})
+
     def abandon(self) -> None:
         """Close a game left unfinished with ``*`` (abandoned), if it had begun."""
         if self.game_id is not None and self.outcome is None and self.started:

@@ -48,6 +48,7 @@ from firmware_host.game.commands import Commands
 from firmware_host.game.fields import move_fields, must_capture, side_name
 from firmware_host.game.game import Game, Opening
 from firmware_host.game.judge import Judge
+from firmware_host.game.settings import Settings
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
 from firmware_host.game.types import (
@@ -147,6 +148,7 @@ class Session:
             TimerName.ADJUST: self._on_adjust_timer,
             TimerName.CROWN: self._on_crown_timer,
         })
+        self.settings = Settings(self, engine=thinker is not None)
         self._commands = Commands(self)
 
     # -- public API ---------------------------------------------------------------------------
@@ -530,6 +532,7 @@ class Session:
     def _new_game(self, at: float) -> None:
         self.game.abandon()
         self.cancel_jobs()
+        self.settings.apply()
         self._open_game()
         self.set_state(State.SYNCING)
         self.evaluate(at)

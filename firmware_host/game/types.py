@@ -197,6 +197,13 @@ class CommandName(Enum):
     NEWGAME = "newgame"
     RESIGN = "resign"
     DRAW = "draw"
+    #: Settings (``value``): from the next new game on (firmware_host/game/settings.py).
+    VARIANT = "variant"
+    MODE = "mode"
+    LEVEL = "level"
+    TOUCH_MOVE = "touch_move"
+    #: A PDN tag of the current game (``tag``, ``value``): players' names, event, round.
+    HEADER = "header"
 
 
 @dataclass(frozen=True)
@@ -240,6 +247,10 @@ class Command:
     name: str
     at: float
     side: str | None = None
+    #: The setting's or the tag's value (settings and ``header``).
+    value: str | None = None
+    #: The PDN tag of a ``header`` command.
+    tag: str | None = None
 
 
 @dataclass(frozen=True)
@@ -312,6 +323,10 @@ class Store(Protocol):
 
     def load_session(self) -> dict[str, object] | None:
         """The saved live session, or None."""
+        ...
+
+    def set_headers(self, game_id: str, headers: dict[str, str]) -> None:
+        """Add or change PDN tags of a game (a ``headers`` entry of its log)."""
         ...
 
     def load_game(self, game_id: str) -> GameRecord:

@@ -1,0 +1,137 @@
+"""Settings changed at the board's remote (the web app): they apply from the next new game.
+
+A ``variant``, ``mode``, ``level`` or ``touch_move`` command is checked at once and kept; the
+next new game (the new-game button, or the initial position set up after a result) starts with
+it. Each accepted setting is published as ``settings`` (``pending``: every setting waiting for
+the next game); a refused one as ``command_refused`` with its reason; ``settings_applied``
+when a new game starts with them. A ``header`` command sets
+a PDN tag (players' names, the event, the round) of the game in play at once.
+
+A setting lasts until the service stops: what a board starts with is its configuration file.
+
+>>> from firmware_host.game.settings import check_variant
+>>> from engine.variant import find_variant
+>>> check_variant(find_variant("russian"), "international")
+'board_size'
+>>> check_variant(find_variant("russian"), "brazilian") is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from engine.errors import UnknownVariantError
+from engine.variant import Variant, find_variant
+from firmware_host.game.types import Command, Mode
+from firmware_host.recognition.layout import layout_for
+
+if TYPE_CHECKING:
+    from firmware_host.game.session import Session
+
+__all__ = ["HEADER_TAGS", "TOUCH_MOVE_VALUES", "Settings", "check_variant"]
+
+#: The PDN tags a ``header`` command may set, and the longest value accepted.
+HEADER_TAGS = frozenset({"White", "Black", "Event", "Site", "Round"})
+MAX_HEADER_LENGTH = 80
+TOUCH_MOVE_VALUES = ("strict", "off", "auto")
+#: Applies a new engine level (1-10) to the engine; set by the service that owns the engine.
+LevelHook = Callable[[int], None]
+
+
+def check_variant(current: Variant, name: str) -> str | None:
+    """Why ``name`` cannot follow ``current`` on the same board, or None when it can.
+
+    ``unknown_variant``; ``board_size`` (another number of squares: another board);
+    ``board_layout`` (the same size, but its squares lie elsewhere on the board).
+    """
+    try:
+        variant = find_variant(name)
+    except (UnknownVariantError, ValueError):
+        return "unknown_variant"
+    here, there = layout_for(current), layout_for(variant)
+    if (here.rows, here.cols) != (there.rows, there.cols):
+        return "board_size"
+    if here.coords != there.coords:
+        return "board_layout"
+    return None
+
+
+class Settings:
+    """The settings waiting for the next new game of one session.
+
+    Args:
+        session: the session.
+        engine: whether the session has an engine (play and teach modes need one).
+        level_hook: applies an engine level; None: the level cannot be changed here.
+    """
+
+    def __init__(self, session: Session, *, engine: bool,
+                 level_hook: LevelHook | None = None) -> None:
+        self._s = session
+        self._engine = engine
+        self.level_hook = level_hook
+        self.pending: dict[str, str] = {}
+        self._checks: Mapping[str, Callable[[str], str | None]] = MappingProxyType({
+            "variant": lambda value: check_variant(self._s.variant, value),
+            "mode": self._check_mode,
+            "level": self._check_level,
+            "touch_move": lambda value: None if value in TOUCH_MOVE_VALUES else "bad_value",
+        })
+
+    def _check_mode(self, value: str) -> str | None:
+        try:
+            mode = Mode(value)
+        except ValueError:
+            return "bad_value"
+        return "no_engine" if mode is not Mode.RECORD and not self._engine else None
+
+    def _check_level(self, value: str) -> str | None:
+        if not value.isdigit() or not 1 <= int(value) <= 10:
+            return "bad_value"
+        return "no_engine" if self.level_hook is None else None
+
+    def set(self, event: Command) -> None:
+        """Check and keep the setting ``event.name`` = ``event.value``; publish the outcome."""
+        value = (event.value or "").strip()
+        reason = self._checks[event.name](value)
+        if reason is not None:
+            self._s.publish("command_refused", command=event.name, value=value, reason=reason)
+            return
+        self.pending[event.name] = value
+        self._s.publish("settings", pending=dict(self.pending), applies="next_game")
+
+    def header(self, event: Command) -> None:
+        """Set a PDN tag of the game in play."""
+        s = self._s
+        tag, value = event.tag or "", (event.value or "").strip()
+        if tag not in HEADER_TAGS or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
+            s.publish("command_refused", command="header", tag=tag, reason="bad_value")
+            return
+        if s.game_id is None:
+            s.publish("command_refused", command="header", tag=tag, reason="no_game")
+            return
+        s.game.set_header(tag, value)
+        s.publish("header", tag=tag, value=value, game_id=s.game_id)
+
+    def apply(self) -> None:
+        """Start using the pending settings (called as a new game opens)."""
+        if not self.pending:
+            return
+        s, pending = self._s, self.pending
+        self.pending = {}
+        variant = find_variant(pending["variant"]) if "variant" in pending else s.variant
+        mode = Mode(pending["mode"]) if "mode" in pending else s.config.mode
+        s.config = replace(s.config, mode=mode,
+                           touch_move=pending.get("touch_move", s.config.touch_move))
+        s.variant = variant
+        s.game.reconfigure(variant, mode)
+        s.namer = s.game.namer
+        s.touch.strict = s.config.touch_strict
+        if "level" in pending and self.level_hook is not None:
+            self.level_hook(int(pending["level"]))
+        s.publish("settings_applied", applied=pending, variant=variant.name, mode=mode.value,
+                  touch_move=s.config.touch_move)

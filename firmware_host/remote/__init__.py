@@ -1,0 +1,40 @@
+"""The board's remote: the web app's commands, read from Redis into the session's event queue.
+
+:func:`open_remote` is what :func:`firmware_host.app.service.build_service` calls: with a Redis
+store and ``web.control`` on, it starts the :class:`~firmware_host.remote.commands.CommandReader`
+of the board and gives the session the hook that sets the engine's level.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+import redis
+
+from board_io.clock import Clock
+from firmware_host.config import Config
+from firmware_host.game.controller import Controller
+from firmware_host.opponents.worker import EngineWorker
+from firmware_host.remote.commands import BLOCK_MS, CommandReader, commands_key
+from firmware_host.remote.level import level_hook
+
+__all__ = ["CommandReader", "commands_key", "open_remote"]
+
+
+def open_remote(config: Config, controller: Controller, stack: ExitStack, clock: Clock,
+                worker: EngineWorker | None, virtual_depth: int | None
+                ) -> CommandReader | None:
+    """Start the board's command reader in ``stack``, or None (``memory`` store, control off).
+
+    ``virtual_depth``: in virtual time, the engine's depth when nothing else caps it.
+    """
+    controller.session.settings.level_hook = level_hook(config, worker, virtual_depth)
+    url = str(config["store.url"])
+    if url == "memory" or not config["web.control"]:
+        return None
+    client = redis.Redis.from_url(url, socket_timeout=BLOCK_MS / 1000 + 2,
+                                  socket_connect_timeout=2)
+    stack.callback(client.close)
+    reader = CommandReader(client, str(config["board.id"]), controller.post, clock.monotonic)
+    stack.callback(reader.close)
+    return reader.start()

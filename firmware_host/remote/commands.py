@@ -1,0 +1,182 @@
+"""The board's remote: commands from the web app, read from Redis into the session's queue.
+
+The web service adds each command to the board's stream ``draughtsboard:<board>:commands``
+(fields ``name``, and as the command needs them ``side``, ``value``, ``tag``, plus ``time``, the
+Unix time it was sent). :class:`CommandReader` is one named thread doing ``XREAD BLOCK`` on that
+stream; every entry is checked at the edge (:func:`parse_command`) and posted through
+``Controller.post`` as a :class:`~firmware_host.game.types.Command`: the same path as a button
+press, so the same rules apply and the LEDs answer. What the session made of it is published on
+the board's event feed (``settings``, ``command_refused``, ``hint``, ...).
+
+Entries already in the stream when the reader starts are not carried out (a command sent while
+the board was off is stale), nor are entries older than :data:`MAX_AGE` seconds.
+
+>>> parse_command({b"name": b"hint", b"time": b"100"}, now=101.0)
+('hint', None, None, None)
+>>> parse_command({b"name": b"format"}, now=0.0)
+Traceback (most recent call last):
+...
+ValueError: unknown command 'format'
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import redis
+
+from firmware_host.game.settings import HEADER_TAGS, MAX_HEADER_LENGTH
+from firmware_host.game.types import Command, CommandName, SessionEvent
+
+__all__ = ["MAX_AGE", "CommandReader", "commands_key", "parse_command"]
+
+log = logging.getLogger(__name__)
+
+#: A command older than this (seconds, by its ``time`` field) is dropped as stale.
+MAX_AGE = 30.0
+#: How long one XREAD waits (ms): bounds how long :meth:`CommandReader.close` takes.
+BLOCK_MS = 500
+#: Entries kept in a command stream (XADD MAXLEN ~).
+STREAM_LENGTH = 1000
+
+Parsed = tuple[str, str | None, str | None, str | None]
+
+
+def commands_key(board_id: str) -> str:
+    """The board's command stream: ``draughtsboard:<board>:commands``."""
+    return f"draughtsboard:{board_id}:commands"
+
+
+def _text(fields: Mapping[bytes, bytes], key: str) -> str | None:
+    raw = fields.get(key.encode())
+    if raw is None:
+        return None
+    text = raw.decode("utf-8", errors="strict")
+    if len(text) > MAX_HEADER_LENGTH or not text.isprintable():
+        raise ValueError(f"field {key} is too long or not printable")
+    return text
+
+
+def parse_command(fields: Mapping[bytes, bytes], now: float) -> Parsed:
+    """``(name, side, value, tag)`` of a command stream entry, checked.
+
+    Raises:
+        ValueError: an unknown command, a bad side or tag, a value too long, a stale entry.
+    """
+    try:
+        name = _text(fields, "name") or ""
+        side, value, tag = _text(fields, "side"), _text(fields, "value"), _text(fields, "tag")
+        sent = _text(fields, "time")
+    except UnicodeDecodeError:
+        raise ValueError("a field is not UTF-8") from None
+    if name not in {c.value for c in CommandName}:
+        raise ValueError(f"unknown command {name!r}")
+    if side not in (None, "white", "black"):
+        raise ValueError(f"bad side {side!r}")
+    if name == CommandName.HEADER.value and tag not in HEADER_TAGS:
+        raise ValueError(f"bad tag {tag!r}")
+    if sent is not None:
+        try:
+            age = now - float(sent)
+        except ValueError:
+            raise ValueError(f"bad time {sent!r}") from None
+        if age > MAX_AGE:
+            raise ValueError(f"stale: sent {age:.0f} s ago")
+    return name, side, value, tag
+
+
+class CommandReader:
+    """A named thread reading one board's command stream into ``post``.
+
+    Args:
+        client: the Redis client (its socket timeout must exceed :data:`BLOCK_MS`).
+        board_id: the board.
+        post: ``Controller.post``.
+        monotonic: the controller's clock (the ``at`` of the commands).
+        wall_clock: Unix time, to drop stale entries.
+    """
+
+    def __init__(self, client: redis.Redis, board_id: str,
+                 post: Callable[[SessionEvent], None], monotonic: Callable[[], float],
+                 wall_clock: Callable[[], float] = time.time) -> None:
+        self._client = client
+        self._key = commands_key(board_id)
+        self._post = post
+        self._monotonic = monotonic
+        self._wall_clock = wall_clock
+        self._stop = threading.Event()
+        self._posted = threading.Condition()
+        self.posted = 0
+        self._last_id = "$"
+        self._thread = threading.Thread(target=self._run, name=f"remote-{board_id}",
+                                        daemon=True)
+
+    def start(self) -> CommandReader:
+        """Start reading (from the entries added from now on)."""
+        self._last_id = self._newest_id()
+        self._thread.start()
+        return self
+
+    def _newest_id(self) -> str:
+        try:
+            newest: Any = self._client.xrevrange(self._key, count=1)
+        except redis.RedisError:
+            return "$"  # Redis away: from whatever comes once it is back
+        return str(newest[0][0].decode()) if newest else "0-0"
+
+    def _run(self) -> None:
+        down = False
+        while not self._stop.is_set():
+            try:
+                if self._last_id == "$":
+                    self._last_id = self._newest_id()
+                    if self._last_id == "$":
+                        raise redis.ConnectionError("no answer")
+                reply: Any = self._client.xread({self._key: self._last_id}, block=BLOCK_MS)
+            except redis.RedisError as exc:
+                if not down:
+                    log.warning("remote commands: Redis unreachable (%s): retrying",
+                                type(exc).__name__)
+                    down = True
+                self._stop.wait(1.0)
+                continue
+            if down:
+                log.info("remote commands: Redis is back")
+                down = False
+            for _key, entries in reply or ():
+                for entry_id, fields in entries:
+                    self._last_id = entry_id.decode()
+                    self._handle(fields)
+
+    def _handle(self, fields: Mapping[bytes, bytes]) -> None:
+        try:
+            name, side, value, tag = parse_command(fields, self._wall_clock())
+        except ValueError as exc:
+            log.warning("remote command refused: %s", exc)
+            return
+        log.info("remote command %s", name)
+        self._post(Command(name, self._monotonic(), side=side, value=value, tag=tag))
+        with self._posted:
+            self.posted += 1
+            self._posted.notify_all()
+
+    def wait_posted(self, count: int, timeout: float) -> bool:
+        """Wait until ``count`` commands have been posted in all; False on timeout."""
+        with self._posted:
+            return self._posted.wait_for(lambda: self.posted >= count, timeout)
+
+    def close(self) -> None:
+        """Stop the thread (idempotent)."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2 * BLOCK_MS / 1000 + 2)
+
+    def __enter__(self) -> CommandReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

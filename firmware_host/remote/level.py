@@ -1,0 +1,41 @@
+"""Setting the built-in engine's level from the remote (from the next new game on)."""
+
+from __future__ import annotations
+
+from engine.levels import level, limit_for_level
+from engine.search import Limit
+from firmware_host.config import Config
+from firmware_host.game.settings import LevelHook
+from firmware_host.opponents.opponent import BuiltinOpponent
+from firmware_host.opponents.worker import EngineWorker
+
+__all__ = ["level_hook"]
+
+
+def level_hook(config: Config, worker: EngineWorker | None, virtual_depth: int | None
+               ) -> LevelHook | None:
+    """What sets the level of ``worker``'s built-in engine, or None (no engine, a Hub engine).
+
+    ``virtual_depth``: in virtual time, the depth searched when nothing else caps it.
+
+    ``engine.depth`` and ``engine.movetime_ms``, when set, still cap the search as at start.
+    """
+    if worker is None or not isinstance(worker.opponent, BuiltinOpponent):
+        return None
+    opponent = worker.opponent
+    depth = config["engine.depth"]
+    movetime_ms = config["engine.movetime_ms"]
+    assert isinstance(depth, int) and isinstance(movetime_ms, int)
+    movetime = movetime_ms / 1000 or None
+
+    def apply(number: int) -> None:
+        chosen = level(number)
+        limit = (Limit(depth=depth, movetime=movetime) if depth
+                 else limit_for_level(chosen.number, movetime=movetime))
+        if virtual_depth is not None:
+            limit = Limit(depth=limit.depth or virtual_depth)
+        worker.limit = limit
+        opponent.options = chosen.options
+        opponent.close()  # its searchers are made again, with the new options
+
+    return apply
