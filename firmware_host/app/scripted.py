@@ -37,7 +37,7 @@ from firmware_host.game.controller import run_script
 from firmware_host.recognition.layout import layout_for
 
 if TYPE_CHECKING:
-    from firmware_host.commands.run import RunOptions
+    from firmware_host.app.options import RunOptions
 
 log = logging.getLogger(__name__)
 

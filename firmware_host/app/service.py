@@ -68,7 +68,7 @@ from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 
 if TYPE_CHECKING:
-    from firmware_host.commands.run import RunOptions
+    from firmware_host.app.options import RunOptions
 
 __all__ = ["Service", "Wiring", "build_opponent", "build_service", "run_service"]
 
