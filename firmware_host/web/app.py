@@ -1,0 +1,379 @@
+"""The web service's application: routes, pages, the live feed, broadcast PDN and control.
+
+``build_app(settings, client)`` makes the aiohttp application; :func:`serve` runs it. It holds
+no game state: every request reads the boards' Redis (:mod:`firmware_host.web.reader`).
+
+Routes: ``/`` the hall, ``/board/<id>`` a board, ``/games`` the archive (``/games.pdn`` the
+selected games), ``/game/<board>/<game>`` a replay (``.pdn``: its PDN), ``/feed`` the live
+feed (SSE), ``/broadcast.pdn`` (``?round=``, ``?board=``; also ``/broadcast/round/<r>.pdn``,
+``/broadcast/board/<id>.pdn``), ``/pair``, ``POST /board/<id>/command``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import format_datetime, parsedate_to_datetime
+
+from aiohttp import web
+from redis.asyncio import Redis
+
+from engine.variant import VARIANTS
+from firmware_host.store.records import GameRecord
+from firmware_host.web import broadcast, control
+from firmware_host.web.auth import Keys, RateLimiter
+from firmware_host.web.feed import BLOCK_MS, follow, format_cursor, parse_cursor, sse
+from firmware_host.web.reader import Reader
+from firmware_host.web.views import ArchiveRow, Views
+
+__all__ = ["WebSettings", "build_app"]
+
+log = logging.getLogger(__name__)
+
+COOKIE = "draughtsboard_pair"
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
+BUTTONS = (("newgame", "New game"), ("hint", "Hint"), ("takeback", "Take back"),
+           ("adjust", "J'adoube"), ("done", "Adjusted"), ("draw", "Offer a draw"),
+           ("resign", "Resign"))
+SETTINGS = (("variant", "Variant"), ("mode", "Mode"), ("level", "Engine level"),
+            ("touch_move", "Touch-move"))
+TAGS = (("white", "White"), ("black", "Black"), ("event", "Event"), ("round", "Round"))
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """The web service's settings (the ``[web]`` section)."""
+
+    keys: Keys
+    control: bool = True
+    rate_per_minute: int = 60
+    block_ms: int = BLOCK_MS
+
+
+def _board_id(request: web.Request, key: str = "board") -> str:
+    value = request.match_info.get(key, "")
+    if not _ID.fullmatch(value):
+        raise web.HTTPNotFound(text="no such board")
+    return value
+
+
+class Site:
+    """The request handlers, sharing one Redis client, the templates and the keys."""
+
+    def __init__(self, settings: WebSettings, client: Redis) -> None:
+        self.settings = settings
+        self.client = client
+        self.reader = Reader(client)
+        self.views = Views()
+        self.limiter = RateLimiter(settings.rate_per_minute)
+
+    # -- authorisation ------------------------------------------------------------------------
+
+    def paired(self, request: web.Request) -> bool:
+        """Whether the request may control the boards."""
+        keys = self.settings.keys
+        bearer = request.headers.get("Authorization", "")
+        if bearer.startswith("Bearer ") and keys.valid_token(bearer[7:].strip()):
+            return True
+        return keys.valid_session(request.cookies.get(COOKIE, ""))
+
+    def _csrf_ok(self, request: web.Request, form: dict[str, str]) -> bool:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return True  # a script with the token: no cookie to forge with
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            return False
+        cookie = request.cookies.get(COOKIE, "")
+        return self.settings.keys.valid_csrf(cookie, form.get("csrf", ""))
+
+    # -- pages --------------------------------------------------------------------------------
+
+    async def hall(self, request: web.Request) -> web.Response:
+        boards = await self.reader.boards()
+        cursor = await self.reader.last_ids(boards)
+        views = [await self.reader.board(b) for b in boards]
+        cards = [{"board_id": v.board_id, "html": self.views.card(v)} for v in views]
+        for view in views:
+            cursor[view.board_id] = max(cursor[view.board_id], view.last_event_id, key=_id_key)
+        return _html(self.views.page("hall.html", cards=cards, cursor=format_cursor(cursor),
+                                     paired=self.paired(request)))
+
+    async def board(self, request: web.Request) -> web.Response:
+        board_id = _board_id(request)
+        if board_id not in await self.reader.boards():
+            raise web.HTTPNotFound(text="no such board")
+        view = await self.reader.board(board_id)
+        paired = self.paired(request)
+        cookie = request.cookies.get(COOKIE, "")
+        return _html(self.views.page(
+            "board.html", board_id=board_id, panel=self.views.panel(view), paired=paired,
+            cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
+            csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
+            settings=[(n, label, control.CHOICES[n]) for n, label in SETTINGS]))
+
+    async def games(self, request: web.Request) -> web.Response:
+        filters = {k: request.query.get(k, "")[:80] for k in
+                   ("board", "since", "player", "variant", "result")}
+        games = await self._select(filters)
+        boards = await self.reader.boards()
+        return _html(self.views.page(
+            "games.html", games=[ArchiveRow.of(g) for g in reversed(games)], f=filters,
+            boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
+            paired=self.paired(request)))
+
+    async def _select(self, filters: dict[str, str]) -> list[GameRecord]:
+        since = 0.0
+        if filters["since"]:
+            try:
+                since = datetime.fromisoformat(filters["since"]).replace(tzinfo=UTC).timestamp()
+            except ValueError:
+                raise web.HTTPBadRequest(text="since: a date like 2026-12-01") from None
+        boards = await self.reader.boards()
+        if filters["board"]:
+            boards = [b for b in boards if b == filters["board"]]
+        out = []
+        player = filters["player"].lower()
+        for board in boards:
+            for game_id in await self.reader.game_ids(board, since):
+                game = await self.reader.game(board, game_id)
+                if game is None or (filters["variant"] and game.variant != filters["variant"]):
+                    continue
+                if filters["result"] and game.result != filters["result"]:
+                    continue
+                names = (game.headers.get("White", "") + "\n" + game.headers.get("Black", ""))
+                if player and player not in names.lower():
+                    continue
+                out.append(game)
+        return sorted(out, key=lambda g: g.created)
+
+    async def games_pdn(self, request: web.Request) -> web.Response:
+        chosen = request.query.getall("game", [])[:1000]
+        if chosen:
+            games = []
+            for item in chosen:
+                board, _, game_id = item.partition("/")
+                if _ID.fullmatch(board) and _ID.fullmatch(game_id):
+                    game = await self.reader.game(board, game_id)
+                    if game is not None:
+                        games.append(game)
+        else:
+            filters = {k: request.query.get(k, "")[:80] for k in
+                       ("board", "since", "player", "variant", "result")}
+            games = await self._select(filters)
+        return _pdn(broadcast.render_games(games), "games.pdn")
+
+    async def game_page(self, request: web.Request) -> web.Response:
+        game = await self._game(request)
+        try:
+            ply = max(0, min(int(request.query.get("ply", len(game.moves))), len(game.moves)))
+        except ValueError:
+            ply = len(game.moves)
+        return _html(self.views.replay(game, ply, self.paired(request)))
+
+    async def game_pdn(self, request: web.Request) -> web.Response:
+        game = await self._game(request)
+        return _pdn(broadcast.render_games([game]), f"{game.board_id}_{game.game_id}.pdn")
+
+    async def _game(self, request: web.Request) -> GameRecord:
+        board_id = _board_id(request)
+        game_id = request.match_info.get("game", "")
+        game = await self.reader.game(board_id, game_id) if _ID.fullmatch(game_id) else None
+        if game is None:
+            raise web.HTTPNotFound(text="no such game")
+        return game
+
+    # -- broadcast ----------------------------------------------------------------------------
+
+    async def broadcast(self, request: web.Request) -> web.Response:
+        round_ = request.match_info.get("round", request.query.get("round", ""))[:40]
+        wanted = request.match_info.get("board", request.query.get("board", ""))
+        games = []
+        for board in await self.reader.boards():
+            if wanted and board != wanted:
+                continue
+            game_id = await self.reader.current_game_id(board)
+            game = await self.reader.game(board, game_id) if game_id else None
+            if game is not None and (not round_ or game.headers.get("Round") == round_):
+                games.append(game)
+        text = broadcast.render_games(games)
+        tag = broadcast.etag(text)
+        modified = datetime.fromtimestamp(int(broadcast.last_modified(games)) or 0, UTC)
+        headers = {"ETag": tag, "Last-Modified": format_datetime(modified, usegmt=True),
+                   "Cache-Control": "no-cache"}
+        if _not_modified(request, tag, modified):
+            return web.Response(status=304, headers=headers)
+        return web.Response(text=text, content_type="application/x-chess-pdn", headers=headers)
+
+    # -- the live feed ------------------------------------------------------------------------
+
+    async def feed(self, request: web.Request) -> web.StreamResponse:
+        board = request.query.get("board", "")
+        if board and not _ID.fullmatch(board):
+            raise web.HTTPBadRequest(text="bad board id")
+        cursor = parse_cursor(request.headers.get("Last-Event-ID")
+                              or request.query.get("cursor", ""))
+        boards = [board] if board else None
+        if board and board not in cursor:
+            cursor.update(await self.reader.last_ids([board]))
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        await response.write(b"retry: 1000\n\n")
+        async for batch in follow(self.client, cursor, boards, self.settings.block_ms):
+            if not batch:
+                await response.write(b": keep-alive\n\n")
+                continue
+            changed = list(dict.fromkeys(b for b, _ in batch))
+            event_id = format_cursor(cursor)
+            for board_id in changed:
+                view = await self.reader.board(board_id)
+                data = {"board": board_id, "events": [m for b, m in batch if b == board_id
+                                                      and m.get("event") != "leds"]}
+                data["card" if boards is None else "panel"] = (
+                    self.views.card(view) if boards is None else self.views.panel(view))
+                await response.write(sse("board", data, event_id))
+        return response
+
+    # -- control ------------------------------------------------------------------------------
+
+    async def pair_form(self, request: web.Request) -> web.Response:
+        return _html(self.views.page("pair.html", next=_next(request.query.get("next", "/")),
+                                     error="", paired=self.paired(request)))
+
+    async def pair(self, request: web.Request) -> web.Response:
+        address = request.remote or "?"
+        if not self.limiter.allow(address):
+            raise web.HTTPTooManyRequests(text="too many attempts: wait a minute")
+        form = {k: str(v) for k, v in (await request.post()).items()}
+        target = _next(form.get("next", "/"))
+        if not self.settings.keys.valid_code(form.get("code", "")):
+            log.warning("pairing refused from %s", address)
+            return _html(self.views.page("pair.html", next=target, paired=False,
+                                         error="That is not the pairing code."), status=403)
+        log.info("paired a device from %s", address)
+        response = web.HTTPSeeOther(target)
+        response.set_cookie(COOKIE, self.settings.keys.session_cookie(), httponly=True,
+                            samesite="Strict", max_age=365 * 86400, path="/")
+        raise response
+
+    async def command(self, request: web.Request) -> web.Response:
+        board_id = _board_id(request)
+        if not self.settings.control:
+            raise web.HTTPForbidden(text="control is off (web.control = false)")
+        if not self.paired(request):
+            raise web.HTTPUnauthorized(text="pair this device first (/pair)")
+        if not self.limiter.allow(request.remote or "?"):
+            raise web.HTTPTooManyRequests(text="too many commands: wait a minute")
+        form = {k: str(v) for k, v in (await request.post()).items()}
+        if not self._csrf_ok(request, form):
+            raise web.HTTPForbidden(text="the form is stale or from another site: reload")
+        try:
+            fields = control.command_fields(form)
+        except ValueError as exc:
+            return _reply(request, board_id, str(exc), 400)
+        if board_id not in await self.reader.boards():
+            raise web.HTTPNotFound(text="no such board")
+        await control.send(self.client, board_id, fields)
+        label = fields["name"] if "value" not in fields else f"{fields['name']} {fields['value']}"
+        return _reply(request, board_id, f"sent to {board_id}: {label}", 200)
+
+
+def _reply(request: web.Request, board_id: str, message: str, status: int) -> web.Response:
+    if "application/json" in request.headers.get("Accept", ""):
+        return web.json_response({"message": message, "ok": status == 200}, status=status)
+    if status != 200:
+        return web.Response(text=message, status=status)
+    raise web.HTTPSeeOther(f"/board/{board_id}")
+
+
+def _next(target: str) -> str:
+    return target if target.startswith("/") and not target.startswith("//") else "/"
+
+
+def _id_key(entry_id: str) -> tuple[int, int]:
+    ms, _, n = entry_id.partition("-")
+    return int(ms or 0), int(n or 0)
+
+
+def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:
+    match = request.headers.get("If-None-Match")
+    if match is not None:
+        return tag in [m.strip() for m in match.split(",")] or match.strip() == "*"
+    since = request.headers.get("If-Modified-Since")
+    if since:
+        try:
+            return parsedate_to_datetime(since) >= modified
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+def _html(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, content_type="text/html", status=status)
+
+
+def _pdn(text: str, filename: str) -> web.Response:
+    return web.Response(text=text, content_type="application/x-chess-pdn", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@web.middleware
+async def _security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    response = await handler(request)
+    response.headers.setdefault("Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def build_app(settings: WebSettings, client: Redis) -> web.Application:
+    """The aiohttp application on ``client`` (a ``redis.asyncio`` client of the boards)."""
+    from importlib.resources import files
+
+    site = Site(settings, client)
+    app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024)
+    app.add_routes([
+        web.get("/", site.hall),
+        web.get("/board/{board}", site.board),
+        web.post("/board/{board}/command", site.command),
+        web.get("/games", site.games),
+        web.get("/games.pdn", site.games_pdn),
+        web.get("/game/{board}/{game}.pdn", site.game_pdn),
+        web.get("/game/{board}/{game}", site.game_page),
+        web.get("/feed", site.feed),
+        web.get("/broadcast.pdn", site.broadcast),
+        web.get("/broadcast/round/{round}.pdn", site.broadcast),
+        web.get("/broadcast/board/{board}.pdn", site.broadcast),
+        web.get("/pair", site.pair_form),
+        web.post("/pair", site.pair),
+    ])
+    app.router.add_static("/static", str(files("firmware_host.web") / "static"))
+    app["site"] = site
+    return app
+
+
+def started_at() -> float:
+    """Unix time now (for the banner)."""
+    return time.time()
+
+
+async def run_forever(runner: web.AppRunner, host: str, port: int,
+                      stop: asyncio.Event) -> None:
+    """Serve on ``host:port`` until ``stop`` is set."""
+    await runner.setup()
+    site = web.TCPSite(runner, host, port, shutdown_timeout=1.0)
+    await site.start()
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()

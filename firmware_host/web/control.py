@@ -1,0 +1,76 @@
+"""Control from the web app: a checked form becomes an entry of the board's command stream.
+
+The board service reads the stream (:mod:`firmware_host.remote.commands`) into its event queue,
+like a button press. Everything is checked here first, and again by the board at its edge.
+
+>>> command_fields({"command": "level", "value": "3"})
+{'name': 'level', 'value': '3'}
+>>> command_fields({"command": "white", "value": "Ann Smith"})
+{'name': 'header', 'tag': 'White', 'value': 'Ann Smith'}
+>>> command_fields({"command": "rm -rf"})
+Traceback (most recent call last):
+...
+ValueError: unknown command 'rm -rf'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+from redis.asyncio import Redis
+
+from engine.variant import VARIANTS
+from firmware_host.game.settings import MAX_HEADER_LENGTH, TOUCH_MOVE_VALUES
+from firmware_host.remote.commands import STREAM_LENGTH, commands_key
+
+__all__ = ["SIMPLE", "TAGS", "command_fields", "send"]
+
+#: Commands without a value (the board's buttons and requests).
+SIMPLE = ("newgame", "hint", "takeback", "resign", "draw", "adjust", "done")
+#: The form's name of each PDN tag set from the web app.
+TAGS = {"white": "White", "black": "Black", "event": "Event", "round": "Round", "site": "Site"}
+#: Allowed values of each setting.
+CHOICES: Mapping[str, tuple[str, ...]] = {
+    "variant": tuple(v.name for v in VARIANTS),
+    "mode": ("play", "record", "teach"),
+    "level": tuple(str(n) for n in range(1, 11)),
+    "touch_move": TOUCH_MOVE_VALUES,
+}
+
+
+def command_fields(form: Mapping[str, str]) -> dict[str, str]:
+    """The command stream fields of a control form (without ``time``).
+
+    Raises:
+        ValueError: an unknown command, a value not allowed, a side not white or black.
+    """
+    name = form.get("command", "")
+    fields: dict[str, str] = {}
+    value = form.get("value", "").strip()
+    if name in SIMPLE:
+        fields["name"] = name
+        side = form.get("side", "")
+        if side:
+            if side not in ("white", "black"):
+                raise ValueError(f"bad side {side!r}")
+            fields["side"] = side
+    elif name in CHOICES:
+        if value not in CHOICES[name]:
+            raise ValueError(f"{name}: {value!r} is not one of {', '.join(CHOICES[name])}")
+        fields.update(name=name, value=value)
+    elif name in TAGS:
+        if not value or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
+            raise ValueError(f"{name}: 1 to {MAX_HEADER_LENGTH} printable characters")
+        fields.update(name="header", tag=TAGS[name], value=value)
+    else:
+        raise ValueError(f"unknown command {name!r}")
+    return fields
+
+
+async def send(client: Redis, board_id: str, fields: Mapping[str, str]) -> str:
+    """Add a command to the board's stream; return its stream id."""
+    entry = {**fields, "time": f"{time.time():.3f}"}
+    entry_id = await client.xadd(commands_key(board_id), entry,  # type: ignore[arg-type]
+                                 maxlen=STREAM_LENGTH, approximate=True)
+    return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)

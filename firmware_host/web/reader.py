@@ -1,0 +1,218 @@
+"""Reading the boards from Redis (asynchronously): the web service keeps no game state.
+
+Everything a page shows is read from the keys the boards write (docs/events.md): the set of
+boards, each board's games, a game's log (replayed with the store's own
+:func:`~firmware_host.store.records.apply_op`), and the recent part of its event stream (the
+session's state, the LED frame, the sentences of refusals and corrections).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+
+from engine import Board
+from engine.errors import DraughtsError
+from firmware_host.feedback.texts import render
+from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
+
+__all__ = ["BoardView", "Reader", "events_key"]
+
+log = logging.getLogger(__name__)
+
+ROOT = "draughtsboard"
+#: Events looked at, newest first, for a board's live state.
+RECENT = 400
+#: Events whose sentence a board page shows (the board's own words, feedback/texts.py).
+SPOKEN = frozenset({"refused", "correction", "touch", "adjust", "hint", "hint_refused",
+                    "takeback", "takeback_refused", "command_refused", "settings",
+                    "settings_applied", "header", "draw_declined", "newgame_requested", "result",
+                    "engine_error", "sensor_fault", "sensor_recovered", "link", "resumed",
+                    "computer_move", "alternative_move"})
+#: What a session state is called on the pages.
+STATE_NAMES: Mapping[str, str] = {
+    "syncing": "setting the board", "human_to_move": "waiting for a move",
+    "move_in_progress": "move in progress", "adjusting": "j'adoube",
+    "engine_thinking": "thinking", "computer_move_pending": "computer's move on the LEDs",
+    "game_over": "game over", "setting_up": "setting up a new game",
+    "correction": "correction needed",
+}
+
+
+def events_key(board_id: str) -> str:
+    """The board's live event stream."""
+    return f"{ROOT}:{board_id}:events"
+
+
+@dataclass
+class BoardView:
+    """What a page shows of one board, read from Redis."""
+
+    board_id: str
+    game: GameRecord | None
+    position: Board | None
+    state: str = "unknown"
+    #: The LED frame: square name -> (pattern, role).
+    leds: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: The board's sentences since the game started, oldest first.
+    messages: list[str] = field(default_factory=list)
+    #: The id of the newest event read (where a live feed goes on).
+    last_event_id: str = "0-0"
+    correction: bool = False
+
+    @property
+    def last_move(self) -> MoveRecord | None:
+        """The game's last move, or None."""
+        return self.game.moves[-1] if self.game and self.game.moves else None
+
+    @property
+    def turn(self) -> str:
+        """``white`` or ``black``: the side to move ('' when unknown)."""
+        if self.position is None:
+            return ""
+        return "white" if int(self.position.turn) == 0 else "black"
+
+    @property
+    def state_name(self) -> str:
+        """The state in words."""
+        if self.correction:
+            return STATE_NAMES["correction"]
+        return STATE_NAMES.get(self.state, self.state)
+
+
+def replay(game: GameRecord) -> Board | None:
+    """The position after the game's moves (None if its record does not replay)."""
+    try:
+        board = Board(game.variant, fen=game.start_fen)
+        for move in game.moves:
+            board.push(board.parse_move(move.pdn))
+    except (DraughtsError, ValueError) as exc:
+        log.warning("game %s does not replay: %s", game.game_id, exc)
+        return None
+    return board
+
+
+class Reader:
+    """Asynchronous reads of the boards' keys on one ``redis.asyncio`` client."""
+
+    def __init__(self, client: Redis) -> None:
+        self.client = client
+
+    async def boards(self) -> list[str]:
+        """Every board that has recorded a game, sorted."""
+        members: Any = await self.client.smembers(f"{ROOT}:boards")
+        return sorted(_str(m) for m in members)
+
+    async def game_ids(self, board_id: str, since: float = 0.0) -> list[str]:
+        """The board's games, oldest first."""
+        ids: Any = await self.client.zrangebyscore(f"{ROOT}:{board_id}:games", since, "+inf")
+        return [_str(i) for i in ids]
+
+    async def game(self, board_id: str, game_id: str) -> GameRecord | None:
+        """A game replayed from its log (a corrupt entry is skipped), or None if unknown."""
+        entries: Any = await self.client.xrange(f"{ROOT}:{board_id}:game:{game_id}")
+        game: GameRecord | None = None
+        seen = 0
+        for entry_id, raw in entries:
+            fields = {_str(k): _str(v) for k, v in raw.items()}
+            seq = int(fields.get("seq", "0") or 0)
+            if seq and seq <= seen:
+                continue  # replayed twice after a power cut: docs/events.md
+            seen = max(seen, seq)
+            try:
+                game = apply_op(game, fields, f"{board_id}/{game_id} entry {_str(entry_id)}")
+            except RecordError as exc:
+                log.warning("%s", exc)
+        return game
+
+    async def current_game_id(self, board_id: str) -> str | None:
+        """The game the board plays now: its session's, else its latest."""
+        raw: Any = await self.client.get(f"{ROOT}:{board_id}:session")
+        if raw:
+            try:
+                game_id = json.loads(raw).get("game_id")
+            except (ValueError, AttributeError):
+                game_id = None
+            if isinstance(game_id, str):
+                return game_id
+        latest: Any = await self.client.zrevrange(f"{ROOT}:{board_id}:games", 0, 0)
+        return _str(latest[0]) if latest else None
+
+    async def recent_events(self, board_id: str, count: int = RECENT
+                            ) -> list[tuple[str, dict[str, Any]]]:
+        """The board's newest events, oldest first, as ``(stream id, message)``."""
+        entries: Any = await self.client.xrevrange(events_key(board_id), count=count)
+        return [(i, m) for i, m in (decode_entry(e) for e in reversed(entries)) if m]
+
+    async def board(self, board_id: str) -> BoardView:
+        """The board's live view: its game, position, state, LEDs and sentences."""
+        game_id = await self.current_game_id(board_id)
+        game = await self.game(board_id, game_id) if game_id else None
+        view = BoardView(board_id, game, replay(game) if game else None)
+        apply_events(view, await self.recent_events(board_id))
+        return view
+
+    async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:
+        """The newest event id of each board ('0-0' for a board without events)."""
+        out = {}
+        for board_id in board_ids:
+            newest: Any = await self.client.xrevrange(events_key(board_id), count=1)
+            out[board_id] = _str(newest[0][0]) if newest else "0-0"
+        return out
+
+
+def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """Fill ``view``'s state, LEDs and sentences from its events (oldest first)."""
+    game_id = view.game.game_id if view.game else None
+    for entry_id, message in events:
+        view.last_event_id = entry_id
+        kind = message.get("event")
+        if kind == "new_game":
+            view.messages.clear()
+            view.correction = False
+            if message.get("game_id") != game_id:
+                continue
+        if kind == "state":
+            view.state = str(message.get("state", view.state))
+            view.correction = False
+        elif kind == "leds":
+            view.leds = _frame(message.get("frame"))
+        elif kind == "correction":
+            view.correction = True
+        elif kind == "synced":
+            view.correction = False
+        if kind in SPOKEN:
+            text = render(message)
+            if text:
+                view.messages.append(text)
+    del view.messages[:-12]
+
+
+def decode_entry(entry: Any) -> tuple[str, dict[str, Any] | None]:
+    """``(id, message)`` of an events stream entry (message None when unreadable)."""
+    entry_id, fields = entry
+    raw = fields.get(b"event", fields.get("event"))
+    try:
+        message = json.loads(raw) if raw is not None else None
+    except ValueError:
+        message = None
+    return _str(entry_id), message if isinstance(message, dict) else None
+
+
+def _frame(data: object) -> dict[str, tuple[str, str]]:
+    if not isinstance(data, dict):
+        return {}
+    out = {}
+    for square, value in data.items():
+        if isinstance(value, list | tuple) and len(value) == 2:
+            out[str(square)] = (str(value[0]), str(value[1]))
+    return out
+
+
+def _str(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -1,0 +1,83 @@
+"""The web service process: read the config, open Redis, serve until SIGTERM or SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from aiohttp import web
+from redis.asyncio import Redis
+
+from firmware_host.app import logsetup
+from firmware_host.config import Config, ConfigError
+from firmware_host.store import shown_url
+from firmware_host.web.app import WebSettings, build_app, run_forever
+from firmware_host.web.auth import Keys, load_token
+
+__all__ = ["parse_listen", "run_web"]
+
+log = logging.getLogger("draughtsboard.web")
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``(host, port)`` of ``host:port``.
+
+    >>> parse_listen("127.0.0.1:8080"), parse_listen("[::1]:80")
+    (('127.0.0.1', 8080), ('::1', 80))
+
+    Raises:
+        ConfigError: not host:port.
+    """
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"web.listen = {text!r} is not host:port (e.g. 127.0.0.1:8080)")
+    return host.strip("[]"), int(port)
+
+
+def run_web(config: Config, out: object = None) -> int:
+    """Serve the web app as ``config`` says; return the exit status.
+
+    Prints one banner line with the address and the pairing code (never the token).
+    """
+    logsetup.configure(str(config["log.level"]))
+    url = str(config["store.url"])
+    if url == "memory":
+        print("draughtsboard web: store.url is memory: give the boards' Redis "
+              "(--store redis://host:port/0)", file=sys.stderr)
+        return 2
+    host, port = parse_listen(str(config["web.listen"]))
+    try:
+        keys = Keys(load_token(str(config["web.token_file"])))
+    except OSError as exc:
+        print(f"draughtsboard web: web.token_file: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    settings = WebSettings(keys=keys, control=bool(config["web.control"]),
+                           rate_per_minute=int(str(config["web.rate_per_minute"])))
+    return asyncio.run(_serve(settings, url, host, port))
+
+
+async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
+    client = Redis.from_url(url, socket_connect_timeout=2,
+                            socket_timeout=settings.block_ms / 1000 + 5,
+                            health_check_interval=30)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    app = build_app(settings, client)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"draughtsboard web: http://{shown}:{port}/ (store {shown_url(url)}); "
+          f"pairing code {settings.keys.pairing_code}", flush=True)
+    log.info("web: listening on %s:%d, store %s", host, port, shown_url(url))
+    try:
+        await run_forever(runner, host, port, stop)
+    except OSError as exc:
+        print(f"draughtsboard web: cannot listen on {host}:{port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    finally:
+        await client.aclose()
+    return 0

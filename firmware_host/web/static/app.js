@@ -1,0 +1,51 @@
+// draughtsboard web: live updates through Server-Sent Events, and control without a reload.
+// No framework, no build step. A page that reconnects resumes from its last stream id: the
+// browser sends it back as Last-Event-ID.
+"use strict";
+(function () {
+  function follow(root) {
+    var url = root.dataset.feed;
+    var cursor = root.dataset.cursor;
+    if (cursor) { url += (url.indexOf("?") < 0 ? "?" : "&") + "cursor=" + encodeURIComponent(cursor); }
+    var source = new EventSource(url);
+    source.addEventListener("board", function (message) {
+      var data = JSON.parse(message.data);
+      if (root.id === "panel") {
+        if (data.panel) { root.innerHTML = data.panel; }
+        return;
+      }
+      var card = document.getElementById("board-" + data.board);
+      if (!card) {
+        var empty = root.querySelector(".empty");
+        if (empty) { empty.remove(); }
+        card = document.createElement("article");
+        card.className = "card";
+        card.id = "board-" + data.board;
+        card.dataset.board = data.board;
+        root.appendChild(card);
+      }
+      card.innerHTML = data.card;
+    });
+    return source;
+  }
+  function controls() {
+    var status = document.getElementById("status");
+    document.querySelectorAll(".control form").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var body = new URLSearchParams(new FormData(form));
+        if (event.submitter && event.submitter.name) { body.set(event.submitter.name, event.submitter.value); }
+        fetch(form.action, { method: "POST", body: body, credentials: "same-origin",
+                             headers: { "Accept": "application/json" } })
+          .then(function (r) { return r.json(); })
+          .then(function (reply) { if (status) { status.textContent = reply.message; } })
+          .catch(function () { if (status) { status.textContent = "not sent: no connection"; } });
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var root = document.getElementById("hall") || document.getElementById("panel");
+    if (root) { window.draughtsboardFeed = follow(root); }
+    controls();
+  });
+})();
