@@ -71,6 +71,7 @@ class Spool:
         self._writer = writer
         self._fsync = fsync
         self._memory: list[SpoolEntry] = []
+        self._reported: set[int] = set()  # damaged lines already logged (once each)
         on_disk = self._read()
         self.epoch = on_disk[-1].epoch if on_disk else secrets.token_hex(4)
         self._last_n = on_disk[-1].n if on_disk else 0
@@ -140,7 +141,8 @@ class Spool:
         for number, line in enumerate(lines, 1):
             entry = _parse(line)
             if entry is None:
-                if line.strip():
+                if line.strip() and number not in self._reported:
+                    self._reported.add(number)
                     log.warning("spool %s line %d is cut short or corrupt: skipped",
                                 self.path, number)
                 continue
@@ -160,6 +162,7 @@ class Spool:
             return  # same epoch: the flushed entries are skipped by their numbers next time
         self.epoch = secrets.token_hex(4)
         self._last_n = 0
+        self._reported.clear()
 
 
 def _parse(line: bytes) -> SpoolEntry | None:

@@ -128,13 +128,18 @@ def test_memory_store_warns_it_keeps_nothing(caplog: pytest.LogCaptureFixture) -
     memory.close()
 
 
-def test_spool_skips_a_line_cut_short(tmp_path: Path) -> None:
+def test_spool_skips_a_line_cut_short(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     spool = Spool(tmp_path / "b.jsonl")
     spool.append([{"cmd": "set", "args": ["k", "1"]}])
     with open(spool.path, "a") as file:
         file.write('{"e": "x", "n": 2, "tx": [{"cmd": "se')
     spool.append([{"cmd": "set", "args": ["k", "3"]}])
-    assert [(e.n, e.commands) for e in Spool(spool.path).entries()] == [
+    reread = Spool(spool.path)
+    assert [(e.n, e.commands) for e in reread.entries()] == [
         (1, [{"cmd": "set", "args": ["k", "1"]}]), (2, [{"cmd": "set", "args": ["k", "3"]}])]
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            reread.entries()
+    assert caplog.text.count("cut short") == 1  # said once, not at every retry
     spool.clear()
     assert len(spool) == 0
