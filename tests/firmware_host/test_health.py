@@ -204,3 +204,21 @@ def test_a_diode_check_reported_by_the_microcontroller_is_a_finding() -> None:
     assert _found(report) == {("22", Cause.DIODE_CHECK)}
     assert not report.blocking and report.trusted(stable, START) == START
     assert "diode check" in report.findings[0].sentence and "22" in report.findings[0].sentence
+
+
+def test_with_the_trusted_occupancy_a_stuck_square_asks_for_no_correction() -> None:
+    from firmware_host.recognition.recogniser import resolve
+    from firmware_host.recognition.resolution import InSync
+
+    board = Board("english")
+    stuck = LAYOUT.parse("14")
+    raw = START | {stuck}
+    assert not isinstance(resolve(board, raw), InSync)  # raw: "take the piece off 14"
+    chain = Wiring(WIRING.cells, WIRING.names, matrix=False)
+    report = _run(START, raw, {}, wiring=chain)
+    assert isinstance(resolve(board, report.trusted(raw, START)), InSync)
+    # and a move still works around it
+    move = board.parse_move("11-15")
+    after = (START - {move.origin}) | {move.destination}
+    result = resolve(board, report.trusted(after | {stuck}, START))
+    assert getattr(result, "move", None) == move
