@@ -35,8 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``draughtsboard`` console script."""
-    from board_io.errors import BoardIOError
-    from firmware_host.config.loader import ConfigError
+    from board_io.errors import BoardIOError, ConfigError
+    from firmware_host.store.errors import StoreError
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -45,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, BoardIOError) as exc:
         print(f"draughtsboard: {exc}", file=sys.stderr)
         return 2
+    except StoreError as exc:  # the store cannot be used: one line, like every other command
+        print(f"draughtsboard: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

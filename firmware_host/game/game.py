@@ -34,7 +34,7 @@ from firmware_host.game.fields import Namer, move_fields, move_record, occupancy
 from firmware_host.game.snapshot import restore, restore_outcome, snapshot
 from firmware_host.game.types import Mode, Store
 from firmware_host.recognition.recogniser import MoveIndex, PendingIndex
-from firmware_host.store.records import MoveRecord
+from firmware_host.store.errors import StoreError
 
 __all__ = ["Game", "Opening", "Publish", "Resumed"]
 
@@ -326,7 +326,7 @@ class Game:
         try:
             game = self._store.load_game(self.game_id)
             logged = [m.pdn for m in game.moves]
-        except (ValueError, KeyError) as exc:
+        except (ValueError, KeyError, StoreError) as exc:
             log.error("session: game log unreadable (%s): resuming from the snapshot", exc)
             return outcome, False
         changed = False
