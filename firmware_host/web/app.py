@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -358,21 +357,20 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.post("/pair", site.pair),
     ])
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
-    app["site"] = site
     return app
 
 
-def started_at() -> float:
-    """Unix time now (for the banner)."""
-    return time.time()
-
-
-async def run_forever(runner: web.AppRunner, host: str, port: int,
-                      stop: asyncio.Event) -> None:
-    """Serve on ``host:port`` until ``stop`` is set."""
+async def run_forever(runner: web.AppRunner, host: str, port: int, stop: asyncio.Event,
+                      on_ready: Callable[[], None]) -> None:
+    """Serve on ``host:port`` until ``stop`` is set; ``on_ready`` once it listens."""
     await runner.setup()
-    site = web.TCPSite(runner, host, port, shutdown_timeout=1.0)
-    await site.start()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    on_ready()
     try:
         await stop.wait()
     finally:

@@ -67,13 +67,16 @@ async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     app = build_app(settings, client)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
     shown = f"[{host}]" if ":" in host else host
-    print(f"draughtsboard web: http://{shown}:{port}/ (store {shown_url(url)}); "
-          f"pairing code {settings.keys.pairing_code}", flush=True)
-    log.info("web: listening on %s:%d, store %s", host, port, shown_url(url))
+
+    def banner() -> None:
+        print(f"draughtsboard web: http://{shown}:{port}/ (store {shown_url(url)}); "
+              f"pairing code {settings.keys.pairing_code}", flush=True)
+        log.info("web: listening on %s:%d, store %s", host, port, shown_url(url))
+
     try:
-        await run_forever(runner, host, port, stop)
+        await run_forever(runner, host, port, stop, banner)
     except OSError as exc:
         print(f"draughtsboard web: cannot listen on {host}:{port}: {exc.strerror or exc}",
               file=sys.stderr)

@@ -1,0 +1,222 @@
+"""Rigs of the web tests: boards playing on a real Redis, and the web service in a thread.
+
+:class:`BoardRig` is one board service (``build_service`` on the simulated board, virtual time)
+that a test moves pieces on; :class:`WebServer` runs the aiohttp app of ``draughtsboard web``
+on its own event loop in a thread, on a free port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import urllib.request
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from redis.asyncio import Redis
+
+from board_io.clock import VirtualClock
+from engine import Board, Move
+from firmware_host.app.notify import Notifier
+from firmware_host.app.service import Service, Wiring, build_service
+from firmware_host.config import Config
+from firmware_host.web.app import WebSettings, build_app
+from firmware_host.web.auth import Keys
+from tests.redis_server import free_port
+
+TOKEN = "test-token-0123456789abcdef"
+
+
+class BoardRig:
+    """One board service on a simulated board, in virtual time, recording to ``url``."""
+
+    def __init__(self, url: str, board_id: str, directory: Path, *, mode: str = "record",
+                 variant: str = "russian", extra: dict[str, Any] | None = None) -> None:
+        self.stack = ExitStack()
+        self.clock = VirtualClock()
+        self.events: list[dict[str, Any]] = []
+        self.board_id = board_id
+        sections: dict[str, Any] = {
+            "game": {"mode": mode, "variant": variant},
+            "board": {"id": board_id},
+            "engine": {"level": 1},
+            "store": {"url": url, "games_dir": str(directory / "games"),
+                      "spool_dir": str(directory / "spool")},
+        }
+        for section, values in (extra or {}).items():
+            sections.setdefault(section, {}).update(values)
+        config = Config.from_mapping(sections)
+        self.service: Service = build_service(config, self.stack, Wiring(
+            clock=self.clock, virtual_time=True, notifier=Notifier(environ={}),
+            listeners=[self.events.append]))
+        assert self.service.sim is not None
+        self.sim = self.service.sim
+        self.run(1.0)
+
+    @property
+    def session(self) -> Any:
+        return self.service.session
+
+    def run(self, seconds: float) -> None:
+        """Let ``seconds`` of virtual time pass, scanning as the service does."""
+        period = self.service.scan_period
+        end = self.clock.monotonic() + seconds
+        while self.clock.monotonic() < end:
+            now = self.clock.monotonic() + period
+            self.clock.set(now)
+            self.service.controller.step(now)
+        self.service.store.drain_events()
+
+    def play(self, text: str) -> Move:
+        """Carry out the legal move ``text`` (``c3-d4``, ``c3:e5``) on the board by hand."""
+        board: Board = self.session.board
+        move = board.parse_move(text)
+        self.sim.lift(move.origin)
+        for square in move.captures:
+            self.sim.lift(square)
+        self.sim.place(move.destination)
+        self.run(1.0)
+        return move
+
+    def play_computer_move(self) -> None:
+        """Carry out the computer's move shown on the LEDs."""
+        pending = self.session.pending
+        assert pending is not None, "no computer move pending"
+        self.play(self.session.board.move_notation(pending))
+
+    def kinds(self) -> list[str]:
+        return [str(e.get("event")) for e in self.events]
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+class WebServer:
+    """The web app on 127.0.0.1:<free port>, served from a thread of its own."""
+
+    def __init__(self, url: str, *, control: bool = True, rate_per_minute: int = 600,
+                 block_ms: int = 1000) -> None:
+        self.url = url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.keys = Keys(TOKEN)
+        self.settings = WebSettings(keys=self.keys, control=control,
+                                    rate_per_minute=rate_per_minute, block_ms=block_ms)
+        self._ready = threading.Event()
+        self._loop = asyncio.new_event_loop()
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, name="web-test", daemon=True)
+
+    def start(self) -> WebServer:
+        self._thread.start()
+        assert self._ready.wait(10), "the web app did not start"
+        return self
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._serve())
+
+    async def _serve(self) -> None:
+        self._stop = asyncio.Event()
+        client = Redis.from_url(self.url)
+        runner = web.AppRunner(build_app(self.settings, client), handle_signals=False,
+                               shutdown_timeout=0.5)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", self.port)
+        await site.start()
+        self._ready.set()
+        await self._stop.wait()
+        await runner.cleanup()
+        await client.aclose()
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(timeout=10)
+
+    # -- HTTP helpers -------------------------------------------------------------------------
+
+    def get(self, path: str, headers: dict[str, str] | None = None
+            ) -> tuple[int, dict[str, str], str]:
+        request = urllib.request.Request(self.base + path, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                return reply.status, dict(reply.headers), reply.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, dict(exc.headers), exc.read().decode()
+
+    def post(self, path: str, form: dict[str, str], headers: dict[str, str] | None = None
+             ) -> tuple[int, str]:
+        data = urllib.parse.urlencode(form).encode()
+        request = urllib.request.Request(self.base + path, data=data, headers={
+            "Accept": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                return reply.status, reply.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+
+    def command(self, board_id: str, command: str, **fields: str) -> dict[str, Any]:
+        """Send a control command with the token; return the JSON reply."""
+        status, body = self.post(f"/board/{board_id}/command", {"command": command, **fields},
+                                 {"Authorization": f"Bearer {TOKEN}"})
+        assert status == 200, (status, body)
+        reply: dict[str, Any] = json.loads(body)
+        return reply
+
+
+class SseClient:
+    """A raw Server-Sent Events reader (what a browser's EventSource does), blocking with a
+    timeout: a test waits for the event it expects, never for a fixed time."""
+
+    def __init__(self, base: str, path: str, last_event_id: str | None = None,
+                 timeout: float = 10.0) -> None:
+        import http.client
+        import urllib.parse
+
+        parts = urllib.parse.urlsplit(base)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port,
+                                                     timeout=timeout)
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.headers["Content-Type"].startswith("text/event-stream")
+        self.last_id: str | None = None
+
+    def next_event(self) -> tuple[str, dict[str, Any]]:
+        """The next named event (comments and the retry line skipped): ``(event, data)``."""
+        name, data = "", []
+        while True:
+            line = self.response.fp.readline().decode()
+            if not line:
+                raise EOFError("the feed closed")
+            line = line.rstrip("\n")
+            if not line:
+                if name:
+                    return name, json.loads("\n".join(data))
+                continue
+            field, _, value = line.partition(": ")
+            if field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+            elif field == "id":
+                self.last_id = value
+
+    def wait_for(self, predicate: Any) -> list[dict[str, Any]]:
+        """Read board events until one satisfies ``predicate``; return every one read."""
+        seen = []
+        while True:
+            _, data = self.next_event()
+            seen.append(data)
+            if predicate(data):
+                return seen
+
+    def close(self) -> None:
+        self.connection.close()

@@ -1,0 +1,136 @@
+"""Every control command from the web app reaches the board and changes what it does."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import redis
+
+from engine.levels import level
+from firmware_host.remote.commands import commands_key
+from tests.firmware_host.web.harness import BoardRig, WebServer
+
+pytestmark = pytest.mark.redis
+
+BoardMaker = Callable[..., BoardRig]
+
+
+def send(web: WebServer, rig: BoardRig, command: str, **fields: str) -> list[dict[str, Any]]:
+    """Send a command from the web app, wait until the board has it, let the board handle it;
+    return the events the board published meanwhile."""
+    reader = rig.service.remote
+    assert reader is not None
+    before, count = len(rig.events), reader.posted
+    reply = web.command(rig.board_id, command, **fields)
+    assert reply["ok"], reply
+    assert reader.wait_posted(count + 1, 10), "the board did not get the command"
+    rig.run(0.5)
+    return rig.events[before:]
+
+
+def kinds(events: list[dict[str, Any]]) -> list[str]:
+    return [str(e["event"]) for e in events]
+
+
+def set_up_initial(rig: BoardRig) -> None:
+    """Put every piece back on the initial position, as players do for a new game."""
+    initial = rig.session.game.initial
+    for square in list(rig.sim.occupied - initial):
+        rig.sim.lift(square)
+    for square in initial - rig.sim.occupied:
+        rig.sim.place(square)
+    rig.run(3.0)
+
+
+def test_newgame_with_a_new_variant_and_names(web: WebServer, make_board: BoardMaker) -> None:
+    rig = make_board("ctl1")
+    rig.play("c3-d4")
+    first = rig.session.game_id
+    events = send(web, rig, "variant", value="brazilian")
+    assert events[-1]["event"] == "settings" and events[-1]["pending"] == {"variant": "brazilian"}
+    assert rig.session.variant.name == "russian"  # from the next game on
+    assert kinds(send(web, rig, "newgame"))[:2] == ["state", "newgame_requested"]
+    set_up_initial(rig)
+    new_games = [e for e in rig.events if e["event"] == "new_game"]
+    assert new_games[-1]["variant"] == "brazilian" and new_games[-1]["game_id"] != first
+    assert rig.session.variant.name == "brazilian"
+    events = send(web, rig, "white", value="Ann Smith")
+    assert events[-1] == {**events[-1], "event": "header", "tag": "White", "value": "Ann Smith"}
+    send(web, rig, "black", value="Bob")
+    game = rig.service.store.load_game(rig.session.game_id)
+    assert game.headers["White"] == "Ann Smith" and game.headers["Black"] == "Bob"
+    assert game.variant == "brazilian"
+
+
+def test_a_variant_of_another_board_is_refused(web: WebServer, make_board: BoardMaker) -> None:
+    rig = make_board("ctl2")
+    events = send(web, rig, "variant", value="international")
+    assert events[-1]["event"] == "command_refused" and events[-1]["reason"] == "board_size"
+    events = send(web, rig, "mode", value="play")  # a record board has no engine
+    assert events[-1]["reason"] == "no_engine"
+    status, body = web.post("/board/ctl2/command", {"command": "variant", "value": "chess"},
+                            {"Authorization": "Bearer test-token-0123456789abcdef"})
+    assert status == 400 and "chess" in body
+
+
+def test_hint_takeback_mode_level_and_touch_move(web: WebServer, make_board: BoardMaker) -> None:
+    rig = make_board("ctl3", mode="play")
+    assert kinds(send(web, rig, "hint"))[-2:] == ["hint", "leds"]
+    rig.play("c3-d4")
+    rig.play_computer_move()
+    assert "takeback" in kinds(send(web, rig, "takeback"))
+    assert rig.session.board.ply == 0
+    send(web, rig, "mode", value="teach")
+    send(web, rig, "level", value="7")
+    events = send(web, rig, "touch_move", value="strict")
+    assert events[-1]["pending"] == {"mode": "teach", "level": "7", "touch_move": "strict"}
+    assert rig.session.touch.strict is False  # play mode: off until the next game
+    assert rig.session.settings.level_hook is not None
+    send(web, rig, "newgame")
+    set_up_initial(rig)
+    new_game = [e for e in rig.events if e["event"] == "new_game"][-1]
+    assert new_game["mode"] == "teach"
+    assert rig.session.config.mode.value == "teach" and rig.session.touch.strict is True
+    engine = rig.session._thinker
+    assert engine.opponent.options == level(7).options
+    assert "settings_applied" in kinds(rig.events)
+
+
+def test_resign_draw_and_adjust(web: WebServer, make_board: BoardMaker) -> None:
+    rig = make_board("ctl4")
+    rig.play("c3-d4")
+    events = send(web, rig, "adjust")
+    assert [e["state"] for e in events if e["event"] == "adjust"] == [True]
+    events = send(web, rig, "done")
+    assert [e["state"] for e in events if e["event"] == "adjust"] == [False]
+    events = send(web, rig, "draw")
+    assert [e["result"] for e in events if e["event"] == "result"] == ["1/2-1/2"]
+    play = make_board("ctl5", mode="play")
+    assert "draw_declined" in kinds(send(web, play, "draw"))
+    events = send(web, play, "resign")
+    assert [e["result"] for e in events if e["event"] == "result"] == ["0-1"]
+    assert play.service.store.load_game(play.session.game_id).result == "0-1"
+
+
+def test_the_board_checks_every_field_itself(redis_url: str, make_board: BoardMaker,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    rig = make_board("ctl6")
+    reader = rig.service.remote
+    assert reader is not None
+    client = redis.Redis.from_url(redis_url)
+    key = commands_key("ctl6")
+    bad = [{"name": "format"}, {"name": "resign", "side": "purple"},
+           {"name": "header", "tag": "Password", "value": "x"},
+           {"name": "hint", "time": str(time.time() - 3600)},
+           {"name": "header", "tag": "White", "value": "x" * 500}]
+    for fields in bad:
+        client.xadd(key, fields)
+    client.xadd(key, {"name": "resign", "side": "white", "time": str(time.time())})
+    assert reader.wait_posted(1, 10)
+    rig.run(0.5)
+    assert reader.posted == 1
+    assert [e["result"] for e in rig.events if e["event"] == "result"] == ["0-1"]
+    assert caplog.text.count("remote command refused") == len(bad)
