@@ -378,7 +378,9 @@ class SerialLink:
         reader.name = "draughtsboard-serial-reader"
         reader.start()
         self._reader = reader
-        log.info("serial port %s open", self.url)
+        # While the link is lost, reopening is routine (every silence): DEBUG, not INFO.
+        log.log(logging.DEBUG if self._recovery.lost else logging.INFO,
+                "serial port %s open", self.url)
         return self._recovery.opened(now)
 
     def _detach(self) -> Any:
