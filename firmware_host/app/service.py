@@ -61,6 +61,7 @@ from firmware_host.game.types import Mode, SessionConfig
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
 from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.layout import layout_for
+from firmware_host.recognition.orientation import check_at_start, position_readings
 from firmware_host.remote import CommandReader, open_remote
 from firmware_host.store import RedisStore, open_store
 from firmware_host.store.pdnfiles import PdnFiles
@@ -110,8 +111,8 @@ class Service:
 
     def __init__(self, controller: Controller, scanner: Scanner, store: RedisStore,
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
-                 sim: SimulatedBoard | None = None, remote: CommandReader | None = None
-                 ) -> None:
+                 sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
+                 transform: str = "identity") -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -124,6 +125,8 @@ class Service:
         self.sim = sim
         #: The reader of the web app's commands (None: control off or no Redis).
         self.remote = remote
+        #: The configured ``board.transform`` (the orientation check names the one that fits).
+        self.transform = transform
         self._last_watchdog = float("-inf")
         self._last_flush = clock.monotonic()
 
@@ -136,7 +139,20 @@ class Service:
         if not self.controller.started:
             log.warning("no stable scan after %.1f s: ready anyway, waiting for the board",
                         FIRST_SCAN_TIMEOUT)
+        else:
+            self._check_orientation()
         self.notifier.ready("board scanned" if self.controller.started else "waiting for board")
+
+    def _check_orientation(self) -> None:
+        """Say so when the board stands turned round against the game (a resumed game, or
+        colour sensors: a start position looks the same both ways)."""
+        occupied = self.scanner.occupied
+        if occupied is None:
+            return
+        advice = check_at_start(self.scanner.cell_map, occupied,
+                                position_readings(self.session.board), transform=self.transform)
+        if advice.message is not None:
+            log.warning("%s", advice.message)
 
     def upkeep(self) -> None:
         """Called after every scan: watchdog pings, and retries of spooled writes."""
@@ -185,8 +201,7 @@ def run_service(options: RunOptions) -> int:
     except ConfigError as exc:  # a backend's option: one line naming the file and the key
         print(f"draughtsboard: {exc.in_file(config.source)}", file=sys.stderr)
         return 2
-    except BoardIOError as exc:
-        log.error("board: %s", exc)
+    except BoardIOError as exc:  # said once: stderr is the journal under systemd
         print(f"draughtsboard: {exc}", file=sys.stderr)
         return 1
     return 0
@@ -233,7 +248,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     sim = context.shared.get("sim-board")
     period = 1.0 / _int(config, "timing.scan_hz")
     return Service(controller, scanner, store, leds, notifier, clock, period,
-                   sim=sim if isinstance(sim, SimulatedBoard) else None, remote=remote)
+                   sim=sim if isinstance(sim, SimulatedBoard) else None, remote=remote,
+                   transform=str(config["board.transform"]))
 
 
 def _int(config: Config, path: str) -> int:
@@ -283,7 +299,8 @@ def build_opponent(config: Config, variant: Variant) -> tuple[Opponent, Limit]:
     else:
         limit = limit_for_level(chosen.number, movetime=movetime)
     if config["engine.kind"] == "hub":
-        from firmware_host.opponents.hub.client import HubEngine, config_from_settings
+        from firmware_host.opponents.hub.client import HubEngine
+        from firmware_host.opponents.hub.config import config_from_settings
 
         section = {key.split(".", 1)[1]: config[key] for key in config
                    if key.startswith("engine.")}

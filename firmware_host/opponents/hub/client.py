@@ -38,11 +38,7 @@ from types import TracebackType
 
 from engine import Board, Move, Variant
 from engine.search import Limit, StopToken
-from firmware_host.opponents.hub.config import (  # config_from_settings: for app/service.py
-    CONFIG_KEYS,
-    HubEngineConfig,
-    config_from_settings,
-)
+from firmware_host.opponents.hub.config import CONFIG_KEYS, HubEngineConfig
 from firmware_host.opponents.hub.notation import hub_variant_name, move_from_hub, pos_message
 from firmware_host.opponents.hub.process import (
     HubEngineDied,
@@ -71,7 +67,6 @@ __all__ = [
     "HubPlayResult",
     "HubProcess",
     "HubTimeout",
-    "config_from_settings",
     "limit_to_level",
 ]
 
