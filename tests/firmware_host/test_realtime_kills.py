@@ -9,7 +9,7 @@ the settle time — and restarts it with the board as it stands (``--occupied``)
 still to come. In the end the store must hold every move of the game exactly once, in order,
 and the PDN file the same.
 
-Games: ``sample_size(ci=2, full=12)``, each killed ``KILLS_PER_GAME`` times.
+Games: ``sample_size(ci=2, full=24)``, each killed ``KILLS_PER_GAME`` (3) times.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ pytestmark = pytest.mark.redis
 VARIANTS = ("international", "russian", "english")
 HANDS = Hands(adjust=0.0, think_ms=(150, 400), pause_ms=(40, 160))
 PLIES = 10
-GAMES = sample_size(ci=2, full=12)
-KILLS_PER_GAME = 2
+GAMES = sample_size(ci=2, full=24)
+KILLS_PER_GAME = 3
 
 
 @dataclass(frozen=True)
