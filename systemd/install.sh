@@ -15,7 +15,8 @@
 # What it sets up:
 #   - a system user `draughtsboard` in the gpio, dialout and spi groups (those of the devices
 #     the backends open: board_io/devices.py)
-#   - /opt/draughtsboard/venv with the package and its [pi] extra
+#   - /opt/draughtsboard/venv with the package and its [pi] and [web] extras
+#   - the web app's unit draughtsboard-web.service, installed but not enabled
 #   - redis-server with AOF and appendfsync always (restarted only when that config changes)
 #   - /etc/draughtsboard/draughtsboard.toml (kept if present), the unit, the udev rule, and for
 #     a Redis on another machine the unit drop-in that lets the service reach it
@@ -100,12 +101,12 @@ tar -C "$src" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclud
   --exclude=./build -cf - . | tar -C "$build" -xf -
 before="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 PIP_CONSTRAINT="$src/systemd/constraints.txt" "$venv/bin/python" -m pip install -q \
-  --no-warn-script-location "$build[pi]"
+  --no-warn-script-location "$build[pi,web]"
 after="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 changes="$(comm -13 <(echo "$before") <(echo "$after") | { grep -v '^draughtsboard' || true; } \
   | tr '\n' ' ')"
 version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("draughtsboard"))')"
-say "venv: installed draughtsboard $version with the [pi] extra;" \
+say "venv: installed draughtsboard $version with the [pi] and [web] extras;" \
   "${changes:+new or changed: }${changes:-no library changed}"
 if ! problems="$("$venv/bin/python" -m pip check 2>&1)"; then
   say "warning: pip check: $problems"
@@ -170,6 +171,13 @@ if install_if_changed "$src/systemd/99-draughtsboard.rules" "$rules" 0644; then
   else
     say "udev is not running here: the rule applies from the next boot"
   fi
+fi
+# 7b. The web app's unit (draughtsboard web): installed, never enabled here. Turn it on with
+#     systemctl enable --now draughtsboard-web (it listens on web.listen, localhost by default).
+if install_if_changed "$src/systemd/draughtsboard-web.service" \
+    /etc/systemd/system/draughtsboard-web.service 0644; then
+  daemon_reload=yes
+  say "installed draughtsboard-web.service (off: systemctl enable --now draughtsboard-web)"
 fi
 if [ "$daemon_reload" = yes ]; then
   systemctl daemon-reload

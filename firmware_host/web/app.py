@@ -225,21 +225,31 @@ class Site:
             "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        await response.write(b"retry: 1000\n\n")
-        async for batch in follow(self.client, cursor, boards, self.settings.block_ms):
-            if not batch:
-                await response.write(b": keep-alive\n\n")
-                continue
-            changed = list(dict.fromkeys(b for b, _ in batch))
-            event_id = format_cursor(cursor)
-            for board_id in changed:
-                view = await self.reader.board(board_id)
-                data = {"board": board_id, "events": [m for b, m in batch if b == board_id
-                                                      and m.get("event") != "leds"]}
-                data["card" if boards is None else "panel"] = (
-                    self.views.card(view) if boards is None else self.views.panel(view))
-                await response.write(sse("board", data, event_id))
+        try:
+            await response.write(b"retry: 1000\n\n")
+            async for batch in follow(self.client, cursor, boards, self.settings.block_ms):
+                if not batch:
+                    await response.write(b": keep-alive\n\n")
+                    continue
+                event_id = format_cursor(cursor)
+                for board_id in dict.fromkeys(b for b, _ in batch):
+                    await response.write(sse("board", await self._update(
+                        board_id, [m for b, m in batch if b == board_id], boards is None),
+                        event_id))
+        except ConnectionResetError:
+            pass  # the page went away
         return response
+
+    async def _update(self, board_id: str, events: list[dict[str, object]], hall: bool
+                      ) -> dict[str, object]:
+        view = await self.reader.board(board_id)
+        data: dict[str, object] = {
+            "board": board_id, "events": [m for m in events if m.get("event") != "leds"]}
+        if hall:
+            data["card"] = self.views.card(view)
+        else:
+            data["panel"] = self.views.panel(view)
+        return data
 
     # -- control ------------------------------------------------------------------------------
 

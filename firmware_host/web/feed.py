@@ -31,7 +31,7 @@ __all__ = ["LIVE_EVENTS", "follow", "format_cursor", "parse_cursor", "sse"]
 #: How long one XREAD BLOCK waits (ms); a comment line keeps the connection alive after it.
 BLOCK_MS = 15_000
 #: Events a page redraws on (the LED frames too: the board page draws them).
-LIVE_EVENTS = SPOKEN | {"new_game", "synced", "state", "move", "leds"}
+LIVE_EVENTS = SPOKEN | {"new_game", "synced", "state", "move", "leds", "touch"}
 _ID = re.compile(r"\d{1,20}-\d{1,20}")
 _BOARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 

@@ -29,7 +29,7 @@ ROOT = "draughtsboard"
 #: Events looked at, newest first, for a board's live state.
 RECENT = 400
 #: Events whose sentence a board page shows (the board's own words, feedback/texts.py).
-SPOKEN = frozenset({"refused", "correction", "touch", "adjust", "hint", "hint_refused",
+SPOKEN = frozenset({"refused", "correction", "adjust", "hint", "hint_refused",
                     "takeback", "takeback_refused", "command_refused", "settings",
                     "settings_applied", "header", "draw_declined", "newgame_requested", "result",
                     "engine_error", "sensor_fault", "sensor_recovered", "link", "resumed",
