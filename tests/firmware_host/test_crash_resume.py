@@ -24,12 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import redis
 
 from engine import Board, Move
 from engine.pdn import read_games
-from firmware_host.store import RedisStore
 from tests.conftest import sample_size
+from tests.firmware_host.recorded_runs import stored_moves, write_config
 from tests.firmware_host.sloppy_hands import Hands, sloppy_events
 from tests.redis_server import RedisServer
 
@@ -88,34 +87,12 @@ def write_script(game: Game, first: int, path: Path) -> None:
     path.write_text("\n".join(out) + "\n")
 
 
-def write_config(tmp: Path, server: RedisServer, board_id: str, variant: str) -> Path:
-    path = tmp / f"{board_id}.toml"
-    path.write_text(
-        f'[game]\nvariant = "{variant}"\nmode = "record"\n'
-        f'[board]\nid = "{board_id}"\n'
-        f'[store]\nurl = "{server.url}"\ngames_dir = "{tmp / "games"}"\n'
-        f'spool_dir = "{tmp / "spool"}"\n')
-    return path
-
-
 def start(config: Path, script: Path, fen: str | None) -> subprocess.Popen[str]:
     args = [sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config),
             "--board", "sim", "--script", str(script), "--events", "json"]
     if fen is not None:
         args += ["--fen", fen]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def stored_moves(server: RedisServer, board_id: str) -> tuple[str, list[str]]:
-    store = RedisStore(redis.Redis.from_url(server.url), board_id)
-    try:
-        session = store.load_session()
-        assert session is not None, "the live session must be in the store"
-        game = store.load_game(str(session["game_id"]))
-        assert game.problems == []
-        return game.game_id, [m.pdn for m in game.moves]
-    finally:
-        store.close()
 
 
 def pdn_moves(games_dir: Path, board_id: str, game_id: str) -> list[str]:

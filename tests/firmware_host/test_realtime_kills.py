@@ -19,16 +19,16 @@ import random
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import redis
 
 from engine import Board
 from engine.pdn import read_games
-from firmware_host.store import RedisStore
 from tests.conftest import sample_size
+from tests.firmware_host.recorded_runs import stored_moves, write_config
 from tests.firmware_host.sloppy_hands import Hands, sloppy_events
 from tests.redis_server import RedisServer
 
@@ -87,16 +87,6 @@ def occupied_after(game: Played, done: int) -> list[str]:
     return [name(square) for square in sorted(occupied)]
 
 
-def write_config(tmp: Path, server: RedisServer, board_id: str, variant: str) -> Path:
-    path = tmp / f"{board_id}.toml"
-    path.write_text(
-        f'[game]\nvariant = "{variant}"\nmode = "record"\n'
-        f'[board]\nid = "{board_id}"\n'
-        f'[store]\nurl = "{server.url}"\ngames_dir = "{tmp / "games"}"\n'
-        f'spool_dir = "{tmp / "spool"}"\n')
-    return path
-
-
 def start(config: Path, script: Path, occupied: list[str] | None) -> subprocess.Popen[str]:
     args = [sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config),
             "--board", "sim", "--script", str(script), "--realtime", "--events", "json"]
@@ -105,23 +95,11 @@ def start(config: Path, script: Path, occupied: list[str] | None) -> subprocess.
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def stored(server: RedisServer, board_id: str) -> tuple[str, list[str], str]:
-    store = RedisStore(redis.Redis.from_url(server.url), board_id)
-    try:
-        session = store.load_session()
-        assert session is not None, "the live session must be in the store"
-        game = store.load_game(str(session["game_id"]))
-        assert game.problems == []
-        return game.game_id, [m.pdn for m in game.moves], game.result
-    finally:
-        store.close()
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> RedisServer:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
     server = RedisServer(tmp_path_factory.mktemp("realtime-redis"))
     server.start()
-    yield server  # type: ignore[misc]
+    yield server
     server.stop()
 
 
@@ -156,7 +134,7 @@ def test_kills_on_the_wall_clock_lose_and_repeat_nothing(tmp_path: Path, server:
             assert process.returncode == 0, err
         occupied = occupied_after(game, done)
     assert done == len(game.events)
-    game_id, moves, _ = stored(server, board_id)
+    game_id, moves = stored_moves(server, board_id)
     assert moves == game.notation
     [pdn] = read_games((tmp_path / "games" / f"{board_id}_{game_id}.pdn").read_text())
     assert pdn.move_texts == game.notation
