@@ -236,10 +236,36 @@ class Board:
         if self._legal is None:
             raws = self._gen.moves(self._white, self._black, self._kings, int(self.turn))
             self._legal = [self._to_move(r) for r in raws]
+            if self.variant.same_king_move_limit:
+                self._legal = self._king_move_limit(self._legal)
         if paths:
             yield from self._legal
         else:
             yield from LegalMoves(self._legal)
+
+    def _king_move_limit(self, moves: list[Move]) -> list[Move]:
+        """Drop the quiet moves of a king that has made its limit of quiet moves in a row.
+
+        Frisian: while a side still has men, the same king may not make more than three quiet
+        moves in a row. Counted over this side's moves on the stack (a capture, a man's move or
+        a move of another piece ends the run); nothing is known before the root.
+        """
+        own = self._white if self.turn is WHITE else self._black
+        if not own & ~self._kings or not moves or moves[0].captures:
+            return moves
+        run, square = 0, None
+        own_moves = self._stack[::-1][1::2]  # this side's moves, latest first
+        for move, undo in own_moves:
+            was_king = bool(undo[2] >> self._gen.sq2bit[move.origin] & 1)
+            if move.captures or not was_king or (square is not None and move.destination != square):
+                break
+            if square is None and self.piece_at(move.destination) is None:
+                break
+            run, square = run + 1, move.origin
+        if run < self.variant.same_king_move_limit:
+            return moves
+        tired = own_moves[0][0].destination
+        return [m for m in moves if m.origin != tired]
 
     @property
     def legal_moves(self) -> LegalMoves:

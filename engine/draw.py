@@ -169,6 +169,14 @@ _RUSSIAN: tuple[Rule, ...] = (
     ProgressRule("russian-15-king-moves", 15),
 )
 
+# Frisian (KNDB rules as lidraughts plays them): two kings against one king, drawn after 7
+# moves each; one king each, after 2 moves each.
+_FRISIAN: tuple[Rule, ...] = (
+    RepetitionRule(),
+    EndgameRule("frisian-7-moves", 7, _configs(((0, 2), _LONE_KING))),
+    EndgameRule("frisian-2-moves", 2, _configs((_LONE_KING, _LONE_KING))),
+)
+
 DRAW_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "international": _FMJD,
     "canadian": _FMJD,
@@ -187,6 +195,9 @@ DRAW_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
         EndgameRule("turkish-king-vs-king", 0, _configs(((0, 1), _LONE_KING))),
     ),
     "russian-giveaway": (RepetitionRule(), ProgressRule("russian-15-king-moves", 15)),
+    "killer": _FMJD,
+    "frisian": _FRISIAN,
+    "frysk": _FRISIAN,
     "international-giveaway": (RepetitionRule(), ProgressRule("fmjd-25-moves", 25)),
 })
 """Draw rules per variant name; a variant not listed gets threefold repetition only."""
@@ -347,6 +358,10 @@ def outcome(board: Board) -> Outcome | None:
     True
     """
     gametype = _gametype(board)
+    if board.variant.crown_wins:
+        crowned = {p.color for p in board.pieces().values() if p.king}
+        if len(crowned) == 1:  # breakthrough: the side that crowned a king has won
+            return Outcome(Termination.NO_MOVES, crowned.pop(), gametype=gametype)
     if not board.legal_moves:
         winner = board.turn if _is_giveaway(board) else board.turn.opponent
         return Outcome(Termination.NO_MOVES, winner, gametype=gametype)

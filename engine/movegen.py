@@ -63,6 +63,9 @@ class MoveGen:
         self.immediate = variant.remove_captured_immediately
         self.no_reversal = variant.no_reversal_in_capture
         self.men_take_kings = variant.men_capture_kings
+        self.halt_behind = variant.king_halts_behind
+        self.killer = variant.killer_rule
+        self.crown_wins = variant.crown_wins
         # Zobrist keys per bit for white man, black man, white king, black king; fixed seed so
         # hashes are stable across runs (opening books, logs).
         rng = random.Random(f"draughtsboard-zobrist-{variant.name}")
@@ -73,17 +76,26 @@ class MoveGen:
 
     def _directions(self, variant: Variant) -> None:
         # Direction k and k ^ 1 are opposite.
+        steps: tuple[tuple[int, int], ...]
         if variant.orthogonal:
             steps = ((1, 0), (-1, 0), (0, 1), (0, -1))  # N, S, E, W
             forward: dict[Color, tuple[int, ...]] = {WHITE: (0, 2, 3), BLACK: (1, 2, 3)}
         else:
             steps = ((1, 1), (-1, -1), (1, -1), (-1, 1))  # NE, SW, NW, SE
             forward = {WHITE: (0, 2), BLACK: (1, 3)}
+        capture_dirs: tuple[int, ...] = (0, 1, 2, 3)
+        if variant.orthogonal_captures:
+            # Frisian: captures also along rows and columns, where the next playing square is
+            # two cells away (directions 4..7: N, S, E, W; k and k ^ 1 stay opposite).
+            steps = (*steps, (2, 0), (-2, 0), (0, 2), (0, -2))
+            capture_dirs = tuple(range(8))
         self.steps = steps
         self.offsets: tuple[int, ...] = tuple(dr * self.width + dc for dr, dc in steps)
         self.man_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (forward[WHITE], forward[BLACK])
-        all_dirs = (0, 1, 2, 3)
-        self.king_dirs = all_dirs
+        all_dirs = capture_dirs
+        #: Directions of a king's quiet moves, and of its captures.
+        self.king_dirs: tuple[int, ...] = (0, 1, 2, 3)
+        self.king_cap_dirs: tuple[int, ...] = capture_dirs
         if variant.men_capture_backwards:
             self.man_capture_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (all_dirs, all_dirs)
         else:
@@ -105,11 +117,18 @@ class MoveGen:
                 rays[k][bit] = tuple(ray)
                 nbrs[k][bit] = ray[0] if ray else -1
         self.nbr: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in nbrs)
+        # Per direction: the bits with a neighbour and a square beyond it, so that shifting a
+        # mask twice by the offset can never wrap round an edge (the two-cell steps of Frisian's
+        # orthogonal captures could jump the one spare column).
+        self.jump_src: tuple[int, ...] = tuple(
+            sum(1 << b for b in self.sq2bit if nbrs[k][b] >= 0 and nbrs[k][nbrs[k][b]] >= 0)
+            for k in range(len(self.steps))
+        )
         self.ray: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(r) for r in rays)
         # Per colour: (direction, per bit (jumped bit, landing bit) or None) for men's captures.
         jumps = [
             tuple((m, nbrs[k][m]) if m >= 0 and nbrs[k][m] >= 0 else None for m in nbrs[k])
-            for k in range(4)
+            for k in range(len(self.steps))
         ]
         self.man_jumps: tuple[tuple[tuple[int, tuple[tuple[int, int] | None, ...]], ...], ...] = (
             tuple((k, jumps[k]) for k in self.man_capture_dirs[0]),
@@ -152,6 +171,8 @@ class MoveGen:
         Captures are compulsory and filtered by the variant's capture rule.
         """
         own, opp = (white, black) if color == 0 else (black, white)
+        if self.crown_wins and kings:
+            return []  # breakthrough: the first king has ended the game
         if self.has_capture(own, opp, kings, color):
             return self.captures(own, opp, kings, color)
         return self.quiet_moves(own, opp, kings, color)
@@ -163,22 +184,22 @@ class MoveGen:
         if men:
             target = opp if self.men_take_kings else opp & ~kings
             for k in self.man_capture_dirs[color]:
-                off = self.offsets[k]
+                off, src = self.offsets[k], men & self.jump_src[k]
                 if off > 0:
-                    if ((men << off) & target) << off & empty:
+                    if ((src << off) & target) << off & empty:
                         return True
-                elif ((men >> -off) & target) >> -off & empty:
+                elif ((src >> -off) & target) >> -off & empty:
                     return True
         own_kings = own & kings
         if not own_kings:
             return False
         if not self.flying:
-            for k in self.king_dirs:
-                off = self.offsets[k]
+            for k in self.king_cap_dirs:
+                off, src = self.offsets[k], own_kings & self.jump_src[k]
                 if off > 0:
-                    if ((own_kings << off) & opp) << off & empty:
+                    if ((src << off) & opp) << off & empty:
                         return True
-                elif ((own_kings >> -off) & opp) >> -off & empty:
+                elif ((src >> -off) & opp) >> -off & empty:
                     return True
             return False
         ray = self.ray
@@ -186,7 +207,7 @@ class MoveGen:
             low = own_kings & -own_kings
             frm = low.bit_length() - 1
             own_kings ^= low
-            for k in self.king_dirs:
+            for k in self.king_cap_dirs:
                 line = ray[k][frm]
                 n = len(line)
                 j = 0
@@ -201,8 +222,10 @@ class MoveGen:
 
         Quiet moves of men are counted with ``int.bit_count`` without listing them.
         """
+        if self.crown_wins and kings:
+            return 0
         if self.has_capture(own, opp, kings, color):
-            if not own & kings and self.rule is not CaptureRule.SPANISH:
+            if not own & kings and self.rule in _COUNTABLE_RULES:
                 single = self._count_single_jumps(own, opp, kings, color)
                 if single is not None:
                     return single
@@ -232,11 +255,11 @@ class MoveGen:
         count = lands = 0
         dirs = self.man_capture_dirs[color]
         for k in dirs:
-            off = self.offsets[k]
+            off, src = self.offsets[k], own & self.jump_src[k]
             if off > 0:
-                landed = ((own << off) & target) << off & free
+                landed = ((src << off) & target) << off & free
             else:
-                landed = ((own >> -off) & target) >> -off & free
+                landed = ((src >> -off) & target) >> -off & free
             count += landed.bit_count()
             lands |= landed
         if lands & self.promo_mask[color] and (
@@ -244,11 +267,11 @@ class MoveGen:
         ):
             return None
         for k in dirs:
-            off = self.offsets[k]
+            off, src = self.offsets[k], lands & self.jump_src[k]
             if off > 0:
-                if ((lands << off) & target) << off & free:
+                if ((src << off) & target) << off & free:
                     return None
-            elif ((lands >> -off) & target) >> -off & free:
+            elif ((src >> -off) & target) >> -off & free:
                 return None
         return count
 
@@ -300,11 +323,11 @@ class MoveGen:
         pieces = own & kings
         if men:
             for k in self.man_capture_dirs[color]:
-                off = self.offsets[k]
+                off, src = self.offsets[k], men & self.jump_src[k]
                 if off > 0:
-                    pieces |= ((free >> off) & target) >> off & men
+                    pieces |= ((free >> off) & target) >> off & src
                 else:
-                    pieces |= ((free << -off) & target) << -off & men
+                    pieces |= ((free << -off) & target) << -off & src
         seqs: list[_Seq] = []
         while pieces:
             low = pieces & -pieces
@@ -312,7 +335,7 @@ class MoveGen:
             pieces ^= low
             seqs.clear()
             if kings & low:
-                self._king_caps(frm, free | low, opp, 0, -1, (), (), False, seqs)
+                self._king_caps(frm, free | low, opp, 0, -1, (), (), False, seqs, kings)
             else:
                 self._man_caps(color, frm, free | low, target, opp, 0, -1, (), (), seqs)
             for to, promotes, path, capbits, mask in seqs:
@@ -354,7 +377,7 @@ class MoveGen:
                     continue
                 if mode is PromotionInCapture.CONTINUE_AS_KING:
                     if not self._king_caps(land, n_empty, n_opp, n_mask, k, n_path, n_caps,
-                                           True, out):
+                                           True, out, 0):
                         out.append((land, True, n_path, n_caps, n_mask))
                     continue
             if not self._man_caps(color, land, n_empty, n_target, n_opp, n_mask, k, n_path,
@@ -365,11 +388,16 @@ class MoveGen:
     def _king_caps(
         self, cur: int, empty: int, opp: int, mask: int, last: int,
         path: tuple[int, ...], caps: tuple[int, ...], promoted: bool, out: list[_Seq],
+        kings: int = 0,
     ) -> bool:
-        """Extend a king's capture from ``cur``; append finished sequences; True if any jump."""
+        """Extend a king's capture from ``cur``; append finished sequences; True if any jump.
+
+        ``kings`` is the kings bitboard, read by the killer rule (a capture whose last captured
+        piece is a king ends on the square directly behind it).
+        """
         found = False
         flying = self.flying
-        for k in self.king_dirs:
+        for k in self.king_cap_dirs:
             if self.no_reversal and last == k ^ 1:
                 continue
             ray = self.ray[k][cur]
@@ -388,7 +416,7 @@ class MoveGen:
             while j < n and (empty >> ray[j]) & 1:
                 landings.append(ray[j])
                 j += 1
-                if not flying:
+                if not flying or self.halt_behind:
                     break
             if not landings:
                 continue
@@ -404,9 +432,11 @@ class MoveGen:
             going_on = False
             for land in landings:
                 if self._king_caps(land, n_empty, n_opp, n_mask, k, (*path, land), n_caps,
-                                   promoted, out):
+                                   promoted, out, kings):
                     going_on = True
             if not going_on:
+                if self.killer and (kings >> mid) & 1:
+                    landings = landings[:1]
                 for land in landings:
                     out.append((land, promoted, (*path, land), n_caps, n_mask))
         return found
@@ -417,6 +447,19 @@ class MoveGen:
         if rule is CaptureRule.MAJORITY:
             best = max(len(m[5]) for m in moves)
             return [m for m in moves if len(m[5]) == best]
+        if rule is CaptureRule.KING_FIRST:
+            by_king = [m for m in moves if (kings >> m[0]) & 1]
+            return by_king or moves
+        if rule is CaptureRule.VALUE:
+            # Frisian: the most valuable capture (a king 199, a man 100, as lidraughts scores
+            # "less than two men, more than one"); at equal value a king must capture.
+            def value(m: RawMove) -> tuple[int, bool]:
+                kings_taken = sum((kings >> b) & 1 for b in m[5])
+                return (100 * len(m[5]) + 99 * kings_taken, bool((kings >> m[0]) & 1))
+
+            values = [value(m) for m in moves]
+            best_value = max(values)
+            return [m for m, v in zip(moves, values, strict=True) if v == best_value]
 
         def score(m: RawMove) -> tuple[object, ...]:
             n = len(m[5])
@@ -429,6 +472,12 @@ class MoveGen:
         scores = [score(m) for m in moves]
         top = max(scores)
         return [m for m, s in zip(moves, scores, strict=True) if s == top]
+
+
+#: Capture rules under which a man's single jumps can be counted without listing them.
+_COUNTABLE_RULES = frozenset({
+    CaptureRule.FREE, CaptureRule.MAJORITY, CaptureRule.ITALIAN, CaptureRule.KING_FIRST,
+})
 
 
 def _build_generators() -> Mapping[str, MoveGen]:

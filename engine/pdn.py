@@ -58,7 +58,10 @@ CANONICAL_VARIANT = {
     25: "russian",
     26: "brazilian",
     27: "canadian",
+    28: "portuguese",
+    29: "czech",
     30: "turkish",
+    40: "frisian",
 }
 GAMETYPE_TAGS = {
     20: "20,W,10,10,N2,0",
@@ -69,7 +72,10 @@ GAMETYPE_TAGS = {
     25: "25,W,8,8,A0,0",
     26: "26,W,8,8,A0,0",
     27: "27,W,12,12,N2,0",
+    28: "28,W,8,8,N1,1",
+    29: "29,W,8,8,A0,0",
     30: "30,W,8,8,A0,0",
+    40: "40,W,10,10,N2,0",
 }
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _ROSTER_DEFAULTS = {"Date": "????.??.??"}

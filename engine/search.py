@@ -217,9 +217,13 @@ class Searcher:
         white, black, kings = board.bitboards()
         colour, key = int(board.turn), board.zobrist_hash()
         roots = _unique(self._gen.moves(white, black, kings, colour))
+        by_key = {m.key(): m for m in board.legal_moves}
+        if board.variant.same_king_move_limit:  # a rule on the game's history (Frisian)
+            b2s = self._gen.bit2sq
+            roots = [r for r in roots
+                     if (b2s[r[0]], b2s[r[1]], frozenset(b2s[b] for b in r[5])) in by_key]
         if not roots:
             return SearchResult(None, self._terminal(0), 0, 0, self._elapsed())
-        by_key = {m.key(): m for m in board.legal_moves}
         to_move = self._converter(by_key)
         fallback = to_move(self._order(roots, None, 0)[0])
         best = SearchResult(fallback, 0, 0, 0, 0.0, (fallback,))

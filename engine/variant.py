@@ -50,6 +50,10 @@ class CaptureRule(Enum):
     SPANISH = "spanish"
     #: Most pieces, then capture with a king, then most kings, then a king met first (Italian).
     ITALIAN = "italian"
+    #: A capture by a king comes first, otherwise free choice (Czech).
+    KING_FIRST = "king_first"
+    #: The most valuable capture (a king counts 199, a man 100), then with a king (Frisian).
+    VALUE = "value"
 
 
 class PromotionInCapture(Enum):
@@ -101,6 +105,18 @@ class Variant:
     no_reversal_in_capture: ClassVar[bool] = False
     #: The player who cannot move wins (giveaway / losing draughts).
     giveaway: ClassVar[bool] = False
+    #: Men and kings also capture along rows and columns of the diagonal board (Frisian).
+    orthogonal_captures: ClassVar[bool] = False
+    #: A flying king's capture lands on the square directly behind each piece it takes (Thai).
+    king_halts_behind: ClassVar[bool] = False
+    #: The killer rule: a king's capture whose last captured piece is a king ends directly
+    #: behind that king (Killer draughts, as Scan implements it).
+    killer_rule: ClassVar[bool] = False
+    #: The first side to crown a king wins (breakthrough).
+    crown_wins: ClassVar[bool] = False
+    #: The same king may make at most this many quiet moves in a row while its side still has
+    #: men (Frisian: 3); 0 for no limit. Applied by :class:`engine.board.Board` (needs history).
+    same_king_move_limit: ClassVar[int] = 0
     #: Separator written between the squares of a capture.
     capture_separator: ClassVar[str] = "x"
 
@@ -414,9 +430,11 @@ class Turkish(Variant):
 
 
 def _build_registry() -> tuple[Variant, ...]:
+    from engine.club_variants import CLUB_VARIANTS  # they subclass the classes above
+
     classes: tuple[type[Variant], ...] = (
         International, English, Italian, Pool, Spanish, Russian, Brazilian, Canadian, Turkish,
-        RussianGiveaway, InternationalGiveaway, Diagonal,
+        RussianGiveaway, InternationalGiveaway, Diagonal, *CLUB_VARIANTS,
     )
     return tuple(cls() for cls in classes)
 

@@ -17,11 +17,15 @@ import pytest
 
 from engine import Board, Move
 from engine.search import Limit
+from firmware_host.opponents.hub.notation import move_from_hub, move_to_hub
 from firmware_host.opponents.hub.protocol import Level, SearchInfo, parse_line
 from firmware_host.opponents.hub.server import HubServer, level_to_limit
 from tests.conftest import sample_size
 
 COMMAND = [sys.executable, "-m", "firmware_host.cli", "engine", "--hub"]
+#: pydraughts resolves the first word's symlinks, which would leave the virtualenv's python for
+#: the interpreter it links to (without our dependencies): start it through env instead.
+PYDRAUGHTS_COMMAND = ["/usr/bin/env", *COMMAND]
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 
@@ -68,7 +72,8 @@ def test_handshake_declares_what_we_support(server: tuple[HubServer, Recorder]) 
     variants = (params["variant"].get("values") or "").split()
     assert params["variant"].get("value") == "normal"
     assert {"normal", "losing", "russian", "english", "brazilian"} <= set(variants)
-    assert not {"bt", "frisian", "killer", "international"} & set(variants)
+    assert {"bt", "frisian", "killer", "frysk", "czech", "portuguese"} <= set(variants)
+    assert not {"international", "breakthrough"} & set(variants)  # under Scan's names
     assert params["level"].get("max") == "10"
     hub.handle("init")
     assert out.take() == ["ready"]
@@ -77,8 +82,7 @@ def test_handshake_declares_what_we_support(server: tuple[HubServer, Recorder]) 
 @pytest.mark.parametrize(("line", "error"), [
     ("bogus x=1", "unknown command 'bogus'"),
     ('pos pos="Wbb', "missing closing quote"),
-    ("set-param name=variant value=bt", "'bt' is not supported"),
-    ("set-param name=variant value=frisian", "'frisian' is not supported"),
+    ("set-param name=variant value=thai", "'thai' is not supported"),
     ("set-param name=level value=11", "bad value '11' for level"),
     ("set-param name=level value=strong", "bad value 'strong' for level"),
     ("set-param name=hash value=64", "unknown parameter 'hash'"),
@@ -222,29 +226,44 @@ def test_garbage_and_end_of_input_never_crash_the_process() -> None:
 
 
 def test_command_line_errors() -> None:
-    proc = subprocess.run([*COMMAND, "--variant", "bt"], input=b"", capture_output=True,
+    proc = subprocess.run([*COMMAND, "--variant", "thai"], input=b"", capture_output=True,
                           timeout=60)
-    assert proc.returncode == 2 and b"'bt' is not supported" in proc.stderr
+    assert proc.returncode == 2 and b"'thai' is not supported" in proc.stderr
     proc = subprocess.run(COMMAND[:-1], input=b"", capture_output=True, timeout=60)
     assert proc.returncode == 2 and b"--hub" in proc.stderr
 
 
 def _our_move(board: Board, move: draughts.Move) -> Move:
     """Our legal move with the same origin, destination and captured pieces as pydraughts'."""
-    steps = move.steps_move
-    key = (steps[0] - 1, steps[-1] - 1, frozenset(c - 1 for c in move.captures or ()))
-    matches = [m for m in board.legal_moves if m.key() == key]
-    assert len(matches) == 1, f"{move.hub_move} in {board.fen()}: {matches}"
-    return matches[0]
+    found = move_from_hub(board, move.hub_move)  # their Hub text, read with our numbering
+    assert move_to_hub(found, board.variant) == _sorted_hub(move.hub_move)
+    return found
 
 
-def _play_game(level: int, seed: int) -> None:
-    engine = draughts.engine.HubEngine(COMMAND)
+def _sorted_hub(text: str) -> str:
+    squares = text.split("x")
+    return text if len(squares) < 3 else "x".join(squares[:2] + sorted(squares[2:], key=int))
+
+
+#: (our variant, pydraughts' variant, the Hub name pydraughts' client sets): every variant
+#: both implement.
+SHARED = [
+    ("international", "standard", "normal"), ("russian", "russian", "russian"),
+    ("english", "english", "english"), ("brazilian", "brazilian", "brazilian"),
+    ("italian", "italian", "italian"), ("turkish", "turkish", "turkish"),
+    ("frisian", "frisian", "frisian"), ("frysk", "frysk!", "frysk!"),
+    ("breakthrough", "breakthrough", "bt"), ("international-giveaway", "antidraughts", "losing"),
+]
+
+
+def _play_game(level: int, seed: int, variant: tuple[str, str, str] = SHARED[0]) -> None:
+    ours_name, their_name, hub_name = variant
+    engine = draughts.engine.HubEngine(PYDRAUGHTS_COMMAND)
     try:
         assert "normal" in engine.variants and engine.id["name"] == "draughtsboard"
-        engine.configure({"variant": "normal", "level": str(level), "seed": str(seed)})
+        engine.configure({"variant": hub_name, "level": str(level), "seed": str(seed)})
         engine.init()
-        theirs, ours = draughts.Board(variant="standard"), Board("international")
+        theirs, ours = draughts.Board(variant=their_name), Board(ours_name)
         limit = draughts.engine.Limit(depth=3)
         while not ours.is_game_over() and len(ours.move_stack) < 400:
             move = engine.play(theirs, limit, ponder=False).move  # raises if illegal for them
@@ -264,6 +283,12 @@ def _play_game(level: int, seed: int) -> None:
 
 def test_pydraughts_plays_a_full_game_against_it() -> None:
     _play_game(level=10, seed=0)
+
+
+@pytest.mark.parametrize("variant", SHARED[1:], ids=[v[0] for v in SHARED[1:]])
+def test_pydraughts_plays_a_full_game_in_every_shared_variant(
+        variant: tuple[str, str, str]) -> None:
+    _play_game(level=3, seed=1, variant=variant)
 
 
 @pytest.mark.slow

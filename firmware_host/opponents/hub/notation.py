@@ -1,11 +1,13 @@
 """Our values on the Hub wire: moves, positions, scores and variant names (pure).
 
-Squares on the wire are numbered ``1 .. n`` (the PDN numbers of the numeric variants; for the
-other variants the engine's own square order): square ``k`` is index ``k - 1``. Positions are one
-character for the side to move (``W``/``B``) then one per square: ``w``/``b`` men, ``W``/``B``
-kings, ``e`` empty. Moves are ``from-to`` or ``fromxto`` followed by ``x<captured>`` for every
-captured piece. Scores are in men. The line syntax itself is
-:mod:`firmware_host.opponents.hub.protocol`.
+Squares on the wire are numbered ``1 .. n`` as other Hub programs number them per variant
+(:func:`numbering`, docs/hub.md): the PDN numbers of the 10x10 variants and of Italian and
+English; ``a1 = 1``, left to right and upwards, on the Russian board (Russian, Brazilian, Czech);
+``a1 = 1 .. h8 = 64`` in Turkish. Positions are one character for the side to move (``W``/``B``)
+then one per square: ``w``/``b`` men, ``W``/``B`` kings, ``e`` empty, in the square order
+pydraughts' Hub client sends (for English and Turkish not the order of the moves). Moves are
+``from-to`` or ``fromxto`` followed by ``x<captured>`` for every captured piece. Scores are in
+men. The line syntax itself is :mod:`firmware_host.opponents.hub.protocol`.
 
 >>> board = Board("international")
 >>> board_to_hub(board)[:3], move_to_hub(board.parse_move("32-28"))
@@ -18,19 +20,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from engine import WHITE, Board, Move, Variant, find_variant
+from engine import Board, Move, Variant, find_variant
 from engine.search import WIN, WIN_BOUND
 from firmware_host.opponents.hub.protocol import HubMessage, HubProtocolError, message
 
 __all__ = [
     "HUB_VARIANTS",
     "HubMove",
+    "HubNumbering",
     "board_from_hub",
     "board_from_pos",
     "board_to_hub",
     "hub_variant_name",
     "move_from_hub",
     "move_to_hub",
+    "numbering",
     "parse_hub_move",
     "pos_message",
     "score_from_hub",
@@ -38,11 +42,13 @@ __all__ = [
     "variant_from_hub",
 ]
 
-#: Hub variant names (Scan's) -> our variant name, for the Scan variants whose rules we have.
-#: Scan's ``killer``, ``bt`` (breakthrough) and ``frisian`` are not here: we lack their rules, so
-#: they are refused like any unknown name. Our other variants go on the wire under our own names.
+#: Hub variant names (Scan's ``variant`` values) -> our variant name. Our other variants go on
+#: the wire under our own names (pydraughts sends ``russian``, ``frysk!``, ...; aliases work).
 HUB_VARIANTS: Mapping[str, str] = MappingProxyType({
     "normal": "international",
+    "killer": "killer",
+    "bt": "breakthrough",
+    "frisian": "frisian",
     "losing": "international-giveaway",
 })
 
@@ -81,6 +87,68 @@ def score_from_hub(value: float) -> int:
     return hundredths
 
 
+# -- square numbering --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HubNumbering:
+    """How one variant's squares are numbered on the Hub wire.
+
+    ``wire[sq]`` is the number (``1 .. n``) of our square index ``sq`` in moves; ``position[i]``
+    is our square index of the ``i``-th square character of a position; with ``swap_colours``
+    the position's side and piece letters name the colours the other way round (pydraughts'
+    English, whose first mover Black is its internal "white").
+
+    >>> numbering("russian").wire[find_variant("russian").parse_square("c3")]
+    10
+    """
+
+    wire: tuple[int, ...]
+    position: tuple[int, ...]
+    swap_colours: bool = False
+
+    def square(self, number: int) -> int:
+        """Our square index of wire number ``number`` (``1 .. n``)."""
+        return self._from_wire[number]
+
+    @property
+    def _from_wire(self) -> Mapping[int, int]:
+        return MappingProxyType({n: sq for sq, n in enumerate(self.wire)})
+
+
+#: The 8x8 boards with a dark a1 written with letters: on the wire ``a1 = 1``, left to right and
+#: upwards (pydraughts' Russian and Brazilian); the Czech and Russian families follow them.
+_A0_BOARDS = frozenset({"russian", "brazilian", "russian-giveaway", "diagonal", "czech"})
+
+
+def numbering(variant: Variant | str) -> HubNumbering:
+    """The Hub square numbering of a variant (docs/hub.md has the table).
+
+    >>> numbering("international").wire[:3], numbering("english").position[:2]
+    ((1, 2, 3), (31, 30))
+
+    Raises:
+        UnknownVariantError: no such variant.
+    """
+    var = find_variant(variant)
+    n = var.num_squares
+    identity = tuple(range(n))
+    if var.name in _A0_BOARDS:
+        wire = []
+        for sq in identity:
+            row, col = var.square_coords(sq)
+            wire.append(row * (var.cols // 2) + col // 2 + 1)
+        return HubNumbering(tuple(wire), identity)
+    if var.name == "english":  # positions: the board turned round, colours named the other way
+        return HubNumbering(tuple(sq + 1 for sq in identity), tuple(n - 1 - i for i in identity),
+                            swap_colours=True)
+    if var.name == "turkish":  # moves a1 = 1; positions from a8, rows downwards
+        position = tuple((var.rows - 1 - i // var.cols) * var.cols + i % var.cols
+                         for i in identity)
+        return HubNumbering(tuple(sq + 1 for sq in identity), position)
+    return HubNumbering(tuple(sq + 1 for sq in identity), identity)
+
+
 # -- moves -------------------------------------------------------------------------------------
 
 
@@ -98,8 +166,11 @@ class HubMove:
     is_capture: bool = False
 
 
-def parse_hub_move(text: str, num_squares: int = 50) -> HubMove:
+def parse_hub_move(text: str, num_squares: int = 50,
+                   numbers: HubNumbering | None = None) -> HubMove:
     """Read a Hub move: ``32-28``, ``28x19x23`` (captured pieces in any order).
+
+    ``numbers`` maps the wire numbers to our squares (default: number ``k`` is index ``k - 1``).
 
     >>> parse_hub_move("32-28").destination
     27
@@ -117,24 +188,27 @@ def parse_hub_move(text: str, num_squares: int = 50) -> HubMove:
         if not part.isdigit() or not part.isascii() or not 1 <= int(part) <= num_squares:
             raise HubProtocolError(f"bad square {part!r} in Hub move {text!r} "
                                    f"(squares are 1..{num_squares})")
-        squares.append(int(part) - 1)
+        squares.append(int(part) - 1 if numbers is None else numbers.square(int(part)))
     captures = frozenset(squares[2:])
     if len(captures) != len(squares) - 2:
         raise HubProtocolError(f"a piece is captured twice in Hub move {text!r}")
     return HubMove(squares[0], squares[1], captures, not quiet)
 
 
-def move_to_hub(move: Move) -> str:
+def move_to_hub(move: Move, variant: Variant | str = "international") -> str:
     """Return the Hub text of a move; captured squares in ascending order, as Scan writes them.
 
     >>> board = Board("international", "W:W28:B23,14")
     >>> move_to_hub(board.parse_move("28x10"))          # 28 to 10, taking 14 and 23
     '28x10x14x23'
+    >>> move_to_hub(Board("russian").parse_move("c3-d4"), "russian")
+    '10-14'
     """
+    wire = numbering(variant).wire
     if not move.captures:
-        return f"{move.origin + 1}-{move.destination + 1}"
-    squares = [move.origin, move.destination, *sorted(move.captures)]
-    return "x".join(str(sq + 1) for sq in squares)
+        return f"{wire[move.origin]}-{wire[move.destination]}"
+    captured = sorted(wire[sq] for sq in move.captures)
+    return "x".join(str(n) for n in (wire[move.origin], wire[move.destination], *captured))
 
 
 def move_from_hub(board: Board, text: str) -> Move:
@@ -152,7 +226,7 @@ def move_from_hub(board: Board, text: str) -> Move:
         IllegalMoveError: no legal move matches (both are ``ValueError``).
         AmbiguousMoveError: several legal moves match.
     """
-    hub = parse_hub_move(text, board.variant.num_squares)
+    hub = parse_hub_move(text, board.variant.num_squares, numbering(board.variant))
     captured = hub.captures if hub.captures else None
     move = board.find_move(hub.origin, hub.destination, captured=captured)
     if move.is_capture != hub.is_capture:
@@ -169,13 +243,16 @@ def board_to_hub(board: Board) -> str:
 
     >>> board_to_hub(Board("international")) == "W" + "b" * 20 + "e" * 10 + "w" * 20
     True
-    >>> board_to_hub(Board("english", "B:W32:BK1"))
-    'BBeeeeeeeeeeeeeeeeeeeeeeeeeeeeeew'
+    >>> board_to_hub(Board("english", "B:W32:BK1"))   # pydraughts' English: turned, renamed
+    'WbeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeW'
     """
-    chars = ["W" if board.turn == WHITE else "B"]
-    for sq in range(board.variant.num_squares):
+    numbers = numbering(board.variant)
+    swap = int(numbers.swap_colours)
+    chars = [_SIDES[int(board.turn) ^ swap]]
+    for sq in numbers.position:
         piece = board.piece_at(sq)
-        chars.append("e" if piece is None else _PIECE_CHARS[2 * piece.king + int(piece.color)])
+        chars.append("e" if piece is None
+                     else _PIECE_CHARS[2 * piece.king + (int(piece.color) ^ swap)])
     return "".join(chars)
 
 
@@ -194,15 +271,18 @@ def board_from_hub(text: str, variant: Variant | str = "international") -> Board
                                f"characters, got {len(text)}: {text!r}")
     if text[0] not in _SIDES:
         raise HubProtocolError(f"Hub position must start with W or B: {text!r}")
+    numbers = numbering(var)
+    swap = int(numbers.swap_colours)
     lists: dict[str, list[str]] = {"W": [], "B": []}
-    for sq, char in enumerate(text[1:]):
+    for i, char in enumerate(text[1:]):
         if char == "e":
             continue
         if char not in _PIECE_CHARS:
-            raise HubProtocolError(f"bad character {char!r} for square {sq + 1} in {text!r}")
-        side = "W" if char in "wW" else "B"
-        lists[side].append(("K" if char.isupper() else "") + var.square_name(sq))
-    fen = f"{text[0]}:W{','.join(lists['W'])}:B{','.join(lists['B'])}"
+            raise HubProtocolError(f"bad character {char!r} for square {i + 1} in {text!r}")
+        side = _SIDES[(0 if char in "wW" else 1) ^ swap]
+        lists[side].append(("K" if char.isupper() else "") + var.square_name(numbers.position[i]))
+    turn = _SIDES[_SIDES.index(text[0]) ^ swap]
+    fen = f"{turn}:W{','.join(lists['W'])}:B{','.join(lists['B'])}"
     try:
         return Board(var.name, fen=fen)
     except ValueError as exc:
@@ -225,7 +305,7 @@ def pos_message(board: Board) -> HubMessage:
             break
         moves.append(root.pop())
     moves.reverse()
-    text = " ".join(move_to_hub(m) for m in moves) or None
+    text = " ".join(move_to_hub(m, board.variant) for m in moves) or None
     return message("pos", pos=board_to_hub(root), moves=text)
 
 

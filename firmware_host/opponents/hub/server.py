@@ -315,14 +315,14 @@ class HubServer:
 
     def _info(self, result: SearchResult) -> None:
         seconds = max(result.seconds, 1e-6)
-        pv = " ".join(move_to_hub(move) for move in result.pv) or None
+        pv = " ".join(move_to_hub(move, self.variant) for move in result.pv) or None
         self.send(message("info", depth=result.depth, score=score_to_hub(result.score),
                           nodes=result.nodes, time=round(result.seconds, 3),
                           nps=round(result.nodes / seconds / 1e6, 3), pv=pv))
 
     def _done(self, result: SearchResult) -> None:
-        move = move_to_hub(result.move) if result.move is not None else None
-        ponder = move_to_hub(result.pv[1]) if len(result.pv) > 1 else None
+        move = move_to_hub(result.move, self.variant) if result.move is not None else None
+        ponder = move_to_hub(result.pv[1], self.variant) if len(result.pv) > 1 else None
         self.send(Done(move, ponder).to_message(), finishes_search=True)
 
 
