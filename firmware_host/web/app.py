@@ -27,7 +27,7 @@ from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control
 from firmware_host.web.auth import Keys, RateLimiter
 from firmware_host.web.feed import BLOCK_MS, follow, format_cursor, parse_cursor, sse
-from firmware_host.web.reader import Reader
+from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
 from firmware_host.web.views import ArchiveRow, Views
 
 __all__ = ["WebSettings", "build_app"]
@@ -72,6 +72,9 @@ class Site:
         self.reader = Reader(client)
         self.views = Views()
         self.limiter = RateLimiter(settings.rate_per_minute)
+        #: The hall's cards as last drawn, by board: (newest event id then, HTML). A drawing,
+        #: not game state: Redis stays the source.
+        self._cards: dict[str, tuple[str, str]] = {}
 
     # -- authorisation ------------------------------------------------------------------------
 
@@ -97,12 +100,21 @@ class Site:
     async def hall(self, request: web.Request) -> web.Response:
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
-        views = [await self.reader.board(b) for b in boards]
-        cards = [{"board_id": v.board_id, "html": self.views.card(v)} for v in views]
-        for view in views:
-            cursor[view.board_id] = max(cursor[view.board_id], view.last_event_id, key=_id_key)
+        cards = [{"board_id": b, "html": await self.card(b, cursor[b])} for b in boards]
         return _html(self.views.page("hall.html", cards=cards, cursor=format_cursor(cursor),
                                      paired=self.paired(request)))
+
+    async def card(self, board_id: str, newest: str) -> str:
+        """The hall's card of a board whose newest event is ``newest``: drawn again only when
+        the board published something since it was last drawn (every change of a game comes
+        with an event), so a hall page costs little more than its changed boards."""
+        cached = self._cards.get(board_id)
+        if cached is not None and _id_key(cached[0]) >= _id_key(newest):
+            return cached[1]
+        view = await self.reader.board(board_id, CARD_RECENT)
+        html = self.views.card(view)
+        self._cards[board_id] = (view.last_event_id, html)
+        return html
 
     async def board(self, request: web.Request) -> web.Response:
         board_id = _board_id(request)
@@ -219,7 +231,9 @@ class Site:
         cursor = parse_cursor(request.headers.get("Last-Event-ID")
                               or request.query.get("cursor", ""))
         boards = [board] if board else None
-        if board and board not in cursor:
+        if not cursor:  # a first visit without the page's cursor: from now on
+            cursor = await self.reader.last_ids(boards or await self.reader.boards())
+        elif board and board not in cursor:
             cursor.update(await self.reader.last_ids([board]))
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
@@ -234,21 +248,20 @@ class Site:
                 event_id = format_cursor(cursor)
                 for board_id in dict.fromkeys(b for b, _ in batch):
                     await response.write(sse("board", await self._update(
-                        board_id, [m for b, m in batch if b == board_id], boards is None),
-                        event_id))
+                        board_id, [m for b, m in batch if b == board_id], cursor[board_id],
+                        boards is None), event_id))
         except ConnectionResetError:
             pass  # the page went away
         return response
 
-    async def _update(self, board_id: str, events: list[dict[str, object]], hall: bool
-                      ) -> dict[str, object]:
-        view = await self.reader.board(board_id)
+    async def _update(self, board_id: str, events: list[dict[str, object]], newest: str,
+                      hall: bool) -> dict[str, object]:
         data: dict[str, object] = {
             "board": board_id, "events": [m for m in events if m.get("event") != "leds"]}
         if hall:
-            data["card"] = self.views.card(view)
+            data["card"] = await self.card(board_id, newest)
         else:
-            data["panel"] = self.views.panel(view)
+            data["panel"] = self.views.panel(await self.reader.board(board_id, RECENT))
         return data
 
     # -- control ------------------------------------------------------------------------------

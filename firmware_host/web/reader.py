@@ -26,8 +26,10 @@ __all__ = ["BoardView", "Reader", "events_key"]
 log = logging.getLogger(__name__)
 
 ROOT = "draughtsboard"
-#: Events looked at, newest first, for a board's live state.
+#: Events looked at, newest first, for a board's live state (a board page; a hall card needs
+#: only the state and the LED frame: CARD_RECENT).
 RECENT = 400
+CARD_RECENT = 50
 #: Events whose sentence a board page shows (the board's own words, feedback/texts.py).
 SPOKEN = frozenset({"refused", "correction", "adjust", "hint", "hint_refused",
                     "takeback", "takeback_refused", "command_refused", "settings",
@@ -86,15 +88,15 @@ class BoardView:
 
 
 def replay(game: GameRecord) -> Board | None:
-    """The position after the game's moves (None if its record does not replay)."""
+    """The position after the game's moves (from the last move's FEN: no replay needed), or
+    None if the record holds no readable position."""
     try:
-        board = Board(game.variant, fen=game.start_fen)
-        for move in game.moves:
-            board.push(board.parse_move(move.pdn))
+        if game.moves:
+            return Board(game.variant, fen=game.moves[-1].fen_after)
+        return Board(game.variant, fen=game.start_fen)
     except (DraughtsError, ValueError) as exc:
-        log.warning("game %s does not replay: %s", game.game_id, exc)
+        log.warning("game %s: no readable position: %s", game.game_id, exc)
         return None
-    return board
 
 
 class Reader:
@@ -149,12 +151,13 @@ class Reader:
         entries: Any = await self.client.xrevrange(events_key(board_id), count=count)
         return [(i, m) for i, m in (decode_entry(e) for e in reversed(entries)) if m]
 
-    async def board(self, board_id: str) -> BoardView:
-        """The board's live view: its game, position, state, LEDs and sentences."""
+    async def board(self, board_id: str, recent: int = RECENT) -> BoardView:
+        """The board's live view: its game, position, state, LEDs and the sentences among its
+        ``recent`` newest events."""
         game_id = await self.current_game_id(board_id)
         game = await self.game(board_id, game_id) if game_id else None
         view = BoardView(board_id, game, replay(game) if game else None)
-        apply_events(view, await self.recent_events(board_id))
+        apply_events(view, await self.recent_events(board_id, recent))
         return view
 
     async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:

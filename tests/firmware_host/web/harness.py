@@ -25,7 +25,10 @@ from firmware_host.app.service import Service, Wiring, build_service
 from firmware_host.config import Config
 from firmware_host.web.app import WebSettings, build_app
 from firmware_host.web.auth import Keys
+from tests.firmware_host.web.sse import SseClient
 from tests.redis_server import free_port
+
+__all__ = ["TOKEN", "BoardRig", "SseClient", "WebServer"]
 
 TOKEN = "test-token-0123456789abcdef"
 
@@ -167,56 +170,3 @@ class WebServer:
         reply: dict[str, Any] = json.loads(body)
         return reply
 
-
-class SseClient:
-    """A raw Server-Sent Events reader (what a browser's EventSource does), blocking with a
-    timeout: a test waits for the event it expects, never for a fixed time."""
-
-    def __init__(self, base: str, path: str, last_event_id: str | None = None,
-                 timeout: float = 10.0) -> None:
-        import http.client
-        import urllib.parse
-
-        parts = urllib.parse.urlsplit(base)
-        self.connection = http.client.HTTPConnection(parts.hostname, parts.port,
-                                                     timeout=timeout)
-        headers = {"Accept": "text/event-stream"}
-        if last_event_id is not None:
-            headers["Last-Event-ID"] = last_event_id
-        self.connection.request("GET", path, headers=headers)
-        self.response = self.connection.getresponse()
-        assert self.response.status == 200
-        assert self.response.headers["Content-Type"].startswith("text/event-stream")
-        self.last_id: str | None = None
-
-    def next_event(self) -> tuple[str, dict[str, Any]]:
-        """The next named event (comments and the retry line skipped): ``(event, data)``."""
-        name, data = "", []
-        while True:
-            line = self.response.fp.readline().decode()
-            if not line:
-                raise EOFError("the feed closed")
-            line = line.rstrip("\n")
-            if not line:
-                if name:
-                    return name, json.loads("\n".join(data))
-                continue
-            field, _, value = line.partition(": ")
-            if field == "event":
-                name = value
-            elif field == "data":
-                data.append(value)
-            elif field == "id":
-                self.last_id = value
-
-    def wait_for(self, predicate: Any) -> list[dict[str, Any]]:
-        """Read board events until one satisfies ``predicate``; return every one read."""
-        seen = []
-        while True:
-            _, data = self.next_event()
-            seen.append(data)
-            if predicate(data):
-                return seen
-
-    def close(self) -> None:
-        self.connection.close()

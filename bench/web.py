@@ -1,0 +1,231 @@
+"""Benchmark: the web service with a hall of boards playing on one Redis.
+
+A real ``redis-server`` is started (AOF, ``appendfsync always``, as on the Pi) and ``draughtsboard
+web`` runs as its own process on it. ``--boards`` boards (default 100) play random legal games,
+each recorded through the board's own store (:class:`~firmware_host.store.RedisStore`: the move
+in one MULTI/EXEC, then the ``move``, ``state`` and ``leds`` events, as the session publishes
+them), one move every ``--interval`` seconds per board on average (default 2 s: 50 moves/s for
+the hall, far beyond a real tournament's pace). Watching: the hall's live feed (what the hall
+page's EventSource reads) and ``--pages`` board pages' feeds, plus the hall page loaded every
+few seconds.
+
+Measured:
+  - move-to-browser latency: from the moment the move's write returned (stored) to the moment
+    the feed delivers it, p50 / p99 / max, per feed kind;
+  - the web service's RSS (peak, VmHWM) and CPU (user + system time over the run);
+  - the hall page's load time (every board's card rendered from Redis).
+
+Targets (issue 15): p99 <= 500 ms, RSS <= 80 MB.
+
+Run: ``.venv/bin/python bench/web.py [--boards 100] [--seconds 30] [--interval 2]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Board
+from firmware_host.store import MoveRecord, RedisStore
+from tests.firmware_host.web.sse import SseClient
+from tests.redis_server import RedisServer, free_port
+
+VARIANTS = ("international", "russian", "english", "brazilian")
+
+
+class HallBoard:
+    """One board of the hall: a random game recorded as the session records it."""
+
+    def __init__(self, client: redis.Redis, board_id: str, rng: random.Random) -> None:
+        self.store = RedisStore(client, board_id, background=False)
+        self.board_id = board_id
+        self.rng = rng
+        self.variant = VARIANTS[rng.randrange(len(VARIANTS))]
+        self._new_game()
+
+    def _new_game(self) -> None:
+        self.board = Board(self.variant)
+        self.game_id = self.store.new_game({"White": f"W{self.board_id}",
+                                            "Black": f"B{self.board_id}"},
+                                           self.variant, None, "record")
+        self.store.publish({"event": "new_game", "game_id": self.game_id,
+                            "variant": self.variant, "mode": "record", "at": 0.0})
+
+    def move(self, stored: dict[tuple[str, int], float]) -> None:
+        """Play and store one move; ``stored[(board, ply)]``: when its write returned."""
+        moves = list(self.board.legal_moves)
+        if not moves or self.board.ply >= 120:
+            self.store.finish(self.game_id, "1/2-1/2" if moves else "0-1", "bench")
+            self._new_game()
+            moves = list(self.board.legal_moves)
+        move = moves[self.rng.randrange(len(moves))]
+        pdn = self.board.move_notation(move)
+        self.board.push(move)
+        ply = self.board.ply
+        record = MoveRecord(ply=ply, pdn=pdn, fen_after=self.board.fen(), time=time.time())
+        self.store.append_move(self.game_id, record)
+        stored[(self.board_id, ply)] = time.monotonic()
+        self.store.publish({"event": "move", "ply": ply, "pdn": pdn, "by": "human",
+                            "fen": self.board.fen(), "at": 0.0})
+        self.store.publish({"event": "state", "state": "human_to_move", "at": 0.0})
+        self.store.publish({"event": "leds", "frame": {}, "at": 0.0})
+
+
+class Watcher(threading.Thread):
+    """A feed reader (a browser's EventSource): records when each move arrives."""
+
+    def __init__(self, base: str, path: str, stored: dict[tuple[str, int], float],
+                 name: str) -> None:
+        super().__init__(name=name, daemon=True)
+        self.client = SseClient(base, path, timeout=60)
+        self.stored = stored
+        self.latencies: list[float] = []
+        self.missing = 0
+
+    def run(self) -> None:
+        try:
+            while True:
+                _, data = self.client.next_event()
+                now = time.monotonic()
+                for event in data.get("events", ()):
+                    if event.get("event") != "move":
+                        continue
+                    at = self.stored.get((data["board"], int(event["ply"])))
+                    if at is None:
+                        self.missing += 1
+                    else:
+                        self.latencies.append(now - at)
+        except (EOFError, OSError):
+            return
+
+
+def _proc(pid: int) -> tuple[float, int, int]:
+    """``(cpu seconds, rss kB, peak rss kB)`` of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text()
+                  .splitlines() if ":" in line)
+    return cpu, int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0])
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--boards", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--interval", type=float, default=2.0,
+                        help="mean seconds between two moves of one board")
+    parser.add_argument("--pages", type=int, default=5, help="board pages watching")
+    args = parser.parse_args()
+    rng = random.Random(15)
+    with tempfile.TemporaryDirectory() as tmp:
+        server = RedisServer(Path(tmp) / "redis")
+        server.start()
+        try:
+            return _run(args, rng, server, Path(tmp))
+        finally:
+            server.stop()
+
+
+def _run(args: argparse.Namespace, rng: random.Random, server: RedisServer, tmp: Path) -> int:
+    client = redis.Redis.from_url(server.url)
+    boards = [HallBoard(client, f"board{n:03d}", rng) for n in range(args.boards)]
+    port = free_port()
+    config = tmp / "web.toml"
+    config.write_text(f'[web]\ntoken_file = "{tmp / "token"}"\n[log]\nlevel = "warning"\n')
+    binary = str(Path(sys.executable).parent / "draughtsboard")
+    web = subprocess.Popen([binary, "web", "--config", str(config), "--store", server.url,
+                            "--listen", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert web.stdout is not None
+        if "pairing code" not in web.stdout.readline():  # the banner: it listens
+            raise SystemExit("draughtsboard web did not start")
+        base = f"http://127.0.0.1:{port}"
+        return _measure(args, rng, boards, web.pid, base)
+    finally:
+        web.terminate()
+        web.wait(timeout=10)
+
+
+def _measure(args: argparse.Namespace, rng: random.Random, boards: list[HallBoard], pid: int,
+             base: str) -> int:
+    stored: dict[tuple[str, int], float] = {}
+    started = time.monotonic()
+    with urllib.request.urlopen(base + "/", timeout=60) as reply:
+        reply.read()
+    first_hall = time.monotonic() - started
+    hall = Watcher(base, "/feed", stored, "hall-feed")
+    pages = [Watcher(base, f"/feed?board={b.board_id}", stored, f"page-{b.board_id}")
+             for b in boards[:args.pages]]
+    for watcher in (hall, *pages):
+        watcher.start()
+    cpu0, _, _ = _proc(pid)
+    due = {b.board_id: time.monotonic() + rng.uniform(0, args.interval) for b in boards}
+    by_id = {b.board_id: b for b in boards}
+    end = time.monotonic() + args.seconds
+    hall_times: list[float] = []
+    next_hall = time.monotonic() + 3
+    rss_samples: list[int] = []
+    moves = 0
+    while time.monotonic() < end:
+        board_id = min(due, key=due.__getitem__)
+        wait = due[board_id] - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        by_id[board_id].move(stored)
+        moves += 1
+        due[board_id] = time.monotonic() + rng.expovariate(1 / args.interval)
+        if time.monotonic() >= next_hall:
+            t0 = time.monotonic()
+            with urllib.request.urlopen(base + "/", timeout=60) as reply:
+                reply.read()
+            hall_times.append(time.monotonic() - t0)
+            rss_samples.append(_proc(pid)[1])
+            next_hall = time.monotonic() + 3
+    wall = args.seconds
+    deadline = time.monotonic() + 10
+    while len(hall.latencies) + hall.missing < moves and time.monotonic() < deadline:
+        time.sleep(0.1)  # the last moves reach the feeds
+    cpu1, rss, peak = _proc(pid)
+    print(f"boards {len(boards)}, {moves} moves in {wall:.0f} s ({moves / wall:.1f} moves/s), "
+          f"{len(pages)} board pages and the hall watching")
+    for label, watchers in (("hall feed", [hall]), ("board pages", pages)):
+        values = [v for w in watchers for v in w.latencies]
+        if not values:
+            print(f"{label}: no move arrived")
+            continue
+        print(f"move-to-browser latency, {label}: {len(values)} moves, p50 "
+              f"{statistics.median(values) * 1000:.0f} ms, p99 "
+              f"{_percentile(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms"
+              + (f" (of {moves} played; {hall.missing} unknown)" if label == "hall feed"
+                 else ""))
+    print(f"web service: RSS {rss / 1024:.1f} MB now, peak {peak / 1024:.1f} MB; CPU "
+          f"{(cpu1 - cpu0) / wall * 100:.1f} % of one core over the run")
+    if hall_times:
+        print(f"hall page ({len(boards)} cards): first {first_hall * 1000:.0f} ms, during the "
+              f"run p50 {statistics.median(hall_times) * 1000:.0f} ms")
+    values = hall.latencies
+    ok = bool(values) and _percentile(values, 0.99) <= 0.5 and peak / 1024 <= 80
+    print("targets (p99 <= 500 ms, RSS <= 80 MB):", "met" if ok else "NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""A raw Server-Sent Events reader for the web tests and bench/web.py."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class SseClient:
+    """A raw Server-Sent Events reader (what a browser's EventSource does), blocking with a
+    timeout: a test waits for the event it expects, never for a fixed time."""
+
+    def __init__(self, base: str, path: str, last_event_id: str | None = None,
+                 timeout: float = 10.0) -> None:
+        import http.client
+        import urllib.parse
+
+        parts = urllib.parse.urlsplit(base)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port,
+                                                     timeout=timeout)
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.headers["Content-Type"].startswith("text/event-stream")
+        self.last_id: str | None = None
+
+    def next_event(self) -> tuple[str, dict[str, Any]]:
+        """The next named event (comments and the retry line skipped): ``(event, data)``."""
+        name, data = "", []
+        while True:
+            line = self.response.fp.readline().decode()
+            if not line:
+                raise EOFError("the feed closed")
+            line = line.rstrip("\n")
+            if not line:
+                if name:
+                    return name, json.loads("\n".join(data))
+                continue
+            field, _, value = line.partition(": ")
+            if field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+            elif field == "id":
+                self.last_id = value
+
+    def wait_for(self, predicate: Any) -> list[dict[str, Any]]:
+        """Read board events until one satisfies ``predicate``; return every one read."""
+        seen = []
+        while True:
+            _, data = self.next_event()
+            seen.append(data)
+            if predicate(data):
+                return seen
+
+    def close(self) -> None:
+        self.connection.close()
