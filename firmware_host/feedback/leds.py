@@ -114,6 +114,16 @@ def move_to_carry_out(move: Any, occupied: frozenset[Square]) -> list[Layer]:
     return layers
 
 
+def what_is_left(to_remove: Iterable[Square], to_land: Iterable[Square]) -> list[Layer]:
+    """Layers of a move in progress that can still become several moves: the captured pieces
+    still to take off, and where the piece may land.
+
+    >>> [(r.name, s) for r, s in what_is_left([20], [14, 9])]
+    [('REMOVE', [20]), ('LEGAL', [9, 14])]
+    """
+    return [(Role.REMOVE, sorted(set(to_remove))), (Role.LEGAL, sorted(set(to_land)))]
+
+
 def correction(missing: Iterable[Square], extra: Iterable[Square]) -> list[Layer]:
     """Layers of correction guidance: put a piece on ``missing``, take it off ``extra``.
 

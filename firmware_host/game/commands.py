@@ -68,7 +68,7 @@ class Commands:
         if not s.config.takebacks_allowed or target is None:
             s.publish("takeback_refused", mode=s.config.mode.value)
             return
-        s.take_back_to(target, event.at)
+        s.take_back_to(target, event.at, guided=True)
 
     def _cmd_newgame(self, event: Command) -> None:
         s = self._s

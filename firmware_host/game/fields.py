@@ -66,6 +66,15 @@ class Namer:
         name = self.text(square)
         return int(name) if self._numeric else name
 
+    def named(self, name: str) -> SquareName:
+        """A square already named as text (``"22"``, ``"c3"``), for JSON.
+
+        >>> from engine.variant import find_variant
+        >>> Namer(find_variant("english")).named("22"), Namer(find_variant("russian")).named("c3")
+        (22, 'c3')
+        """
+        return int(name) if self._numeric else name
+
     def squares(self, squares: Iterable[Square]) -> list[SquareName]:
         """Names of several squares, sorted by index."""
         return [self.square(sq) for sq in sorted(squares)]
@@ -105,16 +114,32 @@ def must_capture(board: Board) -> frozenset[Square]:
 
 
 #: Refusal details that are plain data worth publishing (the rest holds Move objects).
-_DETAIL_KEYS = ("capture", "count", "square", "squares", "side", "expected", "played", "pdn")
+_DETAIL_KEYS = ("capture", "count", "side", "expected", "played", "pdn")
 
 
 def refusal_fields(result: Illegal, namer: Namer) -> dict[str, object]:
-    """Data of a refused move: the reason and what makes its message concrete."""
+    """Data of a refused move: the reason and what makes its message concrete. Squares are
+    named as in every event: numbers on numeric variants (docs/events.md).
+
+    >>> from engine.variant import find_variant
+    >>> from firmware_host.recognition.resolution import RefusalReason
+    >>> refused = Illegal(RefusalReason.NOT_SIDE_TO_MOVE, frozenset(), frozenset({18}),
+    ...                   {"squares": ("19",), "side": "white"})
+    >>> fields = refusal_fields(refused, Namer(find_variant("international")))
+    >>> fields["squares"], fields["extra"]
+    ([19], [19])
+    """
     fields: dict[str, object] = {"reason": result.reason.value}
     for key in _DETAIL_KEYS:
         value = result.detail.get(key)
         if value is not None:
             fields[key] = list(value) if isinstance(value, tuple | list) else value
+    square = result.detail.get("square")
+    if square is not None:
+        fields["square"] = namer.named(square)
+    squares = result.detail.get("squares")
+    if squares is not None:
+        fields["squares"] = [namer.named(name) for name in squares]
     fields["missing"] = namer.squares(result.missing)
     fields["extra"] = namer.squares(result.extra)
     return fields

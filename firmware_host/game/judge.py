@@ -1,9 +1,15 @@
 """How the session judges the board in each state (DESIGN.md §3).
 
 For each state, the :class:`Judge` looks at the stable occupancy against the game (through the
-recogniser's indexes) and decides: commit a move, wait for the settle time, guide, flag an
-error, watch for a takeback or a new game. Which method judges which state is the table built in
-``Judge.__init__``; a test checks every state has one.
+recogniser's indexes) and decides: commit a move once its piece is released (the settle model,
+:mod:`firmware_host.game.release`), guide, refuse, flag an error, watch for a takeback or a new
+game. Which method judges which state is the table built in ``Judge.__init__``; a test checks
+every state has one.
+
+A refused move is refused once it is released (held for ``settle_ms``), and then at once: the
+``refused`` event carries its sentence (:mod:`firmware_host.feedback.texts`) and the correction
+lights come on without waiting for ``error_ms`` (that delay is for a board that is merely
+wrong, not for a move the player has let go).
 """
 
 from __future__ import annotations
@@ -12,9 +18,11 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from engine.types import Move
+from engine.types import Move, Piece
+from firmware_host.feedback.texts import render
 from firmware_host.game.fields import move_fields, must_capture, refusal_fields
-from firmware_host.game.types import State, TimerName
+from firmware_host.game.release import Release
+from firmware_host.game.types import HUMAN_STATES, State, TimerName
 from firmware_host.recognition.resolution import Complete, Illegal, InProgress, RefusalReason
 
 if TYPE_CHECKING:
@@ -26,6 +34,9 @@ Square = int
 
 #: The refusals that light the pieces that must capture.
 _MUST_REASONS = frozenset({RefusalReason.CAPTURE_COMPULSORY, RefusalReason.MAXIMUM_CAPTURE})
+#: The refusals that are no move of the player's (a piece appeared, the other side's piece was
+#: lifted): the board is wrong rather than a move refused, and its correction waits ``error_ms``.
+_NOT_A_MOVE_OF_HIS = frozenset({RefusalReason.UNKNOWN_PIECE, RefusalReason.NOT_SIDE_TO_MOVE})
 
 
 class Judge:
@@ -34,6 +45,14 @@ class Judge:
     def __init__(self, session: Session) -> None:
         self._s = session
         self._watched: dict[TimerName, frozenset[int]] = {}
+        #: The last move whose result the board showed, until its piece is released.
+        self.release = Release()
+        self._release_index: object = None
+        #: The board at start-up shows a move made while the service was down: long released.
+        self._away = False
+        #: Squares whose piece on the board is not the game's (colour or crown), after a
+        #: takeback: they must be emptied and filled again before the board is in sync.
+        self.wrong: frozenset[Square] = frozenset()
         self.by_state: Mapping[State, Callable[[float, bool], None]] = MappingProxyType({
             State.SYNCING: self._syncing,
             State.HUMAN_TO_MOVE: self._human,
@@ -74,15 +93,34 @@ class Judge:
         else:
             s.timers.start(TimerName.ERROR, at, s.config.error_ms)
 
-    def refuse(self, result: Illegal) -> None:
-        """Publish a refused move, once per occupancy."""
+    def refuse(self, result: Illegal, at: float) -> None:
+        """Publish a refused move (with its sentence), once per occupancy, and light what is
+        wrong at once."""
         s = self._s
         if s.view.refused_at == s.occupied or s.takeback_target() is not None:
             return
         s.view.refused_at = s.occupied
         if result.reason in _MUST_REASONS:
             s.view.must = must_capture(s.board)
-        s.publish("refused", **refusal_fields(result, s.namer))
+        fields = refusal_fields(result, s.namer)
+        s.publish("refused", text=render({"event": "refused", **fields}), **fields)
+        if result.reason not in _NOT_A_MOVE_OF_HIS:
+            # The move was let go and is refused: show what is wrong now, not after error_ms.
+            self.flag_error(result.missing, result.extra, at)
+            s.timers.cancel(TimerName.ERROR)
+            self.show_correction()
+
+    def show_correction(self) -> None:
+        """Light the correction of the board's error now (and publish it); a move in progress
+        held for ``error_ms`` that can still become several lights what is left instead."""
+        s = self._s
+        if s.view.error is None:
+            if s.view.stuck is not None:
+                s.view.stuck_shown = True
+            return
+        s.view.correction = s.view.error
+        missing, extra = s.view.error
+        s.publish("correction", missing=s.namer.squares(missing), extra=s.namer.squares(extra))
 
     def evaluate(self, at: float, settled: bool = False) -> None:
         """Judge the board in the session's state (``settled``: the settle timer ran out)."""
@@ -90,15 +128,35 @@ class Judge:
 
     def _syncing(self, at: float, settled: bool) -> None:
         s = self._s
-        if s.in_sync or self._pending_done() or self._moved_while_away():
+        away = self._moved_while_away()
+        self.wrong &= s.occupied  # an emptied square lost its wrong piece
+        if (s.in_sync and not self.wrong) or self._pending_done() or away:
+            self._away = away
+            self.wrong = frozenset()
             s.view.sync = None
             s.starting = False
             s.publish("synced")
             s.enter_turn(at)
             return
         target = s.game.position
-        s.view.sync = (target - s.occupied, s.occupied - target)
+        sync = (target - s.occupied, (s.occupied - target) | self.wrong)
+        if sync != s.view.sync and not s.starting:
+            # Say what to put back (a takeback): the same guidance as the lights.
+            s.publish("correction", missing=s.namer.squares(sync[0]),
+                      extra=s.namer.squares(sync[1]))
+        s.view.sync = sync
         self.watch(TimerName.NEWGAME, s.is_initial() and s.game.started, at, s.config.newgame_ms)
+
+    def note_takeback(self, before: Mapping[Square, Piece]) -> None:
+        """Moves were taken back with the button while the board held ``before``'s pieces: a
+        square whose piece differs in colour or crown from the position now must be emptied
+        and filled again (presence sensors cannot see it)."""
+        s = self._s
+        after = s.board.pieces()
+        self.wrong = frozenset(
+            sq for sq in s.occupied
+            if sq in before and sq in after
+            and (before[sq].color != after[sq].color or before[sq].king != after[sq].king))
 
     def _moved_while_away(self) -> bool:
         """Guard: at start-up, the board shows a move made while the service was down.
@@ -133,41 +191,126 @@ class Judge:
     def _human(self, at: float, settled: bool) -> None:
         s = self._s
         s.view.guide = None
+        self._forget_stale()
         if s.in_sync:
+            self.release.forget()
             s.set_state(State.HUMAN_TO_MOVE)
             s.clear_error()
+            s.view.stuck = None
             s.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
             return
         s.set_state(State.MOVE_IN_PROGRESS)
         result = s.game.index.resolve(s.occupied, colours=s.colours, obliged=s.touch.obliged)
+        if not isinstance(result, InProgress):
+            s.view.stuck = None
         if isinstance(result, Complete):
             s.clear_error()
             s.timers.cancel(TimerName.TAKEBACK)
-            if settled or not result.needs_settle or s.config.settle_ms == 0:
-                s.timers.cancel(TimerName.SETTLE)
-                s.commit(result.move, "human", at)
-            else:
-                s.timers.start(TimerName.SETTLE, at, s.config.settle_ms)
+            self._hold(result.move, at, settled)
             return
         if isinstance(result, InProgress):
-            s.clear_error()
+            s.view.error = s.view.correction = s.view.refused_at = None
             s.timers.cancel(TimerName.SETTLE)
             s.view.guide = result.candidates[0] if result.single else None
+            self._watch_stuck(result, at)
         elif isinstance(result, Illegal):
+            if self._released_by_evidence(at):
+                return
+            if self._crowning(result):
+                s.clear_error()
+                return
             self.flag_error(result.missing, result.extra, at)
             if settled:
-                self.refuse(result)
+                self.refuse(result, at)
             else:
                 s.timers.start(TimerName.SETTLE, at, s.config.settle_ms)
         self.watch_takeback(at)
 
+    def _hold(self, move: Move, at: float, settled: bool) -> None:
+        """The board shows ``move``'s result: commit it once released by the hold time."""
+        s = self._s
+        self.release.show(move, s.occupied)
+        away, self._away = self._away, False
+        if settled or away or s.config.settle_ms == 0:
+            self.commit_released(move, at)
+        else:
+            self.watch(TimerName.SETTLE, True, at, s.config.settle_ms)
+
+    def _released_by_evidence(self, at: float) -> bool:
+        """The board left the shown move's result in a way only a released piece explains (the
+        next lift elsewhere, the opponent's touch): commit that move, then judge the board on."""
+        s = self._s
+        move = self.release.shown
+        if move is None or not self.release.moved_on(s.board, s.occupied):
+            return False
+        self.commit_released(move, at, replay=not Release.tail_of(move))
+        return True
+
+    def commit_released(self, move: Move, at: float, replay: bool = False) -> None:
+        """Commit the human's released ``move`` (closing an adjust window: a move ends it).
+
+        ``replay``: the lifts the board shows now were the opponent's touch (they oblige him).
+        """
+        s = self._s
+        self.release.forget()
+        s.touch_events(s.touch.close(at))
+        s.timers.cancel(TimerName.SETTLE)
+        self._watched.pop(TimerName.SETTLE, None)
+        s.commit(move, "human", at)
+        self.after_commit(move)
+        if replay and s.human_turn and s.state in HUMAN_STATES:
+            s.touch_events(s.touch.replay(s.occupied, at))
+
+    def after_commit(self, move: Move) -> None:
+        """What the new turn inherits from ``move``: while the just-crowned piece is off the
+        board (being crowned) the lifts are the mover's hand, not the opponent's touch."""
+        self._s.touch.tail = frozenset({move.destination}) if move.promotes else frozenset()
+
+    def _crowning(self, result: Illegal) -> bool:
+        """Guard: the just-promoted piece is off the board to be crowned (art. 12), and nothing
+        was put anywhere: what else is lifted meanwhile is the same hand."""
+        crown = self._s.view.crown
+        return bool(crown & result.missing) and not result.extra
+
+    def _forget_stale(self) -> None:
+        """The remembered move belongs to the position it was shown in."""
+        index = self._s.game.index
+        if index is not self._release_index:
+            self.release.forget()
+            self._release_index = index
+
+    def _watch_stuck(self, result: InProgress, at: float) -> None:
+        """A move in progress that can still become several moves, held for ``error_ms``:
+        then light what is left (the pieces to take, where the piece may land)."""
+        s = self._s
+        if result.single:
+            s.view.stuck = None
+            self.watch(TimerName.ERROR, False, at, s.config.error_ms)
+            return
+        if s.view.stuck is None or s.view.stuck.candidates != result.candidates:
+            s.view.stuck_shown = False
+        s.view.stuck = result
+        self.watch(TimerName.ERROR, not s.view.stuck_shown, at, s.config.error_ms)
+
     def _adjusting(self, at: float, settled: bool) -> None:
         s = self._s
+        self._forget_stale()
         if s.in_sync:
+            self.release.forget()
             s.clear_error()
-        else:
-            target = s.game.position
-            self.flag_error(target - s.occupied, s.occupied - target, at)
+            return
+        # J'adoube covers putting pieces right on their own squares: a piece released on
+        # another square is a move (FMJD art. 16 and its notes); the window closes with it.
+        result = s.game.index.resolve(s.occupied, colours=s.colours, obliged=s.touch.obliged)
+        if isinstance(result, Complete):
+            s.clear_error()
+            self._hold(result.move, at, settled)
+            return
+        s.timers.cancel(TimerName.SETTLE)
+        if isinstance(result, Illegal) and self._released_by_evidence(at):
+            return
+        target = s.game.position
+        self.flag_error(target - s.occupied, s.occupied - target, at)
 
     def _thinking(self, at: float, settled: bool) -> None:
         s = self._s
@@ -194,6 +337,7 @@ class Judge:
             s.clear_error()
             s.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
             s.commit(result.move, "computer", at)
+            self.after_commit(result.move)
             return
         if not isinstance(result, Illegal):
             s.clear_error()
@@ -208,7 +352,7 @@ class Judge:
         self.flag_error(result.missing, result.extra, at)
         if alternative is not None:
             if settled:
-                self.refuse(result)
+                self.refuse(result, at)
             else:
                 s.timers.start(TimerName.SETTLE, at, s.config.settle_ms)
         self.watch_takeback(at)
@@ -222,3 +366,4 @@ class Judge:
         s.clear_error()
         s.publish("alternative_move", **move_fields(s.board, move, s.namer))
         s.commit(move, "human-for-computer", at)
+        self.after_commit(move)

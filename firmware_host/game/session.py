@@ -363,12 +363,7 @@ class Session:
         self.evaluate(at, settled=True)
 
     def _on_error_timer(self, at: float) -> None:
-        if self.view.error is None:
-            return
-        self.view.correction = self.view.error
-        missing, extra = self.view.error
-        self._publish("correction", missing=self.namer.squares(missing),
-                      extra=self.namer.squares(extra))
+        self._judge.show_correction()
 
     def _on_takeback_timer(self, at: float) -> None:
         ply = self.takeback_target()
@@ -537,10 +532,14 @@ class Session:
         self.set_state(State.SYNCING)
         self.evaluate(at)
 
-    def take_back_to(self, ply: int, at: float) -> None:
-        """Undo the game back to ``ply``; the board is then guided back to that position."""
+    def take_back_to(self, ply: int, at: float, guided: bool = False) -> None:
+        """Undo the game back to ``ply``; the board is then guided back to that position
+        (``guided``: the button, the board still holds the pieces of the game before it)."""
         self.cancel_jobs()
+        before = self.board.pieces()
         self.game.take_back_to(ply)
+        if guided:
+            self._judge.note_takeback(before)
         self.view.new_turn()
         self.clear_error()
         self.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK, TimerName.NEWGAME)

@@ -8,10 +8,15 @@ then asked with ``obliged=tracker.obliged``, and no move is accepted while ``tra
 Rules:
 - A touch is a lift of a piece of the side to move that has at least one legal move (``playable``),
   while no adjust window is open. With ``strict`` the first touch sets the obligation; touching an
-  opponent's or an unplayable piece sets none; putting the piece back does not clear it.
+  opponent's or an unplayable piece sets none; putting the piece back does not clear it. Two
+  playable pieces lifted within one debounce interval: which came first cannot be known, so
+  neither obliges (nor does a later touch that turn): the board never refuses a move that the
+  rule allowed.
 - The adjust button opens a window in which lifts and placements neither move nor oblige. It
   closes once the board has been disturbed and is back to the position for ``settle_ms``, or when
-  the button is pressed again. An announcement after the lift does not cancel an obligation.
+  the button is pressed again, or with a move: j'adoube covers putting pieces right on their
+  own squares, and a piece released on another square is a move (:meth:`TouchTracker.close`).
+  An announcement after the lift does not cancel an obligation.
 
 Example:
     >>> t = TouchTracker(strict=True, settle_ms=300)
@@ -52,7 +57,8 @@ class AdjustOpened:
 
 @dataclass(frozen=True)
 class AdjustClosed:
-    """The adjust window closed: ``reason`` is ``"restored"``, ``"button"`` or ``"reset"``."""
+    """The adjust window closed: ``reason`` is ``"restored"``, ``"button"``, ``"reset"`` or
+    ``"move"`` (a piece was released on another square: a move)."""
 
     at: float
     reason: str
@@ -92,6 +98,10 @@ class TouchTracker:
         self._board: frozenset[Square] = frozenset()
         self._disturbed: set[Square] = set()  # squares placed on since the position: not P's piece
         self._obliged: Square | None = None
+        self._ambiguous = False  # two playable pieces lifted at once this turn
+        #: The piece the last move crowned: while it is off the board (being crowned), lifts are
+        #: the mover's hand and oblige nobody. Set after :meth:`reset`; reset clears it.
+        self.tail: frozenset[Square] = frozenset()
         self._adjusting = False
         self._left = False  # the board left the position while the window was open
         self._home_since: float | None = None
@@ -127,6 +137,8 @@ class TouchTracker:
         self._board = self._position if board is None else frozenset(board)
         self._disturbed = set(self._board - self._position)
         self._obliged = None
+        self._ambiguous = False
+        self.tail = frozenset()
         self._home_since = at if self._board == self._position else None
         return self._close(at, "reset") if self._adjusting else ()
 
@@ -137,10 +149,15 @@ class TouchTracker:
         self._board = now
         events: list[TouchEvent] = []
         touched = sorted(sq for sq in lifted if sq in self._playable and sq not in self._disturbed)
-        if touched and self.strict and not self._adjusting and self._obliged is None:
-            # Two pieces lifted within one debounce interval: the lowest square, deterministically.
-            self._obliged = touched[0]
-            events.append(Obliged(touched[0], at))
+        busy = bool(self.tail - now)  # the crowned piece is in the mover's hand
+        if touched and self.strict and not self._adjusting and self._obliged is None \
+                and not self._ambiguous and not busy:
+            if len(touched) > 1:
+                # Lifted within one debounce interval: the first touch is unknown.
+                self._ambiguous = True
+            else:
+                self._obliged = touched[0]
+                events.append(Obliged(touched[0], at))
         self._disturbed |= placed
         if now == self._position:
             self._disturbed.clear()
@@ -160,6 +177,16 @@ class TouchTracker:
         self._adjusting = True
         self._left = self._board != self._position
         return (AdjustOpened(at, self._obliged),)
+
+    def close(self, at: float, reason: str = "move") -> tuple[TouchEvent, ...]:
+        """Close the adjust window, if open (a move was made in it)."""
+        return self._close(at, reason) if self._adjusting else ()
+
+    def replay(self, occupied: Iterable[Square], at: float) -> tuple[TouchEvent, ...]:
+        """Take the pieces missing from the position in ``occupied`` as lifted now (lifts that
+        came before :meth:`reset`, such as the opponent's touch that released the last move)."""
+        self._board = self._position
+        return self.update(occupied, at)
 
     def tick(self, at: float) -> tuple[TouchEvent, ...]:
         """Let time pass: closes the adjust window once the board held the position long enough."""

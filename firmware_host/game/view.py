@@ -20,6 +20,7 @@ from board_io.types import Led
 from engine.types import Move
 from firmware_host.feedback import leds
 from firmware_host.game.types import State
+from firmware_host.recognition.resolution import InProgress
 
 Square = int
 Diff = tuple[frozenset[Square], frozenset[Square]]
@@ -47,6 +48,10 @@ class TurnView:
     crown: frozenset[Square] = frozenset()
     #: The occupancy last refused, so a refusal is published once.
     refused_at: frozenset[Square] | None = field(default=None)
+    #: A move in progress that can still become several moves (what is left lights once it
+    #: has held for ``error_ms``: ``stuck_shown``).
+    stuck: InProgress | None = None
+    stuck_shown: bool = False
 
     def new_turn(self) -> None:
         """Forget everything that belonged to the previous turn."""
@@ -92,6 +97,8 @@ def _human(facts: LedFacts) -> list[leds.Layer]:
     layers = _correction(facts)
     if view.guide is not None:
         layers += leds.move_to_carry_out(view.guide, facts.occupied)
+    elif view.stuck is not None and view.stuck_shown:
+        layers += leds.what_is_left(view.stuck.to_remove, view.stuck.to_land)
     if facts.destinations:
         layers += leds.legal_destinations(facts.destinations)
     if view.must:

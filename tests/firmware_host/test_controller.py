@@ -89,7 +89,7 @@ def test_sync_worker_answers_as_the_next_event() -> None:
     advance(clock, controller, 50)
     board.lift(board.layout.parse("11"))
     board.place(board.layout.parse("15"))
-    advance(clock, controller, 50)
+    advance(clock, controller, 400)  # the move counts once released (settle_ms)
     assert session.state.value == "computer_move_pending"
     assert session.board.move_notation(session.pending) == "23-19"
 
@@ -112,7 +112,7 @@ def test_thread_worker_thinks_off_the_scan_thread_and_posts_its_result() -> None
     advance(clock, controller, 50)
     board.lift(board.layout.parse("11"))
     board.place(board.layout.parse("15"))
-    advance(clock, controller, 50)
+    advance(clock, controller, 400)  # the move counts once released (settle_ms)
     assert opponent.started.wait(5)
     assert session.state.value == "engine_thinking"
     board.place(board.layout.parse("14"))  # the board stays responsive meanwhile

@@ -20,6 +20,7 @@ def test_a_finished_games_touch_obligation_does_not_outlive_a_restart() -> None:
     assert rig.last("touch")["square"] == "c3"
     rig.lift("b2")
     rig.place("a1")
+    rig.wait(rig.config.settle_ms + 10)  # released
     assert rig.last("result")["winner"] == "black"
     restarted = Session("russian", rig.store, SessionConfig(mode=Mode.RECORD))
     restarted.start(frozenset(rig.occupied), at=100.0)

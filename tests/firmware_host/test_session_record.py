@@ -36,6 +36,8 @@ def test_capture_with_pieces_removed_before_landing() -> None:
     assert rig.state == "move_in_progress"
     assert rig.moves() == []
     rig.place("23")
+    assert rig.moves() == []  # set down, not yet let go (FMJD art. 16, notes)
+    rig.wait(rig.config.settle_ms + 10)
     assert rig.moves() == ["14x23"]
     assert rig.last("move")["captures"] == [18]
 
@@ -106,16 +108,18 @@ def test_adjust_announced_before_touching_obliges_nothing() -> None:
     assert rig.moves() == ["10-14"]
 
 
-def test_no_move_is_accepted_inside_the_adjust_window() -> None:
+def test_a_piece_released_on_another_square_in_the_adjust_window_is_a_move() -> None:
+    # Issue 14 (1). FMJD art. 7: "j'adoube" covers putting pieces right on their own squares;
+    # a piece released on another square is a move, and the window closes with it.
     rig = Rig("english")
     rig.press("adjust")
     rig.lift("11")
     rig.place("15")
-    rig.wait(1000)
-    assert rig.moves() == []
-    assert rig.state == "adjusting"
-    rig.press("adjust")  # closing the window with a move on the board plays it
+    assert rig.moves() == []  # not yet let go
+    rig.wait(rig.config.settle_ms + 10)
     assert rig.moves() == ["11-15"]
+    assert rig.last("adjust") == {**rig.last("adjust"), "state": False, "reason": "move"}
+    assert rig.state == "human_to_move"
 
 
 def test_adjust_announced_after_the_lift_keeps_the_obligation() -> None:
@@ -323,6 +327,7 @@ def test_colour_aware_sensors_catch_a_piece_of_the_wrong_colour() -> None:
     assert rig.moves() == []
     assert rig.last("refused")["reason"] == "wrong_colour"
     rig.set(after, {**colours, rig.sq("15"): Reading.BLACK})
+    rig.wait(rig.config.settle_ms + 10)
     assert rig.moves() == ["11-15"]
 
 

@@ -225,10 +225,17 @@ def test_both_players_in_turn() -> None:
     assert tracker.update(occ - sq(board, "17"), at=3.5) == (Obliged(one(board, "17"), 3.5),)
 
 
-def test_simultaneous_lifts_oblige_the_lowest_square() -> None:
+def test_simultaneous_lifts_oblige_neither() -> None:
+    # Issue 14 (6): two playable pieces lifted within one debounce interval: which was touched
+    # first (FMJD art. 7: the first touched piece must be played) cannot be known, so the board
+    # obliges neither rather than refuse a move the rule allowed; nor does a later touch.
     board = Board("international")
     tracker, occ = start(board)
-    assert tracker.update(occ - sq(board, "33 32"), at=1.0) == (Obliged(one(board, "32"), 1.0),)
+    assert tracker.update(occ - sq(board, "33 32"), at=1.0) == ()
+    assert tracker.obliged is None
+    assert tracker.update(occ, at=1.5) == ()
+    assert tracker.update(occ - sq(board, "34"), at=2.0) == ()
+    assert tracker.obliged is None
 
 
 def test_zero_settle_closes_at_once() -> None:
