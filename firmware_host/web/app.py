@@ -21,6 +21,7 @@ from email.utils import format_datetime, parsedate_to_datetime
 
 from aiohttp import web
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from engine.variant import VARIANTS
 from firmware_host.store.records import GameRecord
@@ -35,6 +36,8 @@ __all__ = ["WebSettings", "build_app"]
 log = logging.getLogger(__name__)
 
 COOKIE = "draughtsboard_pair"
+#: Pairing attempts accepted per minute from one address.
+PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
 BUTTONS = (("newgame", "New game"), ("hint", "Hint"), ("takeback", "Take back"),
@@ -72,6 +75,8 @@ class Site:
         self.reader = Reader(client)
         self.views = Views()
         self.limiter = RateLimiter(settings.rate_per_minute)
+        #: Pairing attempts per address: few, so the six digits cannot be tried through.
+        self.pair_limiter = RateLimiter(min(PAIR_ATTEMPTS, settings.rate_per_minute))
         #: The hall's cards as last drawn, by board: (newest event id then, HTML). A drawing,
         #: not game state: Redis stays the source.
         self._cards: dict[str, tuple[str, str]] = {}
@@ -238,6 +243,7 @@ class Site:
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no"})
+        response.force_close()  # when the feed ends, the connection does: the browser retries
         await response.prepare(request)
         try:
             await response.write(b"retry: 1000\n\n")
@@ -252,6 +258,9 @@ class Site:
                         boards is None), event_id))
         except ConnectionResetError:
             pass  # the page went away
+        except RedisError as exc:  # the stream ends; the browser comes back with its cursor
+            log.warning("web: feed ended, the boards' Redis does not answer: %s",
+                        type(exc).__name__)
         return response
 
     async def _update(self, board_id: str, events: list[dict[str, object]], newest: str,
@@ -272,7 +281,7 @@ class Site:
 
     async def pair(self, request: web.Request) -> web.Response:
         address = request.remote or "?"
-        if not self.limiter.allow(address):
+        if not self.pair_limiter.allow(address):
             raise web.HTTPTooManyRequests(text="too many attempts: wait a minute")
         form = {k: str(v) for k, v in (await request.post()).items()}
         target = _next(form.get("next", "/"))
@@ -349,7 +358,12 @@ def _pdn(text: str, filename: str) -> web.Response:
 
 @web.middleware
 async def _security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    response = await handler(request)
+    try:
+        response = await handler(request)
+    except RedisError as exc:  # the boards' Redis is away: say so, the page retries later
+        log.warning("web: the boards' Redis does not answer: %s", type(exc).__name__)
+        response = web.Response(status=503, text="the boards' Redis does not answer: try "
+                                "again in a moment", headers={"Retry-After": "5"})
     response.headers.setdefault("Content-Security-Policy",
                                 "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")

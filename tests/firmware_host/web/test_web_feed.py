@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from firmware_host.web.feed import parse_cursor
 from tests.firmware_host.web.harness import BoardRig, SseClient, WebServer
+from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
 
@@ -73,3 +75,34 @@ def test_the_hall_feed_follows_every_board_and_new_ones(web: WebServer,
         assert seen[-1]["board"] == "hallfeed2" and "32-28" in seen[-1]["card"]
     finally:
         feed.close()
+
+
+@pytest.mark.logs_errors  # the board's store reports the outage
+def test_redis_away_and_back(own_redis_server: RedisServer, tmp_path: Path) -> None:
+    """Pages say 503 while Redis is away; the feed ends and a browser's reconnection with its
+    last id gets every move made meanwhile."""
+    rig = BoardRig(own_redis_server.url, "away1", tmp_path / "away1")
+    web = WebServer(own_redis_server.url).start()
+    try:
+        feed = SseClient(web.base, "/feed?board=away1")
+        rig.play("c3-d4")
+        feed.wait_for(_has_move("c3-d4"))
+        last_id = feed.last_id
+        own_redis_server.stop()
+        with pytest.raises(EOFError):
+            feed.wait_for(lambda data: False)  # the stream ends
+        feed.close()
+        status, headers, _ = web.get("/")
+        assert status == 503 and headers["Retry-After"] == "5"
+        rig.play("f6-g5")  # to the board's spool meanwhile
+        own_redis_server.start()
+        rig.service.store.flush()
+        rig.play("g3-h4")
+        again = SseClient(web.base, "/feed?board=away1", last_event_id=last_id)
+        seen = again.wait_for(_has_move("g3-h4"))
+        again.close()
+        assert _moves(seen) == ["f6-g5", "g3-h4"]
+        assert web.get("/")[0] == 200
+    finally:
+        web.stop()
+        rig.close()
