@@ -21,8 +21,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM or SIGINT."""
+    import sys
+
     from firmware_host.config.loader import Config
-    from firmware_host.web.service import run_web
+
+    try:
+        from firmware_host.web.service import run_web
+    except ImportError as exc:  # a board installed without the web app's libraries
+        print(f"draughtsboard web: {exc.name or exc} is missing: pip install "
+              "'draughtsboard[web]'", file=sys.stderr)
+        return 2
 
     config = Config.load(args.config) if args.config else Config.from_mapping({})
     config = config.with_overrides({"store.url": args.store, "web.listen": args.listen})
