@@ -12,6 +12,11 @@ untidy but honest player's hands do:
 - a flying piece slid along the board over the empty squares between its landings (each square
   sensed briefly: well under ``settle_ms``, as a sliding hand does);
 - optional contact bounce on every lift and place (1-3 ms: under any debounce time).
+- optionally (``hover``) a quiet move's piece set down for a moment on another square it could go
+  to, and lifted again before it is let go (well under ``settle_ms``: notes to FMJD art. 16, a
+  piece not yet released may still go elsewhere);
+- optionally (``quick_adjust``) the move begun right after a j'adoube, inside the adjust
+  window's settle time (a piece released on another square is a move).
 
 Events are :class:`HandEvent` ``(dt_ms, action, square)`` with ``action`` one of ``"lift"``,
 ``"place"`` (square given) and ``"adjust"`` (the adjust button; square None). ``dt_ms`` is the
@@ -59,6 +64,8 @@ class Hands:
     slide: float = 0.5  # a flying piece slides over the squares between its landings
     bounce: float = 0.3  # contact bounce on a lift or place
     adjust: float = 0.0  # an adjust (j'adoube) before the move
+    quick_adjust: float = 0.0  # after an adjust, the move starts before the window has closed
+    hover: float = 0.0  # a quiet move's piece touches down on another destination first
     settle_ms: int = 300  # slides stay under this; pauses on landing squares may be longer
     think_ms: tuple[int, int] = (200, 3000)
     pause_ms: tuple[int, int] = (80, 900)
@@ -74,6 +81,7 @@ class _Hand:
         self.events: list[HandEvent] = []
         self.removed: set[Square] = set()
         self.wait = 0
+        self.quick = False  # the move begins inside an adjust window
 
     def pause(self, low: int, high: int) -> None:
         self.wait += self.rng.randint(low, high)
@@ -136,6 +144,11 @@ def _adjust(hand: _Hand, board: Board) -> None:
     hand.act("lift", sq)
     hand.pause(100, 800)
     hand.act("place", sq)
+    if hand.hands.quick_adjust and hand.rng.random() < hand.hands.quick_adjust:
+        # The move begins inside the window (it closes with the move, not before).
+        hand.pause(30, hand.hands.settle_ms - 150)
+        hand.quick = True
+        return
     # The window closes once the board has held the position for settle_ms: wait well past it.
     hand.pause(hand.hands.settle_ms + 150, hand.hands.settle_ms + 1500)
 
@@ -162,11 +175,17 @@ def sloppy_events(
         raise ValueError(f"no piece on the origin of {move!r} in {board.fen()}")
     flying = board.variant.flying_kings and piece.king
     phases = _removal_phases(move, rng, hands)
-    hand.pause(*hands.think_ms)
-    _remove(hand, phases[0])
-    hand.pause(50, 400)
+    if hand.quick:
+        _remove(hand, phases[0])
+        hand.pause(1, 50)
+    else:
+        hand.pause(*hands.think_ms)
+        _remove(hand, phases[0])
+        hand.pause(50, 400)
     hand.act("lift", move.origin)
     _remove(hand, phases[1])
+    if hands.hover and not move.is_capture and rng.random() < hands.hover:
+        _hover(hand, board, move)
     prev = move.origin
     for i, landing in enumerate(move.path, start=1):
         if flying and rng.random() < hands.slide:
@@ -188,6 +207,23 @@ def sloppy_events(
             hand.act("lift", landing)
         prev = landing
     return hand.events
+
+
+def _hover(hand: _Hand, board: Board, move: Move) -> None:
+    """Set the lifted piece down for a moment on another square it could go to, then lift it."""
+    others = sorted({m.destination for m in board.legal_moves
+                     if m.origin == move.origin and m.destination != move.destination
+                     and m.destination not in hand.board})
+    if not others:
+        return
+    sq = hand.rng.choice(others)
+    hand.pause(30, 200)
+    hand.events.append(HandEvent(max(hand.wait, 1), "place", sq))
+    hand.board.add(sq)
+    hand.wait = 0
+    # Lifted again well inside settle_ms (no bounce here: the stay must stay short).
+    hand.events.append(HandEvent(hand.rng.randint(40, hand.hands.settle_ms - 140), "lift", sq))
+    hand.board.discard(sq)
 
 
 def replay(

@@ -4,6 +4,12 @@ Simulated board -> scanner (debounce) -> controller -> session -> store. Hands a
 honest: bounce on lifts and places, captured pieces removed in random order and at random
 moments, the capturing piece put down on some landing squares or none, flying kings sliding,
 occasional adjusts. Every game recorded must be exactly the game played.
+
+Since issue 14 the hands are also quick (the settle model, firmware_host/game/release.py): a
+move begun right after a j'adoube inside the adjust window, a quiet move's piece set down for a
+moment on another square it could go to before it is let go, and fast replies, the next move
+begun while the last one's piece has not yet held for settle_ms (the opponent's touch releases
+it).
 """
 
 from __future__ import annotations
@@ -25,7 +31,11 @@ from tests.firmware_host.sloppy_hands import Hands, sloppy_events
 CHUNKS = sample_size(ci=1, full=20)
 GAMES_PER_CHUNK = sample_size(ci=2, full=10)
 MAX_PLIES = sample_size(ci=40, full=120)
-HANDS = Hands(adjust=0.05, think_ms=(150, 900), pause_ms=(60, 500))
+HANDS = Hands(adjust=0.08, quick_adjust=0.5, hover=0.1, think_ms=(150, 900),
+              pause_ms=(60, 500))
+#: A fast reply: the next move begins before the last one has held for settle_ms.
+FAST_HANDS = Hands(adjust=0.0, hover=0.1, think_ms=(20, 120), pause_ms=(60, 500))
+FAST = 0.15
 
 
 def play_random_game(variant: str, seed: int) -> tuple[SimRig, Board]:
@@ -34,12 +44,15 @@ def play_random_game(variant: str, seed: int) -> tuple[SimRig, Board]:
     rig = SimRig(variant)
     rig.run_for(100)  # first full scan: the session starts and syncs
     game = Board(variant)
+    fast = False
     for _ in range(MAX_PLIES):
         if game.is_game_over():
             break
         move = rng.choice(list(game.generate_moves(paths=True)))
-        rig.hands(sloppy_events(game, move, rng, HANDS))
-        rig.run_for(rig.config.settle_ms + 60)
+        rig.hands(sloppy_events(game, move, rng, FAST_HANDS if fast else HANDS))
+        fast = rng.random() < FAST
+        if not fast:
+            rig.run_for(rig.config.settle_ms + 60)
         game.push(move)
     rig.run_for(500)
     return rig, game
