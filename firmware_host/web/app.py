@@ -132,7 +132,8 @@ class Site:
             "board.html", board_id=board_id, panel=self.views.panel(view), paired=paired,
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
-            settings=[(n, label, control.CHOICES[n]) for n, label in SETTINGS]))
+            settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
+                      for n, label in SETTINGS]))
 
     async def games(self, request: web.Request) -> web.Response:
         filters = {k: request.query.get(k, "")[:80] for k in

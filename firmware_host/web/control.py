@@ -20,11 +20,12 @@ from collections.abc import Mapping
 
 from redis.asyncio import Redis
 
-from engine.variant import VARIANTS
-from firmware_host.game.settings import MAX_HEADER_LENGTH, TOUCH_MOVE_VALUES
+from engine.errors import UnknownVariantError
+from engine.variant import VARIANTS, find_variant
+from firmware_host.game.settings import MAX_HEADER_LENGTH, TOUCH_MOVE_VALUES, check_variant
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 
-__all__ = ["SIMPLE", "TAGS", "command_fields", "send"]
+__all__ = ["SIMPLE", "TAGS", "choices", "command_fields", "send"]
 
 #: Commands without a value (the board's buttons and requests).
 SIMPLE = ("newgame", "hint", "takeback", "resign", "draw", "adjust", "done")
@@ -37,6 +38,23 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "level": tuple(str(n) for n in range(1, 11)),
     "touch_move": TOUCH_MOVE_VALUES,
 }
+
+
+def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
+    """The values a page offers for setting ``name``: for ``variant``, those this board can
+    play after ``variant`` (the same squares: :func:`~firmware_host.game.settings.check_variant`).
+
+    >>> offered = choices("variant", "russian")
+    >>> "brazilian" in offered, "international" in offered
+    (True, False)
+    """
+    if name != "variant" or variant is None:
+        return CHOICES[name]
+    try:
+        current = find_variant(variant)
+    except UnknownVariantError:
+        return CHOICES[name]
+    return tuple(v for v in CHOICES[name] if check_variant(current, v) is None)
 
 
 def command_fields(form: Mapping[str, str]) -> dict[str, str]:

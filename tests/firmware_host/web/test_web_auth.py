@@ -47,6 +47,7 @@ def test_control_needs_pairing_and_a_fresh_form(web: WebServer, make_board: Boar
     assert session == f"{COOKIE}={web.keys.session_cookie()}"
     _, _, page = web.get("/board/auth1", {"Cookie": session})
     assert 'value="resign"' in page
+    assert "<option>brazilian</option>" in page and "<option>international</option>" not in page
     csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
     form = {"command": "resign", "side": "white"}
     assert web.post("/board/auth1/command", form, {"Cookie": session})[0] == 403

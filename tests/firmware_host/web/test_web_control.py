@@ -99,6 +99,12 @@ def test_hint_takeback_mode_level_and_touch_move(web: WebServer, make_board: Boa
     assert "settings_applied" in kinds(rig.events)
 
 
+def test_a_board_with_control_off_reads_no_command(make_board: BoardMaker) -> None:
+    rig = make_board("ctl7", extra={"web": {"control": False}})
+    assert rig.service.remote is None
+    assert rig.session.settings.level_hook is None  # record mode: no engine either
+
+
 def test_resign_draw_and_adjust(web: WebServer, make_board: BoardMaker) -> None:
     rig = make_board("ctl4")
     rig.play("c3-d4")
