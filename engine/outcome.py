@@ -4,7 +4,10 @@ An :class:`Outcome` says why the game ended, who won (``None`` for a draw) and, 
 counting rule, which rule. Its :meth:`Outcome.result` gives the PDN result token in the style of
 the game's PDN GameType: ``"2-0" / "1-1" / "0-2"`` where the governing federation scores a game
 2/1/0 (FMJD international draughts and the 10x10 / 12x12 family), ``"1-0" / "1/2-1/2" / "0-1"``
-elsewhere.
+elsewhere. The first number is the score of the side that moves first: White in most GameTypes,
+Black in English (21), American pool (23) and Thai (31), whose PDN 3.0 GameType starts with
+``B`` (the PDN standard's repository keeps the PDN 2.0 text for English checkers: ``1-0``
+"indicating Black (Red) won the game").
 
 >>> from engine.outcome import Outcome, Termination
 >>> from engine.types import WHITE
@@ -12,6 +15,9 @@ elsewhere.
 '2-0'
 >>> Outcome(Termination.DRAW_RULE, None, rule="english-40-moves", gametype=21).result()
 '1/2-1/2'
+>>> from engine.types import BLACK
+>>> Outcome(Termination.NO_MOVES, winner=BLACK, gametype=21).result()   # Black moved first
+'1-0'
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ __all__ = [
     "RESULTS",
     "Outcome",
     "Termination",
+    "first_mover",
     "result_style",
 ]
 
@@ -37,6 +44,9 @@ DECIMAL = ("1-0", "1/2-1/2", "0-1")
 # PDN 3.0 GameTypes with the "International" result type (2-0 / 1-1 / 0-2); the others use
 # the "Default" type (1-0 / 1/2-1/2 / 0-1).
 _FMJD_STYLE_GAMETYPES = frozenset({20, 27})
+
+# PDN 3.0 GameTypes whose first mover (the second field of the full tag) is Black.
+_BLACK_FIRST_GAMETYPES = frozenset({21, 23, 31})
 
 # Every result token a PDN reader must accept ("0-0": both players lost, e.g. double forfeit).
 RESULTS = frozenset({"2-0", "1-1", "0-2", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
@@ -82,6 +92,25 @@ def result_style(gametype: int | str | None) -> tuple[str, str, str]:
     return FMJD if gametype in _FMJD_STYLE_GAMETYPES else DECIMAL
 
 
+def first_mover(gametype: int | str | None) -> Color:
+    """The colour that moves first under a PDN GameType: its ``B``/``W`` field, else PDN 3.0's
+    table (Black in 21, 23 and 31). The result tokens are scored from that side.
+
+    >>> first_mover(21).name, first_mover("23,W,8,8,A0,0").name, first_mover(None).name
+    ('BLACK', 'WHITE', 'WHITE')
+    """
+    if gametype is None:
+        return Color.WHITE
+    if isinstance(gametype, str):
+        fields = [f.strip().upper() for f in gametype.split(",")]
+        if len(fields) > 1 and fields[1] in ("W", "B"):
+            return Color.WHITE if fields[1] == "W" else Color.BLACK
+        if not fields[0].isdigit():
+            return Color.WHITE
+        gametype = int(fields[0])
+    return Color.BLACK if gametype in _BLACK_FIRST_GAMETYPES else Color.WHITE
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``winner`` is the winning :class:`Color` (``None`` for a draw).
@@ -97,7 +126,7 @@ class Outcome:
     termination: Termination
     winner: Color | None
     rule: str | None = None
-    gametype: int | None = field(default=None, compare=False)
+    gametype: int | str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.winner is not None:
@@ -116,18 +145,25 @@ class Outcome:
         >>> Outcome(Termination.REPETITION, None, gametype=25).result()
         '1/2-1/2'
         """
-        white, draw, black = result_style(gametype if gametype is not None else self.gametype)
+        chosen = gametype if gametype is not None else self.gametype
+        first, draw, second = result_style(chosen)
         if self.winner is None:
             return draw
-        return white if self.winner == 0 else black
+        return first if self.winner == first_mover(chosen) else second
 
     @classmethod
     def from_result(
-        cls, text: str, termination: Termination = Termination.UNKNOWN
+        cls, text: str, termination: Termination = Termination.UNKNOWN,
+        gametype: int | str | None = None,
     ) -> Outcome | None:
         """Parse a PDN result token; ``None`` for ``"*"`` (game not finished) and ``"0-0"``.
 
+        The first number is the score of the GameType's first mover (White unless ``gametype``
+        says Black, as English's 21 does).
+
         >>> Outcome.from_result("0-2").winner
+        <Color.BLACK: 1>
+        >>> Outcome.from_result("1-0", gametype=21).winner
         <Color.BLACK: 1>
 
         Raises:
@@ -140,6 +176,7 @@ class Outcome:
             return None
         if text in ("1-1", "1/2-1/2"):
             return cls(termination, None)
-        gametype = 20 if text in ("2-0", "0-2") else None
-        winner = Color.WHITE if text in ("2-0", "1-0") else Color.BLACK
-        return cls(termination, winner, gametype=gametype)
+        first = first_mover(gametype)
+        winner = first if text in ("2-0", "1-0") else first.opponent
+        style: int | str | None = 20 if text in ("2-0", "0-2") else gametype
+        return cls(termination, winner, gametype=style)

@@ -125,7 +125,8 @@ class PdnGame:
         >>> read_games("1. 32-28 0-2")[0].outcome.winner
         <Color.BLACK: 1>
         """
-        outcome = Outcome.from_result(self.result)
+        tag = self.headers.get("GameType")
+        outcome = Outcome.from_result(self.result, gametype=tag or _number(self.variant))
         if outcome is None:
             return None
         return Outcome(outcome.termination, outcome.winner, gametype=_number(self.variant))

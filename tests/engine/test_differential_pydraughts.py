@@ -43,6 +43,9 @@ SHARED = {
     "brazilian": "brazilian",
     "turkish": "turkish",
     "international-giveaway": "antidraughts",
+    "frisian": "frisian",
+    "frysk": "frysk!",
+    "breakthrough": "breakthrough",
 }
 LETTER_VARIANTS = {"russian", "brazilian", "turkish"}
 
@@ -91,6 +94,18 @@ def _jumps_over_a_piece(board: Board, key: Key) -> bool:
     return False
 
 
+def _long_king_capture(board: Board, key: Key) -> bool:
+    """A king capture of four or more pieces: pydraughts 0.6.7 misses some in Frisian.
+
+    Its Frisian generator drops some long king sequences (e.g. ``W:WK23:BK13,18,19,K33,35,42``:
+    23x14x12x45x15x38x47, which passes 23 on the way from 12 to 45). py-draughts 1.10.1 lists
+    every such move exactly as we do (docs/rules.md quotes the run over all of them).
+    """
+    origin, _destination, caps = key
+    piece = board.piece_at(origin)
+    return piece is not None and piece.king and len(caps) >= 4
+
+
 def their_moves(board: Board) -> set[Key]:
     """pydraughts' legal moves of ``board``'s position, as our keys (known bug filtered)."""
     v = board.variant
@@ -116,7 +131,8 @@ def random_placement(variant: Variant, rng: random.Random) -> Board:
     squares = list(range(variant.num_squares))
     rng.shuffle(squares)
     n_white, n_black = rng.randint(1, 12), rng.randint(1, 12)
-    king_rate = rng.choice((0.0, 0.2, 0.5))
+    # Breakthrough: a king on the board means the game is over (no moves to compare).
+    king_rate = 0.0 if variant.crown_wins else rng.choice((0.0, 0.2, 0.5))
     pieces: dict[int, tuple[int, bool]] = {}
     for colour, count in ((WHITE, n_white), (BLACK, n_black)):
         placed = 0
@@ -149,10 +165,22 @@ def random_playout_positions(variant: Variant, rng: random.Random, count: int) -
             if not moves:
                 break
             board.push(rng.choice(moves))
-            if rng.random() < 0.15:
-                out.append(board.copy())
-        out.append(board.copy())
+            if rng.random() < 0.15 and not _crowned(board):
+                out.append(_position_only(board))
+        if not _crowned(board):
+            out.append(_position_only(board))
     return out[:count]
+
+
+def _crowned(board: Board) -> bool:
+    """Breakthrough's game is over once a king is crowned (pydraughts still lists moves)."""
+    return board.variant.crown_wins and any(p.king for p in board.pieces().values())
+
+
+def _position_only(board: Board) -> Board:
+    """The position without its history (pydraughts gets only the FEN: Frisian's limit on the
+    moves of one king looks at the history)."""
+    return Board(board.variant, board.fen())
 
 
 def _describe(board: Board, keys: set[Key]) -> list[str]:
@@ -172,14 +200,21 @@ def test_same_legal_moves_as_pydraughts(name: str) -> None:
     boards = random_playout_positions(variant, rng, total // 2)
     boards += [random_placement(variant, rng) for _ in range(total - len(boards))]
     failures = []
+    known_bug = 0
     for board in boards:
         ours, theirs = our_moves(board), their_moves(board)
+        if variant.orthogonal_captures and theirs <= ours:
+            missed = ours - theirs  # their Frisian bug, see _long_king_capture
+            if all(_long_king_capture(board, key) for key in missed):
+                known_bug += bool(missed)
+                continue
         if ours != theirs:
             failures.append(
                 f"{board.fen()}: only ours {_describe(board, ours - theirs)}, "
                 f"only pydraughts {_describe(board, theirs - ours)}"
             )
     assert not failures, f"{len(failures)}/{len(boards)} differ:\n" + "\n".join(failures[:5])
+    assert known_bug <= len(boards) // 20, f"{known_bug} positions hit pydraughts' Frisian bug"
 
 
 def test_conversion_matches_on_initial_positions() -> None:

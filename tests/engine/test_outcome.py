@@ -11,7 +11,10 @@ from engine.outcome import RESULTS, Outcome, Termination, result_style
 from engine.types import BLACK, WHITE, Color
 
 # (GameType, winner, expected token). FMJD scores 2/1/0 and its PDN files write "2-0"
-# (PDN 3.0 result tokens); English, Italian, Russian, Turkish ... write "1-0".
+# (PDN 3.0 result tokens); English, Italian, Russian, Turkish ... write "1-0". The first number is
+# the first mover's: Black in 21 (English), 23 (American pool) and 31 (Thai), whose PDN 3.0 tags
+# start "21,B", "23,B", "31,B"; the PDN 2.0 text for English (kept in the standard's repository,
+# doc/pdn2.txt): '[Result "1-0"] indicating Black (Red) won the game'.
 RESULT_TABLE = [
     (20, WHITE, "2-0"),
     (20, BLACK, "0-2"),
@@ -19,11 +22,15 @@ RESULT_TABLE = [
     (27, WHITE, "2-0"),
     (27, None, "1-1"),
     (40, WHITE, "1-0"),  # Frisian: PDN 3.0 "Default" result type
-    (21, WHITE, "1-0"),
-    (21, BLACK, "0-1"),
+    (21, WHITE, "0-1"),
+    (21, BLACK, "1-0"),
     (21, None, "1/2-1/2"),
     (22, None, "1/2-1/2"),
-    (23, BLACK, "0-1"),
+    (23, BLACK, "1-0"),
+    ("23,W,8,8,A0,0", BLACK, "0-1"),  # unified pool: White first
+    (28, WHITE, "1-0"),
+    (29, BLACK, "0-1"),
+    (31, BLACK, "1-0"),
     (24, WHITE, "1-0"),
     (25, BLACK, "0-1"),
     (25, None, "1/2-1/2"),
@@ -34,12 +41,16 @@ RESULT_TABLE = [
 
 
 @pytest.mark.parametrize(("gametype", "winner", "token"), RESULT_TABLE)
-def test_result_token_per_gametype(gametype: int | None, winner: Color | None, token: str) -> None:
+def test_result_token_per_gametype(gametype: int | str | None, winner: Color | None,
+                                   token: str) -> None:
     outcome = Outcome(Termination.NO_MOVES if winner is not None else Termination.REPETITION,
                       winner, gametype=gametype)
     assert outcome.result() == token
     # The same outcome asked for another style.
     assert Outcome(Termination.RESIGNATION, winner).result(gametype) == token
+    # And read back under the same GameType.
+    again = Outcome.from_result(token, gametype=gametype)
+    assert again is not None and again.winner == winner
 
 
 def test_result_style_accepts_the_full_gametype_tag() -> None:
@@ -56,7 +67,7 @@ def test_result_style_rejects_garbage(bad: str) -> None:
 
 def test_explicit_gametype_overrides_the_stored_one() -> None:
     outcome = Outcome(Termination.NO_MOVES, WHITE, gametype=21)
-    assert outcome.result() == "1-0"
+    assert outcome.result() == "0-1"  # White is English's second mover
     assert outcome.result(20) == "2-0"
 
 

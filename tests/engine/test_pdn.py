@@ -418,8 +418,10 @@ def test_write_board_takes_the_result_from_the_board() -> None:
     [capture] = board.legal_moves
     board.push(capture)  # 22x15: black has nothing left, white wins
     pdn = write_board(board)
-    assert pdn.splitlines()[-1] == "1... 22x15 1-0"
-    assert '[Result "1-0"]' in pdn
+    # English results are scored from Black, the first mover (PDN 2.0/3.0): a White win is 0-1.
+    assert pdn.splitlines()[-1] == "1... 22x15 0-1"
+    assert '[Result "0-1"]' in pdn
+    assert read_games(pdn)[0].outcome.winner is WHITE
     assert '[FEN "W:W22:B18"]' in pdn
     assert write_board(Board("international")).splitlines()[-1] == "*"
 

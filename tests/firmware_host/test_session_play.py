@@ -198,7 +198,9 @@ def test_human_resigns_and_draw_offers_are_declined() -> None:
     assert rig.published("draw_declined")
     assert rig.state == "human_to_move"
     rig.press("resign")
-    assert rig.last("result")["result"] == "1-0"  # the human (black) resigned
+    # The human (black) resigned: White wins, "0-1" as English results are scored from Black,
+    # the first mover (PDN 2.0/3.0, GameType "21,B,...").
+    assert rig.last("result")["result"] == "0-1"
 
 
 def restarted(rig: Rig, occupied: set[int], computer: list[str] | None = None) -> Rig:
