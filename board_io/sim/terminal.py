@@ -6,7 +6,7 @@ Example:
     >>> text = render(dark_squares(8), {0: Reading.OCCUPIED}, {1: Led(Pattern.ON, Role.TO)},
     ...               now=0.0, colour=False)
     >>> text.splitlines()[1]
-    '8 |    ●    [ ]            |'
+    '8 |    ?    [ ]            |'
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from board_io.leds.base import ROLE_COLOURS, pattern_lit
 from board_io.types import Led, Reading, Square
 
 _PIECES: Mapping[Reading, str] = MappingProxyType({
-    Reading.EMPTY: " ", Reading.OCCUPIED: "●", Reading.WHITE: "○", Reading.BLACK: "●",
+    Reading.EMPTY: " ", Reading.OCCUPIED: "?", Reading.WHITE: "○", Reading.BLACK: "●",
     Reading.WHITE_KING: "◎", Reading.BLACK_KING: "◉",
 })
 _RESET = "\x1b[0m"

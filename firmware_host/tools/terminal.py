@@ -12,10 +12,12 @@ before the next is read, so input can be piped.
 
 from __future__ import annotations
 
+import itertools
+import re
 import select
 import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -25,14 +27,16 @@ from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import LedRecorder, render
 from board_io.types import ButtonName, Reading
-from engine import Color
-from engine.errors import DraughtsError
+from engine import Color, Piece
+from engine.errors import DraughtsError, IllegalMoveError
 from engine.types import Move
-from engine.variant import find_variant
+from engine.variant import Variant, find_variant
 from firmware_host.config import Config
 from firmware_host.feedback.texts import render as message
+from firmware_host.game.fields import refusal_fields
 from firmware_host.game.types import EventData
 from firmware_host.recognition.layout import layout_for
+from firmware_host.recognition.resolution import Illegal
 
 #: How the terminal draws a piece the game knows (colour, king).
 _READING = MappingProxyType({
@@ -97,6 +101,10 @@ class TerminalGame:
         self.scanner = service.scanner
         self.actions: deque[tuple[float, Callable[[], None]]] = deque()
         self.dirty = True
+        #: What the hand put where (the sensors see presence only): drawn where the game has
+        #: no piece yet, so a piece in the middle of a move keeps its colour.
+        self._placed: dict[int, Reading] = {}
+        self._hand: list[Reading] = []
 
     # -- output ------------------------------------------------------------------------------
     def _on_event(self, event: EventData) -> None:
@@ -131,10 +139,15 @@ class TerminalGame:
         known = self.session.board.pieces()
         seen = {}
         for square in self.sim.pieces:
-            piece = known.get(square)
-            seen[square] = Reading.OCCUPIED if piece is None else _READING[
-                (piece.color, piece.king)]
+            seen[square] = self._reading(square, known)
         return seen
+
+    def _reading(self, square: int, known: Mapping[int, Piece]) -> Reading:
+        """The game's piece on ``square``, else the one the hand put there, else unknown."""
+        piece = known.get(square)
+        if piece is not None:
+            return _READING[(piece.color, piece.king)]
+        return self._placed.get(square, Reading.OCCUPIED)
 
     # -- input -------------------------------------------------------------------------------
     def command(self, line: str) -> bool:
@@ -165,12 +178,41 @@ class TerminalGame:
         board = self.session.board
         try:
             return board.parse_move(text)
+        except IllegalMoveError as exc:
+            if self.session.pending is None:
+                raise ValueError(self._explain(text) or str(exc)) from exc
         except DraughtsError:
             if self.session.pending is None:
                 raise
         after = board.copy()
+        assert self.session.pending is not None
         after.push(self.session.pending)
         return after.parse_move(text)
+
+    def _explain(self, text: str) -> str | None:
+        """Why the typed move is refused, in the sentence the board gives when the same move
+        is made by hand (the refusal texts of :mod:`firmware_host.feedback.texts`)."""
+        variant, board = self.variant, self.session.board
+        try:
+            squares = [variant.parse_square(t) for t in re.split(r"[-x:]", text.strip())]
+        except ValueError:
+            return None
+        occupied = set(board.occupied_squares())
+        mover = board.piece_at(squares[0])
+        if mover is None or len(squares) < 2:
+            return None
+        occupied.discard(squares[0])
+        for a, b in itertools.pairwise(squares):
+            for sq in _between(variant, a, b):
+                piece = board.piece_at(sq)
+                if piece is not None and piece.color != mover.color:
+                    occupied.discard(sq)  # jumped: taken off
+        occupied.add(squares[-1])
+        result = self.session.game.index.resolve(occupied, obliged=self.session.obligation)
+        if not isinstance(result, Illegal):
+            return None
+        fields = refusal_fields(result, self.session.namer)
+        return message({"event": "refused", **fields})
 
     def _schedule(self, action: Callable[[], None]) -> None:
         last = self.actions[-1][0] if self.actions else self.clock.monotonic()
@@ -179,9 +221,12 @@ class TerminalGame:
     def _schedule_hand(self, verb: str, square: int) -> None:
         def act() -> None:
             if verb == "lift":
+                self._hand.append(self._reading(square, self.session.board.pieces()))
+                self._placed.pop(square, None)
                 self.sim.lift(square)
             else:
                 self.sim.place(square)
+                self._placed[square] = self._hand.pop() if self._hand else Reading.OCCUPIED
 
         self._schedule(act)
 
@@ -232,6 +277,17 @@ class TerminalGame:
         game_id = self.session.game_id
         assert game_id is not None, "the session opens a game at start"
         return render_game(self.store.load_game(game_id))
+
+
+def _between(variant: Variant, a: int, b: int) -> list[int]:
+    """The squares strictly between ``a`` and ``b`` on a line (what a capture jumps)."""
+    (ra, ca), (rb, cb) = variant.square_coords(a), variant.square_coords(b)
+    steps = max(abs(rb - ra), abs(cb - ca))
+    if not (ra == rb or ca == cb or abs(rb - ra) == abs(cb - ca)):
+        return []
+    sr, sc = (rb > ra) - (rb < ra), (cb > ca) - (cb < ca)
+    found = (variant.square_at(ra + i * sr, ca + i * sc) for i in range(1, steps))
+    return [sq for sq in found if sq is not None]
 
 
 def read_line(stream: TextIO, game: TerminalGame) -> str | None:

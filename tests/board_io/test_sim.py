@@ -226,8 +226,8 @@ def test_render_marks_lit_leds_by_phase() -> None:
     layout = dark_squares(8)
     frame = {layout.parse("29"): Led(Pattern.SLOW, Role.TO)}
     pieces = {layout.parse("29"): X}
-    assert "[●]" in render(layout, pieces, frame, now=0.2, colour=False)
-    assert "[●]" not in render(layout, pieces, frame, now=0.7, colour=False)
+    assert "[?]" in render(layout, pieces, frame, now=0.2, colour=False)
+    assert "[?]" not in render(layout, pieces, frame, now=0.7, colour=False)
     coloured = render(layout, pieces, frame, now=0.2)
     assert "\x1b[48;2;0;255;0m" in coloured
     assert "\x1b[48;2;0;255;0m" not in render(layout, pieces, frame, now=0.7)

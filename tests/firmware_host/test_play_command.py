@@ -15,8 +15,10 @@ def run_play(lines: str, **settings: object) -> str:
     game.update({k: v for k, v in settings.items() if k in ("variant", "mode", "human_side")})
     config = Config.from_mapping({"game": game, "store": {"url": "memory"}})
     out = io.StringIO()
+    fen = settings.get("fen")
     options = PlayOptions(config=config, auto_execute=bool(settings.get("auto", True)),
-                          colour=False, virtual_time=True)
+                          colour=False, virtual_time=True,
+                          fen=fen if isinstance(fen, str) else None)
     assert play(options, stdin=io.StringIO(lines), out=out) == 0
     return out.getvalue()
 
@@ -63,3 +65,29 @@ def test_a_bad_fen_gives_one_clear_error() -> None:
         check=False)
     assert done.returncode == 2
     assert "FEN" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_typed_illegal_move_is_explained_as_the_hand_path_explains_it() -> None:
+    # Issue 14 (7): the same sentence as the refusal of the same move made by hand.
+    text = run_play("c3-d2\nlift c3\nplace b4\nquit\n", variant="russian", human_side="white",
+                    auto=False, fen="W:Wc3,e1:Bd4,h8")
+    assert "illegal move 'c3-d2'" not in text
+    assert text.count("a capture is compulsory: c3:e5") == 2
+
+
+def test_after_a_takeback_the_terminal_says_what_to_put_back() -> None:
+    text = run_play("11-15\ntakeback\nquit\n")
+    after = text.split("took back", 1)[1]
+    assert "put back on: 11" in after and "take away: 15" in after
+
+
+def test_a_piece_of_unknown_colour_is_not_drawn_as_black() -> None:
+    # A piece from nowhere is drawn as unknown ("?"), never as Black's; a piece the hand moves
+    # keeps the colour of the piece it lifted.
+    text = run_play("place 18\nboard\nquit\n", mode="record")
+    last = text.rsplit("+---", 2)[1]
+    assert "?" in last
+    assert last.count("●") == 12 and last.count("○") == 12
+    text = run_play("lift 22\nplace 18\nboard\nquit\n", mode="record")
+    last = text.rsplit("+---", 2)[1]
+    assert "?" not in last and last.count("○") == 12
