@@ -7,11 +7,12 @@
 #   Debian packages  python3-spidev (SPI: ws2812-spi, max7219, shift-register on SPI) and
 #                    python3-pil (Pillow, for luma.led_matrix: PyPI has no armhf wheel), used
 #                    through a venv created with --system-site-packages
-#   PyPI wheels      everything else, at the exact versions of systemd/constraints.txt: gpiozero,
+#   PyPI wheels      everything else, exactly as locked in systemd/constraints.txt: gpiozero,
 #                    lgpio (gpiozero 2's pin driver, also on the Pi 5), pyserial, redis,
 #                    luma.led_matrix, cbor2 (the pure-Python 5.x: 6.x needs Rust on armhf), ...
 #   not installed    RPi.GPIO: nothing imports it; gpiozero 2 drives the pins through lgpio and
-#                    RPi.GPIO does not work on a Pi 5.
+#                    RPi.GPIO does not work on a Pi 5. rpi_ws281x (luma.led_matrix's NeoPixel
+#                    driver on armv7l, source only): the ws2812-spi backend uses spidev.
 # What it sets up:
 #   - a system user `draughtsboard` in the gpio, dialout and spi groups (those of the devices
 #     the backends open: board_io/devices.py)
@@ -85,8 +86,12 @@ fi
 install -d -m 0755 "$prefix" /etc/draughtsboard /etc/systemd/system /etc/udev/rules.d /etc/redis
 install -d -m 0750 -o draughtsboard -g draughtsboard /var/lib/draughtsboard
 
-# 4. The venv and the package, at the pinned versions. PIP_CONSTRAINT (not -c) so that the
-#    isolated build of the package uses the pinned setuptools too.
+# 4. The venv and the package, at the pinned versions. systemd/constraints.txt is a lock: its
+#    packages are installed as listed, without resolving (--no-deps): luma.led_matrix asks for
+#    rpi_ws281x on armv7l, a source-only NeoPixel driver this project does not use (ws2812-spi
+#    drives NeoPixels through spidev); it would need a compiler. PIP_CONSTRAINT pins the setuptools
+#    of the package's isolated build too.
+lock="$src/systemd/constraints.txt"
 if [ -x "$venv/bin/python" ] && grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg"
 then
   say "venv: $venv exists"
@@ -100,17 +105,40 @@ trap 'rm -rf "$build"' EXIT
 tar -C "$src" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclude=__pycache__ \
   --exclude=./build -cf - . | tar -C "$build" -xf -
 before="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
-PIP_CONSTRAINT="$src/systemd/constraints.txt" "$venv/bin/python" -m pip install -q \
-  --no-warn-script-location "$build[pi,web]"
+export PIP_CONSTRAINT="$lock"
+"$venv/bin/python" -m pip install -q --no-warn-script-location --no-deps -r "$lock"
+"$venv/bin/python" -m pip install -q --no-warn-script-location --no-deps "$build[pi,web]"
+unset PIP_CONSTRAINT
 after="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 changes="$(comm -13 <(echo "$before") <(echo "$after") | { grep -v '^draughtsboard' || true; } \
   | tr '\n' ' ')"
+# Every requirement met (the package's with its [pi] and [web] extras, and theirs) but the one
+# left out on purpose, else the lock misses a package.
+problems="$("$venv/bin/python" - <<'PY'
+import importlib.metadata as m
+from pip._vendor.packaging.requirements import Requirement
+for extra in ("pi", "web"):
+    for text in m.requires("draughtsboard") or []:
+        req = Requirement(text)
+        if req.marker is None or req.marker.evaluate({"extra": extra}):
+            try:
+                found = m.version(req.name)
+            except m.PackageNotFoundError:
+                print(f"draughtsboard[{extra}] requires {req}, which is not installed")
+                continue
+            if not req.specifier.contains(found, prereleases=True):
+                print(f"draughtsboard[{extra}] requires {req}, but {found} is installed")
+PY
+)"
+problems+="$("$venv/bin/python" -m pip check 2>&1 \
+  | { grep -v -i -e '^luma.led.matrix .* requires rpi.ws281x' -e '^No broken requirements' || true; })"
+if [ -n "$problems" ]; then
+  say "systemd/constraints.txt misses what the package needs (add it, pinned): $problems" >&2
+  exit 1
+fi
 version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("draughtsboard"))')"
 say "venv: installed draughtsboard $version with the [pi] and [web] extras;" \
   "${changes:+new or changed: }${changes:-no library changed}"
-if ! problems="$("$venv/bin/python" -m pip check 2>&1)"; then
-  say "warning: pip check: $problems"
-fi
 install -m 0644 "$src/README.md" "$prefix/README.md"
 
 # 5. Redis: every write durable; restarted only when its configuration changed.

@@ -96,7 +96,9 @@ def test_install_script_is_valid_and_installs_shipped_files() -> None:
     assert 'if [ ! -f "$config" ]' in text
     # Nothing compiled: the libraries without wheels come from Debian, pins from constraints.
     assert "--system-site-packages" in text
-    assert 'PIP_CONSTRAINT="$src/systemd/constraints.txt"' in text
+    assert 'lock="$src/systemd/constraints.txt"' in text
+    assert 'export PIP_CONSTRAINT="$lock"' in text
+    assert '--no-deps -r "$lock"' in text
     assert "python3-dev" not in text and "gcc" not in text
     # A minimal root has no /etc/udev/rules.d.
     assert "/etc/udev/rules.d" in re.search(r"install -d -m 0755 .*", text).group(0)
@@ -120,6 +122,21 @@ def test_constraints_pin_every_package_exactly() -> None:
     assert not names & {"spidev", "pillow", "rpi.gpio"}
     assert {"gpiozero", "lgpio", "luma-led-matrix", "cbor2", "setuptools"} <= {
         name.replace(".", "-").replace("_", "-") for name in names}
+
+
+def test_lock_pins_every_direct_dependency_of_the_installed_extras() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["pi"],
+              *project["optional-dependencies"]["web"]]
+    names = {re.split(r"[<>=!~; \[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+             .replace(".", "-") for requirement in wanted}
+    locked = {line.split("==")[0].lower().replace("_", "-").replace(".", "-")
+              for line in (ROOT / "systemd" / "constraints.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    from_debian = {"spidev", "pillow"}
+    assert names - from_debian <= locked, names - from_debian - locked
 
 
 def test_pi_extra_does_not_ask_for_rpi_gpio() -> None:
