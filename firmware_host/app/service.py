@@ -62,7 +62,7 @@ from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Oppon
 from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.orientation import check_at_start, position_readings
-from firmware_host.remote import CommandReader, open_remote
+from firmware_host.remote import CommandReader, open_remote, with_saved_settings
 from firmware_host.store import RedisStore, open_store
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
@@ -222,6 +222,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
         ConfigError, BoardIOError: a bad option or a backend that cannot be opened.
     """
     wiring = wiring or Wiring()
+    config = with_saved_settings(config)  # what the players chose at the web app last time
     clock = wiring.clock or MonotonicClock()
     variant = find_variant(str(config["game.variant"]))
     layout = layout_for(variant)

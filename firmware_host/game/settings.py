@@ -7,7 +7,8 @@ the next game); a refused one as ``command_refused`` with its reason; ``settings
 when a new game starts with them. A ``header`` command sets
 a PDN tag (players' names, the event, the round) of the game in play at once.
 
-A setting lasts until the service stops: what a board starts with is its configuration file.
+Once applied, the settings are kept (``on_applied``: firmware_host/remote/saved.py) and laid over
+the configuration file at the next start.
 
 >>> from firmware_host.game.settings import check_variant
 >>> from engine.variant import find_variant
@@ -74,6 +75,8 @@ class Settings:
         self._s = session
         self._engine = engine
         self.level_hook = level_hook
+        #: Told the settings a new game started with (to keep them: firmware_host/remote).
+        self.on_applied: Callable[[Mapping[str, str]], None] | None = None
         self.pending: dict[str, str] = {}
         self._checks: Mapping[str, Callable[[str], str | None]] = MappingProxyType({
             "variant": lambda value: check_variant(self._s.variant, value),
@@ -135,3 +138,5 @@ class Settings:
             self.level_hook(int(pending["level"]))
         s.publish("settings_applied", applied=pending, variant=variant.name, mode=mode.value,
                   touch_move=s.config.touch_move)
+        if self.on_applied is not None:
+            self.on_applied(pending)

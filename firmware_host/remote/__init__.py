@@ -2,7 +2,9 @@
 
 :func:`open_remote` is what :func:`firmware_host.app.service.build_service` calls: with a Redis
 store and ``web.control`` on, it starts the :class:`~firmware_host.remote.commands.CommandReader`
-of the board and gives the session the hook that sets the engine's level.
+of the board and gives the session the hooks that set the engine's level and keep the settings
+(:mod:`~firmware_host.remote.saved`); :func:`with_saved_settings` lays the kept settings over
+the configuration at start.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from firmware_host.game.controller import Controller
 from firmware_host.opponents.worker import EngineWorker
 from firmware_host.remote.commands import BLOCK_MS, CommandReader, commands_key
 from firmware_host.remote.level import level_hook
+from firmware_host.remote.saved import saver, with_saved_settings
 
-__all__ = ["CommandReader", "commands_key", "open_remote"]
+__all__ = ["CommandReader", "commands_key", "open_remote", "with_saved_settings"]
 
 
 def open_remote(config: Config, controller: Controller, stack: ExitStack, clock: Clock,
@@ -35,6 +38,8 @@ def open_remote(config: Config, controller: Controller, stack: ExitStack, clock:
     client = redis.Redis.from_url(url, socket_timeout=BLOCK_MS / 1000 + 2,
                                   socket_connect_timeout=2)
     stack.callback(client.close)
-    reader = CommandReader(client, str(config["board.id"]), controller.post, clock.monotonic)
+    board_id = str(config["board.id"])
+    reader = CommandReader(client, board_id, controller.post, clock.monotonic)
     stack.callback(reader.close)
+    controller.session.settings.on_applied = saver(client, board_id)
     return reader.start()

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 #: A command older than this (seconds, by its ``time`` field) is dropped as stale.
 MAX_AGE = 30.0
 #: How long one XREAD waits (ms): bounds how long :meth:`CommandReader.close` takes.
-BLOCK_MS = 500
+BLOCK_MS = 250
 #: Entries kept in a command stream (XADD MAXLEN ~).
 STREAM_LENGTH = 1000
 

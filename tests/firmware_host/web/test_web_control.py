@@ -140,3 +140,28 @@ def test_the_board_checks_every_field_itself(redis_url: str, make_board: BoardMa
     assert reader.posted == 1
     assert [e["result"] for e in rig.events if e["event"] == "result"] == ["0-1"]
     assert caplog.text.count("remote command refused") == len(bad)
+
+
+def test_settings_chosen_at_the_web_app_outlive_a_restart(web: WebServer, redis_url: str,
+                                                        make_board: BoardMaker,
+                                                        caplog: pytest.LogCaptureFixture
+                                                        ) -> None:
+    rig = make_board("ctl8", mode="play")
+    for name, value in (("variant", "brazilian"), ("mode", "teach"), ("level", "4"),
+                        ("touch_move", "strict")):
+        send(web, rig, name, value=value)
+    send(web, rig, "newgame")
+    set_up_initial(rig)
+    assert rig.session.variant.name == "brazilian"
+    rig.close()
+    again = make_board("ctl8", mode="play")  # the configuration file still says russian, play
+    assert again.session.variant.name == "brazilian"
+    assert again.session.config.mode.value == "teach"
+    assert again.session.config.touch_move == "strict"
+    assert again.session._thinker.opponent.options == level(4).options
+    again.close()
+    redis.Redis.from_url(redis_url).hset("draughtsboard:ctl8:settings", "variant",
+                                         "international")
+    third = make_board("ctl8", mode="play")
+    assert third.session.variant.name == "russian"  # another board's variant: ignored
+    assert "saved settings ignored" in caplog.text and "variant international" in caplog.text

@@ -1,0 +1,107 @@
+"""The settings chosen at the remote outlive a restart: kept in ``draughtsboard:<board>:settings``.
+
+When a new game starts with settings from the web app (variant, mode, level, touch-move), the
+board writes them to that Redis hash; at the next start :func:`with_saved_settings` lays them
+over the configuration file, so a board at home keeps the game its players chose. Each saved
+value is checked again (a variant of another board is ignored, with a warning); without Redis
+at start, the configuration file alone counts.
+
+>>> overrides({"variant": "brazilian", "level": "3", "mode": "chess"}, "russian")
+{'game.variant': 'brazilian', 'engine.level': 3}
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import redis
+
+from engine.errors import UnknownVariantError
+from engine.variant import find_variant
+from firmware_host.config import Config
+from firmware_host.game.settings import TOUCH_MOVE_VALUES, check_variant
+
+__all__ = ["overrides", "saver", "settings_key", "with_saved_settings"]
+
+log = logging.getLogger(__name__)
+
+MODES = ("play", "record", "teach")
+#: The config key of each setting.
+PATHS = {"variant": "game.variant", "mode": "game.mode", "level": "engine.level",
+         "touch_move": "game.touch_move"}
+
+
+def settings_key(board_id: str) -> str:
+    """The board's saved settings: ``draughtsboard:<board>:settings``."""
+    return f"draughtsboard:{board_id}:settings"
+
+
+def overrides(saved: Mapping[str, str], variant: str) -> dict[str, object]:
+    """The config overrides of saved settings that still hold on a board set up for
+    ``variant``; the others are left out."""
+    out: dict[str, object] = {}
+    chosen = saved.get("variant")
+    try:
+        fits = chosen is not None and check_variant(find_variant(variant), chosen) is None
+    except UnknownVariantError:
+        fits = False
+    if fits:
+        out["game.variant"] = chosen
+    if saved.get("mode") in MODES:
+        out["game.mode"] = saved["mode"]
+    level = saved.get("level", "")
+    if level.isdigit() and 1 <= int(level) <= 10:
+        out["engine.level"] = int(level)
+    if saved.get("touch_move") in TOUCH_MOVE_VALUES:
+        out["game.touch_move"] = saved["touch_move"]
+    return out
+
+
+def with_saved_settings(config: Config) -> Config:
+    """``config`` with the board's saved settings laid over it (unchanged without Redis, with
+    ``web.control`` off, or when nothing was saved)."""
+    url = str(config["store.url"])
+    if url == "memory" or not config["web.control"]:
+        return config
+    board_id = str(config["board.id"])
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        try:
+            raw = client.hgetall(settings_key(board_id))
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError) as exc:
+        log.info("saved settings not read (%s): the configuration file's", type(exc).__name__)
+        return config
+    saved = {_text(k): _text(v) for k, v in dict(raw).items()}
+    if not saved:
+        return config
+    chosen = overrides(saved, str(config["game.variant"]))
+    ignored = sorted(k for k in saved if PATHS.get(k) not in chosen)
+    if ignored:
+        log.warning("saved settings ignored (this board cannot take them): %s",
+                    ", ".join(f"{k} {saved[k]}" for k in ignored))
+    if chosen:
+        log.info("settings from the web app: %s",
+                 ", ".join(f"{k} = {v}" for k, v in chosen.items()))
+    return config.with_overrides(chosen)
+
+
+def saver(client: redis.Redis, board_id: str) -> Callable[[Mapping[str, str]], None]:
+    """What writes the settings a new game started with (a Redis failure is logged)."""
+
+    def save(applied: Mapping[str, str]) -> None:
+        try:
+            fields: dict[Any, Any] = dict(applied)
+            client.hset(settings_key(board_id), mapping=fields)
+        except redis.RedisError as exc:
+            log.warning("settings not saved (%s): they last until the service stops",
+                        type(exc).__name__)
+
+    return save
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
