@@ -167,7 +167,8 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
          2**32 - 1),
     # [timing] (scan_hz, debounce_ms and stuck_ms are board_io's)
     _int("timing.settle_ms", 300,
-         "Wait before accepting a move that could still be extended (a sliding flying king).",
+         "A piece set down counts as let go once it has stayed this long (every move; the next "
+         "lift elsewhere or the opponent's touch counts sooner): docs/players.md.",
          0, 10_000),
     _int("timing.error_ms", 2000,
          "Show correction guidance after the board has been wrong this long.", 0, 60_000),
