@@ -36,6 +36,8 @@ __all__ = ["WebSettings", "build_app"]
 log = logging.getLogger(__name__)
 
 COOKIE = "draughtsboard_pair"
+#: Games an archive page or a selection's PDN holds at most (the newest that match).
+ARCHIVE_LIMIT = 500
 #: Pairing attempts accepted per minute from one address.
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
@@ -143,7 +145,7 @@ class Site:
         return _html(self.views.page(
             "games.html", games=[ArchiveRow.of(g) for g in reversed(games)], f=filters,
             boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
-            paired=self.paired(request)))
+            paired=self.paired(request), limit=ARCHIVE_LIMIT))
 
     async def _select(self, filters: dict[str, str]) -> list[GameRecord]:
         since = 0.0
@@ -155,20 +157,23 @@ class Site:
         boards = await self.reader.boards()
         if filters["board"]:
             boards = [b for b in boards if b == filters["board"]]
+        started = [(created, board, game_id) for board in boards
+                   for game_id, created in await self.reader.games_started(board, since)]
         out = []
         player = filters["player"].lower()
-        for board in boards:
-            for game_id in await self.reader.game_ids(board, since):
-                game = await self.reader.game(board, game_id)
-                if game is None or (filters["variant"] and game.variant != filters["variant"]):
-                    continue
-                if filters["result"] and game.result != filters["result"]:
-                    continue
-                names = (game.headers.get("White", "") + "\n" + game.headers.get("Black", ""))
-                if player and player not in names.lower():
-                    continue
-                out.append(game)
-        return sorted(out, key=lambda g: g.created)
+        for _, board, game_id in sorted(started, reverse=True):  # newest first, up to LIMIT
+            game = await self.reader.game(board, game_id)
+            if game is None or (filters["variant"] and game.variant != filters["variant"]):
+                continue
+            if filters["result"] and game.result != filters["result"]:
+                continue
+            names = (game.headers.get("White", "") + "\n" + game.headers.get("Black", ""))
+            if player and player not in names.lower():
+                continue
+            out.append(game)
+            if len(out) >= ARCHIVE_LIMIT:
+                break
+        return out[::-1]
 
     async def games_pdn(self, request: web.Request) -> web.Response:
         chosen = request.query.getall("game", [])[:1000]

@@ -110,10 +110,12 @@ class Reader:
         members: Any = await self.client.smembers(f"{ROOT}:boards")
         return sorted(_str(m) for m in members)
 
-    async def game_ids(self, board_id: str, since: float = 0.0) -> list[str]:
-        """The board's games, oldest first."""
-        ids: Any = await self.client.zrangebyscore(f"{ROOT}:{board_id}:games", since, "+inf")
-        return [_str(i) for i in ids]
+    async def games_started(self, board_id: str, since: float = 0.0
+                            ) -> list[tuple[str, float]]:
+        """The board's games with their start times, oldest first."""
+        ids: Any = await self.client.zrangebyscore(f"{ROOT}:{board_id}:games", since, "+inf",
+                                                   withscores=True)
+        return [(_str(i), float(score)) for i, score in ids]
 
     async def game(self, board_id: str, game_id: str) -> GameRecord | None:
         """A game replayed from its log (a corrupt entry is skipped), or None if unknown."""

@@ -43,7 +43,16 @@
       });
     });
   }
+  function steps() {
+    // The replay: the arrow keys step through the game.
+    var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    document.addEventListener("keydown", function (event) {
+      var link = keys[event.key] && document.querySelector("#steps a[rel=" + keys[event.key] + "]");
+      if (link) { window.location.href = link.href; }
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
+    if (document.getElementById("steps")) { steps(); }
     var root = document.getElementById("hall") || document.getElementById("panel");
     if (root) { window.draughtsboardFeed = follow(root); }
     controls();
