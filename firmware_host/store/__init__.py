@@ -15,9 +15,11 @@ from pathlib import Path
 import redis
 
 from firmware_host.store.errors import StoreError, StoreUnavailable
+from firmware_host.store.failures import describe_failure
 from firmware_host.store.local import LocalCopy
+from firmware_host.store.reading import GameSummary
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError
-from firmware_host.store.redis_store import GameSummary, RedisStore, describe_failure
+from firmware_host.store.redis_store import RedisStore
 from firmware_host.store.spool import Spool
 
 __all__ = ["GameRecord", "GameSummary", "LocalCopy", "MoveRecord", "RecordError", "RedisStore",

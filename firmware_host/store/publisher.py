@@ -7,17 +7,39 @@ queued in one pipeline, and while Redis is away it retries the store's spool eve
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+
+from firmware_host.store.client import Command
 
 log = logging.getLogger(__name__)
 
+EVENTS_MAXLEN = 10_000
+#: Live events only for subscribers: never spooled (no fsync per LED frame in an outage).
+LIVE_ONLY = frozenset({"leds", "occupancy"})
+
 #: One queued event: its Redis commands and whether it may wait in the spool.
-Item = tuple[list[tuple[str, tuple[Any, ...], dict[str, Any]]], bool]
+Item = tuple[list[Command], bool]
+
+
+def event_commands(key: str, stamped: Mapping[str, object]) -> Item:
+    """One live event's commands (an entry of the capped stream ``key`` for late readers, a
+    message on the channel ``key`` for live ones) and whether it may wait in the spool.
+
+    >>> commands, spoolable = event_commands("k", {"seq": 1, "event": "leds"})
+    >>> [name for name, _, _ in commands], spoolable
+    (['xadd', 'publish'], False)
+    """
+    message = json.dumps(stamped, separators=(",", ":"), default=str)
+    commands: list[Command] = [
+        ("xadd", (key, {"event": message}), {"maxlen": EVENTS_MAXLEN, "approximate": True}),
+        ("publish", (key, message), {}),
+    ]
+    return commands, stamped.get("event") not in LIVE_ONLY
 
 
 class EventPublisher:
@@ -32,8 +54,7 @@ class EventPublisher:
     [[('publish', ('k', 'm'), {})]]
     """
 
-    def __init__(self, send: Callable[[list[tuple[str, tuple[Any, ...], dict[str, Any]]], bool],
-                                      None],
+    def __init__(self, send: Callable[[list[Command], bool], None],
                  upkeep: Callable[[], None], retry_seconds: float = 2.0) -> None:
         self._send = send
         self._upkeep = upkeep
@@ -44,8 +65,7 @@ class EventPublisher:
         self._thread = threading.Thread(target=self._run, name="store-events", daemon=True)
         self._thread.start()
 
-    def put(self, commands: list[tuple[str, tuple[Any, ...], dict[str, Any]]],
-            spoolable: bool) -> None:
+    def put(self, commands: list[Command], spoolable: bool) -> None:
         """Queue one event's commands (returns at once)."""
         self._queue.put((commands, spoolable))
 

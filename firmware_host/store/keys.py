@@ -1,0 +1,90 @@
+"""The Redis key names of one board (the table in docs/events.md).
+
+Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one Redis:
+
+- ``…:games`` sorted set of game ids by start time; ``draughtsboard:boards`` set of board ids;
+- ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`);
+- ``…:session`` string: JSON of the live session, so a restart resumes;
+- ``…:events`` stream (capped) and pub/sub channel of the same name: live events;
+- ``…:spool`` string: how far the disk spool has been flushed (so a flush is applied once).
+
+>>> keys = BoardKeys("board1")
+>>> keys.game("20261129-183005-3fa2")
+'draughtsboard:board1:game:20261129-183005-3fa2'
+>>> keys.game_id_of(b"draughtsboard:board1:game:g1"), keys.game_id_of(keys.session)
+('g1', None)
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from firmware_host.store.client import text
+
+__all__ = ["BOARDS", "ROOT", "BoardKeys", "new_game_id"]
+
+ROOT = "draughtsboard"
+#: The set of every board id that has recorded a game.
+BOARDS = f"{ROOT}:boards"
+
+
+def new_game_id(created: float) -> str:
+    """A new game's id: it sorts by start time (UTC), then a random suffix.
+
+    >>> new_game_id(1795977005.0)[:16]
+    '20261129-183005-'
+    """
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(created))
+    return f"{stamp}-{secrets.token_hex(2)}"
+
+
+@dataclass(frozen=True)
+class BoardKeys:
+    """The keys of ``board_id``."""
+
+    board_id: str
+
+    @property
+    def prefix(self) -> str:
+        """What every key of the board starts with."""
+        return f"{ROOT}:{self.board_id}:"
+
+    @property
+    def games(self) -> str:
+        return self.prefix + "games"
+
+    @property
+    def session(self) -> str:
+        return self.prefix + "session"
+
+    @property
+    def events(self) -> str:
+        return self.prefix + "events"
+
+    @property
+    def spool(self) -> str:
+        return self.prefix + "spool"
+
+    def game(self, game_id: str) -> str:
+        """The stream of the game's log."""
+        return f"{self.prefix}game:{game_id}"
+
+    def game_id_of(self, key: object) -> str | None:
+        """The game id of a game log's key, or None for any other key."""
+        game_prefix = self.game("")
+        name = text(key)
+        return name[len(game_prefix):] if name.startswith(game_prefix) else None
+
+    def is_game_op(self, command: Mapping[str, object]) -> bool:
+        """Whether a spooled command appends an operation to one of the board's game logs.
+
+        >>> BoardKeys("b").is_game_op({"cmd": "xadd", "args": ["draughtsboard:b:game:g", {}]})
+        True
+        """
+        args = command.get("args") or []
+        return (command.get("cmd") == "xadd" and isinstance(args, list | tuple)
+                and len(args) >= 2 and isinstance(args[1], dict)
+                and self.game_id_of(args[0]) is not None)

@@ -1,0 +1,69 @@
+"""Answers while Redis is away: the session and the game in play from the spool and the local
+copy, so a service that starts without Redis resumes its game and records it.
+
+The spool holds every write since Redis went away, the :class:`~.local.LocalCopy` what the store
+last wrote before: the spool's latest session snapshot wins over the local copy's, and a game is
+the local copy's record brought up to date by the spooled operations it does not hold yet.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from firmware_host.store.spool import Spool
+>>> spool = Spool(Path(tempfile.mkdtemp()) / "b.jsonl")
+>>> keys = BoardKeys("b")
+>>> spool.append([{"cmd": "set", "args": [keys.session, '{"game_id": "g1"}']}])
+>>> offline_session(spool, None, keys, "Redis")
+{'game_id': 'g1'}
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from firmware_host.store.client import text
+from firmware_host.store.keys import BoardKeys
+from firmware_host.store.local import LocalCopy
+from firmware_host.store.reading import parse_session
+from firmware_host.store.records import GameRecord, RecordError, apply_op
+from firmware_host.store.spool import Spool
+
+__all__ = ["offline_game", "offline_session"]
+
+log = logging.getLogger(__name__)
+
+
+def offline_session(spool: Spool, local: LocalCopy | None, keys: BoardKeys,
+                    name: str) -> dict[str, Any] | None:
+    """The latest session the spool holds, else the local copy's (logged), else None."""
+    for entry in reversed(spool.entries()):
+        for command in reversed(entry.commands):
+            args = command.get("args") or []
+            if command.get("cmd") == "set" and len(args) == 2 and args[0] == keys.session:
+                return parse_session(args[1], "spooled", keys.board_id)
+    if local is not None and local.session is not None:
+        log.warning("%s is away: resuming from the local copy of the session", name)
+        return dict(local.session)
+    return None
+
+
+def offline_game(spool: Spool, local: LocalCopy | None, keys: BoardKeys,
+                 game_id: str) -> tuple[int, GameRecord] | None:
+    """The last ``seq`` and the record of the game as the local copy and the spool know it, or
+    None when neither knows it. A spooled operation that does not fit is logged and skipped."""
+    saved = local.game(game_id) if local is not None else None
+    seq, game = saved if saved is not None else (0, None)
+    key = keys.game(game_id)
+    for entry in spool.entries():
+        for command in entry.commands:
+            if not keys.is_game_op(command) or text(command["args"][0]) != key:
+                continue
+            fields = {k: str(v) for k, v in command["args"][1].items()}
+            number = int(fields["seq"]) if fields.get("seq", "").isdigit() else seq + 1
+            if number <= seq:
+                continue  # already in the local copy
+            try:
+                game = apply_op(game, fields, f"spooled game {game_id}")
+            except RecordError as exc:
+                log.error("%s: skipped", exc)
+            seq = number
+    return None if game is None else (seq, game)
