@@ -383,7 +383,10 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     from importlib.resources import files
 
     site = Site(settings, client)
-    app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024)
+    # A hall feed's Last-Event-ID holds every board's stream id (about 30 bytes a board): room
+    # for some 2,000 boards, beyond aiohttp's default 8 KB header field.
+    app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024,
+                          handler_args={"max_field_size": 65536})
     app.add_routes([
         web.get("/", site.hall),
         web.get("/board/{board}", site.board),

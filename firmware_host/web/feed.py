@@ -30,6 +30,8 @@ __all__ = ["LIVE_EVENTS", "follow", "format_cursor", "parse_cursor", "sse"]
 
 #: How long one XREAD BLOCK waits (ms); a comment line keeps the connection alive after it.
 BLOCK_MS = 15_000
+#: A hall feed looks for new boards at least this often (ms).
+NEW_BOARD_MS = 2_000
 #: Events a page redraws on (the LED frames too: the board page draws them).
 LIVE_EVENTS = SPOKEN | {"new_game", "synced", "state", "move", "leds", "touch"}
 _ID = re.compile(r"\d{1,20}-\d{1,20}")
@@ -80,7 +82,8 @@ async def follow(client: Redis, cursor: dict[str, str], boards: list[str] | None
             await asyncio.sleep(1.0)
             yield []
             continue
-        reply: Any = await client.xread(wanted, block=block_ms, count=500)
+        block = block_ms if boards is not None else min(block_ms, NEW_BOARD_MS)
+        reply: Any = await client.xread(wanted, block=block, count=500)
         batch = []
         for key, entries in reply or ():
             board = (key.decode() if isinstance(key, bytes) else str(key)).split(":")[1]

@@ -106,3 +106,10 @@ def test_redis_away_and_back(own_redis_server: RedisServer, tmp_path: Path) -> N
     finally:
         web.stop()
         rig.close()
+
+
+def test_a_hall_cursor_of_many_boards_is_accepted(web: WebServer) -> None:
+    cursor = ",".join(f"club-hall-board-{n:04d}=1764590000000-{n}" for n in range(1000))
+    assert len(cursor) > 30_000  # far beyond the 8 KB a header field may have by default
+    feed = SseClient(web.base, "/feed", last_event_id=cursor)  # asserts 200
+    feed.close()
