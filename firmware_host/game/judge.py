@@ -307,6 +307,9 @@ class Judge:
             self._hold(result.move, at, settled)
             return
         s.timers.cancel(TimerName.SETTLE)
+        if isinstance(result, InProgress):
+            s.clear_error()  # a move being made (it will close the window once let go)
+            return
         if isinstance(result, Illegal) and self._released_by_evidence(at):
             return
         target = s.game.position
