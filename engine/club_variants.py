@@ -1,5 +1,5 @@
-"""The club variants beyond the federation main line: Czech, Portuguese, Frisian, Frysk!, Killer
-and breakthrough, each as data on top of the classes of :mod:`engine.variant`.
+"""The club variants beyond the federation main line: Czech, Portuguese, Frisian, Frysk!, Killer,
+breakthrough and Thai, each as data on top of the classes of :mod:`engine.variant`.
 
 They join :data:`engine.variant.VARIANTS` (the one registry :func:`engine.variant.find_variant`
 reads); docs/rules.md gives each rule with its source.
@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.types import BLACK
 from engine.variant import CaptureRule, International, PromotionInCapture, Spanish, Variant
 
-__all__ = ["CLUB_VARIANTS", "Breakthrough", "Czech", "Frisian", "Frysk", "Killer", "Portuguese"]
+__all__ = [
+    "CLUB_VARIANTS", "Breakthrough", "Czech", "Frisian", "Frysk", "Killer", "Portuguese", "Thai",
+]
 
 
 class Czech(Variant):
@@ -104,5 +107,34 @@ class Breakthrough(International):
     crown_wins = True
 
 
+class Thai(Variant):
+    """Thai draughts (mak-hot), PDN GameType 31 (``31,B,8,8,N2,0``).
+
+    Eight men each on the two rows nearest their player; Black moves first (the GameType's start
+    colour). Men move and capture forwards only, a man reaching the last row in a capture is
+    crowned and the move ends; kings fly but land on the square directly behind each piece they
+    take and go on from there, in any direction; captured pieces leave the board as they are
+    jumped; free choice among captures. Squares are numbered 1-32 from the first mover's top
+    left (``N2``), that is from White's right-hand corner: g1 = 1, a1 = 4, h2 = 5, ... h8 = 32;
+    captures are written with ``-`` as PDN 3.0 lists for GameType 31.
+    """
+
+    name = "thai"
+    aliases: ClassVar[tuple[str, ...]] = ("makhos", "mak-hot", "thai-draughts")
+    pdn_gametype = 31
+    rows = cols = 8
+    start_rows = 2
+    first_mover = BLACK
+    numbered_from_white = True
+    men_capture_backwards = False
+    capture_rule = CaptureRule.FREE
+    promotion_in_capture = PromotionInCapture.ENDS_MOVE
+    remove_captured_immediately = True
+    king_halts_behind = True
+    capture_separator = "-"
+
+
 #: In registry order.
-CLUB_VARIANTS: tuple[type[Variant], ...] = (Portuguese, Czech, Frisian, Frysk, Killer, Breakthrough)
+CLUB_VARIANTS: tuple[type[Variant], ...] = (
+    Portuguese, Czech, Thai, Frisian, Frysk, Killer, Breakthrough,
+)
