@@ -4,8 +4,10 @@ For every variant, random games are played; each move (with a randomly chosen ca
 turned into realistic lift/place events by :mod:`tests.firmware_host.sloppy_hands`, and the
 occupancy after every single event (bounces included, no debouncer in between) is resolved:
 
-- no wrong move is ever ``Complete``, except one that ``needs_settle`` on a board that holds for
-  less than ``settle_ms`` (a flying king sliding past a square it could stop on);
+- no wrong move is ever ``Complete`` on a board that holds for ``settle_ms``: the session counts a
+  move only once its piece is released (firmware_host/game/release.py), so a wrong result shown
+  for less (a flying king sliding past a square it could stop on, a piece set down for a moment
+  on another square before it is let go: notes to FMJD art. 16) is never recorded;
 - no state of an honest move is ``Illegal`` (outside an adjust window): it is guided as in progress;
 - the right move is ``Complete`` at the end.
 
@@ -39,7 +41,7 @@ VARIANTS = [
 GAMES = sample_size(ci=8, full=200)
 MAX_PLIES = 150
 SETTLE_MS = 300
-HANDS = Hands(adjust=0.08, settle_ms=SETTLE_MS)
+HANDS = Hands(adjust=0.08, quick_adjust=0.3, hover=0.1, settle_ms=SETTLE_MS)
 
 
 def reading_of(piece: Piece) -> Reading:
@@ -80,7 +82,6 @@ def check_state(
 ) -> None:
     """The invariants of one intermediate board."""
     if isinstance(result, Complete) and result.move.key() != key:
-        assert result.needs_settle, f"wrong move accepted at once: {result} {where}"
         assert dwell < SETTLE_MS, f"wrong move held for settle_ms: {result} {where}"
     if not adjusting:
         assert not isinstance(result, Illegal), f"honest handling refused: {result} {where}"
