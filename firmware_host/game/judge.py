@@ -216,7 +216,7 @@ class Judge:
         elif isinstance(result, Illegal):
             if self._released_by_evidence(at):
                 return
-            if self._crowning(result):
+            if self._crowning(result.missing, result.extra):
                 s.clear_error()
                 return
             self.flag_error(result.missing, result.extra, at)
@@ -266,11 +266,10 @@ class Judge:
         board (being crowned) the lifts are the mover's hand, not the opponent's touch."""
         self._s.touch.tail = frozenset({move.destination}) if move.promotes else frozenset()
 
-    def _crowning(self, result: Illegal) -> bool:
+    def _crowning(self, missing: frozenset[Square], extra: frozenset[Square]) -> bool:
         """Guard: the just-promoted piece is off the board to be crowned (art. 12), and nothing
         was put anywhere: what else is lifted meanwhile is the same hand."""
-        crown = self._s.view.crown
-        return bool(crown & result.missing) and not result.extra
+        return bool(self._s.view.crown & missing) and not extra
 
     def _forget_stale(self) -> None:
         """The remembered move belongs to the position it was shown in."""
@@ -327,7 +326,11 @@ class Judge:
                 self._take_alternative(result.move, result.needs_settle, at, settled)
                 return
             target = s.game.position
-            self.flag_error(target - s.occupied, s.occupied - target, at)
+            missing, extra = target - s.occupied, s.occupied - target
+            if self._crowning(missing, extra):
+                s.clear_error()
+            else:
+                self.flag_error(missing, extra, at)
         self.watch_takeback(at)
 
     def _pending(self, at: float, settled: bool) -> None:
@@ -351,6 +354,9 @@ class Judge:
         if isinstance(alternative, Move) and s.config.alternative_move:
             self._take_alternative(alternative, bool(result.detail.get("needs_settle")), at,
                                    settled)
+            return
+        if alternative is None and self._crowning(result.missing, result.extra):
+            s.clear_error()
             return
         self.flag_error(result.missing, result.extra, at)
         if alternative is not None:

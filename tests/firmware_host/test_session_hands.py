@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from board_io.types import Role
+from engine import Color
 from firmware_host.feedback.texts import render
 from firmware_host.game.types import Mode
 from tests.firmware_host.session_harness import Rig
@@ -229,3 +230,17 @@ def test_refused_squares_are_numbers_on_numeric_variants() -> None:
     rig.place("c3")
     rig.play("a3-b4")
     assert rig.last("refused")["square"] == "c3"
+
+
+def test_crowning_the_human_s_new_king_while_the_computer_answers_is_no_error() -> None:
+    # Art. 12: the player crowns his promoted man while the computer's reply is on the LEDs.
+    rig = Rig("english", mode=Mode.PLAY, human_side=Color.BLACK,
+              fen="B:W27,28,30:B23,1", computer=["28-24"])
+    rig.play("23x32")
+    assert rig.state == "computer_move_pending"
+    rig.lift("32")
+    rig.wait(rig.config.error_ms + 10)
+    assert rig.published("correction") == []
+    rig.place("32")
+    rig.computer_move()
+    assert rig.moves() == ["23x32", "28-24"]
