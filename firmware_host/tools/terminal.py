@@ -121,8 +121,9 @@ class TerminalGame:
 
     def draw(self) -> None:
         """Draw the board and its LEDs, and say whose turn it is."""
-        now = self.clock.monotonic()
-        picture = render(self.layout, self._pieces_seen(), self.leds.frame, now,
+        # A still picture cannot blink: draw it at the phase where every blinking LED is lit,
+        # so a correction shows the moment it is drawn, not on some later redraw.
+        picture = render(self.layout, self._pieces_seen(), self.leds.frame, 0.0,
                          colour=self.options.colour)
         state = self.session.state.value.replace("_", " ")
         turn = "white" if self.session.board.turn == 0 else "black"

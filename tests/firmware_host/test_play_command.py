@@ -91,3 +91,10 @@ def test_a_piece_of_unknown_colour_is_not_drawn_as_black() -> None:
     text = run_play("lift 22\nplace 18\nboard\nquit\n", mode="record")
     last = text.rsplit("+---", 2)[1]
     assert "?" not in last and last.count("○") == 12
+
+
+def test_correction_lights_are_drawn_when_they_come_on() -> None:
+    # A blinking light is drawn lit (a still picture cannot blink): the extra piece on 18 shows.
+    text = run_play("place 18\nquit\n", mode="record")
+    last = text.rsplit("+---", 2)[1]
+    assert "[?]" in last
