@@ -136,16 +136,9 @@ class Reader:
 
     async def current_game_id(self, board_id: str) -> str | None:
         """The game the board plays now: its session's, else its latest."""
-        raw: Any = await self.client.get(f"{ROOT}:{board_id}:session")
-        if raw:
-            try:
-                game_id = json.loads(raw).get("game_id")
-            except (ValueError, AttributeError):
-                game_id = None
-            if isinstance(game_id, str):
-                return game_id
+        session: Any = await self.client.get(f"{ROOT}:{board_id}:session")
         latest: Any = await self.client.zrevrange(f"{ROOT}:{board_id}:games", 0, 0)
-        return _str(latest[0]) if latest else None
+        return _current(session, latest)
 
     async def recent_events(self, board_id: str, count: int = RECENT
                             ) -> list[tuple[str, dict[str, Any]]]:
@@ -156,19 +149,26 @@ class Reader:
     async def board(self, board_id: str, recent: int = RECENT) -> BoardView:
         """The board's live view: its game, position, state, LEDs and the sentences among its
         ``recent`` newest events."""
-        game_id = await self.current_game_id(board_id)
+        pipe = self.client.pipeline(transaction=False)  # one round trip for three reads
+        pipe.get(f"{ROOT}:{board_id}:session")
+        pipe.zrevrange(f"{ROOT}:{board_id}:games", 0, 0)
+        pipe.xrevrange(events_key(board_id), count=recent)
+        session, latest, entries = await pipe.execute()
+        game_id = _current(session, latest)
         game = await self.game(board_id, game_id) if game_id else None
         view = BoardView(board_id, game, replay(game) if game else None)
-        apply_events(view, await self.recent_events(board_id, recent))
+        events = [(i, m) for i, m in (decode_entry(e) for e in reversed(entries)) if m]
+        apply_events(view, events)
         return view
 
     async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:
         """The newest event id of each board ('0-0' for a board without events)."""
-        out = {}
+        pipe = self.client.pipeline(transaction=False)
         for board_id in board_ids:
-            newest: Any = await self.client.xrevrange(events_key(board_id), count=1)
-            out[board_id] = _str(newest[0][0]) if newest else "0-0"
-        return out
+            pipe.xrevrange(events_key(board_id), count=1)
+        replies: list[Any] = await pipe.execute() if board_ids else []
+        return {board_id: _str(newest[0][0]) if newest else "0-0"
+                for board_id, newest in zip(board_ids, replies, strict=True)}
 
 
 def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
@@ -207,6 +207,18 @@ def decode_entry(entry: Any) -> tuple[str, dict[str, Any] | None]:
     except ValueError:
         message = None
     return _str(entry_id), message if isinstance(message, dict) else None
+
+
+def _current(session: Any, latest: Any) -> str | None:
+    """The game in play: the session's (its JSON), else the latest game's id."""
+    if session:
+        try:
+            game_id = json.loads(session).get("game_id")
+        except (ValueError, AttributeError):
+            game_id = None
+        if isinstance(game_id, str):
+            return game_id
+    return _str(latest[0]) if latest else None
 
 
 def _frame(data: object) -> dict[str, tuple[str, str]]:
