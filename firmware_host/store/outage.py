@@ -62,6 +62,7 @@ class Outage:
         self.since: float | None = None  # when Redis went away; None while it answers
         self.backlog = spool is not None and len(spool) > 0
         self._next_retry = 0.0
+        self._flushing = threading.Lock()  # held by the one flush under way
 
     @property
     def connected(self) -> bool:
@@ -127,17 +128,23 @@ class Outage:
         self.backlog = True
 
     def try_flush(self) -> bool:
-        """Flush now; return whether no write is left. While Redis is away the ping that finds
-        out waits outside the lock, so other threads keep spooling meanwhile."""
-        if self.since is not None:
-            try:
-                self.client.ping()
-            except FAILURES as exc:
-                with self._lock:
-                    self.went_down(exc)
-                return False
-        with self._lock:
-            return self.flush_locked()
+        """Flush now unless another flush is under way (then False at once); return whether
+        no write is left. While Redis is away the ping that finds out waits outside the lock,
+        so other threads keep spooling meanwhile."""
+        if not self._flushing.acquire(blocking=False):
+            return False  # another thread is flushing: it does what this one would
+        try:
+            if self.since is not None:
+                try:
+                    self.client.ping()
+                except FAILURES as exc:
+                    with self._lock:
+                        self.went_down(exc)
+                    return False
+            with self._lock:
+                return self.flush_locked()
+        finally:
+            self._flushing.release()
 
     def flush_locked(self, force: bool = True) -> bool:
         """Flush under the lock; return whether no write is left. Unless ``force``, not before

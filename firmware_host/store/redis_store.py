@@ -50,7 +50,8 @@ class RedisStore:
 
     ``spool`` and ``local`` (both beside each other in ``store.spool_dir``) make it survive a
     Redis that is away; without a spool a failure raises :class:`StoreUnavailable`.
-    ``background=True`` sends live events from the ``store-events`` thread.
+    ``background=True`` sends live events from the ``store-events`` thread, which also retries
+    Redis during an outage.
 
     >>> import fakeredis
     >>> store = RedisStore(fakeredis.FakeRedis(), "board1")
@@ -119,10 +120,14 @@ class RedisStore:
     def flush(self) -> bool:
         """Send spooled writes to Redis in order, each exactly once; return whether none are left.
 
-        Called before writes, by the ``store-events`` thread during an outage, and may be called
-        periodically by the service. While Redis is away the ping that finds out waits outside
-        the store's lock, so other threads keep spooling meanwhile.
+        Safe on the scan thread: it never waits on a Redis that is away when the
+        ``store-events`` thread retries it (``background=True``: it returns False at once, the
+        thread tries again every :data:`RETRY_SECONDS`), nor on another flush under way
+        (False at once). Without that thread it tries now: the ping that finds out waits
+        outside the store's lock, so other threads keep spooling meanwhile.
         """
+        if self._publisher is not None and not self._closed and self._outage.away:
+            return False
         return self._outage.try_flush()
 
     def _retry_if_due(self) -> None:
