@@ -55,9 +55,10 @@ class RedisStore:
 
     >>> import fakeredis
     >>> store = RedisStore(fakeredis.FakeRedis(), "board1")
-    >>> game = store.new_game({"Event": "Club"}, "russian", None, "record")
-    >>> store.load_game(game).variant
-    'russian'
+    >>> game = store.new_game({"Event": "Club"}, "russian", None, "record",
+    ...                       session={"game_id": None, "ply": 0})
+    >>> store.load_game(game).variant, store.load_session()["game_id"] == game
+    ('russian', True)
     """
 
     def __init__(
@@ -192,15 +193,25 @@ class RedisStore:
             log.warning("game %s not readable now (%s): its PDN file waits", game_id, exc)
 
     def new_game(self, headers: dict[str, str], variant: str, start_fen: str | None,
-                 mode: str) -> str:
-        """Start a game; return its id (sortable: start time, then a random suffix)."""
+                 mode: str, *, session: Session | None = None) -> str:
+        """Start a game; return its id (sortable: start time, then a random suffix).
+
+        With ``session`` (the snapshot of the new game, its ``game_id`` whatever it holds: the
+        store sets it to the new id) the session is saved in the same MULTI/EXEC, so a stop
+        keeps either nothing or a game the session points at. Example:
+        ``store.new_game(headers, "international", None, "play", session=snapshot)``.
+
+        Raises:
+            StoreUnavailable: Redis failed and there is no spool.
+        """
         created = self._clock()
         game_id = new_game_id(created)
         data = {"game_id": game_id, "board_id": self.board_id, "headers": headers,
                 "variant": variant, "start_fen": start_fen, "mode": mode, "created": created}
         index: list[Command] = [("zadd", (self.keys.games, {game_id: created}), {}),
                                 ("sadd", (BOARDS, self.board_id), {})]
-        self._log(game_id, [("start", data)], index)
+        self._log(game_id, [("start", data)], index,
+                  session=None if session is None else {**session, "game_id": game_id})
         return game_id
 
     def append_move(self, game_id: str, record: MoveRecord, *, result: str | None = None,
