@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.store.client import text
+from firmware_host.store.client import StreamEntry, text
 from firmware_host.store.records import GameRecord, RecordError, apply_op
 
 __all__ = ["GameSummary", "parse_session", "replay_log", "summaries", "summary"]
@@ -44,7 +44,7 @@ class GameSummary:
     moves: int
 
 
-def replay_log(game_id: str, entries: Iterable[tuple[object, Mapping[Any, Any] | None]] | None,
+def replay_log(game_id: str, entries: Iterable[StreamEntry] | None,
                ) -> tuple[GameRecord | None, int]:
     """The game a log's ``entries`` (stream id, fields) give, and the last ``seq`` seen; the
     game is None when the log has no readable start."""
