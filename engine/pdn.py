@@ -365,7 +365,8 @@ def _guess(draft: _Draft) -> list[Variant]:
     """Variants to try for a game without a GameType tag, judged by its squares.
 
     Files from checkers programs (PDN 1.0) and many Russian and Italian files carry no GameType.
-    Letter squares: Russian, then Brazilian and Turkish. Numbers up to 32: English, then
+    Letter squares: Russian, then Brazilian, Czech and Turkish (Czech club files, such as the
+    Czech championships of the PDN 3.0 corpus, carry no GameType). Numbers up to 32: English, then
     Italian (the 8x8 games whose files go without the tag), then international; up to 50:
     international; more: Canadian. The first variant in which the whole game is legal wins.
     """
@@ -373,7 +374,7 @@ def _guess(draft: _Draft) -> list[Variant]:
     texts = [tok.text for tok in draft.moves] + [fen]
     letters = any(not c.isdigit() for t in draft.moves for c in _SEPARATORS.split(t.text))
     if letters or re.search(r"[:,K][a-l][0-9]", fen):
-        return [find_variant(name) for name in ("russian", "brazilian", "turkish")]
+        return [find_variant(name) for name in ("russian", "brazilian", "czech", "turkish")]
     numbers = [int(n) for t in texts for n in re.findall(r"[0-9]+", t)]
     top = max(numbers, default=0)
     names = ["international", "canadian"]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import Board, IllegalMoveError
+from engine import VARIANTS, Board, IllegalMoveError, find_variant
 from engine.search import WIN
 from firmware_host.opponents.hub.notation import (
     HUB_VARIANTS,
@@ -23,6 +23,7 @@ from firmware_host.opponents.hub.notation import (
     hub_variant_name,
     move_from_hub,
     move_to_hub,
+    numbering,
     parse_hub_move,
     pos_message,
     score_from_hub,
@@ -392,7 +393,7 @@ def test_variant_names() -> None:
     # Scan's names for the variants it shares with us, and pydraughts' Frysk! name.
     assert [variant_from_hub(n).name for n in ("bt", "frisian", "killer", "frysk!")] == [
         "breakthrough", "frisian", "killer", "frysk"]
-    for unsupported in ("thai", "nonsense"):
+    for unsupported in ("spantsiretti", "nonsense"):
         with pytest.raises(HubProtocolError, match="not supported"):
             variant_from_hub(unsupported)
     assert hub_variant_name("international") == "normal"
@@ -417,3 +418,32 @@ def test_scores(ours: int, hub: float) -> None:
 
 def test_scan_bitbase_scores_stay_evaluations() -> None:
     assert score_from_hub(85.5) == 8550  # Scan's bitbase wins carry no distance
+
+
+# -- square numbering per variant (docs/hub.md) -------------------------------------------------
+
+
+def test_numbering_as_pydraughts_sends_it() -> None:
+    russian = Board("russian")
+    assert move_to_hub(russian.parse_move("c3-d4"), "russian") == "10-14"
+    assert board_to_hub(russian) == "W" + "b" * 12 + "e" * 8 + "w" * 12
+    english = Board("english")
+    assert move_to_hub(english.parse_move("11-15"), "english") == "11-15"
+    assert board_to_hub(english) == "W" + "b" * 12 + "e" * 8 + "w" * 12  # Black named "W"
+    turkish = Board("turkish")
+    assert move_to_hub(turkish.parse_move("a3-a4"), "turkish") == "17-25"
+    assert board_to_hub(turkish) == "W" + "e" * 8 + "b" * 16 + "e" * 16 + "w" * 16 + "e" * 8
+    for name in ("czech", "brazilian", "russian-giveaway"):
+        assert move_to_hub(Board(name).parse_move("c3-d4"), name) == "10-14"
+
+
+@pytest.mark.parametrize("name", [v.name for v in VARIANTS])
+def test_numbering_is_a_bijection_and_round_trips(name: str) -> None:
+    numbers = numbering(name)
+    n = find_variant(name).num_squares
+    assert sorted(numbers.wire) == list(range(1, n + 1))
+    assert sorted(numbers.position) == list(range(n))
+    for board in _playouts(name, 3, 60, seed=11):
+        assert board_from_hub(board_to_hub(board), name).fen() == board.fen()
+        for move in board.legal_moves:
+            assert move_from_hub(board, move_to_hub(move, name)) == board.legal_moves.get(move)

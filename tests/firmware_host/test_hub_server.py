@@ -82,7 +82,7 @@ def test_handshake_declares_what_we_support(server: tuple[HubServer, Recorder]) 
 @pytest.mark.parametrize(("line", "error"), [
     ("bogus x=1", "unknown command 'bogus'"),
     ('pos pos="Wbb', "missing closing quote"),
-    ("set-param name=variant value=thai", "'thai' is not supported"),
+    ("set-param name=variant value=spantsiretti", "'spantsiretti' is not supported"),
     ("set-param name=level value=11", "bad value '11' for level"),
     ("set-param name=level value=strong", "bad value 'strong' for level"),
     ("set-param name=hash value=64", "unknown parameter 'hash'"),
@@ -226,9 +226,9 @@ def test_garbage_and_end_of_input_never_crash_the_process() -> None:
 
 
 def test_command_line_errors() -> None:
-    proc = subprocess.run([*COMMAND, "--variant", "thai"], input=b"", capture_output=True,
+    proc = subprocess.run([*COMMAND, "--variant", "spantsiretti"], input=b"", capture_output=True,
                           timeout=60)
-    assert proc.returncode == 2 and b"'thai' is not supported" in proc.stderr
+    assert proc.returncode == 2 and b"'spantsiretti' is not supported" in proc.stderr
     proc = subprocess.run(COMMAND[:-1], input=b"", capture_output=True, timeout=60)
     assert proc.returncode == 2 and b"--hub" in proc.stderr
 
@@ -295,3 +295,17 @@ def test_pydraughts_plays_a_full_game_in_every_shared_variant(
 def test_pydraughts_plays_games_against_a_noisy_level() -> None:
     for seed in range(1, 1 + sample_size(ci=1, full=6)):
         _play_game(level=6, seed=seed)
+
+
+@pytest.mark.parametrize("name", ["killer", "bt", "frisian", "frysk!", "czech", "portuguese",
+                                  "thai"])
+def test_the_club_variants_are_served(server: tuple[HubServer, Recorder], name: str) -> None:
+    """Scan's names (killer, bt, frisian) and ours: a legal reply from the initial position."""
+    hub, out = server
+    for line in ("hub", f"set-param name=variant value={name}", "init", "pos start",
+                 "level depth=2", "go think"):
+        hub.handle(line)
+    assert hub.wait(30)
+    done = [parse_line(line) for line in out.take()][-1]
+    board = Board(hub.variant)
+    assert move_from_hub(board, done.require("move")) in board.legal_moves
