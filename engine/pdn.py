@@ -61,6 +61,7 @@ CANONICAL_VARIANT = {
     28: "portuguese",
     29: "czech",
     30: "turkish",
+    31: "thai",
     40: "frisian",
 }
 GAMETYPE_TAGS = {
@@ -75,6 +76,7 @@ GAMETYPE_TAGS = {
     28: "28,W,8,8,N1,1",
     29: "29,W,8,8,A0,0",
     30: "30,W,8,8,A0,0",
+    31: "31,B,8,8,N2,0",
     40: "40,W,10,10,N2,0",
 }
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")

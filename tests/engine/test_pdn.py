@@ -317,7 +317,7 @@ def test_moves_split_by_aligning_spaces() -> None:
         ("1. 32-28 19-23\n2. 28-22 *", 2, 4, "move 2. 28-22"),
         ("1. 32-28 19-23\n2. 28x19 14x25 *", 2, 10, r"move 2\.\.\. 14x25"),
         ("1. 32-28 19-23 2. 28x19 99-98 *", 1, 25, "not a square"),
-        ('[GameType "31"]\n1. 32-28 *', 1, 1, "GameType 31"),
+        ('[GameType "41"]\n1. 32-28 *', 1, 1, "GameType 41"),
         ('[GameType "25,W,10,10,A0,0"]\n1. c3-d4 *', 1, 1, "8x8"),
         ('[Event "x"]\n[FEN "W:W99:B1"]\n1. 32-28 *', 2, 1, "bad FEN"),
     ],
