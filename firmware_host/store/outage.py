@@ -129,12 +129,12 @@ class Outage:
 
     def try_flush(self) -> bool:
         """Flush now unless another flush is under way (then False at once); return whether
-        no write is left. While Redis is away the ping that finds out waits outside the lock,
+        no write is left. The ping that finds out whether Redis answers waits outside the lock,
         so other threads keep spooling meanwhile."""
         if not self._flushing.acquire(blocking=False):
             return False  # another thread is flushing: it does what this one would
         try:
-            if self.since is not None:
+            if not self.connected:
                 try:
                     self.client.ping()
                 except FAILURES as exc:

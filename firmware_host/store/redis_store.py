@@ -121,13 +121,13 @@ class RedisStore:
     def flush(self) -> bool:
         """Send spooled writes to Redis in order, each exactly once; return whether none are left.
 
-        Safe on the scan thread: it never waits on a Redis that is away when the
-        ``store-events`` thread retries it (``background=True``: it returns False at once, the
-        thread tries again every :data:`RETRY_SECONDS`), nor on another flush under way
-        (False at once). Without that thread it tries now: the ping that finds out waits
-        outside the store's lock, so other threads keep spooling meanwhile.
+        Safe on the scan thread: it never waits on Redis for writes the ``store-events`` thread
+        retries (``background=True``: it returns False at once, the thread tries every
+        :data:`RETRY_SECONDS`), nor on another flush under way (False at once). Without that
+        thread it tries now; the ping that finds out whether Redis answers waits outside the
+        store's lock, so other threads keep spooling meanwhile.
         """
-        if self._publisher is not None and not self._closed and self._outage.away:
+        if self._publisher is not None and not self._closed and not self._outage.connected:
             return False
         return self._outage.try_flush()
 

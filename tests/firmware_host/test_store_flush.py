@@ -56,15 +56,27 @@ def move(ply: int) -> MoveRecord:
     return MoveRecord(ply=ply, pdn=f"m{ply}", fen_after=f"fen{ply}", time=1000.0 + ply)
 
 
+@pytest.mark.parametrize("outage", ["found by a write", "a spool left by the run before"])
 def test_the_scan_thread_never_pings_an_absent_redis_while_the_events_thread_retries(
-        own_redis_server: RedisServer, tmp_path: Path) -> None:
+        outage: str, own_redis_server: RedisServer, tmp_path: Path) -> None:
     client = watched(own_redis_server)
     clock = FakeMonotonic()
-    store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
-                       local=LocalCopy(tmp_path / "l.json"), monotonic=clock, background=True)
-    game_id = store.new_game({}, "international", None, "record")
-    own_redis_server.stop()
-    store.append_move(game_id, move(1))  # finds the outage
+    if outage == "found by a write":
+        store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
+                           local=LocalCopy(tmp_path / "l.json"), monotonic=clock,
+                           background=True)
+        game_id = store.new_game({}, "international", None, "record")
+        own_redis_server.stop()
+        store.append_move(game_id, move(1))
+    else:
+        before = RedisStore(redis.Redis.from_url(own_redis_server.url), "board1",
+                            Spool(tmp_path / "s.jsonl"), local=LocalCopy(tmp_path / "l.json"))
+        game_id = before.new_game({}, "international", None, "record")
+        own_redis_server.stop()
+        before.append_move(game_id, move(1))  # killed here: the move waits in the spool
+        store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
+                           local=LocalCopy(tmp_path / "l.json"), monotonic=clock,
+                           background=True)
     assert not store.connected
     for _ in range(3):
         clock.now += 10  # a retry is due each time: the events thread's to make
