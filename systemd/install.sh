@@ -129,8 +129,8 @@ for extra in ("pi", "web"):
             if not req.specifier.contains(found, prereleases=True):
                 print(f"draughtsboard[{extra}] requires {req}, but {found} is installed")
 PY
-)"
-problems+="$("$venv/bin/python" -m pip check 2>&1 \
+)" || problems="the requirement check itself failed"
+problems+="$({ "$venv/bin/python" -m pip check 2>&1 || true; } \
   | { grep -v -i -e '^luma.led.matrix .* requires rpi.ws281x' -e '^No broken requirements' || true; })"
 if [ -n "$problems" ]; then
   say "systemd/constraints.txt misses what the package needs (add it, pinned): $problems" >&2
