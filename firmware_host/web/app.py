@@ -139,7 +139,7 @@ class Site:
 
     async def games(self, request: web.Request) -> web.Response:
         filters = {k: request.query.get(k, "")[:80] for k in
-                   ("board", "since", "player", "variant", "result")}
+                   ("board", "since", "until", "player", "variant", "result")}
         games = await self._select(filters)
         boards = await self.reader.boards()
         return _html(self.views.page(
@@ -148,17 +148,13 @@ class Site:
             paired=self.paired(request), limit=ARCHIVE_LIMIT))
 
     async def _select(self, filters: dict[str, str]) -> list[GameRecord]:
-        since = 0.0
-        if filters["since"]:
-            try:
-                since = datetime.fromisoformat(filters["since"]).replace(tzinfo=UTC).timestamp()
-            except ValueError:
-                raise web.HTTPBadRequest(text="since: a date like 2026-12-01") from None
+        since, until = _day(filters, "since", 0.0), _day(filters, "until", float("inf"))
         boards = await self.reader.boards()
         if filters["board"]:
             boards = [b for b in boards if b == filters["board"]]
         started = [(created, board, game_id) for board in boards
-                   for game_id, created in await self.reader.games_started(board, since)]
+                   for game_id, created in await self.reader.games_started(board, since)
+                   if created < until]
         out = []
         player = filters["player"].lower()
         for _, board, game_id in sorted(started, reverse=True):  # newest first, up to LIMIT
@@ -187,7 +183,7 @@ class Site:
                         games.append(game)
         else:
             filters = {k: request.query.get(k, "")[:80] for k in
-                       ("board", "since", "player", "variant", "result")}
+                       ("board", "since", "until", "player", "variant", "result")}
             games = await self._select(filters)
         return _pdn(broadcast.render_games(games), "games.pdn")
 
@@ -329,6 +325,17 @@ def _reply(request: web.Request, board_id: str, message: str, status: int) -> we
     if status != 200:
         return web.Response(text=message, status=status)
     raise web.HTTPSeeOther(f"/board/{board_id}")
+
+
+def _day(filters: dict[str, str], key: str, default: float) -> float:
+    """Unix time of the start of the filter's day (``until``: of the day after it)."""
+    if not filters[key]:
+        return default
+    try:
+        day = datetime.fromisoformat(filters[key]).replace(tzinfo=UTC)
+    except ValueError:
+        raise web.HTTPBadRequest(text=f"{key}: a date like 2026-12-01") from None
+    return day.timestamp() + (86400 if key == "until" else 0)
 
 
 def _next(target: str) -> str:

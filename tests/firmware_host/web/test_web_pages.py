@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from email.utils import format_datetime, parsedate_to_datetime
 
@@ -84,6 +85,12 @@ def test_archive_filters_replay_and_selection(web: WebServer, make_board: BoardM
     _, _, html = web.get("/games?result=1-0")
     assert "<td>Alice</td>" in html and row not in html
     assert web.get("/games?since=not-a-date")[0] == 400
+    started = other.service.store.load_game(other.session.game_id).created
+    today = time.strftime("%Y-%m-%d", time.gmtime(started))
+    _, _, html = web.get(f"/games?since={today}&until={today}")
+    assert row in html
+    _, _, html = web.get("/games?until=2000-01-01")
+    assert row not in html and "No game matches" in html
     game_id = rig.session.game_id
     status, _, replay = web.get(f"/game/arch1/{game_id}?ply=1")
     assert status == 200 and "move 1 / 2" in replay
