@@ -60,6 +60,8 @@ from firmware_host.game.session import Session
 from firmware_host.game.types import Mode, SessionConfig
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
 from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
+from firmware_host.recognition.health import HealthTracker
+from firmware_host.recognition.health import Wiring as SensorLayout
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.orientation import check_at_start, position_readings
 from firmware_host.remote import CommandReader, open_remote, with_saved_settings
@@ -235,9 +237,13 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     scanner = create_scanner(config, layout, sensors, buttons)
     store = stack.enter_context(_open_store(config, wiring.pdn_files))
     worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time)
+    health = HealthTracker(
+        SensorLayout.from_cell_map(scanner.cell_map,
+                                   matrix=config["board.sensors"] != "shift-register"),
+        expected=start.occupied_squares(), at=clock.monotonic())
     session = Session(variant, store, SessionConfig.from_config(config), thinker=worker,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
-                      opening=ballot_opening(config, variant))
+                      opening=ballot_opening(config, variant), health=health)
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)

@@ -48,6 +48,7 @@ from firmware_host.game.commands import Commands
 from firmware_host.game.fields import move_fields, must_capture, side_name
 from firmware_host.game.game import Game, Opening
 from firmware_host.game.judge import Judge
+from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch
 from firmware_host.game.settings import Settings
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
@@ -68,7 +69,7 @@ from firmware_host.game.types import (
     TimerFired,
     TimerName,
 )
-from firmware_host.game.view import LedFacts, TurnView, frame_for
+from firmware_host.game.view import TurnView, frame_for, led_facts
 
 __all__ = ["Session", "SessionConfig", "State"]
 
@@ -109,6 +110,7 @@ class Session:
         wall_clock: Callable[[], float] = time.time,
         opening: Opening | None = None,
         computer_name: str = "draughtsboard",
+        health: HealthTracker | None = None,
     ) -> None:
         self.variant = find_variant(variant)
         self.config = config or SessionConfig()
@@ -122,6 +124,9 @@ class Session:
                          fen=fen, opening=opening, wall_clock=wall_clock,
                          computer_name=computer_name)
         self.namer = self.game.namer
+        #: The sensors' health (None: not watched, as in tests fed occupancies directly).
+        self.sensors = None if health is None else SensorWatch(
+            health, publish=self._publish, name=self.namer.square)
         self._listeners: list[Listener] = []
         self._queue: deque[SessionEvent] = deque()
         self.timers = Timers()
@@ -147,6 +152,7 @@ class Session:
             TimerName.NEWGAME: self._on_newgame_timer,
             TimerName.ADJUST: self._on_adjust_timer,
             TimerName.CROWN: self._on_crown_timer,
+            TimerName.HEALTH: self._on_health_timer,
         })
         self.settings = Settings(self, engine=thinker is not None)
         self._commands = Commands(self)
@@ -203,6 +209,9 @@ class Session:
             self._open_game()
         else:
             self._saved_obligation = resumed.obligation
+        self._expect(at)
+        if self.sensors is not None:
+            self.occupied = self.sensors.observe(self.occupied, at)
         self.set_state(State.SYNCING)
         self.evaluate(at)
         self._drain()
@@ -289,7 +298,10 @@ class Session:
                 log.warning("session: ignoring unknown event %r", event)
 
     def evaluate(self, at: float, settled: bool = False) -> None:
-        """Judge the board again in the current state."""
+        """Judge the board again in the current state (not while ghosts make it ambiguous)."""
+        if self.sensors is not None and self.sensors.blocking:
+            self.clear_error()  # no move, and no correction for pieces that are not there
+            return
         self._judge.evaluate(at, settled)
 
     def post(self, event: SessionEvent) -> None:
@@ -314,6 +326,7 @@ class Session:
         if state is not self.state:
             self.state = state
             self._publish("state", state=state.value)
+            self._expect(self._now)
 
     def _square_name(self, square: Square | None) -> int | str | None:
         return None if square is None else self.namer.square(square)
@@ -321,7 +334,9 @@ class Session:
     # -- event handlers -----------------------------------------------------------------------
 
     def _on_occupancy(self, event: OccupancyChanged) -> None:
-        self.occupied = frozenset(event.occupied)
+        raw = frozenset(event.occupied)
+        self.occupied = raw if self.sensors is None else self.sensors.observe(raw, event.at)
+        self._watch_sensors(event.at)
         self.colours = event.colours
         if self.state in HUMAN_STATES and self.human_turn:
             self.touch_events(self.touch.update(self.occupied, event.at))
@@ -379,6 +394,29 @@ class Session:
 
     def _on_crown_timer(self, at: float) -> None:
         self.view.crown = frozenset()
+
+    def _on_health_timer(self, at: float) -> None:
+        if self.sensors is None:
+            return
+        occupied = self.sensors.check(at)
+        self._watch_sensors(at)
+        if occupied != self.occupied:
+            self.occupied = occupied
+            self.evaluate(at)
+
+    def _watch_sensors(self, at: float) -> None:
+        """Keep the health timer running while the board differs from the game."""
+        if self.sensors is None or not self.sensors.recheck:
+            self.timers.cancel(TimerName.HEALTH)
+        elif not self.timers.running(TimerName.HEALTH):
+            self.timers.start(TimerName.HEALTH, at, RECHECK_MS)
+
+    def _expect(self, at: float) -> None:
+        """Tell the sensor watch what the board should show now."""
+        if self.sensors is not None:
+            target = self.game.initial if self.state is State.SETTING_UP else self.game.position
+            self.sensors.expect(target, at)
+            self._watch_sensors(at)
 
     # -- guards -------------------------------------------------------------------------------
 
@@ -446,6 +484,7 @@ class Session:
         """Record ``move`` (write-ahead, with the result it brings and the session after it),
         play it, tell everyone, and go on to the next turn."""
         outcome = self.game.play(move, by)
+        self._expect(at)
         self.view.new_turn()
         self.clear_error()
         self.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
@@ -523,6 +562,7 @@ class Session:
         self.timers.cancel_all()
         self.game.open_new()
         self._save()
+        self._expect(self._now)
 
     def _new_game(self, at: float) -> None:
         self.game.abandon()
@@ -538,6 +578,7 @@ class Session:
         self.cancel_jobs()
         before = self.board.pieces()
         self.game.take_back_to(ply)
+        self._expect(at)
         if guided:
             self._judge.note_takeback(before)
         self.view.new_turn()
@@ -549,27 +590,8 @@ class Session:
 
     # -- LEDs ---------------------------------------------------------------------------------
 
-    def _led_facts(self) -> LedFacts:
-        piece = self.obligation
-        if piece is None and self.config.mode is Mode.TEACH:
-            piece = self.view.lifted
-        board = self.board
-        winner: list[Square] | None = None
-        outcome = self.outcome
-        if outcome is not None and outcome.winner is not None:
-            winner = [sq for sq, p in board.pieces().items() if int(p.color) == outcome.winner]
-        return LedFacts(
-            state=self.state, view=self.view, occupied=self.occupied,
-            destinations=() if piece is None else self.game.index.moves_from(piece),
-            pending=self.pending,
-            own_pieces=[sq for sq, p in board.pieces().items() if p.color == board.turn]
-            if self.state is State.ADJUSTING else (),
-            over=outcome is not None, winner_squares=winner,
-            num_squares=self.variant.num_squares,
-        )
-
     def _render(self) -> None:
-        frame = frame_for(self._led_facts())
+        frame = frame_for(led_facts(self))
         if frame == self._frame:
             return
         self._frame = frame

@@ -185,6 +185,8 @@ class TimerName(Enum):
     ADJUST = "adjust"
     #: The crown reminder has shown for ``crown_ms``.
     CROWN = "crown"
+    #: Look at the sensors' health again (a stuck switch shows only as time passes).
+    HEALTH = "health"
 
 
 class CommandName(Enum):

@@ -15,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from board_io.types import Led
 from engine.types import Move
 from firmware_host.feedback import leds
-from firmware_host.game.types import State
+from firmware_host.game.types import Mode, State
+
+if TYPE_CHECKING:
+    from firmware_host.game.session import Session
 from firmware_host.recognition.resolution import InProgress
 
 Square = int
@@ -80,6 +84,8 @@ class LedFacts:
     #: The winner's pieces; None on a draw (every square lights).
     winner_squares: Sequence[Square] | None = None
     num_squares: int = 0
+    #: Squares whose sensor is faulty (``fault`` role, above everything else).
+    faults: frozenset[Square] = frozenset()
 
 
 def _correction(facts: LedFacts) -> list[leds.Layer]:
@@ -139,8 +145,32 @@ LAYERS: Mapping[State, Callable[[LedFacts], list[leds.Layer]]] = MappingProxyTyp
 })
 
 
+def led_facts(session: Session) -> LedFacts:
+    """The facts of ``session`` now that its LEDs show (read through its public API)."""
+    piece = session.obligation
+    if piece is None and session.config.mode is Mode.TEACH:
+        piece = session.view.lifted
+    board = session.board
+    outcome = session.outcome
+    winner: list[Square] | None = None
+    if outcome is not None and outcome.winner is not None:
+        winner = [sq for sq, p in board.pieces().items() if int(p.color) == outcome.winner]
+    return LedFacts(
+        state=session.state, view=session.view, occupied=session.occupied,
+        destinations=() if piece is None else session.game.index.moves_from(piece),
+        pending=session.pending,
+        own_pieces=[sq for sq, p in board.pieces().items() if p.color == board.turn]
+        if session.state is State.ADJUSTING else (),
+        over=outcome is not None, winner_squares=winner,
+        num_squares=session.variant.num_squares,
+        faults=frozenset() if session.sensors is None else session.sensors.faults,
+    )
+
+
 def frame_for(facts: LedFacts) -> dict[Square, Led]:
     """The LED frame the facts call for."""
     layers = LAYERS[facts.state](facts)
     layers += leds.crown(facts.view.crown)
+    if facts.faults:
+        layers += leds.sensor_fault(facts.faults)
     return leds.build(layers)

@@ -160,11 +160,20 @@ def analyse(wiring: Wiring, *, expected: frozenset[Square], stable: frozenset[Sq
         findings += _stuck_open(wiring, expected, stable, changed_at, findings)
     found = {f.square for f in findings}
     findings += [_diode_check(wiring, sq) for sq in sorted(reported - found)]
+    return _report(findings)
+
+
+def _report(findings: Iterable[SensorFinding]) -> HealthReport:
     by_cause: dict[Cause, set[Square]] = defaultdict(set)
     for finding in findings:
         by_cause[finding.cause].add(finding.square)
     return HealthReport(tuple(sorted(findings, key=lambda f: f.square)),
                         {cause: frozenset(sqs) for cause, sqs in by_cause.items()})
+
+
+#: Findings that stay until their square's reading changes: a stuck switch does not come
+#: unstuck because a move was made elsewhere.
+STICKY = frozenset({Cause.STUCK_CLOSED, Cause.STUCK_OPEN, Cause.ROW_WIRE, Cause.COLUMN_WIRE})
 
 
 # -- the rules ---------------------------------------------------------------------------------
@@ -175,8 +184,12 @@ def _ghosts(wiring: Wiring, expected: frozenset[Square], stable: frozenset[Squar
     found = []
     for sq in sorted(stable - expected):
         when = changed_at.get(sq)
+        if when is None:
+            # There at start-up: a real piece (a move made while the service was down) and a
+            # ghost read the same; only a change seen together with a corner tells them apart.
+            continue
         for corners in _rectangles(wiring.cells[sq], at_cell, stable):
-            together = when is None or any(
+            together = any(
                 changed_at.get(c) is not None and abs(changed_at[c] - when) <= together_s
                 for c in corners)
             if together:
@@ -315,6 +328,7 @@ class HealthTracker:
         self._stable: frozenset[Square] | None = None
         self._changed_at: dict[Square, float] = {}
         self._reported: dict[Square, Cause] = {}
+        self._sticky: dict[Square, tuple[SensorFinding, float]] = {}
         self._mcu_faults: frozenset[Square] = frozenset()
 
     def mcu_reported(self, squares: frozenset[Square]) -> None:
@@ -343,6 +357,15 @@ class HealthTracker:
                          since=self._since, now=now, patience_s=self.patience_s,
                          reported=self._mcu_faults)
         current = {f.square: f for f in report.findings}
+        for sq, (finding, found_at) in list(self._sticky.items()):
+            if self._changed_at.get(sq, float("-inf")) > found_at:
+                del self._sticky[sq]  # the reading moved: the switch works (or was touched)
+            else:
+                current.setdefault(sq, finding)
+        for finding in current.values():
+            if finding.cause in STICKY:
+                self._sticky.setdefault(finding.square, (finding, now))
+        report = _report(current.values())
         new = tuple(f for sq, f in current.items() if self._reported.get(sq) is not f.cause)
         cleared = frozenset(sq for sq in self._reported if sq not in current)
         self._reported = {sq: f.cause for sq, f in current.items()}

@@ -1,0 +1,95 @@
+"""The session's watch on its own sensors: readings that come from a fault, not from a hand.
+
+:class:`SensorWatch` wraps :class:`~firmware_host.recognition.health.HealthTracker` for the
+session: it is told every stable occupancy and every position the game expects, and answers the
+occupancy to judge (stuck squares read as the game expects them), whether ghosts make the
+reading ambiguous (then no move is committed and no correction shown), the squares to light
+with the ``fault`` role, and the ``sensor_fault`` / ``sensor_recovered`` events to publish —
+with a sentence naming the square and the likely cause, never a correction asking the player to
+move pieces that are not there.
+
+Example (a stuck-open square: the game expects a piece on 1 that the sensor never sees):
+    >>> from firmware_host.recognition.health import Wiring
+    >>> wiring = Wiring(cells=((0, 0), (0, 1), (1, 0), (1, 1)), names=("1", "2", "3", "4"))
+    >>> events = []
+    >>> watch = SensorWatch(HealthTracker(wiring, expected=frozenset({0, 1}), at=0.0,
+    ...                                   patience_s=10.0),
+    ...                     publish=lambda kind, **fields: events.append((kind, fields["square"])),
+    ...                     name=lambda sq: int(sq) + 1)
+    >>> sorted(watch.observe(frozenset({1}), at=0.0))  # too early to blame the sensor
+    [1]
+    >>> sorted(watch.check(at=10.5))                   # square 1 never read a piece
+    [0, 1]
+    >>> events, sorted(watch.faults)
+    ([('sensor_fault', 1)], [0])
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from firmware_host.recognition.health import HealthReport, HealthTracker
+
+__all__ = ["HealthTracker", "SensorWatch"]
+
+log = logging.getLogger(__name__)
+
+Square = int
+
+#: How often the watch looks again while the board differs from the game (stuck findings need
+#: the sensors' patience to run out, with no event to wake the session).
+RECHECK_MS = 1000
+
+
+class SensorWatch:
+    """Sensor health, seen from the session (one per session; no clock of its own)."""
+
+    def __init__(self, tracker: HealthTracker, *,
+                 publish: Callable[..., None], name: Callable[[Square], int | str]) -> None:
+        self._tracker = tracker
+        self._publish = publish
+        self._name = name
+        self._raw: frozenset[Square] = frozenset()
+        self._expected: frozenset[Square] | None = None
+        self._report = HealthReport()
+
+    @property
+    def faults(self) -> frozenset[Square]:
+        """Squares whose sensor is not to be trusted (lit with the ``fault`` role)."""
+        return self._report.suspect
+
+    @property
+    def blocking(self) -> bool:
+        """Ghosts make the reading ambiguous: no move, no correction from it."""
+        return self._report.blocking
+
+    @property
+    def recheck(self) -> bool:
+        """Whether to look again in :data:`RECHECK_MS` (the board differs from the game)."""
+        return self._expected is not None and self._raw != self._expected
+
+    def expect(self, expected: frozenset[Square], at: float) -> None:
+        """The game's target occupancy changed (a move, a takeback, a new game, a resume)."""
+        self._expected = expected
+        self._tracker.expect(expected, at)
+
+    def observe(self, raw: frozenset[Square], at: float) -> frozenset[Square]:
+        """A new stable occupancy; returns the occupancy to judge."""
+        self._raw = raw
+        self._tracker.observe(raw, at)
+        return self.check(at)
+
+    def check(self, at: float) -> frozenset[Square]:
+        """Analyse again (new occupancy, or the recheck timer); returns the occupancy to judge."""
+        update = self._tracker.check(at)
+        self._report = update.report
+        for finding in update.new:
+            log.warning("%s", finding.sentence)
+            self._publish("sensor_fault", square=self._name(finding.square),
+                          cause=finding.cause.value, text=finding.sentence,
+                          related=[self._name(sq) for sq in finding.related])
+        for square in sorted(update.cleared):
+            self._publish("sensor_recovered", square=self._name(square))
+        expected = self._expected if self._expected is not None else self._raw
+        return update.report.trusted(self._raw, expected)
