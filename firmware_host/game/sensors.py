@@ -16,6 +16,7 @@ Example (a stuck-open square: the game expects a piece on 1 that the sensor neve
     ...                                   patience_s=10.0),
     ...                     publish=lambda kind, **fields: events.append((kind, fields["square"])),
     ...                     name=lambda sq: int(sq) + 1)
+    >>> watch.expect(frozenset({0, 1}), at=0.0)
     >>> sorted(watch.observe(frozenset({1}), at=0.0))  # too early to blame the sensor
     [1]
     >>> sorted(watch.check(at=10.5))                   # square 1 never read a piece
