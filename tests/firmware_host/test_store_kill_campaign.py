@@ -99,8 +99,10 @@ def play_one_game(directory: Path, rng: random.Random, totals: dict[str, int]) -
             resumed = acknowledged
             kill_after = None if rng.random() < 0.05 or resumed >= PLIES - 1 else rng.randint(
                 resumed + 1, min(PLIES - 1, resumed + 6))
-            fault_at = rng.randint(resumed + 1, kill_after or PLIES) if rng.random() < 0.7 \
-                else None
+            # The child may be ahead of the lines read when the kill lands: all moves may be
+            # acknowledged by a child killed before it said "done" (then no fault is left to make).
+            fault_at = rng.randint(resumed + 1, kill_after or PLIES) \
+                if rng.random() < 0.7 and resumed < PLIES else None
             kind = rng.choice(["stopped", "oom", "readonly", "healed"])
 
             def on_ack(ply: int, fault_at: int | None = fault_at, kind: str = kind) -> None:
