@@ -162,8 +162,12 @@ class Game:
             computer = side_name(self._human_side.opponent)
             headers.setdefault(computer.capitalize(), self._computer_name)
         start_fen = None if self.start_fen == self.variant.starting_fen else self.start_fen
-        self.game_id = self._store.new_game(headers, self.variant.name, start_fen,
-                                            self._mode.value)
+        # The new game and the session pointing at it are one store write (the store sets the
+        # snapshot's game id): a stop leaves nothing, or a game the session points at.
+        self.game_id = None
+        self.game_id = self._store.new_game(
+            headers, self.variant.name, start_fen, self._mode.value,
+            session=self._snapshot(self.board, None, None, None))
         self._publish("new_game", game_id=self.game_id, variant=self.variant.name,
                       mode=self._mode.value, fen=self.board.fen())
         self._play_opening()

@@ -560,8 +560,7 @@ class Session:
     def _open_game(self) -> None:
         self.view = TurnView()
         self.timers.cancel_all()
-        self.game.open_new()
-        self._save()
+        self.game.open_new()  # the game and the session pointing at it: one store write
         self._expect(self._now)
 
     def _new_game(self, at: float) -> None:

@@ -298,9 +298,11 @@ class Store(Protocol):
     """The part of the store protocol (docs/architecture.md) the session uses."""
 
     def new_game(
-        self, headers: dict[str, str], variant: str, start_fen: str | None, mode: str
+        self, headers: dict[str, str], variant: str, start_fen: str | None, mode: str, *,
+        session: dict[str, object] | None = None
     ) -> str:
-        """Open a game and return its id."""
+        """Open a game and return its id (with ``session``, the snapshot saved with it, its
+        game id set by the store: one durable write)."""
         ...
 
     def append_move(self, game_id: str, record: MoveRecord, *, result: str | None = None,

@@ -51,10 +51,13 @@ class ListStore:
         self.session: dict[str, Any] | None = None
         self.events = 0
 
-    def new_game(self, headers: Any, variant: str, start_fen: str | None, mode: str) -> str:
+    def new_game(self, headers: Any, variant: str, start_fen: str | None, mode: str, *,
+                 session: Any = None) -> str:
         game_id = f"g{len(self.games) + 1}"
         self.games[game_id] = GameRecord(game_id, "test", dict(headers), variant, start_fen,
                                          mode, 0.0)
+        if session is not None:
+            self.save_session({**session, "game_id": game_id})
         return game_id
 
     def append_move(self, game_id: str, record: Any, *, result: str | None = None,
