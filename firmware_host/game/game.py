@@ -348,8 +348,8 @@ class Game:
         if game.result == "*":
             result = None
         elif outcome is None:
-            result = board.outcome() or Outcome.from_result(game.result,
-                                                            _termination(game.termination))
+            result = board.outcome() or Outcome.from_result(
+                game.result, _termination(game.termination), gametype=self.variant.pdn_gametype)
         return result, changed or result != outcome
 
 

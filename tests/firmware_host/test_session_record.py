@@ -189,10 +189,11 @@ def test_game_ends_when_the_side_to_move_has_no_move() -> None:
     rig = Rig("english", fen="B:W18:B14,1")
     rig.play("14x23")
     result = rig.last("result")
+    # PDN 3.0 scores the first mover first: in English (GameType 21) that is Black.
     assert (result["result"], result["termination"], result["winner"]) == (
-        "0-1", "no_moves", "black")
+        "1-0", "no_moves", "black")
     assert rig.state == "game_over"
-    assert rig.game().result == "0-1"
+    assert rig.game().result == "1-0"
     assert rig.leds(Role.RESULT) == {"1", "23"}
 
 
@@ -219,9 +220,9 @@ def test_giveaway_inverts_the_winner() -> None:
     assert giveaway.last("result")["winner"] == "white"  # black has nothing left to give away
 
 
-@pytest.mark.parametrize(("how", "expected"), [
-    ("resign-button", "1-0"),  # black to move resigns
-    ("resign-white", "0-1"),
+@pytest.mark.parametrize(("how", "expected"), [  # English: Black, the first mover, scores first
+    ("resign-button", "0-1"),  # black to move resigns
+    ("resign-white", "1-0"),
     ("draw-button", "1/2-1/2"),
 ])
 def test_resignation_and_agreed_draw(how: str, expected: str) -> None:
@@ -360,7 +361,8 @@ def test_resume_trusts_the_game_log_over_a_lagging_snapshot() -> None:
     again = Rig("english", store=rig.store, occupied=set(rig.occupied))
     assert len(again.session.board.move_stack) == 2
     assert again.state == "game_over"
-    assert again.session.outcome is not None and again.session.outcome.result() == "1-0"
+    # Black resigned: White won, which English's GameType 21 writes 0-1 (the first mover first).
+    assert again.session.outcome is not None and again.session.outcome.result() == "0-1"
 
 
 def test_touch_move_obligation_survives_a_restart() -> None:
