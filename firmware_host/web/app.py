@@ -82,6 +82,8 @@ class Site:
         #: The hall's cards as last drawn, by board: (newest event id then, HTML). A drawing,
         #: not game state: Redis stays the source.
         self._cards: dict[str, tuple[str, str]] = {}
+        #: The service is stopping (set by the application's on_shutdown).
+        self.closing = False
 
     # -- authorisation ------------------------------------------------------------------------
 
@@ -261,8 +263,9 @@ class Site:
         except ConnectionResetError:
             pass  # the page went away
         except RedisError as exc:  # the stream ends; the browser comes back with its cursor
-            log.warning("web: feed ended, the boards' Redis does not answer: %s",
-                        type(exc).__name__)
+            if not self.closing:  # (at a stop the client closes under the feed: no news)
+                log.warning("web: feed ended, the boards' Redis does not answer: %s",
+                            type(exc).__name__)
         return response
 
     async def _update(self, board_id: str, events: list[dict[str, object]], newest: str,
@@ -410,6 +413,11 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.post("/pair", site.pair),
     ])
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
+
+    async def closing(app: web.Application) -> None:
+        site.closing = True
+
+    app.on_shutdown.append(closing)
     return app
 
 

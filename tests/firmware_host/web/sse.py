@@ -27,14 +27,17 @@ class SseClient:
         assert self.response.headers["Content-Type"].startswith("text/event-stream")
         self.last_id: str | None = None
 
-    def next_event(self) -> tuple[str, dict[str, Any]]:
-        """The next named event (comments and the retry line skipped): ``(event, data)``."""
+    def next_event(self, keep_alive: bool = False) -> tuple[str, dict[str, Any]]:
+        """The next named event (the retry line skipped): ``(event, data)``; a keep-alive
+        comment is skipped too, or returned as ``("", {})`` with ``keep_alive``."""
         name, data = "", []
         while True:
             line = self.response.fp.readline().decode()
             if not line:
                 raise EOFError("the feed closed")
             line = line.rstrip("\n")
+            if keep_alive and line.startswith(": keep-alive"):
+                return "", {}
             if not line:
                 if name:
                     return name, json.loads("\n".join(data))
