@@ -3,12 +3,19 @@
 // browser sends it back as Last-Event-ID.
 "use strict";
 (function () {
-  function follow(root) {
+  function follow(root, cursor) {
     var url = root.dataset.feed;
-    var cursor = root.dataset.cursor;
     if (cursor) { url += (url.indexOf("?") < 0 ? "?" : "&") + "cursor=" + encodeURIComponent(cursor); }
     var source = new EventSource(url);
+    // The browser reconnects by itself (with Last-Event-ID); but after an error answer (503:
+    // the boards' Redis is away) it gives up: then start again from the last id seen.
+    source.addEventListener("error", function () {
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(function () { window.draughtsboardFeed = follow(root, cursor); }, 2000);
+      }
+    });
     source.addEventListener("board", function (message) {
+      if (message.lastEventId) { cursor = message.lastEventId; }
       var data = JSON.parse(message.data);
       if (root.id === "panel") {
         if (data.panel) { root.innerHTML = data.panel; }
@@ -54,7 +61,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (document.getElementById("steps")) { steps(); }
     var root = document.getElementById("hall") || document.getElementById("panel");
-    if (root) { window.draughtsboardFeed = follow(root); }
+    if (root) { window.draughtsboardFeed = follow(root, root.dataset.cursor); }
     controls();
   });
 })();

@@ -20,6 +20,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.firmware_host.web.harness import BoardRig, WebServer
 from tests.firmware_host.web.test_web_control import set_up_initial
+from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
 
@@ -111,3 +112,26 @@ def test_hall_live_move_and_a_new_game_from_the_page(web: WebServer, make_board:
     wait.until(lambda b: _text_of(b, ".moves") == "")
     assert "setting the board" in _text_of(browser, ".state") or \
         "waiting for a move" in _text_of(browser, ".state")
+
+
+@pytest.mark.logs_errors  # the board's store reports the outage
+def test_an_open_page_outlives_a_redis_outage(own_redis_server: RedisServer, tmp_path: Path,
+                                              browser: webdriver.Chrome) -> None:
+    rig = BoardRig(own_redis_server.url, "away-1", tmp_path / "away-1")
+    web = WebServer(own_redis_server.url).start()
+    try:
+        rig.play("c3-d4")
+        browser.get(web.base + "/board/away-1")
+        wait = WebDriverWait(browser, WAIT)
+        own_redis_server.stop()
+        wait.until(lambda b: b.execute_script(  # the feed ended and was answered 503
+            "return window.draughtsboardFeed.readyState") != 1)
+        rig.play("f6-g5")  # into the board's spool
+        own_redis_server.start()
+        rig.service.store.flush()
+        rig.play("g3-h4")
+        wait.until(lambda b: "g3-h4" in _text_of(b, ".moves"))
+        assert "f6-g5" in _text_of(browser, ".moves")
+    finally:
+        web.stop()
+        rig.close()
