@@ -139,6 +139,25 @@ def test_lock_pins_every_direct_dependency_of_the_installed_extras() -> None:
     assert names - from_debian <= locked, names - from_debian - locked
 
 
+def test_lock_keeps_the_platform_markers_of_pyproject() -> None:
+    # The lock is installed without resolving: a package pyproject asks for only where PyPI has
+    # wheels (hiredis: not on armv7l) would be built from source on the other platforms.
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = [*project["dependencies"], *(r for extra in project["optional-dependencies"].values()
+                                          for r in extra)]
+    marked = {re.split(r"[<>=!~; \[]", r, maxsplit=1)[0].lower(): r.split(";", 1)[1]
+              for r in wanted if ";" in r and "platform_machine" in r}
+    lock = {line.split("==")[0].lower(): line
+            for line in (ROOT / "systemd" / "constraints.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")}
+    for name, marker in marked.items():
+        if name in lock and name != "lgpio":  # lgpio has an x86_64 wheel too
+            machines = set(re.findall(r"platform_machine == .([\w]+).", marker))
+            assert machines == set(re.findall(r"platform_machine == .([\w]+).", lock[name])), name
+
+
 def test_pi_extra_does_not_ask_for_rpi_gpio() -> None:
     import tomllib
 
