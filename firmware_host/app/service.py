@@ -79,8 +79,8 @@ log = logging.getLogger("draughtsboard")
 
 #: How long start-up waits for the first stable scan before telling systemd it is ready anyway.
 FIRST_SCAN_TIMEOUT = 1.0
-#: How often spooled writes are retried while Redis is away.
-FLUSH_PERIOD = 5.0
+#: How often the microcontroller's own sensor-fault reports are passed to the sensor watch.
+FAULTS_PERIOD = 1.0
 #: Depth of the computer's search in virtual time when neither ``engine.depth`` nor the level
 #: caps it: fixed, so a run is reproducible whatever the machine.
 VIRTUAL_TIME_DEPTH = 4
@@ -130,7 +130,7 @@ class Service:
         #: The configured ``board.transform`` (the orientation check names the one that fits).
         self.transform = transform
         self._last_watchdog = float("-inf")
-        self._last_flush = clock.monotonic()
+        self._last_faults = float("-inf")
 
     def start(self) -> None:
         """Scan until the board is read and the game resumed, then tell systemd READY."""
@@ -157,15 +157,26 @@ class Service:
             log.warning("%s", advice.message)
 
     def upkeep(self) -> None:
-        """Called after every scan: watchdog pings, and retries of spooled writes."""
+        """Called after every scan: watchdog pings, the microcontroller's fault reports."""
         now = self.clock.monotonic()
         interval = self.notifier.watchdog_interval
         if interval is not None and now - self._last_watchdog >= interval:
             self.notifier.watchdog()
             self._last_watchdog = now
-        if not self.store.connected and now - self._last_flush >= FLUSH_PERIOD:
-            self._last_flush = now
-            self.store.flush()
+        # Spooled writes: the store's events thread retries Redis by itself, off this thread.
+        if now - self._last_faults >= FAULTS_PERIOD:
+            self._last_faults = now
+            self._pass_reported_faults()
+
+    def _pass_reported_faults(self) -> None:
+        """Cells the microcontroller reported faulty (its diode check) to the sensor watch."""
+        watch = self.session.sensors
+        reported = getattr(self.scanner.sensors, "reported_faults", None)
+        if watch is None or not isinstance(reported, frozenset) or not reported:
+            return
+        cell_map = self.scanner.cell_map
+        squares = {cell_map.square(divmod(cell, cell_map.sensor_cols)) for cell in reported}
+        watch.mcu_reported(frozenset(sq for sq in squares if sq is not None))
 
     def serve(self, stop: threading.Event, on_ready: Callable[[], None] | None = None) -> None:
         """Run until ``stop`` is set, then turn the LEDs off and tell systemd.

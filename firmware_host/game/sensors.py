@@ -70,6 +70,10 @@ class SensorWatch:
         """Whether to look again in :data:`RECHECK_MS` (the board differs from the game)."""
         return self._expected is not None and self._raw != self._expected
 
+    def mcu_reported(self, squares: frozenset[Square]) -> None:
+        """Squares whose cell the microcontroller reported faulty (its diode check)."""
+        self._tracker.mcu_reported(squares)
+
     def expect(self, expected: frozenset[Square], at: float) -> None:
         """The game's target occupancy changed (a move, a takeback, a new game, a resume)."""
         self._expected = expected

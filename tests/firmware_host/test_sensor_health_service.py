@@ -116,3 +116,28 @@ def test_a_ghost_on_a_matrix_without_diodes_is_named_and_never_played() -> None:
     for timer in session.due_timers(10.5):
         session.handle(timer)
     assert [e["pdn"] for e in events if e["event"] == "move"] == [board.move_notation(move)]
+
+
+def test_the_microcontrollers_diode_check_reaches_the_sensor_watch(tmp_path: Path) -> None:
+    # A serial board's firmware reports a cell whose diode conducts backwards (ERROR 4): the
+    # service passes it on, and the session names the square.
+    layout = layout_for("english")
+    config = Config.from_mapping({"game": {"variant": "english", "mode": "record"},
+                                  "store": {"url": "memory", "games_dir": str(tmp_path)}})
+    events: list[EventData] = []
+    with ExitStack() as stack:
+        service = build_service(config, stack, Wiring(
+            clock=VirtualClock(), notifier=Notifier({}), listeners=[events.append],
+            virtual_time=True))
+        square = layout.parse("15")
+        row, col = service.scanner.cell_map.cell(square)
+
+        class Reporting:
+            reported_faults = frozenset({row * service.scanner.cell_map.sensor_cols + col})
+
+        service.scanner.sensors = Reporting()  # type: ignore[assignment]
+        service.upkeep()
+        assert service.session.sensors is not None
+        service.session.sensors.check(at=1.0)
+    assert [(e["square"], e["cause"]) for e in events if e["event"] == "sensor_fault"] == [
+        (15, "diode_check")]
