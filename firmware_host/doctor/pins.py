@@ -23,6 +23,6 @@ def check_pin_factory(config: ConfigSource, system: System) -> Check:
         return Check(name, False, str(exc),
                      "re-run sudo systemd/install.sh (it installs the [pi] extra's lgpio)")
     except BoardIOError as exc:
-        return Check(name, False, str(exc),
+        return Check(name, False, str(exc).removesuffix(" (run `draughtsboard doctor`)"),
                      "run on the Raspberry Pi itself, with /dev/gpiochip* present")
     return Check(name, True, f"{type(factory).__name__} (for {', '.join(users)})")

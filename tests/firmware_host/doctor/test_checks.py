@@ -180,11 +180,13 @@ def test_missing_lgpio_fails_naming_the_extra(machine: FakeMachine) -> None:
 
 def test_lgpio_that_cannot_work_fails(machine: FakeMachine) -> None:
     def broken(backend: str) -> object:
-        raise BoardIOError("cannot drive the GPIO pins through lgpio: no /dev/gpiochip0")
+        raise BoardIOError("cannot drive the GPIO pins through lgpio: no /dev/gpiochip0 "
+                           "(run `draughtsboard doctor`)")
 
     check = check_pin_factory({"board.buttons": "gpio"}, with_(machine.system(),
                                                                pin_factory=broken))
     assert not check.ok and "gpiochip" in check.fix
+    assert "doctor" not in check.detail  # it is the doctor speaking
 
 
 def test_the_real_pin_factory_loader_reports_one_line_off_a_pi(
