@@ -36,7 +36,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``draughtsboard`` console script."""
     from board_io.errors import BoardIOError, ConfigError
-    from firmware_host.store.errors import StoreError
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -45,7 +44,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, BoardIOError) as exc:
         print(f"draughtsboard: {exc}", file=sys.stderr)
         return 2
-    except StoreError as exc:  # the store cannot be used: one line, like every other command
+    except Exception as exc:
+        # A store that cannot be used is one line too. Only a command that opened the store can
+        # raise it: look the type up without importing the store (and redis) for the others.
+        errors = sys.modules.get("firmware_host.store.errors")
+        if errors is None or not isinstance(exc, errors.StoreError):
+            raise
         print(f"draughtsboard: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -59,10 +59,13 @@ class HubEngineConfig:
     def __post_init__(self) -> None:
         if not self.command or not all(isinstance(a, str) and a for a in self.command):
             raise ValueError(f"hub engine command must be a non-empty argv list: {self.command!r}")
-        for name in ("handshake_timeout", "init_timeout", "reply_timeout", "search_timeout",
-                     "stop_timeout", "quit_timeout", "default_movetime"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"hub engine {name} must be positive, not {getattr(self, name)!r}")
+        positive = {"handshake_timeout": self.handshake_timeout, "init_timeout": self.init_timeout,
+                    "reply_timeout": self.reply_timeout, "search_timeout": self.search_timeout,
+                    "stop_timeout": self.stop_timeout, "quit_timeout": self.quit_timeout,
+                    "default_movetime": self.default_movetime}
+        for name, value in positive.items():
+            if value <= 0:
+                raise ValueError(f"hub engine {name} must be positive, not {value!r}")
         if self.search_margin < 0:
             raise ValueError(f"hub engine search_margin must not be negative: {self.search_margin}")
 
