@@ -25,6 +25,12 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.outcome import RESULTS, Outcome
+from engine.pdn_gametype import (
+    CANONICAL_VARIANT,
+    gametype_number,
+    gametype_tag,
+    variant_for_number,
+)
 from engine.pdn_lexer import (
     GameType,
     PdnError,
@@ -35,7 +41,7 @@ from engine.pdn_lexer import (
     tokens,
 )
 from engine.types import BLACK, WHITE, Move
-from engine.variant import VARIANTS, Variant, find_variant
+from engine.variant import Variant, find_variant
 
 __all__ = [
     "GameType",
@@ -48,37 +54,6 @@ __all__ = [
     "write_games",
 ]
 
-# The PDN GameType number of each variant that owns one, and the tag value PDN 3.0 lists for it.
-CANONICAL_VARIANT = {
-    20: "international",
-    21: "english",
-    22: "italian",
-    23: "pool",
-    24: "spanish",
-    25: "russian",
-    26: "brazilian",
-    27: "canadian",
-    28: "portuguese",
-    29: "czech",
-    30: "turkish",
-    31: "thai",
-    40: "frisian",
-}
-GAMETYPE_TAGS = {
-    20: "20,W,10,10,N2,0",
-    21: "21,B,8,8,N1,0",
-    22: "22,W,8,8,N2,1",
-    23: "23,B,8,8,N1,0",
-    24: "24,W,8,8,N1,1",
-    25: "25,W,8,8,A0,0",
-    26: "26,W,8,8,A0,0",
-    27: "27,W,12,12,N2,0",
-    28: "28,W,8,8,N1,1",
-    29: "29,W,8,8,A0,0",
-    30: "30,W,8,8,A0,0",
-    31: "31,B,8,8,N2,0",
-    40: "40,W,10,10,N2,0",
-}
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _ROSTER_DEFAULTS = {"Date": "????.??.??"}
 _MANAGED = frozenset({*ROSTER, "GameType", "SetUp", "FEN", "Variant"})
@@ -128,10 +103,10 @@ class PdnGame:
         <Color.BLACK: 1>
         """
         tag = self.headers.get("GameType")
-        outcome = Outcome.from_result(self.result, gametype=tag or _number(self.variant))
+        outcome = Outcome.from_result(self.result, gametype=tag or gametype_number(self.variant))
         if outcome is None:
             return None
-        return Outcome(outcome.termination, outcome.winner, gametype=_number(self.variant))
+        return Outcome(outcome.termination, outcome.winner, gametype=gametype_number(self.variant))
 
     def pdn(self) -> str:
         """Write this game back as PDN (see :func:`write_game`)."""
@@ -342,13 +317,13 @@ def _variant_of(
             chosen: Variant | None = find_variant(named)
         except ValueError:
             chosen = None
-        if chosen is not None and (gametype is None or _number(chosen) == gametype.number):
+        if chosen is not None and (gametype is None or gametype_number(chosen) == gametype.number):
             return gametype, [chosen]
     if gametype is None:
         if default is not None:
             return None, [find_variant(default)]
         return None, _guess(draft)
-    chosen = _variant_for_number(gametype.number)
+    chosen = variant_for_number(gametype.number)
     if chosen is None:
         raise PdnError(f"GameType {gametype.number} is not a variant this program plays", *pos)
     if gametype.width is not None and (gametype.width, gametype.height) != (
@@ -387,18 +362,6 @@ def _guess(draft: _Draft) -> list[Variant]:
     return [find_variant(name) for name in names]
 
 
-def _variant_for_number(number: int) -> Variant | None:
-    name = CANONICAL_VARIANT.get(number)
-    if name is not None:
-        return find_variant(name)
-    return next((v for v in VARIANTS if _number(v) == number), None)
-
-
-def _number(variant: Variant) -> int:
-    """The GameType number of ``variant`` (its ``pdn_gametype`` may be ``20`` or ``"20,W,..."``)."""
-    return int(str(variant.pdn_gametype).split(",", 1)[0])
-
-
 # --- writing -----------------------------------------------------------------------------------
 
 
@@ -409,22 +372,6 @@ def _tag_line(name: str, value: str) -> str:
     return '[{} "{}"]'.format(name, value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
-def _gametype_tag(variant: Variant) -> str:
-    """The six-field GameType of ``variant``: PDN 3.0's value unless the notation differs."""
-    letter = "N" if variant.numeric_notation else "A"
-    standard = GAMETYPE_TAGS.get(_number(variant))
-    if standard is not None and standard.split(",")[4][0] == letter:
-        return standard
-    # The corner of square 1 (a1 in letters) as the starting player sees the board.
-    row, col = (0, 0) if letter == "A" else variant.square_coords(0)
-    if variant.first_mover == 1:
-        row, col = variant.rows - 1 - row, variant.cols - 1 - col
-    corner = (2 if row >= variant.rows / 2 else 0) + (1 if col >= variant.cols / 2 else 0)
-    start = "W" if variant.first_mover == 0 else "B"
-    invert = 0 if variant.square_at(0, 0) is not None else 1
-    return f"{_number(variant)},{start},{variant.cols},{variant.rows},{letter}{corner},{invert}"
-
-
 def _header_lines(
     headers: Mapping[str, str], variant: Variant, result: str, start_fen: str | None
 ) -> list[str]:
@@ -432,8 +379,8 @@ def _header_lines(
     for name in ROSTER:
         value = result if name == "Result" else headers.get(name, _ROSTER_DEFAULTS.get(name, "?"))
         lines.append(_tag_line(name, value))
-    lines.append(_tag_line("GameType", _gametype_tag(variant)))
-    if CANONICAL_VARIANT.get(_number(variant)) != variant.name:
+    lines.append(_tag_line("GameType", gametype_tag(variant)))
+    if CANONICAL_VARIANT.get(gametype_number(variant)) != variant.name:
         lines.append(_tag_line("Variant", variant.name))
     if start_fen is not None:
         lines.append(_tag_line("FEN", start_fen))
@@ -505,7 +452,7 @@ def write_game(
     fen = board.fen()
     # A reader that knows only the GameType number sets up that number's own variant: write the
     # FEN whenever the start differs from it (diagonal draughts shares 25 with Russian).
-    canonical = _variant_for_number(_number(chosen)) or chosen
+    canonical = variant_for_number(gametype_number(chosen)) or chosen
     initial = fen == Board(canonical.name).fen()
     first_mover_starts = board.turn == chosen.first_mover
     units = list(_movetext(board, moves, comments or {}, first_mover_starts))
@@ -521,9 +468,9 @@ def _writer_variant(headers: Mapping[str, str], variant: str | Variant | None) -
     named = headers.get("Variant", "").strip()
     if named:
         chosen = find_variant(named)
-        if _number(chosen) == number:
+        if gametype_number(chosen) == number:
             return chosen
-    return _variant_for_number(number) or find_variant("international")
+    return variant_for_number(number) or find_variant("international")
 
 
 def _movetext(
