@@ -25,12 +25,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from board_io import schema
 from board_io.clock import Clock, MonotonicClock
 from board_io.errors import BoardIOError, DeviceClosed, LinkTimeout
 from board_io.extras import require
-from board_io.options import ConfigSource, float_option, int_option, str_option
+from board_io.options import ConfigSource, read
 from board_io.serial import messages as msg
-from board_io.serial.framing import FrameDecoder, FrameStats
+from board_io.serial.framing import FrameDecoder
 from board_io.serial.recovery import PING_BACKOFF, Action, Do, LinkState, Recovery
 from board_io.serial.throttle import Throttle
 from board_io.types import Reading
@@ -278,11 +279,6 @@ class SerialLink:
                     "mcu_restarts": life.mcu_restarts, "pings": life.pings,
                     "open_attempts": life.open_attempts}
             return self._decoder.stats.as_dict() | link
-
-    @property
-    def frame_stats(self) -> FrameStats:
-        """The frame decoder's counters (live object, read-only use)."""
-        return self._decoder.stats
 
     def poll(self) -> None:
         """Check the link now: a port error or silence, a PING to repeat, a port to reopen.
@@ -545,21 +541,15 @@ def shared_link(config: ConfigSource, context: BackendContext) -> SerialLink:
         BoardIOError, LinkTimeout: as :class:`SerialLink`.
     """
     def open_link() -> SerialLink:
-        scan_hz = int_option(config, "timing.scan_hz", 100, minimum=1, maximum=1000)
+        scan_hz = read(config, schema.SCAN_HZ)
         return SerialLink(
-            str_option(config, "serial.port", "/dev/serial/by-id/draughtsboard"),
-            baudrate=int_option(config, "serial.baudrate", 115200, minimum=1200,
-                                maximum=4_000_000),
-            link_timeout=float_option(config, "serial.link_timeout_s", 3.0, minimum=0.5,
-                                      maximum=60.0),
-            reconnect_interval=float_option(config, "serial.reconnect_s", 1.0, minimum=0.05,
-                                            maximum=60.0),
-            connect_timeout=float_option(config, "serial.connect_timeout_s", 5.0, minimum=0.1,
-                                         maximum=120.0),
-            config=msg.Config(
-                scan_period_ms=max(1, round(1000 / scan_hz)),
-                debounce_ms=int_option(config, "serial.debounce_ms", 5, minimum=0,
-                                       maximum=1000)),
+            read(config, schema.SERIAL_PORT),
+            baudrate=read(config, schema.SERIAL_BAUDRATE),
+            link_timeout=read(config, schema.SERIAL_LINK_TIMEOUT_S),
+            reconnect_interval=read(config, schema.SERIAL_RECONNECT_S),
+            connect_timeout=read(config, schema.SERIAL_CONNECT_TIMEOUT_S),
+            config=msg.Config(scan_period_ms=max(1, round(1000 / scan_hz)),
+                              debounce_ms=read(config, schema.SERIAL_DEBOUNCE_MS)),
             clock=context.clock,
         )
 
