@@ -40,6 +40,7 @@ from engine import Board
 from engine.levels import level
 from engine.search import Limit
 from firmware_host.app.service import VIRTUAL_TIME_DEPTH as SCRIPTED_DEPTH
+from firmware_host.config.schema import options_by_path
 from firmware_host.opponents.opponent import BuiltinOpponent
 
 START_TARGET_S = 1.5
@@ -111,11 +112,16 @@ def _wait_ready(sock: socket.socket, proc: subprocess.Popen[bytes], start: float
     raise RuntimeError(f"{proc.args}: no READY=1 within 30 s")
 
 
+#: The level the service plays at unless configured (the schema's default).
+DEFAULT_LEVEL = int(options_by_path()["engine.level"].default)
+
+
 def played_game(variant: str, plies: int, seed: int,
                 depth: int) -> list[tuple[str, Board, object]]:
     """A game: the human (white) by a weak level, the computer as the scripted service plays."""
     human = BuiltinOpponent(seed=seed, options=level(2).options)
-    computer = BuiltinOpponent(seed=0)  # scripted runs: engine.seed 0, no level options
+    # Scripted runs build the computer as the service does (engine.level 5 by default, seed 0).
+    computer = BuiltinOpponent(seed=0, options=level(DEFAULT_LEVEL).options)
     board = Board(variant)
     game: list[tuple[str, Board, object]] = []
     while len(game) < plies and not board.is_game_over():
