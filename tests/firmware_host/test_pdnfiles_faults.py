@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,23 +24,6 @@ def game(plies: int, game_id: str = "g1", result: str = "*") -> GameRecord:
                         1_796_000_000.0, result=result)
     record.moves = [MoveRecord(n, pdns[n - 1], "", 0.0) for n in range(1, plies + 1)]
     return record
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KiB tmpfs (root only): a real filesystem that fills up and can turn read-only."""
-    mount = tmp_path / "small"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-                          capture_output=True, check=False)
-    if done.returncode != 0:
-        if os.environ.get("CI"):  # CI runs as root: no skipping there
-            pytest.fail(f"cannot mount a tmpfs: {done.stderr!r}")
-        pytest.skip("cannot mount a tmpfs here (not root)")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_a_full_games_directory(small_disk: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -12,9 +12,8 @@ import contextlib
 import errno
 import json
 import os
-import subprocess
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -237,23 +236,6 @@ def test_the_spool_never_writes_out_of_turn(tmp_path: Path) -> None:
             assert [e.n for e in Spool(spool.path).entries()] == [1, 2]  # no half line kept
     assert [e.commands[0]["args"][1] for e in Spool(spool.path).entries()] == [
         str(n) for n in range(1, 8)]
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KiB tmpfs (root only): a real filesystem that fills up."""
-    mount = tmp_path / "small"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-                          capture_output=True, check=False)
-    if done.returncode != 0:
-        if os.environ.get("CI"):  # CI runs as root: no skipping there
-            pytest.fail(f"cannot mount a tmpfs: {done.stderr!r}")
-        pytest.skip("cannot mount a tmpfs here (not root)")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_a_real_full_filesystem_then_freed(own_redis_server: RedisServer,
