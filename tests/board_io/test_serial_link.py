@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +30,7 @@ from board_io.serial import messages as msg
 from board_io.serial.framing import encode_frame
 from board_io.serial.link import SerialLink
 from board_io.types import ButtonName, Led, Pattern, Reading, Role, Sensing
+from tests.board_io.conftest import plug as _mcu
 from tests.board_io.fake_mcu import FakeMcu
 
 E, OCC = Reading.EMPTY, Reading.OCCUPIED
@@ -39,25 +39,6 @@ WAIT = 5.0
 
 def _cells(occupied: set[int], n: int = 64) -> tuple[Reading, ...]:
     return tuple(OCC if i in occupied else E for i in range(n))
-
-
-@pytest.fixture
-def port(tmp_path: Path) -> Path:
-    return tmp_path / "usb-draughtsboard-if00"
-
-
-@pytest.fixture
-def mcus() -> Iterator[list[FakeMcu]]:
-    made: list[FakeMcu] = []
-    yield made
-    for mcu in made:
-        mcu.unplug()
-
-
-def _mcu(mcus: list[FakeMcu], port: Path, **kwargs: object) -> FakeMcu:
-    mcu = FakeMcu(port, **kwargs)  # type: ignore[arg-type]
-    mcus.append(mcu)
-    return mcu
 
 
 def _link(port: Path, **kwargs: object) -> SerialLink:

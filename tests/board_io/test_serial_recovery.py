@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import queue
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from board_io.serial import messages as msg
 from board_io.serial.link import SerialLink
 from board_io.serial.recovery import Do, LinkState, Recovery
 from board_io.types import Led, Pattern, Reading, Role
+from tests.board_io.conftest import plug as _mcu
 from tests.board_io.fake_mcu import FakeMcu
 
 WAIT = 5.0
@@ -197,25 +197,6 @@ def test_bad_backoff_is_refused() -> None:
 
 
 # -- over a pty ------------------------------------------------------------------------------
-
-@pytest.fixture
-def port(tmp_path: Path) -> Path:
-    return tmp_path / "usb-draughtsboard-if00"
-
-
-@pytest.fixture
-def mcus() -> Iterator[list[FakeMcu]]:
-    made: list[FakeMcu] = []
-    yield made
-    for mcu in made:
-        mcu.unplug()
-
-
-def _mcu(mcus: list[FakeMcu], port: Path, **kwargs: object) -> FakeMcu:
-    mcu = FakeMcu(port, **kwargs)  # type: ignore[arg-type]
-    mcus.append(mcu)
-    return mcu
-
 
 def _virtual_link(port: Path, clock: VirtualClock, events: queue.Queue[object],
                   **kwargs: object) -> SerialLink:
