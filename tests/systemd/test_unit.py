@@ -50,15 +50,17 @@ def test_verify_would_catch_a_bad_key(tmp_path: Path) -> None:
     assert "Restartt" in result.stderr
 
 
-def test_security_exposure_at_most_2_5() -> None:
+@pytest.mark.parametrize("unit", [UNIT, UNIT.with_name("draughtsboard-web.service")],
+                         ids=lambda path: path.name)
+def test_security_exposure_at_most_2_5(unit: Path) -> None:
     result = subprocess.run(
-        ["systemd-analyze", "security", "--offline=true", str(UNIT)],
+        ["systemd-analyze", "security", "--offline=true", str(unit)],
         capture_output=True, text=True, timeout=60, check=False,
     )
     match = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout + result.stderr)
     assert match, result.stdout + result.stderr
     exposure = float(match.group(1))
-    print(f"security exposure: {exposure}")
+    print(f"{unit.name} security exposure: {exposure}")
     assert exposure <= 2.5
 
 
