@@ -1,0 +1,664 @@
+"""Benchmark: the built-in engine in matches against outside engines, every move refereed.
+
+Peers:
+
+- **Scan** (Fabien Letouzey's engine, built from its public source; book off, its 2-4 piece
+  bitbases on) at fixed depths (``--scan-depths 4,6,8``). Scan 2.0 speaks the first Hub protocol
+  (``pos <51 letters>``, ``depth <n>``, ``go`` -> ``move 32-28 ...``) through a small driver here;
+  Scan 3.x speaks Hub 2 and is driven by the project's own client
+  (:class:`firmware_host.opponents.hub.client.HubEngine`, ``level depth=<n>``): ``--scan-protocol``.
+  Scan plays international draughts only.
+- **TurboEngine** of py-draughts 1.10.1 (pure Python, like ours) at equal CPU time a move
+  (``--turbo-movetime``). py-draughts shares the import name ``draughts`` with pydraughts, so it
+  runs in a venv of its own (``--turbo-python``), behind ``bench/peers/turbo_driver.py`` (FEN and
+  moves in, move out). TurboEngine plays international draughts only.
+
+Our engine is :class:`engine.search.Searcher` (full strength) with a CPU-time clock
+(``time.thread_time``: the time of the thread that searches, so neither other jobs on the machine
+nor this bench's own refereeing change its strength), ``--movetime`` CPU seconds a move; with
+``--pi-factor F`` every setting is played again at ``F`` times that time, the time a Raspberry Pi 4
+would give it (default 0.25: issue 17 puts the Pi's cores at 3-5 times slower than the x86
+development machine for this kind of Python; 4 is the middle). TurboEngine gets CPU time of its own
+process (its ``time.perf_counter`` is bound to ``time.process_time``); Scan at a fixed depth has no
+clock at all.
+
+Games start from balanced openings (``bench/level_ladder.py``'s :func:`opening`: two random
+plies a side, material level, a depth-4 search within half a man), each opening played twice with
+colours swapped. Every move, whoever made it, is checked by a referee: our :class:`engine.Board`
+(the move must be legal) and, for international draughts, pydraughts (the whole legal move set
+must agree; pydraughts' known bugs are outside international draughts). A game ends by the
+variant's rules (:meth:`engine.Board.outcome`: no moves, the draw rules) or at ``--max-plies``,
+scored a draw.
+
+A setting's line reads ``+W =D -L  score %  Elo +x +- e`` from our engine's side; the Elo
+difference is ``-400 log10(1/s - 1)`` and ``e`` half the width of its 95 % interval (the
+per-game score's standard error, mapped through the same curve, as cutechess-cli does).
+
+Sizes: ``--games`` per setting, default from ``DRAUGHTSBOARD_SAMPLE`` (``ci``: 4, ``full``: 40).
+
+Run, e.g.::
+
+    nice -n 10 .venv/bin/python bench/match.py --peer scan --scan /path/to/scan \\
+        --scan-depths 4,6,8 --movetime 1.0 --pi-factor 0.25
+    nice -n 10 .venv/bin/python bench/match.py --peer turbo \\
+        --turbo-python /path/to/py-draughts-venv/bin/python --turbo-movetime 0.5 --movetime 0.5
+
+Example, the score arithmetic (+6 =4 -2):
+
+>>> tally = Tally(wins=6, draws=4, losses=2)
+>>> round(tally.score, 4), round(tally.elo, 1)
+(0.6667, 120.4)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+if __package__ in (None, ""):  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.level_ladder import opening
+from engine import Board, Move
+from engine.search import Limit, Searcher
+from engine.types import WHITE
+
+#: Games per setting for DRAUGHTSBOARD_SAMPLE=ci and =full.
+GAMES = {"ci": 4, "full": 40}
+#: z of a two-sided 95 % interval.
+Z95 = 1.959964
+
+
+# ---------------------------------------------------------------------------------- arithmetic
+def elo_difference(score: float) -> float:
+    """The Elo difference that predicts ``score`` (0-1): ``-400 log10(1/score - 1)``.
+
+    >>> elo_difference(0.5), round(elo_difference(0.75), 1)
+    (0.0, 190.8)
+    >>> elo_difference(1.0)
+    inf
+    """
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never -0.0
+
+
+@dataclass
+class Tally:
+    """Results from our engine's side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game, 0-1 (0.5 when no game has been played)."""
+        if not self.games:
+            return 0.5
+        return (self.wins + self.draws / 2) / self.games
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of the mean per-game score."""
+        n, s = self.games, self.score
+        if not n:
+            return 0.0
+        variance = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2
+                    + self.losses * s ** 2) / n
+        return math.sqrt(variance / n)
+
+    @property
+    def elo(self) -> float:
+        return elo_difference(self.score)
+
+    @property
+    def elo_error(self) -> float:
+        """Half the width of the 95 % interval of :attr:`elo` (inf when a bound is 0 or 1)."""
+        margin = Z95 * self.stderr
+        return (elo_difference(self.score + margin) - elo_difference(self.score - margin)) / 2
+
+    def add(self, points: float) -> None:
+        """Count one game: 1 a win, 0.5 a draw, 0 a loss."""
+        if points == 1:
+            self.wins += 1
+        elif points == 0.5:
+            self.draws += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            raise ValueError(f"a game scores 0, 0.5 or 1, not {points!r}")
+
+    def __str__(self) -> str:
+        """
+        >>> str(Tally(3, 0, 1))
+        '+3 =0 -1   75.0 %  Elo +191 +- inf'
+        >>> str(Tally(2, 0, 0))
+        '+2 =0 -0  100.0 %  Elo +inf'
+        """
+        text = f"+{self.wins} ={self.draws} -{self.losses}  {100 * self.score:5.1f} %  Elo "
+        if math.isinf(self.elo):
+            return text + ("+inf" if self.elo > 0 else "-inf")
+        error = "inf" if math.isinf(self.elo_error) else f"{self.elo_error:.0f}"
+        return text + f"{self.elo + 0.0:+.0f} +- {error}"
+
+
+# ---------------------------------------------------------------------------------- players
+@dataclass
+class MoveStats:
+    """What a player reported for its searched moves: depth and seconds (CPU where known)."""
+
+    moves: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+
+    def add(self, depth: int, seconds: float, nodes: int = 0) -> None:
+        self.moves += 1
+        self.depth += depth
+        self.seconds += seconds
+        self.nodes += nodes
+
+    def __str__(self) -> str:
+        if not self.moves:
+            return "no moves"
+        n = self.moves
+        return (f"mean depth {self.depth / n:.1f}, {self.seconds / n:.3f} s, "
+                f"{self.nodes / n:,.0f} nodes a move over {n} moves")
+
+
+class Player(Protocol):
+    """One side of a match."""
+
+    name: str
+    stats: MoveStats
+
+    def new_game(self) -> None: ...
+
+    def choose(self, board: Board) -> Move:
+        """A legal move of ``board`` (which has one); the board is left unchanged."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class PeerError(RuntimeError):
+    """A peer engine failed: it died, answered nonsense or played an illegal move."""
+
+
+class EnginePlayer:
+    """Our :class:`Searcher` at full strength, timed by a CPU clock of this thread."""
+
+    def __init__(self, variant: str, limit: Limit, name: str = "draughtsboard",
+                 clock: Callable[[], float] = time.thread_time, tt_mb: float = 16) -> None:
+        self.name = name
+        self.limit = limit
+        self.searcher = Searcher(variant, clock=clock, tt_mb=tt_mb)
+        self.stats = MoveStats()
+
+    def new_game(self) -> None:
+        self.searcher.new_game()
+
+    def choose(self, board: Board) -> Move:
+        result = self.searcher.search(board, self.limit)
+        if result.move is None:
+            raise PeerError(f"{self.name} found no move in {board.fen()}")
+        if result.nodes:  # a forced move is played without a search
+            self.stats.add(result.depth, result.seconds, result.nodes)
+        return result.move
+
+    def close(self) -> None:
+        pass
+
+
+def _move_for(board: Board, origin: int, destination: int, captures: frozenset[int],
+              who: str) -> Move:
+    """Our legal move with this key (squares 0-based); PeerError if there is none."""
+    for move in board.legal_moves:
+        if move.key() == (origin, destination, captures):
+            return move
+    caps = ",".join(str(c + 1) for c in sorted(captures))
+    raise PeerError(f"{who} played {origin + 1}-{destination + 1} x[{caps}], "
+                    f"not legal in {board.fen()}")
+
+
+class _LineProcess:
+    """A child process spoken to in lines; its stderr goes to a file (or nowhere)."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None, stderr_path: str | None) -> None:
+        self._err = open(stderr_path, "ab") if stderr_path else None  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            list(argv), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self._err if self._err else subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError as exc:
+            raise PeerError(f"engine exited (code {self.proc.poll()})") from exc
+
+    def receive(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise PeerError(f"engine exited (code {self.proc.wait()})")
+        return line.rstrip("\n")
+
+    def close(self, quit_line: str = "quit") -> None:
+        if self.proc.poll() is None:
+            try:
+                self.send(quit_line)
+                self.proc.wait(timeout=5)
+            except (PeerError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self._err):
+            if stream is not None:
+                stream.close()
+
+
+def scan_position(board: Board) -> str:
+    """The first Hub protocol's position: side to move and the 50 squares, ``w b W B e``.
+
+    >>> scan_position(Board()) == "w" + "b" * 20 + "e" * 10 + "w" * 20
+    True
+    """
+    letters = []
+    for sq in range(board.variant.num_squares):
+        piece = board.piece_at(sq)
+        if piece is None:
+            letters.append("e")
+        else:
+            letter = "w" if piece.color is WHITE else "b"
+            letters.append(letter.upper() if piece.king else letter)
+    return ("w" if board.turn is WHITE else "b") + "".join(letters)
+
+
+def parse_scan_move(text: str) -> tuple[int, int, frozenset[int]]:
+    """A first-Hub-protocol move (``32-28``, ``28x19x23``: origin, destination, captured
+    squares) as 0-based (origin, destination, captures).
+
+    >>> parse_scan_move("28x19x23")
+    (27, 18, frozenset({22}))
+    >>> parse_scan_move("32-28")
+    (31, 27, frozenset())
+    """
+    parts = text.replace("-", "x").split("x")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts):
+        raise PeerError(f"not a move: {text!r}")
+    squares = [int(p) - 1 for p in parts]
+    return squares[0], squares[1], frozenset(squares[2:])
+
+
+class ScanHub1Player:
+    """Scan 2.0 through the first Hub protocol, at a fixed depth, book off.
+
+    Scan 2.0 resets its search settings on every ``pos``, so ``depth`` follows ``pos``; it sees no
+    game history (the first protocol sends none).
+    """
+
+    def __init__(self, command: Sequence[str], cwd: str | None, depth: int,
+                 stderr_path: str | None = None) -> None:
+        self.name = f"Scan depth {depth}"
+        self.depth = depth
+        self.stats = MoveStats()
+        self.proc = _LineProcess(command, cwd, stderr_path)
+        self.proc.send("hub")
+        self.engine_name = ""
+        while (line := self.proc.receive()) != "wait":
+            if line.startswith("name "):
+                self.engine_name = line[5:]
+        self.proc.send("set book false")
+        self.proc.send("init")
+        while self.proc.receive() != "ready":
+            pass
+
+    def new_game(self) -> None:
+        self.proc.send("new")
+
+    def choose(self, board: Board) -> Move:
+        self.proc.send(f"pos {scan_position(board)}")
+        self.proc.send(f"depth {self.depth}")
+        self.proc.send("go")
+        started = time.perf_counter()
+        last: list[str] = []
+        while True:
+            line = self.proc.receive()
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "info" and len(words) >= 6:
+                last = words
+            elif words[0] == "error":
+                raise PeerError(f"Scan: {line} in {board.fen()}")
+            elif words[0] == "move" and len(words) >= 2:
+                break
+        # Scan 2.0 prints info lines in hub mode only now and then; the depth is the one set,
+        # the seconds are wall time seen from here.
+        self.stats.add(self.depth, time.perf_counter() - started, int(last[4]) if last else 0)
+        return _move_for(board, *parse_scan_move(words[1]), who=self.name)
+
+    def close(self) -> None:
+        self.proc.close()
+
+
+class HubPlayer:
+    """A Hub 2 engine (Scan 3.x) at a fixed depth through the project's Hub client."""
+
+    def __init__(self, command: Sequence[str], cwd: str | None, depth: int) -> None:
+        from firmware_host.opponents.hub.client import HubEngine, HubEngineConfig
+
+        self.name = f"Scan depth {depth}"
+        self.limit = Limit(depth=depth)
+        self.stats = MoveStats()
+        self.engine = HubEngine(HubEngineConfig(command=tuple(command), cwd=cwd,
+                                                params={"book": "false"}))
+        self.engine.start("international")
+        self.engine_name = f"{self.engine.name} {self.engine.engine_id.get('version', '')}"
+
+    def new_game(self) -> None:
+        pass
+
+    def choose(self, board: Board) -> Move:
+        result = self.engine.play(board, self.limit)
+        info = result.info
+        self.stats.add(info.depth or 0, info.time or result.seconds, info.nodes or 0)
+        return result.move
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def pydraughts_fen(board: Board) -> str:
+    """``board`` as a comma-listed FEN (py-draughts and pydraughts read no ranges).
+
+    >>> pydraughts_fen(Board("international", "W:W31,K32:B1"))
+    'W:W31,K32:B1'
+    """
+    sides: dict[int, list[str]] = {0: [], 1: []}
+    for sq, piece in sorted(board.pieces().items()):
+        sides[int(piece.color)].append(("K" if piece.king else "") + board.variant.square_name(sq))
+    turn = "W" if board.turn is WHITE else "B"
+    return f"{turn}:W{','.join(sides[int(WHITE)])}:B{','.join(sides[1 - int(WHITE)])}"
+
+
+def _turbo_move(move: Move) -> str:
+    head = f"{move.origin + 1}{'x' if move.captures else '-'}{move.destination + 1}"
+    return head + (":" + ",".join(str(c + 1) for c in move.captures) if move.captures else "")
+
+
+class TurboPlayer:
+    """py-draughts 1.10.1's TurboEngine in its own venv, ``seconds`` of its CPU a move."""
+
+    DRIVER = Path(__file__).resolve().parent / "peers" / "turbo_driver.py"
+
+    def __init__(self, python: str, seconds: float, stderr_path: str | None = None,
+                 driver: Path | None = None) -> None:
+        self.name = f"TurboEngine {seconds:g} s"
+        self.seconds = seconds
+        self.stats = MoveStats()
+        self.engine_name = "py-draughts TurboEngine"
+        script = driver if driver is not None else self.DRIVER
+        self.proc = _LineProcess([python, str(script)], None, stderr_path)
+
+    def new_game(self) -> None:
+        pass
+
+    def choose(self, board: Board) -> Move:
+        root = board.root()
+        moves = " ".join(_turbo_move(m) for m in board.move_stack)
+        self.proc.send(f"go {self.seconds} {pydraughts_fen(root)} {moves}".rstrip())
+        words = self.proc.receive().split()
+        if len(words) != 7 or words[0] != "move":
+            raise PeerError(f"TurboEngine: {' '.join(words)!r} in {board.fen()}")
+        caps = frozenset() if words[3] == "-" else frozenset(int(c) - 1
+                                                              for c in words[3].split(","))
+        if int(words[5]) > 1:  # a forced move is played without a search
+            self.stats.add(int(words[4]), float(words[6]), int(words[5]))
+        return _move_for(board, int(words[1]) - 1, int(words[2]) - 1, caps, who=self.name)
+
+    def close(self) -> None:
+        self.proc.close()
+
+
+# ---------------------------------------------------------------------------------- referee
+class RefereeError(RuntimeError):
+    """A move that the referee does not accept, or referees that disagree."""
+
+
+class Referee:
+    """Checks every move: legal for our :class:`Board` and, in international draughts, for
+    pydraughts too (its whole legal move set must equal ours), when pydraughts is installed."""
+
+    def __init__(self, variant: str, use_pydraughts: bool = True) -> None:
+        self.checked = 0
+        self.by_pydraughts = 0
+        self._pyboard: Callable[[str, str], object] | None = None
+        if use_pydraughts and variant == "international":
+            try:
+                import draughts  # pydraughts 0.x, not py-draughts (same import name)
+            except ImportError:
+                return
+            if str(getattr(draughts, "__version__", "")).startswith("0."):
+                self._pyboard = draughts.Board
+
+    def check(self, board: Board, move: Move) -> None:
+        """Raise :class:`RefereeError` unless ``move`` is legal in ``board``."""
+        ours = {m.key() for m in board.legal_moves}
+        if move.key() not in ours:
+            raise RefereeError(f"illegal move {move} in {board.fen()}")
+        if self._pyboard is not None:
+            theirs = set()
+            game = self._pyboard("standard", pydraughts_fen(board))
+            for their in game.legal_moves():  # type: ignore[attr-defined]
+                steps = their.board_move
+                caps = frozenset(c - 1 for c in (their.captures or []) if c is not None)
+                theirs.add((steps[0][0] - 1, steps[-1][1] - 1, caps))
+            if theirs != ours:
+                raise RefereeError(f"pydraughts and engine.Board disagree in {board.fen()}: "
+                                   f"only ours {ours - theirs}, only theirs {theirs - ours}")
+            self.by_pydraughts += 1
+        self.checked += 1
+
+
+# ---------------------------------------------------------------------------------- games
+@dataclass
+class Game:
+    """One finished game: the winner's colour (None: a draw), how it ended, the moves."""
+
+    winner: int | None
+    reason: str
+    plies: int
+    moves: list[str] = field(default_factory=list)
+
+
+def play_game(start: Board, white: Player, black: Player, max_plies: int,
+              referee: Referee) -> Game:
+    """Play from ``start`` (its moves are the opening) until the rules end the game or
+    ``max_plies`` plies (opening included) are played: then a draw."""
+    board = start.copy()
+    players = {int(WHITE): white, 1 - int(WHITE): black}
+    for player in (white, black):
+        player.new_game()
+    notes: list[str] = []
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            winner = None if outcome.winner is None else int(outcome.winner)
+            reason = outcome.rule or outcome.termination.name.lower()
+            return Game(winner, reason, board.ply, notes)
+        if board.ply >= max_plies:
+            return Game(None, f"ply cap {max_plies}", board.ply, notes)
+        move = players[int(board.turn)].choose(board)
+        referee.check(board, move)
+        notes.append(board.move_notation(move))
+        board.push(move)
+
+
+@dataclass
+class Setting:
+    """One match setting: our engine's limit against one peer."""
+
+    label: str
+    ours: Callable[[], Player]
+    peer: Callable[[], Player]
+
+
+def run_match(variant: str, setting: Setting, games: int, seed: int, max_plies: int,
+              referee: Referee, log: Callable[[str], None] = print) -> tuple[Tally, Player, Player]:
+    """``games`` games (colours swapped on each opening); the tally from our side."""
+    tally = Tally()
+    rng = random.Random(f"{seed}:{variant}")
+    ours, peer = setting.ours(), setting.peer()
+    try:
+        start = Board(variant)
+        for number in range(games):
+            if number % 2 == 0:
+                start = opening(variant, rng)
+            ours_white = number % 2 == 0
+            white, black = (ours, peer) if ours_white else (peer, ours)
+            game = play_game(start, white, black, max_plies, referee)
+            ours_colour = int(WHITE) if ours_white else 1 - int(WHITE)
+            points = 0.5 if game.winner is None else float(game.winner == ours_colour)
+            tally.add(points)
+            opening_text = _opening_text(start)
+            log(f"  game {number + 1}: ours {'white' if ours_white else 'black'}, "
+                f"{ {1.0: 'win', 0.5: 'draw', 0.0: 'loss'}[points]} ({game.reason}, "
+                f"{game.plies} plies), opening {opening_text}")
+    finally:
+        ours.close()
+        peer.close()
+    return tally, ours, peer
+
+
+def _opening_text(board: Board) -> str:
+    replay, texts = board.root(), []
+    for move in board.move_stack:
+        texts.append(replay.move_notation(move))
+        replay.push(move)
+    return " ".join(texts)
+
+
+def default_games() -> int:
+    """Games per setting from ``DRAUGHTSBOARD_SAMPLE`` (``ci`` or ``full``)."""
+    sample = os.environ.get("DRAUGHTSBOARD_SAMPLE", "ci")
+    if sample not in GAMES:
+        raise SystemExit(f"DRAUGHTSBOARD_SAMPLE must be 'ci' or 'full', not {sample!r}")
+    return GAMES[sample]
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, cwd=Path(__file__).resolve().parent, check=True)
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--peer", choices=("scan", "turbo"), required=True)
+    parser.add_argument("--variant", default="international")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per setting (default: 4, or 40 with DRAUGHTSBOARD_SAMPLE=full)")
+    parser.add_argument("--movetime", type=float, default=1.0,
+                        help="our engine's CPU seconds a move (default 1.0)")
+    parser.add_argument("--pi-factor", type=float, default=None,
+                        help="also play every setting at this share of --movetime (Pi 4: 0.25)")
+    parser.add_argument("--scan", help="the Scan program (run from its own directory)")
+    parser.add_argument("--scan-protocol", type=int, choices=(1, 2), default=1,
+                        help="1: Scan 2.0's first Hub protocol; 2: Hub 2 (Scan 3.x)")
+    parser.add_argument("--scan-depths", default="4,6,8")
+    parser.add_argument("--turbo-python", help="python of the venv that has py-draughts 1.10.1")
+    parser.add_argument("--turbo-movetime", type=float, default=None,
+                        help="TurboEngine's CPU seconds a move (default: equal to ours)")
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-pydraughts", action="store_true",
+                        help="referee with engine.Board only")
+    parser.add_argument("--stderr-log", default=None, help="file for the peers' stderr")
+    args = parser.parse_args(argv)
+    games = args.games if args.games is not None else default_games()
+    if args.peer == "scan" and args.variant != "international":
+        parser.error("Scan 2.0 plays international draughts only")
+    if args.peer == "turbo" and args.variant != "international":
+        parser.error("TurboEngine plays international draughts only")
+    if args.peer == "scan" and not args.scan:
+        parser.error("--peer scan needs --scan PATH")
+    if args.peer == "turbo" and not args.turbo_python:
+        parser.error("--peer turbo needs --turbo-python PATH")
+
+    times = [args.movetime] + ([args.movetime * args.pi_factor] if args.pi_factor else [])
+    settings: list[Setting] = []
+    for ours_time in times:
+        def ours(t: float = ours_time) -> Player:
+            return EnginePlayer(args.variant, Limit(movetime=t))
+
+        if args.peer == "scan":
+            scan = str(Path(args.scan).resolve())
+            for depth in (int(d) for d in args.scan_depths.split(",") if d):
+                def peer(d: int = depth, program: str = scan) -> Player:
+                    cwd = str(Path(program).parent)
+                    if args.scan_protocol == 1:
+                        return ScanHub1Player((program, "hub"), cwd, d, args.stderr_log)
+                    return HubPlayer((program, "hub"), cwd, d)
+
+                settings.append(Setting(f"ours {ours_time:g} s CPU v Scan depth {depth}",
+                                        ours, peer))
+        else:
+            turbo_time = args.turbo_movetime if args.turbo_movetime else ours_time
+
+            def turbo(t: float = turbo_time) -> Player:
+                return TurboPlayer(args.turbo_python, t, args.stderr_log)
+
+            settings.append(Setting(f"ours {ours_time:g} s CPU v TurboEngine {turbo_time:g} s CPU",
+                                    ours, turbo))
+
+    import engine.search
+
+    build = "compiled" if not engine.search.__file__.endswith(".py") else "pure Python"
+    print(f"match bench, commit {_git_commit()}, engine.search {build}, {args.variant}, "
+          f"{games} games a setting, openings swapped, draw at {args.max_plies} plies, "
+          f"seed {args.seed}", flush=True)
+    print("time control: ours --movetime CPU seconds a move (thread_time); "
+          + ("Scan: fixed depth, no clock" if args.peer == "scan"
+             else "TurboEngine: CPU seconds a move of its own process (process_time)"), flush=True)
+    results: list[tuple[str, Tally]] = []
+    for setting in settings:
+        referee = Referee(args.variant, use_pydraughts=not args.no_pydraughts)
+        print(f"{setting.label}:", flush=True)
+        tally, ours_player, peer_player = run_match(
+            args.variant, setting, games, args.seed, args.max_plies, referee,
+            log=lambda line: print(line, flush=True))
+        results.append((setting.label, tally))
+        name = getattr(peer_player, "engine_name", peer_player.name)
+        print(f"  ours: {ours_player.stats}", flush=True)
+        print(f"  {name}: {peer_player.stats}", flush=True)
+        print(f"  referee: {referee.checked} moves checked, {referee.by_pydraughts} also by "
+              f"pydraughts", flush=True)
+        print(f"{setting.label}: {tally}", flush=True)
+    print("summary:")
+    for label, tally in results:
+        print(f"  {label:<50} {tally}  ({tally.games} games)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""bench/match.py without Scan or py-draughts: the score and Elo arithmetic against values worked
+out by hand, the game loop (colours swapped on one opening, the ply cap, the end by the rules,
+the referee) with scripted players, and both peer drivers against scripted stand-ins that speak
+their line protocols."""
+
+from __future__ import annotations
+
+import doctest
+import math
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import bench.match as match
+from bench.match import (
+    EnginePlayer,
+    Game,
+    MoveStats,
+    PeerError,
+    Referee,
+    RefereeError,
+    ScanHub1Player,
+    Setting,
+    Tally,
+    TurboPlayer,
+    play_game,
+    run_match,
+)
+from engine import Board, Move
+from engine.search import Limit
+from engine.types import BLACK, WHITE
+
+
+class FirstMove:
+    """Plays the first legal move (in square order); remembers the colours and boards it saw."""
+
+    def __init__(self, name: str = "first") -> None:
+        self.name = name
+        self.stats = MoveStats()
+        self.colours: list[int] = []
+        self.games = 0
+        self.closed = False
+
+    def new_game(self) -> None:
+        self.games += 1
+
+    def choose(self, board: Board) -> Move:
+        self.colours.append(int(board.turn))
+        return min(board.legal_moves, key=lambda m: (m.origin, m.destination, m.captures))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class Illegal(FirstMove):
+    """Plays a move that does not exist."""
+
+    def choose(self, board: Board) -> Move:
+        return Move(origin=0, destination=1, path=(1,))
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(match).failed == 0
+
+
+@pytest.mark.parametrize(("tally", "score", "elo", "error"), [
+    # +6 =4 -2: s = 8/12; Elo = 400 log10 2 = 120.41; per-game variance (6 (1/3)^2 + 4 (1/6)^2
+    # + 2 (2/3)^2) / 12 = 0.13889, se = sqrt(0.13889 / 12) = 0.10758; s +- 1.96 se = 0.87753 and
+    # 0.45581, i.e. Elo 342.1 and -30.8: half the width 186.4.
+    (Tally(6, 4, 2), 0.66667, 120.41, 186.44),
+    (Tally(3, 0, 1), 0.75, 190.85, None),   # 400 log10 3
+    (Tally(0, 10, 0), 0.5, 0.0, 0.0),       # all draws: no spread
+    (Tally(1, 0, 3), 0.25, -190.85, None),
+])
+def test_score_and_elo(tally: Tally, score: float, elo: float, error: float | None) -> None:
+    assert tally.score == pytest.approx(score, abs=1e-5)
+    assert tally.elo == pytest.approx(elo, abs=0.01)
+    if error is not None:
+        assert tally.elo_error == pytest.approx(error, abs=0.01)
+
+
+def test_a_clean_sweep_has_no_finite_elo() -> None:
+    assert Tally(5, 0, 0).elo == math.inf
+    assert Tally(0, 0, 5).elo == -math.inf
+    assert str(Tally(0, 0, 5)).endswith("Elo -inf")
+
+
+def test_tally_counts_points() -> None:
+    tally = Tally()
+    for points in (1, 0.5, 0.5, 0):
+        tally.add(points)
+    assert (tally.wins, tally.draws, tally.losses) == (1, 2, 1)
+    with pytest.raises(ValueError, match=r"0, 0\.5 or 1"):
+        tally.add(0.25)
+
+
+def test_match_swaps_colours_on_each_opening_and_caps_the_game() -> None:
+    peer = FirstMove()
+    seen: list[str] = []
+    setting = Setting("test", lambda: EnginePlayer("international", Limit(depth=1)),
+                      lambda: peer)
+    # The opening is 4 plies: a cap of 6 lets each side play one move of its own.
+    tally, _ours, _peer = run_match("international", setting, games=4, seed=1, max_plies=6,
+                                    referee=Referee("international"), log=seen.append)
+    assert (tally.wins, tally.draws, tally.losses) == (0, 4, 0)
+    assert all("ply cap 6" in line for line in seen)
+    # Ours is white in games 1 and 3, so the peer moves as black there, then as white.
+    assert peer.colours == [int(BLACK), int(WHITE)] * 2
+    openings = [line.split("opening ")[1] for line in seen]
+    assert openings[0] == openings[1] != openings[2] == openings[3]
+    assert peer.closed and peer.games == 4
+
+
+def test_a_game_ends_by_the_rules() -> None:
+    start = Board("international", "W:W33:B28")  # white takes the last black man
+    game = play_game(start, FirstMove(), FirstMove(), max_plies=100,
+                     referee=Referee("international"))
+    assert game == Game(winner=int(WHITE), reason="no_moves", plies=1, moves=["33x22"])
+
+
+def test_the_referee_checks_every_move_with_pydraughts_too() -> None:
+    pytest.importorskip("draughts")
+    referee = Referee("international")
+    play_game(Board(), FirstMove(), FirstMove(), max_plies=10, referee=referee)
+    assert referee.checked == 10
+    assert referee.by_pydraughts == 10
+
+
+def test_the_referee_stops_an_illegal_move() -> None:
+    with pytest.raises(RefereeError, match="illegal move"):
+        play_game(Board(), Illegal(), FirstMove(), max_plies=10, referee=Referee("international"))
+
+
+FAKE_SCAN = """
+import sys
+from engine import Board
+board = None
+for line in sys.stdin:
+    words = line.split()
+    if words[0] == "hub":
+        print("name Fake Scan"); print("wait")
+    elif words[0] == "init":
+        print("ready")
+    elif words[0] == "pos":
+        text = words[1]
+        squares = {"w": [], "b": []}
+        for n, c in enumerate(text[1:], start=1):
+            if c != "e":
+                squares[c.lower()].append(("K" if c.isupper() else "") + str(n))
+        board = Board("international", text[0].upper() + ":W" + ",".join(squares["w"])
+                      + ":B" + ",".join(squares["b"]))
+    elif words[0] == "go":
+        move = min(board.legal_moves, key=lambda m: (m.origin, m.destination))
+        sep = "x" if move.captures else "-"
+        caps = "".join("x" + str(c + 1) for c in move.captures)
+        print(f"move {move.origin + 1}{sep}{move.destination + 1}{caps}", flush=True)
+    elif words[0] == "quit":
+        break
+    sys.stdout.flush()
+"""
+
+
+def test_scan_driver_speaks_the_first_hub_protocol(tmp_path: Path) -> None:
+    script = tmp_path / "fake_scan.py"
+    script.write_text(textwrap.dedent(FAKE_SCAN))
+    player = ScanHub1Player((sys.executable, str(script)), None, depth=3)
+    try:
+        assert player.engine_name == "Fake Scan"
+        board = Board("international", "W:W33,K46:B28")
+        move = player.choose(board)
+        assert move.key() == (32, 21, frozenset({27}))  # 33x22, the forced capture
+        assert player.stats.moves == 1 and player.stats.depth == 3
+    finally:
+        player.close()
+
+
+FAKE_TURBO = """
+import sys
+from engine import Board
+for line in sys.stdin:
+    words = line.split()
+    if words[0] == "quit":
+        break
+    board = Board("international", words[2])
+    for text in words[3:]:
+        head, _, caps = text.partition(":")
+        o, d = (int(x) - 1 for x in head.replace("x", "-").split("-"))
+        board.push(next(m for m in board.legal_moves if (m.origin, m.destination) == (o, d)))
+    if board.ply == 1:
+        print("nonsense", flush=True)
+        continue
+    move = min(board.legal_moves, key=lambda m: (m.origin, m.destination))
+    caps = ",".join(str(c + 1) for c in move.captures) or "-"
+    print(f"move {move.origin + 1} {move.destination + 1} {caps} 4 100 {words[1]}", flush=True)
+"""
+
+
+def test_turbo_driver_protocol(tmp_path: Path) -> None:
+    script = tmp_path / "fake_turbo.py"
+    script.write_text(textwrap.dedent(FAKE_TURBO))
+    player = TurboPlayer(sys.executable, 0.25, driver=script)
+    try:
+        board = Board()
+        move = player.choose(board)
+        assert move in board.legal_moves
+        assert (player.stats.moves, player.stats.depth, player.stats.seconds) == (1, 4, 0.25)
+        board.push(move)
+        with pytest.raises(PeerError, match="nonsense"):
+            player.choose(board)  # the stand-in answers nonsense after one move
+    finally:
+        player.close()
