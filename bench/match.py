@@ -573,9 +573,40 @@ def _git_commit() -> str:
         return "unknown"
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
+    """The settings of one peer: each of our times against each of its strengths."""
+    times = [args.movetime] + ([args.movetime * args.pi_factor] if args.pi_factor else [])
+    settings: list[Setting] = []
+    for ours_time in times:
+        def ours(t: float = ours_time) -> Player:
+            return EnginePlayer(args.variant, Limit(movetime=t))
+
+        if peer == "scan":
+            scan = str(Path(args.scan).resolve())
+            for depth in (int(d) for d in args.scan_depths.split(",") if d):
+                def scan_peer(d: int = depth, program: str = scan) -> Player:
+                    cwd = str(Path(program).parent)
+                    if args.scan_protocol == 1:
+                        return ScanHub1Player((program, "hub"), cwd, d, args.stderr_log)
+                    return HubPlayer((program, "hub"), cwd, d)
+
+                settings.append(Setting(f"ours {ours_time:g} s CPU v Scan depth {depth}",
+                                        ours, scan_peer))
+        else:
+            turbo_time = args.turbo_movetime if args.turbo_movetime else ours_time
+
+            def turbo(t: float = turbo_time, python: str = args.turbo_python) -> Player:
+                return TurboPlayer(python, t, args.stderr_log)
+
+            settings.append(Setting(f"ours {ours_time:g} s CPU v TurboEngine {turbo_time:g} s CPU",
+                                    ours, turbo))
+    return settings
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--peer", choices=("scan", "turbo"), required=True)
+    parser.add_argument("--peer", choices=("scan", "turbo", "all"), default="all",
+                        help="the opponent (default: every one that is installed)")
     parser.add_argument("--variant", default="international")
     parser.add_argument("--games", type=int, default=None,
                         help="games per setting (default: 4, or 40 with DRAUGHTSBOARD_SAMPLE=full)")
@@ -583,11 +614,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="our engine's CPU seconds a move (default 1.0)")
     parser.add_argument("--pi-factor", type=float, default=None,
                         help="also play every setting at this share of --movetime (Pi 4: 0.25)")
-    parser.add_argument("--scan", help="the Scan program (run from its own directory)")
+    parser.add_argument("--scan", default=os.environ.get("DRAUGHTSBOARD_SCAN"),
+                        help="the Scan program, run from its own directory "
+                             "(default: $DRAUGHTSBOARD_SCAN)")
     parser.add_argument("--scan-protocol", type=int, choices=(1, 2), default=1,
                         help="1: Scan 2.0's first Hub protocol; 2: Hub 2 (Scan 3.x)")
     parser.add_argument("--scan-depths", default="4,6,8")
-    parser.add_argument("--turbo-python", help="python of the venv that has py-draughts 1.10.1")
+    parser.add_argument("--turbo-python", default=os.environ.get("DRAUGHTSBOARD_PY_DRAUGHTS"),
+                        help="python of the venv that has py-draughts 1.10.1 "
+                             "(default: $DRAUGHTSBOARD_PY_DRAUGHTS)")
     parser.add_argument("--turbo-movetime", type=float, default=None,
                         help="TurboEngine's CPU seconds a move (default: equal to ours)")
     parser.add_argument("--max-plies", type=int, default=300)
@@ -595,59 +630,45 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-pydraughts", action="store_true",
                         help="referee with engine.Board only")
     parser.add_argument("--stderr-log", default=None, help="file for the peers' stderr")
+    parser.add_argument("--commit", default=None,
+                        help="the commit to print (default: git rev-parse HEAD of the checkout)")
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else default_games()
-    if args.peer == "scan" and args.variant != "international":
-        parser.error("Scan 2.0 plays international draughts only")
-    if args.peer == "turbo" and args.variant != "international":
-        parser.error("TurboEngine plays international draughts only")
-    if args.peer == "scan" and not args.scan:
-        parser.error("--peer scan needs --scan PATH")
-    if args.peer == "turbo" and not args.turbo_python:
-        parser.error("--peer turbo needs --turbo-python PATH")
-
-    times = [args.movetime] + ([args.movetime * args.pi_factor] if args.pi_factor else [])
+    if games < 1 or args.movetime <= 0 or args.max_plies < 1:
+        parser.error("--games, --movetime and --max-plies must be positive")
+    peers = ["scan", "turbo"] if args.peer == "all" else [args.peer]
     settings: list[Setting] = []
-    for ours_time in times:
-        def ours(t: float = ours_time) -> Player:
-            return EnginePlayer(args.variant, Limit(movetime=t))
-
-        if args.peer == "scan":
-            scan = str(Path(args.scan).resolve())
-            for depth in (int(d) for d in args.scan_depths.split(",") if d):
-                def peer(d: int = depth, program: str = scan) -> Player:
-                    cwd = str(Path(program).parent)
-                    if args.scan_protocol == 1:
-                        return ScanHub1Player((program, "hub"), cwd, d, args.stderr_log)
-                    return HubPlayer((program, "hub"), cwd, d)
-
-                settings.append(Setting(f"ours {ours_time:g} s CPU v Scan depth {depth}",
-                                        ours, peer))
+    for peer in peers:
+        missing = {"scan": (args.scan, "--scan PATH or $DRAUGHTSBOARD_SCAN"),
+                   "turbo": (args.turbo_python,
+                             "--turbo-python PATH or $DRAUGHTSBOARD_PY_DRAUGHTS")}[peer]
+        if args.variant != "international":
+            print(f"{peer}: skipped, it plays international draughts only")
+        elif not missing[0]:
+            print(f"{peer}: skipped, not installed here (give {missing[1]})")
         else:
-            turbo_time = args.turbo_movetime if args.turbo_movetime else ours_time
-
-            def turbo(t: float = turbo_time) -> Player:
-                return TurboPlayer(args.turbo_python, t, args.stderr_log)
-
-            settings.append(Setting(f"ours {ours_time:g} s CPU v TurboEngine {turbo_time:g} s CPU",
-                                    ours, turbo))
+            settings += _settings(args, peer)
 
     import engine.search
 
     build = "compiled" if not engine.search.__file__.endswith(".py") else "pure Python"
-    print(f"match bench, commit {_git_commit()}, engine.search {build}, {args.variant}, "
-          f"{games} games a setting, openings swapped, draw at {args.max_plies} plies, "
-          f"seed {args.seed}", flush=True)
-    print("time control: ours --movetime CPU seconds a move (thread_time); "
-          + ("Scan: fixed depth, no clock" if args.peer == "scan"
-             else "TurboEngine: CPU seconds a move of its own process (process_time)"), flush=True)
+    print(f"match bench, commit {args.commit or _git_commit()}, engine.search {build}, "
+          f"{args.variant}, {games} games a setting, openings swapped, draw at {args.max_plies} "
+          f"plies, seed {args.seed}", flush=True)
+    print("time control: ours CPU seconds a move (time.thread_time); Scan: fixed depth, no "
+          "clock; TurboEngine: CPU seconds a move of its own process (time.process_time)",
+          flush=True)
     results: list[tuple[str, Tally]] = []
     for setting in settings:
         referee = Referee(args.variant, use_pydraughts=not args.no_pydraughts)
         print(f"{setting.label}:", flush=True)
-        tally, ours_player, peer_player = run_match(
-            args.variant, setting, games, args.seed, args.max_plies, referee,
-            log=lambda line: print(line, flush=True))
+        try:
+            tally, ours_player, peer_player = run_match(
+                args.variant, setting, games, args.seed, args.max_plies, referee,
+                log=lambda line: print(line, flush=True))
+        except (PeerError, OSError) as exc:
+            print(f"{setting.label}: the peer failed: {exc}", flush=True)
+            return 1
         results.append((setting.label, tally))
         name = getattr(peer_player, "engine_name", peer_player.name)
         print(f"  ours: {ours_player.stats}", flush=True)
@@ -658,7 +679,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("summary:")
     for label, tally in results:
         print(f"  {label:<50} {tally}  ({tally.games} games)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

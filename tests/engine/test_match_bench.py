@@ -211,3 +211,26 @@ def test_turbo_driver_protocol(tmp_path: Path) -> None:
             player.choose(board)  # the stand-in answers nonsense after one move
     finally:
         player.close()
+
+
+def test_main_without_peers_says_what_it_skipped(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DRAUGHTSBOARD_SCAN", raising=False)
+    monkeypatch.delenv("DRAUGHTSBOARD_PY_DRAUGHTS", raising=False)
+    assert match.main([]) == 0
+    out = capsys.readouterr().out
+    assert "scan: skipped, not installed here" in out
+    assert "turbo: skipped, not installed here" in out
+
+
+def test_main_plays_a_scan_stand_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "scan"
+    script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(FAKE_SCAN))
+    script.chmod(0o755)
+    assert match.main(["--peer", "scan", "--scan", str(script), "--scan-depths", "2",
+                       "--games", "2", "--max-plies", "8", "--movetime", "0.01",
+                       "--commit", "abc1234"]) == 0
+    out = capsys.readouterr().out
+    assert "commit abc1234" in out
+    assert "ours 0.01 s CPU v Scan depth 2: +0 =2 -0   50.0 %  Elo +0 +- 0" in out
+    assert "referee: 8 moves checked" in out  # 2 games of 4 plies after the opening
