@@ -53,9 +53,11 @@ Example, the score arithmetic (+6 =4 -2):
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -444,12 +446,16 @@ class RefereeError(RuntimeError):
 
 
 class Referee:
-    """Checks every move: legal for our :class:`Board` and, in international draughts, for
-    pydraughts too (its whole legal move set must equal ours), when pydraughts is installed."""
+    """Checks every move: legal for our :class:`Board` (else :class:`RefereeError`) and, in
+    international draughts, for pydraughts too when it is installed: its whole legal move set
+    must equal ours, and a position where it does not is kept in :attr:`disagreements`."""
 
     def __init__(self, variant: str, use_pydraughts: bool = True) -> None:
         self.checked = 0
         self.by_pydraughts = 0
+        #: Positions where pydraughts' legal moves differ from ours (reported, not fatal: our
+        #: Board is the rule book; the peer checks its own moves as well).
+        self.disagreements: list[str] = []
         self._pyboard: Callable[[str, str], object] | None = None
         if use_pydraughts and variant == "international":
             try:
@@ -472,9 +478,10 @@ class Referee:
                 caps = frozenset(c - 1 for c in (their.captures or []) if c is not None)
                 theirs.add((steps[0][0] - 1, steps[-1][1] - 1, caps))
             if theirs != ours:
-                raise RefereeError(f"pydraughts and engine.Board disagree in {board.fen()}: "
-                                   f"only ours {ours - theirs}, only theirs {theirs - ours}")
-            self.by_pydraughts += 1
+                self.disagreements.append(f"{board.fen()}: only engine.Board {ours - theirs}, "
+                                          f"only pydraughts {theirs - ours}")
+            elif move.key() in theirs:
+                self.by_pydraughts += 1
         self.checked += 1
 
 
@@ -522,8 +529,15 @@ class Setting:
 
 
 def run_match(variant: str, setting: Setting, games: int, seed: int, max_plies: int,
-              referee: Referee, log: Callable[[str], None] = print) -> tuple[Tally, Player, Player]:
-    """``games`` games (colours swapped on each opening); the tally from our side."""
+              referee: Referee, log: Callable[[str], None] = print,
+              on_game: Callable[[dict[str, object]], None] | None = None,
+              ) -> tuple[Tally, Player, Player]:
+    """``games`` games (colours swapped on each opening); the tally from our side.
+
+    ``on_game`` gets each finished game as a record (white, black, result, opening, moves ...).
+    An interrupt (Ctrl-C, or SIGTERM in :func:`main`) ends the match early: the tally then counts
+    the games finished.
+    """
     tally = Tally()
     rng = random.Random(f"{seed}:{variant}")
     ours, peer = setting.ours(), setting.peer()
@@ -542,6 +556,14 @@ def run_match(variant: str, setting: Setting, games: int, seed: int, max_plies: 
             log(f"  game {number + 1}: ours {'white' if ours_white else 'black'}, "
                 f"{ {1.0: 'win', 0.5: 'draw', 0.0: 'loss'}[points]} ({game.reason}, "
                 f"{game.plies} plies), opening {opening_text}")
+            if on_game is not None:
+                result = "1/2-1/2" if game.winner is None else (
+                    "1-0" if game.winner == int(WHITE) else "0-1")
+                on_game({"white": white.name, "black": black.name, "result": result,
+                         "reason": game.reason, "plies": game.plies, "opening": opening_text,
+                         "moves": game.moves})
+    except KeyboardInterrupt:
+        log(f"  interrupted after {tally.games} of {games} games")
     finally:
         ours.close()
         peer.close()
@@ -579,7 +601,7 @@ def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
     settings: list[Setting] = []
     for ours_time in times:
         def ours(t: float = ours_time) -> Player:
-            return EnginePlayer(args.variant, Limit(movetime=t))
+            return EnginePlayer(args.variant, Limit(movetime=t), name=f"draughtsboard {t:g} s")
 
         if peer == "scan":
             scan = str(Path(args.scan).resolve())
@@ -601,6 +623,10 @@ def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
             settings.append(Setting(f"ours {ours_time:g} s CPU v TurboEngine {turbo_time:g} s CPU",
                                     ours, turbo))
     return settings
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -630,6 +656,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-pydraughts", action="store_true",
                         help="referee with engine.Board only")
     parser.add_argument("--stderr-log", default=None, help="file for the peers' stderr")
+    parser.add_argument("--out", default=None,
+                        help="write every game as JSON (the format bench/rating.py reads)")
     parser.add_argument("--commit", default=None,
                         help="the commit to print (default: git rev-parse HEAD of the checkout)")
     args = parser.parse_args(argv)
@@ -652,12 +680,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     import engine.search
 
     build = "compiled" if not engine.search.__file__.endswith(".py") else "pure Python"
-    print(f"match bench, commit {args.commit or _git_commit()}, engine.search {build}, "
+    commit = args.commit or _git_commit()
+    print(f"match bench, commit {commit}, engine.search {build}, "
           f"{args.variant}, {games} games a setting, openings swapped, draw at {args.max_plies} "
           f"plies, seed {args.seed}", flush=True)
     print("time control: ours CPU seconds a move (time.thread_time); Scan: fixed depth, no "
           "clock; TurboEngine: CPU seconds a move of its own process (time.process_time)",
           flush=True)
+    record: dict[str, object] = {
+        "variant": args.variant, "commit": commit, "engine_build": build,
+        "command": " ".join(sys.argv if argv is None else ["bench/match.py", *argv]),
+        "games": [], "players": {}}
+    played: list[dict[str, object]] = []
+
+    def keep(game: dict[str, object]) -> None:
+        played.append(game)
+        if args.out:
+            record["games"] = played
+            Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        results = _play_settings(args, settings, games, keep)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if results is None:
+        return 1
+    print("summary:")
+    for label, tally in results:
+        print(f"  {label:<50} {tally}  ({tally.games} games)")
+    return 0
+
+
+def _play_settings(args: argparse.Namespace, settings: Sequence[Setting], games: int,
+                   keep: Callable[[dict[str, object]], None]) -> list[tuple[str, Tally]] | None:
+    """Play the settings in turn, printing each; None if a peer failed."""
     results: list[tuple[str, Tally]] = []
     for setting in settings:
         referee = Referee(args.variant, use_pydraughts=not args.no_pydraughts)
@@ -665,21 +722,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             tally, ours_player, peer_player = run_match(
                 args.variant, setting, games, args.seed, args.max_plies, referee,
-                log=lambda line: print(line, flush=True))
-        except (PeerError, OSError) as exc:
-            print(f"{setting.label}: the peer failed: {exc}", flush=True)
-            return 1
+                log=lambda line: print(line, flush=True), on_game=keep)
+        except (PeerError, RefereeError, OSError) as exc:
+            print(f"{setting.label}: stopped: {exc}", flush=True)
+            return None
         results.append((setting.label, tally))
         name = getattr(peer_player, "engine_name", peer_player.name)
         print(f"  ours: {ours_player.stats}", flush=True)
         print(f"  {name}: {peer_player.stats}", flush=True)
         print(f"  referee: {referee.checked} moves checked, {referee.by_pydraughts} also by "
-              f"pydraughts", flush=True)
+              f"pydraughts, {len(referee.disagreements)} disagreements", flush=True)
+        for text in referee.disagreements[:10]:
+            print(f"    pydraughts disagrees: {text}", flush=True)
         print(f"{setting.label}: {tally}", flush=True)
-    print("summary:")
-    for label, tally in results:
-        print(f"  {label:<50} {tally}  ({tally.games} games)")
-    return 0
+        if tally.games < games:
+            break
+    return results
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ their line protocols."""
 from __future__ import annotations
 
 import doctest
+import json
 import math
 import sys
 import textwrap
@@ -227,10 +228,17 @@ def test_main_plays_a_scan_stand_in(tmp_path: Path, capsys: pytest.CaptureFixtur
     script = tmp_path / "scan"
     script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(FAKE_SCAN))
     script.chmod(0o755)
+    out_file = tmp_path / "games.json"
     assert match.main(["--peer", "scan", "--scan", str(script), "--scan-depths", "2",
                        "--games", "2", "--max-plies", "8", "--movetime", "0.01",
-                       "--commit", "abc1234"]) == 0
+                       "--commit", "abc1234", "--out", str(out_file)]) == 0
+    record = json.loads(out_file.read_text())
+    assert record["commit"] == "abc1234"
+    assert [(g["white"], g["black"], g["result"]) for g in record["games"]] == [
+        ("draughtsboard 0.01 s", "Scan depth 2", "1/2-1/2"),
+        ("Scan depth 2", "draughtsboard 0.01 s", "1/2-1/2")]
+    assert all(len(g["moves"]) == 4 for g in record["games"])
     out = capsys.readouterr().out
     assert "commit abc1234" in out
     assert "ours 0.01 s CPU v Scan depth 2: +0 =2 -0   50.0 %  Elo +0 +- 0" in out
-    assert "referee: 8 moves checked" in out  # 2 games of 4 plies after the opening
+    assert "referee: 8 moves checked, 8 also by pydraughts, 0 disagreements" in out
