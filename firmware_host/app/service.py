@@ -47,7 +47,6 @@ from board_io.registry import (
 from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
 from engine import Board, Move
-from engine.levels import level, limit_for_level
 from engine.search import Limit
 from engine.variant import Variant, find_variant
 from firmware_host.app import logsetup
@@ -58,7 +57,7 @@ from firmware_host.game.controller import Controller
 from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
 from firmware_host.game.types import Mode, SessionConfig
-from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
+from firmware_host.opponents.build import build_opponent
 from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.health import HealthTracker
 from firmware_host.recognition.health import Wiring as SensorLayout
@@ -274,7 +273,9 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config["board.sensors"] != "shift-register"),
         expected=start.occupied_squares(), at=clock.monotonic())
+    computer = "draughtsboard" if worker is None else worker.opponent.name  # e.g. Scan 3.1
     session = Session(variant, store, SessionConfig.from_config(config), thinker=worker,
+                      computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
                       opening=ballot_opening(config, variant), health=health)
     session.subscribe(event_logger())
@@ -322,31 +323,13 @@ def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Cl
         return None
     opponent, limit = build_opponent(config, variant)
     stack.callback(opponent.close)
-    if virtual_time:
-        return SyncEngineWorker(opponent, Limit(depth=limit.depth or VIRTUAL_TIME_DEPTH), clock)
+    if virtual_time:  # no clock: a depth (or a Hub engine's node count) decides
+        virtual = Limit(nodes=limit.nodes) if limit.nodes and not limit.depth \
+            else Limit(depth=limit.depth or VIRTUAL_TIME_DEPTH)
+        return SyncEngineWorker(opponent, virtual, clock)
     worker = ThreadEngineWorker(opponent, limit, clock)
     stack.callback(worker.close)
     return worker
-
-
-def build_opponent(config: Config, variant: Variant) -> tuple[Opponent, Limit]:
-    """The opponent (built-in at its level, or a Hub engine) and the search limit per move."""
-    chosen = level(_int(config, "engine.level"))
-    movetime = _int(config, "engine.movetime_ms") / 1000 or None
-    depth = _int(config, "engine.depth")
-    if depth:
-        limit = Limit(depth=depth, movetime=movetime)
-    else:
-        limit = limit_for_level(chosen.number, movetime=movetime)
-    if config["engine.kind"] == "hub":
-        from firmware_host.opponents.hub.client import HubEngine
-        from firmware_host.opponents.hub.config import config_from_settings
-
-        section = {key.split(".", 1)[1]: config[key] for key in config
-                   if key.startswith("engine.")}
-        return HubOpponent(HubEngine(config_from_settings(section))), limit
-    seed = _int(config, "engine.seed")
-    return BuiltinOpponent(seed=seed, options=chosen.options), limit
 
 
 def ballot_opening(config: Config, variant: Variant) -> Opening | None:

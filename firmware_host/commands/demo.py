@@ -1,8 +1,11 @@
-"""``draughtsboard demo``: a simulated human plays the computer on the simulated board."""
+"""``draughtsboard demo``: a simulated human plays the computer on the simulated board; the
+computer is the built-in engine, or a Hub engine such as Scan (``--hub``, ``--config``)."""
 
 from __future__ import annotations
 
 import argparse
+
+from firmware_host.opponents.arguments import add_hub_arguments
 
 
 def _positive(text: str) -> int:
@@ -36,12 +39,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--games-dir", metavar="DIR",
                         help="where the PDN file is written (default: a new temporary "
                              "directory, printed at the end)")
+    add_hub_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the demo."""
+    """Run the demo (the computer: the built-in engine at ``--level``, or the Hub engine that
+    ``--hub``/``--config`` name, at its own ``engine.hub_*`` strength)."""
+    from firmware_host.opponents.arguments import hub_config
     from firmware_host.tools.demo import DemoOptions, run_demo
 
     return run_demo(DemoOptions(variant=args.variant, plies=args.moves, level=args.level,
-                                fast=args.fast, games_dir=args.games_dir, seed=args.seed))
+                                fast=args.fast, games_dir=args.games_dir, seed=args.seed,
+                                hub=hub_config(args)))

@@ -136,9 +136,13 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
     _str("engine.kind", "builtin",
          "builtin: the bundled engine; hub: an external engine speaking the Hub protocol.",
          ENGINE_KINDS),
-    _int("engine.level", 5, "Strength of the built-in engine, 1 (beginner) to 10.", 1, 10),
-    _int("engine.depth", 0, "Fixed search depth in plies; 0 lets the level decide.", 0, 64),
-    _int("engine.movetime_ms", 0, "Fixed thinking time per move in ms; 0 lets the level decide.",
+    _int("engine.level", 5,
+         "Strength of the built-in engine, 1 (beginner) to 10. A Hub engine has its own: "
+         "hub_depth, hub_nodes, hub_movetime_s.", 1, 10),
+    _int("engine.depth", 0,
+         "Built-in engine: fixed search depth in plies; 0 lets the level decide.", 0, 64),
+    _int("engine.movetime_ms", 0,
+         "Built-in engine: fixed thinking time per move in ms; 0 lets the level decide.",
          0, 600_000),
     Option("engine.hub_command", "list[str]", [],
            "argv of an external Hub engine, e.g. [\"/opt/scan/scan\", \"hub\"]. Run without a "
@@ -161,8 +165,15 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
            "Grace after a time limit before stop is sent to the Hub engine.", 0.0, 600),
     _float("engine.hub_stop_timeout_s", 5.0, "How long the Hub engine may take to answer stop.",
            0.1, 600),
-    _float("engine.hub_movetime_s", 1.0, "Hub engine's time per move when no other limit is set.",
-           0.01, 3600),
+    _int("engine.hub_depth", 0,
+         "Hub engine: search this many plies a move (sent as level depth=N); 0: no depth "
+         "limit, the time per move decides.", 0, 99),
+    _int("engine.hub_nodes", 0,
+         "Hub engine: search this many nodes a move (level nodes=N); 0: no node limit. At "
+         "most one of hub_depth and hub_nodes.", 0, 10**12),
+    _float("engine.hub_movetime_s", 1.0,
+           "Hub engine: seconds a move (level move-time=S) when hub_depth and hub_nodes are 0. "
+           "engine.level never applies to it.", 0.01, 3600),
     _int("engine.seed", 0, "Seed of the engine's randomisation (opening variety).", 0,
          2**32 - 1),
     # [timing] (scan_hz, debounce_ms and stuck_ms are board_io's)

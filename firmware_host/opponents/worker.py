@@ -25,6 +25,7 @@ from board_io.clock import Clock
 from engine.hint import hint
 from engine.search import Limit, StopToken
 from firmware_host.game.types import EngineJob, EngineResult, Purpose, Reason
+from firmware_host.opponents.hub_hint import hub_reasons
 from firmware_host.opponents.opponent import BuiltinOpponent, Opponent
 
 __all__ = ["EngineWorker", "SyncEngineWorker", "ThreadEngineWorker"]
@@ -122,7 +123,9 @@ def search(opponent: Opponent, job: EngineJob, limit: Limit, stop: StopToken | N
     except Exception as exc:  # the engine failing must not take the board down
         log.exception("engine: search failed")
         return EngineResult(job.token, job.purpose, None, clock.monotonic(), error=str(exc))
-    return EngineResult(job.token, job.purpose, result.move, clock.monotonic())
+    # A hint from another engine (a Hub engine): its move, and what its line shows.
+    reasons = hub_reasons(job.board, result) if job.purpose is Purpose.HINT else ()
+    return EngineResult(job.token, job.purpose, result.move, clock.monotonic(), reasons=reasons)
 
 
 def _hint(opponent: BuiltinOpponent, job: EngineJob, limit: Limit, stop: StopToken | None,

@@ -36,6 +36,7 @@ from engine.errors import DraughtsError
 from engine.levels import level
 from engine.search import Limit
 from firmware_host.app.notify import Notifier
+from firmware_host.config.loader import Config
 from firmware_host.feedback.leds import PRIORITY
 from firmware_host.game.types import State
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
@@ -65,7 +66,9 @@ class DemoOptions:
 
     ``plies``: stop after this many half-moves (or at game over); ``level``: the computer's
     strength; ``human_level``: the simulated human's; ``games_dir``: None makes a fresh
-    temporary directory; ``seed``: the human's choices and hands.
+    temporary directory; ``seed``: the human's choices and hands. ``hub``: a configuration
+    whose ``[engine]`` is a Hub engine (Scan) to play the computer's side instead of the
+    built-in engine, at its own strength (``engine.hub_*``; ``level`` then does not apply).
     """
 
     variant: str = "international"
@@ -75,6 +78,7 @@ class DemoOptions:
     fast: bool = False
     games_dir: str | None = None
     seed: int = 1
+    hub: Config | None = None
 
 
 @dataclass
@@ -131,14 +135,17 @@ def demo_config(options: DemoOptions, games_dir: str) -> Any:
     Raises:
         ConfigError: an unknown variant or an out-of-range level.
     """
-    from firmware_host.config.loader import Config
-
     chosen = check_options(options)
     # Depth only, no clock: the same demo plays the same game on any machine.
     depth = min(chosen.depth or MAX_DEPTH, MAX_DEPTH)
+    engine: dict[str, Any] = {"level": options.level, "depth": depth, "movetime_ms": 0}
+    if options.hub is not None:  # the Hub engine's own settings, as its configuration has them
+        engine = {path.split(".", 1)[1]: options.hub[path] for path in options.hub
+                  if path.startswith("engine.") and options.hub.is_set(path)}
+        engine["kind"] = "hub"
     return Config.from_mapping({
         "game": {"variant": options.variant, "mode": "play", "human_side": "white"},
-        "engine": {"level": options.level, "depth": depth, "movetime_ms": 0},
+        "engine": engine,
         "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True},
         "store": {"url": "memory", "games_dir": games_dir},
     }, source="demo")
@@ -349,8 +356,7 @@ class Demo:
         """
         if not self._run_until(lambda: self.controller.started and self._seen()):
             raise DemoError("the service never read the board")
-        self.show(f"{self.session.variant.name}: you play white against level "
-                  f"{self.options.level}")
+        self.show(f"{self.session.variant.name}: you play white against {self.computer}")
         plies: list[tuple[str, str, bool]] = []
         while len(plies) < self.options.plies and self.session.outcome is None:
             if self.session.human_turn:
@@ -368,6 +374,15 @@ class Demo:
             self._run_until(self._seen)
             self.show(f"game over: {result}")
         return DemoResult(self._pdn_path(), plies, result)
+
+    @property
+    def computer(self) -> str:
+        """Who plays the computer's side: ``level 3``, or the Hub engine's name (``Scan 3.1``)."""
+        if self.options.hub is None:
+            return f"level {self.options.level}"
+        game_id = self.session.game_id
+        assert game_id is not None, "the session opens a game at start"
+        return self.store.load_game(game_id).headers.get("Black", "the Hub engine")
 
     def _pdn_path(self) -> Path:
         from firmware_host.store.pdnfiles import PdnFiles

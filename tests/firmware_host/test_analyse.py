@@ -14,7 +14,8 @@ def test_json_last_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyse", "--variant", "russian", "--depth", "4", "--json"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(lines[-1])
-    assert set(summary) == {"move", "score", "depth", "nodes", "nps", "seconds"}
+    assert set(summary) == {"move", "score", "depth", "nodes", "nps", "seconds", "engine"}
+    assert summary["engine"] == "draughtsboard"
     assert summary["depth"] == 4 and summary["nodes"] > 0
     board = Board("russian")
     assert board.parse_move(summary["move"]) in board.legal_moves

@@ -68,6 +68,7 @@ __all__ = [
     "HubProcess",
     "HubTimeout",
     "limit_to_level",
+    "search_budget",
 ]
 
 logger = logging.getLogger(__name__)
@@ -255,33 +256,46 @@ class HubClient:
 
 
 def limit_to_level(limit: Limit, default_movetime: float) -> Level:
-    """Translate our search limit into a Hub ``level``.
+    """Translate our search limit into one Hub ``level`` form (the protocol's ``level`` takes
+    one of ``depth=``, ``nodes=``, ``move-time=``, ``[moves=] time= [inc=]``, ``infinite``).
 
-    Hub engines add the increment before each move, so the time sent is ``time_left - increment``.
-    A limit with no bound at all gets ``default_movetime``.
+    The first bound of depth, nodes, time per move, clock is sent; a time bound not sent is kept
+    by :class:`HubEngine` itself, which sends ``stop`` when it has passed (see
+    :func:`search_budget`). Hub engines add the increment before each move, so the clock sent is
+    ``time_left - increment``. A limit with no bound at all gets ``default_movetime``.
 
-    >>> limit_to_level(Limit(depth=8), 1.0) == Level(depth=8)
-    True
+    >>> limit_to_level(Limit(depth=8, movetime=0.6), 1.0).to_message().format()
+    'level depth=8'
     >>> limit_to_level(Limit(time_left=60.0, increment=2.0), 1.0) == Level(time=58.0, inc=2.0)
     True
-    >>> limit_to_level(Limit(), default_movetime=1.5).move_time
-    1.5
+    >>> limit_to_level(Limit(), default_movetime=1.5).to_message().format()
+    'level move-time=1.5'
     """
-    time_sent = None
+    if limit.depth is not None:
+        return Level(depth=limit.depth)
+    if limit.nodes is not None:
+        return Level(nodes=limit.nodes)
+    if limit.movetime is not None:
+        return Level(move_time=limit.movetime)
     if limit.time_left is not None:
-        time_sent = max(0.0, limit.time_left - (limit.increment or 0.0))
-    level = Level(depth=limit.depth, nodes=limit.nodes, move_time=limit.movetime, time=time_sent,
-                  inc=limit.increment if limit.time_left is not None else None)
-    if level == Level():
-        return Level(move_time=default_movetime)
-    return level
+        increment = limit.increment or 0.0
+        return Level(time=max(0.0, limit.time_left - increment),
+                     inc=limit.increment)
+    return Level(move_time=default_movetime)
 
 
-def _search_budget(level: Level, config: HubEngineConfig) -> float:
-    """Seconds to wait for ``done`` before sending ``stop``."""
+def search_budget(limit: Limit, level: Level, config: HubEngineConfig) -> float:
+    """Seconds to wait for ``done`` before sending ``stop``: the shortest time bound of the
+    limit and of the ``level`` sent (else ``config.search_timeout``), plus the margin.
+
+    >>> config = HubEngineConfig(command=("scan", "hub"), search_margin=0.5)
+    >>> search_budget(Limit(depth=8, movetime=2.0), Level(depth=8), config)
+    2.5
+    """
     budgets = [config.search_timeout]
-    if level.move_time is not None:
-        budgets.append(level.move_time)
+    for seconds in (limit.movetime, level.move_time):
+        if seconds is not None:
+            budgets.append(seconds)
     if level.time is not None:
         budgets.append(level.time + (level.inc or 0.0))
     return min(budgets) + config.search_margin
@@ -363,7 +377,7 @@ class HubEngine:
         if errors:
             raise HubEngineError(f"{self.name} rejected the position {board.fen()}: {errors}")
         level = limit_to_level(limit, self.config.default_movetime)
-        client.send(level.to_message())
+        client.send(level.to_message())  # exactly one level form
         infos: list[SearchInfo] = []
 
         def keep(info: SearchInfo) -> None:
@@ -371,7 +385,7 @@ class HubEngine:
             if on_info is not None:
                 on_info(info)
 
-        done, stopped = client.go(_search_budget(level, self.config), stop,
+        done, stopped = client.go(search_budget(limit, level, self.config), stop,
                                   self.config.stop_timeout, keep)
         text = done.move
         if text is None:

@@ -1,0 +1,140 @@
+"""The computer's opponent from the configuration's ``[engine]`` section: the built-in engine at
+its level, or an external Hub engine (Scan) at its own strength.
+
+``engine.level``, ``engine.depth`` and ``engine.movetime_ms`` are the built-in engine's; a Hub
+engine searches as ``engine.hub_depth``, ``engine.hub_nodes`` or ``engine.hub_movetime_s`` say,
+sent as exactly one Hub ``level`` form (:func:`hub_limit`). Every bad combination is one
+:class:`ConfigError` naming the keys.
+
+>>> from firmware_host.config.loader import Config
+>>> hub_limit(Config.from_mapping({"engine": {"kind": "hub", "hub_depth": 12}}))
+Limit(depth=12, nodes=None, movetime=None, time_left=None, increment=None)
+>>> hub_limit(Config.from_mapping({"engine": {"kind": "hub", "level": 2}})).movetime
+1.0
+"""
+
+from __future__ import annotations
+
+from board_io.errors import ConfigError
+from engine.levels import level, limit_for_level
+from engine.search import Limit
+from engine.variant import Variant
+from firmware_host.config.loader import Config
+from firmware_host.config.schema import options_by_path
+from firmware_host.opponents.hub.client import HubEngine, HubEngineError
+from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
+from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
+
+__all__ = ["build_opponent", "builtin_limit", "hub_engine_config", "hub_limit", "start_hub"]
+
+#: The keys of the built-in engine's strength: with ``engine.kind = "hub"`` giving one a value
+#: (not 0) is an error, since it would not apply; ``engine.level`` is not among them (the web
+#: app may set it on any board, and the example file sets it).
+_BUILTIN_ONLY = ("engine.depth", "engine.movetime_ms")
+
+
+def _int(config: Config, path: str) -> int:
+    value = config[path]
+    assert isinstance(value, int), path
+    return value
+
+
+def builtin_limit(config: Config) -> Limit:
+    """The built-in engine's limit a move: ``engine.depth`` and ``engine.movetime_ms`` when set,
+    else the level's.
+
+    >>> builtin_limit(Config.from_mapping({"engine": {"depth": 6}})).depth
+    6
+    """
+    movetime = _int(config, "engine.movetime_ms") / 1000 or None
+    depth = _int(config, "engine.depth")
+    if depth:
+        return Limit(depth=depth, movetime=movetime)
+    return limit_for_level(_int(config, "engine.level"), movetime=movetime)
+
+
+def hub_limit(config: Config) -> Limit:
+    """The Hub engine's limit a move, one bound only: ``engine.hub_depth``, else
+    ``engine.hub_nodes``, else ``engine.hub_movetime_s`` (``engine.level`` never applies).
+
+    Raises:
+        ConfigError: two bounds are set (the Hub protocol's ``level`` takes one form), or a
+            built-in engine's key is set for a Hub engine.
+    """
+    depth = _int(config, "engine.hub_depth")
+    nodes = _int(config, "engine.hub_nodes")
+    given = [f"engine.hub_depth = {depth}"] if depth else []
+    given += [f"engine.hub_nodes = {nodes}"] if nodes else []
+    movetime = config["engine.hub_movetime_s"]
+    assert isinstance(movetime, float | int)
+    # The example file sets every key to its default: only another time per move is a choice.
+    if given and movetime != options_by_path()["engine.hub_movetime_s"].default:
+        given.append(f"engine.hub_movetime_s = {movetime}")
+    if len(given) > 1:
+        raise ConfigError.worded(
+            "engine.hub_depth", f"{' and '.join(given)}: set only one (the Hub protocol's level "
+            "is one of depth, nodes or move-time)", source=config.source)
+    for path in _BUILTIN_ONLY:
+        if config[path]:
+            hub_key = "hub_depth" if path == "engine.depth" else "hub_movetime_s"
+            raise ConfigError.worded(
+                path, f"{path} is the built-in engine's; with engine.kind = \"hub\" set "
+                f"engine.{hub_key} instead", source=config.source)
+    if depth:
+        return Limit(depth=depth)
+    if nodes:
+        return Limit(nodes=nodes)
+    return Limit(movetime=float(movetime))
+
+
+def hub_engine_config(config: Config) -> HubEngineConfig:
+    """How to run the Hub engine, from the ``engine.hub_*`` keys.
+
+    Raises:
+        ConfigError: ``engine.hub_command`` is empty, or another key does not fit.
+    """
+    if not config["engine.hub_command"]:
+        raise ConfigError.worded(
+            "engine.hub_command", "engine.hub_command is empty: engine.kind = \"hub\" needs the "
+            "engine's argv, e.g. [\"/opt/scan/scan\", \"hub\"]", source=config.source)
+    section = {key.split(".", 1)[1]: config[key] for key in config if key.startswith("engine.")}
+    try:
+        return config_from_settings(section)
+    except ValueError as exc:
+        raise ConfigError("engine", str(exc), source=config.source) from None
+
+
+def start_hub(opponent: HubOpponent, variant: Variant | str, source: str = "") -> None:
+    """Start the Hub engine now (so its ``id`` names it in the PDN from the first game).
+
+    Raises:
+        ConfigError: it cannot start (keyed on ``engine.hub_command``, with the engine's words).
+    """
+    try:
+        opponent.engine.start(variant)
+    except HubEngineError as exc:
+        raise ConfigError.worded("engine.hub_command", f"engine.hub_command: the Hub engine "
+                                 f"did not start: {exc}", source=source or None) from None
+
+
+def build_opponent(config: Config, variant: Variant, *, start: bool = True
+                   ) -> tuple[Opponent, Limit]:
+    """The opponent and its search limit a move; a Hub engine is started at once unless
+    ``start`` is False (its name is then its program's until its first move).
+
+    Raises:
+        ConfigError: a bad ``[engine]`` setting, or a Hub engine that does not start.
+    """
+    if config["engine.kind"] == "hub":
+        limit = hub_limit(config)
+        opponent = HubOpponent(HubEngine(hub_engine_config(config)))
+        if start:
+            try:
+                start_hub(opponent, variant, config.source)
+            except ConfigError:
+                opponent.close()
+                raise
+        return opponent, limit
+    chosen = level(_int(config, "engine.level"))
+    return (BuiltinOpponent(seed=_int(config, "engine.seed"), options=chosen.options),
+            builtin_limit(config))
