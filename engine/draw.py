@@ -67,7 +67,8 @@ class PlyFacts:
 
     ``key`` identifies the position after the ply, side to move included (equal keys = same
     position). ``lone_king_on_main_road`` is true when a side reduced to a single king has it on
-    the board's long diagonal ("main road") after the ply.
+    the board's long diagonal ("main road") after the ply; ``kings_on_main_road`` holds the
+    colours with a king on that diagonal after the ply (the Portuguese "posse do rio").
     """
 
     mover: int
@@ -77,6 +78,7 @@ class PlyFacts:
     material: Material
     key: Hashable
     lone_king_on_main_road: bool = False
+    kings_on_main_road: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -93,12 +95,18 @@ class ProgressRule:
 
     Progress is a capture, a promotion and, when ``man_moves_count`` is true, any move of a man
     (the FMJD "only kings have moved" rules); with it false only captures and promotions count
-    (the English 40-move rule).
+    (the English 40-move rule). ``progress="king-capture"`` makes only the capture of a king
+    (besides man moves) progress: a king taking men does not restart the count (the Portuguese
+    20-move rule). ``max_pieces`` (when not 0) counts only the moves made while a side with at
+    most that many pieces, a king among them, is on the board: a move counts when that held in
+    the position it was made from.
     """
 
     name: str
     moves: int
     man_moves_count: bool = True
+    progress: Literal["capture", "king-capture"] = "capture"
+    max_pieces: int = 0
 
 
 @dataclass(frozen=True)
@@ -109,7 +117,9 @@ class EndgameRule:
     may be the strong side); ``totals`` instead matches any position where both sides have a king
     and the total piece count is in the set. ``count`` is ``"each"`` (both sides have made
     ``moves`` moves since the configuration arose) or ``"strong"`` (the strong side has made
-    ``moves`` moves). ``main_road``: the weak side's lone king must stand on the long diagonal.
+    ``moves`` moves). ``main_road``: the weak side's lone king must stand on the long diagonal;
+    ``strong_on_main_road``: the strong side must have a king on it (the count restarts when
+    either stops holding).
     """
 
     name: str
@@ -118,6 +128,7 @@ class EndgameRule:
     totals: frozenset[int] = frozenset()
     count: Literal["each", "strong"] = "each"
     main_road: bool = False
+    strong_on_main_road: bool = False
 
     def strong_side(self, material: Material) -> int | None:
         """Return the strong colour if ``material`` matches (``-1`` for ``totals`` rules)."""
@@ -177,6 +188,22 @@ _FRISIAN: tuple[Rule, ...] = (
     EndgameRule("frisian-2-moves", 2, _configs((_LONE_KING, _LONE_KING))),
 )
 
+# Portuguese (FPD, the "leis de lances limitados" as docs/rules.md quotes them [POR-X]): "a
+# forcada", three kings, one on the long diagonal 1-32 ("rio"), against a king, to be won in 12
+# moves; and, with a side down to at most four pieces, a king among them, 20 moves each,
+# restarted by any man move or the capture of a king.
+_PORTUGUESE: tuple[Rule, ...] = (
+    RepetitionRule(),
+    EndgameRule(
+        "portuguese-12-moves-forcada",
+        12,
+        _configs(((0, 3), _LONE_KING)),
+        count="strong",
+        strong_on_main_road=True,
+    ),
+    ProgressRule("portuguese-20-moves", 20, progress="king-capture", max_pieces=4),
+)
+
 DRAW_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "international": _FMJD,
     "canadian": _FMJD,
@@ -198,6 +225,10 @@ DRAW_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "killer": _FMJD,
     "frisian": _FRISIAN,
     "frysk": _FRISIAN,
+    "portuguese": _PORTUGUESE,
+    # Czech and Thai: no counting rule in any rules text found (docs/rules.md): repetition only.
+    "czech": (RepetitionRule(),),
+    "thai": (RepetitionRule(),),
     "international-giveaway": (RepetitionRule(), ProgressRule("fmjd-25-moves", 25)),
 })
 """Draw rules per variant name; a variant not listed gets threefold repetition only."""
@@ -219,13 +250,33 @@ def _repetition(rule: RepetitionRule, start_key: Hashable, plies: Sequence[PlyFa
     return seen[last] >= rule.times
 
 
-def _progress(rule: ProgressRule, plies: Sequence[PlyFacts]) -> bool:
-    for quiet, ply in enumerate(reversed(plies)):
-        if ply.capture or ply.promotion or (rule.man_moves_count and not ply.king_move):
+def _progress(rule: ProgressRule, start: Material, plies: Sequence[PlyFacts]) -> bool:
+    for counted, index in enumerate(range(len(plies) - 1, -1, -1), start=1):
+        ply = plies[index]
+        if ply.promotion or (rule.man_moves_count and not ply.king_move):
             return False
-        if quiet + 1 >= 2 * rule.moves:
+        before = plies[index - 1].material if index else start
+        if ply.capture and (rule.progress == "capture" or _king_taken(ply, before)):
+            return False
+        if rule.max_pieces and not _small_side_with_king(before, rule.max_pieces):
+            return False
+        if counted >= 2 * rule.moves:
             return True
     return False
+
+
+def _king_taken(ply: PlyFacts, before: Material) -> bool:
+    """Whether ``ply`` captured a king (its victim has fewer kings than before it)."""
+    victim = 1 - ply.mover
+    return ply.material.side(victim)[1] < before.side(victim)[1]
+
+
+def _small_side_with_king(material: Material, max_pieces: int) -> bool:
+    """Whether a side has at most ``max_pieces`` pieces, at least one of them a king."""
+    return any(
+        kings > 0 and men + kings <= max_pieces
+        for men, kings in (material.side(WHITE_), material.side(BLACK_))
+    )
 
 
 def _endgame(rule: EndgameRule, start: Material, plies: Sequence[PlyFacts]) -> bool:
@@ -236,9 +287,13 @@ def _endgame(rule: EndgameRule, start: Material, plies: Sequence[PlyFacts]) -> b
         return False
     if rule.main_road and not (plies and plies[-1].lone_king_on_main_road):
         return False
+    if rule.strong_on_main_road and not (plies and strong in plies[-1].kings_on_main_road):
+        return False
     strong_moves = each = 0
     for ply in reversed(plies):
         if ply.material != current or (rule.main_road and not ply.lone_king_on_main_road):
+            break
+        if rule.strong_on_main_road and strong not in ply.kings_on_main_road:
             break
         each += 1
         strong_moves += ply.mover == strong
@@ -267,7 +322,7 @@ def evaluate(
             if _repetition(rule, start_key, plies):
                 return Outcome(Termination.REPETITION, None, rule.name)
         elif isinstance(rule, ProgressRule):
-            if _progress(rule, plies):
+            if _progress(rule, start_material, plies):
                 return Outcome(Termination.DRAW_RULE, None, rule.name)
         elif _endgame(rule, start_material, plies):
             return Outcome(Termination.DRAW_RULE, None, rule.name)
@@ -304,6 +359,10 @@ def _lone_king_on_road(board: Board, material: Material, road: frozenset[int]) -
     return False
 
 
+def _road_kings(board: Board, road: frozenset[int]) -> frozenset[int]:
+    return frozenset(int(p.color) for sq, p in board.pieces().items() if p.king and sq in road)
+
+
 def _key(board: Board) -> Hashable:
     return (board.zobrist_hash(), int(board.turn))
 
@@ -336,6 +395,7 @@ def _replay(replay: Board, moves: Sequence[Any], road: frozenset[int]) -> Iterat
             material=material,
             key=_key(replay),
             lone_king_on_main_road=_lone_king_on_road(replay, material, road),
+            kings_on_main_road=_road_kings(replay, road),
         )
 
 

@@ -159,15 +159,20 @@ PERFT = {
     # International draughts' published figures (BikDam) hold until the first king appears.
     "killer": [9, 81, 658, 4265, 27117, 167140],
     "breakthrough": [9, 81, 658, 4265, 27117, 167140],
-    # English's published figures (OEIS A133046): Czech men move and capture as English men do
-    # and no king can appear in seven plies.
-    "czech": [7, 49, 302, 1469, 7361, 36768, 179740],
+    # Rein Halbersma's published Czech figures (damforum.nl t=2822, kept in his dctl test suite,
+    # test/src/ai/traversal/initial/board8x8.cpp): English's until the first kings (depth 9).
+    "czech": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671],
     # pydraughts 0.6.7 (and py-draughts 1.10.1): Frysk! has no capture-path duplicates here.
     "frysk": [9, 81, 657, 5329, 41829, 328329],
+    # The same author's Spanish figures: Portuguese moves and captures as Spanish (docs/rules.md).
+    "portuguese": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866],
     # reference_rules (independent), see test_perft_matches_the_reference.
-    "portuguese": [7, 49, 302, 1469, 7361, 36473],
     "thai": [7, 49, 392, 3136, 26592, 218695],
 }
+#: Thai rules from the 12 v 12 position of the other 8x8 games (three rows each): Rein
+#: Halbersma's published Thai figures (the same thread and file, ``initial(2)``: two empty rows).
+#: They differ from English's (3,963,680) and Czech's from depth 9, when kings appear.
+THAI_12 = ("B:W1-12:B21-32", [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963648, 18363523])
 #: Frisian counted by capture paths, as pydraughts 0.6.7 and py-draughts 1.10.1 count them.
 FRISIAN_PATHS = [9, 81, 658, 3880, 21345]
 
@@ -177,6 +182,13 @@ def test_perft(variant: str) -> None:
     depth = sample_size(ci=5, full=len(PERFT[variant]))
     board = Board(variant)
     assert [perft(board, d) for d in range(1, depth + 1)] == PERFT[variant][:depth]
+
+
+def test_thai_perft_from_twelve_men_each() -> None:
+    fen, figures = THAI_12
+    board = Board("thai", fen)
+    depth = sample_size(ci=7, full=len(figures))
+    assert [perft(board, d) for d in range(1, depth + 1)] == figures[:depth]
 
 
 def test_frisian_perft_by_paths() -> None:
