@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import draughts
 import draughts.engine
@@ -288,7 +289,26 @@ def test_pydraughts_plays_a_full_game_against_it() -> None:
 @pytest.mark.parametrize("variant", SHARED[1:], ids=[v[0] for v in SHARED[1:]])
 def test_pydraughts_plays_a_full_game_in_every_shared_variant(
         variant: tuple[str, str, str]) -> None:
-    _play_game(level=3, seed=1, variant=variant)
+    """One game in CI; at full size four, with different seeds (different games)."""
+    for seed in range(1, 1 + sample_size(ci=1, full=4)):
+        _play_game(level=3, seed=seed, variant=variant)
+
+
+def test_pydraughts_starts_the_console_script_by_its_absolute_path() -> None:
+    """docs/hub.md: what to give pydraughts' HubEngine (it resolves the first word's symlinks).
+
+    The installed ``draughtsboard`` script names the virtualenv's python in its ``#!`` line, so
+    resolving the script's own path keeps the virtualenv.
+    """
+    script = Path(sys.executable).parent / "draughtsboard"
+    if not script.exists():
+        pytest.skip(f"no console script next to {sys.executable} (package not installed)")
+    engine = draughts.engine.HubEngine([str(script), "engine", "--hub"])
+    try:
+        assert engine.id["name"] == "draughtsboard" and "russian" in engine.variants
+    finally:
+        engine.quit()
+        engine.p.communicate(timeout=30)
 
 
 @pytest.mark.slow
