@@ -1,15 +1,21 @@
 """Static evaluation of a position, per variant, in hundredths of a man for the side to move.
 
-The evaluation is a sum of terms (material, advancement and tempo, runaway men, centre,
-back-rank guard, mobility, blocked men, trapped kings) weighted per variant, plus endgame
-knowledge: material that the variant's rules or theory make a dead draw scores 0, and the
-giveaway variants invert the goal. It works on the raw bitboards of :mod:`engine.movegen`.
+The evaluation is a weighted sum of structural terms (:data:`FEATURES`: material, tempo in the
+opening and in the endgame, centre, back-rank guard, mobility, blocked and locked men, outposts,
+wing balance, runaway men and the race to crown, king mobility, trapped kings, kings on the main
+road, kings beside men, a king against men only, the material lead as pieces come off), plus
+endgame knowledge: material that the variant's rules or theory make a dead draw scores 0, the
+giveaway variants invert the goal and in breakthrough a crowned king has won. The weights are
+hand-set priors (``_PRIORS``) overlaid with the weights fitted on self-play games
+(:mod:`engine.weights`, written by ``draughtsboard tune fit``; docs/evaluation.md). It works on the
+raw bitboards of :mod:`engine.movegen`.
 
 Example:
     >>> from engine import Board
     >>> board = Board("russian")
-    >>> Evaluator(board.variant).evaluate(board)
-    3
+    >>> evaluator = Evaluator(board.variant)
+    >>> evaluator.evaluate(board) == evaluator.weights.side_to_move
+    True
 """
 
 from __future__ import annotations
@@ -20,64 +26,178 @@ from types import MappingProxyType
 
 from engine import Board, Variant
 from engine.movegen import MoveGen, generator_for
+from engine.weights import TUNED
 
-__all__ = ["Evaluator", "Weights", "weights_for"]
+__all__ = ["CROWNED", "FEATURES", "Evaluator", "Weights", "prior_weights_for", "weights_for"]
+
+#: The terms of the evaluation, in the order of :meth:`Evaluator.features_bits` and
+#: :meth:`Weights.vector`. The first ``SIDE_FEATURES`` are counted per side (white minus black);
+#: the last three are global.
+FEATURES: tuple[str, ...] = (
+    "man", "king", "tempo_open", "tempo_end", "centre", "back_guard", "mobility", "blocked",
+    "locked", "outpost", "balance", "runaway", "runaway_rank", "king_mobility", "trapped_king",
+    "king_main_road", "king_with_men", "sole_king", "lead_end", "race", "side_to_move",
+)
+SIDE_FEATURES = 18
+#: Score of a breakthrough position in which a king stands: the game is over, its side has won.
+CROWNED = 10_000
+#: Steps to crown when a side has no runaway man.
+_NO_RACE = 1_000
 
 
 @dataclass(frozen=True)
 class Weights:
-    """The evaluation's knobs for one variant (hundredths of a man)."""
+    """The evaluation's knobs for one variant: one weight per feature, in hundredths of a man.
+
+    A feature counts something per side (white minus black) or is global; see docs/evaluation.md.
+    Signs are in the weights: a penalty (a blocked man, a trapped king) has a negative weight.
+    """
 
     man: int = 100
     king: int = 300
-    advance: int = 3
-    runaway: int = 60
+    #: Per rank advanced, summed over the men: in the opening ...
+    tempo_open: int = 1
+    #: ... and in the endgame (the features are scaled by the phase, 0..8).
+    tempo_end: int = 5
     centre: int = 4
+    #: Men on the own first rank while the opponent has no king.
     back_guard: int = 6
+    #: Forward moves of the men.
     mobility: int = 2
-    blocked_man: int = 3
-    trapped_king: int = 40
+    #: Men with no forward move.
+    blocked: int = -3
+    #: Men whose every forward square holds an enemy piece (or is off the board).
+    locked: int = 0
+    #: Men in the opponent's half with both squares behind held by their own pieces.
+    outpost: int = 0
+    #: ``abs(men on the left wing - men on the right wing)``.
+    balance: int = 0
+    #: Men that no enemy piece can stop any more, and their ranks.
+    runaway: int = 10
+    runaway_rank: int = 5
+    #: One-step moves of the kings.
+    king_mobility: int = 2
+    #: Kings with no empty neighbour.
+    trapped_king: int = -40
+    #: Kings on the long diagonal.
+    king_main_road: int = 0
+    #: Kings while the same side still has men (Frisian: the king-move limit binds then).
+    king_with_men: int = 0
+    #: 1 for the side with kings while the other has none.
+    sole_king: int = 0
+    #: The material lead (men, a king as 3 or 2) times the phase: the side ahead wants trades.
+    lead_end: int = 6
+    #: +1 / -1: who crowns first among the runaway men, with the side to move.
+    race: int = 0
     side_to_move: int = 3
     #: A lone king draws against up to this many pieces with a king among them.
     lone_king_holds: int = 1
     #: ... and against one more while it stands on the long diagonal (the "main road").
     main_road_holds: bool = False
 
+    def vector(self) -> tuple[int, ...]:
+        """The weights in the order of :data:`FEATURES`.
 
-#: King values: a flying king sweeps whole diagonals and is worth about three men; a short
-#: (English, Italian) king about one and a half. Endgames: FMJD rules make three pieces with a
-#: king against a lone king a draw (art. 6.3, 16 moves); in Russian draughts two kings never beat
-#: one and three do only when the lone king is off the main road (Petrov's triangle); in English
-#: checkers two kings beat one, but one against one is a draw.
-_WEIGHTS: Mapping[str, Weights] = MappingProxyType(
+        Example:
+            >>> Weights().vector()[:2]
+            (100, 300)
+        """
+        return (
+            self.man, self.king, self.tempo_open, self.tempo_end, self.centre, self.back_guard,
+            self.mobility, self.blocked, self.locked, self.outpost, self.balance, self.runaway,
+            self.runaway_rank, self.king_mobility, self.trapped_king, self.king_main_road,
+            self.king_with_men, self.sole_king, self.lead_end, self.race, self.side_to_move,
+        )
+
+    def with_terms(self, terms: Mapping[str, int]) -> Weights:
+        """A copy with the named weights replaced (names from :data:`FEATURES`).
+
+        Example:
+            >>> Weights().with_terms({"king": 250}).king
+            250
+
+        Raises:
+            ValueError: a name that is not a feature.
+        """
+        unknown = sorted(set(terms) - set(FEATURES))
+        if unknown:
+            raise ValueError(f"not evaluation features: {', '.join(unknown)}")
+        values = dict(zip(FEATURES, self.vector(), strict=True))
+        values.update(terms)
+        return Weights(
+            man=values["man"], king=values["king"], tempo_open=values["tempo_open"],
+            tempo_end=values["tempo_end"], centre=values["centre"],
+            back_guard=values["back_guard"], mobility=values["mobility"],
+            blocked=values["blocked"], locked=values["locked"], outpost=values["outpost"],
+            balance=values["balance"], runaway=values["runaway"],
+            runaway_rank=values["runaway_rank"], king_mobility=values["king_mobility"],
+            trapped_king=values["trapped_king"], king_main_road=values["king_main_road"],
+            king_with_men=values["king_with_men"], sole_king=values["sole_king"],
+            lead_end=values["lead_end"], race=values["race"], side_to_move=values["side_to_move"],
+            lone_king_holds=self.lone_king_holds, main_road_holds=self.main_road_holds,
+        )
+
+
+_SHORT = Weights(king=150, runaway=5, runaway_rank=4, back_guard=10, trapped_king=-25)
+_FLYING = Weights(king=280, lone_king_holds=2)
+
+#: Hand-set priors (the start of every fit, and the weights of variants not yet tuned). King
+#: values: a flying king sweeps whole diagonals and is worth about three men; a short (English,
+#: Italian) king about one and a half. Endgames: FMJD rules make three pieces with a king against
+#: a lone king a draw (art. 6.3, 16 moves); in Russian draughts two kings never beat one and
+#: three do only when the lone king is off the main road (Petrov's triangle); in English
+#: checkers two kings beat one, but one against one is a draw. Killer, Frisian and Thai: only
+#: one king against one is counted dead (the killer rule, Frisian's 7-move rule for two kings
+#: against one and Thai's halting kings leave the rest to be played).
+_PRIORS: Mapping[str, Weights] = MappingProxyType(
     {
-        "international": Weights(king=320, lone_king_holds=3),
+        "international": Weights(king=320, lone_king_holds=3, outpost=5, king_main_road=5),
+        "killer": Weights(king=300, outpost=5),
+        "breakthrough": Weights(runaway=60, runaway_rank=20, race=300, lead_end=2,
+                                tempo_end=8),
+        "frisian": Weights(king=250, king_with_men=-20),
+        "frysk": Weights(king=250, king_with_men=-20),
         "brazilian": Weights(king=300, lone_king_holds=3),
-        "canadian": Weights(king=350, advance=2, lone_king_holds=3),
-        "russian": Weights(king=280, advance=4, lone_king_holds=2, main_road_holds=True),
-        "diagonal": Weights(king=280, advance=4, lone_king_holds=2, main_road_holds=True),
-        "pool": Weights(king=270, advance=4, lone_king_holds=2, main_road_holds=True),
-        "spanish": Weights(king=260, advance=4, lone_king_holds=2),
-        "english": Weights(king=150, runaway=35, back_guard=10, trapped_king=25),
-        "italian": Weights(king=150, runaway=35, back_guard=10, trapped_king=25),
-        "turkish": Weights(king=250, advance=4, centre=2, back_guard=0),
+        "canadian": Weights(king=350, tempo_end=4, lone_king_holds=3),
+        "russian": Weights(king=280, tempo_end=7, lone_king_holds=2, main_road_holds=True,
+                           king_main_road=5),
+        "diagonal": Weights(king=280, tempo_end=7, lone_king_holds=2, main_road_holds=True),
+        "pool": Weights(king=270, tempo_end=7, lone_king_holds=2, main_road_holds=True),
+        "spanish": Weights(king=260, tempo_end=7, lone_king_holds=2),
+        "portuguese": Weights(king=260, tempo_end=7, lone_king_holds=2),
+        "czech": Weights(king=260, tempo_end=7, lone_king_holds=2),
+        "thai": Weights(king=220, tempo_end=7),
+        "english": _SHORT,
+        "italian": _SHORT,
+        "turkish": Weights(king=250, tempo_end=7, centre=2, back_guard=0),
     }
 )
 
 
-def weights_for(variant: Variant) -> Weights:
-    """The weights for ``variant``: its own, else by family (flying or short kings).
+def prior_weights_for(variant: Variant) -> Weights:
+    """The hand-set weights for ``variant``: its own, else by family (flying or short kings).
 
     Example:
         >>> from engine import find_variant
-        >>> weights_for(find_variant("international")).king
+        >>> prior_weights_for(find_variant("international")).king
         320
     """
-    if variant.name in _WEIGHTS:
-        return _WEIGHTS[variant.name]
-    if variant.flying_kings:
-        return Weights(king=280, lone_king_holds=2)
-    return Weights(king=150, runaway=35, back_guard=10, trapped_king=25)
+    if variant.name in _PRIORS:
+        return _PRIORS[variant.name]
+    return _FLYING if variant.flying_kings else _SHORT
+
+
+def weights_for(variant: Variant) -> Weights:
+    """The weights the engine plays ``variant`` with: the priors, with the tuned weights over them.
+
+    Example:
+        >>> from engine import find_variant
+        >>> weights_for(find_variant("english")).man
+        100
+    """
+    prior = prior_weights_for(variant)
+    tuned = TUNED.get(variant.name)
+    return prior if tuned is None else prior.with_terms(tuned)
 
 
 def _shift(mask: int, offset: int) -> int:
@@ -91,12 +211,20 @@ class _Geometry:
         variant = gen.variant
         rows, cols, width = variant.rows, variant.cols, gen.width
         self.rows = rows
-        self.board = gen.board_mask
+        self.board = board = gen.board_mask
         bits = list(gen.sq2bit)
-        self.forward = tuple(tuple(gen.offsets[k] for k in gen.man_dirs[c]) for c in (0, 1))
-        self.all_offsets = gen.offsets
+        forward = tuple(tuple(gen.offsets[k] for k in gen.man_dirs[c]) for c in (0, 1))
+        # Per colour: (offset, squares whose neighbour that way is on the board) per forward step.
+        self.forward: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((off, board & _shift(board, -off)) for off in forward[c]) for c in (0, 1)
+        )
+        # The steps that come from behind (Turkish men also step sideways: not support).
+        self.support: tuple[tuple[int, ...], ...] = tuple(
+            tuple(off for off in forward[c] if abs(off) >= width - 1) for c in (0, 1)
+        )
+        self.king_offsets = tuple(gen.offsets[k] for k in gen.king_dirs)
         # rank_masks[colour][k]: squares k rows up from that colour's own first rank.
-        self.rank_masks = tuple(
+        rank_masks = tuple(
             tuple(
                 sum(1 << b for b in bits if (b // width if c == 0 else rows - 1 - b // width) == k)
                 for k in range(rows)
@@ -107,20 +235,22 @@ class _Geometry:
             tuple((b // width if c == 0 else rows - 1 - b // width) for b in range(rows * width))
             for c in (0, 1)
         )
-        lo, hi = rows // 2 - 2, (rows - 1) // 2 + 2
         self.rank_planes = tuple(
-            tuple(
-                sum(self.rank_masks[c][k] for k in range(rows) if k >> j & 1) for j in range(4)
-            )
+            tuple(sum(rank_masks[c][k] for k in range(rows) if k >> j & 1) for j in range(4))
             for c in (0, 1)
         )
+        lo, hi = rows // 2 - 2, (rows - 1) // 2 + 2
         self.centre = sum(
             1 << b for b in bits if lo <= b // width <= hi and 2 <= b % width <= cols - 3
         )
-        self.back = (self.rank_masks[0][0], self.rank_masks[1][0])
+        self.back = (rank_masks[0][0], rank_masks[1][0])
         self.front_half = tuple(
-            sum(self.rank_masks[c][k] for k in range(rows // 2, rows)) for c in (0, 1)
+            sum(rank_masks[c][k] for k in range(rows // 2, rows)) for c in (0, 1)
         )
+        inner = sum(1 << b for b in bits if 0 < b % width < cols - 1)
+        self.outpost_zone = tuple(self.front_half[c] & inner for c in (0, 1))
+        self.left = sum(1 << b for b in bits if b % width < cols // 2)
+        self.right = sum(1 << b for b in bits if b % width >= (cols + 1) // 2)
         # cone[colour][bit]: squares ahead from which an enemy piece could still stop the man.
         self.cone = tuple(
             tuple(
@@ -153,10 +283,13 @@ class Evaluator:
         self.variant = variant
         self.weights = weights if weights is not None else weights_for(variant)
         self.giveaway = variant.giveaway
+        self.crown_wins = variant.crown_wins
         gen = generator_for(variant)
         self.geometry = _Geometry(gen)
         white, black, _ = gen.initial_bitboards()
         self._initial = max(1, (white | black).bit_count())
+        self._vector = self.weights.vector()
+        self._king_units = 3 if variant.flying_kings else 2
 
     # ------------------------------------------------------------------ public
     def evaluate(self, board: Board) -> int:
@@ -179,15 +312,52 @@ class Evaluator:
         """:meth:`evaluate` on raw bitboards; ``colour`` is the side to move (0 white)."""
         if self.giveaway:
             score = self._giveaway(white, black, kings)
+            return (score if colour == 0 else -score) + self.weights.side_to_move
+        if self.crown_wins and kings:
+            score = CROWNED if white & kings else -CROWNED
         elif self.dead_draw_bits(white, black, kings):
             return 0
         else:
-            score = self._normal(white, black, kings)
-        return (score if colour == 0 else -score) + self.weights.side_to_move
+            score = self._score(white, black, kings, colour)
+        return score if colour == 0 else -score
+
+    def features_bits(self, white: int, black: int, kings: int, colour: int) -> list[int]:
+        """The terms of a position from White's point of view, in the order of :data:`FEATURES`.
+
+        The evaluation (outside dead draws, giveaway and a crowned breakthrough king) is the dot
+        product of these with :meth:`Weights.vector`, turned to the side to move; the tuner fits
+        the weights on them.
+
+        Example:
+            >>> from engine import Board
+            >>> board = Board("english", fen="W:W21,K5:B12")
+            >>> evaluator = Evaluator(board.variant)
+            >>> terms = dict(zip(FEATURES, evaluator.features_bits(*board.bitboards(), 0)))
+            >>> terms["man"], terms["king"], terms["side_to_move"]
+            (0, 1, 1)
+        """
+        wm, bm = white & ~kings, black & ~kings
+        wk, bk = white & kings, black & kings
+        total = white.bit_count() + black.bit_count()
+        # 0 in the opening .. 8 with nothing left.
+        phase = max(0, self._initial - total) * 8 // self._initial
+        empty = self.geometry.board & ~(white | black)
+        ours, white_steps = self._side(wm, wk, 0, white, black, bk, empty, phase)
+        theirs, black_steps = self._side(bm, bk, 1, black, white, wk, empty, phase)
+        terms = [a - b for a, b in zip(ours, theirs, strict=True)]
+        lead = (ours[0] - theirs[0]) + self._king_units * (ours[1] - theirs[1])
+        terms.append(lead * phase)
+        race = 0
+        if white_steps < _NO_RACE or black_steps < _NO_RACE:
+            white_first = white_steps <= black_steps if colour == 0 else white_steps < black_steps
+            race = 1 if white_first else -1
+        terms.append(race)
+        terms.append(1 if colour == 0 else -1)
+        return terms
 
     def dead_draw_bits(self, white: int, black: int, kings: int) -> bool:
         """:meth:`is_dead_draw` on raw bitboards."""
-        if self.giveaway:
+        if self.giveaway or self.crown_wins:
             return False
         n_white, n_black = white.bit_count(), black.bit_count()
         if n_white > 1 and n_black > 1:
@@ -205,78 +375,162 @@ class Evaluator:
             holds += 1
         return strong <= holds
 
-    # ------------------------------------------------------------------ terms
-    def _normal(self, white: int, black: int, kings: int) -> int:
-        w = self.weights
+    # ------------------------------------------------------------------ the hot path
+    def _score(self, white: int, black: int, kings: int, colour: int) -> int:
+        """The dot product of :meth:`features_bits` with the weights, without the list."""
         wm, bm = white & ~kings, black & ~kings
         wk, bk = white & kings, black & kings
-        n_wm, n_bm, n_wk, n_bk = wm.bit_count(), bm.bit_count(), wk.bit_count(), bk.bit_count()
-        score = w.man * (n_wm - n_bm) + w.king * (n_wk - n_bk)
-        total = n_wm + n_bm + n_wk + n_bk
-        # 0 in the opening .. 7 in a bare endgame.
-        endgame = max(0, self._initial - total) * 8 // self._initial
+        phase = max(0, self._initial - white.bit_count() - black.bit_count()) * 8 // self._initial
         empty = self.geometry.board & ~(white | black)
-        if wm:
-            score += self._men_terms(wm, 0, black, bk, empty, endgame)
-        if bm:
-            score -= self._men_terms(bm, 1, white, wk, empty, endgame)
-        if wk:
-            score += self._king_terms(wk, empty)
-        if bk:
-            score -= self._king_terms(bk, empty)
-        material = w.man * (n_wm - n_bm) + w.king * (n_wk - n_bk)
-        if material >= w.man or material <= -w.man:
-            # The side ahead wants trades: a lead counts for more with fewer pieces left.
-            bonus = abs(material) * endgame // 16
-            score += bonus if material > 0 else -bonus
+        ours, white_steps = self._side_score(wm, wk, 0, white, black, bk, empty, phase)
+        theirs, black_steps = self._side_score(bm, bk, 1, black, white, wk, empty, phase)
+        w = self.weights
+        score = ours - theirs + (w.side_to_move if colour == 0 else -w.side_to_move)
+        if phase and w.lead_end:
+            lead = (wm.bit_count() - bm.bit_count()) + self._king_units * (
+                wk.bit_count() - bk.bit_count())
+            score += w.lead_end * lead * phase
+        if white_steps < _NO_RACE or black_steps < _NO_RACE:
+            white_first = white_steps <= black_steps if colour == 0 else white_steps < black_steps
+            score += w.race if white_first else -w.race
         return score
 
-    def _men_terms(
-        self, men: int, colour: int, enemy: int, enemy_kings: int, empty: int, endgame: int
-    ) -> int:
+    def _side_score(
+        self, men: int, own_kings: int, colour: int, own: int, enemy: int, enemy_kings: int,
+        empty: int, phase: int,
+    ) -> tuple[int, int]:
+        """The weighted per-side terms of one colour (as :meth:`_side`), and its runaway steps."""
         w = self.weights
+        g = self.geometry
+        score = w.man * men.bit_count()
+        steps = _NO_RACE
+        if men:
+            p0, p1, p2, p3 = g.rank_planes[colour]
+            tempo = ((men & p0).bit_count() + 2 * (men & p1).bit_count()
+                     + 4 * (men & p2).bit_count() + 8 * (men & p3).bit_count())
+            score += (w.tempo_open * (tempo * (8 - phase) // 8) + w.tempo_end * (tempo * phase // 8)
+                      + w.centre * (men & g.centre).bit_count())
+            if not enemy_kings:
+                score += w.back_guard * (men & g.back[colour]).bit_count()
+            movable, held, mobility = 0, men, 0
+            for offset, reach in g.forward[colour]:
+                if offset > 0:
+                    targets = (men << offset) & empty
+                    movable |= targets >> offset
+                    held &= (enemy >> offset) | ~reach
+                else:
+                    targets = (men >> -offset) & empty
+                    movable |= targets << -offset
+                    held &= (enemy << -offset) | ~reach
+                mobility += targets.bit_count()
+            score += (w.mobility * mobility + w.blocked * (men & ~movable).bit_count()
+                      + w.locked * held.bit_count())
+            if w.outpost:
+                supported = men & g.outpost_zone[colour]
+                for offset in g.support[colour]:
+                    supported &= _shift(own, offset)
+                score += w.outpost * supported.bit_count()
+            if w.balance:
+                balance = (men & g.left).bit_count() - (men & g.right).bit_count()
+                score += w.balance * (balance if balance >= 0 else -balance)
+            advanced = men & g.front_half[colour]
+            if advanced:
+                cone, rank, last = g.cone[colour], g.rank[colour], g.rows - 1
+                while advanced:
+                    low = advanced & -advanced
+                    advanced ^= low
+                    bit = low.bit_length() - 1
+                    if not cone[bit] & enemy:  # nothing ahead can stop it
+                        score += w.runaway + w.runaway_rank * rank[bit]
+                        steps = min(steps, last - rank[bit])
+        if own_kings:
+            free = moves = 0
+            for offset in g.king_offsets:
+                free |= _shift(empty, -offset)
+                moves += (_shift(own_kings, offset) & empty).bit_count()
+            count = own_kings.bit_count()
+            score += (w.king * count + w.king_mobility * moves
+                      + w.trapped_king * (own_kings & ~free).bit_count()
+                      + w.king_main_road * (own_kings & g.main_road).bit_count())
+            if men:
+                score += w.king_with_men * count
+            if not enemy_kings:
+                score += w.sole_king
+        return score, steps
+
+    # ------------------------------------------------------------------ terms (the tuner's view)
+    def _side(
+        self, men: int, own_kings: int, colour: int, own: int, enemy: int, enemy_kings: int,
+        empty: int, phase: int,
+    ) -> tuple[tuple[int, ...], int]:
+        """The per-side terms of one colour, and the steps its nearest runaway man needs."""
+        men_terms, steps = self._men(men, colour, own, enemy, enemy_kings, empty, phase)
+        if own_kings:
+            king_terms = self._kings(own_kings, bool(men), bool(enemy_kings), empty)
+        else:
+            king_terms = (0, 0, 0, 0, 0)
+        return (men.bit_count(), own_kings.bit_count(), *men_terms, *king_terms), steps
+
+    def _men(
+        self, men: int, colour: int, own: int, enemy: int, enemy_kings: int, empty: int,
+        phase: int,
+    ) -> tuple[tuple[int, ...], int]:
+        """tempo_open .. runaway_rank of one side's men, and the steps to crown of its runaway."""
+        if not men:
+            return (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), _NO_RACE
         g = self.geometry
         p0, p1, p2, p3 = g.rank_planes[colour]
         # Sum of the men's ranks: bit j of a rank number selects plane j.
         tempo = ((men & p0).bit_count() + 2 * (men & p1).bit_count()
                  + 4 * (men & p2).bit_count() + 8 * (men & p3).bit_count())
-        # Early on racing forward only loses shape; in the endgame every step counts.
-        value = tempo * w.advance * (endgame + 1) // 4
-        value += w.centre * (men & g.centre).bit_count()
-        if not enemy_kings:
-            value += w.back_guard * (men & g.back[colour]).bit_count()
-        movable = 0
-        for offset in g.forward[colour]:
+        back = 0 if enemy_kings else (men & g.back[colour]).bit_count()
+        movable, held, mobility = 0, men, 0
+        for offset, reach in g.forward[colour]:
             if offset > 0:
                 targets = (men << offset) & empty
                 movable |= targets >> offset
+                held &= (enemy >> offset) | ~reach
             else:
                 targets = (men >> -offset) & empty
                 movable |= targets << -offset
-            value += w.mobility * targets.bit_count()
-        value -= w.blocked_man * (men & ~movable).bit_count()
+                held &= (enemy << -offset) | ~reach
+            mobility += targets.bit_count()
+        supported = men & g.outpost_zone[colour]
+        for offset in g.support[colour]:
+            supported &= _shift(own, offset)
+        balance = (men & g.left).bit_count() - (men & g.right).bit_count()
+        runaway = runaway_rank = 0
+        steps = _NO_RACE
         advanced = men & g.front_half[colour]
-        if advanced and w.runaway:
+        if advanced:
             cone, rank, last = g.cone[colour], g.rank[colour], g.rows - 1
             while advanced:
                 low = advanced & -advanced
                 advanced ^= low
                 bit = low.bit_length() - 1
-                if not cone[bit] & enemy:
-                    # Nothing ahead can stop it: nearly a king already.
-                    value += w.runaway * rank[bit] // last
-        return value
+                if not cone[bit] & enemy:  # nothing ahead can stop it: nearly a king already
+                    runaway += 1
+                    runaway_rank += rank[bit]
+                    steps = min(steps, last - rank[bit])
+        return (
+            tempo * (8 - phase) // 8, tempo * phase // 8, (men & g.centre).bit_count(), back,
+            mobility, (men & ~movable).bit_count(), held.bit_count(), supported.bit_count(),
+            balance if balance >= 0 else -balance, runaway, runaway_rank,
+        ), steps
 
-    def _king_terms(self, kings: int, empty: int) -> int:
-        w = self.weights
-        free = 0
-        for offset in self.geometry.all_offsets:
+    def _kings(
+        self, kings: int, with_men: bool, enemy_kings: bool, empty: int
+    ) -> tuple[int, int, int, int, int]:
+        """king_mobility .. sole_king of one side's kings."""
+        free = moves = 0
+        for offset in self.geometry.king_offsets:
             free |= _shift(empty, -offset)
-        trapped = (kings & ~free).bit_count()
-        moves = 0
-        for offset in self.geometry.all_offsets:
             moves += (_shift(kings, offset) & empty).bit_count()
-        return w.mobility * moves - w.trapped_king * trapped
+        count = kings.bit_count()
+        return (
+            moves, (kings & ~free).bit_count(), (kings & self.geometry.main_road).bit_count(),
+            count if with_men else 0, 0 if enemy_kings else 1,
+        )
 
     def _giveaway(self, white: int, black: int, kings: int) -> int:
         """Losing draughts: fewer pieces is better; a king is the hardest piece to give away."""

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import BLACK, WHITE, Board, find_variant
-from engine.evaluate import Evaluator, weights_for
+from engine import VARIANTS as ALL_VARIANTS
+from engine.evaluate import CROWNED, FEATURES, Evaluator, Weights, weights_for
 from engine.fen import write_fen
 from tests.conftest import sample_size
 
-VARIANTS = ["international", "russian", "english", "brazilian", "canadian", "pool", "italian",
-            "spanish", "turkish", "russian-giveaway", "international-giveaway", "diagonal"]
+VARIANTS = [v.name for v in ALL_VARIANTS]  # every variant, the club ones of issue 16 too
 
 
 def _mirror(board: Board) -> Board:
@@ -120,3 +120,92 @@ def test_trapped_king_costs() -> None:
     free = Board("english", "W:WK14,30:B3,9")
     trapped = Board("english", "W:WK4,30:B3,8")  # K4 shut in by 8 (and the edge)
     assert evaluator.evaluate(free) > evaluator.evaluate(trapped)
+
+
+@settings(max_examples=sample_size(ci=60, full=600), deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(0, 120))
+def test_evaluation_is_the_features_times_the_weights(variant: str, seed: int, plies: int) -> None:
+    """The hot path and the tuner's view of the evaluation are the same function."""
+    board = _random_position(variant, seed, plies)
+    evaluator = Evaluator(board.variant)
+    white, black, kings = board.bitboards()
+    if (board.variant.giveaway or evaluator.dead_draw_bits(white, black, kings)
+            or (board.variant.crown_wins and kings)):
+        return
+    terms = evaluator.features_bits(white, black, kings, int(board.turn))
+    assert len(terms) == len(FEATURES)
+    white_view = sum(w * t for w, t in zip(evaluator.weights.vector(), terms, strict=True))
+    expected = white_view if board.turn == WHITE else -white_view
+    assert evaluator.evaluate(board) == expected
+
+
+def _terms(variant: str, fen: str) -> dict[str, int]:
+    board = Board(variant, fen)
+    evaluator = Evaluator(board.variant)
+    terms = evaluator.features_bits(*board.bitboards(), int(board.turn))
+    return dict(zip(FEATURES, terms, strict=True))
+
+
+def test_an_outpost_is_a_man_in_the_enemy_half_held_from_behind() -> None:
+    # 23 is White's classic outpost; 28 and 29 stand behind it.
+    assert _terms("international", "W:W23,28,29:B5,10")["outpost"] == 1
+    assert _terms("international", "W:W23,28:B5,10")["outpost"] == 0  # 29 is missing
+    assert _terms("international", "W:W33,38,39:B5,10")["outpost"] == 0  # still in its own half
+    # Black's mirror image: 28 held by 22 and 23.
+    assert _terms("international", "W:W45,46:B28,22,23")["outpost"] == -1
+
+
+def test_a_locked_man_faces_enemy_men_on_every_forward_square() -> None:
+    # White 33 looks at 28 and 29, both black; each black man still has a free square.
+    terms = _terms("international", "W:W33,45:B28,29,5")
+    assert terms["locked"] == 1
+    assert terms["blocked"] == 1
+
+
+def test_wing_balance_counts_the_men_left_against_right() -> None:
+    # International: columns a-e are the left wing. 46, 41, 36 are on the left; 50 on the right.
+    assert _terms("international", "W:W46,41,36,50:B1,2,3,4")["balance"] == 2 - 0
+
+
+def test_the_race_goes_to_the_runaway_man_nearer_the_crown() -> None:
+    # Breakthrough: White's 13 needs two moves, Black's 45 one; White to move still loses it.
+    assert _terms("breakthrough", "W:W13,40:B30,45")["race"] == -1
+    assert _terms("breakthrough", "W:W8,40:B30,39")["race"] == 1
+    assert _terms("breakthrough", "B:W8,40:B30,44")["race"] == -1
+
+
+def test_a_crowned_king_has_won_breakthrough() -> None:
+    board = Board("breakthrough", "B:WK3,40:B30,45")
+    evaluator = Evaluator(board.variant)
+    assert evaluator.evaluate(board) == -CROWNED  # black to move has lost
+
+
+def test_breakthrough_men_near_the_crown_outweigh_material() -> None:
+    evaluator = Evaluator(find_variant("breakthrough"))
+    # White is two men down but its runaway man on 8 crowns first.
+    racing = Board("breakthrough", "W:W8,40:B19,20,24,25")
+    assert evaluator.evaluate(racing) > 0
+
+
+def test_kings_beside_men_and_a_king_against_men_are_counted() -> None:
+    terms = _terms("frisian", "W:WK28,40:B5,10")
+    assert terms["king_with_men"] == 1
+    assert terms["sole_king"] == 1
+    assert _terms("frisian", "W:WK28:BK5,10")["king_with_men"] == -1  # Black's king has a man
+
+
+@pytest.mark.parametrize(("variant", "fen", "dead"), [
+    ("frisian", "W:WK1:BK46", True),  # one king each: drawn (the Frisian 2-move rule)
+    ("frisian", "W:WK1,K2:BK46", False),  # two against one can still win within 7 moves
+    ("killer", "W:WK1,K2:BK46", False),  # the killer rule breaks the lone king's defence
+    ("thai", "W:WK1,K2:BK32", False),
+    ("breakthrough", "W:WK1:BK46", False),  # a king ends breakthrough: never a dead draw
+])
+def test_dead_draws_of_the_club_variants(variant: str, fen: str, dead: bool) -> None:
+    board = Board(variant, fen)
+    assert Evaluator(board.variant).is_dead_draw(board) is dead
+
+
+def test_unknown_weight_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="not evaluation features: queen"):
+        Weights().with_terms({"queen": 900})

@@ -1,0 +1,96 @@
+"""Benchmark: the evaluation against the old hand-weighted one, same search, equal node budgets.
+
+Both sides are the built-in :class:`engine.search.Searcher` with ``--nodes`` nodes a move (no
+noise, so a game is a function of its opening); one evaluates with
+:class:`engine.evaluate.Evaluator` (the tuned weights), the other with the evaluator as it was
+before them (bench/eval_reference.py).
+Games come in pairs from the same opening with colours swapped; openings are those of
+bench/level_ladder.py (ACF ballots for English, random balanced plies otherwise). A game that
+reaches ``--max-plies`` is a draw. The line per variant reads ``+W =D -L score%`` from the new
+evaluation's side, with the Elo difference that score means.
+
+The number of games comes from ``DRAUGHTSBOARD_SAMPLE`` (``ci``: 10 per variant, ``full``: 100)
+unless ``--games`` is given. Node budgets make the result independent of the machine's load.
+
+Run: ``DRAUGHTSBOARD_SAMPLE=full .venv/bin/python bench/eval_match.py --variants international``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from eval_reference import ReferenceEvaluator
+from level_ladder import Tally, opening, play
+
+from engine import find_variant
+from engine.evaluate import Evaluator
+from engine.search import Limit, Searcher
+
+_SIZES = {"ci": 10, "full": 100}
+
+
+def elo(score: float) -> float:
+    """The Elo difference a score (0..1) means."""
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / score - 1)
+
+
+def match(variant: str, games: int, nodes: int, max_plies: int, seed: int) -> Tally:
+    """``games`` games new against old, in colour-swapped pairs from the same opening."""
+    v = find_variant(variant)
+    tally = Tally()
+    rng = random.Random(f"eval-match:{seed}:{v.name}")
+    start = opening(v.name, rng)
+    limit = Limit(nodes=nodes)
+    for game in range(games):
+        if game % 2 == 0:
+            start = opening(v.name, rng)
+        new_colour = game % 2
+        players: dict[int, tuple[Searcher, Limit]] = {
+            new_colour: (Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v)), limit),
+            1 - new_colour: (Searcher(v, seed=seed, tt_mb=4,
+                                      evaluator=ReferenceEvaluator(v)),  # type: ignore[arg-type]
+                             limit),
+        }
+        winner = play(start, players, max_plies)
+        if winner is None:
+            tally.draws += 1
+        elif winner == new_colour:
+            tally.wins += 1
+        else:
+            tally.losses += 1
+    return tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", default="international,russian,english")
+    parser.add_argument("--games", type=int, help="games per variant (default: by the sample)")
+    parser.add_argument("--nodes", type=int, default=1000, help="nodes a move (default 1000)")
+    parser.add_argument("--max-plies", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    sample = os.environ.get("DRAUGHTSBOARD_SAMPLE", "ci")
+    if sample not in _SIZES:
+        parser.error(f"DRAUGHTSBOARD_SAMPLE must be 'ci' or 'full', not {sample!r}")
+    games = args.games if args.games is not None else _SIZES[sample]
+    print(f"new evaluation v old: {games} games per variant at {args.nodes} nodes a move, "
+          f"draw after {args.max_plies} plies, seed {args.seed}")
+    started = time.process_time()
+    for name in args.variants.split(","):
+        tally = match(name, games, args.nodes, args.max_plies, args.seed)
+        score = (tally.wins + tally.draws / 2) / max(tally.games, 1)
+        print(f"{find_variant(name).name:<15}{tally}   Elo {elo(score):+.0f}", flush=True)
+    print(f"CPU time {time.process_time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Benchmark: static evaluations per second, the evaluator beside the old hand-weighted one.
+
+For each variant, ``--positions`` positions (random games from a fixed seed, 0-80 plies in) are
+evaluated ``--rounds`` times by :class:`engine.evaluate.Evaluator` and by the evaluator as it was
+before the tuned terms (bench/eval_reference.py), in the same run; the ratio is new / old. Times
+are CPU seconds of this process (``time.process_time``), so other jobs on the machine change the
+figures little. The evaluation is the search's hot path: a slower evaluator costs search nodes.
+
+Run: ``.venv/bin/python bench/evaluate.py [--variants international,russian,english]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from eval_reference import ReferenceEvaluator
+
+from engine import Board, find_variant
+from engine.evaluate import Evaluator
+
+Position = tuple[int, int, int, int]
+
+
+def positions(variant: str, count: int, seed: int) -> list[Position]:
+    """``count`` positions from random games: raw bitboards and the side to move."""
+    rng = random.Random(f"{seed}:{variant}")
+    out: list[Position] = []
+    while len(out) < count:
+        board = Board(variant)
+        for _ in range(rng.randrange(0, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        out.append((*board.bitboards(), int(board.turn)))
+    return out
+
+
+def rate(evaluate: Callable[[int, int, int, int], int], sample: list[Position],
+         rounds: int) -> float:
+    """Evaluations per CPU second."""
+    started = time.process_time()
+    for _ in range(rounds):
+        for white, black, kings, colour in sample:
+            evaluate(white, black, kings, colour)
+    return len(sample) * rounds / max(time.process_time() - started, 1e-9)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", default="international,russian,english,frisian,thai")
+    parser.add_argument("--positions", type=int, default=400)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    print(f"{'variant':<15}{'new evals/s':>14}{'old evals/s':>14}{'new/old':>9}")
+    for name in args.variants.split(","):
+        variant = find_variant(name)
+        sample = positions(variant.name, args.positions, args.seed)
+        new = Evaluator(variant)
+        old = ReferenceEvaluator(variant)
+        # Interleaved, twice each, best of two: a burst of load on the machine hits both.
+        new_rate = old_rate = 0.0
+        for _ in range(2):
+            new_rate = max(new_rate, rate(new.evaluate_bits, sample, args.rounds))
+            old_rate = max(old_rate, rate(old.evaluate_bits, sample, args.rounds))
+        print(f"{variant.name:<15}{new_rate:>14,.0f}{old_rate:>14,.0f}{new_rate / old_rate:>9.2f}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""``draughtsboard tune``: fit the evaluation's weights on self-play games (Texel tuning).
+
+``tune selfplay`` plays seeded games of the built-in engine and writes their quiet positions,
+labelled by result, to a gzip file (the same arguments write the same bytes); ``tune fit`` fits
+the weights of one variant on such files and prints them, or writes them into
+``engine/weights.py`` with ``--write``. docs/evaluation.md has the commands the shipped weights
+came from.
+
+>>> from firmware_host.cli import main
+>>> main(["tune", "selfplay", "--variant", "nowhere", "--out", "x.gz"])  # one line on stderr
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware_host.tools.tuning.selfplay import SelfPlay
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``tune`` with its ``selfplay`` and ``fit`` subcommands."""
+    parser = subparsers.add_parser(
+        "tune", help="tune the evaluation on self-play games",
+        description="Logistic (Texel) tuning of the built-in engine's evaluation.")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    play = actions.add_parser("selfplay", help="write labelled positions from self-play games")
+    play.add_argument("--variant", required=True, help="variant name, e.g. international")
+    play.add_argument("--out", required=True, type=Path, help="positions file to write (.gz)")
+    play.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the openings and the noise")
+    play.add_argument("--nodes", type=int, default=400, help="nodes a move (default 400)")
+    play.add_argument("--random-plies", type=int, default=4,
+                      help="random opening plies, plus up to as many again (default 4)")
+    play.add_argument("--noise", type=int, default=20, help="root noise, 1/100 man (default 20)")
+    play.add_argument("--max-plies", type=int, default=200, help="a longer game is a draw")
+    play.set_defaults(run=run_selfplay)
+    fit = actions.add_parser("fit", help="fit one variant's weights on positions files")
+    fit.add_argument("--variant", required=True, help="variant name, e.g. international")
+    fit.add_argument("data", nargs="+", type=Path, help="positions files from tune selfplay")
+    fit.add_argument("--passes", type=int, default=30, help="coordinate-descent passes at most")
+    fit.add_argument("--l2", type=float,
+                     help="pull towards the hand-set priors (default: the best held-out loss)")
+    fit.add_argument("--holdout", type=float, default=0.2,
+                     help="share of the positions (the last games) kept out (default 0.2)")
+    fit.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
+                     help="write the weights into this file (engine/weights.py)")
+    fit.set_defaults(run=run_fit)
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    """Play the games and write the positions; bad input prints one line and returns 2."""
+    from firmware_host.tools.tuning import dataset
+    from firmware_host.tools.tuning.selfplay import SelfPlay, play_game
+
+    try:
+        config = SelfPlay(args.variant, games=args.games, seed=args.seed, nodes=args.nodes,
+                          random_plies=args.random_plies, noise=args.noise,
+                          max_plies=args.max_plies)
+    except ValueError as exc:
+        print(f"draughtsboard tune: {exc}", file=sys.stderr)
+        return 2
+    samples = []
+    for game in range(config.games):
+        samples += play_game(config, game)
+        print(f"game {game + 1}/{config.games}: {len(samples)} positions", file=sys.stderr,
+              flush=True)
+    header = {
+        "variant": config.variant, "games": str(config.games), "seed": str(config.seed),
+        "nodes": str(config.nodes), "random_plies": str(config.random_plies),
+        "noise": str(config.noise), "max_plies": str(config.max_plies),
+        "positions": str(len(samples)),
+        "command": "draughtsboard tune selfplay " + shlex.join(_selfplay_argv(config)),
+    }
+    try:
+        dataset.write(args.out, header, samples)
+    except OSError as exc:
+        print(f"draughtsboard tune: cannot write {args.out}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    print(f"{len(samples)} positions from {config.games} games -> {args.out}")
+    return 0
+
+
+def _selfplay_argv(config: SelfPlay) -> list[str]:
+    return ["--variant", config.variant, "--games", str(config.games), "--seed", str(config.seed),
+            "--nodes", str(config.nodes), "--random-plies", str(config.random_plies),
+            "--noise", str(config.noise), "--max-plies", str(config.max_plies)]
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    """Fit the weights and print them (and write them with ``--write``)."""
+    from engine import find_variant
+    from firmware_host.tools.tuning import dataset, render
+    from firmware_host.tools.tuning.fit import FitError, fit
+
+    try:
+        variant = find_variant(args.variant)
+        samples = []
+        sources = []
+        for path in args.data:
+            header, found = dataset.read(path)
+            if header.get("variant", variant.name) != variant.name:
+                raise ValueError(f"{path} holds {header['variant']} positions, not {variant.name}")
+            samples += found
+            sources.append(header.get("command", str(path)))
+        result = fit(variant, samples, passes=args.passes, l2=args.l2, holdout=args.holdout)
+    except (ValueError, FitError) as exc:
+        print(f"draughtsboard tune: {exc}", file=sys.stderr)
+        return 2
+    print(result.summary())
+    if args.write is not None:
+        provenance = (f"{result.positions} positions ({'; '.join(sources)}); "
+                      f"draughtsboard tune fit --variant {variant.name} --passes {args.passes} "
+                      f"--holdout {args.holdout}: l2={result.l2}, K={result.k:.5f}, held-out loss "
+                      f"{result.holdout_before:.4f} -> {result.holdout_after:.4f}")
+        try:
+            render.update(args.write, variant.name, result.changed(), provenance)
+        except OSError as exc:
+            print(f"draughtsboard tune: cannot write {args.write}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+        print(f"weights of {variant.name} -> {args.write}")
+    return 0

@@ -1,0 +1,12 @@
+"""Logistic ("Texel") tuning of the evaluation: self-play positions, the fit, the generated weights.
+
+- :mod:`.selfplay`: positions from seeded self-play games of the built-in engine, labelled by
+  the game's result (pure: the same arguments give the same positions).
+- :mod:`.dataset`: the gzip text file of those positions (byte-for-byte reproducible).
+- :mod:`.fit`: the features of each position, K, and the integer weights that minimise the
+  logistic loss (pure).
+- :mod:`.render`: ``engine/weights.py`` as text.
+
+``draughtsboard tune selfplay`` and ``draughtsboard tune fit`` (firmware_host/commands/tune.py)
+drive them; docs/evaluation.md tells the whole story.
+"""

@@ -1,0 +1,227 @@
+"""Logistic ("Texel") fitting of the evaluation's integer weights on labelled positions.
+
+The evaluation of a position from White's side is the dot product of its features
+(:meth:`engine.evaluate.Evaluator.features_bits`) with the weights; the model says White wins
+with probability ``sigmoid(K * eval)``. First ``K`` is fitted with the starting weights (the
+engine's current ones), then coordinate descent moves one integer weight at a time by a step
+(32, 16, ... 1) while the log loss on the training positions falls; the man stays at 100 (it
+fixes the scale). A ridge pull towards the hand-set priors, measured in what a change does to the
+model's logit (``l2 * (K * (w - prior))^2 * mean(feature^2)``), keeps rarely seen terms near
+them: positions of one game share its result, so a few hundred games are fewer facts than their
+thousands of positions suggest. The last ``holdout`` share of the positions (the last games) is
+kept out of the fit; its loss is reported before and after, with ``l2=None`` it chooses the
+pull from :data:`L2_GRID`, and when no fit beats the starting weights on those games the
+starting weights are kept.
+
+Example:
+    >>> from engine import find_variant
+    >>> from firmware_host.tools.tuning.selfplay import Sample
+    >>> samples = [Sample("W:W21-32:B1-11", 1.0), Sample("B:W22-32:B1-12", 0.0)] * 5
+    >>> result = fit(find_variant("english"), samples, passes=2, l2=0.1, holdout=0.0)
+    >>> result.positions, result.loss_after <= result.loss_before
+    (10, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Board, Variant
+from engine.evaluate import FEATURES, Evaluator, Weights, prior_weights_for, weights_for
+from firmware_host.tools.tuning.selfplay import Sample
+
+__all__ = ["FitError", "FitResult", "features", "fit", "fit_k", "log_loss"]
+
+#: The pulls ``fit(l2=None)`` tries, keeping the one with the lowest held-out loss.
+L2_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
+#: Coordinate-descent step sizes, largest first.
+_STEPS = (32, 16, 8, 4, 2, 1)
+_FIXED = frozenset({"man"})
+
+
+class FitError(ValueError):
+    """Nothing to fit: no usable positions, or a variant whose evaluation is not tuned."""
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """The fitted weights with K and the losses (mean log loss per position)."""
+
+    variant: str
+    l2: float
+    weights: Weights
+    start: Weights
+    prior: Weights
+    k: float
+    positions: int
+    loss_before: float
+    loss_after: float
+    holdout_positions: int
+    holdout_before: float
+    holdout_after: float
+
+    def changed(self) -> dict[str, int]:
+        """Every feature's fitted weight, by name (what engine/weights.py stores)."""
+        return dict(zip(FEATURES, self.weights.vector(), strict=True))
+
+    def summary(self) -> str:
+        """A table of the weights (prior, start, fitted) and the losses."""
+        lines = [f"{self.variant}: {self.positions} positions, K = {self.k:.5f}, l2 = {self.l2}, "
+                 f"loss {self.loss_before:.4f} -> {self.loss_after:.4f}"]
+        if self.holdout_positions:
+            lines.append(f"held out: {self.holdout_positions} positions, "
+                         f"loss {self.holdout_before:.4f} -> {self.holdout_after:.4f}")
+        lines.append(f"{'feature':<16}{'prior':>7}{'start':>7}{'fitted':>7}")
+        for name, p, s, f in zip(FEATURES, self.prior.vector(), self.start.vector(),
+                                 self.weights.vector(), strict=True):
+            lines.append(f"{name:<16}{p:>7}{s:>7}{f:>7}")
+        return "\n".join(lines)
+
+
+def features(variant: Variant, samples: Sequence[Sample]) -> tuple[list[list[int]], list[float]]:
+    """Feature rows and results of the positions the linear evaluation scores.
+
+    Positions the evaluation scores by rule (dead draws, a crowned breakthrough king) and FENs
+    that do not parse are left out.
+    """
+    evaluator = Evaluator(variant)
+    rows: list[list[int]] = []
+    results: list[float] = []
+    for sample in samples:
+        try:
+            board = Board(variant, sample.fen)
+        except ValueError:
+            continue
+        white, black, kings = board.bitboards()
+        if evaluator.dead_draw_bits(white, black, kings) or (variant.crown_wins and kings):
+            continue
+        rows.append(evaluator.features_bits(white, black, kings, int(board.turn)))
+        results.append(sample.result)
+    return rows, results
+
+
+def _point_loss(k: float, score: float, result: float) -> float:
+    x = max(-50.0, min(50.0, k * score))
+    # log(1 + e^-x) and log(1 + e^x), computed without overflow.
+    log_win = math.log1p(math.exp(-x)) if x > 0 else -x + math.log1p(math.exp(x))
+    log_loss_ = log_win + x
+    return result * log_win + (1.0 - result) * log_loss_
+
+
+def log_loss(k: float, scores: Sequence[float], results: Sequence[float]) -> float:
+    """Mean log loss of ``sigmoid(k * score)`` against the results (1, 0.5, 0 for White).
+
+    Example:
+        >>> round(log_loss(0.01, [0.0], [0.5]), 4)  # a coin: log 2
+        0.6931
+    """
+    if not scores:
+        return 0.0
+    return sum(_point_loss(k, s, r) for s, r in zip(scores, results, strict=True)) / len(scores)
+
+
+def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
+    """The K that minimises :func:`log_loss` (golden-section search on log K).
+
+    Example:
+        >>> # +100 scores one win and one draw: sigmoid(100 K) = 3/4, so 100 K = ln 3.
+        >>> round(100 * fit_k([100.0, -100.0, 100.0, -100.0], [1.0, 0.0, 0.5, 0.5]), 3)
+        1.099
+    """
+    lo, hi = math.log(1e-5), math.log(1.0)
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    fa, fb = log_loss(math.exp(a), scores, results), log_loss(math.exp(b), scores, results)
+    for _ in range(60):
+        if fa <= fb:
+            hi, b, fb = b, a, fa
+            a = hi - ratio * (hi - lo)
+            fa = log_loss(math.exp(a), scores, results)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + ratio * (hi - lo)
+            fb = log_loss(math.exp(b), scores, results)
+    return math.exp((lo + hi) / 2)
+
+
+def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float | None = None,
+        holdout: float = 0.2) -> FitResult:
+    """Fit the weights of ``variant`` on ``samples`` (see the module's text).
+
+    Raises:
+        FitError: a giveaway variant, no position the evaluation scores by its terms, or
+            ``l2=None`` with nothing held out to choose it on.
+    """
+    if variant.giveaway:
+        raise FitError(f"{variant.name} is a giveaway variant: its evaluation is not tuned")
+    rows, results = features(variant, samples)
+    cut = len(rows) - int(len(rows) * holdout)
+    if cut <= 0:
+        raise FitError(f"no positions to fit {variant.name} on")
+    if l2 is None and cut == len(rows):
+        raise FitError("choosing the pull (l2) needs held-out positions")
+    train, train_y = rows[:cut], results[:cut]
+    test, test_y = rows[cut:], results[cut:]
+    start = weights_for(variant)
+    prior = prior_weights_for(variant)
+    first = [float(sum(w * x for w, x in zip(start.vector(), row, strict=True))) for row in train]
+    k = fit_k(first, train_y)
+    before = log_loss(k, first, train_y)
+
+    def test_loss(w: Weights) -> float:
+        vector = w.vector()
+        scores = [sum(a * x for a, x in zip(vector, row, strict=True)) for row in test]
+        return log_loss(k, scores, test_y)
+
+    best: FitResult | None = None
+    for pull in L2_GRID if l2 is None else (l2,):
+        scores = list(first)
+        weights = _descend(k, train, train_y, scores, list(start.vector()), list(prior.vector()),
+                           passes, pull)
+        fitted = start.with_terms(dict(zip(FEATURES, weights, strict=True)))
+        result = FitResult(variant.name, pull, fitted, start, prior, k, len(train), before,
+                           log_loss(k, scores, train_y), len(test), test_loss(start),
+                           test_loss(fitted))
+        if best is None or result.holdout_after < best.holdout_after:
+            best = result
+    assert best is not None
+    if test and best.holdout_after >= best.holdout_before:
+        # No pull beats the weights we started from on unseen games: keep them.
+        return FitResult(variant.name, math.inf, start, start, prior, k, len(train), before,
+                         before, len(test), best.holdout_before, best.holdout_before)
+    return best
+
+
+def _descend(k: float, rows: list[list[int]], results: list[float], scores: list[float],
+             weights: list[int], prior: list[int], passes: int, l2: float) -> list[int]:
+    """Coordinate descent on integer weights; ``scores`` is kept equal to rows x weights."""
+    n = len(rows)
+    columns = [[(j, row[i]) for j, row in enumerate(rows) if row[i]] for i in range(len(weights))]
+    free = [i for i, name in enumerate(FEATURES) if name not in _FIXED and columns[i]]
+    moments = [sum(x * x for _, x in column) / n for column in columns]
+
+    def penalty(i: int, value: int) -> float:
+        return l2 * (k * (value - prior[i])) ** 2 * moments[i]
+
+    for step in _STEPS:
+        for _ in range(passes):
+            improved = False
+            for i in free:
+                column = columns[i]
+                base = sum(_point_loss(k, scores[j], results[j]) for j, _ in column)
+                for delta in (step, -step):
+                    value = weights[i] + delta
+                    trial = sum(_point_loss(k, scores[j] + delta * x, results[j])
+                                for j, x in column)
+                    gain = (base - trial) / n + penalty(i, weights[i]) - penalty(i, value)
+                    if gain > 1e-9:
+                        weights[i] = value
+                        for j, x in column:
+                            scores[j] += delta * x
+                        improved = True
+                        break
+            if not improved:
+                break
+    return weights
