@@ -162,6 +162,9 @@ PERFT = {
     # Rein Halbersma's published Czech figures (damforum.nl t=2822, kept in his dctl test suite,
     # test/src/ai/traversal/initial/board8x8.cpp): English's until the first kings (depth 9).
     "czech": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671],
+    # Rein Halbersma's published Frisian figures, duplicates removed (damforum.nl t=2822,
+    # start=15; dctl's board10x10.cpp): the first kings appear at depth 7.
+    "frisian": [9, 81, 658, 3874, 21265, 102431, 540126, 2825779],
     # pydraughts 0.6.7 (and py-draughts 1.10.1): Frysk! has no capture-path duplicates here.
     "frysk": [9, 81, 657, 5329, 41829, 328329],
     # The same author's Spanish figures: Portuguese moves and captures as Spanish (docs/rules.md).
