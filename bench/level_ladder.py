@@ -1,30 +1,55 @@
-"""Benchmark: the strength ladder. Each level plays the next one up; then level 10 plays level 5.
+"""Benchmark: the strength ladder. Each level plays its neighbours and a few distant levels.
 
-Every pair plays N games (``--games``, default 100) in pairs of games from the same opening with
+Every pair of ``--pairs`` (default: each level against the next, then 5-10, 1-4, 4-7 and 7-10,
+the long pairs that tie the ladder together for the rating fit) plays ``--games`` games (default
+from ``DRAUGHTSBOARD_SAMPLE``: 4 in CI, 100 with ``full``) in pairs from the same opening with
 colours swapped. English games start from ballots of the ACF three-move deck; the other variants
 from two random plies per side, kept only when material is level and a depth-4 search rates the
-position within half a man of equal. Each level keeps its own depth cap and noise and thinks for its
-own default time multiplied by ``--time-scale`` (CPU seconds, so other jobs on the machine do not
-change the result). A game that reaches ``--max-plies`` is scored a draw.
+position within half a man of equal. Each level keeps its own depth cap and noise and thinks for
+its own default time multiplied by ``--time-scale``, on a CPU-time clock (``--clock thread``, the
+default, or ``process``), so other jobs on the machine do not change the result. A game that
+reaches ``--max-plies`` is scored a draw.
 
-The line for a pair reads ``L3-L2: +W =D -L  score%`` from the stronger level's side; the peer of
-each level is the level below it, measured in the same run. Targets: every level scores above 50 %
-against the one below, and level 10 loses no game of 50 against level 5.
+The line for a pair reads ``L3-L2: +W =D -L  score%`` from the stronger level's side. Targets:
+every level scores above 50 % against the one below, and level 10 loses no game to level 5.
+``--out FILE`` writes every game (players, colours, opening, moves, result, depth reached, CPU
+time) with the command and the commit that produced them; ``bench/rating.py FILE`` fits the
+ratings of all levels from all of those games at once and prints the README table. The end of
+the run prints that fit too.
 
-Run: ``.venv/bin/python bench/level_ladder.py [--variant english] [--games 100]``
+Run: ``.venv/bin/python bench/level_ladder.py [--variant international] [--games 30]
+[--time-scale 0.05] [--jobs 2] [--out bench/data/ladder-international.json]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Protocol
 
-from engine import Board
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import rating
+from engine import Board, Move
 from engine.book import ballot_board, random_ballot
-from engine.levels import level, searcher_for_level
+from engine.levels import LEVELS, level, searcher_for_level
 from engine.search import Limit, Searcher
+
+NEIGHBOURS = ",".join(f"{n}-{n + 1}" for n in range(1, 10))
+LONG_PAIRS = "5-10,1-4,4-7,7-10"
+SCAN_PAIRS = "4:1,6:2,8:3,10:4"
+CLOCKS: dict[str, Callable[[], float]] = {"thread": time.thread_time,
+                                          "process": time.process_time}
+RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 
 
 @dataclass
@@ -47,6 +72,29 @@ class Tally:
         return f"+{self.wins} ={self.draws} -{self.losses}  {self.score:5.1f} %"
 
 
+@dataclass
+class Side:
+    """What one side did in one game: moves searched, depth reached, CPU seconds spent."""
+
+    moves: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class GameRecord:
+    """One game as the ladder file keeps it (``white`` moves first)."""
+
+    white: str
+    black: str
+    result: str
+    termination: str
+    plies: int
+    opening: str
+    moves: str
+    sides: dict[str, Side] = field(default_factory=dict)
+
+
 def opening(variant: str, rng: random.Random) -> Board:
     """A varied, balanced start: an ACF ballot for English, else two random plies per side
     that keep material level and that a short search rates within half a man of equal."""
@@ -67,92 +115,329 @@ def opening(variant: str, rng: random.Random) -> Board:
             return board
 
 
-def play(start: Board, players: dict[int, tuple[Searcher, Limit]], max_plies: int,
-         record: list[str] | None = None) -> int | None:
-    """Play a game out; the winner's colour, or None for a draw. ``record`` gets the moves."""
+class Player(Protocol):
+    """One side of a game (:class:`LevelPlayer`, or Scan through bench/match.py)."""
+
+    name: str
+
+    def new_game(self) -> None: ...
+
+    def choose(self, board: Board) -> Move: ...
+
+    def close(self) -> None: ...
+
+
+class LevelPlayer:
+    """A strength level on a CPU-time clock: its own depth cap and its time times ``scale``."""
+
+    def __init__(self, variant: str, number: int, scale: float, seed: int, clock: str) -> None:
+        chosen = level(number)
+        self.name = f"L{number}"
+        self.searcher = searcher_for_level(variant, number, seed=seed, clock=CLOCKS[clock],
+                                           tt_mb=4)
+        self.limit = Limit(depth=chosen.depth, movetime=chosen.movetime * scale)
+        self.side = Side()
+
+    def new_game(self) -> None:
+        self.searcher.new_game()
+
+    def choose(self, board: Board) -> Move:
+        result = self.searcher.search(board, self.limit)
+        if result.move is None:
+            raise RuntimeError(f"{self.name} found no move in {board.fen()}")
+        self.side.moves += 1
+        self.side.depth += result.depth
+        self.side.seconds += result.seconds
+        return result.move
+
+    def close(self) -> None:
+        pass
+
+
+def play(start: Board, players: dict[int, Player], max_plies: int,
+         record: list[str] | None = None) -> tuple[int | None, str]:
+    """Play a game out: the winner's colour (None for a draw) and how it ended.
+
+    ``record`` gets the moves. Every move must be legal in ``engine.Board`` (the referee).
+    """
     board = start.copy()
-    for searcher, _ in players.values():
-        searcher.new_game()
+    for player in players.values():
+        player.new_game()
     for ply in range(max_plies):
         # The draw rules replay the whole game, so they are checked every few plies only (a
         # draw is seen at most 7 plies late); the end by lack of moves is seen at once.
         if ply % 8 == 0 or not board.legal_moves:
             outcome = board.outcome()
             if outcome is not None:
-                return None if outcome.winner is None else int(outcome.winner)
-        searcher, limit = players[int(board.turn)]
-        result = searcher.search(board, limit)
-        if result.move is None:
-            break
+                return (None if outcome.winner is None else int(outcome.winner),
+                        str(outcome.termination.name).lower())
+        move = players[int(board.turn)].choose(board)
+        if move not in board.legal_moves:
+            raise RuntimeError(f"illegal move {move} in {board.fen()}")
         if record is not None:
-            record.append(board.move_notation(result.move))
-        board.push(result.move)
+            record.append(board.move_notation(move))
+        board.push(move)
     outcome = board.outcome()
-    return None if outcome is None or outcome.winner is None else int(outcome.winner)
+    if outcome is None:
+        return None, "max_plies"
+    return (None if outcome.winner is None else int(outcome.winner),
+            str(outcome.termination.name).lower())
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game of a pair: everything a worker process needs to play it alone.
+
+    ``first`` and ``second`` are player names, ``L<n>`` or ``scan-d<depth>``; ``first`` has
+    White in even games.
+    """
+
+    variant: str
+    first: str
+    second: str
+    game: int
+    scale: float
+    max_plies: int
+    seed: int
+    clock: str
+    scan: str | None = None
+
+
+def _opening_for(task: Task) -> Board:
+    """The opening of the colour-swapped couple this game belongs to (same for both games)."""
+    rng = random.Random(f"{task.seed}:{task.variant}:{task.first}:{task.second}:{task.game // 2}")
+    return opening(task.variant, rng)
+
+
+def _player(task: Task, name: str) -> Player:
+    if name.startswith("scan-d"):
+        from bench.match import ScanHub1Player  # only where Scan is installed
+
+        if task.scan is None:
+            raise ValueError("a Scan game needs --scan PATH")
+        program = str(Path(task.scan).resolve())
+        return ScanHub1Player((program, "hub"), str(Path(program).parent), int(name[6:]))
+    return LevelPlayer(task.variant, int(name[1:]), task.scale,
+                       task.seed * 1000 + task.game, task.clock)
+
+
+def play_task(task: Task) -> GameRecord:
+    """Play one game of a pair."""
+    start = _opening_for(task)
+    first_colour = task.game % 2
+    players = {first_colour: _player(task, task.first),
+               1 - first_colour: _player(task, task.second)}
+    moves: list[str] = []
+    try:
+        winner, termination = play(start, players, task.max_plies, moves)
+    finally:
+        for player in players.values():
+            player.close()
+    names = {c: p.name if isinstance(p, LevelPlayer) else task.first if c == first_colour
+             else task.second for c, p in players.items()}
+    return GameRecord(
+        white=names[0], black=names[1], result=RESULTS[winner], termination=termination,
+        plies=len(moves), opening=start.fen(), moves=" ".join(moves),
+        sides={p.name: p.side for p in players.values() if isinstance(p, LevelPlayer)})
 
 
 def match(variant: str, strong: int, weak: int, games: int, scale: float, max_plies: int,
-          seed: int, show_losses: bool = False) -> Tally:
+          seed: int, show_losses: bool = False, clock: str = "thread") -> Tally:
     """``games`` games between two levels, in colour-swapped pairs from the same opening."""
     tally = Tally()
-    rng = random.Random(f"{seed}:{variant}:{strong}:{weak}")
-    start = opening(variant, rng)
     for game in range(games):
-        if game % 2 == 0:
-            start = opening(variant, rng)
-        strong_colour = game % 2
-        players = {}
-        for colour, number in ((strong_colour, strong), (1 - strong_colour, weak)):
-            chosen = level(number)
-            searcher = searcher_for_level(variant, number, seed=seed * 1000 + game,
-                                          clock=time.process_time, tt_mb=4)
-            players[colour] = (searcher, Limit(depth=chosen.depth,
-                                               movetime=chosen.movetime * scale))
-        record: list[str] = []
-        winner = play(start, players, max_plies, record)
-        if winner is None:
-            tally.draws += 1
-        elif winner == strong_colour:
-            tally.wins += 1
-        else:
-            tally.losses += 1
-            if show_losses:
-                side = "white" if strong_colour == 0 else "black"
-                print(f"  L{strong} ({side}) lost from [FEN \"{start.fen()}\"]: "
-                      f"{' '.join(record)}")
+        record = play_task(Task(variant, f"L{strong}", f"L{weak}", game, scale, max_plies,
+                                seed, clock))
+        _count(tally, record, f"L{strong}", show_losses)
     return tally
 
 
-def main() -> None:
+def _count(tally: Tally, record: GameRecord, strong: str, show_losses: bool) -> None:
+    if record.result == "1/2-1/2":
+        tally.draws += 1
+    elif (record.result == "1-0") == (record.white == strong):
+        tally.wins += 1
+    else:
+        tally.losses += 1
+        if show_losses:
+            side = "white" if record.white == strong else "black"
+            print(f"  {strong} ({side}) lost from [FEN \"{record.opening}\"]: {record.moves}")
+
+
+def parse_pairs(text: str) -> list[tuple[str, str]]:
+    """``"1-2,5-10"`` -> ``[("L2", "L1"), ("L10", "L5")]``: (stronger, weaker) players.
+
+    Raises:
+        ValueError: a pair that is not two different levels 1-10.
+    """
+    pairs = []
+    for item in (p.strip() for p in text.split(",") if p.strip()):
+        try:
+            a, b = (int(x) for x in item.split("-"))
+            level(a), level(b)
+        except ValueError:
+            raise ValueError(f"a pair is two levels 1-10 like 4-5, not {item!r}") from None
+        if a == b:
+            raise ValueError(f"a level does not play itself: {item!r}")
+        pairs.append((f"L{max(a, b)}", f"L{min(a, b)}"))
+    return pairs
+
+
+def parse_scan_pairs(text: str) -> list[tuple[str, str]]:
+    """``"4:1,8:3"`` -> ``[("L4", "scan-d1"), ("L8", "scan-d3")]``: a level v Scan at a depth.
+
+    Raises:
+        ValueError: not a level 1-10 and a depth 1-30.
+    """
+    pairs = []
+    for item in (p.strip() for p in text.split(",") if p.strip()):
+        try:
+            a, d = (int(x) for x in item.split(":"))
+            level(a)
+            if not 1 <= d <= 30:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"a Scan pair is level:depth like 6:2, not {item!r}") from None
+        pairs.append((f"L{a}", f"scan-d{d}"))
+    return pairs
+
+
+def _git(*args: str) -> str:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                              check=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def default_games() -> int:
+    return 100 if os.environ.get("DRAUGHTSBOARD_SAMPLE") == "full" else 4
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="english")
-    parser.add_argument("--games", type=int, default=100, help="games per pair (default 100)")
-    parser.add_argument("--final-games", type=int, default=50, help="level 10 v 5 games")
+    parser.add_argument("--games", type=int, default=default_games(),
+                        help="games per pair (default 4; 100 with DRAUGHTSBOARD_SAMPLE=full)")
     parser.add_argument("--time-scale", type=float, default=0.05,
                         help="share of each level's own time per move (default 0.05)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="thread",
+                        help="CPU-time clock of the searchers (default thread)")
     parser.add_argument("--max-plies", type=int, default=200)
-    parser.add_argument("--pairs", default="1-2,2-3,3-4,4-5,5-6,6-7,7-8,8-9,9-10",
-                        help="comma-separated weak-strong pairs")
+    parser.add_argument("--pairs", default=f"{NEIGHBOURS},{LONG_PAIRS}",
+                        help="comma-separated pairs of levels (default: neighbours, "
+                             f"then {LONG_PAIRS}); '' for none")
+    parser.add_argument("--scan", default=os.environ.get("DRAUGHTSBOARD_SCAN"),
+                        help="Scan 2.0 for the anchors (default: $DRAUGHTSBOARD_SCAN; "
+                             "international only)")
+    parser.add_argument("--scan-pairs", default=None,
+                        help=f"level:depth pairs against Scan (default with --scan: {SCAN_PAIRS})")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    parser.add_argument("--out", type=Path, help="write every game here (JSON) for bench/rating.py")
+    parser.add_argument("--commit", help="the commit measured (default: this checkout's HEAD)")
     parser.add_argument("--show-losses", action="store_true",
                         help="print the moves of every game the stronger level lost")
-    args = parser.parse_args()
-    pairs = [p for p in args.pairs.split(",") if p]
+    args = parser.parse_args(argv)
+    try:
+        pairs = parse_pairs(args.pairs)
+        if args.scan_pairs and not args.scan:
+            raise ValueError("--scan-pairs needs Scan: --scan PATH or $DRAUGHTSBOARD_SCAN")
+        if args.scan and args.variant == "international":
+            pairs += parse_scan_pairs(args.scan_pairs or SCAN_PAIRS)
+        Board(args.variant)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.games < 1 or args.time_scale <= 0 or args.jobs < 1 or args.max_plies < 1:
+        parser.error("--games, --time-scale, --jobs and --max-plies must be positive")
+    if not pairs:
+        parser.error("no pairs to play")
     print(f"{args.variant}: {args.games} games per pair ({len(pairs)} pairs), "
-          f"{args.final_games} games L10-L5, time x{args.time_scale}, "
-          f"draw after {args.max_plies} plies")
+          f"time x{args.time_scale} ({args.clock} CPU time), draw after {args.max_plies} plies")
     started = time.perf_counter()
-    for pair in pairs:
-        weak, strong = (int(x) for x in pair.split("-"))
-        tally = match(args.variant, strong, weak, args.games, args.time_scale, args.max_plies,
-                      args.seed, args.show_losses)
-        print(f"L{strong:<2}-L{weak:<2} {tally}", flush=True)
-    if args.final_games:
-        tally = match(args.variant, 10, 5, args.final_games, args.time_scale, args.max_plies,
-                      args.seed, args.show_losses)
-        print(f"L10-L5  {tally}   level 10 lost {tally.losses} of {tally.games}", flush=True)
-    print(f"wall time {time.perf_counter() - started:.0f} s")
+    tasks = [Task(args.variant, first, second, game, args.time_scale, args.max_plies, args.seed,
+                  args.clock, args.scan) for first, second in pairs for game in range(args.games)]
+    games = _run(tasks, args.jobs, args.games, args.show_losses)
+    wall = time.perf_counter() - started
+    print(f"wall time {wall:.0f} s")
+    if args.out is not None:
+        _write(args, argv, games, wall)
+    ladder = rating.Ladder(args.variant, tuple(
+        rating.Game(g.white, g.black, rating.RESULT_SCORES[g.result]) for g in games),
+        _players(games), ())
+    names = rating.order_players({g.white for g in games} | {g.black for g in games})
+    try:
+        print(rating.text_table(ladder, rating.fit(ladder.games, anchor=names[0], players=names)))
+    except ValueError as exc:
+        print(f"no rating fit: {exc}")
+    return 0
+
+
+def _run(tasks: list[Task], jobs: int, per_pair: int, show_losses: bool) -> list[GameRecord]:
+    """Play the tasks (in ``jobs`` processes) and print each pair's tally when it is complete."""
+    if jobs == 1:
+        return _report(tasks, map(play_task, tasks), per_pair, show_losses)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return _report(tasks, pool.map(play_task, tasks), per_pair, show_losses)
+
+
+def _report(tasks: list[Task], results: Iterable[GameRecord], per_pair: int,
+            show_losses: bool) -> list[GameRecord]:
+    games: list[GameRecord] = []
+    tally = Tally()
+    for n, (task, record) in enumerate(zip(tasks, results, strict=True), start=1):
+        games.append(record)
+        _count(tally, record, task.first, show_losses)
+        if n % per_pair == 0:
+            final = (task.first, task.second) == ("L10", "L5")
+            extra = f"   level 10 lost {tally.losses}" if final else ""
+            print(f"{task.first:<3}-{task.second:<7} {tally}{extra}", flush=True)
+            tally = Tally()
+    return games
+
+
+def _players(games: list[GameRecord]) -> dict[str, dict[str, object]]:
+    """Each level's settings, and the depth and CPU time it reached over these games."""
+    out: dict[str, dict[str, object]] = {}
+    for lv in LEVELS:
+        name = f"L{lv.number}"
+        sides = [g.sides[name] for g in games if name in g.sides]
+        if not sides:
+            continue
+        moves = sum(s.moves for s in sides)
+        out[name] = {"level": lv.number, "depth": lv.depth, "movetime": lv.movetime,
+                     "noise": lv.options.noise, "quiescence": lv.options.quiescence,
+                     "description": lv.description,
+                     "mean_depth": round(sum(s.depth for s in sides) / max(moves, 1), 2),
+                     "mean_seconds": round(sum(s.seconds for s in sides) / max(moves, 1), 5)}
+    scans = {n for g in games for n in (g.white, g.black) if n.startswith("scan-d")}
+    for name in sorted(scans, key=lambda n: int(n[6:])):
+        out[name] = {"depth": int(name[6:]),
+                     "description": f"Scan 2.0 at depth {name[6:]}, book off (anchor)"}
+    return out
+
+
+def _write(args: argparse.Namespace, argv: Sequence[str] | None, games: list[GameRecord],
+           wall: float) -> None:
+    shown = list(sys.argv[1:] if argv is None else argv)
+    if "--commit" in shown:  # the commit is recorded on its own, not as part of the command
+        i = shown.index("--commit")
+        del shown[i:i + 2]
+    commit = args.commit or _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--", "engine")) if not args.commit else False
+    data = {
+        "format": 1, "variant": args.variant,
+        "command": " ".join(["bench/level_ladder.py", *shown]),
+        "commit": commit, "dirty": dirty, "games_per_pair": args.games,
+        "time_scale": args.time_scale, "clock": args.clock, "max_plies": args.max_plies,
+        "seed": args.seed, "wall_seconds": round(wall), "python": sys.version.split()[0],
+        "players": _players(games), "games": [asdict(g) for g in games],
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {len(games)} games to {args.out}")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 import pytest
 
@@ -78,6 +79,93 @@ def _play(board: Board, players: dict[int, tuple[Searcher | None, Limit]], rng: 
             move = result.move
         board.push(move)
     return None
+
+
+def _reply_captures(board: Board, move: Move) -> list[Move]:
+    """The opponent's captures after ``move`` (captures are compulsory: all or nothing)."""
+    board.push(move)
+    try:
+        replies = list(board.legal_moves)
+        return replies if replies and replies[0].is_capture else []
+    finally:
+        board.pop()
+
+
+def _loses_a_piece_at_once(board: Board, move: Move) -> bool:
+    """After ``move`` the opponent can capture and leave us no capture in return."""
+    board.push(move)
+    try:
+        replies = list(board.legal_moves)
+        if not replies or not replies[0].is_capture:
+            return False
+        for reply in replies:
+            board.push(reply)
+            answers = list(board.legal_moves)
+            board.pop()
+            if not answers or not answers[0].is_capture:
+                return True
+        return False
+    finally:
+        board.pop()
+
+
+@dataclass
+class Position:
+    """Positions from seeded random games where one kind of move loses material at once."""
+
+    board: Board
+    moves: int
+    bad: set[tuple[int, int, frozenset[int]]]
+
+
+def _positions(variant: str, count: int, kind: str) -> list[Position]:
+    """``count`` positions of ``kind`` from random games (seeded), each with its bad moves.
+
+    ``threat``: no capture to make; some moves leave a piece that the opponent takes for
+    nothing, others leave nothing to take. ``free``: captures of one piece each to choose
+    from; some keep the piece won, others let the opponent take one back for nothing.
+    """
+    rng = random.Random(f"{variant}:{kind}")
+    found: list[Position] = []
+    while len(found) < count:
+        board = Board(variant)
+        for ply in range(150):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            capture = moves[0].is_capture
+            if ply >= 4 and (kind == "free") == capture and len(moves) > 1 and (
+                    not capture or len({len(m.captures) for m in moves}) == 1):
+                bad = {m.key() for m in moves if _loses_a_piece_at_once(board, m)}
+                kept = [m for m in moves if not _reply_captures(board, m)]
+                if bad and kept:
+                    found.append(Position(board.copy(), len(moves), bad))
+                    if len(found) == count:
+                        break
+            board.push(rng.choice(moves))
+    return found
+
+
+@pytest.mark.parametrize(("variant", "kind"), [
+    ("english", "threat"), ("russian", "threat"), ("international", "threat"),
+    ("english", "free"), ("russian", "free"),
+])
+def test_level_one_sees_the_piece_it_would_lose(variant: str, kind: str) -> None:
+    """Level 1 answers the threat and keeps the free piece far more often than chance.
+
+    Counted over positions from seeded random games; a random mover's expected number of
+    losing choices is the sum, over the positions, of the share of moves that lose a piece.
+    """
+    tests = _positions(variant, sample_size(ci=30, full=300), kind)
+    chance = sum(len(t.bad) / t.moves for t in tests)
+    assert chance >= len(tests) / 6  # the positions are a real test: chance blunders often
+    blunders = 0
+    for seed, test in enumerate(tests):
+        move = searcher_for_level(variant, 1, seed=seed).search(
+            test.board, Limit(depth=LEVELS[0].depth)).move
+        assert move is not None
+        blunders += move.key() in test.bad
+    assert blunders <= chance / 5, (blunders, chance)
 
 
 @pytest.mark.parametrize("variant", ["english", "russian"])
