@@ -170,6 +170,28 @@ def test_crash_during_search_restarts_and_resends_parameters(scripted: Factory) 
     assert "1< set-param name=book value=false" in transcript()
 
 
+def test_an_engine_found_dead_before_the_search_is_restarted_for_the_same_move(
+        scripted: Factory) -> None:
+    # It dies between two moves, unseen: the next request finds out at "pos"/"ping" and asks a
+    # new process for the same move (the game must not lose a move to it).
+    died = [*HANDSHAKE, *SET_BOOK, *INIT, ["expect", f"pos pos={START}"], ["exit", 1]]
+    good = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level depth=3"],
+            ["expect", "go think"], ["send", "done move=35-30"]]
+    engine, transcript = scripted([died, good])
+    result = engine.play(Board(), Limit(depth=3))
+    assert result.move.key() == (34, 29, frozenset())
+    assert engine.starts == 2
+    assert transcript().count("1< set-param name=book value=false") == 1
+
+
+def test_an_engine_that_dies_before_every_search_is_an_error(scripted: Factory) -> None:
+    died = [*HANDSHAKE, *SET_BOOK, *INIT, ["expect", f"pos pos={START}"], ["exit", 1]]
+    engine, _ = scripted([died])
+    with pytest.raises(HubEngineDied, match="exit code 1"):
+        engine.play(Board(), Limit(depth=3))
+    assert engine.starts == 2  # tried once more, not for ever
+
+
 def test_why_the_engine_quit_is_in_the_error(scripted: Factory) -> None:
     run = [*HANDSHAKE, *SET_BOOK, ["expect", "init"], ["send", "init eval"],
            ["stderr", 'unable to open file "data/eval"'], ["exit", 1]]

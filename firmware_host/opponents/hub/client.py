@@ -77,6 +77,10 @@ logger = logging.getLogger(__name__)
 _STOP_POLL = 0.02
 
 
+class _DiedBeforeSearch(HubEngineDied):
+    """The engine was found dead before ``go`` was sent: nothing of this search was lost."""
+
+
 @dataclass(frozen=True)
 class HubPlayResult:
     """What the engine answered to one ``go``: the move, its expected reply, the last ``info``.
@@ -337,6 +341,12 @@ class HubEngine:
         """The engine's ``id name``, or its program path before it has started."""
         return self.engine_id.get("name", self.config.command[0])
 
+    @property
+    def pid(self) -> int | None:
+        """The process id of the running engine (None before it has started or once closed)."""
+        client = self._client
+        return None if client is None else client.process.pid
+
     def start(self, variant: Variant | str = "international") -> None:
         """Start the engine now for ``variant`` (else the first :meth:`play` does).
 
@@ -352,6 +362,10 @@ class HubEngine:
 
         Setting ``stop`` (from another thread) sends ``stop``; the engine's move is still returned.
 
+        An engine found dead before the search began (it died between two moves, and its death
+        was not yet seen) is started again and asked once more, so the game does not lose a
+        move to it; one that dies during the search raises (the next call restarts it).
+
         Raises:
             ValueError: ``board`` has no legal move.
             HubTimeout: no answer in time (the engine is killed; the next call restarts it).
@@ -360,20 +374,31 @@ class HubEngine:
         if not board.legal_moves:
             raise ValueError(f"no legal move to search in {board.fen()}")
         with self._lock:
-            client = self._running(board.variant)
-            try:
-                return self._play(client, board, limit, stop, on_info)
-            except HubEngineError:
-                self._discard()
-                raise
+            for attempt in (1, 2):
+                client = self._running(board.variant)
+                try:
+                    return self._play(client, board, limit, stop, on_info)
+                except _DiedBeforeSearch as exc:
+                    self._discard()
+                    if attempt == 2:
+                        raise
+                    logger.warning("%s had died before the search (%s); starting it again",
+                                   self.name, exc)
+                except HubEngineError:
+                    self._discard()
+                    raise
+            raise AssertionError("unreachable: the second attempt returns or raises")
 
     def _play(self, client: HubClient, board: Board, limit: Limit, stop: StopToken | None,
               on_info: Callable[[SearchInfo], None] | None) -> HubPlayResult:
         started = self.clock()
-        client.send(pos_message(board))
-        # Scan answers a bad "pos" only with "error" and would then search another position:
-        # a ping round trip catches that before "go".
-        errors = client.ping(self.config.reply_timeout)
+        try:
+            client.send(pos_message(board))
+            # Scan answers a bad "pos" only with "error" and would then search another
+            # position: a ping round trip catches that before "go".
+            errors = client.ping(self.config.reply_timeout)
+        except HubEngineDied as exc:
+            raise _DiedBeforeSearch(str(exc)) from exc
         if errors:
             raise HubEngineError(f"{self.name} rejected the position {board.fen()}: {errors}")
         level = limit_to_level(limit, self.config.default_movetime)
