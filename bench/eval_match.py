@@ -23,18 +23,58 @@ import os
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eval_reference import ReferenceEvaluator
-from level_ladder import Tally, opening, play
+from level_ladder import opening
 
-from engine import find_variant
+from engine import Board, find_variant
 from engine.evaluate import Evaluator
 from engine.search import Limit, Searcher
 
 _SIZES = {"ci": 10, "full": 100}
+
+
+@dataclass
+class Tally:
+    """Results from the new evaluation's side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points per game, 0..1."""
+        return (self.wins + self.draws / 2) / max(self.games, 1)
+
+    def __str__(self) -> str:
+        return f"+{self.wins} ={self.draws} -{self.losses}  {100 * self.score:5.1f} %"
+
+
+def play(start: Board, players: dict[int, Searcher], limit: Limit, max_plies: int) -> int | None:
+    """Play a game out: the winner's colour, or None for a draw (``max_plies`` reached too)."""
+    board = start.copy()
+    for ply in range(max_plies):
+        # The draw rules replay the whole game: checked every few plies (a draw is seen at most
+        # 7 plies late); the end by lack of moves is seen at once.
+        if ply % 8 == 0 or not board.legal_moves:
+            outcome = board.outcome()
+            if outcome is not None:
+                return None if outcome.winner is None else int(outcome.winner)
+        move = players[int(board.turn)].search(board, limit).move
+        if move is None:
+            break
+        board.push(move)
+    outcome = board.outcome()
+    return None if outcome is None or outcome.winner is None else int(outcome.winner)
 
 
 def elo(score: float) -> float:
@@ -54,13 +94,12 @@ def match(variant: str, games: int, nodes: int, max_plies: int, seed: int) -> Ta
         if game % 2 == 0:
             start = opening(v.name, rng)
         new_colour = game % 2
-        players: dict[int, tuple[Searcher, Limit]] = {
-            new_colour: (Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v)), limit),
-            1 - new_colour: (Searcher(v, seed=seed, tt_mb=4,
-                                      evaluator=ReferenceEvaluator(v)),  # type: ignore[arg-type]
-                             limit),
+        players = {
+            new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v)),
+            1 - new_colour: Searcher(v, seed=seed, tt_mb=4,
+                                     evaluator=ReferenceEvaluator(v)),  # type: ignore[arg-type]
         }
-        winner = play(start, players, max_plies)
+        winner = play(start, players, limit, max_plies)
         if winner is None:
             tally.draws += 1
         elif winner == new_colour:
@@ -87,8 +126,8 @@ def main() -> None:
     started = time.process_time()
     for name in args.variants.split(","):
         tally = match(name, games, args.nodes, args.max_plies, args.seed)
-        score = (tally.wins + tally.draws / 2) / max(tally.games, 1)
-        print(f"{find_variant(name).name:<15}{tally}   Elo {elo(score):+.0f}", flush=True)
+        rating = round(elo(tally.score)) or 0
+        print(f"{find_variant(name).name:<15}{tally}   Elo {rating:+d}", flush=True)
     print(f"CPU time {time.process_time() - started:.0f} s")
 
 

@@ -1,0 +1,165 @@
+"""The evaluation tuner: reproducible self-play positions, the logistic fit, the generated file."""
+
+from __future__ import annotations
+
+import gzip
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from engine import Board, find_variant
+from engine.evaluate import FEATURES, Evaluator, weights_for
+from engine.movegen import generator_for
+from firmware_host.cli import main
+from firmware_host.tools.tuning import dataset, render
+from firmware_host.tools.tuning.fit import FitError, features, fit, log_loss
+from firmware_host.tools.tuning.selfplay import Sample, SelfPlay, play
+
+SMALL = SelfPlay("russian", games=2, seed=5, nodes=60, max_plies=60)
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[Sample]:
+    return list(play(SMALL))
+
+
+def test_the_same_seed_gives_the_same_positions(samples: list[Sample]) -> None:
+    assert samples == list(play(SMALL))
+    other = list(play(SelfPlay("russian", games=2, seed=6, nodes=60, max_plies=60)))
+    assert [s.fen for s in other] != [s.fen for s in samples]
+
+
+def test_only_quiet_positions_are_kept(samples: list[Sample]) -> None:
+    gen = generator_for("russian")
+    assert samples
+    for sample in samples:
+        white, black, kings = Board("russian", sample.fen).bitboards()
+        assert not gen.has_capture(white, black, kings, 0)
+        assert not gen.has_capture(black, white, kings, 1)
+
+
+def test_positions_of_one_game_share_its_result(samples: list[Sample]) -> None:
+    # A game's positions come in one run; the two games together have at most two results.
+    assert len({s.result for s in samples}) <= 2
+    assert {s.result for s in samples} <= {0.0, 0.5, 1.0}
+
+
+def test_giveaway_variants_are_not_tuned() -> None:
+    with pytest.raises(ValueError, match="giveaway"):
+        SelfPlay("russian-giveaway")
+    with pytest.raises(FitError, match="giveaway"):
+        fit(find_variant("russian-giveaway"), [Sample("W:Wc3:Bf6", 0.5)])
+
+
+def test_the_file_is_the_same_bytes_for_the_same_positions(tmp_path: Path,
+                                                           samples: list[Sample]) -> None:
+    header = {"variant": "russian", "seed": "5"}
+    assert dataset.dumps(header, samples) == dataset.dumps(header, samples)
+    path = tmp_path / "russian.txt.gz"
+    dataset.write(path, header, samples)
+    assert dataset.read(path) == (header, samples)
+
+
+def test_a_bad_line_is_named_with_its_number(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt.gz"
+    path.write_bytes(gzip.compress(b"# variant: russian\n1 W:Wc3:Bf6\n2 W:Wc3\n"))
+    with pytest.raises(dataset.DatasetError, match=r"bad.txt.gz:3: expected 'result fen'"):
+        dataset.read(path)
+    (tmp_path / "plain.txt").write_text("1 W:Wc3:Bf6\n")
+    with pytest.raises(dataset.DatasetError, match="not a gzip positions file"):
+        dataset.read(tmp_path / "plain.txt")
+
+
+def test_the_loss_is_log_two_for_a_coin_and_falls_with_a_right_guess() -> None:
+    assert log_loss(0.01, [0.0, 0.0], [1.0, 0.0]) == pytest.approx(math.log(2))
+    assert log_loss(0.01, [300.0], [1.0]) < log_loss(0.01, [0.0], [1.0])
+    assert log_loss(0.01, [300.0], [0.0]) > math.log(2)
+
+
+def test_the_fit_is_a_coordinate_minimum(samples: list[Sample]) -> None:
+    """No single weight moved by one lowers the penalised training loss."""
+    variant = find_variant("russian")
+    result = fit(variant, samples, passes=50, l2=0.1, holdout=0.0)
+    assert result.loss_after <= result.loss_before
+    rows, results = features(variant, samples)
+    prior = result.prior.vector()
+    n = len(rows)
+
+    def objective(weights: list[int]) -> float:
+        scores = [sum(w * x for w, x in zip(weights, row, strict=True)) for row in rows]
+        pull = sum(0.1 * (result.k * (w - p)) ** 2 * sum(row[i] ** 2 for row in rows) / n
+                   for i, (w, p) in enumerate(zip(weights, prior, strict=True)))
+        return log_loss(result.k, scores, results) + pull
+
+    fitted = list(result.weights.vector())
+    best = objective(fitted)
+    for i, name in enumerate(FEATURES):
+        if name == "man" or not any(row[i] for row in rows):
+            continue
+        for delta in (1, -1):
+            trial = list(fitted)
+            trial[i] += delta
+            assert objective(trial) >= best - 1e-9, name
+    assert result.weights.man == 100  # the man fixes the scale
+
+
+def test_a_fit_that_does_not_help_unseen_games_keeps_the_weights() -> None:
+    # Results that contradict the material: the held-out games say the fit is noise.
+    variant = find_variant("english")
+    train = [Sample("W:W21-32:B1-11", 0.0), Sample("B:W22-32:B1-12", 1.0)] * 10
+    test = [Sample("W:W21-32:B1-11", 1.0), Sample("B:W22-32:B1-12", 0.0)] * 5
+    result = fit(variant, train + test, passes=5, l2=None, holdout=len(test) / 30)
+    assert result.weights == weights_for(variant)
+    assert result.holdout_after == result.holdout_before
+
+
+def test_the_generated_module_reads_back(tmp_path: Path) -> None:
+    terms = dict(zip(FEATURES, weights_for(find_variant("czech")).vector(), strict=True))
+    terms["king"] = 271
+    text = render.render({"czech": terms}, {"czech": 'made by "hand"'})
+    namespace: dict[str, object] = {}
+    exec(compile(text, "weights.py", "exec"), namespace)
+    assert namespace["TUNED"] == {"czech": terms}
+    assert namespace["SOURCES"] == {"czech": 'made by "hand"'}
+    assert all(len(line) <= 100 for line in text.splitlines())
+
+
+def test_the_engine_plays_with_the_tuned_weights() -> None:
+    from engine.weights import TUNED
+
+    for name, terms in TUNED.items():
+        evaluator = Evaluator(find_variant(name))
+        vector = dict(zip(FEATURES, evaluator.weights.vector(), strict=True))
+        assert {k: vector[k] for k in terms} == dict(terms)
+
+
+def test_the_command_line_plays_fits_and_writes(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "russian.txt.gz"
+    assert main(["tune", "selfplay", "--variant", "russian", "--games", "2", "--seed", "5",
+                 "--nodes", "60", "--max-plies", "60", "--out", str(data)]) == 0
+    header, found = dataset.read(data)
+    assert found == list(play(SMALL))
+    assert header["command"].startswith("draughtsboard tune selfplay --variant russian")
+    out = tmp_path / "weights.py"
+    assert main(["tune", "fit", "--variant", "russian", str(data), "--l2", "0.1",
+                 "--holdout", "0", "--write", str(out)]) == 0
+    namespace: dict[str, object] = {}
+    exec(compile(out.read_text(), str(out), "exec"), namespace)
+    tuned = namespace["TUNED"]
+    assert isinstance(tuned, Mapping) and set(tuned["russian"]) == set(FEATURES)
+    assert "russian" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["tune", "selfplay", "--variant", "nowhere", "--out", "x.gz"],
+    ["tune", "selfplay", "--variant", "russian", "--games", "0", "--out", "x.gz"],
+    ["tune", "fit", "--variant", "russian", "missing.txt.gz"],
+    ["tune", "fit", "--variant", "russian-giveaway", "missing.txt.gz"],
+])
+def test_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard tune: ") and err.count("\n") == 1
