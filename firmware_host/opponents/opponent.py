@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from types import TracebackType
@@ -118,8 +119,10 @@ class HubOpponent:
 
     @property
     def name(self) -> str:
-        """The engine's ``id name`` and ``version`` (its program path before it has started)."""
-        return f"{self.engine.name} {self.engine.engine_id.get('version', '')}".strip()
+        """The engine's ``id name`` and ``version``, e.g. ``"Scan 3.1"`` (the file name of its
+        program before it has started, or when it gives no name)."""
+        named = self.engine.engine_id.get("name") or os.path.basename(self.engine.config.command[0])
+        return f"{named} {self.engine.engine_id.get('version', '')}".strip()
 
     def best_move(self, board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:
         """Ask the external engine; a game already over gives ``SearchResult(None, ...)``.

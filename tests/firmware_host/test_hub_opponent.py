@@ -210,6 +210,13 @@ def test_the_pdn_names_the_hub_engine_from_its_id(tmp_path: Path) -> None:
     assert mock.received()[:2] == ["hub", "init"]  # started before the first game
 
 
+def test_an_engine_without_an_id_is_named_by_its_program(tmp_path: Path) -> None:
+    mock = Mock(tmp_path, [[["expect", "hub"], ["send", "wait"], *INIT, ["hang"]]])
+    opponent, _ = build_opponent(hub_config(mock, tmp_path), Board().variant)
+    with opponent:
+        assert opponent.name == Path(sys.executable).name  # the program: python runs the mock
+
+
 def test_demo_plays_a_hub_engine_and_names_it(tmp_path: Path) -> None:
     # The simulated human (white) moves first, unknown to the script: any position with black
     # to move; 19-23 is legal after every first move of white.
