@@ -74,10 +74,11 @@ class Tally:
 
 @dataclass
 class Side:
-    """What one side did in one game: moves searched, depth reached, CPU seconds spent."""
+    """What one side did in one game: moves searched, depth reached, nodes, CPU seconds."""
 
     moves: int = 0
     depth: int = 0
+    nodes: int = 0
     seconds: float = 0.0
 
 
@@ -147,6 +148,7 @@ class LevelPlayer:
             raise RuntimeError(f"{self.name} found no move in {board.fen()}")
         self.side.moves += 1
         self.side.depth += result.depth
+        self.side.nodes += result.nodes
         self.side.seconds += result.seconds
         return result.move
 
@@ -410,6 +412,7 @@ def _players(games: list[GameRecord]) -> dict[str, dict[str, object]]:
                      "noise": lv.options.noise, "quiescence": lv.options.quiescence,
                      "description": lv.description,
                      "mean_depth": round(sum(s.depth for s in sides) / max(moves, 1), 2),
+                     "mean_nodes": round(sum(s.nodes for s in sides) / max(moves, 1)),
                      "mean_seconds": round(sum(s.seconds for s in sides) / max(moves, 1), 5)}
     scans = {n for g in games for n in (g.white, g.black) if n.startswith("scan-d")}
     for name in sorted(scans, key=lambda n: int(n[6:])):

@@ -248,6 +248,17 @@ def order_players(players: Iterable[str]) -> list[str]:
     return sorted(players, key=key)
 
 
+def _searched(info: Mapping[str, object]) -> str:
+    """``depth 4.2, 1,234 nodes`` a move on average, from a ladder file's player entry."""
+    depth, nodes = info.get("mean_depth"), info.get("mean_nodes")
+    parts = []
+    if isinstance(depth, (int, float)):
+        parts.append(f"depth {depth:.1f}")
+    if isinstance(nodes, (int, float)):
+        parts.append(f"{nodes:,.0f} nodes")
+    return ", ".join(parts)
+
+
 def describe(ladder: Ladder, result: Fit) -> list[dict[str, object]]:
     """One row per player: rating, error, the gap to the player above it in the list."""
     rows: list[dict[str, object]] = []
@@ -257,7 +268,7 @@ def describe(ladder: Ladder, result: Fit) -> list[dict[str, object]]:
         row: dict[str, object] = {
             "player": name, "rating": result.ratings[name], "error": result.error(name),
             "games": result.games[name], "description": info.get("description", ""),
-            "mean_depth": info.get("mean_depth"),
+            "searched": _searched(info),
         }
         if previous is not None:
             row["gap"] = result.ratings[name] - result.ratings[previous]
@@ -274,11 +285,12 @@ def pair_scores(games: Iterable[Game]) -> dict[tuple[str, str], tuple[float, int
 
 def text_table(ladder: Ladder, result: Fit) -> str:
     lines = [f"{ladder.variant}: {len(ladder.games)} games, anchor {result.anchor} = 0",
-             f"{'player':<10} {'rating':>7} {'±':>5} {'gap':>6} {'±':>5} {'games':>6}  plays like"]
+             f"{'player':<10} {'rating':>7} {'±':>5} {'gap':>6} {'±':>5} {'games':>6}  "
+             f"{'a move (mean)':<24} plays like"]
     for row in describe(ladder, result):
         gap = f"{row['gap']:6.0f} {row['gap_error']:5.0f}" if "gap" in row else " " * 12
         lines.append(f"{row['player']:<10} {row['rating']:7.0f} {row['error']:5.0f} {gap} "
-                     f"{row['games']:6d}  {row['description']}")
+                     f"{row['games']:6d}  {row['searched']:<24} {row['description']}")
     lines.append("pairs (points of the first / games):")
     for (a, b), (points, count) in sorted(pair_scores(ladder.games).items()):
         lines.append(f"  {a}-{b}: {points:g}/{count}")
@@ -287,15 +299,15 @@ def text_table(ladder: Ladder, result: Fit) -> str:
 
 def markdown_table(ladder: Ladder, result: Fit) -> str:
     """The README table: level, rating, ± error, what it plays like, games behind it."""
-    lines = ["| level | rating | ± | gap to the level below | plays like | games |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| level | rating | ± | gap to the level below | plays like | a move (mean) | games |",
+             "|---|---|---|---|---|---|---|"]
     for row in describe(ladder, result):
         name = str(row["player"])
         label = name[1:] if name.startswith("L") and name[1:].isdigit() else name
         gap = f"+{row['gap']:.0f} ± {row['gap_error']:.0f}" if "gap" in row else "(anchor)" if (
             name == result.anchor) else ""
         lines.append(f"| {label} | {row['rating']:.0f} | {row['error']:.0f} | {gap} | "
-                     f"{row['description']} | {row['games']} |")
+                     f"{row['description']} | {row['searched']} | {row['games']} |")
     return "\n".join(lines)
 
 

@@ -123,7 +123,8 @@ def test_unknown_anchor_is_refused() -> None:
 
 def _ladder_file(path: Path, variant: str, games: list[tuple[str, str, str]]) -> Path:
     data = {"variant": variant, "command": "bench/level_ladder.py --games 4", "commit": "abc123",
-            "players": {"L1": {"description": "beginner"}, "L2": {"description": "novice"}},
+            "players": {"L1": {"description": "beginner", "mean_depth": 1, "mean_nodes": 12},
+                        "L2": {"description": "novice", "mean_depth": 1.96, "mean_nodes": 1234}},
             "games": [{"white": w, "black": b, "result": r} for w, b, r in games]}
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -140,8 +141,8 @@ def test_ladder_files_pool_by_variant_and_make_the_readme_table(tmp_path: Path) 
     result = fit(ladder.games, anchor="L1", prior_draws=0)
     assert result.ratings["L2"] == pytest.approx(GAP_75, abs=1e-6)
     table = markdown_table(ladder, result).splitlines()
-    assert table[2] == "| 1 | 0 | 0 | (anchor) | beginner | 4 |"
-    assert table[3] == "| 2 | 191 | 201 | +191 ± 201 | novice | 4 |"
+    assert table[2] == "| 1 | 0 | 0 | (anchor) | beginner | depth 1.0, 12 nodes | 4 |"
+    assert table[3] == "| 2 | 191 | 201 | +191 ± 201 | novice | depth 2.0, 1,234 nodes | 4 |"
 
 
 def test_a_file_that_is_not_a_ladder_gets_one_line(tmp_path: Path,
