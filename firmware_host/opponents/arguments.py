@@ -55,7 +55,8 @@ def hub_config(args: argparse.Namespace) -> Config | None:
     """
     from firmware_host.config.loader import Config, ConfigError
 
-    config = Config.load(args.config) if args.config else Config.from_mapping({})
+    config = Config.load(args.config) if args.config else Config.from_mapping(
+        {}, source="command line")
     overrides: dict[str, Any] = {}
     if args.hub is not None:
         try:

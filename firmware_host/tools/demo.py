@@ -148,7 +148,7 @@ def demo_config(options: DemoOptions, games_dir: str) -> Any:
         "engine": engine,
         "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True},
         "store": {"url": "memory", "games_dir": games_dir},
-    }, source="demo")
+    }, source="demo" if options.hub is None else options.hub.source)
 
 
 @contextmanager
