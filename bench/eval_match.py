@@ -3,7 +3,7 @@
 Both sides are the built-in :class:`engine.search.Searcher` with ``--nodes`` nodes a move (no
 noise, so a game is a function of its opening); one evaluates with
 :class:`engine.evaluate.Evaluator` (the tuned weights), the other with the evaluator as it was
-before them (bench/eval_reference.py).
+before them (bench/_eval_reference.py).
 Games come in pairs from the same opening with colours swapped; openings are those of
 bench/level_ladder.py (ACF ballots for English, random balanced plies otherwise). A game that
 reaches ``--max-plies`` is a draw. The line per variant reads ``+W =D -L score%`` from the new
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_reference import ReferenceEvaluator
+from _eval_reference import ReferenceEvaluator
 from level_ladder import opening
 
 from engine import Board, find_variant

@@ -2,7 +2,7 @@
 
 For each variant, ``--positions`` positions (random games from a fixed seed, 0-80 plies in) are
 evaluated ``--rounds`` times by :class:`engine.evaluate.Evaluator` and by the evaluator as it was
-before the tuned terms (bench/eval_reference.py), in the same run; the ratio is new / old. Times
+before the tuned terms (bench/_eval_reference.py), in the same run; the ratio is new / old. Times
 are CPU seconds of this process (``time.process_time``), so other jobs on the machine change the
 figures little. The evaluation is the search's hot path: a slower evaluator costs search nodes.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_reference import ReferenceEvaluator
+from _eval_reference import ReferenceEvaluator
 
 from engine import Board, find_variant
 from engine.evaluate import Evaluator

@@ -32,10 +32,16 @@ from engine import Board, Variant
 from engine.evaluate import FEATURES, Evaluator, Weights, prior_weights_for, weights_for
 from firmware_host.tools.tuning.selfplay import Sample
 
-__all__ = ["FitError", "FitResult", "features", "fit", "fit_k", "log_loss"]
+__all__ = ["FitError", "FitResult", "bounds_for", "features", "fit", "fit_k", "log_loss"]
 
 #: The pulls ``fit(l2=None)`` tries, keeping the one with the lowest held-out loss.
 L2_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
+#: Positional terms stay within this many hundredths of a man either side of zero.
+_POSITIONAL = 150
+#: Terms whose sign the game fixes: a blocked man, a trapped king are never good; a runaway man,
+#: winning the race, kings on the move and a guarded back rank never bad.
+_SIGN = {"blocked": -1, "trapped_king": -1, "runaway": 1, "runaway_rank": 1, "race": 1,
+         "king_mobility": 1, "back_guard": 1, "sole_king": 1}
 #: Coordinate-descent step sizes, largest first.
 _STEPS = (32, 16, 8, 4, 2, 1)
 _FIXED = frozenset({"man"})
@@ -146,6 +152,31 @@ def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
     return math.exp((lo + hi) / 2)
 
 
+def bounds_for(variant: Variant) -> list[tuple[int, int]]:
+    """Per feature, the range a fitted weight must stay in.
+
+    A king is worth 2-5 men where it flies and 1.2-2.5 where it steps (self-play positions with
+    kings are few and come late in decided games: left free, the fit trades the king's value for
+    "has a king" and would then give kings away for men); the positional terms stay within
+    :data:`_POSITIONAL` and keep the signs in :data:`_SIGN`.
+
+    Example:
+        >>> from engine import find_variant
+        >>> dict(zip(FEATURES, bounds_for(find_variant("english"))))["king"]
+        (120, 250)
+    """
+    out = []
+    for name in FEATURES:
+        if name == "king":
+            out.append((200, 500) if variant.flying_kings else (120, 250))
+        elif name == "race" and variant.crown_wins:
+            out.append((0, 1000))
+        else:
+            sign = _SIGN.get(name, 0)
+            out.append((0 if sign > 0 else -_POSITIONAL, 0 if sign < 0 else _POSITIONAL))
+    return out
+
+
 def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float | None = None,
         holdout: float = 0.2) -> FitResult:
     """Fit the weights of ``variant`` on ``samples`` (see the module's text).
@@ -179,7 +210,7 @@ def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float
     for pull in L2_GRID if l2 is None else (l2,):
         scores = list(first)
         weights = _descend(k, train, train_y, scores, list(start.vector()), list(prior.vector()),
-                           passes, pull)
+                           passes, pull, bounds_for(variant))
         fitted = start.with_terms(dict(zip(FEATURES, weights, strict=True)))
         result = FitResult(variant.name, pull, fitted, start, prior, k, len(train), before,
                            log_loss(k, scores, train_y), len(test), test_loss(start),
@@ -195,7 +226,8 @@ def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float
 
 
 def _descend(k: float, rows: list[list[int]], results: list[float], scores: list[float],
-             weights: list[int], prior: list[int], passes: int, l2: float) -> list[int]:
+             weights: list[int], prior: list[int], passes: int, l2: float,
+             bounds: list[tuple[int, int]]) -> list[int]:
     """Coordinate descent on integer weights; ``scores`` is kept equal to rows x weights."""
     n = len(rows)
     columns = [[(j, row[i]) for j, row in enumerate(rows) if row[i]] for i in range(len(weights))]
@@ -211,8 +243,11 @@ def _descend(k: float, rows: list[list[int]], results: list[float], scores: list
             for i in free:
                 column = columns[i]
                 base = sum(_point_loss(k, scores[j], results[j]) for j, _ in column)
+                low, high = bounds[i]
                 for delta in (step, -step):
                     value = weights[i] + delta
+                    if not low <= value <= high:
+                        continue
                     trial = sum(_point_loss(k, scores[j] + delta * x, results[j])
                                 for j, x in column)
                     gain = (base - trial) / n + penalty(i, weights[i]) - penalty(i, value)
