@@ -27,10 +27,11 @@ import argparse
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -360,11 +361,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     tasks = [Task(args.variant, first, second, game, args.time_scale, args.max_plies, args.seed,
                   args.clock, args.scan) for first, second in pairs for game in range(args.games)]
-    games = _run(tasks, args.jobs, args.games, args.show_losses)
-    wall = time.perf_counter() - started
-    print(f"wall time {wall:.0f} s")
-    if args.out is not None:
-        _write(args, argv, games, wall)
+
+    def keep(games: list[GameRecord], complete: bool) -> None:
+        if args.out is not None:
+            _write(args, argv, games, time.perf_counter() - started, complete)
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        games = _run(tasks, args.jobs, args.games, args.show_losses, keep)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"wall time {time.perf_counter() - started:.0f} s")
+    if not games:
+        return 1
     ladder = rating.Ladder(args.variant, tuple(
         rating.Game(g.white, g.black, rating.RESULT_SCORES[g.result]) for g in games),
         _players(games), ())
@@ -376,26 +385,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _run(tasks: list[Task], jobs: int, per_pair: int, show_losses: bool) -> list[GameRecord]:
-    """Play the tasks (in ``jobs`` processes) and print each pair's tally when it is complete."""
-    if jobs == 1:
-        return _report(tasks, map(play_task, tasks), per_pair, show_losses)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return _report(tasks, pool.map(play_task, tasks), per_pair, show_losses)
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
-def _report(tasks: list[Task], results: Iterable[GameRecord], per_pair: int,
-            show_losses: bool) -> list[GameRecord]:
+def _run(tasks: list[Task], jobs: int, per_pair: int, show_losses: bool,
+         keep: Callable[[list[GameRecord], bool], None]) -> list[GameRecord]:
+    """Play the tasks (in ``jobs`` processes), print each pair's tally when it is complete and
+    ``keep`` the games so far; stopped (Ctrl-C, SIGTERM), keep what was played."""
     games: list[GameRecord] = []
-    tally = Tally()
-    for n, (task, record) in enumerate(zip(tasks, results, strict=True), start=1):
-        games.append(record)
-        _count(tally, record, task.first, show_losses)
-        if n % per_pair == 0:
-            final = (task.first, task.second) == ("L10", "L5")
-            extra = f"   level 10 lost {tally.losses}" if final else ""
-            print(f"{task.first:<3}-{task.second:<7} {tally}{extra}", flush=True)
-            tally = Tally()
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    try:
+        results = map(play_task, tasks) if pool is None else pool.map(play_task, tasks)
+        tally = Tally()
+        for n, (task, record) in enumerate(zip(tasks, results, strict=False), start=1):
+            games.append(record)
+            _count(tally, record, task.first, show_losses)
+            if n % per_pair == 0:
+                final = (task.first, task.second) == ("L10", "L5")
+                extra = f"   level 10 lost {tally.losses}" if final else ""
+                print(f"{task.first:<3}-{task.second:<7} {tally}{extra}", flush=True)
+                tally = Tally()
+                keep(games, n == len(tasks))
+    except KeyboardInterrupt:
+        print(f"stopped after {len(games)} of {len(tasks)} games", flush=True)
+        keep(games, False)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
     return games
 
 
@@ -422,7 +439,10 @@ def _players(games: list[GameRecord]) -> dict[str, dict[str, object]]:
 
 
 def _write(args: argparse.Namespace, argv: Sequence[str] | None, games: list[GameRecord],
-           wall: float) -> None:
+           wall: float, complete: bool) -> None:
+    import engine.search
+
+    build = "pure Python" if engine.search.__file__.endswith(".py") else "compiled"
     shown = list(sys.argv[1:] if argv is None else argv)
     if "--commit" in shown:  # the commit is recorded on its own, not as part of the command
         i = shown.index("--commit")
@@ -435,11 +455,15 @@ def _write(args: argparse.Namespace, argv: Sequence[str] | None, games: list[Gam
         "commit": commit, "dirty": dirty, "games_per_pair": args.games,
         "time_scale": args.time_scale, "clock": args.clock, "max_plies": args.max_plies,
         "seed": args.seed, "wall_seconds": round(wall), "python": sys.version.split()[0],
+        "engine_build": build, "complete": complete,
         "players": _players(games), "games": [asdict(g) for g in games],
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {len(games)} games to {args.out}")
+    partial = args.out.with_name(args.out.name + ".part")
+    partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    partial.replace(args.out)
+    if complete:
+        print(f"wrote {len(games)} games to {args.out}")
 
 
 if __name__ == "__main__":
