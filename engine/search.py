@@ -20,12 +20,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine import Board, Move, Variant, find_variant
+from engine.endgame import MAX_DISTANCE, EndgameTable
+from engine.endgame_rules import RuleCounters, State
 from engine.evaluate import Evaluator
 from engine.limits import Limit, StopToken, time_budget
 from engine.movegen import MoveGen, RawMove, generator_for
 
-__all__ = ["MAX_PLY", "WIN", "WIN_BOUND", "Limit", "SearchOptions", "SearchResult", "Searcher",
-           "StopToken"]
+__all__ = ["MAX_PLY", "TABLE_BOUND", "TABLE_WIN", "WIN", "WIN_BOUND", "Limit", "SearchOptions",
+           "SearchResult", "Searcher", "StopToken"]
 
 #: Score of a won position at the root; a win found ``n`` plies deep scores ``WIN - n``.
 WIN = 30_000
@@ -33,6 +35,11 @@ WIN = 30_000
 WIN_BOUND = WIN - 1_000
 MAX_PLY = 96
 _INF = WIN + 1
+#: An endgame-table win ``d`` plies from conversion, ``ply`` plies below the root, scores
+#: ``TABLE_WIN - ply - d``: above every evaluation, below every forced end of the game.
+TABLE_WIN = WIN_BOUND - 1
+#: Scores beyond this bound (up to ``WIN_BOUND``) are endgame-table wins or losses.
+TABLE_BOUND = TABLE_WIN - MAX_PLY - MAX_DISTANCE - 1
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: Approximate memory one transposition-table slot costs, for sizing the table from ``tt_mb``.
@@ -77,12 +84,17 @@ class SearchOptions:
     ``extensions``: on the principal variation, search one ply deeper after a forced (only)
     move. Everywhere else the quiescence search follows the captures; extending there too
     triples the tree for little gain.
+    ``endgame_tables``: probe the shipped endgame tables (:mod:`engine.endgame`) of the variant.
+    ``draw_rules``: count the variant's draw rules (:mod:`engine.draw`) along the search path,
+    from the game's own counts, and score a position where a rule ends the game as a draw.
     """
 
     quiescence: int | None = None
     noise: int = 0
     max_depth: int = MAX_PLY - 1
     extensions: bool = True
+    endgame_tables: bool = True
+    draw_rules: bool = True
 
 
 class _Stop(Exception):
@@ -145,6 +157,8 @@ class Searcher:
         clock: a function returning seconds (e.g. ``time.monotonic``); needed for time limits.
         evaluator: the static evaluation; defaults to :class:`engine.evaluate.Evaluator`.
         options: weakening knobs for the strength levels.
+        tables: endgame tables to probe; by default the variant's shipped ones (none when
+            ``options.endgame_tables`` is false or none ship).
 
     Example:
         >>> from engine import Board
@@ -163,6 +177,7 @@ class Searcher:
         clock: Callable[[], float] | None = None,
         evaluator: Evaluator | None = None,
         options: SearchOptions | None = None,
+        tables: EndgameTable | None = None,
     ) -> None:
         if tt_mb <= 0:
             raise ValueError(f"tt_mb must be positive, not {tt_mb!r}")
@@ -182,6 +197,23 @@ class Searcher:
         self._giveaway = self.variant.giveaway
         plies = self.options.quiescence
         self._quiescence_floor = -MAX_PLY if plies is None else -plies
+        if tables is None and self.options.endgame_tables and EndgameTable.available(
+            self.variant
+        ):
+            tables = EndgameTable.load(self.variant)
+        self._table: EndgameTable | None = tables if self.options.endgame_tables else None
+        self._table_pieces = 0 if self._table is None else self._table.info.pieces
+        self._rules: RuleCounters | None = (
+            RuleCounters.for_variant(self.variant) if self.options.draw_rules else None
+        )
+        #: The draw-rule counters at each ply of the current path, kept from ``_rules_from``
+        #: on (no rule can end the game sooner); above it the path's moves and positions are
+        #: recorded, and the counts at ``_rules_from`` taken from them.
+        self._rule_path: list[State] = [()] * (MAX_PLY + 2)
+        self._rules_from = 0
+        self._path_raws: list[RawMove | None] = [None] * (MAX_PLY + 2)
+        self._path_boards: list[tuple[int, int, int]] = [(0, 0, 0)] * (MAX_PLY + 2)
+        self._root_colour = 0
 
     # ------------------------------------------------------------------ public API
     @property
@@ -278,6 +310,15 @@ class Searcher:
         self._path = {}
         for key in _history_hashes(board):
             self._path[key] = self._path.get(key, 0) + 1
+        if self._rules is not None:
+            state = self._rule_path[0] = self._rules.start(board)
+            white, black, kings = self._path_boards[0] = board.bitboards()
+            wk, bk = (white & kings).bit_count(), (black & kings).bit_count()
+            material = (white.bit_count() - wk, wk, black.bit_count() - bk, bk)
+            # Far from any count's end (a middle game), the counts are taken only at the rare
+            # nodes deep enough to need them.
+            self._rules_from = self._rules.horizon(state, material)
+            self._root_colour = int(board.turn)
 
     def _elapsed(self) -> float:
         return 0.0 if self.clock is None else max(0.0, self.clock() - self._budget.started)
@@ -315,10 +356,13 @@ class Searcher:
         alpha, beta = -_INF, _INF
         best_move, best_score = ordered[0], -_INF
         self._path[key] = self._path.get(key, 0) + 1
+        rules = self._rules
         try:
             for index, raw in enumerate(ordered):
                 bonus = noise.get(_raw_key(raw), 0)
                 w2, b2, k2, key2 = _apply(z, z_black, raw, white, black, kings, colour, key)
+                if rules is not None:
+                    self._follow(1, raw, white, black, kings, colour, w2, b2, k2)
                 if index == 0 or noise:
                     score = -self._node(w2, b2, k2, 1 - colour, key2, depth - 1,
                                         -beta, bonus - alpha, 1, True)
@@ -358,6 +402,15 @@ class Searcher:
             self._check()
         if key in self._path:
             return 0  # a repetition: the side that wants more must deviate earlier
+        if self._rules is not None and ply >= self._rules_from:
+            if ply == self._rules_from:
+                self._rule_path[ply] = self._rule_state(ply)
+            if self._rule_path[ply][0]:
+                return 0  # a counting rule has ended the game
+        if self._table_pieces and (white | black).bit_count() <= self._table_pieces:
+            found = self._probe(white, black, kings, colour, ply)
+            if found is not None:
+                return found
         gen = self._gen
         if depth <= 0 or ply >= MAX_PLY:
             if depth <= self._quiescence_floor or ply >= MAX_PLY:
@@ -403,10 +456,21 @@ class Searcher:
         other, child_ply = 1 - colour, ply + 1
         node = self._node
         has_capture = self._gen.has_capture
+        rules, rule_path = self._rules, self._rule_path
+        incremental = child_ply > self._rules_from
+        raws, boards = self._path_raws, self._path_boards
         self._path[key] = 1
         try:
             for index, raw in enumerate(ordered):
                 w2, b2, k2, key2 = _apply(z, z_black, raw, white, black, kings, colour, key)
+                if rules is not None:
+                    if incremental:
+                        rule_path[child_ply] = rules.child(rule_path[ply], white, black, kings,
+                                                           colour, raw[0], bool(raw[2]), raw[3],
+                                                           w2, b2, k2)
+                    else:
+                        raws[child_ply] = raw
+                        boards[child_ply] = (w2, b2, k2)
                 if index == 0:
                     score = -node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha, child_ply, pv)
                 else:
@@ -435,6 +499,55 @@ class Searcher:
         flag = _LOWER if best >= beta else (_EXACT if best > original_alpha else _UPPER)
         self._store(key, depth, flag, best, ply, best_move)
         return best
+
+    def _probe(self, white: int, black: int, kings: int, colour: int, ply: int) -> int | None:
+        """The endgame tables' score, or None outside them or where a counting rule could
+        end the game before the conversion the table counts on."""
+        table = self._table
+        assert table is not None
+        byte = table.probe_byte(white, black, kings, colour)
+        if byte <= 0:
+            return None if byte < 0 else 0
+        distance = byte if byte < 128 else byte - 128
+        rules = self._rules
+        if rules is not None and ply + distance >= self._rules_from:
+            wk, bk = (white & kings).bit_count(), (black & kings).bit_count()
+            material = (white.bit_count() - wk, wk, black.bit_count() - bk, bk)
+            if distance > rules.plies_left(self._rule_state(ply), material):
+                return None  # the table's win may be too slow for the rules: search on
+        score = TABLE_WIN - ply - distance
+        return score if byte < 128 else -score
+
+    def _follow(self, ply: int, raw: RawMove, white: int, black: int, kings: int, colour: int,
+                w2: int, b2: int, k2: int) -> None:
+        """Record the move that leads to ``ply`` for the draw-rule counters."""
+        rules = self._rules
+        assert rules is not None
+        if ply > self._rules_from:
+            self._rule_path[ply] = rules.child(self._rule_path[ply - 1], white, black, kings,
+                                               colour, raw[0], bool(raw[2]), raw[3], w2, b2, k2)
+        else:
+            self._path_raws[ply] = raw
+            self._path_boards[ply] = (w2, b2, k2)
+
+    def _rule_state(self, ply: int) -> State:
+        """The draw-rule counters of the position ``ply`` plies down the current path."""
+        if ply > self._rules_from or ply == 0:
+            return self._rule_path[ply]
+        rules = self._rules
+        assert rules is not None
+        state = self._rule_path[0]
+        colour = self._root_colour
+        boards, raws = self._path_boards, self._path_raws
+        for q in range(1, ply + 1):
+            raw = raws[q]
+            assert raw is not None
+            white, black, kings = boards[q - 1]
+            w2, b2, k2 = boards[q]
+            state = rules.child(state, white, black, kings, colour, raw[0], bool(raw[2]),
+                                raw[3], w2, b2, k2)
+            colour = 1 - colour
+        return state
 
     def _terminal(self, ply: int) -> int:
         """Score for the side to move that has no legal move: a loss, or a win in giveaway."""
@@ -553,17 +666,18 @@ def _apply(
 
 
 def _to_tt(score: int, ply: int) -> int:
-    if score > WIN_BOUND:
+    # Forced ends and table wins are stored relative to the node, not to the root.
+    if score > TABLE_BOUND:
         return score + ply
-    if score < -WIN_BOUND:
+    if score < -TABLE_BOUND:
         return score - ply
     return score
 
 
 def _from_tt(score: int, ply: int) -> int:
-    if score > WIN_BOUND:
+    if score > TABLE_BOUND:
         return score - ply
-    if score < -WIN_BOUND:
+    if score < -TABLE_BOUND:
         return score + ply
     return score
 
