@@ -115,10 +115,12 @@ def run_fit(args: argparse.Namespace) -> int:
         return 2
     print(result.summary())
     if args.write is not None:
-        provenance = (f"{result.positions} positions ({'; '.join(sources)}); "
-                      f"draughtsboard tune fit --variant {variant.name} --passes {args.passes} "
-                      f"--holdout {args.holdout}: l2={result.l2}, K={result.k:.5f}, held-out loss "
-                      f"{result.holdout_before:.4f} -> {result.holdout_after:.4f}")
+        pull = "" if args.l2 is None else f" --l2 {args.l2}"
+        provenance = (f"{len(samples)} positions ({'; '.join(sources)}), {result.positions} "
+                      f"fitted; draughtsboard tune fit --variant {variant.name} --passes "
+                      f"{args.passes} --holdout {args.holdout}{pull}: l2={result.l2}, "
+                      f"K={result.k:.5f}, held-out loss {result.holdout_before:.4f} -> "
+                      f"{result.holdout_after:.4f}")
         try:
             render.update(args.write, variant.name, result.changed(), provenance)
         except OSError as exc:

@@ -3,9 +3,10 @@
 The evaluation of a position from White's side is the dot product of its features
 (:meth:`engine.evaluate.Evaluator.features_bits`) with the weights; the model says White wins
 with probability ``sigmoid(K * eval)``. First ``K`` is fitted with the starting weights (the
-engine's current ones), then coordinate descent moves one integer weight at a time by a step
-(32, 16, ... 1) while the log loss on the training positions falls; the man stays at 100 (it
-fixes the scale). A ridge pull towards the hand-set priors, measured in what a change does to the
+hand-set priors, so that a fit depends on its positions only), then coordinate descent moves one
+integer weight at a time by a step (32, 16, ... 1) while the log loss on the training positions
+falls; the man stays at 100 (it fixes the scale), and :func:`bounds_for` keeps each weight in
+a range the game allows. A ridge pull towards the hand-set priors, measured in what a change does to the
 model's logit (``l2 * (K * (w - prior))^2 * mean(feature^2)``), keeps rarely seen terms near
 them: positions of one game share its result, so a few hundred games are fewer facts than their
 thousands of positions suggest. The last ``holdout`` share of the positions (the last games) is
@@ -29,15 +30,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Board, Variant
-from engine.evaluate import FEATURES, Evaluator, Weights, prior_weights_for, weights_for
+from engine.evaluate import FEATURES, Evaluator, Weights, prior_weights_for
 from firmware_host.tools.tuning.selfplay import Sample
 
 __all__ = ["FitError", "FitResult", "bounds_for", "features", "fit", "fit_k", "log_loss"]
 
 #: The pulls ``fit(l2=None)`` tries, keeping the one with the lowest held-out loss.
 L2_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
-#: Positional terms stay within this many hundredths of a man either side of zero.
+#: Positional terms stay within this many hundredths of a man either side of zero ...
 _POSITIONAL = 150
+#: ... and within this many per standard deviation of their feature: material comes first, and
+#: a term no position sees much of cannot swing the score by men.
+SPREAD_CAP = 50
 #: Terms whose sign the game fixes: a blocked man, a trapped king are never good; a runaway man,
 #: winning the race, kings on the move and a guarded back rank never bad.
 _SIGN = {"blocked": -1, "trapped_king": -1, "runaway": 1, "runaway_rank": 1, "race": 1,
@@ -152,13 +156,15 @@ def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
     return math.exp((lo + hi) / 2)
 
 
-def bounds_for(variant: Variant) -> list[tuple[int, int]]:
-    """Per feature, the range a fitted weight must stay in.
+def bounds_for(variant: Variant, spreads: Sequence[float] | None = None) -> list[tuple[int, int]]:
+    """Per feature, the range a fitted weight must stay in (``spreads``: the features' standard
+    deviations on the training positions).
 
     A king is worth 2-5 men where it flies and 1.2-2.5 where it steps (self-play positions with
     kings are few and come late in decided games: left free, the fit trades the king's value for
     "has a king" and would then give kings away for men); the positional terms stay within
-    :data:`_POSITIONAL` and keep the signs in :data:`_SIGN`.
+    :data:`_POSITIONAL` and :data:`SPREAD_CAP` per standard deviation, with the signs in
+    :data:`_SIGN`.
 
     Example:
         >>> from engine import find_variant
@@ -166,14 +172,19 @@ def bounds_for(variant: Variant) -> list[tuple[int, int]]:
         (120, 250)
     """
     out = []
-    for name in FEATURES:
+    for i, name in enumerate(FEATURES):
         if name == "king":
             out.append((200, 500) if variant.flying_kings else (120, 250))
         elif name == "race" and variant.crown_wins:
             out.append((0, 1000))
+        elif name == "man":
+            out.append((100, 100))
         else:
             sign = _SIGN.get(name, 0)
-            out.append((0 if sign > 0 else -_POSITIONAL, 0 if sign < 0 else _POSITIONAL))
+            limit = _POSITIONAL
+            if spreads is not None and spreads[i] > 0:
+                limit = min(limit, max(1, round(SPREAD_CAP / spreads[i])))
+            out.append((0 if sign > 0 else -limit, 0 if sign < 0 else limit))
     return out
 
 
@@ -195,8 +206,8 @@ def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float
         raise FitError("choosing the pull (l2) needs held-out positions")
     train, train_y = rows[:cut], results[:cut]
     test, test_y = rows[cut:], results[cut:]
-    start = weights_for(variant)
-    prior = prior_weights_for(variant)
+    # From the priors, not from the engine's current weights: a fit depends on its data only.
+    start = prior = prior_weights_for(variant)
     first = [float(sum(w * x for w, x in zip(start.vector(), row, strict=True))) for row in train]
     k = fit_k(first, train_y)
     before = log_loss(k, first, train_y)
@@ -206,11 +217,15 @@ def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float
         scores = [sum(a * x for a, x in zip(vector, row, strict=True)) for row in test]
         return log_loss(k, scores, test_y)
 
+    n = len(train)
+    spreads = [math.sqrt(max(0.0, sum(r[i] ** 2 for r in train) / n
+                             - (sum(r[i] for r in train) / n) ** 2)) for i in range(len(FEATURES))]
+    bounds = bounds_for(variant, spreads)
     best: FitResult | None = None
     for pull in L2_GRID if l2 is None else (l2,):
         scores = list(first)
         weights = _descend(k, train, train_y, scores, list(start.vector()), list(prior.vector()),
-                           passes, pull, bounds_for(variant))
+                           passes, pull, bounds)
         fitted = start.with_terms(dict(zip(FEATURES, weights, strict=True)))
         result = FitResult(variant.name, pull, fitted, start, prior, k, len(train), before,
                            log_loss(k, scores, train_y), len(test), test_loss(start),

@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def render(tuned: Mapping[str, Mapping[str, int]], sources: Mapping[str, str]) -
     lines += ["", "SOURCES: Mapping[str, str] = MappingProxyType({"]
     for variant in sorted(sources):
         text = sources[variant].replace("\\", "\\\\").replace('"', '\\"')
-        chunks = [text[i:i + 84] for i in range(0, len(text), 84)] or [""]
+        chunks = textwrap.wrap(text, 84, drop_whitespace=False, break_on_hyphens=False) or [""]
         lines.append(f'    "{variant}": (')
         lines += [f'        "{chunk}"' for chunk in chunks]
         lines.append("    ),")
