@@ -32,7 +32,9 @@ scored a draw.
 
 A setting's line reads ``+W =D -L  score %  Elo +x +- e`` from our engine's side; the Elo
 difference is ``-400 log10(1/s - 1)`` and ``e`` half the width of its 95 % interval (the
-per-game score's standard error, mapped through the same curve, as cutechess-cli does).
+per-game score's standard error, mapped through the same curve, as cutechess-cli does). When
+that interval reaches 0 or 100 % the line gives its bounds instead: ``Elo -311 (95 %: -inf ..
+-40)``.
 
 Sizes: ``--games`` per setting, default from ``DRAUGHTSBOARD_SAMPLE`` (``ci``: 4, ``full``: 40).
 
@@ -135,6 +137,12 @@ class Tally:
         margin = Z95 * self.stderr
         return (elo_difference(self.score + margin) - elo_difference(self.score - margin)) / 2
 
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        """The 95 % interval of :attr:`elo` (a bound is infinite when it reaches 0 or 100 %)."""
+        margin = Z95 * self.stderr
+        return elo_difference(self.score - margin), elo_difference(self.score + margin)
+
     def add(self, points: float) -> None:
         """Count one game: 1 a win, 0.5 a draw, 0 a loss."""
         if points == 1:
@@ -149,15 +157,17 @@ class Tally:
     def __str__(self) -> str:
         """
         >>> str(Tally(3, 0, 1))
-        '+3 =0 -1   75.0 %  Elo +191 +- inf'
+        '+3 =0 -1   75.0 %  Elo +191 (95 %: -126 .. +inf)'
         >>> str(Tally(2, 0, 0))
         '+2 =0 -0  100.0 %  Elo +inf'
         """
         text = f"+{self.wins} ={self.draws} -{self.losses}  {100 * self.score:5.1f} %  Elo "
         if math.isinf(self.elo):
             return text + ("+inf" if self.elo > 0 else "-inf")
-        error = "inf" if math.isinf(self.elo_error) else f"{self.elo_error:.0f}"
-        return text + f"{self.elo + 0.0:+.0f} +- {error}"
+        if math.isinf(self.elo_error):
+            low, high = self.elo_interval
+            return text + f"{self.elo + 0.0:+.0f} (95 %: {low + 0.0:+.0f} .. {high + 0.0:+.0f})"
+        return text + f"{self.elo + 0.0:+.0f} +- {self.elo_error:.0f}"
 
 
 # ---------------------------------------------------------------------------------- players

@@ -82,6 +82,15 @@ def test_score_and_elo(tally: Tally, score: float, elo: float, error: float | No
         assert tally.elo_error == pytest.approx(error, abs=0.01)
 
 
+def test_an_interval_that_reaches_100_percent_is_given_by_its_bounds() -> None:
+    # +3 =0 -1: se = sqrt((3 (1/4)^2 + (3/4)^2) / 4 / 4) = 0.21651; 0.75 - 1.96 se = 0.32566,
+    # Elo -400 log10(1 / 0.32566 - 1) = -126.4; 0.75 + 1.96 se is above 1.
+    low, high = Tally(3, 0, 1).elo_interval
+    assert low == pytest.approx(-126.45, abs=0.01)
+    assert high == math.inf
+    assert str(Tally(3, 0, 1)).endswith("Elo +191 (95 %: -126 .. +inf)")
+
+
 def test_a_clean_sweep_has_no_finite_elo() -> None:
     assert Tally(5, 0, 0).elo == math.inf
     assert Tally(0, 0, 5).elo == -math.inf
