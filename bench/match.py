@@ -635,6 +635,42 @@ def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
     return settings
 
 
+def tally_games(games: Sequence[dict[str, object]], ours_prefix: str = "draughtsboard",
+                ) -> dict[tuple[str, str], Tally]:
+    """Tallies from our side by (our player, peer) of ``--out`` game records.
+
+    >>> games = [{"white": "draughtsboard 1 s", "black": "Scan depth 8", "result": "0-1"},
+    ...          {"white": "Scan depth 8", "black": "draughtsboard 1 s", "result": "1/2-1/2"}]
+    >>> tally_games(games)
+    {('draughtsboard 1 s', 'Scan depth 8'): Tally(wins=0, draws=1, losses=1)}
+    """
+    tallies: dict[tuple[str, str], Tally] = {}
+    for game in games:
+        white, black, result = str(game["white"]), str(game["black"]), str(game["result"])
+        ours_white = white.startswith(ours_prefix)
+        ours, peer = (white, black) if ours_white else (black, white)
+        white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        tallies.setdefault((ours, peer), Tally()).add(
+            white_points if ours_white else 1.0 - white_points)
+    return tallies
+
+
+def _print_tallies(paths: Sequence[str]) -> int:
+    games: list[dict[str, object]] = []
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            games += list(data["games"])
+            print(f"{path}: {len(data['games'])} games, commit {data.get('commit')}, "
+                  f"engine.search {data.get('engine_build')}")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"{path}: not a games file of bench/match.py ({exc!r})", file=sys.stderr)
+            return 2
+    for (ours, peer), tally in sorted(tally_games(games).items()):
+        print(f"  {ours} v {peer}: {tally}  ({tally.games} games)")
+    return 0
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -668,9 +704,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stderr-log", default=None, help="file for the peers' stderr")
     parser.add_argument("--out", default=None,
                         help="write every game as JSON (the format bench/rating.py reads)")
+    parser.add_argument("--tally", nargs="+", metavar="FILE",
+                        help="print the tallies of --out files (several runs pool) and exit")
     parser.add_argument("--commit", default=None,
                         help="the commit to print (default: git rev-parse HEAD of the checkout)")
     args = parser.parse_args(argv)
+    if args.tally:
+        return _print_tallies(args.tally)
     games = args.games if args.games is not None else default_games()
     if games < 1 or args.movetime <= 0 or args.max_plies < 1:
         parser.error("--games, --movetime and --max-plies must be positive")

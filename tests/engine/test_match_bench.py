@@ -251,3 +251,5 @@ def test_main_plays_a_scan_stand_in(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "commit abc1234" in out
     assert "ours 0.01 s CPU v Scan depth 2: +0 =2 -0   50.0 %  Elo +0 +- 0" in out
     assert "referee: 8 moves checked, 8 also by pydraughts, 0 disagreements" in out
+    assert match.main(["--tally", str(out_file), str(out_file)]) == 0  # two runs pool
+    assert "draughtsboard 0.01 s v Scan depth 2: +0 =4 -0" in capsys.readouterr().out
