@@ -37,156 +37,216 @@ TUNED: Mapping[str, Mapping[str, int]] = MappingProxyType({
     }),
     "czech": MappingProxyType({
         "man": 100,
-        "king": 200,
-        "tempo_open": 38,
-        "tempo_end": 6,
-        "centre": -39,
-        "back_guard": 150,
-        "mobility": 30,
+        "king": 260,
+        "tempo_open": 4,
+        "tempo_end": 7,
+        "centre": 1,
+        "back_guard": 23,
+        "mobility": 7,
         "blocked": 0,
-        "locked": 64,
-        "outpost": -150,
-        "balance": -48,
-        "runaway": 95,
-        "runaway_rank": 26,
+        "locked": 11,
+        "outpost": -50,
+        "balance": -6,
+        "runaway": 28,
+        "runaway_rank": 6,
         "king_mobility": 0,
-        "trapped_king": 0,
-        "king_main_road": -56,
-        "king_with_men": 63,
-        "sole_king": 150,
-        "lead_end": 2,
-        "race": 0,
-        "side_to_move": 12,
+        "trapped_king": -1,
+        "king_main_road": -9,
+        "king_with_men": 4,
+        "sole_king": 16,
+        "lead_end": 6,
+        "race": 20,
+        "side_to_move": 4,
+    }),
+    "english": MappingProxyType({
+        "man": 100,
+        "king": 150,
+        "tempo_open": 1,
+        "tempo_end": 5,
+        "centre": -1,
+        "back_guard": 20,
+        "mobility": 6,
+        "blocked": 0,
+        "locked": 32,
+        "outpost": 42,
+        "balance": 5,
+        "runaway": 10,
+        "runaway_rank": 5,
+        "king_mobility": 0,
+        "trapped_king": -27,
+        "king_main_road": -18,
+        "king_with_men": 3,
+        "sole_king": 50,
+        "lead_end": 6,
+        "race": 10,
+        "side_to_move": 3,
     }),
     "frysk": MappingProxyType({
         "man": 100,
-        "king": 460,
-        "tempo_open": 34,
-        "tempo_end": -10,
-        "centre": -21,
+        "king": 428,
+        "tempo_open": 9,
+        "tempo_end": 11,
+        "centre": -20,
         "back_guard": 0,
-        "mobility": -9,
+        "mobility": -8,
         "blocked": 0,
-        "locked": 150,
+        "locked": 50,
         "outpost": 0,
-        "balance": -15,
-        "runaway": 7,
-        "runaway_rank": 25,
-        "king_mobility": 21,
+        "balance": -13,
+        "runaway": 35,
+        "runaway_rank": 6,
+        "king_mobility": 16,
         "trapped_king": -40,
-        "king_main_road": -48,
-        "king_with_men": -55,
-        "sole_king": 150,
-        "lead_end": -9,
-        "race": 51,
-        "side_to_move": 14,
+        "king_main_road": -35,
+        "king_with_men": -50,
+        "sole_king": 55,
+        "lead_end": -4,
+        "race": 39,
+        "side_to_move": 5,
     }),
     "international": MappingProxyType({
         "man": 100,
-        "king": 200,
-        "tempo_open": 7,
-        "tempo_end": 7,
-        "centre": -1,
-        "back_guard": 41,
-        "mobility": 3,
+        "king": 320,
+        "tempo_open": 5,
+        "tempo_end": 5,
+        "centre": 1,
+        "back_guard": 17,
+        "mobility": 5,
         "blocked": 0,
-        "locked": -14,
-        "outpost": 14,
-        "balance": 1,
-        "runaway": 0,
+        "locked": 0,
+        "outpost": 19,
+        "balance": 0,
+        "runaway": 10,
         "runaway_rank": 5,
         "king_mobility": 0,
         "trapped_king": 0,
-        "king_main_road": -77,
-        "king_with_men": -22,
-        "sole_king": 147,
+        "king_main_road": -44,
+        "king_with_men": -30,
+        "sole_king": 50,
         "lead_end": 6,
-        "race": 36,
-        "side_to_move": 9,
+        "race": 21,
+        "side_to_move": 8,
+    }),
+    "portuguese": MappingProxyType({
+        "man": 100,
+        "king": 200,
+        "tempo_open": 9,
+        "tempo_end": 7,
+        "centre": 17,
+        "back_guard": 24,
+        "mobility": 9,
+        "blocked": -22,
+        "locked": -9,
+        "outpost": 50,
+        "balance": -14,
+        "runaway": 36,
+        "runaway_rank": 7,
+        "king_mobility": 0,
+        "trapped_king": -50,
+        "king_main_road": -36,
+        "king_with_men": 26,
+        "sole_king": 51,
+        "lead_end": 6,
+        "race": 40,
+        "side_to_move": 0,
     }),
     "russian": MappingProxyType({
         "man": 100,
-        "king": 200,
-        "tempo_open": 18,
-        "tempo_end": 12,
-        "centre": 22,
-        "back_guard": 52,
-        "mobility": 19,
+        "king": 280,
+        "tempo_open": 7,
+        "tempo_end": 7,
+        "centre": 14,
+        "back_guard": 21,
+        "mobility": 8,
         "blocked": 0,
-        "locked": 108,
-        "outpost": 123,
-        "balance": 5,
+        "locked": 43,
+        "outpost": 50,
+        "balance": 7,
         "runaway": 0,
         "runaway_rank": 0,
         "king_mobility": 0,
-        "trapped_king": -150,
-        "king_main_road": 23,
-        "king_with_men": 43,
-        "sole_king": 150,
-        "lead_end": -3,
-        "race": 24,
-        "side_to_move": 11,
+        "trapped_king": -50,
+        "king_main_road": 11,
+        "king_with_men": 36,
+        "sole_king": 50,
+        "lead_end": -2,
+        "race": 40,
+        "side_to_move": 5,
     }),
     "thai": MappingProxyType({
         "man": 100,
-        "king": 200,
-        "tempo_open": -15,
-        "tempo_end": 13,
-        "centre": 23,
-        "back_guard": 0,
+        "king": 220,
+        "tempo_open": -6,
+        "tempo_end": 9,
+        "centre": 15,
+        "back_guard": 9,
         "mobility": 3,
         "blocked": 0,
-        "locked": 36,
-        "outpost": -69,
-        "balance": 7,
-        "runaway": 14,
-        "runaway_rank": 24,
-        "king_mobility": 7,
+        "locked": 23,
+        "outpost": -50,
+        "balance": 5,
+        "runaway": 38,
+        "runaway_rank": 7,
+        "king_mobility": 3,
         "trapped_king": -40,
-        "king_main_road": -23,
-        "king_with_men": 57,
+        "king_main_road": -17,
+        "king_with_men": 24,
         "sole_king": 0,
-        "lead_end": 9,
-        "race": 0,
-        "side_to_move": 6,
+        "lead_end": 6,
+        "race": 24,
+        "side_to_move": 5,
     }),
 })
 
 SOURCES: Mapping[str, str] = MappingProxyType({
     "breakthrough": (
-        "1430 positions (draughtsboard tune selfplay --variant breakthrough --games 30 --seed"
-        " 1 --nodes 400 --random-plies 4 --noise 20 --max-plies 200); draughtsboard tune fit "
-        "--variant breakthrough --passes 30 --holdout 0.2: l2=inf, K=0.00319, held-out loss 0"
-        ".5766 -> 0.5766"
+        "1787 positions (draughtsboard tune selfplay --variant breakthrough --games 30 --seed"
+        " 1 --nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1430 fitted; "
+        "draughtsboard tune fit --variant breakthrough --passes 30 --holdout 0.2 --spread-cap"
+        " 20 --term-cap 50: l2=inf, K=0.00319, held-out loss 0.5766 -> 0.5766"
     ),
     "czech": (
-        "1480 positions (draughtsboard tune selfplay --variant czech --games 30 --seed 1 --no"
-        "des 400 --random-plies 4 --noise 20 --max-plies 200); draughtsboard tune fit --varia"
-        "nt czech --passes 30 --holdout 0.2: l2=0.01, K=0.00219, held-out loss 0.7422 -> 0.71"
-        "98"
+        "1849 positions (draughtsboard tune selfplay --variant czech --games 30 --seed 1 "
+        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1480 fitted; draughtsboard"
+        " tune fit --variant czech --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50: "
+        "l2=1.0, K=0.00219, held-out loss 0.7422 -> 0.7404"
+    ),
+    "english": (
+        "3587 positions (draughtsboard tune selfplay --variant english --games 15 --seed 1 "
+        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200; draughtsboard tune selfplay"
+        " --variant english --games 15 --seed 2 --nodes 400 --random-plies 4 --noise 20 "
+        "--max-plies 200), 2870 fitted; draughtsboard tune fit --variant english --passes 30 "
+        "--holdout 0.2 --spread-cap 20 --term-cap 50: l2=0.3, K=0.00245, held-out loss 0.6890"
+        " -> 0.6842"
     ),
     "frysk": (
-        "916 positions (draughtsboard tune selfplay --variant frysk --games 30 --seed 1 --nod"
-        "es 400 --random-plies 4 --noise 20 --max-plies 200); draughtsboard tune fit --varian"
-        "t frysk --passes 30 --holdout 0.2: l2=0.003, K=0.00873, held-out loss 0.6231 -> 0.60"
-        "31"
+        "1145 positions (draughtsboard tune selfplay --variant frysk --games 30 --seed 1 "
+        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 916 fitted; draughtsboard "
+        "tune fit --variant frysk --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50: "
+        "l2=0.003, K=0.00873, held-out loss 0.6231 -> 0.6054"
     ),
     "international": (
-        "4179 positions (draughtsboard tune selfplay --variant international --games 60 --see"
-        "d 1 --nodes 400 --random-plies 4 --noise 20 --max-plies 200); draughtsboard tune fit"
-        " --variant international --passes 30 --holdout 0.2: l2=0.03, K=0.00281, held-out los"
-        "s 0.6934 -> 0.6777"
+        "5223 positions (draughtsboard tune selfplay --variant international --games 60 "
+        "--seed 1 --nodes 400 --random-plies 4 --noise 20 --max-plies 200), 4179 fitted; "
+        "draughtsboard tune fit --variant international --passes 30 --holdout 0.2 "
+        "--spread-cap 20 --term-cap 50: l2=0.1, K=0.00281, held-out loss 0.6934 -> 0.6863"
+    ),
+    "portuguese": (
+        "1433 positions (draughtsboard tune selfplay --variant portuguese --games 30 --seed 1"
+        " --nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1147 fitted; "
+        "draughtsboard tune fit --variant portuguese --passes 30 --holdout 0.2 --spread-cap "
+        "20 --term-cap 50: l2=0.03, K=0.00183, held-out loss 0.7217 -> 0.7055"
     ),
     "russian": (
-        "1888 positions (draughtsboard tune selfplay --variant russian --games 60 --seed 1 --"
-        "nodes 400 --random-plies 4 --noise 20 --max-plies 200); draughtsboard tune fit --var"
-        "iant russian --passes 30 --holdout 0.2: l2=0.03, K=0.00315, held-out loss 0.6513 -> "
-        "0.5699"
+        "2360 positions (draughtsboard tune selfplay --variant russian --games 60 --seed 1 "
+        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1888 fitted; draughtsboard"
+        " tune fit --variant russian --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50:"
+        " l2=0.003, K=0.00315, held-out loss 0.6513 -> 0.6075"
     ),
     "thai": (
-        "1148 positions (draughtsboard tune selfplay --variant thai --games 30 --seed 1 --nod"
-        "es 400 --random-plies 4 --noise 20 --max-plies 200); draughtsboard tune fit --varian"
-        "t thai --passes 30 --holdout 0.2: l2=0.003, K=0.01054, held-out loss 0.3073 -> 0.299"
-        "2"
+        "1434 positions (draughtsboard tune selfplay --variant thai --games 30 --seed 1 "
+        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1148 fitted; draughtsboard"
+        " tune fit --variant thai --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50: "
+        "l2=0.03, K=0.01054, held-out loss 0.3073 -> 0.3023"
     ),
 })

