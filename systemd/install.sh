@@ -3,13 +3,19 @@
 # armhf; amd64 works too). Run from a checkout: sudo systemd/install.sh
 # Re-runnable: run it again after `git pull` to update; every step says what it did.
 #
-# Where each dependency comes from (nothing is compiled, so no compiler is needed):
+# Where each dependency comes from (no compiler is needed; one is used when present, below):
 #   Debian packages  python3-spidev (SPI: ws2812-spi, max7219, shift-register on SPI) and
 #                    python3-pil (Pillow, for luma.led_matrix: PyPI has no armhf wheel), used
 #                    through a venv created with --system-site-packages
 #   PyPI wheels      everything else, exactly as locked in systemd/constraints.txt: gpiozero,
 #                    lgpio (gpiozero 2's pin driver, also on the Pi 5), pyserial, redis,
 #                    luma.led_matrix, cbor2 (the pure-Python 5.x: 6.x needs Rust on armhf), ...
+#   compiled here    the engine's hot path (setup.py, mypyc; bench/engine_speed.py measures
+#                    it), when a C compiler and the Python headers are installed (Debian: gcc
+#                    python3-dev; this script never installs them); else the same engine in
+#                    pure Python.
+#                    DRAUGHTSBOARD_COMPILE=0 forces pure; the compiler (mypy) is pinned in
+#                    systemd/build-constraints.txt and used only for the build.
 #   not installed    RPi.GPIO: nothing imports it; gpiozero 2 drives the pins through lgpio and
 #                    RPi.GPIO does not work on a Pi 5. rpi_ws281x (luma.led_matrix's NeoPixel
 #                    driver on armv7l, source only): the ws2812-spi backend uses spidev.
@@ -107,8 +113,20 @@ tar -C "$src" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclud
 before="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 export PIP_CONSTRAINT="$lock"
 "$venv/bin/python" -m pip install -q --no-warn-script-location --no-deps -r "$lock"
+# The engine compiled where a compiler is (setup.py falls back to pure Python, with a warning,
+# where none is or the build fails); its build fetches the pinned mypy into pip's isolated build
+# environment only, never into the venv.
+export DRAUGHTSBOARD_COMPILE="${DRAUGHTSBOARD_COMPILE:-1}"
+export PIP_CONSTRAINT="$lock $src/systemd/build-constraints.txt"
 "$venv/bin/python" -m pip install -q --no-warn-script-location --no-deps "$build[pi,web]"
-unset PIP_CONSTRAINT
+unset PIP_CONSTRAINT DRAUGHTSBOARD_COMPILE
+engine_build="$("$venv/bin/python" -c 'from engine.compiled import build; print(build())')"
+if [ "$engine_build" = compiled ]; then
+  say "engine: compiled (mypyc)"
+else
+  say "engine: $engine_build Python (for the compiled one, faster: apt-get install" \
+    "gcc python3-dev, then re-run this script)"
+fi
 after="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 changes="$(comm -13 <(echo "$before") <(echo "$after") | { grep -v '^draughtsboard' || true; } \
   | tr '\n' ' ')"

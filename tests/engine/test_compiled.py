@@ -124,3 +124,9 @@ def test_pip_is_asked_for_the_compiler_before_the_build(monkeypatch: pytest.Monk
     monkeypatch.setattr(setup, "_missing_toolchain", lambda: None)
     monkeypatch.setattr("sys.argv", ["setup.py", "egg_info"])
     assert setup._compiled_options() == {"setup_requires": [setup.MYPY]}
+
+
+def test_the_pi_builds_with_the_pinned_compiler() -> None:
+    setup = _setup_module()
+    pins = (ROOT / "systemd" / "build-constraints.txt").read_text(encoding="utf-8").splitlines()
+    assert setup.MYPY in pins
