@@ -2,9 +2,10 @@
 
 For each variant, ``--positions`` positions (random games from a fixed seed, 0-80 plies in) are
 evaluated ``--rounds`` times by :class:`engine.evaluate.Evaluator` and by the evaluator as it was
-before the tuned terms (bench/_eval_reference.py), in the same run; the ratio is new / old. Times
-are CPU seconds of this process (``time.process_time``), so other jobs on the machine change the
-figures little. The evaluation is the search's hot path: a slower evaluator costs search nodes.
+before the tuned terms (bench/_eval_reference.py), in the same run; the ratio is new / old. Then
+what that costs the search: nodes per second of :class:`engine.search.Searcher` from the initial
+position, ``--nodes`` nodes with each evaluator. Times are CPU seconds of this process
+(``time.process_time``), so other jobs on the machine change the figures little.
 
 Run: ``.venv/bin/python bench/evaluate.py [--variants international,russian,english]``
 """
@@ -24,6 +25,7 @@ from _eval_reference import ReferenceEvaluator
 
 from engine import Board, find_variant
 from engine.evaluate import Evaluator
+from engine.search import Limit, Searcher
 
 Position = tuple[int, int, int, int]
 
@@ -53,12 +55,21 @@ def rate(evaluate: Callable[[int, int, int, int], int], sample: list[Position],
     return len(sample) * rounds / max(time.process_time() - started, 1e-9)
 
 
+def search_rate(variant: str, evaluator: object, nodes: int) -> float:
+    """Search nodes per CPU second from the initial position with ``evaluator``."""
+    searcher = Searcher(variant, evaluator=evaluator)  # type: ignore[arg-type]
+    started = time.process_time()
+    result = searcher.search(Board(variant), Limit(nodes=nodes))
+    return result.nodes / max(time.process_time() - started, 1e-9)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default="international,russian,english,frisian,thai")
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--nodes", type=int, default=20_000, help="search nodes (default 20000)")
     args = parser.parse_args()
     print(f"{'variant':<15}{'new evals/s':>14}{'old evals/s':>14}{'new/old':>9}")
     for name in args.variants.split(","):
@@ -71,6 +82,16 @@ def main() -> None:
         for _ in range(2):
             new_rate = max(new_rate, rate(new.evaluate_bits, sample, args.rounds))
             old_rate = max(old_rate, rate(old.evaluate_bits, sample, args.rounds))
+        print(f"{variant.name:<15}{new_rate:>14,.0f}{old_rate:>14,.0f}{new_rate / old_rate:>9.2f}",
+              flush=True)
+    print(f"\n{'variant':<15}{'new nodes/s':>14}{'old nodes/s':>14}{'new/old':>9}")
+    for name in args.variants.split(","):
+        variant = find_variant(name)
+        new_rate = old_rate = 0.0
+        for _ in range(2):
+            new_rate = max(new_rate, search_rate(variant.name, Evaluator(variant), args.nodes))
+            old_rate = max(old_rate, search_rate(variant.name, ReferenceEvaluator(variant),
+                                                 args.nodes))
         print(f"{variant.name:<15}{new_rate:>14,.0f}{old_rate:>14,.0f}{new_rate / old_rate:>9.2f}",
               flush=True)
 
