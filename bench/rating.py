@@ -222,20 +222,34 @@ def load(paths: Iterable[Path]) -> dict[str, Ladder]:
     """
     Pool = tuple[list[Game], dict[str, dict[str, object]], list[dict[str, object]]]
     by_variant: dict[str, Pool] = {}
+    searched: dict[str, dict[str, list[float]]] = {}
     for path in paths:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             variant = str(data["variant"])
             games = [Game(str(g["white"]), str(g["black"]), RESULT_SCORES[g["result"]])
                      for g in data["games"]]
-            players = dict(data.get("players", {}))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            players = {str(k): dict(v) for k, v in data.get("players", {}).items()}
+            sides = [(str(name), side) for g in data["games"]
+                     for name, side in g.get("sides", {}).items()]
+            totals = searched.setdefault(variant, {})
+            for name, side in sides:
+                total = totals.setdefault(name, [0.0, 0.0, 0.0])
+                for i, key in enumerate(("moves", "depth", "nodes")):
+                    total[i] += float(side.get(key, 0))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{path}: not a ladder file ({exc!r})") from exc
         pooled, known, sources = by_variant.setdefault(variant, ([], {}, []))
         pooled += games
-        known.update(players)
+        for name, info in players.items():
+            known.setdefault(name, {}).update(info)
         sources.append({k: v for k, v in data.items() if k not in ("games", "players")}
                        | {"file": Path(path).name, "game_count": len(games)})
+    for variant, totals in searched.items():  # depth and nodes a move over all the files
+        for name, (moves, depth, nodes) in totals.items():
+            if moves:
+                by_variant[variant][1].setdefault(name, {}).update(
+                    mean_depth=depth / moves, mean_nodes=nodes / moves)
     return {v: Ladder(v, tuple(g), p, tuple(s)) for v, (g, p, s) in by_variant.items()}
 
 
@@ -304,7 +318,7 @@ def markdown_table(ladder: Ladder, result: Fit) -> str:
     for row in describe(ladder, result):
         name = str(row["player"])
         label = name[1:] if name.startswith("L") and name[1:].isdigit() else name
-        gap = f"+{row['gap']:.0f} ± {row['gap_error']:.0f}" if "gap" in row else "(anchor)" if (
+        gap = f"{row['gap']:+.0f} ± {row['gap_error']:.0f}" if "gap" in row else "(anchor)" if (
             name == result.anchor) else ""
         lines.append(f"| {label} | {row['rating']:.0f} | {row['error']:.0f} | {gap} | "
                      f"{row['description']} | {row['searched']} | {row['games']} |")
@@ -312,13 +326,14 @@ def markdown_table(ladder: Ladder, result: Fit) -> str:
 
 
 def sources_line(ladder: Ladder) -> str:
-    """What produced the games: the command and the commit of each file."""
-    parts = []
-    for s in ladder.sources:
-        dirty = " (with uncommitted changes)" if s.get("dirty") else ""
-        parts.append(f"`{s.get('command', '?')}` at commit {str(s.get('commit', '?'))[:10]}"
-                     f"{dirty}, {s.get('game_count')} games")
-    return "; ".join(parts)
+    """What produced the games: the commit(s) measured and each file's command and games."""
+    commits = sorted({str(src.get("commit", "?"))[:10] + (
+        " with uncommitted changes" if src.get("dirty") else "") for src in ladder.sources})
+    runs = []
+    for src in ladder.sources:
+        stopped = "" if src.get("complete", True) else ", stopped early"
+        runs.append(f"`{src.get('command', '?')}` ({src.get('game_count')} games{stopped})")
+    return f"commit {', '.join(commits)}; " + "; ".join(runs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -161,3 +161,16 @@ def test_docstring_examples() -> None:
 
     failures, tried = doctest.testmod(bench.rating)
     assert tried > 0 and failures == 0
+
+
+def test_depth_and_nodes_a_move_are_averaged_over_every_file(tmp_path: Path) -> None:
+    paths = []
+    for i, (moves, depth, nodes) in enumerate(((10, 40, 1000), (30, 60, 5000))):
+        data = {"variant": "russian", "players": {"L2": {"mean_depth": 99}},
+                "games": [{"white": "L2", "black": "L1", "result": "1-0",
+                           "sides": {"L2": {"moves": moves, "depth": depth, "nodes": nodes}}}]}
+        paths.append(tmp_path / f"{i}.json")
+        paths[-1].write_text(json.dumps(data), encoding="utf-8")
+    info = load(paths)["russian"].players["L2"]
+    assert info["mean_depth"] == (40 + 60) / (10 + 30)
+    assert info["mean_nodes"] == (1000 + 5000) / (10 + 30)
