@@ -32,7 +32,7 @@ from _eval_reference import ReferenceEvaluator
 from level_ladder import opening
 
 from engine import Board, find_variant
-from engine.evaluate import Evaluator
+from engine.evaluate import Evaluator, Weights, prior_weights_for, weights_for
 from engine.search import Limit, Searcher
 
 _SIZES = {"ci": 10, "full": 100}
@@ -83,9 +83,15 @@ def elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
-def match(variant: str, games: int, nodes: int, max_plies: int, seed: int) -> Tally:
-    """``games`` games new against old, in colour-swapped pairs from the same opening."""
+def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
+          priors: bool = False) -> Tally:
+    """``games`` games new against old, in colour-swapped pairs from the same opening.
+
+    ``priors``: the new evaluation plays its hand-set priors instead of the fitted weights (the
+    new terms without the tuning).
+    """
     v = find_variant(variant)
+    weights: Weights = prior_weights_for(v) if priors else weights_for(v)
     tally = Tally()
     rng = random.Random(f"eval-match:{seed}:{v.name}")
     start = opening(v.name, rng)
@@ -95,7 +101,7 @@ def match(variant: str, games: int, nodes: int, max_plies: int, seed: int) -> Ta
             start = opening(v.name, rng)
         new_colour = game % 2
         players = {
-            new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v)),
+            new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v, weights)),
             1 - new_colour: Searcher(v, seed=seed, tt_mb=4,
                                      evaluator=ReferenceEvaluator(v)),  # type: ignore[arg-type]
         }
@@ -106,6 +112,7 @@ def match(variant: str, games: int, nodes: int, max_plies: int, seed: int) -> Ta
             tally.wins += 1
         else:
             tally.losses += 1
+        print(f"  {v.name} game {game + 1}/{games}: {tally}", file=sys.stderr, flush=True)
     return tally
 
 
@@ -116,16 +123,20 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=1000, help="nodes a move (default 1000)")
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--priors", action="store_true",
+                        help="play the hand-set priors, not the fitted weights")
     args = parser.parse_args()
     sample = os.environ.get("DRAUGHTSBOARD_SAMPLE", "ci")
     if sample not in _SIZES:
         parser.error(f"DRAUGHTSBOARD_SAMPLE must be 'ci' or 'full', not {sample!r}")
     games = args.games if args.games is not None else _SIZES[sample]
-    print(f"new evaluation v old: {games} games per variant at {args.nodes} nodes a move, "
+    which = "priors" if args.priors else "fitted weights"
+    print(f"new evaluation ({which}) v old: {games} games per variant at {args.nodes} nodes "
+          f"a move, "
           f"draw after {args.max_plies} plies, seed {args.seed}")
     started = time.process_time()
     for name in args.variants.split(","):
-        tally = match(name, games, args.nodes, args.max_plies, args.seed)
+        tally = match(name, games, args.nodes, args.max_plies, args.seed, args.priors)
         rating = round(elo(tally.score)) or 0
         print(f"{find_variant(name).name:<15}{tally}   Elo {rating:+d}", flush=True)
     print(f"CPU time {time.process_time() - started:.0f} s")

@@ -81,28 +81,51 @@ TUNED: Mapping[str, Mapping[str, int]] = MappingProxyType({
         "race": 10,
         "side_to_move": 3,
     }),
+    "frisian": MappingProxyType({
+        "man": 100,
+        "king": 250,
+        "tempo_open": 1,
+        "tempo_end": 3,
+        "centre": -3,
+        "back_guard": 13,
+        "mobility": 2,
+        "blocked": -2,
+        "locked": -15,
+        "outpost": 33,
+        "balance": -3,
+        "runaway": 0,
+        "runaway_rank": 1,
+        "king_mobility": 6,
+        "trapped_king": -40,
+        "king_main_road": 50,
+        "king_with_men": -46,
+        "sole_king": 15,
+        "lead_end": 6,
+        "race": 0,
+        "side_to_move": 6,
+    }),
     "frysk": MappingProxyType({
         "man": 100,
-        "king": 428,
-        "tempo_open": 9,
-        "tempo_end": 11,
-        "centre": -20,
+        "king": 250,
+        "tempo_open": 7,
+        "tempo_end": 1,
+        "centre": -11,
         "back_guard": 0,
-        "mobility": -8,
+        "mobility": -7,
         "blocked": 0,
         "locked": 50,
         "outpost": 0,
-        "balance": -13,
-        "runaway": 35,
+        "balance": -7,
+        "runaway": 32,
         "runaway_rank": 6,
-        "king_mobility": 16,
+        "king_mobility": 10,
         "trapped_king": -40,
-        "king_main_road": -35,
-        "king_with_men": -50,
-        "sole_king": 55,
-        "lead_end": -4,
-        "race": 39,
-        "side_to_move": 5,
+        "king_main_road": 1,
+        "king_with_men": -14,
+        "sole_king": 35,
+        "lead_end": 6,
+        "race": 36,
+        "side_to_move": 4,
     }),
     "international": MappingProxyType({
         "man": 100,
@@ -127,28 +150,51 @@ TUNED: Mapping[str, Mapping[str, int]] = MappingProxyType({
         "race": 21,
         "side_to_move": 8,
     }),
+    "killer": MappingProxyType({
+        "man": 100,
+        "king": 300,
+        "tempo_open": 1,
+        "tempo_end": 5,
+        "centre": 4,
+        "back_guard": 6,
+        "mobility": 2,
+        "blocked": -3,
+        "locked": 0,
+        "outpost": 5,
+        "balance": 0,
+        "runaway": 10,
+        "runaway_rank": 5,
+        "king_mobility": 2,
+        "trapped_king": -40,
+        "king_main_road": 0,
+        "king_with_men": 0,
+        "sole_king": 0,
+        "lead_end": 6,
+        "race": 0,
+        "side_to_move": 3,
+    }),
     "portuguese": MappingProxyType({
         "man": 100,
-        "king": 200,
-        "tempo_open": 9,
+        "king": 260,
+        "tempo_open": 7,
         "tempo_end": 7,
-        "centre": 17,
-        "back_guard": 24,
+        "centre": 15,
+        "back_guard": 22,
         "mobility": 9,
-        "blocked": -22,
-        "locked": -9,
+        "blocked": -7,
+        "locked": 2,
         "outpost": 50,
-        "balance": -14,
-        "runaway": 36,
+        "balance": -6,
+        "runaway": 27,
         "runaway_rank": 7,
         "king_mobility": 0,
         "trapped_king": -50,
-        "king_main_road": -36,
-        "king_with_men": 26,
-        "sole_king": 51,
+        "king_main_road": -17,
+        "king_with_men": 2,
+        "sole_king": 40,
         "lead_end": 6,
-        "race": 40,
-        "side_to_move": 0,
+        "race": 23,
+        "side_to_move": 3,
     }),
     "russian": MappingProxyType({
         "man": 100,
@@ -219,11 +265,17 @@ SOURCES: Mapping[str, str] = MappingProxyType({
         "--holdout 0.2 --spread-cap 20 --term-cap 50: l2=0.3, K=0.00245, held-out loss 0.6890"
         " -> 0.6842"
     ),
+    "frisian": (
+        "1446 positions (draughtsboard tune selfplay --variant frisian --games 30 --seed 1 "
+        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1157 fitted; draughtsboard"
+        " tune fit --variant frisian --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50:"
+        " l2=0.3, K=0.00647, held-out loss 0.7415 -> 0.7280"
+    ),
     "frysk": (
         "1145 positions (draughtsboard tune selfplay --variant frysk --games 30 --seed 1 "
         "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 916 fitted; draughtsboard "
         "tune fit --variant frysk --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50: "
-        "l2=0.003, K=0.00873, held-out loss 0.6231 -> 0.6054"
+        "l2=0.1, K=0.00873, held-out loss 0.6231 -> 0.6110"
     ),
     "international": (
         "5223 positions (draughtsboard tune selfplay --variant international --games 60 "
@@ -231,11 +283,17 @@ SOURCES: Mapping[str, str] = MappingProxyType({
         "draughtsboard tune fit --variant international --passes 30 --holdout 0.2 "
         "--spread-cap 20 --term-cap 50: l2=0.1, K=0.00281, held-out loss 0.6934 -> 0.6863"
     ),
+    "killer": (
+        "2549 positions (draughtsboard tune selfplay --variant killer --games 30 --seed 1 "
+        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 2040 fitted; draughtsboard"
+        " tune fit --variant killer --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50: "
+        "l2=inf, K=0.00523, held-out loss 0.5296 -> 0.5296"
+    ),
     "portuguese": (
         "1433 positions (draughtsboard tune selfplay --variant portuguese --games 30 --seed 1"
         " --nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1147 fitted; "
         "draughtsboard tune fit --variant portuguese --passes 30 --holdout 0.2 --spread-cap "
-        "20 --term-cap 50: l2=0.03, K=0.00183, held-out loss 0.7217 -> 0.7055"
+        "20 --term-cap 50: l2=1.0, K=0.00183, held-out loss 0.7217 -> 0.7183"
     ),
     "russian": (
         "2360 positions (draughtsboard tune selfplay --variant russian --games 60 --seed 1 "
