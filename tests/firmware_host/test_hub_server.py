@@ -17,6 +17,7 @@ import draughts.engine
 import pytest
 
 from engine import Board, Move
+from engine.draw import DRAW_RULES, RepetitionRule
 from engine.search import Limit
 from firmware_host.opponents.hub.notation import move_from_hub, move_to_hub
 from firmware_host.opponents.hub.protocol import Level, SearchInfo, parse_line
@@ -272,7 +273,13 @@ def _play_game(level: int, seed: int, variant: tuple[str, str, str] = SHARED[0])
             theirs.push(move)
             engine.ping()
         outcome = ours.outcome()
-        assert outcome is not None, f"no result after 400 plies: {ours.fen()}"
+        if outcome is None:
+            # Only where the rules have no move count (Italian): kings may then avoid a third
+            # repetition for ever, and a search under a clock plays different games on a loaded
+            # machine (a full run met W:WK6:BK13,K19 in Italian after 400 plies).
+            counts = [r for r in DRAW_RULES.get(ours_name, ()) if not isinstance(r, RepetitionRule)]
+            assert not counts, f"no result after 400 plies: {ours.fen()}"
+            return
         if outcome.winner is not None:  # no moves left: both rule sets must see the end
             assert theirs.is_over()
             assert theirs.winner() == (draughts.WHITE if outcome.winner.name == "WHITE"
