@@ -274,21 +274,25 @@ def _searched(info: Mapping[str, object]) -> str:
 
 
 def describe(ladder: Ladder, result: Fit) -> list[dict[str, object]]:
-    """One row per player: rating, error, the gap to the player above it in the list."""
+    """One row per player: rating, error, and for a level the gap to the level below it.
+
+    The levels come first in number order, then the other players (the anchors) by name.
+    """
     rows: list[dict[str, object]] = []
     previous: str | None = None
     for name in order_players(result.players):
+        is_level = name.startswith("L") and name[1:].isdigit()
         info = ladder.players.get(name, {})
         row: dict[str, object] = {
             "player": name, "rating": result.ratings[name], "error": result.error(name),
             "games": result.games[name], "description": info.get("description", ""),
             "searched": _searched(info),
         }
-        if previous is not None:
+        if is_level and previous is not None:
             row["gap"] = result.ratings[name] - result.ratings[previous]
             row["gap_error"] = result.gap_error(name, previous)
         rows.append(row)
-        previous = name
+        previous = name if is_level else previous
     return rows
 
 
