@@ -72,6 +72,8 @@ class FitResult:
     holdout_positions: int
     holdout_before: float
     holdout_after: float
+    #: Per feature, the range the fit kept the weight in (:func:`bounds_for`).
+    bounds: tuple[tuple[int, int], ...] = ()
 
     def changed(self) -> dict[str, int]:
         """Every feature's fitted weight, by name (what engine/weights.py stores)."""
@@ -234,14 +236,15 @@ def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float
         fitted = start.with_terms(dict(zip(FEATURES, weights, strict=True)))
         result = FitResult(variant.name, pull, fitted, start, prior, k, len(train), before,
                            log_loss(k, scores, train_y), len(test), test_loss(start),
-                           test_loss(fitted))
+                           test_loss(fitted), tuple(bounds))
         if best is None or result.holdout_after < best.holdout_after:
             best = result
     assert best is not None
     if test and best.holdout_after >= best.holdout_before:
         # No pull beats the weights we started from on unseen games: keep them.
         return FitResult(variant.name, math.inf, start, start, prior, k, len(train), before,
-                         before, len(test), best.holdout_before, best.holdout_before)
+                         before, len(test), best.holdout_before, best.holdout_before,
+                         tuple(bounds))
     return best
 
 
