@@ -1,10 +1,10 @@
 """``draughtsboard tune``: fit the evaluation's weights on self-play games (Texel tuning).
 
 ``tune selfplay`` plays seeded games of the built-in engine and writes their quiet positions,
-labelled by result, to a gzip file (the same arguments write the same bytes); ``tune fit`` fits
-the weights of one variant on such files and prints them, or writes them into
-``engine/weights.py`` with ``--write``. docs/evaluation.md has the commands the shipped weights
-came from.
+labelled by result, to a gzip file (the same arguments write the same bytes); ``tune fit`` fits the
+weights of one variant on such files and prints them, or writes them into ``engine/weights.py``
+with ``--write``; ``tune forget`` drops a variant's fitted weights again. docs/evaluation.md has
+the commands the shipped weights came from.
 
 >>> from firmware_host.cli import main
 >>> main(["tune", "selfplay", "--variant", "nowhere", "--out", "x.gz"])  # one line on stderr
@@ -57,6 +57,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     fit.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
                      help="write the weights into this file (engine/weights.py)")
     fit.set_defaults(run=run_fit)
+    forget = actions.add_parser("forget", help="drop a variant's fitted weights (its priors play)")
+    forget.add_argument("--variant", required=True, help="variant name, e.g. international")
+    forget.add_argument("--write", required=True, type=Path, metavar="WEIGHTS_PY",
+                        help="the weights file to rewrite (engine/weights.py)")
+    forget.set_defaults(run=run_forget)
 
 
 def run_selfplay(args: argparse.Namespace) -> int:
@@ -137,4 +142,23 @@ def run_fit(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         print(f"weights of {variant.name} -> {args.write}")
+    return 0
+
+
+def run_forget(args: argparse.Namespace) -> int:
+    """Rewrite the weights file without the variant's entry."""
+    from engine import find_variant
+    from firmware_host.tools.tuning import render
+
+    try:
+        name = find_variant(args.variant).name
+        dropped = render.forget(args.write, name)
+    except ValueError as exc:
+        print(f"draughtsboard tune: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"draughtsboard tune: cannot write {args.write}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    print(f"{name}: {'fitted weights dropped' if dropped else 'had no fitted weights'}")
     return 0

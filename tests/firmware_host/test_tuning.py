@@ -160,11 +160,24 @@ def test_the_command_line_plays_fits_and_writes(tmp_path: Path,
     assert "russian" in capsys.readouterr().out
 
 
+def test_forget_drops_one_variant(tmp_path: Path) -> None:
+    from engine.weights import TUNED
+
+    out = tmp_path / "weights.py"
+    name = sorted(TUNED)[0]
+    assert main(["tune", "forget", "--variant", name, "--write", str(out)]) == 0
+    namespace: dict[str, object] = {}
+    exec(compile(out.read_text(), str(out), "exec"), namespace)
+    tuned = namespace["TUNED"]
+    assert isinstance(tuned, Mapping) and set(tuned) == set(TUNED) - {name}
+
+
 @pytest.mark.parametrize("argv", [
     ["tune", "selfplay", "--variant", "nowhere", "--out", "x.gz"],
     ["tune", "selfplay", "--variant", "russian", "--games", "0", "--out", "x.gz"],
     ["tune", "fit", "--variant", "russian", "missing.txt.gz"],
     ["tune", "fit", "--variant", "russian-giveaway", "missing.txt.gz"],
+    ["tune", "forget", "--variant", "nowhere", "--write", "weights.py"],
 ])
 def test_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
