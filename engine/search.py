@@ -454,8 +454,7 @@ class Searcher:
         z, z_black = self._gen.zobrist, self._gen.zobrist_black
         best, best_move, original_alpha = -_INF, ordered[0], alpha
         other, child_ply = 1 - colour, ply + 1
-        node = self._node
-        has_capture = self._gen.has_capture
+        # self._node(...), not a local alias of it: compiled (mypyc) that is a native call.
         rules, rule_path = self._rules, self._rule_path
         incremental = child_ply > self._rules_from
         raws, boards = self._path_raws, self._path_boards
@@ -472,20 +471,21 @@ class Searcher:
                         raws[child_ply] = raw
                         boards[child_ply] = (w2, b2, k2)
                 if index == 0:
-                    score = -node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha, child_ply, pv)
+                    score = -self._node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha,
+                                        child_ply, pv)
                 else:
                     reduce = 0
                     if depth >= 3 and index >= 2 and not capture and not raw[3]:
                         # Late quiet moves are searched shallower, unless they offer a capture:
                         # a sacrifice is how every shot starts.
                         own, opp = (b2, w2) if other else (w2, b2)
-                        if not has_capture(own, opp, k2, other):
+                        if not self._gen.has_capture(own, opp, k2, other):
                             reduce = 2 if depth >= 6 and index >= 6 else 1
-                    score = -node(w2, b2, k2, other, key2, depth - 1 - reduce, -alpha - 1, -alpha,
-                                  child_ply, False)
+                    score = -self._node(w2, b2, k2, other, key2, depth - 1 - reduce,
+                                        -alpha - 1, -alpha, child_ply, False)
                     if score > alpha and (reduce or score < beta):
-                        score = -node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha,
-                                      child_ply, pv)
+                        score = -self._node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha,
+                                            child_ply, pv)
                 if score > best:
                     best, best_move = score, raw
                     if score > alpha:
