@@ -61,23 +61,23 @@ MAX_DISTANCE = 127
 _LOSS_BASE = 128
 
 
-#: The tables that ship, per variant: (pieces, pieces when some are men). docs/endgames.md
-#: gives the sizes and build times behind the choice.
-SHIPPED: Mapping[str, tuple[int, int]] = MappingProxyType({
-    "english": (4, 4),
-    "russian": (4, 4),
-    "brazilian": (3, 3),
-    "pool": (3, 3),
-    "international": (4, 3),
-    "italian": (3, 3),
-    "spanish": (3, 3),
-    "czech": (3, 3),
-    "portuguese": (3, 3),
-    "thai": (3, 3),
-    "turkish": (3, 3),
+#: The tables that ship, per variant: (pieces, pieces when some are men, whether the endings
+#: of kings alone above that are only those against a lone king). docs/endgames.md gives the
+#: sizes and build times behind the choice.
+SHIPPED: Mapping[str, tuple[int, int, bool]] = MappingProxyType({
+    "english": (4, 4, False),
+    "russian": (4, 3, True),
+    "brazilian": (3, 3, False),
+    "pool": (3, 3, False),
+    "international": (4, 3, True),
+    "italian": (3, 3, False),
+    "spanish": (3, 3, False),
+    "czech": (3, 3, False),
+    "thai": (3, 3, False),
+    "turkish": (3, 3, False),
 })
 #: Variants whose endings are another's (same board, same rules once the men are placed).
-SHARED: Mapping[str, str] = MappingProxyType({"diagonal": "russian"})
+SHARED: Mapping[str, str] = MappingProxyType({"diagonal": "russian", "portuguese": "spanish"})
 
 
 class EndgameError(ValueError):
@@ -282,11 +282,13 @@ def _mirror_bits(variant: Variant, gen: MoveGen) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class TableInfo:
     """What a table file covers: every signature up to ``pieces`` pieces, those with men up
-    to ``men_pieces``."""
+    to ``men_pieces``; with ``against_one``, the kings-only ones above ``men_pieces`` only
+    against a lone king (three kings against one, ...)."""
 
     variant: str
     pieces: int
     men_pieces: int
+    against_one: bool = False
 
 
 class EndgameTable:
@@ -338,7 +340,11 @@ class EndgameTable:
         total = (white | black).bit_count()
         if not white or not black or total > self.info.pieces:
             return False
-        return total <= self.info.men_pieces or not (white | black) & ~kings
+        if total <= self.info.men_pieces:
+            return True
+        if (white | black) & ~kings:
+            return False
+        return not self.info.against_one or white.bit_count() == 1 or black.bit_count() == 1
 
     def probe(self, white: int, black: int, kings: int, colour: int) -> WDL | None:
         """The value for the side to move (``colour`` 0 White), or None outside the tables.
@@ -395,7 +401,8 @@ class EndgameTable:
             entries.append([*sig, offset, len(blob)])
             offset += len(blob)
         header = {"variant": self.info.variant, "pieces": self.info.pieces,
-                  "men_pieces": self.info.men_pieces, "signatures": entries}
+                  "men_pieces": self.info.men_pieces, "against_one": self.info.against_one,
+                  "signatures": entries}
         line = json.dumps(header, sort_keys=True, separators=(",", ":")).encode("ascii")
         return MAGIC + line + b"\n" + b"".join(blob for _sig, blob in blobs)
 
@@ -412,7 +419,7 @@ class EndgameTable:
         try:
             header = json.loads(data[len(MAGIC):end].decode("ascii"))
             info = TableInfo(str(header["variant"]), int(header["pieces"]),
-                             int(header["men_pieces"]))
+                             int(header["men_pieces"]), bool(header["against_one"]))
             base = end + 1
             blobs: dict[Signature, bytes] = {}
             for wm, wk, bm, bk, offset, length in header["signatures"]:

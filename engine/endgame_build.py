@@ -66,8 +66,13 @@ class BuildStats:
     longest: int
 
 
-def signatures(variant: str | Variant, pieces: int, men_pieces: int) -> list[Signature]:
+def signatures(
+    variant: str | Variant, pieces: int, men_pieces: int, against_one: bool = False,
+) -> list[Signature]:
     """The stored signatures of a table, in build order (fewer pieces, then fewer men first).
+
+    With ``against_one`` the kings-only signatures above ``men_pieces`` are only those with a
+    lone king on one side.
 
     >>> signatures("english", 2, 2)
     [(0, 1, 0, 1), (1, 0, 0, 1), (1, 0, 1, 0)]
@@ -80,6 +85,8 @@ def signatures(variant: str | Variant, pieces: int, men_pieces: int) -> list[Sig
             if sum(sig) != total or wm + wk == 0 or bm + bk == 0:
                 continue
             if (wm or bm) and total > men_pieces:
+                continue
+            if against_one and total > men_pieces and min(wk, bk) > 1:
                 continue
             if index.canonical(sig):
                 out.append(sig)
@@ -124,10 +131,13 @@ class _Groups:
         return wm | wk, bm | bk, wk | bk, colour
 
 
-def positions(index: TableIndex, sig: Signature) -> Iterator[tuple[int, int, int, int, int]]:
-    """Every real position of ``sig``: (entry, white, black, kings, colour)."""
+def positions(
+    index: TableIndex, sig: Signature, every: int = 1, start: int = 0,
+) -> Iterator[tuple[int, int, int, int, int]]:
+    """The real positions of ``sig``: (entry, white, black, kings, colour), every ``every``-th
+    entry from ``start``."""
     groups = _Groups(index, sig)
-    for entry in range(2 * groups.half):
+    for entry in range(start, 2 * groups.half, every):
         found = groups.decode(entry)
         if found is not None:
             yield (entry, *found)
@@ -292,10 +302,11 @@ class _Builder:
 
 def build(
     variant: str | Variant, pieces: int, men_pieces: int | None = None,
-    progress: Callable[[BuildStats], None] | None = None,
+    progress: Callable[[BuildStats], None] | None = None, against_one: bool = False,
 ) -> EndgameTable:
     """Build the tables of ``variant``: every signature up to ``pieces`` pieces, those with
-    men up to ``men_pieces`` (default: ``pieces``).
+    men up to ``men_pieces`` (default: ``pieces``), and with ``against_one`` the kings-only
+    ones above that only against a lone king.
 
     Raises:
         EndgameError: a variant the tables cannot describe, or counts out of range.
@@ -307,10 +318,10 @@ def build(
     men = pieces if men_pieces is None else men_pieces
     if not 2 <= pieces <= 6 or not 2 <= men <= pieces:
         raise EndgameError(f"pieces must be 2..6 and men pieces 2..pieces, not {pieces}, {men}")
-    info = TableInfo(v.name, pieces, men)
+    info = TableInfo(v.name, pieces, men, against_one and men < pieces)
     values: dict[Signature, bytes] = {}
     table = EndgameTable.from_values(info, values)
-    for sig in signatures(v, pieces, men):
+    for sig in signatures(v, pieces, men, info.against_one):
         builder = _Builder(table, sig)
         stats = builder.run()
         table.add(sig, bytes(builder.values))
@@ -364,9 +375,7 @@ def verify(table: EndgameTable, every: int = 1) -> list[str]:
     index = table.index
     for sig in table.signatures:
         values = table.values(sig)
-        for entry, white, black, kings, colour in positions(index, sig):
-            if entry % every:
-                continue
+        for entry, white, black, kings, colour in positions(index, sig, every):
             want = expected_byte(table, white, black, kings, colour)
             if values[entry] != want:
                 got = decode_value(values[entry])

@@ -408,7 +408,7 @@ class Searcher:
             if self._rule_path[ply][0]:
                 return 0  # a counting rule has ended the game
         if self._table_pieces and (white | black).bit_count() <= self._table_pieces:
-            found = self._probe(white, black, kings, colour, ply)
+            found = self._probe(white, black, kings, colour, ply, alpha, beta)
             if found is not None:
                 return found
         gen = self._gen
@@ -500,9 +500,11 @@ class Searcher:
         self._store(key, depth, flag, best, ply, best_move)
         return best
 
-    def _probe(self, white: int, black: int, kings: int, colour: int, ply: int) -> int | None:
+    def _probe(self, white: int, black: int, kings: int, colour: int, ply: int, alpha: int,
+               beta: int) -> int | None:
         """The endgame tables' score, or None outside them or where a counting rule could
-        end the game before the conversion the table counts on."""
+        end the game before the conversion the table counts on (such a win is still at least
+        a draw, such a loss at most one: enough for a cut-off when the window is past 0)."""
         table = self._table
         assert table is not None
         byte = table.probe_byte(white, black, kings, colour)
@@ -514,7 +516,11 @@ class Searcher:
             wk, bk = (white & kings).bit_count(), (black & kings).bit_count()
             material = (white.bit_count() - wk, wk, black.bit_count() - bk, bk)
             if distance > rules.plies_left(self._rule_state(ply), material):
-                return None  # the table's win may be too slow for the rules: search on
+                # The table's win may be too slow for the rules: search on, unless a draw
+                # already decides this node.
+                if (byte < 128 and beta <= 0) or (byte >= 128 and alpha >= 0):
+                    return 0
+                return None
         score = TABLE_WIN - ply - distance
         return score if byte < 128 else -score
 

@@ -47,6 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     build.add_argument("--pieces", type=_count, help="most pieces (default: the shipped count)")
     build.add_argument("--men-pieces", type=_count,
                        help="most pieces when some are men (default: --pieces)")
+    build.add_argument("--against-one", action="store_true",
+                       help="above --men-pieces, only kings against a lone king")
     build.add_argument("--no-verify", action="store_true",
                        help="skip the check of every position after the build")
     check = actions.add_parser("verify", help="check a table file against the move generator")
@@ -68,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "build":
             folder = egdb.shipped_folder() if args.shipped else Path(args.out)
             reports = egdb.build_files(args.variants, folder, pieces=args.pieces,
-                                       men_pieces=args.men_pieces, check=not args.no_verify)
+                                       men_pieces=args.men_pieces, check=not args.no_verify,
+                                       against_one=args.against_one)
             return 1 if any(r.problems for r in reports) else 0
         if args.every < 1 if args.action == "verify" else False:
             raise ValueError(f"--every must be >= 1, not {args.every}")

@@ -38,6 +38,7 @@ class FileReport:
     variant: str
     pieces: int
     men_pieces: int
+    against_one: bool
     positions: int
     entries: int
     wins: int
@@ -68,26 +69,29 @@ def _variants(names: list[str]) -> list[str]:
 
 
 def build_files(
-    names: list[str], folder: Path, *, out: TextIO = sys.stdout,
+    names: list[str], folder: Path, *, out: TextIO | None = None,
     pieces: int | None = None, men_pieces: int | None = None, check: bool = True,
+    against_one: bool = False,
 ) -> list[FileReport]:
     """Build the tables of ``names`` into ``folder``; the shipped piece counts by default.
 
-    With ``check`` every position is verified against the move generator afterwards.
+    With ``check`` every position is verified against the move generator afterwards. Given
+    counts take ``against_one`` as given; the shipped counts bring their own.
 
     Raises:
         ValueError: a variant with no shipped counts and none given, or a bad count.
         EndgameError: a variant the tables cannot describe.
     """
+    out = sys.stdout if out is None else out
     reports = []
     folder.mkdir(parents=True, exist_ok=True)
     for name in _variants(names):
         if pieces is None and name not in SHIPPED:
             raise ValueError(f"no shipped piece count for {name}: give --pieces")
-        n, m = SHIPPED.get(name, (0, 0))
-        n = pieces if pieces is not None else n
-        m = men_pieces if men_pieces is not None else (m if pieces is None else n)
-        m = min(m, n)
+        n, m, one = SHIPPED.get(name, (0, 0, False))
+        if pieces is not None:
+            n, m, one = pieces, pieces, against_one
+        m = min(men_pieces if men_pieces is not None else m, n)
         stats: list[BuildStats] = []
         started = time.process_time()
 
@@ -98,7 +102,7 @@ def build_files(
                   f"{s.losses} lost, longest {s.longest} plies "
                   f"({time.process_time() - started:.1f} s)", file=out, flush=True)
 
-        table = build(name, n, m, progress=progress)
+        table = build(name, n, m, progress=progress, against_one=one)
         seconds = time.process_time() - started
         problems = verify(table) if check else []
         for problem in problems:
@@ -107,7 +111,8 @@ def build_files(
         path = folder / table_file_name(name)
         path.write_bytes(data)
         report = FileReport(
-            name, n, m, sum(s.positions for s in stats), sum(s.entries for s in stats),
+            name, n, m, table.info.against_one, sum(s.positions for s in stats),
+            sum(s.entries for s in stats),
             sum(s.wins for s in stats), sum(s.losses for s in stats),
             max((s.longest for s in stats), default=0), len(data), round(seconds, 1),
             len(problems))
@@ -140,7 +145,9 @@ def describe(path: Path) -> list[str]:
     table = EndgameTable.from_bytes(path.read_bytes())
     info = table.info
     lines = [f"{path.name}: {info.variant}, up to {info.pieces} pieces "
-             f"({info.men_pieces} with men), {len(table.signatures)} signatures"]
+             f"({info.men_pieces} with men"
+             + (", kings only above that against one king" if info.against_one else "")
+             + f"), {len(table.signatures)} signatures"]
     for sig in sorted(table.signatures, key=lambda s: (sum(s), s)):
         values = table.values(sig)
         counts = [0, 0, 0]
