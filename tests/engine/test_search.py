@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine import Board, Move
 from engine.movegen import MoveGen, generator_for
 from engine.search import (
+    TABLE_BOUND,
     WIN_BOUND,
     Limit,
     Searcher,
@@ -103,9 +104,13 @@ def test_finds_the_shot(variant: str, moves: str, expected: str, depth: int) -> 
 @pytest.mark.parametrize("fen", ["W:WK46,K37,K27:BK11", "W:WK19,K27,K37:BK11"])
 def test_finds_the_forced_win_with_three_kings(fen: str) -> None:
     board = Board("international", fen)
-    result = Searcher("international").search(board, Limit(depth=8))
+    plain = Searcher("international", options=SearchOptions(endgame_tables=False))
+    result = plain.search(board, Limit(depth=8))
     assert _text(board, result.move) == "27-22"
     assert result.score > WIN_BOUND and result.mate_in is not None and result.mate_in <= 7
+    # With the endgame tables the replies are table wins: the same move, scored as one.
+    tabled = Searcher("international").search(board, Limit(depth=8))
+    assert _text(board, tabled.move) == "27-22" and tabled.score > TABLE_BOUND
 
 
 def test_english_stroke_problem() -> None:
