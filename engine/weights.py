@@ -127,29 +127,6 @@ TUNED: Mapping[str, Mapping[str, int]] = MappingProxyType({
         "race": 36,
         "side_to_move": 4,
     }),
-    "international": MappingProxyType({
-        "man": 100,
-        "king": 320,
-        "tempo_open": 5,
-        "tempo_end": 5,
-        "centre": 1,
-        "back_guard": 17,
-        "mobility": 5,
-        "blocked": 0,
-        "locked": 0,
-        "outpost": 19,
-        "balance": 0,
-        "runaway": 10,
-        "runaway_rank": 5,
-        "king_mobility": 0,
-        "trapped_king": 0,
-        "king_main_road": -44,
-        "king_with_men": -30,
-        "sole_king": 50,
-        "lead_end": 6,
-        "race": 21,
-        "side_to_move": 8,
-    }),
     "killer": MappingProxyType({
         "man": 100,
         "king": 300,
@@ -276,12 +253,6 @@ SOURCES: Mapping[str, str] = MappingProxyType({
         "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 916 fitted; draughtsboard "
         "tune fit --variant frysk --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50: "
         "l2=0.1, K=0.00873, held-out loss 0.6231 -> 0.6110"
-    ),
-    "international": (
-        "5223 positions (draughtsboard tune selfplay --variant international --games 60 "
-        "--seed 1 --nodes 400 --random-plies 4 --noise 20 --max-plies 200), 4179 fitted; "
-        "draughtsboard tune fit --variant international --passes 30 --holdout 0.2 "
-        "--spread-cap 20 --term-cap 50: l2=0.1, K=0.00281, held-out loss 0.6934 -> 0.6863"
     ),
     "killer": (
         "2549 positions (draughtsboard tune selfplay --variant killer --games 30 --seed 1 "
