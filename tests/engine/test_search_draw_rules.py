@@ -22,6 +22,7 @@ from engine import Board
 from engine.draw import DRAW_RULES, Material, PlyFacts, RepetitionRule, evaluate
 from engine.endgame_rules import RuleCounters, State
 from engine.search import TABLE_BOUND, Limit, Searcher, SearchOptions
+from tests.conftest import sample_size
 
 COUNTING = sorted(v for v, rules in DRAW_RULES.items()
                   if any(not isinstance(r, RepetitionRule) for r in rules))
@@ -77,7 +78,7 @@ def test_counters_agree_with_draw_evaluate_on_random_histories(variant: str) -> 
     assert rules is not None
     rng = random.Random(f"counters-{variant}")
     decided = 0
-    for _ in range(150):
+    for _ in range(sample_size(ci=80, full=600)):
         start, plies = _random_history(rng, rng.randrange(0, 140))
         # Every prefix: the verdict after each ply (keys differ, so no repetition).
         for n in range(0, len(plies) + 1, 7):
