@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
+from bench.rating import fit, load
 from engine import Board, Move
 from engine.levels import LEVELS, level, limit_for_level, searcher_for_level
 from engine.search import Limit, Searcher
@@ -195,3 +199,37 @@ def test_club_player_beats_the_beginner() -> None:
         winner = _play(Board("english"), players, random.Random(game), max_plies=200)
         points += 1.0 if winner == strong_colour else 0.5 if winner is None else 0.0
     assert points >= games * 0.75
+
+
+BENCH_DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+LADDER_FILES = sorted(BENCH_DATA.glob("ladder-*.json"))
+
+
+def test_the_published_ladder_measured_these_levels_and_they_climb() -> None:
+    """The ladder files behind the README's table were played with the levels as they are now,
+    and the rating fit over all their games shows no level significantly weaker than the one
+    below it (no gap under minus two standard errors), level 5 well above level 1 and level 10
+    well above level 5 (more than two standard errors each).
+
+    Change a level and this fails until the ladder is run again (bench/level_ladder.py --out).
+    """
+    assert LADDER_FILES, "no bench/data/ladder-*.json"
+    for path in LADDER_FILES:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for name, played in data["players"].items():
+            if not name.startswith("L"):
+                continue
+            now = level(int(name[1:]))
+            assert (played["depth"], played["movetime"], played["noise"], played["quiescence"],
+                    played["description"]) == (
+                now.depth, now.movetime, now.options.noise, now.options.quiescence,
+                now.description), f"{path.name}: {name} has changed since it was measured"
+    for variant, ladder in load(LADDER_FILES).items():
+        names = [f"L{n}" for n in range(1, 11)]
+        others = {p for g in ladder.games for p in (g.white, g.black)} - set(names)
+        result = fit(ladder.games, anchor="L1", players=[*names, *sorted(others)])
+        r = result.ratings
+        for lower, upper in pairwise(names):
+            assert r[upper] - r[lower] > -2 * result.gap_error(upper, lower), (variant, upper)
+        for lower, upper in (("L1", "L5"), ("L5", "L10")):
+            assert r[upper] - r[lower] > 2 * result.gap_error(upper, lower), (variant, upper)
