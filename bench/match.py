@@ -17,10 +17,11 @@ Our engine is :class:`engine.search.Searcher` (full strength) with a CPU-time cl
 (``time.thread_time``: the time of the thread that searches, so neither other jobs on the machine
 nor this bench's own refereeing change its strength), ``--movetime`` CPU seconds a move; with
 ``--pi-factor F`` every setting is played again at ``F`` times that time, the time a Raspberry Pi 4
-would give it (default 0.25: issue 17 puts the Pi's cores at 3-5 times slower than the x86
-development machine for this kind of Python; 4 is the middle). TurboEngine gets CPU time of its own
-process (its ``time.perf_counter`` is bound to ``time.process_time``); Scan at a fixed depth has no
-clock at all.
+would give it (0.25 for a Pi 4: issue 17 puts the Pi's cores at 3-5 times slower than the x86
+development machine for this kind of Python, 4 is the middle, and the n-body program of the
+Benchmarks Game runs 4.6 times slower on a 1.5 GHz Pi 4 than here; see README, Strength).
+TurboEngine gets CPU time of its own process (its ``time.perf_counter`` is bound to
+``time.process_time``); Scan at a fixed depth has no clock at all.
 
 Games start from balanced openings (``bench/level_ladder.py``'s :func:`opening`: two random
 plies a side, material level, a depth-4 search within half a man), each opening played twice with
