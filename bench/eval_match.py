@@ -18,45 +18,23 @@ Run: ``DRAUGHTSBOARD_SAMPLE=full .venv/bin/python bench/eval_match.py --variants
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _eval_reference import ReferenceEvaluator
 from level_ladder import opening
+from tally import Tally
 
 from engine import Board, find_variant
 from engine.evaluate import Evaluator, Weights, prior_weights_for, weights_for
 from engine.search import Limit, Searcher
 
 _SIZES = {"ci": 10, "full": 100}
-
-
-@dataclass
-class Tally:
-    """Results from the new evaluation's side."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points per game, 0..1."""
-        return (self.wins + self.draws / 2) / max(self.games, 1)
-
-    def __str__(self) -> str:
-        return f"+{self.wins} ={self.draws} -{self.losses}  {100 * self.score:5.1f} %"
 
 
 def play(start: Board, players: dict[int, Searcher], limit: Limit, max_plies: int) -> int | None:
@@ -75,12 +53,6 @@ def play(start: Board, players: dict[int, Searcher], limit: Limit, max_plies: in
         board.push(move)
     outcome = board.outcome()
     return None if outcome is None or outcome.winner is None else int(outcome.winner)
-
-
-def elo(score: float) -> float:
-    """The Elo difference a score (0..1) means."""
-    score = min(max(score, 1e-3), 1 - 1e-3)
-    return -400 * math.log10(1 / score - 1)
 
 
 def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
@@ -137,8 +109,7 @@ def main() -> None:
     started = time.process_time()
     for name in args.variants.split(","):
         tally = match(name, games, args.nodes, args.max_plies, args.seed, args.priors)
-        rating = round(elo(tally.score)) or 0
-        print(f"{find_variant(name).name:<15}{tally}   Elo {rating:+d}", flush=True)
+        print(f"{find_variant(name).name:<15}{tally}", flush=True)
     print(f"CPU time {time.process_time() - started:.0f} s")
 
 

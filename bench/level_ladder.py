@@ -40,6 +40,7 @@ from typing import Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import rating
+from bench.tally import Tally
 from engine import Board, Move
 from engine.book import ballot_board, random_ballot
 from engine.levels import LEVELS, level, searcher_for_level
@@ -51,26 +52,6 @@ SCAN_PAIRS = "4:1,6:2,8:3,10:4"
 CLOCKS: dict[str, Callable[[], float]] = {"thread": time.thread_time,
                                           "process": time.process_time}
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
-
-
-@dataclass
-class Tally:
-    """Results from the stronger level's point of view."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        return 100.0 * (self.wins + self.draws / 2) / max(self.games, 1)
-
-    def __str__(self) -> str:
-        return f"+{self.wins} ={self.draws} -{self.losses}  {self.score:5.1f} %"
 
 
 @dataclass
