@@ -17,7 +17,7 @@ from enum import Enum
 from engine import Board, Move
 from engine.search import Limit, Searcher, StopToken
 
-__all__ = ["Hint", "Reason", "ReasonKind", "hint"]
+__all__ = ["Hint", "Reason", "ReasonKind", "hint", "line_reasons"]
 
 #: How far past the principal variation captures are resolved when counting material.
 _RESOLVE_PLIES = 12
@@ -73,22 +73,43 @@ def hint(
     if mate is not None and not board.variant.giveaway:
         kind = ReasonKind.WINS_GAME if mate > 0 else ReasonKind.LOSES_GAME
         reasons.append(Reason(kind, moves=(abs(mate) + 1) // 2))
-    if len(board.legal_moves) == 1:
-        reasons.append(Reason(ReasonKind.ONLY_MOVE))
-    if move.is_capture:
-        reasons.append(Reason(ReasonKind.CAPTURES, pieces=len(move.captures)))
-    if move.promotes:
-        reasons.append(Reason(ReasonKind.PROMOTES))
     pv = result.pv if result.pv and result.pv[0] == move else (move,)
-    gain, moves = _material_gain(board, pv)
-    if gain > 0 and not board.variant.giveaway:
-        reasons.append(Reason(ReasonKind.WINS_MATERIAL, pieces=gain, moves=moves))
+    shown, gain = line_reasons(board, pv)
+    reasons.extend(shown)
     if not move.is_capture:
         threat = _threat(board, searcher, stop)
         loss_after = max(0, -gain)
         if threat > loss_after:
             reasons.append(Reason(ReasonKind.AVOIDS_LOSS, pieces=threat - loss_after))
     return Hint(move, tuple(reasons), result.score, pv)
+
+
+def line_reasons(board: Board, line: tuple[Move, ...]) -> tuple[tuple[Reason, ...], int]:
+    """What a move and the line after it (``line[0]`` is the move) show by themselves: the only
+    move, a capture, a crowning, material won along the line (pending captures resolved); and
+    the pieces won along it (negative: lost). The line stops at its first illegal move.
+
+    Used for the built-in engine's hints and for a Hub engine's, whose one search gives no
+    threat.
+
+    Example:
+        >>> board = Board("international", fen="W:W33,48:B28,17,5")
+        >>> move = board.find_move(32, 10, frozenset({27, 16}))
+        >>> [r.kind.name for r in line_reasons(board, (move,))[0]]
+        ['ONLY_MOVE', 'CAPTURES', 'WINS_MATERIAL']
+    """
+    move = line[0]
+    reasons: list[Reason] = []
+    if len(board.legal_moves) == 1:
+        reasons.append(Reason(ReasonKind.ONLY_MOVE))
+    if move.is_capture:
+        reasons.append(Reason(ReasonKind.CAPTURES, pieces=len(move.captures)))
+    if move.promotes:
+        reasons.append(Reason(ReasonKind.PROMOTES))
+    gain, moves = _material_gain(board, line)
+    if gain > 0 and not board.variant.giveaway:
+        reasons.append(Reason(ReasonKind.WINS_MATERIAL, pieces=gain, moves=moves))
+    return tuple(reasons), gain
 
 
 def _balance(board: Board, side: int) -> int:
@@ -108,6 +129,8 @@ def _material_gain(board: Board, line: tuple[Move, ...]) -> tuple[int, int]:
     probe = board.copy()
     history: list[int] = []
     for move in line:
+        if move not in probe.legal_moves:
+            break
         probe.push(move)
         history.append(_balance(probe, side) - start)
     for _ in range(_RESOLVE_PLIES):

@@ -16,48 +16,12 @@ pending at its end resolved, as :mod:`engine.hint` does). The kinds are
 
 from __future__ import annotations
 
-from engine import Board, Move
-from engine.hint import ReasonKind
+from engine import Board
+from engine.hint import line_reasons
 from engine.search import SearchResult
 from firmware_host.game.types import Reason
 
 __all__ = ["hub_reasons"]
-
-#: Plies of pending captures resolved after the line, as engine.hint resolves them.
-_RESOLVE_PLIES = 12
-
-
-def _balance(board: Board, side: int) -> int:
-    white, black, _ = board.bitboards()
-    diff = white.bit_count() - black.bit_count()
-    return diff if side == 0 else -diff
-
-
-def _gain(board: Board, line: tuple[Move, ...]) -> tuple[int, int]:
-    """Pieces won by the side to move along ``line`` (pending captures resolved), and in how
-    many of its own moves the gain is first reached and then kept."""
-    side = int(board.turn)
-    start = _balance(board, side)
-    probe = board.copy()
-    history: list[int] = []
-    for move in line:
-        if move not in probe.legal_moves:
-            break
-        probe.push(move)
-        history.append(_balance(probe, side) - start)
-    for _ in range(_RESOLVE_PLIES):
-        captures = [m for m in probe.legal_moves if m.is_capture]
-        if not captures:
-            break
-        probe.push(max(captures, key=lambda m: len(m.captures)))
-        history.append(_balance(probe, side) - start)
-    if not history or history[-1] <= 0:
-        return 0, 0
-    first = len(history) - 1
-    while first > 0 and history[first - 1] >= history[-1]:
-        first -= 1
-    return history[-1], first // 2 + 1
-
 
 def hub_reasons(board: Board, result: SearchResult) -> tuple[Reason, ...]:
     """Why the Hub engine's move (``result.move``, legal in ``board``) is good, most important
@@ -65,15 +29,6 @@ def hub_reasons(board: Board, result: SearchResult) -> tuple[Reason, ...]:
     move = result.move
     if move is None:
         return ()
-    reasons: list[Reason] = []
-    if len(board.legal_moves) == 1:
-        reasons.append(Reason(ReasonKind.ONLY_MOVE.value, 0, 0))
-    if move.is_capture:
-        reasons.append(Reason(ReasonKind.CAPTURES.value, len(move.captures), 0))
-    if move.promotes:
-        reasons.append(Reason(ReasonKind.PROMOTES.value, 0, 0))
     line = result.pv if result.pv and result.pv[0] == move else (move,)
-    gain, moves = _gain(board, line)
-    if gain > 0 and not board.variant.giveaway:
-        reasons.append(Reason(ReasonKind.WINS_MATERIAL.value, gain, moves))
-    return tuple(reasons)
+    shown, _ = line_reasons(board, line)
+    return tuple(Reason(r.kind.value, r.pieces, r.moves) for r in shown)
