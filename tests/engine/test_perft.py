@@ -9,6 +9,10 @@ Sources:
   post 80038): 7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586.
 - Brazilian: same thread, first derived on the shashki.com forum: 7, 49, 302, 1469, 7473, 37628,
   187302.
+- Pool (Russian rules but for kings and promotion), Spanish and Italian: the same author's dctl,
+  ``test/src/ai/traversal/initial/board8x8.cpp`` (rhalbersma/dctl; the figures of the threads
+  above): pool 7 .. 929896, 4570534; Spanish 7 .. 828783, 3860866; Italian 7 .. 828783, 3860875
+  (Italian and Spanish part at depth 9, where a man's capture precedence first matters).
 
 Shallow depths run in CI; ``DRAUGHTSBOARD_SAMPLE=full`` goes deeper.
 """
@@ -26,9 +30,14 @@ PUBLISHED = {
     "english": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680],
     "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586],
     "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302],
+    "pool": [7, 49, 302, 1469, 7482, 37986, 190146, 929896, 4570534],
+    "spanish": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866],
+    "italian": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875],
 }
-CI_DEPTH = {"international": 5, "english": 7, "russian": 6, "brazilian": 6}
-FULL_DEPTH = {"international": 8, "english": 9, "russian": 9, "brazilian": 7}
+CI_DEPTH = {"international": 5, "english": 7, "russian": 6, "brazilian": 6, "pool": 6,
+            "spanish": 6, "italian": 6}
+FULL_DEPTH = {"international": 8, "english": 9, "russian": 9, "brazilian": 7, "pool": 9,
+              "spanish": 9, "italian": 9}
 
 
 @pytest.mark.parametrize("variant", sorted(PUBLISHED))
