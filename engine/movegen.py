@@ -23,7 +23,7 @@ from types import MappingProxyType
 from engine.types import BLACK, WHITE, Color
 from engine.variant import VARIANTS, CaptureRule, PromotionInCapture, Variant, find_variant
 
-__all__ = ["MoveGen", "RawMove", "generator_for"]
+__all__ = ["MoveGen", "RawMove", "generator_for", "make_move"]
 
 #: (origin bit, destination bit, captured mask, promotes, landing bits, captured bits in order)
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
@@ -496,3 +496,34 @@ def generator_for(variant: str | Variant) -> MoveGen:
     return _GENERATORS[find_variant(variant).name]
 
 
+def make_move(
+    z: tuple[tuple[int, ...], ...], z_black: int, raw: RawMove,
+    white: int, black: int, kings: int, colour: int, key: int,
+) -> tuple[int, int, int, int]:
+    """The position after ``raw``: new (white, black, kings, zobrist key).
+
+    A king may end a capture on the square it started from, so origin and destination are
+    cleared and set rather than toggled.
+    """
+    frm, to, cap, promotes, _path, capbits = raw
+    fb, tb = 1 << frm, 1 << to
+    key ^= z_black
+    if cap:
+        opp = 1 - colour
+        men_keys, king_keys = z[opp], z[opp + 2]
+        for b in capbits:
+            key ^= king_keys[b] if kings >> b & 1 else men_keys[b]
+    if kings & fb:
+        king_keys = z[colour + 2]
+        key ^= king_keys[frm] ^ king_keys[to]
+        kings = (kings & ~cap & ~fb) | tb
+    elif promotes:
+        key ^= z[colour][frm] ^ z[colour + 2][to]
+        kings = (kings & ~cap) | tb
+    else:
+        men_keys = z[colour]
+        key ^= men_keys[frm] ^ men_keys[to]
+        kings &= ~cap
+    if colour == 0:
+        return (white & ~fb) | tb, black & ~cap, kings, key
+    return white & ~cap, (black & ~fb) | tb, kings, key

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine import Board, Move, Variant, find_variant
 from engine.endgame import MAX_DISTANCE, EndgameTable
 from engine.endgame_rules import RuleCounters, State
 from engine.evaluate import Evaluator
 from engine.limits import Limit, StopToken, time_budget
-from engine.movegen import MoveGen, RawMove, generator_for
+from engine.movegen import MoveGen, RawMove, generator_for, make_move
+from engine.ordering import MoveKey, MoveOrder, raw_key, unique
+from engine.ttable import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = ["MAX_PLY", "TABLE_BOUND", "TABLE_WIN", "WIN", "WIN_BOUND", "Limit", "SearchOptions",
            "SearchResult", "Searcher", "StopToken"]
@@ -41,9 +43,6 @@ TABLE_WIN = WIN_BOUND - 1
 #: Scores beyond this bound (up to ``WIN_BOUND``) are endgame-table wins or losses.
 TABLE_BOUND = TABLE_WIN - MAX_PLY - MAX_DISTANCE - 1
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-#: Approximate memory one transposition-table slot costs, for sizing the table from ``tt_mb``.
-_SLOT_BYTES = 160
 #: The stop flag and the clock are looked at every this many nodes (a power of two minus one).
 _CHECK_MASK = 63
 
@@ -111,37 +110,6 @@ class _Budget:
 
 
 
-#: A move's identity inside the search: (origin bit, destination bit, captured mask).
-_Key = tuple[int, int, int]
-_Entry = tuple[int, int, int, int, _Key | None]
-
-
-@dataclass
-class _Tables:
-    """Move-ordering memory of one search: killers per ply, history per (origin, destination)."""
-
-    killers: list[list[_Key | None]] = field(
-        default_factory=lambda: [[None, None] for _ in range(MAX_PLY + 2)]
-    )
-    history: dict[tuple[int, int], int] = field(default_factory=dict)
-
-
-def _raw_key(raw: RawMove) -> _Key:
-    return (raw[0], raw[1], raw[2])
-
-
-def _unique(raws: list[RawMove]) -> list[RawMove]:
-    """One raw move per effect: capture paths with the same squares lead to the same position."""
-    seen: set[_Key] = set()
-    out = []
-    for raw in raws:
-        key = (raw[0], raw[1], raw[2])
-        if key not in seen:
-            seen.add(key)
-            out.append(raw)
-    return out
-
-
 class Searcher:
     """Iterative-deepening PVS with a bounded transposition table, for one variant.
 
@@ -179,18 +147,15 @@ class Searcher:
         options: SearchOptions | None = None,
         tables: EndgameTable | None = None,
     ) -> None:
-        if tt_mb <= 0:
-            raise ValueError(f"tt_mb must be positive, not {tt_mb!r}")
         self.variant: Variant = find_variant(variant)
         self.seed = seed
         self.clock = clock
         self.evaluator = evaluator if evaluator is not None else Evaluator(self.variant)
         self.options = options if options is not None else SearchOptions()
         self._gen: MoveGen = generator_for(self.variant)
-        slots = 1 << max(10, int(tt_mb * (1 << 20) / _SLOT_BYTES).bit_length() - 1)
-        self._tt_mask = slots - 1
-        self._tt: list[_Entry | None] = [None] * slots
-        self._tables = _Tables()
+        # Forced ends and table wins are stored relative to the node, not to the root.
+        self._tt = TranspositionTable(tt_mb, TABLE_BOUND)
+        self._ordering = MoveOrder(MAX_PLY)
         self._nodes = 0
         self._path: dict[int, int] = {}
         self._budget = _Budget()
@@ -223,8 +188,8 @@ class Searcher:
 
     def new_game(self) -> None:
         """Forget everything learnt in earlier searches (a new game, or a takeback)."""
-        self._tt = [None] * (self._tt_mask + 1)
-        self._tables = _Tables()
+        self._tt.clear()
+        self._ordering = MoveOrder(MAX_PLY)
 
     def search(
         self,
@@ -248,7 +213,7 @@ class Searcher:
         self._start(board, limit, stop)
         white, black, kings = board.bitboards()
         colour, key = int(board.turn), board.zobrist_hash()
-        roots = _unique(self._gen.moves(white, black, kings, colour))
+        roots = unique(self._gen.moves(white, black, kings, colour))
         by_key = {m.key(): m for m in board.legal_moves}
         if board.variant.same_king_move_limit:  # a rule on the game's history (Frisian)
             b2s = self._gen.bit2sq
@@ -257,7 +222,7 @@ class Searcher:
         if not roots:
             return SearchResult(None, self._terminal(0), 0, 0, self._elapsed())
         to_move = self._converter(by_key)
-        fallback = to_move(self._order(roots, None, 0)[0])
+        fallback = to_move(self._ordering.order(roots, None, 0)[0])
         best = SearchResult(fallback, 0, 0, 0, 0.0, (fallback,))
         if len(roots) == 1 and limit.depth is None and limit.nodes is None:
             return SearchResult(fallback, 0, 0, 0, self._elapsed(), (fallback,))
@@ -297,7 +262,7 @@ class Searcher:
 
     def _start(self, board: Board, limit: Limit, stop: StopToken | None) -> None:
         self._nodes = 0
-        self._tables = _Tables()
+        self._ordering = MoveOrder(MAX_PLY)
         started = self.clock() if self.clock is not None else 0.0
         soft, hard = time_budget(limit)
         self._budget = _Budget(
@@ -336,22 +301,22 @@ class Searcher:
         if budget.hard is not None and self.clock is not None and self.clock() >= budget.hard:
             raise _Stop
 
-    def _root_noise(self, key: int, moves: Sequence[RawMove]) -> dict[_Key, int]:
+    def _root_noise(self, key: int, moves: Sequence[RawMove]) -> dict[MoveKey, int]:
         amplitude = self.options.noise
         if amplitude <= 0:
             return {}
         rng = random.Random(f"{self.seed}:{key}")
-        return {_raw_key(m): rng.randint(-amplitude, amplitude) for m in moves}
+        return {raw_key(m): rng.randint(-amplitude, amplitude) for m in moves}
 
     # ------------------------------------------------------------------ the tree
     def _root(
         self, state: tuple[int, int, int, int, int], moves: list[RawMove], depth: int,
-        noise: dict[_Key, int],
+        noise: dict[MoveKey, int],
     ) -> tuple[RawMove, int, bool]:
         white, black, kings, colour, key = state
-        entry = self._tt[key & self._tt_mask]
-        tt_move = entry[4] if entry is not None and entry[0] == key else None
-        ordered = self._order(moves, tt_move, 0)
+        entry = self._tt.entry(key)
+        tt_move = entry[4] if entry is not None else None
+        ordered = self._ordering.order(moves, tt_move, 0)
         z, z_black = self._gen.zobrist, self._gen.zobrist_black
         alpha, beta = -_INF, _INF
         best_move, best_score = ordered[0], -_INF
@@ -359,8 +324,8 @@ class Searcher:
         rules = self._rules
         try:
             for index, raw in enumerate(ordered):
-                bonus = noise.get(_raw_key(raw), 0)
-                w2, b2, k2, key2 = _apply(z, z_black, raw, white, black, kings, colour, key)
+                bonus = noise.get(raw_key(raw), 0)
+                w2, b2, k2, key2 = make_move(z, z_black, raw, white, black, kings, colour, key)
                 if rules is not None:
                     self._follow(1, raw, white, black, kings, colour, w2, b2, k2)
                 if index == 0 or noise:
@@ -383,7 +348,7 @@ class Searcher:
             return best_move, best_score, False
         finally:
             self._leave(key)
-        self._store(key, depth, _EXACT, best_score, 0, best_move)
+        self._tt.store(key, depth, EXACT, best_score, 0, raw_key(best_move))
         return best_move, best_score, True
 
     def _leave(self, key: int) -> None:
@@ -425,16 +390,16 @@ class Searcher:
                 return self._terminal(ply)
         capture = bool(moves[0][2])
         if capture and len(moves) > 1:
-            moves = _unique(moves)
-        entry = self._tt[key & self._tt_mask]
+            moves = unique(moves)
+        entry = self._tt.entry(key)
         tt_move = None
-        if entry is not None and entry[0] == key:
+        if entry is not None:
             tt_move = entry[4]
             if entry[1] >= depth and not pv:
-                score = _from_tt(entry[3], ply)
+                score = self._tt.score(entry, ply)
                 flag = entry[2]
-                if flag == _EXACT or (flag == _LOWER and score >= beta) or (
-                    flag == _UPPER and score <= alpha
+                if flag == EXACT or (flag == LOWER and score >= beta) or (
+                    flag == UPPER and score <= alpha
                 ):
                     return score
         if len(moves) == 1:
@@ -442,7 +407,7 @@ class Searcher:
                 depth += 1  # a forced reply on the main line: look one ply past it
             ordered = moves
         else:
-            ordered = self._order(moves, tt_move, ply)
+            ordered = self._ordering.order(moves, tt_move, ply)
         return self._children(white, black, kings, colour, key, ordered, capture,
                               depth, alpha, beta, ply, pv)
 
@@ -461,7 +426,7 @@ class Searcher:
         self._path[key] = 1
         try:
             for index, raw in enumerate(ordered):
-                w2, b2, k2, key2 = _apply(z, z_black, raw, white, black, kings, colour, key)
+                w2, b2, k2, key2 = make_move(z, z_black, raw, white, black, kings, colour, key)
                 if rules is not None:
                     if incremental:
                         rule_path[child_ply] = rules.child(rule_path[ply], white, black, kings,
@@ -492,12 +457,12 @@ class Searcher:
                         alpha = score
                         if score >= beta:
                             if not capture:
-                                self._reward(raw, depth, ply)
+                                self._ordering.reward(raw, depth, ply)
                             break
         finally:
             del self._path[key]
-        flag = _LOWER if best >= beta else (_EXACT if best > original_alpha else _UPPER)
-        self._store(key, depth, flag, best, ply, best_move)
+        flag = LOWER if best >= beta else (EXACT if best > original_alpha else UPPER)
+        self._tt.store(key, depth, flag, best, ply, raw_key(best_move))
         return best
 
     def _probe(self, white: int, black: int, kings: int, colour: int, ply: int, alpha: int,
@@ -560,47 +525,6 @@ class Searcher:
         return WIN - ply if self._giveaway else -(WIN - ply)
 
     # ------------------------------------------------------------------ tables
-    def _store(self, key: int, depth: int, flag: int, score: int, ply: int, raw: RawMove) -> None:
-        slot = key & self._tt_mask
-        old = self._tt[slot]
-        if old is None or old[0] != key or depth >= old[1] or flag == _EXACT:
-            self._tt[slot] = (key, max(depth, 0), flag, _to_tt(score, ply), _raw_key(raw))
-
-    def _reward(self, raw: RawMove, depth: int, ply: int) -> None:
-        killers = self._tables.killers[ply]
-        mkey = _raw_key(raw)
-        if killers[0] != mkey:
-            killers[1] = killers[0]
-            killers[0] = mkey
-        hkey = (raw[0], raw[1])
-        history = self._tables.history
-        history[hkey] = history.get(hkey, 0) + depth * depth
-
-    def _order(self, moves: list[RawMove], tt_move: _Key | None, ply: int) -> list[RawMove]:
-        """TT move first, then bigger captures, promotions, killers, and history."""
-        killers = self._tables.killers[min(ply, MAX_PLY)]
-        first, second = killers
-        history = self._tables.history
-        if moves[0][2]:
-            # Captures: the biggest first (all are forced anyway, only the order matters).
-            ranks = [len(r[5]) + (r[3] << 6) for r in moves]
-        else:
-            get = history.get
-            ranks = [
-                get((r[0], r[1]), 0)
-                + ((1 << 29) if r[3] else 0)
-                + ((1 << 28) if (r[0], r[1], 0) == first else
-                   (1 << 27) if (r[0], r[1], 0) == second else 0)
-                for r in moves
-            ]
-        if tt_move is not None:
-            for index, r in enumerate(moves):
-                if r[0] == tt_move[0] and r[1] == tt_move[1] and r[2] == tt_move[2]:
-                    ranks[index] = 1 << 40
-                    break
-        order = sorted(range(len(moves)), key=ranks.__getitem__, reverse=True)
-        return [moves[i] for i in order]
-
     def _pv(
         self, board: Board, state: tuple[int, int, int, int, int], first: RawMove, depth: int
     ) -> tuple[Move, ...]:
@@ -608,22 +532,22 @@ class Searcher:
         white, black, kings, colour, key = state
         raws = [first]
         seen = {key}
-        white, black, kings, key = _apply(z, z_black, first, white, black, kings, colour, key)
+        white, black, kings, key = make_move(z, z_black, first, white, black, kings, colour, key)
         colour = 1 - colour
         while len(raws) < depth and key not in seen:
             seen.add(key)
-            entry = self._tt[key & self._tt_mask]
-            if entry is None or entry[0] != key or entry[4] is None:
+            entry = self._tt.entry(key)
+            if entry is None or entry[4] is None:
                 break
             wanted = entry[4]
             raw = next(
-                (r for r in self._gen.moves(white, black, kings, colour) if _raw_key(r) == wanted),
+                (r for r in self._gen.moves(white, black, kings, colour) if raw_key(r) == wanted),
                 None,
             )
             if raw is None:
                 break
             raws.append(raw)
-            white, black, kings, key = _apply(z, z_black, raw, white, black, kings, colour, key)
+            white, black, kings, key = make_move(z, z_black, raw, white, black, kings, colour, key)
             colour = 1 - colour
         probe = board.copy()
         line: list[Move] = []
@@ -636,56 +560,6 @@ class Searcher:
             probe.push(move)
             line.append(move)
         return tuple(line)
-
-
-def _apply(
-    z: tuple[tuple[int, ...], ...], z_black: int, raw: RawMove,
-    white: int, black: int, kings: int, colour: int, key: int,
-) -> tuple[int, int, int, int]:
-    """The position after ``raw``: new (white, black, kings, zobrist key).
-
-    A king may end a capture on the square it started from, so origin and destination are
-    cleared and set rather than toggled.
-    """
-    frm, to, cap, promotes, _path, capbits = raw
-    fb, tb = 1 << frm, 1 << to
-    key ^= z_black
-    if cap:
-        opp = 1 - colour
-        men_keys, king_keys = z[opp], z[opp + 2]
-        for b in capbits:
-            key ^= king_keys[b] if kings >> b & 1 else men_keys[b]
-    if kings & fb:
-        king_keys = z[colour + 2]
-        key ^= king_keys[frm] ^ king_keys[to]
-        kings = (kings & ~cap & ~fb) | tb
-    elif promotes:
-        key ^= z[colour][frm] ^ z[colour + 2][to]
-        kings = (kings & ~cap) | tb
-    else:
-        men_keys = z[colour]
-        key ^= men_keys[frm] ^ men_keys[to]
-        kings &= ~cap
-    if colour == 0:
-        return (white & ~fb) | tb, black & ~cap, kings, key
-    return white & ~cap, (black & ~fb) | tb, kings, key
-
-
-def _to_tt(score: int, ply: int) -> int:
-    # Forced ends and table wins are stored relative to the node, not to the root.
-    if score > TABLE_BOUND:
-        return score + ply
-    if score < -TABLE_BOUND:
-        return score - ply
-    return score
-
-
-def _from_tt(score: int, ply: int) -> int:
-    if score > TABLE_BOUND:
-        return score - ply
-    if score < -TABLE_BOUND:
-        return score + ply
-    return score
 
 
 def _history_hashes(board: Board) -> list[int]:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Board, Move
-from engine.movegen import MoveGen, generator_for
+from engine.movegen import MoveGen, generator_for, make_move
 from engine.search import (
     TABLE_BOUND,
     WIN_BOUND,
@@ -19,7 +19,6 @@ from engine.search import (
     SearchOptions,
     SearchResult,
     StopToken,
-    _apply,
 )
 from tests.conftest import sample_size
 
@@ -306,5 +305,5 @@ def _check_children(board: Board, gen: MoveGen) -> None:
         move = next(m for m in board.legal_moves if m.key() == key)
         child = board.copy()
         child.push(move)
-        assert _apply(z, z_black, raw, white, black, kings, colour, board.zobrist_hash()) == (
+        assert make_move(z, z_black, raw, white, black, kings, colour, board.zobrist_hash()) == (
             *child.bitboards(), child.zobrist_hash())
