@@ -33,6 +33,8 @@ def raw_key(raw: RawMove) -> MoveKey:
 
 def unique(raws: list[RawMove]) -> list[RawMove]:
     """One raw move per effect: capture paths with the same squares lead to the same position."""
+    if len(raws) < 2 or not raws[0][2]:
+        return raws  # quiet moves are distinct by construction
     seen: set[MoveKey] = set()
     out = []
     for raw in raws:

@@ -14,21 +14,9 @@ from __future__ import annotations
 
 from engine.board import Board
 from engine.movegen import MoveGen, RawMove
+from engine.ordering import unique
 
 __all__ = ["divide", "perft"]
-
-
-def _unique(moves: list[RawMove]) -> list[RawMove]:
-    if len(moves) < 2 or not moves[0][2]:
-        return moves  # quiet moves are distinct by construction
-    seen: set[tuple[int, int, int]] = set()
-    out = []
-    for m in moves:
-        key = (m[0], m[1], m[2])
-        if key not in seen:
-            seen.add(key)
-            out.append(m)
-    return out
 
 
 def _play(m: RawMove, own: int, opp: int, kings: int) -> tuple[int, int, int]:
@@ -51,7 +39,7 @@ def _perft(gen: MoveGen, own: int, opp: int, kings: int, color: int, depth: int,
         return gen.count_moves(own, opp, kings, color)
     moves = gen.moves(own, opp, kings, 0) if color == 0 else gen.moves(opp, own, kings, 1)
     if not paths:
-        moves = _unique(moves)
+        moves = unique(moves)
     if depth == 1:
         return len(moves)
     total = 0
