@@ -131,7 +131,7 @@ def test_a_game_ends_by_the_rules() -> None:
 
 
 def test_the_referee_checks_every_move_with_pydraughts_too() -> None:
-    pytest.importorskip("draughts")
+    # pydraughts is in the [test] extra: without it this fails (by_pydraughts stays 0).
     referee = Referee("international")
     play_game(Board(), FirstMove(), FirstMove(), max_plies=10, referee=referee)
     assert referee.checked == 10
