@@ -385,10 +385,20 @@ def test_cli_script_that_stops_early_fails_without_writing(
     assert path.read_bytes() == before
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_until_then_interrupt(args: list[str], line_wanted: str) -> tuple[int, str, str]:
-    """Run the CLI in real time; send Ctrl-C (SIGINT) once it printed ``line_wanted``."""
+    """Run the CLI in real time; send Ctrl-C (SIGINT) once it printed ``line_wanted``.
+
+    The child gets SIGINT's default action, as a program started from a terminal has: a suite
+    launched in the background (``cmd &``, nohup) inherits SIGINT ignored, and Python then
+    keeps ignoring it, so the Ctrl-C would never arrive.
+    """
     proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", *args], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_sigint)
     assert proc.stdout is not None
     try:
         seen = []
