@@ -195,7 +195,7 @@ def _opening_for(task: Task) -> Board:
 
 def _player(task: Task, name: str) -> Player:
     if name.startswith("scan-d"):
-        from bench.match import ScanHub1Player  # only where Scan is installed
+        from bench.players import ScanHub1Player  # only where Scan is installed
 
         if task.scan is None:
             raise ValueError("a Scan game needs --scan PATH")

@@ -15,20 +15,8 @@ from pathlib import Path
 import pytest
 
 import bench.match as match
-from bench.match import (
-    EnginePlayer,
-    Game,
-    MoveStats,
-    PeerError,
-    Referee,
-    RefereeError,
-    ScanHub1Player,
-    Setting,
-    Tally,
-    TurboPlayer,
-    play_game,
-    run_match,
-)
+from bench.match import Game, Referee, RefereeError, Setting, Tally, play_game, run_match
+from bench.players import EnginePlayer, MoveStats, PeerError, ScanHub1Player, TurboPlayer
 from engine import Board, Move
 from engine.search import Limit
 from engine.types import BLACK, WHITE

@@ -1,0 +1,296 @@
+"""The players of bench/match.py: the built-in engine, Scan (its first Hub protocol, Scan 2.0;
+Hub 2 through the project's client, Scan 3.x) and py-draughts' TurboEngine (a subprocess of its
+own venv, bench/peers/turbo_driver.py), each behind the one :class:`Player` protocol.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from engine import Board, Move
+from engine.search import Limit, Searcher
+from engine.types import WHITE
+
+
+@dataclass
+class MoveStats:
+    """What a player reported for its searched moves: depth and seconds (CPU where known)."""
+
+    moves: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+
+    def add(self, depth: int, seconds: float, nodes: int = 0) -> None:
+        self.moves += 1
+        self.depth += depth
+        self.seconds += seconds
+        self.nodes += nodes
+
+    def __str__(self) -> str:
+        if not self.moves:
+            return "no moves"
+        n = self.moves
+        return (f"mean depth {self.depth / n:.1f}, {self.seconds / n:.3f} s, "
+                f"{self.nodes / n:,.0f} nodes a move over {n} moves")
+
+
+class Player(Protocol):
+    """One side of a match."""
+
+    name: str
+    stats: MoveStats
+
+    def new_game(self) -> None: ...
+
+    def choose(self, board: Board) -> Move:
+        """A legal move of ``board`` (which has one); the board is left unchanged."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class PeerError(RuntimeError):
+    """A peer engine failed: it died, answered nonsense or played an illegal move."""
+
+
+class EnginePlayer:
+    """Our :class:`Searcher` at full strength, timed by a CPU clock of this thread."""
+
+    def __init__(self, variant: str, limit: Limit, name: str = "draughtsboard",
+                 clock: Callable[[], float] = time.thread_time, tt_mb: float = 16) -> None:
+        self.name = name
+        self.limit = limit
+        self.searcher = Searcher(variant, clock=clock, tt_mb=tt_mb)
+        self.stats = MoveStats()
+
+    def new_game(self) -> None:
+        self.searcher.new_game()
+
+    def choose(self, board: Board) -> Move:
+        result = self.searcher.search(board, self.limit)
+        if result.move is None:
+            raise PeerError(f"{self.name} found no move in {board.fen()}")
+        if result.nodes:  # a forced move is played without a search
+            self.stats.add(result.depth, result.seconds, result.nodes)
+        return result.move
+
+    def close(self) -> None:
+        pass
+
+
+def _move_for(board: Board, origin: int, destination: int, captures: frozenset[int],
+              who: str) -> Move:
+    """Our legal move with this key (squares 0-based); PeerError if there is none."""
+    for move in board.legal_moves:
+        if move.key() == (origin, destination, captures):
+            return move
+    caps = ",".join(str(c + 1) for c in sorted(captures))
+    raise PeerError(f"{who} played {origin + 1}-{destination + 1} x[{caps}], "
+                    f"not legal in {board.fen()}")
+
+
+class _LineProcess:
+    """A child process spoken to in lines; its stderr goes to a file (or nowhere)."""
+
+    def __init__(self, argv: Sequence[str], cwd: str | None, stderr_path: str | None) -> None:
+        self._err = open(stderr_path, "ab") if stderr_path else None  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            list(argv), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self._err if self._err else subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError as exc:
+            raise PeerError(f"engine exited (code {self.proc.poll()})") from exc
+
+    def receive(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise PeerError(f"engine exited (code {self.proc.wait()})")
+        return line.rstrip("\n")
+
+    def close(self, quit_line: str = "quit") -> None:
+        if self.proc.poll() is None:
+            try:
+                self.send(quit_line)
+                self.proc.wait(timeout=5)
+            except (PeerError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self._err):
+            if stream is not None:
+                stream.close()
+
+
+def scan_position(board: Board) -> str:
+    """The first Hub protocol's position: side to move and the 50 squares, ``w b W B e``.
+
+    >>> scan_position(Board()) == "w" + "b" * 20 + "e" * 10 + "w" * 20
+    True
+    """
+    letters = []
+    for sq in range(board.variant.num_squares):
+        piece = board.piece_at(sq)
+        if piece is None:
+            letters.append("e")
+        else:
+            letter = "w" if piece.color is WHITE else "b"
+            letters.append(letter.upper() if piece.king else letter)
+    return ("w" if board.turn is WHITE else "b") + "".join(letters)
+
+
+def parse_scan_move(text: str) -> tuple[int, int, frozenset[int]]:
+    """A first-Hub-protocol move (``32-28``, ``28x19x23``: origin, destination, captured
+    squares) as 0-based (origin, destination, captures).
+
+    >>> parse_scan_move("28x19x23")
+    (27, 18, frozenset({22}))
+    >>> parse_scan_move("32-28")
+    (31, 27, frozenset())
+    """
+    parts = text.replace("-", "x").split("x")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts):
+        raise PeerError(f"not a move: {text!r}")
+    squares = [int(p) - 1 for p in parts]
+    return squares[0], squares[1], frozenset(squares[2:])
+
+
+class ScanHub1Player:
+    """Scan 2.0 through the first Hub protocol, at a fixed depth, book off.
+
+    Scan 2.0 resets its search settings on every ``pos``, so ``depth`` follows ``pos``; it sees no
+    game history (the first protocol sends none).
+    """
+
+    def __init__(self, command: Sequence[str], cwd: str | None, depth: int,
+                 stderr_path: str | None = None) -> None:
+        self.name = f"Scan depth {depth}"
+        self.depth = depth
+        self.stats = MoveStats()
+        self.proc = _LineProcess(command, cwd, stderr_path)
+        self.proc.send("hub")
+        self.engine_name = ""
+        while (line := self.proc.receive()) != "wait":
+            if line.startswith("name "):
+                self.engine_name = line[5:]
+        self.proc.send("set book false")
+        self.proc.send("init")
+        while self.proc.receive() != "ready":
+            pass
+
+    def new_game(self) -> None:
+        self.proc.send("new")
+
+    def choose(self, board: Board) -> Move:
+        self.proc.send(f"pos {scan_position(board)}")
+        self.proc.send(f"depth {self.depth}")
+        self.proc.send("go")
+        started = time.perf_counter()
+        last: list[str] = []
+        while True:
+            line = self.proc.receive()
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "info" and len(words) >= 6:
+                last = words
+            elif words[0] == "error":
+                raise PeerError(f"Scan: {line} in {board.fen()}")
+            elif words[0] == "move" and len(words) >= 2:
+                break
+        # Scan 2.0 prints info lines in hub mode only now and then; the depth is the one set,
+        # the seconds are wall time seen from here.
+        self.stats.add(self.depth, time.perf_counter() - started, int(last[4]) if last else 0)
+        return _move_for(board, *parse_scan_move(words[1]), who=self.name)
+
+    def close(self) -> None:
+        self.proc.close()
+
+
+class HubPlayer:
+    """A Hub 2 engine (Scan 3.x) at a fixed depth through the project's Hub client."""
+
+    def __init__(self, command: Sequence[str], cwd: str | None, depth: int) -> None:
+        from firmware_host.opponents.hub.client import HubEngine, HubEngineConfig
+
+        self.name = f"Scan depth {depth}"
+        self.limit = Limit(depth=depth)
+        self.stats = MoveStats()
+        self.engine = HubEngine(HubEngineConfig(command=tuple(command), cwd=cwd,
+                                                params={"book": "false"}))
+        self.engine.start("international")
+        self.engine_name = f"{self.engine.name} {self.engine.engine_id.get('version', '')}"
+
+    def new_game(self) -> None:
+        pass
+
+    def choose(self, board: Board) -> Move:
+        result = self.engine.play(board, self.limit)
+        info = result.info
+        self.stats.add(info.depth or 0, info.time or result.seconds, info.nodes or 0)
+        return result.move
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def pydraughts_fen(board: Board) -> str:
+    """``board`` as a comma-listed FEN (py-draughts and pydraughts read no ranges).
+
+    >>> pydraughts_fen(Board("international", "W:W31,K32:B1"))
+    'W:W31,K32:B1'
+    """
+    sides: dict[int, list[str]] = {0: [], 1: []}
+    for sq, piece in sorted(board.pieces().items()):
+        sides[int(piece.color)].append(("K" if piece.king else "") + board.variant.square_name(sq))
+    turn = "W" if board.turn is WHITE else "B"
+    return f"{turn}:W{','.join(sides[int(WHITE)])}:B{','.join(sides[1 - int(WHITE)])}"
+
+
+def _turbo_move(move: Move) -> str:
+    head = f"{move.origin + 1}{'x' if move.captures else '-'}{move.destination + 1}"
+    return head + (":" + ",".join(str(c + 1) for c in move.captures) if move.captures else "")
+
+
+class TurboPlayer:
+    """py-draughts 1.10.1's TurboEngine in its own venv, ``seconds`` of its CPU a move."""
+
+    DRIVER = Path(__file__).resolve().parent / "peers" / "turbo_driver.py"
+
+    def __init__(self, python: str, seconds: float, stderr_path: str | None = None,
+                 driver: Path | None = None) -> None:
+        self.name = f"TurboEngine {seconds:g} s"
+        self.seconds = seconds
+        self.stats = MoveStats()
+        self.engine_name = "py-draughts TurboEngine"
+        script = driver if driver is not None else self.DRIVER
+        self.proc = _LineProcess([python, str(script)], None, stderr_path)
+
+    def new_game(self) -> None:
+        pass
+
+    def choose(self, board: Board) -> Move:
+        root = board.root()
+        moves = " ".join(_turbo_move(m) for m in board.move_stack)
+        self.proc.send(f"go {self.seconds} {pydraughts_fen(root)} {moves}".rstrip())
+        words = self.proc.receive().split()
+        if len(words) != 7 or words[0] != "move":
+            raise PeerError(f"TurboEngine: {' '.join(words)!r} in {board.fen()}")
+        caps = frozenset() if words[3] == "-" else frozenset(int(c) - 1
+                                                              for c in words[3].split(","))
+        if int(words[5]) > 1:  # a forced move is played without a search
+            self.stats.add(int(words[4]), float(words[6]), int(words[5]))
+        return _move_for(board, int(words[1]) - 1, int(words[2]) - 1, caps, who=self.name)
+
+    def close(self) -> None:
+        self.proc.close()
