@@ -83,7 +83,9 @@ class _Geometry:
 
     def __init__(self, gen: MoveGen) -> None:
         variant = gen.variant
-        rows, cols, width = variant.rows, variant.cols, gen.width
+        rows, cols = variant.rows, variant.cols
+        row = [rc[0] for rc in gen.coords]
+        col = [rc[1] for rc in gen.coords]
         self.rows = rows
         self.board = gen.board_mask
         bits = list(gen.sq2bit)
@@ -92,13 +94,16 @@ class _Geometry:
         # rank_masks[colour][k]: squares k rows up from that colour's own first rank.
         self.rank_masks = tuple(
             tuple(
-                sum(1 << b for b in bits if (b // width if c == 0 else rows - 1 - b // width) == k)
+                sum(1 << b for b in bits if (row[b] if c == 0 else rows - 1 - row[b]) == k)
                 for k in range(rows)
             )
             for c in (0, 1)
         )
         self.rank = tuple(
-            tuple((b // width if c == 0 else rows - 1 - b // width) for b in range(rows * width))
+            tuple(
+                (row[b] if c == 0 else rows - 1 - row[b]) if row[b] >= 0 else 0
+                for b in range(gen.size)
+            )
             for c in (0, 1)
         )
         lo, hi = rows // 2 - 2, (rows - 1) // 2 + 2
@@ -109,7 +114,7 @@ class _Geometry:
             for c in (0, 1)
         )
         self.centre = sum(
-            1 << b for b in bits if lo <= b // width <= hi and 2 <= b % width <= cols - 3
+            1 << b for b in bits if lo <= row[b] <= hi and 2 <= col[b] <= cols - 3
         )
         self.back = (self.rank_masks[0][0], self.rank_masks[1][0])
         self.front_half = tuple(
@@ -120,16 +125,16 @@ class _Geometry:
             tuple(
                 sum(
                     1 << b2 for b2 in bits
-                    if ((b2 // width - b // width) * sign > 0
-                        and abs(b2 % width - b % width) <= abs(b2 // width - b // width) + 1)
+                    if ((row[b2] - row[b]) * sign > 0
+                        and abs(col[b2] - col[b]) <= abs(row[b2] - row[b]) + 1)
                 )
                 if b in bits else 0
-                for b in range(rows * width)
+                for b in range(gen.size)
             )
             for sign in (1, -1)
         )
-        diag_a = [b for b in bits if b // width == b % width]
-        diag_b = [b for b in bits if b // width + b % width == cols - 1]
+        diag_a = [b for b in bits if row[b] == col[b]]
+        diag_b = [b for b in bits if row[b] + col[b] == cols - 1]
         self.main_road = sum(1 << b for b in (diag_a if len(diag_a) >= len(diag_b) else diag_b))
 
 

@@ -205,11 +205,15 @@ def _shift(mask: int, offset: int) -> int:
 
 
 class _Geometry:
-    """Masks over the move generator's padded bit layout, built once per evaluator."""
+    """Masks over the move generator's bit layout, built once per evaluator (rows and columns
+    come from ``gen.coords``, never from a bit's number)."""
 
     def __init__(self, gen: MoveGen) -> None:
         variant = gen.variant
-        rows, cols, width = variant.rows, variant.cols, gen.width
+        rows, cols = variant.rows, variant.cols
+        coords = gen.coords
+        row = [rc[0] for rc in coords]
+        col = [rc[1] for rc in coords]
         self.rows = rows
         self.board = board = gen.board_mask
         bits = list(gen.sq2bit)
@@ -220,19 +224,22 @@ class _Geometry:
         )
         # The steps that come from behind (Turkish men also step sideways: not support).
         self.support: tuple[tuple[int, ...], ...] = tuple(
-            tuple(off for off in forward[c] if abs(off) >= width - 1) for c in (0, 1)
+            tuple(gen.offsets[k] for k in gen.man_dirs[c] if gen.steps[k][0]) for c in (0, 1)
         )
         self.king_offsets = tuple(gen.offsets[k] for k in gen.king_dirs)
         # rank_masks[colour][k]: squares k rows up from that colour's own first rank.
         rank_masks = tuple(
             tuple(
-                sum(1 << b for b in bits if (b // width if c == 0 else rows - 1 - b // width) == k)
+                sum(1 << b for b in bits if (row[b] if c == 0 else rows - 1 - row[b]) == k)
                 for k in range(rows)
             )
             for c in (0, 1)
         )
         self.rank = tuple(
-            tuple((b // width if c == 0 else rows - 1 - b // width) for b in range(rows * width))
+            tuple(
+                (row[b] if c == 0 else rows - 1 - row[b]) if row[b] >= 0 else 0
+                for b in range(gen.size)
+            )
             for c in (0, 1)
         )
         self.rank_planes = tuple(
@@ -241,31 +248,31 @@ class _Geometry:
         )
         lo, hi = rows // 2 - 2, (rows - 1) // 2 + 2
         self.centre = sum(
-            1 << b for b in bits if lo <= b // width <= hi and 2 <= b % width <= cols - 3
+            1 << b for b in bits if lo <= row[b] <= hi and 2 <= col[b] <= cols - 3
         )
         self.back = (rank_masks[0][0], rank_masks[1][0])
         self.front_half = tuple(
             sum(rank_masks[c][k] for k in range(rows // 2, rows)) for c in (0, 1)
         )
-        inner = sum(1 << b for b in bits if 0 < b % width < cols - 1)
+        inner = sum(1 << b for b in bits if 0 < col[b] < cols - 1)
         self.outpost_zone = tuple(self.front_half[c] & inner for c in (0, 1))
-        self.left = sum(1 << b for b in bits if b % width < cols // 2)
-        self.right = sum(1 << b for b in bits if b % width >= (cols + 1) // 2)
+        self.left = sum(1 << b for b in bits if col[b] < cols // 2)
+        self.right = sum(1 << b for b in bits if col[b] >= (cols + 1) // 2)
         # cone[colour][bit]: squares ahead from which an enemy piece could still stop the man.
         self.cone = tuple(
             tuple(
                 sum(
                     1 << b2 for b2 in bits
-                    if ((b2 // width - b // width) * sign > 0
-                        and abs(b2 % width - b % width) <= abs(b2 // width - b // width) + 1)
+                    if ((row[b2] - row[b]) * sign > 0
+                        and abs(col[b2] - col[b]) <= abs(row[b2] - row[b]) + 1)
                 )
                 if b in bits else 0
-                for b in range(rows * width)
+                for b in range(gen.size)
             )
             for sign in (1, -1)
         )
-        diag_a = [b for b in bits if b // width == b % width]
-        diag_b = [b for b in bits if b // width + b % width == cols - 1]
+        diag_a = [b for b in bits if row[b] == col[b]]
+        diag_b = [b for b in bits if row[b] + col[b] == cols - 1]
         self.main_road = sum(1 << b for b in (diag_a if len(diag_a) >= len(diag_b) else diag_b))
 
 

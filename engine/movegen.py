@@ -1,7 +1,11 @@
 """Bitboard move generation for every variant.
 
-Positions are three Python ints over a padded grid: the bit of cell ``(row, col)`` is
+Positions are three Python ints over a padded grid: cell ``(row, col)`` is
 ``row * (cols + 1) + col``; the spare column stops shifts from wrapping round the board edge.
+On a checkered board every playing cell has the same parity, so its bit is the cell halved
+(Scan's "ghost square" layout: 55 bits on 10x10, 36 on 8x8, so compiled code keeps boards in
+machine words); orthogonal boards use the cell itself. Geometry comes from :attr:`MoveGen.coords`,
+never from the bit number.
 Per variant a :class:`MoveGen` holds neighbour and ray tables built once at import.
 
 Raw moves are tuples ``(origin_bit, dest_bit, captured_mask, promotes, path_bits, capture_bits)``;
@@ -44,18 +48,26 @@ class MoveGen:
         rows, width = variant.rows, variant.cols + 1
         self.width = width
         self.num_squares = variant.num_squares
-        self.sq2bit: tuple[int, ...] = tuple(
-            r * width + c for r, c in map(variant.square_coords, range(variant.num_squares))
-        )
-        bit2sq = [-1] * (rows * width)
+        cells = [r * width + c for r, c in map(variant.square_coords, range(variant.num_squares))]
+        #: 1 where every playing cell and every step has one parity (the cell halved is the
+        #: bit), else 0.
+        self.half = 1 if not variant.orthogonal and len({c & 1 for c in cells}) == 1 else 0
+        self.sq2bit: tuple[int, ...] = tuple(c >> self.half for c in cells)
+        #: Number of bits a board may use (the highest playing bit + 1).
+        self.size = max(self.sq2bit) + 1
+        bit2sq = [-1] * self.size
+        coords: list[tuple[int, int]] = [(-1, -1)] * self.size
         for sq, bit in enumerate(self.sq2bit):
             bit2sq[bit] = sq
+            coords[bit] = variant.square_coords(sq)
         self.bit2sq: tuple[int, ...] = tuple(bit2sq)
+        #: (row, column) of each playing bit; (-1, -1) elsewhere.
+        self.coords: tuple[tuple[int, int], ...] = tuple(coords)
         self.board_mask = sum(1 << b for b in self.sq2bit)
         self._directions(variant)
         self._rays(variant)
-        top = sum(1 << b for b in self.sq2bit if b // width == rows - 1)
-        bottom = sum(1 << b for b in self.sq2bit if b // width == 0)
+        top = sum(1 << b for b in self.sq2bit if coords[b][0] == rows - 1)
+        bottom = sum(1 << b for b in self.sq2bit if coords[b][0] == 0)
         self.promo_mask: tuple[int, int] = (top, bottom)
         self.flying = variant.flying_kings
         self.rule = variant.capture_rule
@@ -69,10 +81,11 @@ class MoveGen:
         # Zobrist keys per bit for white man, black man, white king, black king; fixed seed so
         # hashes are stable across runs (opening books, logs).
         rng = random.Random(f"draughtsboard-zobrist-{variant.name}")
+        # 62 bits: a key stays a machine-word int in compiled code.
         self.zobrist: tuple[tuple[int, ...], ...] = tuple(
-            tuple(rng.getrandbits(64) for _ in range(rows * width)) for _ in range(4)
+            tuple(rng.getrandbits(62) for _ in range(self.size)) for _ in range(4)
         )
-        self.zobrist_black: int = rng.getrandbits(64)
+        self.zobrist_black: int = rng.getrandbits(62)
 
     def _directions(self, variant: Variant) -> None:
         # Direction k and k ^ 1 are opposite.
@@ -90,7 +103,9 @@ class MoveGen:
             steps = (*steps, (2, 0), (-2, 0), (0, 2), (0, -2))
             capture_dirs = tuple(range(8))
         self.steps = steps
-        self.offsets: tuple[int, ...] = tuple(dr * self.width + dc for dr, dc in steps)
+        self.offsets: tuple[int, ...] = tuple(
+            (dr * self.width + dc) >> self.half for dr, dc in steps
+        )
         self.man_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (forward[WHITE], forward[BLACK])
         all_dirs = capture_dirs
         #: Directions of a king's quiet moves, and of its captures.
@@ -103,16 +118,16 @@ class MoveGen:
 
     def _rays(self, variant: Variant) -> None:
         """Per direction and bit: the ray of playing squares, the neighbour, men's jumps."""
-        width, size = self.width, variant.rows * self.width
+        size = self.size
         nbrs: list[list[int]] = [[-1] * size for _ in self.steps]
         rays: list[list[tuple[int, ...]]] = [[()] * size for _ in self.steps]
         for bit in self.sq2bit:
-            r, c = divmod(bit, width)
+            r, c = self.coords[bit]
             for k, (dr, dc) in enumerate(self.steps):
                 ray = []
                 rr, cc = r + dr, c + dc
-                while variant.square_at(rr, cc) is not None:
-                    ray.append(rr * width + cc)
+                while (sq := variant.square_at(rr, cc)) is not None:
+                    ray.append(self.sq2bit[sq])
                     rr, cc = rr + dr, cc + dc
                 rays[k][bit] = tuple(ray)
                 nbrs[k][bit] = ray[0] if ray else -1
