@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine import Board, Move
-from engine.search import Limit, Searcher, StopToken
+from engine.search import TABLE_BOUND, TABLE_WIN, Limit, Searcher, StopToken
 
 __all__ = ["Hint", "Reason", "ReasonKind", "hint", "line_reasons"]
 
@@ -34,6 +34,7 @@ class ReasonKind(Enum):
     WINS_MATERIAL = "wins_material"  # ``pieces`` up within ``moves`` of our moves
     AVOIDS_LOSS = "avoids_loss"  # the opponent threatened to win ``pieces``
     WINS_GAME = "wins_game"  # forced win within ``moves`` moves
+    WINS_ENDGAME = "wins_endgame"  # the endgame tables: won, converted within ``moves`` moves
     LOSES_GAME = "loses_game"  # every move loses; this one lasts longest
 
 
@@ -73,6 +74,12 @@ def hint(
     if mate is not None and not board.variant.giveaway:
         kind = ReasonKind.WINS_GAME if mate > 0 else ReasonKind.LOSES_GAME
         reasons.append(Reason(kind, moves=(abs(mate) + 1) // 2))
+    elif abs(result.score) > TABLE_BOUND and not board.variant.giveaway:
+        # A table win scores TABLE_WIN less the plies to its conversion (a capture or a
+        # crowning into a position the tables or the search finish).
+        plies = TABLE_WIN - abs(result.score)
+        kind = ReasonKind.WINS_ENDGAME if result.score > 0 else ReasonKind.LOSES_GAME
+        reasons.append(Reason(kind, moves=(plies + 1) // 2))
     pv = result.pv if result.pv and result.pv[0] == move else (move,)
     shown, gain = line_reasons(board, pv)
     reasons.extend(shown)

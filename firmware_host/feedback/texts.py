@@ -83,6 +83,7 @@ REASONS: Mapping[str, str] = MappingProxyType({
     "wins_material": "wins {pieces} within {moves} moves",
     "avoids_loss": "stops a threat to {pieces}",
     "wins_game": "wins in {moves} moves",
+    "wins_endgame": "a won ending: it converts within {moves} moves",
     "loses_game": "holds out longest",
 })
 

@@ -70,6 +70,20 @@ def test_forced_win_is_reported() -> None:
     assert _kinds(h.reasons)[ReasonKind.WINS_GAME].moves >= 1
 
 
+def test_a_table_win_is_reported_as_a_won_ending() -> None:
+    # Two kings against one: the tables know the win long before the search sees its end.
+    board = Board("english", "W:WK1,K2:BK32")
+    h = hint(board, Searcher("english"), Limit(depth=3))
+    assert h is not None
+    won = _kinds(h.reasons)[ReasonKind.WINS_ENDGAME]
+    assert 1 <= won.moves <= 40
+    assert ReasonKind.WINS_GAME not in _kinds(h.reasons)
+    defended = hint(Board("english", "B:WK1,K2:BK32"), Searcher("english"), Limit(depth=3))
+    assert defended is not None and ReasonKind.LOSES_GAME in _kinds(defended.reasons)
+    without = hint(board, Searcher("english", options=NO_TABLES), Limit(depth=3))
+    assert without is not None and ReasonKind.WINS_ENDGAME not in _kinds(without.reasons)
+
+
 def test_no_move_no_hint() -> None:
     assert hint(Board("english", "W:W29:B22,25"), Searcher("english"), Limit(depth=2)) is None
 
