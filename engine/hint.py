@@ -6,7 +6,7 @@ Example:
     >>> board = Board("international", fen="W:W33,48:B28,17,5")
     >>> h = hint(board, Searcher("international"), Limit(depth=3))
     >>> board.move_notation(h.move), [reason.kind.name for reason in h.reasons]
-    ('33x11', ['ONLY_MOVE', 'CAPTURES', 'WINS_MATERIAL'])
+    ('33x11', ['WINS_ENDGAME', 'ONLY_MOVE', 'CAPTURES', 'WINS_MATERIAL'])
 """
 
 from __future__ import annotations
