@@ -191,11 +191,11 @@ class ScanHub1Player:
     def new_game(self) -> None:
         self.proc.send("new")
 
-    def choose(self, board: Board) -> Move:
+    def _search(self, board: Board) -> tuple[list[str], list[str]]:
+        """(the last ``info`` line, the ``move`` line) of a search of ``board``, as words."""
         self.proc.send(f"pos {scan_position(board)}")
         self.proc.send(f"depth {self.depth}")
         self.proc.send("go")
-        started = time.perf_counter()
         last: list[str] = []
         while True:
             line = self.proc.receive()
@@ -207,11 +207,28 @@ class ScanHub1Player:
             elif words[0] == "error":
                 raise PeerError(f"Scan: {line} in {board.fen()}")
             elif words[0] == "move" and len(words) >= 2:
-                break
+                return last, words
+
+    def choose(self, board: Board) -> Move:
+        started = time.perf_counter()
+        last, words = self._search(board)
         # Scan 2.0 prints info lines in hub mode only now and then; the depth is the one set,
         # the seconds are wall time seen from here.
         self.stats.add(self.depth, time.perf_counter() - started, int(last[4]) if last else 0)
         return _move_for(board, *parse_scan_move(words[1]), who=self.name)
+
+    def score(self, board: Board) -> float:
+        """Scan's score of ``board`` for the side to move, in hundredths of a man (its info
+        line: ``info depth mean-depth score nodes seconds ...``).
+
+        Raises:
+            PeerError: Scan printed no score (or an error).
+        """
+        last, _ = self._search(board)
+        try:
+            return float(last[3])
+        except (IndexError, ValueError):
+            raise PeerError(f"Scan gave no score for {board.fen()}") from None
 
     def close(self) -> None:
         self.proc.close()

@@ -13,7 +13,7 @@ from engine import Board, find_variant
 from engine.evaluate import FEATURES, prior_weights_for, weights_for
 from engine.movegen import generator_for
 from firmware_host.cli import main
-from firmware_host.tools.tuning import dataset, render
+from firmware_host.tools.tuning import dataset, render, teacher
 from firmware_host.tools.tuning.fit import FitError, features, fit, log_loss
 from firmware_host.tools.tuning.selfplay import Sample, SelfPlay, play
 
@@ -183,3 +183,66 @@ def test_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[st
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard tune: ") and err.count("\n") == 1
+
+
+# -- a teacher engine's labels (firmware_host.tools.tuning.teacher) --------------------------
+
+def test_probabilities_round_trip_and_bad_ones_are_named(tmp_path: Path) -> None:
+    samples = [Sample("W:W31-50:B1-20", 0.7311), Sample("B:W31-50:B1-20", 0.9996),
+               Sample("W:W31-50:B1-20", 0.0004), Sample("B:W31-49:B1-20", 0.5)]
+    _, back = dataset.loads(dataset.dumps({"teacher": "x"}, samples))
+    assert [s.result for s in back] == [0.731, 1.0, 0.0, 0.5]
+    for bad in ("1.5", "0.7311", "-0.1", ".5", "0.5x"):
+        path = tmp_path / "bad.txt.gz"
+        path.write_bytes(gzip.compress(f"# variant: international\n{bad} W:W31:B1\n".encode()))
+        with pytest.raises(dataset.DatasetError, match=r"bad\.txt\.gz:2: .*probability"):
+            dataset.read(path)
+    with pytest.raises(dataset.DatasetError, match="0 to 1"):
+        dataset.dumps({}, [Sample("W:W31:B1", 1.2)])
+
+
+def test_a_teacher_labels_quiet_distinct_positions_for_white() -> None:
+    quiet, capture = "W:W31-50:B1-20", "W:W28:B23"
+    seen: list[str] = []
+
+    def scorer(board: Board) -> float | None:
+        seen.append(board.fen())
+        return None if board.fen() == "B:W31-50:B1-20" else 100.0
+
+    samples = teacher.label("international", [quiet, capture, quiet, "nonsense",
+                                              "B:W31-50:B1-20"], scorer)
+    assert seen == [quiet, "B:W31-50:B1-20"]  # the capture, the repeat, the bad FEN: never asked
+    assert samples[0].fen == quiet and math.isclose(samples[0].result, 0.75)
+    assert len(samples) == 1  # no score: left out
+    black_up = teacher.label("international", ["B:W31-50:B1-20"], lambda board: 100.0)
+    assert math.isclose(black_up[0].result, 0.25)
+
+
+def test_game_positions_read_both_record_formats() -> None:
+    match_record = {"opening": "33-29 17-22", "moves": ["39-33", "12-17", "bad", "33-28"]}
+    ladder_record = {"opening": "W:W31-50:B1-20", "moves": "32-28 19-23"}
+    fens = list(teacher.game_positions("international", [match_record, ladder_record]))
+    start = Board("international")
+    start.push(start.parse_move("33-29"))
+    start.push(start.parse_move("17-22"))
+    assert fens[0] == start.fen()
+    assert len(fens) == 3 + 3  # the match record stops at its bad move
+    assert fens[3] == "W:W31-50:B1-20"
+
+
+def test_a_fit_on_teacher_labels_moves_towards_the_teachers_weights() -> None:
+    # The teacher is our own evaluation with the centre worth 40 more: fitted from the priors,
+    # the centre weight must move up towards it.
+    from engine.evaluate import Evaluator
+
+    variant = find_variant("international")
+    prior = prior_weights_for(variant)
+    centre = FEATURES.index("centre")
+    taught = Evaluator(variant, prior.with_terms({"centre": prior.vector()[centre] + 40}))
+    games = list(play(SelfPlay("international", games=6, seed=2, nodes=60, max_plies=80)))
+    samples = teacher.label("international", [s.fen for s in games],
+                            lambda board: float(taught.evaluate(board)))
+    assert len(samples) > 100
+    result = fit(variant, samples, passes=4, l2=0.001, holdout=0.0)
+    assert result.weights.vector()[centre] >= prior.vector()[centre] + 20
+    assert result.loss_after < result.loss_before

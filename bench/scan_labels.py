@@ -1,0 +1,90 @@
+"""Tuning data: quiet positions from game records, labelled by Scan 2.0's search score.
+
+Reads game records (the JSON of bench/match.py and bench/level_ladder.py, ``--games``) and
+positions files (``draughtsboard tune selfplay``, ``--positions``), keeps the distinct quiet
+positions (:func:`firmware_host.tools.tuning.teacher.quiet_positions`), asks Scan 2.0 (book off,
+its bitbases on, through its first Hub protocol, bench/players.py) for its score of each at
+``--depth`` (Scan 2.0 prints its score from depth 12 on), and writes them as a positions file
+whose results are White's probabilities (:mod:`firmware_host.tools.tuning.teacher`), for
+``draughtsboard tune fit``. The same inputs, Scan
+build and depth give the same file. Without Scan (``--scan`` or ``$DRAUGHTSBOARD_SCAN``) it says
+so and writes nothing.
+
+Run: ``.venv/bin/python bench/scan_labels.py --scan PATH/scan --games bench/data/ladder-*.json
+--positions firmware_host/tools/tuning/data/international.txt.gz --limit 12000 --out FILE``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.players import PeerError, ScanHub1Player
+from engine import Board
+from firmware_host.tools.tuning import dataset, teacher
+
+
+def _inputs(variant: str, games: Sequence[Path], positions: Sequence[Path]) -> Iterator[str]:
+    for path in games:
+        records = json.loads(path.read_text()).get("games", [])
+        yield from teacher.game_positions(variant, records)
+    for path in positions:
+        _, samples = dataset.read(path)
+        yield from (s.fen for s in samples)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scan", default=os.environ.get("DRAUGHTSBOARD_SCAN"),
+                        help="Scan 2.0, run from its own directory (default: $DRAUGHTSBOARD_SCAN)")
+    parser.add_argument("--games", nargs="*", type=Path, default=[], help="game records (JSON)")
+    parser.add_argument("--positions", nargs="*", type=Path, default=[],
+                        help="positions files (.txt.gz)")
+    parser.add_argument("--depth", type=int, default=12,
+                        help="Scan's search depth (default 12: Scan 2.0 prints no score below)")
+    parser.add_argument("--limit", type=int, default=0,
+                        help="label at most this many positions, evenly spread (default: all)")
+    parser.add_argument("--out", type=Path, help="positions file to write")
+    args = parser.parse_args(argv)
+    if not args.scan or args.out is None:
+        print("scan_labels: needs --scan PATH (or $DRAUGHTSBOARD_SCAN) and --out FILE: "
+              "nothing labelled")
+        return 0
+    fens = teacher.quiet_positions("international",
+                                   _inputs("international", args.games, args.positions))
+    if 0 < args.limit < len(fens):
+        fens = [fens[i * len(fens) // args.limit] for i in range(args.limit)]
+    program = str(Path(args.scan).resolve())
+    scan = ScanHub1Player((program, "hub"), str(Path(program).parent), args.depth)
+
+    def score(board: Board) -> float | None:
+        try:
+            return scan.score(board)
+        except PeerError:
+            return None
+
+    try:
+        samples = teacher.label("international", fens, score)
+    finally:
+        scan.close()
+    header = {"variant": "international", "teacher": f"{scan.engine_name or 'Scan'}, "
+              f"depth {args.depth}, book off", "scale": "1/(1+exp(-ln3/100 * score))",
+              "positions": str(len(samples)),
+              "sources": " ".join(p.name for p in [*args.games, *args.positions]),
+              "command": f"bench/scan_labels.py --depth {args.depth} --limit {args.limit} "
+                         f"--games {' '.join(p.name for p in args.games)} "
+                         f"--positions {' '.join(p.name for p in args.positions)}"}
+    dataset.write(args.out, header, samples)
+    print(f"scan_labels: {len(fens)} quiet positions, {len(samples)} labelled -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
