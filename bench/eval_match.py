@@ -3,7 +3,8 @@
 Both sides are the built-in :class:`engine.search.Searcher` with ``--nodes`` nodes a move (no
 noise, so a game is a function of its opening); one evaluates with
 :class:`engine.evaluate.Evaluator` (the tuned weights), the other with the evaluator as it was
-before them (bench/_eval_reference.py).
+before them (bench/_eval_reference.py), or with ``--against-priors`` the same evaluator with its
+hand-set priors (what the fitted weights add).
 Games come in pairs from the same opening with colours swapped; openings are those of
 bench/level_ladder.py (ACF ballots for English, random balanced plies otherwise). A game that
 reaches ``--max-plies`` is a draw. The line per variant reads ``+W =D -L score%`` from the new
@@ -56,11 +57,12 @@ def play(start: Board, players: dict[int, Searcher], limit: Limit, max_plies: in
 
 
 def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
-          priors: bool = False) -> Tally:
+          priors: bool = False, against_priors: bool = False) -> Tally:
     """``games`` games new against old, in colour-swapped pairs from the same opening.
 
     ``priors``: the new evaluation plays its hand-set priors instead of the fitted weights (the
-    new terms without the tuning).
+    new terms without the tuning). ``against_priors``: the opponent is the new evaluation with
+    its priors instead of the old evaluator (what the fitted weights add to the same terms).
     """
     v = find_variant(variant)
     weights: Weights = prior_weights_for(v) if priors else weights_for(v)
@@ -74,8 +76,9 @@ def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
         new_colour = game % 2
         players = {
             new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v, weights)),
-            1 - new_colour: Searcher(v, seed=seed, tt_mb=4,
-                                     evaluator=ReferenceEvaluator(v)),  # type: ignore[arg-type]
+            1 - new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=(
+                Evaluator(v, prior_weights_for(v)) if against_priors
+                else ReferenceEvaluator(v))),  # type: ignore[arg-type]
         }
         winner = play(start, players, limit, max_plies)
         if winner is None:
@@ -97,18 +100,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--priors", action="store_true",
                         help="play the hand-set priors, not the fitted weights")
+    parser.add_argument("--against-priors", action="store_true",
+                        help="the opponent: the same terms with their priors, not the old "
+                             "evaluator")
     args = parser.parse_args()
     sample = os.environ.get("DRAUGHTSBOARD_SAMPLE", "ci")
     if sample not in _SIZES:
         parser.error(f"DRAUGHTSBOARD_SAMPLE must be 'ci' or 'full', not {sample!r}")
     games = args.games if args.games is not None else _SIZES[sample]
+    if args.priors and args.against_priors:
+        parser.error("--priors against --against-priors would play the priors against themselves")
     which = "priors" if args.priors else "fitted weights"
-    print(f"new evaluation ({which}) v old: {games} games per variant at {args.nodes} nodes "
+    rival = "its priors" if args.against_priors else "old"
+    print(f"new evaluation ({which}) v {rival}: {games} games per variant at {args.nodes} nodes "
           f"a move, "
           f"draw after {args.max_plies} plies, seed {args.seed}")
     started = time.process_time()
     for name in args.variants.split(","):
-        tally = match(name, games, args.nodes, args.max_plies, args.seed, args.priors)
+        tally = match(name, games, args.nodes, args.max_plies, args.seed, args.priors,
+                      args.against_priors)
         print(f"{find_variant(name).name:<15}{tally}", flush=True)
     print(f"CPU time {time.process_time() - started:.0f} s")
 
