@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 from engine import Board, find_variant
 from engine.evaluate import Evaluator
-from engine.movegen import generator_for
+from engine.movegen import MoveGen, generator_for
 from engine.search import Limit, Searcher, SearchOptions
 
-__all__ = ["Sample", "SelfPlay", "play", "play_game"]
+__all__ = ["Sample", "SelfPlay", "learnable", "play", "play_game"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,16 @@ def play(config: SelfPlay) -> Iterator[Sample]:
         yield from play_game(config, game)
 
 
+def learnable(board: Board, gen: MoveGen, evaluator: Evaluator) -> bool:
+    """A position tuning learns from: quiet (neither side has a capture) and scored by the
+    evaluation's terms, not by rule (a dead draw, a crowned breakthrough king)."""
+    white, black, kings = board.bitboards()
+    if gen.has_capture(white, black, kings, 0) or gen.has_capture(black, white, kings, 1):
+        return False
+    return not evaluator.dead_draw_bits(white, black, kings) and not (
+        board.variant.crown_wins and kings)
+
+
 def play_game(config: SelfPlay, game: int) -> list[Sample]:
     """The quiet positions of game number ``game`` of ``config``, labelled by its result."""
     variant = find_variant(config.variant)
@@ -94,11 +104,7 @@ def play_game(config: SelfPlay, game: int) -> list[Sample]:
             if outcome is not None:
                 winner = None if outcome.winner is None else int(outcome.winner)
                 break
-        white, black, kings = board.bitboards()
-        quiet = not (gen.has_capture(white, black, kings, 0)
-                     or gen.has_capture(black, white, kings, 1))
-        if quiet and not evaluator.dead_draw_bits(white, black, kings) and not (
-                variant.crown_wins and kings):
+        if learnable(board, gen, evaluator):
             fens.append(board.fen())
         move = searcher.search(board, limit).move
         if move is None:

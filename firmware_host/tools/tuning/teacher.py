@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from engine import Board, find_variant
 from engine.evaluate import Evaluator
 from engine.movegen import generator_for
-from firmware_host.tools.tuning.selfplay import Sample
+from firmware_host.tools.tuning.selfplay import Sample, learnable
 
 __all__ = ["SCALE", "Scorer", "game_positions", "label", "quiet_positions"]
 
@@ -74,11 +74,8 @@ def quiet_positions(variant: str, fens: Iterable[str]) -> list[str]:
             board = Board(var, fen)
         except ValueError:
             continue
-        white, black, kings = board.bitboards()
-        if (gen.has_capture(white, black, kings, 0) or gen.has_capture(black, white, kings, 1)
-                or not board.legal_moves or evaluator.dead_draw_bits(white, black, kings)):
-            continue
-        out.append(fen)
+        if board.legal_moves and learnable(board, gen, evaluator):
+            out.append(fen)
     return out
 
 
