@@ -196,6 +196,12 @@ class SerialLink:
         with self._lock:
             return self._recovery.state
 
+    @property
+    def last_error(self) -> str:
+        """Why the last refused message was refused (``""`` if none was)."""
+        with self._lock:
+            return self._last_error
+
     def latest_scan(self) -> msg.Scan | None:
         """The last valid SCAN, even a stale one from before a loss of the link."""
         with self._lock:
@@ -461,9 +467,12 @@ class SerialLink:
         elif isinstance(message, msg.ButtonChange | msg.ErrorReport):
             with self._lock:
                 hello, listeners = self._hello, tuple(self._listeners)
-            if hello is None:
-                raise msg.MessageError(f"{message} before HELLO")
-            if isinstance(message, msg.ButtonChange) and message.button >= hello.buttons:
+            if hello is None and isinstance(message, msg.ButtonChange):
+                # the tail of what the microcontroller sent before the port was opened
+                log.debug("%s from %s before its HELLO: ignored", message, self.url)
+                return
+            if (isinstance(message, msg.ButtonChange) and hello is not None
+                    and message.button >= hello.buttons):
                 raise msg.MessageError(
                     f"BUTTON {message.button} but HELLO announced {hello.buttons} buttons")
             if isinstance(message, msg.ErrorReport):
@@ -500,7 +509,10 @@ class SerialLink:
                 return
             hello = self._hello
             if hello is None:
-                raise msg.MessageError("SCAN before HELLO")
+                # The microcontroller scans whether or not a host listens: a SCAN may come
+                # before the answer to the first PING. Not a fault; the next one counts.
+                log.debug("SCAN from %s before its HELLO: ignored", self.url)
+                return
             if (scan.rows, scan.cols) != (hello.rows, hello.cols):
                 raise msg.MessageError(
                     f"SCAN of {scan.rows}x{scan.cols} from a {hello.rows}x{hello.cols} board")

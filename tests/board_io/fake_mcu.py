@@ -24,11 +24,13 @@ class FakeMcu:
 
     def __init__(self, path: Path, *, rows: int = 8, cols: int = 8, colour: bool = False,
                  rgb: bool = False, buttons: int = 3, version: int = msg.PROTOCOL_VERSION,
-                 cells: Sequence[Reading] | None = None, answer_ping: bool = True) -> None:
+                 cells: Sequence[Reading] | None = None, answer_ping: bool = True,
+                 scan_first: bool = False) -> None:
         self.path = path
         self.hello = msg.Hello(version, rows, cols, colour, rgb, buttons)
         self.cells = tuple(cells) if cells is not None else (Reading.EMPTY,) * (rows * cols)
         self.answer_ping = answer_ping
+        self.scan_first = scan_first  # a SCAN (and a BUTTON) already under way when PINGed
         self.ignore_pings = 0  # the next this many PINGs are missed (a loose wire)
         self.received: list[msg.Message] = []
         self.decoder = FrameDecoder()
@@ -123,5 +125,8 @@ class FakeMcu:
                 if isinstance(message, msg.Ping) and self.ignore_pings > 0:
                     self.ignore_pings -= 1
                 elif isinstance(message, msg.Ping) and self.answer_ping:
+                    if self.scan_first:
+                        self.send_scan()
+                        self.send(msg.ButtonChange(0, True))
                     self.send(self.hello)
                     self.send_scan()

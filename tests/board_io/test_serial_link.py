@@ -67,6 +67,21 @@ def test_connect_reads_hello_and_board(port: Path, mcus: list[FakeMcu]) -> None:
         assert received[:2] == [msg.Ping(), config]
 
 
+def test_a_scan_before_the_hello_is_no_fault(port: Path, mcus: list[FakeMcu]) -> None:
+    # A microcontroller scans whether a host listens or not: what it sent before the answer
+    # to the first PING is the tail of an older stream, not a bad message.
+    mcu = _mcu(mcus, port, cells=_cells({4}), scan_first=True)
+    presses: list[msg.Message] = []
+    with _link(port) as link, SerialSensors(link) as sensors:
+        link.add_listener(presses.append)
+        seen = link.scan_count
+        mcu.send_scan()
+        link.wait_scan(seen + 1, WAIT)
+        assert link.stats()["bad_messages"] == 0, link.last_error
+        assert [i for i, r in enumerate(sensors.read()) if r is OCC] == [4]
+        assert presses == []
+
+
 def test_scans_follow_the_board(port: Path, mcus: list[FakeMcu]) -> None:
     mcu = _mcu(mcus, port, cells=_cells({0, 2}))
     with _link(port) as link, SerialSensors(link) as sensors:
