@@ -464,20 +464,23 @@ class SerialLink:
             self._hello_received(epoch, message)
         elif isinstance(message, msg.Scan):
             self._scan_received(epoch, message)
-        elif isinstance(message, msg.ButtonChange | msg.ErrorReport):
+        elif isinstance(message, msg.ButtonChange):
             with self._lock:
                 hello, listeners = self._hello, tuple(self._listeners)
-            if hello is None and isinstance(message, msg.ButtonChange):
+            if hello is None:
                 # the tail of what the microcontroller sent before the port was opened
                 log.debug("%s from %s before its HELLO: ignored", message, self.url)
                 return
-            if (isinstance(message, msg.ButtonChange) and hello is not None
-                    and message.button >= hello.buttons):
+            if message.button >= hello.buttons:
                 raise msg.MessageError(
                     f"BUTTON {message.button} but HELLO announced {hello.buttons} buttons")
-            if isinstance(message, msg.ErrorReport):
-                self._warn.warning(f"error {message.code}", "microcontroller error: %s (arg %d)",
-                                   message.text, message.arg)
+            for listener in listeners:
+                listener(message)
+        elif isinstance(message, msg.ErrorReport):
+            with self._lock:
+                listeners = tuple(self._listeners)
+            self._warn.warning(f"error {message.code}", "microcontroller error: %s (arg %d)",
+                               message.text, message.arg)
             for listener in listeners:
                 listener(message)
         else:
