@@ -307,9 +307,13 @@ def test_a_game_plays_through(port: Path, picos: list[PicoOnPty]) -> None:
         assert link.stats()["bad_messages"] == 0, link.last_error
 
 
-def _virtual(port: Path, clock: VirtualClock, events: queue.Queue[object]) -> SerialLink:
+_CONFIG = msg.Config(10, 5)
+
+
+def _virtual(port: Path, clock: VirtualClock, events: queue.Queue[object],
+             config: msg.Config = _CONFIG) -> SerialLink:
     return SerialLink(str(port), clock=clock, watchdog=False, on_event=events.put,
-                      config=msg.Config(10, 5))
+                      config=config)
 
 
 def test_faults_on_the_wire_are_dropped_and_reported(port: Path, picos: list[PicoOnPty]) -> None:
@@ -366,8 +370,7 @@ def test_an_mcu_reset_gets_its_leds_back(port: Path, picos: list[PicoOnPty]) -> 
     pico = _pico(picos, port, board)
     clock = VirtualClock(100.0)
     events: queue.Queue[object] = queue.Queue()
-    with SerialLink(str(port), clock=clock, watchdog=False, on_event=events.put,
-                    config=msg.Config(12, 5)) as link, \
+    with _virtual(port, clock, events, msg.Config(12, 5)) as link, \
             SerialLeds(link, 32, clock=MonotonicClock(), addresses=ADDRESS) as leds:
         leds.show({9: Led(Pattern.ON, Role.FROM), 13: Led(Pattern.ON, Role.TO)})
         pico.strip.wait_for(lambda p: _green(p, {9, 13}))
