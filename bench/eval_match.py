@@ -4,7 +4,10 @@ Both sides are the built-in :class:`engine.search.Searcher` with ``--nodes`` nod
 noise, so a game is a function of its opening); one evaluates with
 :class:`engine.evaluate.Evaluator` (the tuned weights), the other with the evaluator as it was
 before them (bench/_eval_reference.py), or with ``--against-priors`` the same evaluator with its
-hand-set priors (what the fitted weights add).
+hand-set priors (what the fitted weights add), or with ``--against-weights FILE`` the linear
+terms with the weights of a JSON file and no region patterns (international: what the patterns
+and the weights fitted with them add to the weights shipped before them,
+bench/data/weights-ce2ffa3-international.json).
 Games come in pairs from the same opening with colours swapped; openings are those of
 bench/level_ladder.py (ACF ballots for English, random balanced plies otherwise). A game that
 reaches ``--max-plies`` is a draw. The line per variant reads ``+W =D -L score%`` from the new
@@ -19,6 +22,7 @@ Run: ``DRAUGHTSBOARD_SAMPLE=full .venv/bin/python bench/eval_match.py --variants
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -57,12 +61,14 @@ def play(start: Board, players: dict[int, Searcher], limit: Limit, max_plies: in
 
 
 def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
-          priors: bool = False, against_priors: bool = False) -> Tally:
+          priors: bool = False, against_priors: bool = False,
+          against: Weights | None = None) -> Tally:
     """``games`` games new against old, in colour-swapped pairs from the same opening.
 
     ``priors``: the new evaluation plays its hand-set priors instead of the fitted weights (the
     new terms without the tuning). ``against_priors``: the opponent is the new evaluation with
     its priors instead of the old evaluator (what the fitted weights add to the same terms).
+    ``against``: the opponent is the linear terms with these weights, without region patterns.
     """
     v = find_variant(variant)
     weights: Weights = prior_weights_for(v) if priors else weights_for(v)
@@ -77,7 +83,8 @@ def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
         players = {
             new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v, weights)),
             1 - new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=(
-                Evaluator(v, prior_weights_for(v)) if against_priors
+                Evaluator(v, against, shipped_patterns=False) if against is not None
+                else Evaluator(v, prior_weights_for(v)) if against_priors
                 else ReferenceEvaluator(v))),  # type: ignore[arg-type]
         }
         winner = play(start, players, limit, max_plies)
@@ -103,7 +110,18 @@ def main() -> None:
     parser.add_argument("--against-priors", action="store_true",
                         help="the opponent: the same terms with their priors, not the old "
                              "evaluator")
+    parser.add_argument("--against-weights", type=Path, metavar="FILE",
+                        help="the opponent: the linear terms with these weights (JSON: term -> "
+                             "weight), no region patterns")
     args = parser.parse_args()
+    against: dict[str, Weights] = {}
+    if args.against_weights is not None:
+        try:
+            terms = json.loads(args.against_weights.read_text())
+            for name in args.variants.split(","):
+                against[name] = weights_for(find_variant(name)).with_terms(terms)
+        except (OSError, ValueError, AttributeError) as exc:
+            parser.error(f"--against-weights {args.against_weights}: {exc}")
     sample = os.environ.get("DRAUGHTSBOARD_SAMPLE", "ci")
     if sample not in _SIZES:
         parser.error(f"DRAUGHTSBOARD_SAMPLE must be 'ci' or 'full', not {sample!r}")
@@ -111,14 +129,15 @@ def main() -> None:
     if args.priors and args.against_priors:
         parser.error("--priors against --against-priors would play the priors against themselves")
     which = "priors" if args.priors else "fitted weights"
-    rival = "its priors" if args.against_priors else "old"
+    rival = ("its priors" if args.against_priors else
+             f"{args.against_weights.name}, no patterns" if args.against_weights else "old")
     print(f"new evaluation ({which}) v {rival}: {games} games per variant at {args.nodes} nodes "
           f"a move, "
           f"draw after {args.max_plies} plies, seed {args.seed}")
     started = time.process_time()
     for name in args.variants.split(","):
         tally = match(name, games, args.nodes, args.max_plies, args.seed, args.priors,
-                      args.against_priors)
+                      args.against_priors, against.get(name))
         print(f"{find_variant(name).name:<15}{tally}", flush=True)
     print(f"CPU time {time.process_time() - started:.0f} s")
 

@@ -51,16 +51,34 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="Scan's search depth (default 12: Scan 2.0 prints no score below)")
     parser.add_argument("--limit", type=int, default=0,
                         help="label at most this many positions, evenly spread (default: all)")
+    parser.add_argument("--exclude", nargs="*", type=Path, default=[],
+                        help="positions files whose positions are labelled already: left out")
+    parser.add_argument("--shard", default="0/1", metavar="K/N",
+                        help="label every N-th position from the K-th (0-based; default 0/1)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="then label the first this many of them (default: all)")
     parser.add_argument("--out", type=Path, help="positions file to write")
     args = parser.parse_args(argv)
     if not args.scan or args.out is None:
         print("scan_labels: needs --scan PATH (or $DRAUGHTSBOARD_SCAN) and --out FILE: "
               "nothing labelled")
         return 0
+    try:
+        k, n = (int(x) for x in args.shard.split("/"))
+        if not 0 <= k < n:
+            raise ValueError
+    except ValueError:
+        parser.error(f"--shard {args.shard!r}: K/N with 0 <= K < N")
     fens = teacher.quiet_positions("international",
                                    _inputs("international", args.games, args.positions))
+    if args.exclude:
+        known = {s.fen for path in args.exclude for s in dataset.read(path)[1]}
+        fens = [fen for fen in fens if fen not in known]
     if 0 < args.limit < len(fens):
         fens = [fens[i * len(fens) // args.limit] for i in range(args.limit)]
+    fens = fens[k::n]
+    if args.first > 0:
+        fens = fens[:args.first]
     program = str(Path(args.scan).resolve())
     scan = ScanHub1Player((program, "hub"), str(Path(program).parent), args.depth)
 
@@ -79,8 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               "positions": str(len(samples)),
               "sources": " ".join(p.name for p in [*args.games, *args.positions]),
               "command": f"bench/scan_labels.py --depth {args.depth} --limit {args.limit} "
+                         f"--shard {k}/{n} --first {args.first} "
                          f"--games {' '.join(p.name for p in args.games)} "
-                         f"--positions {' '.join(p.name for p in args.positions)}"}
+                         f"--positions {' '.join(p.name for p in args.positions)} "
+                         f"--exclude {' '.join(p.name for p in args.exclude)}"}
     dataset.write(args.out, header, samples)
     print(f"scan_labels: {len(fens)} quiet positions, {len(samples)} labelled -> {args.out}")
     return 0

@@ -6,9 +6,11 @@ wing balance, runaway men and the race to crown, king mobility, trapped kings, k
 road, kings beside men, a king against men only, the material lead as pieces come off), plus
 endgame knowledge: material that the variant's rules or theory make a dead draw scores 0, the
 giveaway variants invert the goal and in breakthrough a crowned king has won. The weights are
-hand-set priors (``_PRIORS``) overlaid with the weights fitted on self-play games
-(:mod:`engine.weights`, written by ``draughtsboard tune fit``; docs/evaluation.md). It works on the
-raw bitboards of :mod:`engine.movegen`.
+hand-set priors (``_PRIORS``) overlaid with the weights fitted on self-play games or a teacher's
+labels (:mod:`engine.weights`, written by ``draughtsboard tune fit`` or ``tune patterns``;
+docs/evaluation.md). Where a variant ships region patterns (:mod:`engine.patterns`:
+international), their score is added to the sum; they were fitted together with its weights.
+It works on the raw bitboards of :mod:`engine.movegen`.
 
 Example:
     >>> from engine import Board
@@ -26,6 +28,7 @@ from types import MappingProxyType
 
 from engine import Board, Variant
 from engine.movegen import MoveGen, generator_for
+from engine.patterns import PatternTable
 from engine.weights import TUNED
 
 __all__ = ["CROWNED", "FEATURES", "Evaluator", "Weights", "prior_weights_for", "weights_for"]
@@ -286,9 +289,15 @@ class Evaluator:
         True
     """
 
-    def __init__(self, variant: Variant, weights: Weights | None = None) -> None:
+    def __init__(self, variant: Variant, weights: Weights | None = None,
+                 patterns: PatternTable | None = None, shipped_patterns: bool = True) -> None:
+        """``patterns``: region patterns to add; by default the variant's shipped ones (none
+        when ``shipped_patterns`` is false or none ship)."""
         self.variant = variant
         self.weights = weights if weights is not None else weights_for(variant)
+        if patterns is None and shipped_patterns and PatternTable.available(variant):
+            patterns = PatternTable.load(variant)
+        self.patterns: PatternTable | None = patterns
         self.giveaway = variant.giveaway
         self.crown_wins = variant.crown_wins
         gen = generator_for(variant)
@@ -332,8 +341,9 @@ class Evaluator:
         """The terms of a position from White's point of view, in the order of :data:`FEATURES`.
 
         The evaluation (outside dead draws, giveaway and a crowned breakthrough king) is the dot
-        product of these with :meth:`Weights.vector`, turned to the side to move; the tuner fits
-        the weights on them.
+        product of these with :meth:`Weights.vector`, plus the region patterns' score where a
+        variant has them (:attr:`patterns`), turned to the side to move; the tuner fits the
+        weights on them.
 
         Example:
             >>> from engine import Board
@@ -400,6 +410,9 @@ class Evaluator:
         if white_steps < _NO_RACE or black_steps < _NO_RACE:
             white_first = white_steps <= black_steps if colour == 0 else white_steps < black_steps
             score += w.race if white_first else -w.race
+        patterns = self.patterns
+        if patterns is not None:
+            score += patterns.score_bits(wm, bm)
         return score
 
     def _side_score(

@@ -128,27 +128,27 @@ TUNED: Mapping[str, Mapping[str, int]] = MappingProxyType({
         "side_to_move": 4,
     }),
     "international": MappingProxyType({
-        "man": 100,
-        "king": 320,
-        "tempo_open": 6,
-        "tempo_end": 5,
-        "centre": -3,
-        "back_guard": 16,
-        "mobility": -4,
-        "blocked": 0,
-        "locked": 27,
-        "outpost": -91,
-        "balance": -6,
-        "runaway": 0,
-        "runaway_rank": 5,
-        "king_mobility": 0,
-        "trapped_king": 0,
-        "king_main_road": 3,
-        "king_with_men": -58,
-        "sole_king": 56,
-        "lead_end": 6,
-        "race": 74,
-        "side_to_move": 26,
+        "man": 140,
+        "king": 345,
+        "tempo_open": -2,
+        "tempo_end": 0,
+        "centre": -1,
+        "back_guard": 0,
+        "mobility": 6,
+        "blocked": 4,
+        "locked": 12,
+        "outpost": -13,
+        "balance": -5,
+        "runaway": -172,
+        "runaway_rank": 30,
+        "king_mobility": 2,
+        "trapped_king": 2,
+        "king_main_road": 7,
+        "king_with_men": -3,
+        "sole_king": 93,
+        "lead_end": -12,
+        "race": 20,
+        "side_to_move": 13,
     }),
     "killer": MappingProxyType({
         "man": 100,
@@ -278,13 +278,11 @@ SOURCES: Mapping[str, str] = MappingProxyType({
         "l2=0.1, K=0.00873, held-out loss 0.6231 -> 0.6110"
     ),
     "international": (
-        "12000 positions (bench/scan_labels.py --depth 12 --limit 12000 --games "
-        "ladder-international-5-10.json ladder-international-9-10.json "
-        "ladder-international-long.json ladder-international-scan.json "
-        "ladder-international-seed1.json ladder-international.json --positions "
-        "international.txt.gz), 9600 fitted; draughtsboard tune fit --variant international "
-        "--passes 15 --holdout 0.2 --spread-cap 50 --term-cap 150 --l2 0.003: l2=0.003, "
-        "K=0.00632, held-out loss 0.4909 -> 0.4826"
+        "101055 positions (international-scan.txt.gz, international-scan-2a.txt.gz, "
+        "international-scan-2b.txt.gz), fitted with the region patterns; draughtsboard tune "
+        "patterns --variant international international-scan.txt.gz "
+        "international-scan-2a.txt.gz international-scan-2b.txt.gz --l2 0.0003 --holdout 0.2:"
+        " held-out loss 0.5325 (linear alone) -> 0.5162"
     ),
     "killer": (
         "2549 positions (draughtsboard tune selfplay --variant killer --games 30 --seed 1 "

@@ -3,8 +3,9 @@
 ``tune selfplay`` plays seeded games of the built-in engine and writes their quiet positions,
 labelled by result, to a gzip file (the same arguments write the same bytes); ``tune fit`` fits the
 weights of one variant on such files and prints them, or writes them into ``engine/weights.py``
-with ``--write``; ``tune forget`` drops a variant's fitted weights again. docs/evaluation.md has
-the commands the shipped weights came from.
+with ``--write``; ``tune patterns`` fits the region patterns and the linear weights together on a
+teacher's labels (numpy and scipy: the ``tune`` extra) and writes both; ``tune forget`` drops a
+variant's fitted weights again. docs/evaluation.md has the commands the shipped weights came from.
 
 >>> from firmware_host.cli import main
 >>> main(["tune", "selfplay", "--variant", "nowhere", "--out", "x.gz"])  # one line on stderr
@@ -57,6 +58,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     fit.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
                      help="write the weights into this file (engine/weights.py)")
     fit.set_defaults(run=run_fit)
+    patterns = actions.add_parser(
+        "patterns", help="fit region patterns and linear weights on a teacher's labels")
+    patterns.add_argument("--variant", required=True, help="variant name, e.g. international")
+    patterns.add_argument("data", nargs="+", type=Path, help="positions files (scan_labels)")
+    patterns.add_argument("--l2", type=float, default=0.001,
+                          help="pull of the pattern weights towards 0 (default 0.001)")
+    patterns.add_argument("--holdout", type=float, default=0.2,
+                          help="share of each file (its end) kept out (default 0.2)")
+    patterns.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
+                          help="write the linear weights into this file (engine/weights.py)")
+    patterns.add_argument("--write-patterns", type=Path, metavar="FILE",
+                          help="write the patterns here (engine/data/patterns_VARIANT.txt.gz)")
+    patterns.set_defaults(run=run_patterns)
     forget = actions.add_parser("forget", help="drop a variant's fitted weights (its priors play)")
     forget.add_argument("--variant", required=True, help="variant name, e.g. international")
     forget.add_argument("--write", required=True, type=Path, metavar="WEIGHTS_PY",
@@ -142,6 +156,53 @@ def run_fit(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         print(f"weights of {variant.name} -> {args.write}")
+    return 0
+
+
+def run_patterns(args: argparse.Namespace) -> int:
+    """Fit patterns and linear weights together; print the losses, write with ``--write*``."""
+    import gzip
+
+    from engine import find_variant
+    from firmware_host.tools.tuning import dataset, render
+    from firmware_host.tools.tuning.patterns import PatternFitError, fit_patterns
+
+    try:
+        variant = find_variant(args.variant)
+        files = []
+        sources = []
+        for path in args.data:
+            header, found = dataset.read(path)
+            if header.get("variant", variant.name) != variant.name:
+                raise ValueError(f"{path} holds {header['variant']} positions, not {variant.name}")
+            files.append(found)
+            sources.append(path.name)
+        if not 0.0 <= args.holdout < 1.0:
+            raise ValueError(f"--holdout is a share, 0 to 1, not {args.holdout}")
+        result = fit_patterns(variant, files, l2=args.l2, holdout=args.holdout)
+    except (ValueError, PatternFitError) as exc:
+        print(f"draughtsboard tune: {exc}", file=sys.stderr)
+        return 2
+    print(result.summary())
+    command = (f"draughtsboard tune patterns --variant {variant.name} {' '.join(sources)} "
+               f"--l2 {args.l2} --holdout {args.holdout}")
+    provenance = (f"{result.train + result.held_out} positions ({', '.join(sources)}), fitted "
+                  f"with the region patterns; {command}: held-out loss "
+                  f"{result.linear_held_out_loss:.4f} (linear alone) -> {result.held_out_loss:.4f}")
+    try:
+        if args.write is not None:
+            render.update(args.write, variant.name, result.terms, provenance)
+            print(f"weights of {variant.name} -> {args.write}")
+        if args.write_patterns is not None:
+            header = {"variant": variant.name, "command": command,
+                      "patterns": str(len(result.table.weights)),
+                      "loss": f"held out {result.held_out_loss:.4f}"}
+            text = result.table.to_text(header) + "\n"
+            args.write_patterns.write_bytes(gzip.compress(text.encode(), mtime=0))
+            print(f"patterns of {variant.name} -> {args.write_patterns}")
+    except OSError as exc:
+        print(f"draughtsboard tune: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -178,6 +178,8 @@ def test_forget_drops_one_variant(tmp_path: Path) -> None:
     ["tune", "fit", "--variant", "russian", "missing.txt.gz"],
     ["tune", "fit", "--variant", "russian-giveaway", "missing.txt.gz"],
     ["tune", "forget", "--variant", "nowhere", "--write", "weights.py"],
+    ["tune", "patterns", "--variant", "international", "missing.txt.gz"],
+    ["tune", "patterns", "--variant", "nowhere", "missing.txt.gz"],
 ])
 def test_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
@@ -238,7 +240,8 @@ def test_a_fit_on_teacher_labels_moves_towards_the_teachers_weights() -> None:
     variant = find_variant("international")
     prior = prior_weights_for(variant)
     centre = FEATURES.index("centre")
-    taught = Evaluator(variant, prior.with_terms({"centre": prior.vector()[centre] + 40}))
+    taught = Evaluator(variant, prior.with_terms({"centre": prior.vector()[centre] + 40}),
+                       shipped_patterns=False)
     games = list(play(SelfPlay("international", games=6, seed=2, nodes=60, max_plies=80)))
     samples = teacher.label("international", [s.fen for s in games],
                             lambda board: float(taught.evaluate(board)))
@@ -246,3 +249,82 @@ def test_a_fit_on_teacher_labels_moves_towards_the_teachers_weights() -> None:
     result = fit(variant, samples, passes=4, l2=0.001, holdout=0.0)
     assert result.weights.vector()[centre] >= prior.vector()[centre] + 20
     assert result.loss_after < result.loss_before
+
+
+# -- region patterns fitted with the linear terms (firmware_host.tools.tuning.patterns) ------
+
+@pytest.fixture(scope="module")
+def taught_by_a_pattern() -> tuple[list[Sample], tuple[int, int]]:
+    """Self-play positions labelled by the priors plus one planted pattern worth +60."""
+    from engine.evaluate import Evaluator
+    from engine.patterns import PatternTable, indices
+
+    variant = find_variant("international")
+    games = list(play(SelfPlay("international", games=8, seed=3, nodes=60, max_plies=100)))
+    fens = teacher.quiet_positions("international", [s.fen for s in games])
+    # A pattern of table 5 (not the empty block) that some positions have and others not.
+    counts: dict[int, int] = {}
+    for fen in fens:
+        own, _ = indices(Board(variant, fen))
+        counts[own[5]] = counts.get(own[5], 0) + 1
+    pattern = max((c, p) for p, c in counts.items() if p and c < len(fens) // 2)[1]
+    taught = Evaluator(variant, prior_weights_for(variant),
+                       patterns=PatternTable(variant, {(5, pattern): 60}))
+    samples = teacher.label("international", fens, lambda board: float(taught.evaluate(board)))
+    return samples, (5, pattern)
+
+
+def test_a_pattern_fit_finds_a_planted_pattern(
+        taught_by_a_pattern: tuple[list[Sample], tuple[int, int]]) -> None:
+    from firmware_host.tools.tuning.patterns import fit_patterns
+
+    samples, planted = taught_by_a_pattern
+    assert len(samples) > 200
+    result = fit_patterns(find_variant("international"), [samples], l2=0.00001, holdout=0.2)
+    # The planted weight stands out (L2 and the linear terms share a little of it).
+    others = [abs(w) for key, w in result.table.weights.items() if key != planted]
+    assert result.table.weights[planted] >= 20
+    assert result.table.weights[planted] >= 3 * max(others, default=0)
+    assert result.held_out_loss < result.linear_held_out_loss
+    assert result.terms["man"] > 50
+
+
+def test_the_command_line_fits_and_writes_patterns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        taught_by_a_pattern: tuple[list[Sample], tuple[int, int]]) -> None:
+    from engine.patterns import PatternTable
+
+    samples, planted = taught_by_a_pattern
+    data = tmp_path / "taught.txt.gz"
+    dataset.write(data, {"variant": "international"}, samples)
+    weights_py, patterns = tmp_path / "weights.py", tmp_path / "patterns.txt.gz"
+    assert main(["tune", "patterns", "--variant", "international", str(data), "--l2", "0.00001",
+                 "--write", str(weights_py), "--write-patterns", str(patterns)]) == 0
+    namespace: dict[str, object] = {}
+    exec(compile(weights_py.read_text(), str(weights_py), "exec"), namespace)
+    tuned, sources = namespace["TUNED"], namespace["SOURCES"]
+    assert isinstance(tuned, Mapping) and set(tuned["international"]) == set(FEATURES)
+    assert isinstance(sources, Mapping) and "tune patterns" in sources["international"]
+    table = PatternTable.from_text(find_variant("international"),
+                                   gzip.decompress(patterns.read_bytes()).decode())
+    assert table.weights[planted] >= 20
+    assert "held out" in capsys.readouterr().out
+
+
+def test_a_pattern_fit_without_numpy_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from firmware_host.tools.tuning.patterns import PatternFitError, fit_patterns
+
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(PatternFitError, match=r"draughtsboard\[tune\]"):
+        fit_patterns(find_variant("international"), [[Sample("W:W31-50:B1-20", 0.5)]])
+
+
+def test_patterns_need_the_ten_by_ten_board(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    data = tmp_path / "russian.txt.gz"
+    dataset.write(data, {"variant": "russian"}, [Sample("W:Wc3:Bf6", 0.5)])
+    assert main(["tune", "patterns", "--variant", "russian", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "10x10" in err and err.count("\n") == 1

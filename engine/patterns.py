@@ -1,0 +1,259 @@
+"""Region patterns: the learned part of the evaluation (international draughts).
+
+The 10x10 board is covered by 16 overlapping blocks of 4x4 cells (their corners at rows and
+columns 0, 2, 4 and 6, counted as the PDN numbers run: from Black's side, from White's left).
+Each block holds 8 playing squares, and the men on them (empty, a white man, a black man; a king
+counts as empty: kings have their own terms) form one of ``3 ** 8`` patterns. A pattern's weight,
+in hundredths of a man from White's side, is learned from a teacher's scores together with the
+linear terms (docs/evaluation.md, ``draughtsboard tune patterns``). A block and the block the
+half-turn of the board maps it onto share one table, the colours swapped and the sign turned, so
+the patterns score a position and its mirror image exactly opposite: :data:`TABLES` tables of
+:data:`PATTERNS` weights.
+
+Example:
+    >>> from engine import Board, find_variant
+    >>> table = PatternTable(find_variant("international"), {(0, 9): 7})
+    >>> blocks = block_squares(find_variant("international"))
+    >>> [s + 1 for s in blocks[0]]  # the first block's squares, as PDN numbers
+    [1, 2, 6, 7, 11, 12, 16, 17]
+    >>> table.score(Board("international", "W:W6:B30"))  # pattern 9 = 1 * 3**2: a white man on 6
+    7
+    >>> table.score(Board("international", "W:W21:B45"))  # the same, turned and colours swapped
+    -7
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Mapping
+from importlib import resources
+
+from engine import Board, Variant, find_variant
+from engine.errors import DraughtsError
+from engine.movegen import generator_for
+from engine.types import Square
+
+__all__ = ["BLOCK", "PATTERNS", "TABLES", "PatternError", "PatternTable", "block_squares",
+           "indices"]
+
+#: Squares per block, patterns per table (3 states a square) and tables (pairs of blocks).
+BLOCK = 8
+PATTERNS = 3 ** BLOCK
+TABLES = 8
+_CORNERS = (0, 2, 4, 6)
+_SWAP = (0, 2, 1)
+
+
+class PatternError(DraughtsError, ValueError):
+    """A pattern table that does not fit the board, or a damaged pattern file."""
+
+
+def block_squares(variant: Variant) -> tuple[tuple[Square, ...], ...]:
+    """The 16 blocks' squares, block ``k`` at corner ``(row 2 * (k // 4), col 2 * (k % 4))``
+    in PDN order; block ``15 - k`` is block ``k`` turned by half a turn.
+
+    Raises:
+        PatternError: the board is not 10x10 with 50 squares.
+    """
+    rows, cols = variant.rows, variant.cols
+    if (rows, cols) != (10, 10) or variant.num_squares != 50:
+        raise PatternError(f"region patterns need the 10x10 board, not {variant.name}'s")
+    blocks: list[tuple[Square, ...]] = []
+    for top in _CORNERS:
+        for left in _CORNERS:
+            squares = []
+            for r in range(top, top + 4):
+                for c in range(left, left + 4):
+                    sq = variant.square_at(rows - 1 - r, c)
+                    if sq is not None:
+                        squares.append(sq)
+            blocks.append(tuple(squares))
+    return tuple(blocks)
+
+
+def _state(board: Board, sq: Square) -> int:
+    piece = board.piece_at(sq)
+    if piece is None or piece.king:
+        return 0
+    return 1 if int(piece.color) == 0 else 2
+
+
+def indices(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per table, the pattern of its block and the pattern of the mirrored block (turned by half
+    a turn, colours swapped): the position scores ``sum(w[t][a[t]] - w[t][b[t]])``. For the
+    tuner; the search uses :meth:`PatternTable.score_bits`.
+
+    Example:
+        >>> from engine import Board
+        >>> a, b = indices(Board("international", "W:W6:B45"))
+        >>> a[0], b[0]  # a white man on 6; in the mirror image a white man on 6 again
+        (9, 9)
+    """
+    blocks = block_squares(board.variant)
+    last = board.variant.num_squares - 1
+    own = tuple(sum(_state(board, sq) * 3 ** j for j, sq in enumerate(blocks[t]))
+                for t in range(TABLES))
+    mirrored = tuple(sum(_SWAP[_state(board, last - sq)] * 3 ** j for j, sq in enumerate(blocks[t]))
+                     for t in range(TABLES))
+    return own, mirrored
+
+
+class PatternTable:
+    """Pattern weights for one 10x10 variant, laid out for the search's bitboards.
+
+    ``weights`` maps ``(table, pattern)`` to hundredths of a man from White's side; patterns not
+    in it weigh 0.
+
+    Raises:
+        PatternError: a table or pattern out of range, or a board that is not 10x10.
+    """
+
+    def __init__(self, variant: Variant, weights: Mapping[tuple[int, int], int]) -> None:
+        self.variant = variant
+        self.weights: dict[tuple[int, int], int] = {}
+        for (t, p), w in weights.items():
+            if not (0 <= t < TABLES and 0 <= p < PATTERNS):
+                raise PatternError(f"no pattern {p} in table {t}")
+            if w:
+                self.weights[(t, p)] = int(w)
+        gen = generator_for(variant)
+        blocks = block_squares(variant)
+        last = variant.num_squares - 1
+        masks: list[int] = []
+        lows: list[int] = []
+        spans: list[int] = []
+        lookups: list[dict[int, int]] = []
+        for k in range(2 * TABLES):
+            t, mirror = (k, False) if k < TABLES else (2 * TABLES - 1 - k, True)
+            squares = [last - sq for sq in blocks[t]] if mirror else list(blocks[t])
+            bits = [gen.sq2bit[sq] for sq in squares]
+            low = min(bits)
+            span = max(bits) - low + 1
+            lookup: dict[int, int] = {}
+            for (tt, p), w in self.weights.items():
+                if tt != t:
+                    continue
+                white = black = 0
+                x = p
+                for j in range(BLOCK):
+                    x, digit = divmod(x, 3)
+                    if mirror:
+                        digit = _SWAP[digit]
+                    if digit == 1:
+                        white |= 1 << (bits[j] - low)
+                    elif digit == 2:
+                        black |= 1 << (bits[j] - low)
+                lookup[white | black << span] = -w if mirror else w
+            masks.append(sum(1 << b for b in bits))
+            lows.append(low)
+            spans.append(span)
+            lookups.append(lookup)
+        self._masks = tuple(masks)
+        self._lows = tuple(lows)
+        self._spans = tuple(spans)
+        self._lookups = tuple(lookups)
+
+    def score(self, board: Board) -> int:
+        """The patterns' score of ``board`` from White's side."""
+        white, black, kings = board.bitboards()
+        return self.score_bits(white & ~kings, black & ~kings)
+
+    def score_bits(self, white_men: int, black_men: int) -> int:
+        """:meth:`score` on the men's bitboards (the hot path: 16 masks and lookups)."""
+        masks, lows, spans, lookups = self._masks, self._lows, self._spans, self._lookups
+        score = 0
+        for k in range(2 * TABLES):
+            mask = masks[k]
+            low = lows[k]
+            score += lookups[k].get(
+                (white_men & mask) >> low | ((black_men & mask) >> low) << spans[k], 0)
+        return score
+
+    # ------------------------------------------------------------------ the shipped file
+    def to_text(self, header: Mapping[str, str]) -> str:
+        """The table as the text of a pattern file: ``# key: value`` header lines, then
+        ``table pattern weight`` lines.
+
+        Example:
+            >>> from engine import find_variant
+            >>> t = PatternTable(find_variant("international"), {(3, 10): -4})
+            >>> t.to_text({"variant": "international"}).splitlines()
+            ['# variant: international', '3 10 -4']
+        """
+        lines = [f"# {key}: {value}" for key, value in header.items()]
+        lines += [f"{t} {p} {w}" for (t, p), w in sorted(self.weights.items())]
+        return "\n".join(lines)
+
+    @classmethod
+    def from_text(cls, variant: Variant, text: str) -> PatternTable:
+        """Parse :meth:`to_text`'s format.
+
+        Example:
+            >>> from engine import find_variant
+            >>> PatternTable.from_text(find_variant("international"), "3 x")
+            Traceback (most recent call last):
+            ...
+            engine.patterns.PatternError: pattern file line 1: '3 x' is not 'table pattern weight'
+
+        Raises:
+            PatternError: a line that is not three integers, or one out of range.
+        """
+        weights: dict[tuple[int, int], int] = {}
+        for number, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            words = line.split()
+            try:
+                t, p, w = (int(x) for x in words) if len(words) == 3 else (0, 0, None)
+            except ValueError:
+                w = None
+            if w is None:
+                raise PatternError(
+                    f"pattern file line {number}: {line!r} is not 'table pattern weight'")
+            weights[(t, p)] = w
+        return cls(variant, weights)
+
+    @staticmethod
+    def file_name(variant: str | Variant) -> str:
+        """The shipped file's name in ``engine/data``.
+
+        >>> PatternTable.file_name("international")
+        'patterns_international.txt.gz'
+        """
+        return f"patterns_{find_variant(variant).name}.txt.gz"
+
+    @classmethod
+    def available(cls, variant: str | Variant) -> bool:
+        """Whether patterns ship for ``variant``.
+
+        >>> PatternTable.available("international"), PatternTable.available("russian")
+        (True, False)
+        """
+        return resources.files("engine").joinpath("data", cls.file_name(variant)).is_file()
+
+    @classmethod
+    def load(cls, variant: str | Variant) -> PatternTable:
+        """The shipped patterns of ``variant``, read once per variant and then shared.
+
+        Raises:
+            PatternError: none ship for it, or the file is damaged.
+        """
+        var = find_variant(variant)
+        cached = _LOADED.get(var.name)
+        if cached is not None:
+            return cached
+        path = resources.files("engine").joinpath("data", cls.file_name(var))
+        if not path.is_file():
+            raise PatternError(f"no patterns ship for {var.name}")
+        try:
+            text = gzip.decompress(path.read_bytes()).decode("utf-8")
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            raise PatternError(f"damaged pattern file {cls.file_name(var)}: {exc}") from None
+        table = cls.from_text(var, text)
+        _LOADED[var.name] = table
+        return table
+
+
+#: The shipped tables read so far, by variant name (immutable once built).
+_LOADED: dict[str, PatternTable] = {}
