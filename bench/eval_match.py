@@ -28,6 +28,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -35,7 +36,7 @@ from _eval_reference import ReferenceEvaluator
 from level_ladder import opening
 from tally import Tally
 
-from engine import Board, find_variant
+from engine import Board, Variant, find_variant
 from engine.evaluate import Evaluator, Weights, prior_weights_for, weights_for
 from engine.search import Limit, Searcher
 
@@ -60,6 +61,26 @@ def play(start: Board, players: dict[int, Searcher], limit: Limit, max_plies: in
     return None if outcome is None or outcome.winner is None else int(outcome.winner)
 
 
+def opponent(variant: Variant, against_priors: bool = False,
+             against: Weights | None = None) -> Evaluator:
+    """The old side's evaluator: the linear terms with ``against`` and no region patterns, the
+    priors (``against_priors``), or the evaluator before the tuned terms.
+
+    Example:
+        >>> from engine import find_variant
+        >>> v = find_variant("international")
+        >>> old = opponent(v, against=weights_for(v).with_terms({"man": 100, "king": 320}))
+        >>> (old.weights.king, old.patterns)
+        (320, None)
+    """
+    if against is not None:
+        return Evaluator(variant, against, shipped_patterns=False)
+    if against_priors:
+        return Evaluator(variant, prior_weights_for(variant))
+    # The old evaluator has the same methods; the pure search takes it as one.
+    return cast("Evaluator", ReferenceEvaluator(variant))
+
+
 def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
           priors: bool = False, against_priors: bool = False,
           against: Weights | None = None) -> Tally:
@@ -82,10 +103,8 @@ def match(variant: str, games: int, nodes: int, max_plies: int, seed: int,
         new_colour = game % 2
         players = {
             new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=Evaluator(v, weights)),
-            1 - new_colour: Searcher(v, seed=seed, tt_mb=4, evaluator=(
-                Evaluator(v, against, shipped_patterns=False) if against is not None
-                else Evaluator(v, prior_weights_for(v)) if against_priors
-                else ReferenceEvaluator(v))),  # type: ignore[arg-type]
+            1 - new_colour: Searcher(v, seed=seed, tt_mb=4,
+                                     evaluator=opponent(v, against_priors, against)),
         }
         winner = play(start, players, limit, max_plies)
         if winner is None:

@@ -124,3 +124,14 @@ def test_the_text_round_trips() -> None:
     raw = resources.files("engine").joinpath("data", "patterns_international.txt.gz").read_bytes()
     shipped = gzip.decompress(raw).decode()
     assert shipped.startswith("# variant: international\n# command: draughtsboard tune patterns")
+
+
+def test_hints_teach_mode_and_the_levels_search_with_the_patterns() -> None:
+    from engine.levels import searcher_for_level
+    from engine.search import Searcher
+
+    table = PatternTable.load("international")
+    # Hints and teach mode search with a plain Searcher; every level builds one too.
+    assert Searcher("international").evaluator.patterns is table
+    assert all(searcher_for_level("international", level).evaluator.patterns is table
+               for level in (1, 5, 10))
