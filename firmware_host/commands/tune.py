@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from firmware_host.tools.tuning.selfplay import SelfPlay
+    from firmware_host.tools.tuning.selfplay import Sample, SelfPlay
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,22 +118,35 @@ def _selfplay_argv(config: SelfPlay) -> list[str]:
             "--noise", str(config.noise), "--max-plies", str(config.max_plies)]
 
 
+def _read(paths: list[Path], variant: str) -> list[tuple[dict[str, str], list[Sample]]]:
+    """Each positions file's header and positions.
+
+    Raises:
+        ValueError: a file that cannot be read, or holds another variant's positions.
+    """
+    from firmware_host.tools.tuning import dataset
+
+    files = []
+    for path in paths:
+        header, found = dataset.read(path)
+        if header.get("variant", variant) != variant:
+            raise ValueError(f"{path} holds {header['variant']} positions, not {variant}")
+        files.append((header, found))
+    return files
+
+
 def run_fit(args: argparse.Namespace) -> int:
     """Fit the weights and print them (and write them with ``--write``)."""
     from engine import find_variant
-    from firmware_host.tools.tuning import dataset, render
+    from firmware_host.tools.tuning import render
     from firmware_host.tools.tuning.fit import FitError, fit
 
     try:
         variant = find_variant(args.variant)
-        samples = []
-        sources = []
-        for path in args.data:
-            header, found = dataset.read(path)
-            if header.get("variant", variant.name) != variant.name:
-                raise ValueError(f"{path} holds {header['variant']} positions, not {variant.name}")
-            samples += found
-            sources.append(header.get("command", str(path)))
+        files = _read(args.data, variant.name)
+        samples = [sample for _, found in files for sample in found]
+        sources = [header.get("command", str(path)) for path, (header, _) in zip(
+            args.data, files, strict=True)]
         result = fit(variant, samples, passes=args.passes, l2=args.l2, holdout=args.holdout,
                      spread_cap=args.spread_cap, term_cap=args.term_cap)
     except (ValueError, FitError) as exc:
@@ -164,19 +177,13 @@ def run_patterns(args: argparse.Namespace) -> int:
     import gzip
 
     from engine import find_variant
-    from firmware_host.tools.tuning import dataset, render
+    from firmware_host.tools.tuning import render
     from firmware_host.tools.tuning.patterns import PatternFitError, fit_patterns
 
     try:
         variant = find_variant(args.variant)
-        files = []
-        sources = []
-        for path in args.data:
-            header, found = dataset.read(path)
-            if header.get("variant", variant.name) != variant.name:
-                raise ValueError(f"{path} holds {header['variant']} positions, not {variant.name}")
-            files.append(found)
-            sources.append(path.name)
+        files = [found for _, found in _read(args.data, variant.name)]
+        sources = [path.name for path in args.data]
         if not 0.0 <= args.holdout < 1.0:
             raise ValueError(f"--holdout is a share, 0 to 1, not {args.holdout}")
         result = fit_patterns(variant, files, l2=args.l2, holdout=args.holdout)
