@@ -22,7 +22,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -151,8 +150,6 @@ def fit_patterns(variant: Variant, files: Sequence[Sequence[Sample]], l2: float 
     clipped = np.clip(y[held], 1e-9, 1 - 1e-9)
     floor = float(np.mean(-(clipped * np.log(clipped) + (1 - clipped) * np.log(1 - clipped)))
                   ) if held.any() else 0.0
-    # Labels of exactly 0 or 1 carry no entropy of their own.
-    floor = 0.0 if math.isnan(floor) else floor
     return PatternFit(variant.name, terms, PatternTable(variant, weights), int((~held).sum()),
                       int(held.sum()), mean_loss(x_all, w_all, ~held),
                       mean_loss(x_all, w_all, held), mean_loss(x_linear, w_linear, held), floor)
