@@ -1,5 +1,5 @@
-"""The per-test timeout follows ``DRAUGHTSBOARD_SAMPLE``: CI's 300 s, an hour for a heavy suite
-at full size (``tests/conftest.py``). Checked in a child pytest run on a throwaway suite that uses
+"""The per-test timeout follows ``DRAUGHTSBOARD_SAMPLE``: CI's 300 s, an hour for every test at
+full size (``tests/conftest.py``). Checked in a child pytest run on a throwaway suite that uses
 the project's hook."""
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ def _child_run(tmp_path: Path, sample: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize(("sample", "heavy"), [("full", "3600"), ("ci", "None")])
-def test_heavy_suites_get_the_long_timeout_only_at_full_size(
-        tmp_path: Path, sample: str, heavy: str) -> None:
+@pytest.mark.parametrize(("sample", "bound"), [("full", "3600"), ("ci", "None")])
+def test_tests_get_the_long_timeout_only_at_full_size(
+        tmp_path: Path, sample: str, bound: str) -> None:
     out = _child_run(tmp_path, sample)
-    assert f"heavy timeout {heavy}" in out
+    assert f"heavy timeout {bound}" in out
+    assert f"light timeout {bound}" in out
     assert "own timeout 7" in out
-    assert "light timeout None" in out
