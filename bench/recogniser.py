@@ -1,4 +1,6 @@
-"""Benchmark: the recogniser's cost per stable-occupancy change (DESIGN §3; issue 5).
+"""Benchmark: the recogniser's cost per stable-occupancy change.
+
+What it recognises: docs/design.md#how-a-board-change-becomes-a-move.
 
 Mid-game positions with captures are taken from seeded random games (8x8 and 10x10, plus 12x12).
 For each, a capture (a random path, multi-captures preferred) is carried out as a player does:

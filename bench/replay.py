@@ -3,7 +3,7 @@
 A random legal game is carried out by sloppy hands (bounce, captured pieces removed in random
 order, intermediate landings, occasional adjusts) on the simulated board and replayed through the
 whole pipeline in virtual time: sensors -> scanner (debounce) -> controller -> session -> store
-(in memory). DESIGN.md §1 asks that a whole recorded game replays in well under a second.
+(in memory). A whole recorded game must replay in well under a second (docs/design.md#data-flow).
 
 Peer measured in the same run: the same games fed to the session directly as stable
 occupancies (no sensor scan, no debouncer), which is the floor the pipeline cannot beat; the

@@ -1,4 +1,6 @@
-"""Every docstring example of the three packages runs and is right (STYLE.md 15).
+"""Every docstring example of the three packages runs and is right.
+
+Why: docs/design.md#types-docs-and-tests.
 
 The modules are found by walking ``engine``, ``board_io`` and ``firmware_host``, so a new
 module's examples run without being listed here. Importing a module must not need a library

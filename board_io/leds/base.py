@@ -39,7 +39,7 @@ Rgb: TypeAlias = tuple[int, int, int]
 OFF: Rgb = (0, 0, 0)
 WHITE: Rgb = (255, 255, 255)
 
-#: RGB colour of each role (DESIGN.md §4). Single-colour boards ignore it.
+#: RGB colour of each role (docs/design.md#led-roles). Single-colour boards ignore it.
 ROLE_COLOURS: Mapping[Role, Rgb] = MappingProxyType({
     Role.FROM: (0, 255, 0),
     Role.TO: (0, 255, 0),

@@ -1,4 +1,6 @@
-"""The LED language (DESIGN.md §4) as data, and the builders of LED frames from game facts.
+"""The LED language as data, and the builders of LED frames from game facts.
+
+The roles and patterns: docs/design.md#led-roles.
 
 A frame is built from *layers*: a role and the squares it lights. When two layers claim one
 square, the role ranked first in :data:`PRIORITY` wins, so a correction always shows over a
@@ -22,7 +24,7 @@ from board_io.types import Led, Pattern, Role
 Square = int
 Layer = tuple[Role, Iterable[Square]]
 
-#: How each role blinks on every board (DESIGN.md §4). RGB boards add the role's colour.
+#: How each role blinks on every board (docs/design.md#led-roles). RGB boards add the role's colour.
 PATTERNS: Mapping[Role, Pattern] = MappingProxyType({
     Role.FROM: Pattern.ON,
     Role.TO: Pattern.ON,

@@ -1,4 +1,6 @@
-"""How the session judges the board in each state (DESIGN.md §3).
+"""How the session judges the board in each state.
+
+The order of the checks: docs/design.md#how-a-board-change-becomes-a-move.
 
 For each state, the :class:`Judge` looks at the stable occupancy against the game (through the
 recogniser's indexes) and decides: commit a move once its piece is released (the settle model,

@@ -1,4 +1,6 @@
-"""When a piece set down counts as let go: the settle model (DESIGN.md §3 "Release and hands").
+"""When a piece set down counts as let go: the settle model.
+
+The model in prose: docs/design.md#release-when-a-move-counts.
 
 FMJD rules, notes to article 16: a move is complete when the player has released the piece; a
 piece still held may be moved on. The board cannot feel a hand, so it reads release from what
@@ -17,9 +19,10 @@ recorded, and the move counts wherever it is finally let go. The model remembers
 whose result the board showed (:attr:`Release.shown`) until the board returns to the position
 or shows another move's result, so evidence that comes after a brief lift still counts.
 
-Whose hand it was (touch-move, DESIGN §3): a lift that released a capture or a promotion may be
-the mover's hand finishing its move (a piece taken off that was not captured, a crowned man
-lifted to jump on): it obliges nothing. After a quiet move it can only be the opponent's touch.
+Whose hand it was (docs/design.md#touch-move-and-jadoube): a lift that released a capture or
+a promotion may be the mover's hand finishing its move (a piece taken off that was not
+captured, a crowned man lifted to jump on): it obliges nothing. After a quiet move it can only
+be the opponent's touch.
 
 Example (international: 32-28 shown, then a Black piece lifted at once):
 

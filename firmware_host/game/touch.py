@@ -1,4 +1,4 @@
-"""Touch-move and j'adoube at the board (DESIGN.md §3; FMJD: a touched playable piece must move).
+"""Touch-move and j'adoube at the board (docs/design.md#touch-move-and-jadoube).
 
 A small tracker fed with the stable occupancy and the adjust button, clock-driven (the time of
 each event is passed in, so tests run in virtual time). It decides only two things: which piece,

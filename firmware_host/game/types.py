@@ -63,7 +63,8 @@ class Mode(Enum):
     TEACH = "teach"
 
 
-#: Default touch-move rule per mode (DESIGN.md §3): strict for tournament records only.
+#: Default touch-move rule per mode: strict for tournament records only
+#: (docs/design.md#touch-move-and-jadoube).
 DEFAULT_TOUCH_STRICT: Mapping[Mode, bool] = MappingProxyType(
     {Mode.PLAY: False, Mode.RECORD: True, Mode.TEACH: False}
 )

@@ -1,4 +1,4 @@
-"""Sensor changes -> moves: the recogniser (DESIGN.md §3, STYLE.md 12).
+"""Sensor changes -> moves: the recogniser (docs/design.md#how-a-board-change-becomes-a-move).
 
 A pure function of the game position and the stable occupancy of the board. It never waits and
 keeps no state: the session decides about time (settle, error delays), the touch tracker about
@@ -176,7 +176,7 @@ class MoveIndex:
 
     @property
     def playable(self) -> frozenset[Square]:
-        """Squares of the pieces that have a legal move (touching one obliges, DESIGN §3)."""
+        """Squares of the pieces that have a legal move (touching one obliges)."""
         return frozenset(self._by_origin)
 
     @property
@@ -442,7 +442,7 @@ def resolve(
 
 
 class PendingIndex:
-    """The position with the computer's move ``pending`` shown on the LEDs (DESIGN §3 step 3).
+    """The position with the computer's move ``pending`` shown on the LEDs (docs/design.md, step 3).
 
     Example:
         >>> from engine.board import Board

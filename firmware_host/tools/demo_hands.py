@@ -7,8 +7,9 @@ Two jobs, both as plain data so they are easy to check:
   square on its way, captured pieces taken off in a random order, some before the capturing
   piece has landed.
 - :func:`next_led_step`: what a player does next when carrying out the computer's reply *by
-  reading the LEDs only* (the roles ``from``, ``to``, ``remove`` of DESIGN.md §4): lift the piece
-  lit "from", take off a piece blinking "remove", put the lifted piece on the square lit "to".
+  reading the LEDs only* (the roles ``from``, ``to``, ``remove``: docs/design.md#led-roles):
+  lift the piece lit "from", take off a piece blinking "remove", put the lifted piece on the
+  square lit "to".
   It knows nothing of the move itself, so a demo that finishes proves the LED language is
   followable.
 

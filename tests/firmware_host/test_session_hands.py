@@ -1,6 +1,6 @@
 """The board follows the hand as an arbiter would (issue 14), in international, Russian and English.
 
-Rules cited from the FMJD text (../shared/seeds, international rules): the notes to article 16
+Rules cited from the official FMJD rules (docs/rules.md#sources, [FMJD]): the notes to article 16
 ("a move is finished when the player has released the piece"; "a touched piece not yet
 released may be put on another square"; "j'adoube" is announced before putting pieces right),
 article 12 (crowning: another piece of the same colour put on the promoted man), articles 20 and

@@ -66,7 +66,7 @@ def test_random_games_are_recorded_exactly(variant: str, chunk: int) -> None:
         rig, game = play_random_game(variant, seed)
         session = rig.session
         record = rig.store.load_game(session.game_id)
-        # The move the hands made, as the sensors can know it (DESIGN.md section 3): its origin,
+        # The move the hands made, as the sensors can know it (docs/design.md): its origin,
         # destination and captured pieces. Two capture paths with the same three (a circular
         # king capture taken the other way round) are the same board result.
         name = game.variant.square_name

@@ -1,4 +1,6 @@
-"""Touch-move and j'adoube (DESIGN.md §3), in virtual time, with the recogniser.
+"""Touch-move and j'adoube, in virtual time, with the recogniser.
+
+The rules: docs/design.md#touch-move-and-jadoube.
 
 Record mode applies touch-move to both players, so every rule is checked for White and for Black.
 Positions come from the engine; the playable pieces from the recogniser's index.
