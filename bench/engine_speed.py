@@ -101,7 +101,7 @@ def compiled_python(build_dir: Path) -> Path:
                                     ".mypy_cache", ".pytest_cache", ".hypothesis", "*.so")
     for name in ("engine", "board_io", "firmware_host"):
         shutil.copytree(ROOT / name, src / name, ignore=ignore)
-    for name in ("setup.py", "pyproject.toml", "README.md"):
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):  # license-files
         shutil.copy2(ROOT / name, src / name)
     print(f"building the compiled engine in {home} (once per state of the sources) ...",
           file=sys.stderr, flush=True)
