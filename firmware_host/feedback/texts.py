@@ -92,15 +92,45 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def _ply(value: object) -> int | None:
+    """A ply number of an event (an int, or up to nine digits), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+        return int(value)
+    return None
+
+
+def _reason(reason: Mapping[str, object]) -> str:
+    """The words of one hint reason. Only the table's own templates are formatted, with the
+    fields they name: the reason's data is never a template itself (an event is data, and
+    ``"{kind:>300000000}"`` as a template would build a 300 MB text).
+
+    >>> _reason({"kind": "captures", "pieces": 2}), _reason({"kind": "captures"})
+    ('captures 2', 'captures')
+    >>> _reason({"kind": "{kind:>300000000}"})
+    '{kind:>300000000}'
+    """
+    kind = str(reason.get("kind"))[:80]
+    template = REASONS.get(kind)
+    if template is None:
+        return kind
+    names = _fields(template)
+    if not names <= reason.keys():
+        return kind.replace("_", " ")
+    return template.format(**{name: str(reason[name])[:80] for name in names})
+
+
 def _enrich(event: Mapping[str, object]) -> dict[str, object]:
     data = dict(event)
     for key in ("missing", "extra", "squares", "pdn"):
         value = data.get(key)
         if isinstance(value, list | tuple) and f"{key}_text" not in data:
             data[f"{key}_text"] = ", ".join(str(s) for s in value) or "nothing"
-    ply = data.get("ply")
-    if isinstance(ply, int | str) and "ply_text" not in data:
-        ply = int(ply)
+    ply = _ply(data.get("ply"))
+    if ply is not None and "ply_text" not in data:
         data["ply_text"] = f"{(ply + 1) // 2}." if ply % 2 else f"{ply // 2}..."
     for key in ("pending", "applied"):
         value = data.get(key)
@@ -108,8 +138,7 @@ def _enrich(event: Mapping[str, object]) -> dict[str, object]:
             data[f"{key}_text"] = ", ".join(f"{k} {v}" for k, v in value.items())
     reasons = data.get("reasons")
     if isinstance(reasons, list | tuple) and "reasons_text" not in data:
-        texts = [REASONS.get(str(r.get("kind")), str(r.get("kind"))).format(**r)
-                 for r in reasons if isinstance(r, Mapping)]
+        texts = [_reason(r) for r in reasons if isinstance(r, Mapping)]
         data["reasons_text"] = f" ({', '.join(texts)})" if texts else ""
     elif "reasons_text" not in data:
         data["reasons_text"] = ""

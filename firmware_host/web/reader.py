@@ -8,7 +8,6 @@ session's state, the LED frame, the sentences of refusals and corrections).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +19,8 @@ from engine import Board
 from engine.errors import DraughtsError
 from firmware_host.feedback.texts import render
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
+from firmware_host.web import edge
+from firmware_host.web.edge import BadRecord, Rejects
 
 __all__ = ["BoardView", "Reader", "events_key"]
 
@@ -104,34 +105,54 @@ class Reader:
 
     def __init__(self, client: Redis) -> None:
         self.client = client
+        #: The bad records skipped (counted, each logged once): :mod:`~firmware_host.web.edge`.
+        self.rejects = Rejects()
 
     async def boards(self) -> list[str]:
-        """Every board that has recorded a game, sorted."""
+        """Every board that has recorded a game, sorted (a member that is not a board id by
+        the configuration's rule is skipped: it could not name keys, links or feed fields)."""
         members: Any = await self.client.smembers(f"{ROOT}:boards")
-        return sorted(_str(m) for m in members)
+        out = []
+        for member in members:
+            try:
+                out.append(edge.board_id(member))
+            except BadRecord as exc:
+                self.rejects.skip(f"{ROOT}:boards", repr(member)[:80], exc)
+        return sorted(out)
 
     async def games_started(self, board_id: str, since: float = 0.0
                             ) -> list[tuple[str, float]]:
         """The board's games with their start times, oldest first."""
-        ids: Any = await self.client.zrangebyscore(f"{ROOT}:{board_id}:games", since, "+inf",
-                                                   withscores=True)
-        return [(_str(i), float(score)) for i, score in ids]
+        key = f"{ROOT}:{board_id}:games"
+        ids: Any = await self.client.zrangebyscore(key, since, "+inf", withscores=True)
+        out = []
+        for member, score in ids:
+            try:
+                out.append((edge.game_id(member), edge.number(score, 0, edge.MAX_TIME)))
+            except BadRecord as exc:
+                self.rejects.skip(key, repr(member)[:80], exc)
+        return out
 
     async def game(self, board_id: str, game_id: str) -> GameRecord | None:
         """A game replayed from its log (a corrupt entry is skipped), or None if unknown."""
-        entries: Any = await self.client.xrange(f"{ROOT}:{board_id}:game:{game_id}")
+        key = f"{ROOT}:{board_id}:game:{game_id}"
+        entries: Any = await self.client.xrange(key)
         game: GameRecord | None = None
         seen = 0
         for entry_id, raw in entries:
-            fields = {_str(k): _str(v) for k, v in raw.items()}
-            seq = int(fields.get("seq", "0") or 0)
-            if seq and seq <= seen:
-                continue  # replayed twice after a power cut: docs/events.md
-            seen = max(seen, seq)
+            where = _str(entry_id)
             try:
-                game = apply_op(game, fields, f"{board_id}/{game_id} entry {_str(entry_id)}")
-            except RecordError as exc:
-                log.warning("%s", exc)
+                fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
+                edge.check_op(fields)
+                seq = int(fields.get("seq", "0") or 0)
+                if seq and seq <= seen:
+                    continue  # replayed twice after a power cut: docs/events.md
+                if game is not None and fields.get("op") == "start":
+                    raise BadRecord("a second start entry")
+                game = apply_op(game, fields, f"{board_id}/{game_id} entry {where}")
+                seen = max(seen, seq)
+            except (BadRecord, RecordError) as exc:
+                self.rejects.skip(key, where, exc)
         return game
 
     async def current_game_id(self, board_id: str) -> str | None:
@@ -140,11 +161,23 @@ class Reader:
         latest: Any = await self.client.zrevrange(f"{ROOT}:{board_id}:games", 0, 0)
         return _current(session, latest)
 
+    def events(self, board_id: str, entries: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The readable messages of event stream ``entries`` (an unreadable one is skipped,
+        counted and logged once)."""
+        out = []
+        for entry in entries:
+            entry_id, message = decode_entry(entry)
+            if message is None:
+                self.rejects.skip(events_key(board_id), entry_id, "not an event (JSON object)")
+            else:
+                out.append((entry_id, message))
+        return out
+
     async def recent_events(self, board_id: str, count: int = RECENT
                             ) -> list[tuple[str, dict[str, Any]]]:
         """The board's newest events, oldest first, as ``(stream id, message)``."""
         entries: Any = await self.client.xrevrange(events_key(board_id), count=count)
-        return [(i, m) for i, m in (decode_entry(e) for e in reversed(entries)) if m]
+        return self.events(board_id, list(reversed(entries)))
 
     async def board(self, board_id: str, recent: int = RECENT) -> BoardView:
         """The board's live view: its game, position, state, LEDs and the sentences among its
@@ -157,8 +190,7 @@ class Reader:
         game_id = _current(session, latest)
         game = await self.game(board_id, game_id) if game_id else None
         view = BoardView(board_id, game, replay(game) if game else None)
-        events = [(i, m) for i, m in (decode_entry(e) for e in reversed(entries)) if m]
-        apply_events(view, events)
+        apply_events(view, self.events(board_id, list(reversed(entries))))
         return view
 
     async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:
@@ -203,22 +235,33 @@ def decode_entry(entry: Any) -> tuple[str, dict[str, Any] | None]:
     entry_id, fields = entry
     raw = fields.get(b"event", fields.get("event"))
     try:
-        message = json.loads(raw) if raw is not None else None
-    except ValueError:
+        message = edge.load_json(raw) if raw is not None else None
+    except BadRecord:
         message = None
+    if isinstance(message, dict) and not isinstance(message.get("event"), str):
+        message = None  # every event names its kind
     return _str(entry_id), message if isinstance(message, dict) else None
 
 
 def _current(session: Any, latest: Any) -> str | None:
     """The game in play: the session's (its JSON), else the latest game's id."""
-    if session:
-        try:
-            game_id = json.loads(session).get("game_id")
-        except (ValueError, AttributeError):
-            game_id = None
-        if isinstance(game_id, str):
-            return game_id
-    return _str(latest[0]) if latest else None
+    for candidate in _session_game(session), latest[0] if latest else None:
+        if candidate is not None:
+            try:
+                return edge.game_id(candidate)
+            except BadRecord:
+                continue
+    return None
+
+
+def _session_game(session: Any) -> object:
+    if not session:
+        return None
+    try:
+        data = edge.load_json(session, 1 << 20)
+    except BadRecord:
+        return None
+    return data.get("game_id") if isinstance(data, dict) else None
 
 
 def _frame(data: object) -> dict[str, tuple[str, str]]:

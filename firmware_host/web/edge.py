@@ -1,0 +1,237 @@
+"""The reader's edge: every value the web app reads from Redis is checked here first.
+
+Whoever can write to the boards' Redis can write anything there, so the web app trusts nothing
+it reads: ids follow the configuration's rule for ``board.id`` (so no ``:`` or newline reaches a
+key, a link, a header or the live feed), text is UTF-8, numbers are finite and in range, the
+variant is one the engine knows, a FEN is one its board reads, header names are PDN tags and
+their values one printable line. What fails a check is a :class:`BadRecord`; the reader skips
+that record and tells :class:`Rejects`, which counts it and logs it once with its key and
+entry id, so one corrupt record costs one line in the log and nothing else.
+
+>>> board_id(b"board1"), game_id("20261129-183005-3fa2")
+('board1', '20261129-183005-3fa2')
+>>> board_id("a:b")
+Traceback (most recent call last):
+...
+firmware_host.web.edge.BadRecord: 'a:b' is not an id (letters, digits, - and _, at most 63)
+>>> number("1e308", 0, MAX_TIME)
+Traceback (most recent call last):
+...
+firmware_host.web.edge.BadRecord: 1e+308 is not a number from 0 to 100000000000
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from engine import Board
+from engine.errors import DraughtsError
+from engine.outcome import RESULTS
+from engine.variant import find_variant
+
+__all__ = ["MAX_EVENT_BYTES", "BadRecord", "Rejects", "board_id", "check_op", "game_id",
+           "load_json", "number", "text"]
+
+log = logging.getLogger(__name__)
+
+#: The configuration's rule for ``board.id`` (config/schema.py), also used for game ids.
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+#: PDN 3.0 tag names: a capital, then letters, digits and ``_``.
+TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]{0,39}")
+#: Unix times from 1970 to year 5138: ``time.gmtime`` and the PDN Date take them all.
+MAX_TIME = 1e11
+#: A header value, a move's text, a short field: at most this many characters.
+MAX_TEXT = 255
+MAX_PLY = 100_000
+#: A live event larger than this is not an event the board wrote (an LED frame is ~2 KB).
+MAX_EVENT_BYTES = 64 * 1024
+#: A square's name: a PDN number, or a letter and a number (``c3``).
+SQUARE = re.compile(r"[0-9]{1,3}|[A-Za-z][0-9]{1,2}")
+MOVE_TEXT = re.compile(rf"(?:{SQUARE.pattern})(?:[-x:×](?:{SQUARE.pattern})){{1,40}}")
+
+
+class BadRecord(ValueError):
+    """A value read from Redis fails the edge's checks."""
+
+
+class Rejects:
+    """The bad records a reader skipped: counted, each logged once (key and entry id).
+
+    >>> rejects = Rejects()
+    >>> rejects.skip("k", "1-0", "bad"), rejects.skip("k", "1-0", "bad"), rejects.count
+    (True, False, 1)
+    """
+
+    #: Distinct bad records remembered (then the memory starts again: a line each again).
+    LIMIT = 10_000
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._seen: set[tuple[str, str]] = set()
+
+    def skip(self, key: str, entry: str, why: object) -> bool:
+        """Count and log the bad record ``entry`` of ``key``; True the first time."""
+        if (key, entry) in self._seen:
+            return False
+        if len(self._seen) >= self.LIMIT:
+            self._seen.clear()
+        self._seen.add((key, entry))
+        self.count += 1
+        log.warning("web: skipped a bad record: key %r entry %r: %.200s", key[:200],
+                    entry[:100], str(why).replace("\n", " "))
+        return True
+
+
+def text(value: object, limit: int | None = None) -> str:
+    """``value`` (bytes from Redis, or a str) as text: UTF-8, at most ``limit`` characters,
+    printable when ``limit`` is given (one line)."""
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadRecord(f"not UTF-8: {value[:40]!r}") from None
+    if not isinstance(value, str):
+        raise BadRecord(f"not text: {type(value).__name__}")
+    if limit is not None and (len(value) > limit or not value.isprintable()):
+        raise BadRecord(f"not one printable line of at most {limit}: {value[:40]!r}")
+    return value
+
+
+def board_id(value: object) -> str:
+    """A board id, by the configuration's rule."""
+    name = text(value)
+    if not ID.fullmatch(name):
+        raise BadRecord(f"{name[:80]!r} is not an id (letters, digits, - and _, at most 63)")
+    return name
+
+
+#: Game ids follow the same rule.
+game_id = board_id
+
+
+def number(value: object, low: float, high: float) -> float:
+    """A finite number from ``low`` to ``high``."""
+    if isinstance(value, bool):
+        raise BadRecord(f"{value!r} is not a number")
+    try:
+        result = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise BadRecord(f"{str(value)[:40]!r} is not a number") from None
+    if not (math.isfinite(result) and low <= result <= high):
+        raise BadRecord(f"{result:g} is not a number from {low:g} to {high:.0f}")
+    return result
+
+
+def integer(value: object, low: int, high: int) -> int:
+    """An integer from ``low`` to ``high`` (a JSON int, or digits)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise BadRecord(f"{str(value)[:40]!r} is not an integer")
+    if isinstance(value, str) and not (value.isdigit() and value.isascii() and len(value) < 12):
+        raise BadRecord(f"{value[:40]!r} is not an integer")
+    result = int(value)
+    if not low <= result <= high:
+        raise BadRecord(f"{result} is not from {low} to {high}")
+    return result
+
+
+def _reject_constant(name: str) -> None:
+    raise BadRecord(f"{name} is not JSON")
+
+
+def load_json(raw: object, limit: int = MAX_EVENT_BYTES) -> Any:
+    """JSON read strictly: UTF-8, at most ``limit`` bytes, no NaN or Infinity (which no browser
+    reads back)."""
+    if isinstance(raw, bytes | str) and len(raw) > limit:
+        raise BadRecord(f"{len(raw)} bytes: more than {limit}")
+    source = text(raw)
+    try:
+        return json.loads(source, parse_constant=_reject_constant)
+    except BadRecord:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise BadRecord(f"not JSON: {exc}") from None
+
+
+def _headers(data: object) -> None:
+    if not isinstance(data, dict) or len(data) > 100:
+        raise BadRecord("headers: not a mapping of at most 100 tags")
+    for name, value in data.items():
+        if not TAG_NAME.fullmatch(name):
+            raise BadRecord(f"header {name[:40]!r} is not a PDN tag name")
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise BadRecord(f"header {name}: not a text")
+        text(str(value), MAX_TEXT)
+
+
+def _start(data: Mapping[str, Any]) -> None:
+    game_id(data.get("game_id"))
+    board_id(data.get("board_id"))
+    _headers(data.get("headers"))
+    variant = text(data.get("variant"), 40)
+    text(data.get("mode"), 40)
+    number(data.get("created"), 0, MAX_TIME)
+    fen = data.get("start_fen")
+    try:
+        find_variant(variant)
+        if fen is not None:
+            Board(variant, fen=text(fen, 1000))
+    except (DraughtsError, ValueError) as exc:
+        raise BadRecord(str(exc)) from None
+
+
+def _move(data: Mapping[str, Any]) -> None:
+    integer(data.get("ply"), 1, MAX_PLY)
+    pdn = text(data.get("pdn"), 200)
+    if not MOVE_TEXT.fullmatch(pdn):
+        raise BadRecord(f"{pdn[:40]!r} is not a move")
+    text(data.get("fen_after"), 1000)
+    number(data.get("time"), 0, MAX_TIME)
+    for clock in ("clock_white", "clock_black"):
+        if data.get(clock) is not None:
+            number(data[clock], -1e9, 1e9)
+    for key in ("origin", "destination", "by"):
+        if key in data:
+            text(data[key], 40)
+    for key in ("path", "captures"):
+        squares = data.get(key, [])
+        if not isinstance(squares, list) or len(squares) > 100:
+            raise BadRecord(f"{key}: not a list of squares")
+        for square in squares:
+            if not SQUARE.fullmatch(text(str(square), 3)):
+                raise BadRecord(f"{key}: {str(square)[:10]!r} is not a square")
+
+
+def check_op(fields: Mapping[str, str]) -> None:
+    """Check one entry of a game's log (``op``, ``seq``, ``data``: docs/events.md) before it is
+    replayed: what :func:`~firmware_host.store.records.apply_op` and the pages then read of it
+    is well formed and in range.
+
+    >>> check_op({"op": "takeback", "seq": "3", "data": '{"to_ply": "x"}'})
+    Traceback (most recent call last):
+    ...
+    firmware_host.web.edge.BadRecord: 'x' is not an integer
+    """
+    integer(fields.get("seq", "0") or "0", 0, 10**9)
+    op = fields.get("op")
+    data = load_json(fields.get("data", ""), 1 << 20)
+    if not isinstance(data, dict):
+        raise BadRecord("data is not an object")
+    if op == "start":
+        _start(data)
+    elif op == "move":
+        _move(data)
+    elif op == "takeback":
+        integer(data.get("to_ply"), 0, MAX_PLY)
+    elif op == "finish":
+        if data.get("result") not in RESULTS:
+            raise BadRecord(f"{str(data.get('result'))[:20]!r} is not a PDN result")
+        text(data.get("termination", ""), MAX_TEXT)
+    elif op == "headers":
+        _headers(data)
+    else:
+        raise BadRecord(f"unknown operation {str(op)[:20]!r}")
