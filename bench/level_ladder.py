@@ -14,8 +14,8 @@ The line for a pair reads ``L3-L2: +W =D -L  score%`` from the stronger level's 
 every level scores above 50 % against the one below, and level 10 loses no game to level 5.
 ``--out FILE`` writes every game (players, colours, opening, moves, result, depth reached, CPU
 time) with the command and the commit that produced them; ``bench/rating.py FILE`` fits the
-ratings of all levels from all of those games at once and prints the README table. The end of
-the run prints that fit too.
+ratings of all levels from all of those games at once and prints the table of docs/levels.md.
+The end of the run prints that fit too.
 
 Run: ``.venv/bin/python bench/level_ladder.py [--variant international] [--games 30]
 [--time-scale 0.05] [--jobs 2] [--out bench/data/ladder-international.json]``

@@ -19,7 +19,7 @@ nor this bench's own refereeing change its strength), ``--movetime`` CPU seconds
 ``--pi-factor F`` every setting is played again at ``F`` times that time, the time a Raspberry Pi 4
 would give it (0.25 for a Pi 4: issue 17 puts the Pi's cores at 3-5 times slower than the x86
 development machine for this kind of Python, 4 is the middle, and the n-body program of the
-Benchmarks Game runs 4.6 times slower on a 1.5 GHz Pi 4 than here; see README, Strength).
+Benchmarks Game runs 4.6 times slower on a 1.5 GHz Pi 4 than here; see docs/strength.md).
 TurboEngine gets CPU time of its own process (its ``time.perf_counter`` is bound to
 ``time.process_time``); Scan at a fixed depth has no clock at all.
 

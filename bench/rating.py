@@ -316,7 +316,7 @@ def text_table(ladder: Ladder, result: Fit) -> str:
 
 
 def markdown_table(ladder: Ladder, result: Fit) -> str:
-    """The README table: level, rating, ± error, what it plays like, games behind it."""
+    """The table of docs/levels.md: level, rating, ± error, how it plays, games behind it."""
     lines = ["| level | rating | ± | gap to the level below | plays like | a move (mean) | games |",
              "|---|---|---|---|---|---|---|"]
     for row in describe(ladder, result):
@@ -347,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--anchor", default="L1", help="the player rated 0 (default L1)")
     parser.add_argument("--prior-draws", type=float, default=1.0,
                         help="virtual draws added to each pair that met (default 1)")
-    parser.add_argument("--markdown", action="store_true", help="print the README tables")
+    parser.add_argument("--markdown", action="store_true", help="print docs/levels.md's tables")
     args = parser.parse_args(argv)
     files = args.files or sorted(DATA.glob("ladder-*.json"))
     if not files:

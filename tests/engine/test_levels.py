@@ -206,7 +206,7 @@ LADDER_FILES = sorted(BENCH_DATA.glob("ladder-*.json"))
 
 
 def test_the_published_ladder_measured_these_levels_and_they_climb() -> None:
-    """The ladder files behind the README's table were played with the levels as they are now,
+    """The ladder files behind docs/levels.md's table were played with the levels as they are now,
     and the rating fit over all their games shows no level significantly weaker than the one
     below it (no gap under minus two standard errors), level 5 well above level 1 and level 10
     well above level 5 (more than two standard errors each).
