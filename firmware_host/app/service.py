@@ -65,7 +65,8 @@ from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.orientation import check_at_start, position_readings
 from firmware_host.remote import CommandReader, open_remote, with_saved_settings
 from firmware_host.store import RedisStore, open_store
-from firmware_host.store.lease import BoardIdInUse, BoardLease
+from firmware_host.store.keepalive import KeepAlive
+from firmware_host.store.lease import BoardIdInUse
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
@@ -114,7 +115,7 @@ class Service:
     def __init__(self, controller: Controller, scanner: Scanner, store: RedisStore,
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
-                 transform: str = "identity", lease: BoardLease | None = None) -> None:
+                 transform: str = "identity", keepalive: KeepAlive | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -129,8 +130,11 @@ class Service:
         self.remote = remote
         #: The configured ``board.transform`` (the orientation check names the one that fits).
         self.transform = transform
-        #: The lease on the board id, refreshed with the watchdog (None: the memory store).
-        self.lease = lease
+        #: The lease on the board id and the heartbeat, kept on a thread of their own (None: the
+        #: memory store); another board taking the id stops the service.
+        self.keepalive = keepalive
+        if keepalive is not None:
+            keepalive.on_lost = self._lost
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
@@ -166,22 +170,16 @@ class Service:
         if interval is not None and now - self._last_watchdog >= interval:
             self.notifier.watchdog()
             self._last_watchdog = now
-        if self.lease is not None:
-            self._refresh_lease()
-        # Spooled writes: the store's events thread retries Redis by itself, off this thread.
+        # The lease and the heartbeat: the keep-alive thread. Spooled writes: the store's
+        # events thread retries Redis by itself, off this thread.
         if now - self._last_faults >= FAULTS_PERIOD:
             self._last_faults = now
             self._pass_reported_faults()
 
-    def _refresh_lease(self) -> None:
-        """Keep the board id (one round trip every few seconds); give way if it was taken."""
-        assert self.lease is not None
-        try:
-            self.lease.refresh()
-        except BoardIdInUse as exc:  # another board took the id while Redis was away
-            log.error("%s: stopping", exc)
-            if self._stop is not None:
-                self._stop.set()
+    def _lost(self, exc: BoardIdInUse) -> None:
+        """From the keep-alive thread: another board took the id while Redis was away."""
+        if self._stop is not None:
+            self._stop.set()
 
     def _pass_reported_faults(self) -> None:
         """Cells the microcontroller reported faulty (its diode check) to the sensor watch."""
@@ -254,8 +252,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     # One live board per board id: taken before anything else is opened (a second board with
     # this id is refused with one line; the service's own crashed run is taken over).
     url = str(config["store.url"])
-    lease = None if url == "memory" else stack.enter_context(
-        BoardLease.from_url(url, str(config["board.id"])))
+    keepalive = None if url == "memory" else stack.enter_context(
+        KeepAlive.from_url(url, str(config["board.id"])))
     config = with_saved_settings(config)  # what the players chose at the web app last time
     clock = wiring.clock or MonotonicClock()
     variant = find_variant(str(config["game.variant"]))
@@ -290,7 +288,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     period = 1.0 / _int(config, "timing.scan_hz")
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=remote,
-                   transform=str(config["board.transform"]), lease=lease)
+                   transform=str(config["board.transform"]), keepalive=keepalive)
 
 
 def _int(config: Config, path: str) -> int:

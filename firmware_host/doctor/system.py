@@ -108,10 +108,10 @@ class RedisProbe(Protocol):
 
 def redis_probe(url: str) -> RedisProbe:
     """A redis-py client for ``url`` with short timeouts."""
-    import redis
+    from firmware_host.store.connect import sync_client
 
-    return cast(RedisProbe, redis.Redis.from_url(url, socket_timeout=3, socket_connect_timeout=3,
-                                                 decode_responses=True))
+    return cast(RedisProbe, sync_client(url, socket_timeout=3, socket_connect_timeout=3,
+                                        decode_responses=True))
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-import redis
-
 from board_io.clock import Clock
 from firmware_host.config import Config
 from firmware_host.game.controller import Controller
@@ -20,6 +18,7 @@ from firmware_host.opponents.worker import EngineWorker
 from firmware_host.remote.commands import BLOCK_MS, CommandReader, commands_key
 from firmware_host.remote.level import level_hook
 from firmware_host.remote.saved import saver, with_saved_settings
+from firmware_host.store.connect import sync_client
 
 __all__ = ["CommandReader", "commands_key", "open_remote", "with_saved_settings"]
 
@@ -35,8 +34,7 @@ def open_remote(config: Config, controller: Controller, stack: ExitStack, clock:
     url = str(config["store.url"])
     if url == "memory" or not config["web.control"]:
         return None
-    client = redis.Redis.from_url(url, socket_timeout=BLOCK_MS / 1000 + 2,
-                                  socket_connect_timeout=2)
+    client = sync_client(url, socket_timeout=BLOCK_MS / 1000 + 2, socket_connect_timeout=2)
     stack.callback(client.close)
     board_id = str(config["board.id"])
     reader = CommandReader(client, board_id, controller.post, clock.monotonic)

@@ -22,6 +22,7 @@ from engine.errors import UnknownVariantError
 from engine.variant import find_variant
 from firmware_host.config import Config
 from firmware_host.game.settings import TOUCH_MOVE_VALUES, check_variant
+from firmware_host.store.connect import sync_client
 
 __all__ = ["overrides", "saver", "settings_key", "with_saved_settings"]
 
@@ -67,7 +68,7 @@ def with_saved_settings(config: Config) -> Config:
         return config
     board_id = str(config["board.id"])
     try:
-        client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        client = sync_client(url, socket_timeout=1, socket_connect_timeout=1)
         try:
             raw = client.hgetall(settings_key(board_id))
         finally:

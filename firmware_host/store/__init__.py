@@ -12,8 +12,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import redis
-
+from firmware_host.store.connect import sync_client
 from firmware_host.store.errors import StoreError, StoreUnavailable
 from firmware_host.store.failures import describe_failure
 from firmware_host.store.local import LocalCopy
@@ -74,7 +73,7 @@ def open_store(
                           name="the in-memory store", background=bool(background_events))
     shown = shown_url(url)
     try:
-        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        client = sync_client(url, socket_timeout=2, socket_connect_timeout=2)
     except ValueError as exc:
         raise StoreError(f"store URL {shown!r} is not valid: {exc}") from None
     log.info("store: %s, board %s", shown, board_id)

@@ -9,13 +9,16 @@ spool flush sets it aside instead of retrying it for ever.
 True
 >>> is_poison(redis.ResponseError("MISCONF Redis is configured to save RDB snapshots"))
 False
+>>> is_poison(redis.exceptions.NoPermissionError("this user has no permissions",
+...                                              status_code="NOPERM"))
+False
 """
 
 from __future__ import annotations
 
 import redis
 
-__all__ = ["FAILURES", "describe_failure", "is_poison"]
+__all__ = ["FAILURES", "describe_failure", "failure_kind", "is_poison"]
 
 #: Every way Redis can fail a write: all take the same outage path.
 FAILURES: tuple[type[BaseException], ...] = (
@@ -26,13 +29,38 @@ _TRANSIENT = ("OOM", "MISCONF", "READONLY", "NOAUTH", "NOPERM", "LOADING", "BUSY
               "NOREPLICAS", "TRYAGAIN", "CLUSTERDOWN", "WRONGPASS")
 
 
+def failure_kind(exc: BaseException) -> str:
+    """The error code of an error reply (redis-py keeps it apart from the message), else the
+    exception's class name: what a one-line-per-kind log compares.
+
+    >>> failure_kind(redis.exceptions.ReadOnlyError("You can't write", status_code="READONLY"))
+    'READONLY'
+    >>> failure_kind(redis.ResponseError("WRONGTYPE Operation against a key")), failure_kind(
+    ...     redis.ConnectionError("Error 111"))
+    ('WRONGTYPE', 'ConnectionError')
+    """
+    code = getattr(exc, "status_code", None)
+    if isinstance(code, str) and code:
+        return code
+    words = str(exc).split()
+    if isinstance(exc, redis.ResponseError) and words and words[0].isupper():
+        return words[0]
+    return type(exc).__name__
+
+
 def describe_failure(exc: BaseException) -> str:
     """One line saying how Redis failed (never a password: redis-py's messages hold none).
 
     >>> describe_failure(redis.TimeoutError("Timeout reading from socket"))
     'timed out (Timeout reading from socket)'
+    >>> describe_failure(redis.exceptions.ReadOnlyError("You can't write against a read only "
+    ...                                                 "replica.", status_code="READONLY"))
+    "it answers with an error: READONLY You can't write against a read only replica."
     """
     text = (str(exc).strip().splitlines() or [""])[0]
+    code = getattr(exc, "status_code", None)
+    if isinstance(code, str) and code and not text.startswith(code):
+        text = f"{code} {text}"
     if isinstance(exc, redis.AuthenticationError) or "WRONGPASS" in text or "NOAUTH" in text:
         return f"authentication failed, check the password in store.url ({text})"
     if isinstance(exc, redis.TimeoutError):
@@ -47,5 +75,5 @@ def is_poison(exc: BaseException) -> bool:
     if not isinstance(exc, redis.ResponseError) or isinstance(
             exc, (redis.exceptions.OutOfMemoryError, redis.exceptions.ReadOnlyError)):
         return False
-    words = str(exc).replace(":", " ").split()
+    words = [failure_kind(exc), *str(exc).replace(":", " ").split()]
     return not any(word in _TRANSIENT for word in words)

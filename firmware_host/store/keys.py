@@ -6,7 +6,9 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`);
 - ``…:session`` string: JSON of the live session, so a restart resumes;
 - ``…:events`` stream (capped) and pub/sub channel of the same name: live events;
-- ``…:spool`` string: how far the disk spool has been flushed (so a flush is applied once).
+- ``…:spool`` string: how far the disk spool has been flushed (so a flush is applied once);
+- ``…:lease`` string: which live service holds the board id (:mod:`.lease`);
+- ``…:alive`` string with a TTL: the board's heartbeat (:mod:`.keepalive`).
 
 >>> keys = BoardKeys("board1")
 >>> keys.game("20261129-183005-3fa2")
@@ -67,6 +69,16 @@ class BoardKeys:
     @property
     def spool(self) -> str:
         return self.prefix + "spool"
+
+    @property
+    def alive(self) -> str:
+        """The heartbeat (:mod:`.keepalive`): JSON ``{"time", "state", "pid"}`` with a TTL."""
+        return self.prefix + "alive"
+
+    @property
+    def lease(self) -> str:
+        """The board-id lease (:mod:`.lease`)."""
+        return self.prefix + "lease"
 
     def game(self, game_id: str) -> str:
         """The stream of the game's log."""

@@ -3,14 +3,15 @@
 Every Redis key of a board is prefixed with its id; two boards left at the same id on one Redis
 would write one session and one event stream, and a restart could resume the other board's
 game. At start the service takes ``draughtsboard:<id>:lease`` with ``SET NX PX`` and a value
-naming a random token and its holder (machine id, host name, pid); it refreshes it from the scan
-loop's watchdog ping, releases it at stop, and a service that dies lets it expire after
-``ttl_s``.
+naming a random token and its holder (machine id, host name, pid); the keep-alive thread
+(:mod:`.keepalive`) refreshes it, it is released at stop, and a service that dies lets it expire
+after ``ttl_s``.
 
 A lease left by this machine's previous run of the service (same machine id, its pid no longer
 alive: a crash followed by systemd's restart) is taken over at once instead of waited out. While
-Redis is unreachable the board keeps playing (the store spools): the lease is taken as soon as
-Redis answers again.
+Redis is unreachable or refuses (read-only, loading, out of memory, a key of the wrong type left
+by another program: :data:`~.failures.FAILURES`) the board keeps playing (the store spools),
+the lease says so in one line and is taken as soon as Redis answers again.
 
 Example (fakeredis, which has no Lua for refresh and release; the tests use a real redis-server):
     >>> import fakeredis
@@ -39,9 +40,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
-import redis
-
+from firmware_host.store.connect import sync_client
 from firmware_host.store.errors import StoreError
+from firmware_host.store.failures import FAILURES, describe_failure, failure_kind
 
 __all__ = ["DEFAULT_TTL_S", "BoardIdInUse", "BoardLease", "LeaseClient", "LeaseState",
            "lease_key", "machine_id"]
@@ -51,8 +52,7 @@ log = logging.getLogger(__name__)
 DEFAULT_TTL_S = 15.0
 """How long a lease outlives its last refresh (the watchdog pings every 5 s)."""
 
-_FAILURES: tuple[type[BaseException], ...] = (redis.ConnectionError, redis.TimeoutError,
-                                              OSError)
+_FAILURES = FAILURES
 
 # Compare-and-act scripts: only the holder of the exact value refreshes, replaces or deletes.
 _REFRESH = ("if redis.call('GET', KEYS[1]) == ARGV[1] then "
@@ -73,7 +73,7 @@ class LeaseState(enum.Enum):
     HELD = "held"
     """This service holds the lease."""
     UNREACHABLE = "unreachable"
-    """Redis did not answer: tried again at the next refresh."""
+    """Redis did not answer or refused: tried again at the next refresh."""
 
 
 class LeaseClient(Protocol):
@@ -143,13 +143,14 @@ class BoardLease:
             "pid": self._pid, "since": datetime.now(UTC).isoformat(timespec="seconds")})
         self.state: LeaseState | None = None
         self._last = float("-inf")
+        self._said: str | None = None  # the failure last logged (one line per kind of failure)
 
     @classmethod
     def from_url(cls, url: str, board_id: str, *, ttl_s: float = DEFAULT_TTL_S) -> BoardLease:
         """A lease through its own connection to ``url`` (short timeouts: it is refreshed from
         the watchdog ping, which must never wait long)."""
-        client = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0,
-                                      decode_responses=True)
+        client = sync_client(url, socket_timeout=1.0, socket_connect_timeout=1.0,
+                             decode_responses=True)
         return cls(client, board_id, ttl_s=ttl_s)
 
     def acquire(self) -> LeaseState:
@@ -162,8 +163,7 @@ class BoardLease:
         try:
             self.state = self._take()
         except _FAILURES as exc:
-            log.warning("board lease: Redis unreachable (%s): taken when it answers", exc)
-            self.state = LeaseState.UNREACHABLE
+            self.state = self._failed(exc, "taken when it answers")
         return self.state
 
     def refresh(self) -> LeaseState:
@@ -181,16 +181,32 @@ class BoardLease:
             extended = self._client.eval(_REFRESH, 1, self.key, self.value, str(self.ttl_ms))
             self.state = LeaseState.HELD if extended else self._take()
         except _FAILURES as exc:
-            if self.state is not LeaseState.UNREACHABLE:
-                log.warning("board lease: Redis unreachable (%s): refreshed when it answers", exc)
-            self.state = LeaseState.UNREACHABLE
+            self.state = self._failed(exc, "refreshed when it answers")
+        else:
+            if self._said is not None:
+                log.info("board lease: held again")
+                self._said = None
         return self.state
 
+    def _failed(self, exc: BaseException, then: str) -> LeaseState:
+        """Redis failed the lease: say so once per kind of failure; try again later."""
+        said, kind = describe_failure(exc), failure_kind(exc)
+        if kind != self._said:
+            hint = (f"; {self.key} is not the lease (another program wrote it): "
+                    f"redis-cli DEL {self.key}" if "WRONGTYPE" in said else "")
+            log.warning("board lease: Redis %s: %s%s", said, then, hint)
+        self._said = kind
+        return LeaseState.UNREACHABLE
+
     def release(self) -> None:
-        """Give the lease back (at stop); never raises (a dead Redis lets it expire)."""
+        """Give the lease back (at stop); never raises (a Redis that is away or refuses lets it
+        expire)."""
         try:
             self._client.eval(_RELEASE, 1, self.key, self.value)
         except _FAILURES as exc:
+            log.info("board lease: not released (%s): it expires by itself",
+                     describe_failure(exc))
+        except Exception as exc:  # never from __exit__: the stop must go on
             log.info("board lease: not released (%s): it expires by itself", exc)
         self.state = None
 

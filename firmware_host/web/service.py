@@ -8,11 +8,11 @@ import signal
 import sys
 
 from aiohttp import web
-from redis.asyncio import Redis
 
 from firmware_host.app import logsetup
 from firmware_host.config import Config, ConfigError
 from firmware_host.store import shown_url
+from firmware_host.store.connect import async_client
 from firmware_host.web.app import WebSettings, build_app, run_forever
 from firmware_host.web.auth import Keys, load_token
 
@@ -59,9 +59,8 @@ def run_web(config: Config, out: object = None) -> int:
 
 
 async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
-    client = Redis.from_url(url, socket_connect_timeout=2,
-                            socket_timeout=settings.block_ms / 1000 + 5,
-                            health_check_interval=30)
+    client = async_client(url, socket_connect_timeout=2,
+                          socket_timeout=settings.block_ms / 1000 + 5, health_check_interval=30)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

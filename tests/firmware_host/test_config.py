@@ -160,7 +160,12 @@ def test_non_finite_numbers_are_refused(tmp_path: Path, value: str) -> None:
     ("redis://:s3cret@pi.local:6379/zero", "must end in a database number such as /0"),
     ("redis://:s3/cret@pi.local:6379/0", "must be percent-encoded"),
     ("unix://:s3cret@", "must name the socket's path"),
-    ("ftp://:s3cret@host/", "must be 'memory' or a redis://, rediss:// or unix:// URL"),
+    ("ftp://:s3cret@host/", "unix:// or redis+sentinel:// URL"),
+    ("redis+sentinel://:s3cret@10.0.0.1:26379", "must name the service the sentinels watch"),
+    ("redis+sentinel://:s3cret@10.0.0.1:0/hall/0", "must have a port from 1 to 65535, not 0"),
+    ("redis+sentinel://:s3cret@10.0.0.1,/hall/0", "must list the sentinels as HOST:PORT"),
+    ("redis+sentinel://:s3cret@h/hall/x", "must end in /SERVICE or /SERVICE/DB"),
+    ("redis+sentinel://h/hall/0?password=s3cret&db=1", "takes only ?password="),
 ])
 def test_store_url_is_checked_in_full_and_never_shows_the_password(
         tmp_path: Path, url: str, words: str) -> None:

@@ -1,0 +1,111 @@
+"""Redis clients from ``store.url``: one Redis server, or the primary that Redis Sentinel names.
+
+Everything that talks to Redis (the store, the board-id lease and the heartbeat, the command
+reader, the web app, ``games``, ``doctor``) opens its client here, so a
+``redis+sentinel://HOST:PORT[,HOST:PORT...]/SERVICE/DB`` URL works for all of them. A sentinel
+client asks the sentinels for the primary at each new connection and drops its connections when
+the server answers ``READONLY`` (an old primary turned replica by a failover): the next command
+goes to the new primary. Until one is elected, a command fails as a Redis that is down does
+(``redis.ConnectionError``), which the store turns into its outage path (the spool).
+
+Example:
+    >>> client = sync_client("redis+sentinel://127.0.0.1:1/hall/0", socket_timeout=1)
+    >>> type(client.connection_pool).__name__
+    'SentinelConnectionPool'
+    >>> print(primary_address(sync_client("redis://10.0.0.2:6380/0")))
+    10.0.0.2:6380
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import redis
+import redis.asyncio
+import redis.asyncio.sentinel
+import redis.sentinel
+
+from firmware_host.config.urls import SENTINEL_SCHEME, SentinelUrl, parse_sentinel_url
+
+__all__ = ["async_client", "is_sentinel", "primary_address", "sync_client"]
+
+
+def is_sentinel(url: str) -> bool:
+    """Whether ``url`` names its Redis through sentinels.
+
+    >>> is_sentinel("redis+sentinel://h:26379/hall/0"), is_sentinel("redis://h/0")
+    (True, False)
+    """
+    return url.startswith(SENTINEL_SCHEME + "://")
+
+
+def _sentinel_kwargs(parsed: SentinelUrl, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """How to talk to the sentinels themselves: their own login, the caller's timeouts."""
+    own: dict[str, Any] = {key: kwargs[key] for key in ("socket_timeout",
+                                                       "socket_connect_timeout")
+                           if key in kwargs}
+    if parsed.sentinel_username is not None:
+        own["username"] = parsed.sentinel_username
+    if parsed.sentinel_password is not None:
+        own["password"] = parsed.sentinel_password
+    return own
+
+
+def _primary_kwargs(parsed: SentinelUrl, kwargs: dict[str, Any]) -> dict[str, Any]:
+    own = dict(kwargs)
+    own["db"] = parsed.db
+    if parsed.username is not None:
+        own["username"] = parsed.username
+    if parsed.password is not None:
+        own["password"] = parsed.password
+    return own
+
+
+def sync_client(url: str, **kwargs: Any) -> redis.Redis:
+    """A redis-py client for ``url`` (``kwargs`` as for ``redis.Redis``: timeouts,
+    ``decode_responses``); no connection is made here.
+
+    Raises:
+        ValueError: the URL cannot be parsed.
+    """
+    if not is_sentinel(url):
+        return redis.Redis.from_url(url, **kwargs)
+    parsed = parse_sentinel_url(url)
+    sentinel = redis.sentinel.Sentinel(  # type: ignore[no-untyped-call]  # redis-py untyped
+        list(parsed.sentinels), sentinel_kwargs=_sentinel_kwargs(parsed, kwargs))
+    primary = sentinel.master_for(  # type: ignore[no-untyped-call]
+        parsed.service, **_primary_kwargs(parsed, kwargs))
+    return cast(redis.Redis, primary)
+
+
+def async_client(url: str, **kwargs: Any) -> redis.asyncio.Redis:
+    """The asyncio client of :func:`sync_client` (the web app's).
+
+    Raises:
+        ValueError: the URL cannot be parsed.
+    """
+    if not is_sentinel(url):
+        return redis.asyncio.Redis.from_url(url, **kwargs)
+    parsed = parse_sentinel_url(url)
+    sentinel = redis.asyncio.sentinel.Sentinel(  # type: ignore[no-untyped-call]
+        list(parsed.sentinels), sentinel_kwargs=_sentinel_kwargs(parsed, kwargs))
+    primary = sentinel.master_for(
+        parsed.service, **_primary_kwargs(parsed, kwargs))
+    return cast(redis.asyncio.Redis, primary)
+
+
+def primary_address(client: redis.Redis) -> str:
+    """``host:port`` of the server ``client`` talks to: for a sentinel client, the primary the
+    sentinels name now (asked here).
+
+    Raises:
+        redis.ConnectionError: no sentinel answers, or none knows a primary.
+    """
+    pool = client.connection_pool
+    if isinstance(pool, redis.sentinel.SentinelConnectionPool):
+        host, port = pool.get_master_address()  # type: ignore[no-untyped-call]
+        return f"{host}:{port}"
+    options = pool.connection_kwargs
+    if "path" in options:
+        return str(options["path"])
+    return f"{options.get('host', 'localhost')}:{options.get('port', 6379)}"
