@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
+from firmware_host.game.types import State
 from firmware_host.recognition.health import HealthReport, HealthTracker
 
-__all__ = ["HealthTracker", "SensorWatch"]
+__all__ = ["HealthTracker", "SensorWatch", "setup_for"]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,28 @@ Square = int
 #: How often the watch looks again while the board differs from the game (stuck findings need
 #: the sensors' patience to run out, with no event to wake the session).
 RECHECK_MS = 1000
+
+
+class _Game(Protocol):
+    @property
+    def started(self) -> bool: ...
+
+    initial: frozenset[int]
+
+
+def setup_for(state: State, game: _Game) -> frozenset[Square]:
+    """The start position the board may be being set up on in ``state``: the game's initial
+    occupancy where reading it starts a new game (the judge's new-game timer runs: a game over,
+    a new game asked for, re-syncing a started game), else nothing.
+
+    >>> class Over:
+    ...     started, initial = True, frozenset({0, 1})
+    >>> sorted(setup_for(State.GAME_OVER, Over())), sorted(setup_for(State.HUMAN_TO_MOVE, Over()))
+    ([0, 1], [])
+    """
+    if state in (State.GAME_OVER, State.SETTING_UP) or (state is State.SYNCING and game.started):
+        return game.initial
+    return frozenset()
 
 
 class SensorWatch:
@@ -74,10 +98,13 @@ class SensorWatch:
         """Squares whose cell the microcontroller reported faulty (its diode check)."""
         self._tracker.mcu_reported(squares)
 
-    def expect(self, expected: frozenset[Square], at: float) -> None:
-        """The game's target occupancy changed (a move, a takeback, a new game, a resume)."""
+    def expect(self, expected: frozenset[Square], at: float,
+               setup: frozenset[Square] = frozenset()) -> None:
+        """The game's target occupancy changed (a move, a takeback, a new game, a resume);
+        ``setup``: the start position a new game may be set up on now (its squares are pieces
+        being set up, never ghosts; empty: no new game may be set up)."""
         self._expected = expected
-        self._tracker.expect(expected, at)
+        self._tracker.expect(expected, at, setup)
 
     def observe(self, raw: frozenset[Square], at: float) -> frozenset[Square]:
         """A new stable occupancy; returns the occupancy to judge."""

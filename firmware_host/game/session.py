@@ -48,7 +48,7 @@ from firmware_host.game.commands import Commands
 from firmware_host.game.fields import move_fields, must_capture, side_name
 from firmware_host.game.game import Game, Opening
 from firmware_host.game.judge import Judge
-from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch
+from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch, setup_for
 from firmware_host.game.settings import Settings
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
@@ -415,7 +415,7 @@ class Session:
         """Tell the sensor watch what the board should show now."""
         if self.sensors is not None:
             target = self.game.initial if self.state is State.SETTING_UP else self.game.position
-            self.sensors.expect(target, at)
+            self.sensors.expect(target, at, setup_for(self.state, self.game))
             self._watch_sensors(at)
 
     # -- guards -------------------------------------------------------------------------------

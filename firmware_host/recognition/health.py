@@ -8,7 +8,11 @@ reading last changed, and names the squares whose reading should not be trusted:
   three corners of a rectangle of sensor cells makes the fourth read closed too. A square that
   reads a piece the game does not expect, is the fourth corner of a rectangle of closed cells
   and appeared *at the same moment* as one of the other three corners is such a ghost. A group
-  of squares appearing together may hold one real piece: the finding names them all.
+  of squares appearing together may hold one real piece: the finding names them all. While a
+  new game may be set up (``setup``: its start position), a reading on a square of the start
+  position is a piece being set up, never a ghost: the pieces of a whole start position put
+  down in one scan (the microcontroller reconnecting after the board was reset) close every
+  rectangle at once, and that is a legal set-up, not 21 faults.
 * **stuck switch, closed** (``STUCK_CLOSED``): a square reads a piece, the game has never had a
   piece there, and its reading has not changed since start-up, for ``patience_s``.
 * **stuck switch, open** (``STUCK_OPEN``): the game expects a piece, the square has never read
@@ -137,13 +141,24 @@ def analyse(wiring: Wiring, *, expected: frozenset[Square], stable: frozenset[Sq
             changed_at: Mapping[Square, float], ever_expected: frozenset[Square],
             since: float, now: float, patience_s: float = PATIENCE_S,
             together_s: float = TOGETHER_S,
-            reported: frozenset[Square] = frozenset()) -> HealthReport:
+            reported: frozenset[Square] = frozenset(),
+            setup: frozenset[Square] = frozenset()) -> HealthReport:
     """Find the squares whose reading comes from a sensor fault.
 
     ``changed_at[sq]``: when the stable reading of ``sq`` last changed (absent: never since
     start-up); ``ever_expected``: every square the game has expected a piece on since
     start-up; ``since``: when the expected occupancy last changed (the last move, the start);
-    ``reported``: squares whose cell the microcontroller reported faulty.
+    ``reported``: squares whose cell the microcontroller reported faulty; ``setup``: the start
+    position of a new game the board may be being set up for (empty: none may be), whose squares
+    are never called ghosts.
+
+    Example (the whole start position of a 2x2 board read in one scan: a set-up, no ghost):
+        >>> w = Wiring(cells=((0, 0), (0, 1), (1, 0), (1, 1)), names=("a", "b", "c", "d"))
+        >>> everything = frozenset({0, 1, 2, 3})
+        >>> analyse(w, expected=frozenset({0}), stable=everything,
+        ...         changed_at=dict.fromkeys((1, 2, 3), 5.0), ever_expected=frozenset({0}),
+        ...         since=0.0, now=5.1, setup=everything).findings
+        ()
 
     Raises:
         ValueError: a square outside the wiring.
@@ -151,7 +166,8 @@ def analyse(wiring: Wiring, *, expected: frozenset[Square], stable: frozenset[Sq
     size = len(wiring.cells)
     if any(not 0 <= sq < size for sq in expected | stable):
         raise ValueError(f"squares outside the {size}-square board")
-    findings = _ghosts(wiring, expected, stable, changed_at, together_s) if wiring.matrix else []
+    findings = (_ghosts(wiring, expected | setup, stable, changed_at, together_s)
+                if wiring.matrix else [])
     ghosts = {f.square for f in findings}
     settled = now - since >= patience_s
     if settled:
@@ -330,13 +346,17 @@ class HealthTracker:
         self._reported: dict[Square, Cause] = {}
         self._sticky: dict[Square, tuple[SensorFinding, float]] = {}
         self._mcu_faults: frozenset[Square] = frozenset()
+        self._setup: frozenset[Square] = frozenset()
 
     def mcu_reported(self, squares: frozenset[Square]) -> None:
         """Squares whose cell the microcontroller reported faulty (all of them so far)."""
         self._mcu_faults = squares
 
-    def expect(self, expected: frozenset[Square], at: float) -> None:
-        """The game's position changed (a move committed, taken back, a new game)."""
+    def expect(self, expected: frozenset[Square], at: float,
+               setup: frozenset[Square] = frozenset()) -> None:
+        """The game's position changed (a move committed, taken back, a new game); ``setup``:
+        the start position a new game may be set up on now (empty: none may be)."""
+        self._setup = setup
         if expected != self._expected:
             self._expected = expected
             self._ever_expected |= expected
@@ -355,7 +375,7 @@ class HealthTracker:
         report = analyse(self.wiring, expected=self._expected, stable=stable,
                          changed_at=self._changed_at, ever_expected=self._ever_expected,
                          since=self._since, now=now, patience_s=self.patience_s,
-                         reported=self._mcu_faults)
+                         reported=self._mcu_faults, setup=self._setup)
         current = {f.square: f for f in report.findings}
         for sq, (finding, found_at) in list(self._sticky.items()):
             if self._changed_at.get(sq, float("-inf")) > found_at:

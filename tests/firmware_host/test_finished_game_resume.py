@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
+
 from engine import Board
 from firmware_host.game.session import Session
 from firmware_host.game.types import Mode, SessionConfig
@@ -80,3 +82,90 @@ def test_a_kill_right_after_the_last_move_keeps_the_result() -> None:
     restarted.start(frozenset(rig.occupied), at=100.0)
     assert restarted.state.value == "game_over"
     assert restarted.outcome is not None and restarted.outcome.winner == 1
+
+
+
+def _watched_session(store: RedisStore, variant: str) -> Session:
+    """A session with its sensor watch, as the service builds it (a diode-less matrix)."""
+    from board_io.geometry import CellMap
+    from firmware_host.recognition.health import HealthTracker, Wiring
+    from firmware_host.recognition.layout import layout_for
+
+    wiring = Wiring.from_cell_map(CellMap.identity(layout_for(variant)))
+    start = Board(variant).occupied_squares()
+    return Session(variant, store, SessionConfig(mode=Mode.RECORD),
+                   health=HealthTracker(wiring, expected=start, at=0.0))
+
+
+def _watch(rig: Rig, session: Session, occupied: frozenset[int], at: float) -> None:
+    rig.session, rig.now, rig.occupied = session, at, set(occupied)
+    session.subscribe(rig.events.append)
+    session.start(occupied, at=at)
+
+
+def test_a_start_position_set_up_in_one_scan_after_a_restart_starts_a_new_game() -> None:
+    # Issue 26: after a restart with a finished game on the board, the start position set up in
+    # one scan (the microcontroller reconnecting with the pieces already reset) was read as 21
+    # ghosts (sensor_fault missing_diode on every new piece) and no new game started.
+    rig = Rig("russian", fen="B:Wb2:Bc3")
+    rig.lift("c3")
+    rig.lift("b2")
+    rig.place("a1")
+    rig.wait(rig.config.settle_ms + 10)
+    assert rig.last("result")["winner"] == "black"
+    rig.events.clear()
+    _watch(rig, _watched_session(rig.store, "russian"), frozenset(rig.occupied), 100.0)
+    assert rig.state == "game_over"
+    rig.set(Board("russian").occupied_squares())
+    rig.wait(rig.config.newgame_ms + 100)
+    assert not rig.published("sensor_fault")
+    assert rig.published("new_game")
+    rig.play("c3-d4")
+    assert rig.moves() == ["c3-d4"]
+
+
+@pytest.mark.parametrize("scans", [1, 2], ids=["one scan", "two scans"])
+def test_a_start_position_set_up_on_a_cleared_board_starts_a_new_game(scans: int) -> None:
+    # The same without a restart: a game resigned, the board cleared, the start position put
+    # down at once (or in two handfuls): a set-up, not ghosts.
+    rig = Rig("russian", start=False)
+    start = Board("russian").occupied_squares()
+    _watch(rig, _watched_session(rig.store, "russian"), start, 0.0)
+    rig.play("c3-d4")
+    rig.command("resign")
+    assert rig.state == "game_over"
+    rig.set(set())
+    ordered = sorted(start)
+    for part in range(scans):
+        rig.set(set(ordered[:len(ordered) * (part + 1) // scans]))
+    rig.wait(rig.config.newgame_ms + 100)
+    assert not rig.published("sensor_fault")
+    assert len(rig.published("new_game")) == 2
+    rig.play("c3-b4")
+    assert rig.moves() == ["c3-b4"]
+
+
+def test_a_ghost_beside_a_start_position_is_still_a_ghost() -> None:
+    # Ghost diagnosis stays where the readings are not a legal set-up: the start position put
+    # down in one scan with a square of the empty middle rows that closes a rectangle with it.
+    from board_io.geometry import CellMap
+    from firmware_host.recognition.layout import layout_for
+
+    rig = Rig("russian", start=False)
+    start = Board("russian").occupied_squares()
+    _watch(rig, _watched_session(rig.store, "russian"), start, 0.0)
+    rig.play("c3-d4")
+    rig.command("resign")
+    rig.set(set())
+    # Two squares of one empty middle row put down with the start position: each closes a
+    # rectangle with the other and two start squares, so the one without a piece is a ghost.
+    cells = CellMap.identity(layout_for("russian")).cells
+    row = cells[rig.sq("a5")][0]
+    extra = {sq for sq in range(len(cells)) if cells[sq][0] == row and sq not in start}
+    pair = set(sorted(extra)[:2])
+    rig.set(start | pair)
+    rig.wait(rig.config.newgame_ms + 100)
+    faults = rig.published("sensor_fault")
+    assert {(e["square"], e["cause"]) for e in faults} == {
+        (rig.variant.square_name(sq), "missing_diode") for sq in pair}
+    assert len(rig.published("new_game")) == 1
