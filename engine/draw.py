@@ -35,6 +35,7 @@ __all__ = [
     "evaluate",
     "history",
     "outcome",
+    "start_road",
 ]
 
 WHITE_, BLACK_ = 0, 1
@@ -142,6 +143,10 @@ class EndgameRule:
 
 
 Rule = RepetitionRule | ProgressRule | EndgameRule
+#: The main-road facts of a position (as :class:`PlyFacts` has them for the position after a
+#: ply): whether a lone king stands on the long diagonal, and the colours with a king on it.
+_Road = tuple[bool, frozenset[int]]
+_NO_ROAD: _Road = (False, frozenset())
 
 
 def _configs(*pairs: tuple[tuple[int, int], tuple[int, int]]) -> frozenset[Any]:
@@ -279,24 +284,45 @@ def _small_side_with_king(material: Material, max_pieces: int) -> bool:
     )
 
 
-def _endgame(rule: EndgameRule, start: Material, plies: Sequence[PlyFacts]) -> bool:
-    """Count the plies since the rule's configuration arose (material unchanged since)."""
+def _endgame(
+    rule: EndgameRule, start: Material, plies: Sequence[PlyFacts], start_road: _Road = _NO_ROAD
+) -> bool:
+    """Count the moves made since the rule's configuration arose.
+
+    A ply counts when the configuration held in the position it was made from and still holds
+    after it: the ply that brings the configuration about (a capture, a promotion, the lone
+    king stepping onto the main road) is not one of the "more moves" the rule texts count. A
+    game set up in the configuration counts from its first ply.
+    """
     current = plies[-1].material if plies else start
     strong = rule.strong_side(current)
     if strong is None:
         return False
-    if rule.main_road and not (plies and plies[-1].lone_king_on_main_road):
+
+    def holds(material: Material, lone_on_road: bool, road_kings: frozenset[int]) -> bool:
+        return (
+            material == current
+            and (lone_on_road or not rule.main_road)
+            and (strong in road_kings or not rule.strong_on_main_road)
+        )
+
+    if plies and not holds(plies[-1].material, plies[-1].lone_king_on_main_road,
+                           plies[-1].kings_on_main_road):
         return False
-    if rule.strong_on_main_road and not (plies and strong in plies[-1].kings_on_main_road):
+    if not plies and not holds(start, *start_road):
         return False
     strong_moves = each = 0
-    for ply in reversed(plies):
-        if ply.material != current or (rule.main_road and not ply.lone_king_on_main_road):
-            break
-        if rule.strong_on_main_road and strong not in ply.kings_on_main_road:
+    for index in range(len(plies) - 1, -1, -1):
+        if index:
+            before = plies[index - 1]
+            held = holds(before.material, before.lone_king_on_main_road,
+                         before.kings_on_main_road)
+        else:
+            held = holds(start, *start_road)
+        if not held:
             break
         each += 1
-        strong_moves += ply.mover == strong
+        strong_moves += plies[index].mover == strong
     if rule.count == "strong":
         return strong_moves >= rule.moves
     return each >= 2 * rule.moves
@@ -308,10 +334,12 @@ def evaluate(
     *,
     start_material: Material,
     start_key: Hashable = None,
+    start_road: _Road = _NO_ROAD,
 ) -> Outcome | None:
     """Return the draw the rules of ``variant`` declare after ``plies``, else ``None``.
 
-    ``start_material`` and ``start_key`` describe the position before the first ply. Rules are
+    ``start_material`` and ``start_key`` describe the position before the first ply, and
+    ``start_road`` its main-road facts (see :func:`start_road`). Rules are
     tried in :data:`DRAW_RULES` order; the first that applies names the draw.
 
     >>> evaluate("english", [], start_material=Material(12, 0, 12, 0)) is None
@@ -324,7 +352,7 @@ def evaluate(
         elif isinstance(rule, ProgressRule):
             if _progress(rule, start_material, plies):
                 return Outcome(Termination.DRAW_RULE, None, rule.name)
-        elif _endgame(rule, start_material, plies):
+        elif _endgame(rule, start_material, plies, start_road):
             return Outcome(Termination.DRAW_RULE, None, rule.name)
     return None
 
@@ -381,6 +409,18 @@ def history(board: Board) -> tuple[Material, Hashable, list[PlyFacts]]:
     return start[0], start[1], plies
 
 
+def start_road(board: Board) -> tuple[bool, frozenset[int]]:
+    """The main-road facts of the position ``board``'s game started from (``board.root()``).
+
+    >>> from engine import Board
+    >>> start_road(Board("russian", fen="W:WK29:BK1,K2,K3"))
+    (True, frozenset({0}))
+    """
+    root = board.root()
+    road = _main_road(root)
+    return _lone_king_on_road(root, _material(root), road), _road_kings(root, road)
+
+
 def _replay(replay: Board, moves: Sequence[Any], road: frozenset[int]) -> Iterator[PlyFacts]:
     for move in moves:
         piece = replay.piece_at(move.origin)
@@ -426,7 +466,8 @@ def outcome(board: Board) -> Outcome | None:
         winner = board.turn if _is_giveaway(board) else board.turn.opponent
         return Outcome(Termination.NO_MOVES, winner, gametype=gametype)
     start_material, start_key, plies = history(board)
-    draw = evaluate(board.variant.name, plies, start_material=start_material, start_key=start_key)
+    draw = evaluate(board.variant.name, plies, start_material=start_material, start_key=start_key,
+                    start_road=start_road(board))
     if draw is None:
         return None
     return Outcome(draw.termination, None, draw.rule, gametype=gametype)

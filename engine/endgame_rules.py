@@ -4,8 +4,9 @@
 every node along its path, in constant time. :class:`RuleCounters` reads the variant's rules
 from :data:`engine.draw.DRAW_RULES` (repetition is the search's own business) and keeps, per
 rule, the count that rule looks at: the plies since its last progress for a
-:class:`~engine.draw.ProgressRule`, the plies (and the strong side's moves) since the material
-configuration arose for an :class:`~engine.draw.EndgameRule`. A state is a plain tuple of ints
+:class:`~engine.draw.ProgressRule`; for an :class:`~engine.draw.EndgameRule` 0 while its
+configuration does not hold, else 1 plus the plies made since it arose (the ply that brought it
+about is not counted), and the strong side's moves among them. A state is a plain tuple of ints
 whose first item is 1 once a rule has ended the game; the tests check that the counters agree
 with :func:`engine.draw.evaluate` on random histories.
 
@@ -34,6 +35,7 @@ from engine.draw import (
     RepetitionRule,
     _main_road,
     history,
+    start_road,
 )
 from engine.movegen import MoveGen, generator_for
 from engine.variant import Variant, find_variant
@@ -89,6 +91,14 @@ def _strong(rule: _Endgame, m: Material4) -> int | None:
     return rule.configs.get(m)
 
 
+def _holds(rule: _Endgame, m: Material4, lone_on_road: bool, road_kings: int) -> bool:
+    """Whether ``rule``'s configuration holds in a position (its material and road facts)."""
+    strong = _strong(rule, m)
+    if strong is None or (rule.main_road and not lone_on_road):
+        return False
+    return not rule.strong_on_main_road or (strong >= 0 and bool(road_kings >> strong & 1))
+
+
 def _small_side_with_king(m: Material4, max_pieces: int) -> bool:
     return (m[1] > 0 and m[0] + m[1] <= max_pieces) or (m[3] > 0 and m[2] + m[3] <= max_pieces)
 
@@ -120,9 +130,17 @@ class RuleCounters:
         return cls(v, counting) if counting else None
 
     # -- states -----------------------------------------------------------------------------
-    def initial(self, material: Material4) -> State:
-        """The state before any ply (a position set up from a FEN)."""
-        return self._verdict([0] * self._width(), material, False, 0)
+    def initial(self, material: Material4, lone_on_road: bool = False,
+                road_kings: int = 0) -> State:
+        """The state before any ply (a position set up from a FEN): a configuration that holds
+        there counts from the first ply."""
+        out = [0]
+        for rule in self.rules:
+            if isinstance(rule, _Progress):
+                out.append(0)
+            else:
+                out += (int(_holds(rule, material, lone_on_road, road_kings)), 0)
+        return self._verdict(out, material, lone_on_road, road_kings)
 
     def _width(self) -> int:
         return 1 + sum(1 if isinstance(r, _Progress) else 2 for r in self.rules)
@@ -130,7 +148,8 @@ class RuleCounters:
     def start(self, board: Board) -> State:
         """The state after ``board``'s game so far (replayed from ``board.root()``)."""
         material, _key, plies = history(board)
-        state = self.initial(_four(material))
+        lone, kings = start_road(board)
+        state = self.initial(_four(material), lone, sum(1 << c for c in kings))
         before = _four(material)
         for ply in plies:
             after = _four(ply.material)
@@ -161,15 +180,12 @@ class RuleCounters:
                 out.append(0 if reset else state[i] + 1)
                 i += 1
                 continue
-            strong = _strong(rule, after)
-            if strong is None or (rule.main_road and not lone_on_road) or (
-                rule.strong_on_main_road and (strong < 0 or not (road_kings >> strong) & 1)
-            ):
+            if not _holds(rule, after, lone_on_road, road_kings):
                 out += (0, 0)
-            elif after == before:
-                out += (state[i] + 1, state[i + 1] + (mover == strong))
-            else:
-                out += (1, int(mover == strong))
+            elif state[i] and after == before:  # it held before the ply too: the ply counts
+                out += (state[i] + 1, state[i + 1] + (mover == _strong(rule, after)))
+            else:  # the ply brought the configuration about
+                out += (1, 0)
             i += 2
         return self._verdict(out, after, lone_on_road, road_kings)
 
@@ -188,17 +204,14 @@ class RuleCounters:
                     return rule.name
                 i += 1
                 continue
-            strong = _strong(rule, material)
-            each, strong_moves = counts[i], counts[i + 1]
+            held, strong_moves = counts[i], counts[i + 1]
             i += 2
-            if strong is None:
-                continue
-            if (rule.main_road or rule.strong_on_main_road) and not each:
+            if not held:
                 continue
             if rule.strong_count:
                 if strong_moves >= rule.moves:
                     return rule.name
-            elif each >= 2 * rule.moves:
+            elif held - 1 >= 2 * rule.moves:
                 return rule.name
         return None
 
@@ -221,19 +234,19 @@ class RuleCounters:
                 if rule.strong_count:
                     left = min(left, 2 * (rule.moves - state[i + 1]) - 1)
                 else:
-                    left = min(left, 2 * rule.moves - state[i])
+                    left = min(left, 2 * rule.moves - max(state[i] - 1, 0))
             i += 2
         return max(left, 0)
 
     def horizon(self, state: State, material: Material4) -> int:
         """A lower bound on the plies before any rule can end the game from ``state``.
 
-        Counts grow by one a ply at most; a configuration the material does not match yet
-        needs a conversion first, and at least one ply per piece above its size.
+        Counts grow by one a ply at most; a configuration that does not hold yet needs the ply
+        that brings it about first (not counted), and at least one ply per piece above its size.
 
         >>> rules = RuleCounters.for_variant("international")
         >>> rules.horizon(rules.initial((20, 0, 20, 0)), (20, 0, 20, 0))  # 37 to 2 v 1, 5 moves
-        46
+        47
         """
         if state[0]:
             return 0
@@ -247,12 +260,14 @@ class RuleCounters:
                 continue
             strong_count = rule.strong_count
             need = 2 * rule.moves - (1 if strong_count else 0)
-            if _strong(rule, material) is not None:
-                done = 2 * state[i + 1] if strong_count else state[i]
+            if state[i]:
+                done = 2 * state[i + 1] if strong_count else state[i] - 1
                 left = min(left, need - done)
+            elif _strong(rule, material) is not None:  # a road rule: the road first
+                left = min(left, 1 + need)
             else:
                 largest = max(rule.totals) if rule.totals else max(map(sum, rule.configs))
-                left = min(left, max(1, pieces - largest) - 1 + need)
+                left = min(left, max(1, pieces - largest) + need)
             i += 2
         return max(left, 0)
 

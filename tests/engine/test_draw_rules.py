@@ -123,8 +123,9 @@ def test_a_new_endgame_starts_a_new_count() -> None:
     two = Material(0, 2, 0, 1)
     played = kings_only(three, 20)
     capture = PlyFacts(1, True, True, False, two, "capture")
-    rest = kings_only(two, 9, first=0, start=50)
-    assert rule_after("international", [*played, capture, *rest[:8]], three) is None
+    # 5 more moves each after the capture: 10 plies, the capture not among them.
+    rest = kings_only(two, 10, first=0, start=50)
+    assert rule_after("international", [*played, capture, *rest[:9]], three) is None
     assert rule_after("international", [*played, capture, *rest], three) == "fmjd-5-moves"
 
 

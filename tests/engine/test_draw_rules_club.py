@@ -40,7 +40,9 @@ def _kings(material: Material, plies: int, first: int = 0, road: frozenset[int] 
 
 
 def _rule(plies: list[PlyFacts], start: Material, variant: str = "portuguese") -> str | None:
-    result = evaluate(variant, plies, start_material=start, start_key="start")
+    # The start position has the first ply's kings on the rio (a game set up in the forçada).
+    road = (False, plies[0].kings_on_main_road if plies else frozenset[int]())
+    result = evaluate(variant, plies, start_material=start, start_key="start", start_road=road)
     return None if result is None else result.rule
 
 
