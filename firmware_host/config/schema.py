@@ -44,7 +44,7 @@ LED_BACKENDS = tuple(registry.LED_BACKENDS)
 BUTTON_BACKENDS = tuple(registry.BUTTON_BACKENDS)
 
 #: The tables of the configuration file, in the order the example and the docs show them.
-SECTIONS = ("game", "engine", "timing", "board", "gpio_matrix", "shift_register", "serial",
+SECTIONS = ("game", "engine", "timing", "clock", "board", "gpio_matrix", "shift_register", "serial",
             "leds", "buttons", "sim", "store", "web", "log")
 
 _BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
@@ -80,6 +80,16 @@ def _listen_problem(listen: str) -> str | None:
     if sep and host and port.isdigit() and 0 < int(port) < 65536:
         return None
     return f"= {listen!r} is not host:port (e.g. 127.0.0.1:8080)"
+
+
+def _time_control_problem(text: str) -> str | None:
+    from firmware_host.game.timekeeper import control_of  # the game imports this module
+
+    try:
+        control_of(text)
+    except ValueError as exc:
+        return f"= {text!r}: {exc} (e.g. 3+2: minutes+seconds a move; 40/90+30:30+30)"
+    return None
 
 
 def _hub_params_problem(params: Mapping[str, object]) -> str | None:
@@ -189,6 +199,11 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
          0, 60_000),
     _int("timing.crown_ms", 1500,
          "How long the LED on a promoted man says \"crown this piece\".", 0, 60_000),
+    # [clock]
+    Option("clock.time_control", "str", "",
+           "The game clock of new games: minutes+seconds added a move (3+2, 90+30; 80+1m for 80 "
+           "minutes and one minute a move), or N/minutes for N moves (40/90+30:30+30); empty or "
+           "off: no clock. docs/tournament.md.", readers=_SERVICE, check=_time_control_problem),
     # [board] (the backends, the map and rgb are board_io's)
     Option("board.id", "str", "board1",
            "Board id: prefixes every Redis key, so many boards can share one Redis (letters, "

@@ -39,6 +39,10 @@ class Commands:
             CommandName.LEVEL: session.settings.set,
             CommandName.TOUCH_MOVE: session.settings.set,
             CommandName.HEADER: session.settings.header,
+            CommandName.TIME_CONTROL: session.settings.set,
+            CommandName.PAUSE: session.timekeeper.command,
+            CommandName.RESUME: session.timekeeper.command,
+            CommandName.ADD_TIME: session.timekeeper.command,
         })
 
     def handle(self, event: Command) -> None:

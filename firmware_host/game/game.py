@@ -23,8 +23,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Protocol
 
 from engine import Board
 from engine.outcome import Outcome, Termination
@@ -35,6 +35,9 @@ from firmware_host.game.snapshot import restore, restore_outcome, snapshot
 from firmware_host.game.types import Mode, Store
 from firmware_host.recognition.recogniser import MoveIndex, PendingIndex
 from firmware_host.store.errors import StoreError
+
+if TYPE_CHECKING:
+    from firmware_host.game.timekeeper import Timekeeper
 
 __all__ = ["Game", "Opening", "Publish", "Resumed"]
 
@@ -111,6 +114,8 @@ class Game:
         self.pending: Move | None = None
         self.index = MoveIndex(self.board)
         self.pending_index: PendingIndex | None = None
+        #: The game clock's keeper (None: no clock), told of every move, result and takeback.
+        self.clock: Timekeeper | None = None
 
     # -- facts --------------------------------------------------------------------------------
 
@@ -158,6 +163,8 @@ class Game:
         self.set_pending(None)
         self.outcome = None
         headers = dict(self._headers)
+        if self.clock is not None:
+            headers.update(self.clock.new_game())
         if self._mode is not Mode.RECORD:
             computer = side_name(self._human_side.opponent)
             headers.setdefault(computer.capitalize(), self._computer_name)
@@ -210,10 +217,15 @@ class Game:
         one store write: a stop keeps all three or none, so a game that is over stays over.
         """
         assert self.game_id is not None, "no game open"
-        record = move_record(self.board, move, by, self._wall_clock(), self.namer)
+        clocks = {} if self.clock is None else self.clock.moved(Color(self.board.turn), by)
+        record = replace(move_record(self.board, move, by, self._wall_clock(), self.namer),
+                         clock_white=clocks.get("clock_white"),
+                         clock_black=clocks.get("clock_black"))
         after = self.board.copy()
         after.push(move)
         outcome = after.outcome()
+        if outcome is not None and self.clock is not None:
+            self.clock.stopped()
         result = None if outcome is None else self.result_text(outcome)
         self._store.append_move(
             self.game_id, record, result=result,
@@ -224,7 +236,7 @@ class Game:
         self.history.append(occupancy(self.board))
         self.set_pending(None)
         self.outcome = outcome
-        self._publish("move", ply=record.ply, by=by, fen=record.fen_after, **fields)
+        self._publish("move", ply=record.ply, by=by, fen=record.fen_after, **fields, **clocks)
         return outcome
 
     def finish(self, outcome: Outcome) -> str:
@@ -232,6 +244,8 @@ class Game:
         it. The result and the live session after it are one store write."""
         assert self.game_id is not None, "no game open"
         result = self.result_text(outcome)
+        if self.clock is not None:
+            self.clock.stopped()
         self._store.finish(self.game_id, result, outcome.termination.value,
                            session=self._snapshot(self.board, None, None, outcome))
         self.outcome = outcome
@@ -250,6 +264,8 @@ class Game:
         before = self.board.copy()
         for _ in range(plies):
             before.pop()
+        if self.clock is not None:
+            self.clock.switch(Color(before.turn))
         self._store.truncate(self.game_id, ply, session=self._snapshot(before, None, None, None))
         for _ in range(plies):
             self.board.pop()
@@ -276,11 +292,15 @@ class Game:
 
     def _snapshot(self, board: Board, pending: Move | None, obligation: Square | None,
                   outcome: Outcome | None) -> dict[str, object]:
-        return snapshot(
+        data = snapshot(
             variant=self.variant.name, mode=self._mode.value, game_id=self.game_id,
             start_fen=self.start_fen, board=board, pending=pending, obligation=obligation,
             outcome=outcome, human_side=self._human_side,
         )
+        clock = None if self.clock is None else self.clock.data()
+        if clock is not None:
+            data["clock"] = clock
+        return data
 
     def resume(self) -> Resumed | None:
         """Resume the saved session, brought up to the game log.
@@ -302,6 +322,8 @@ class Game:
             return None
         self.game_id = str(state["game_id"])
         self.start_fen = str(state["start_fen"])
+        if self.clock is not None:
+            self.clock.restore(state.get("clock"))
         saved = state.get("obligation")
         obligation = saved if isinstance(saved, int) and not isinstance(saved, bool) else None
         logged_outcome, changed = self._catch_up(board, outcome)

@@ -50,6 +50,7 @@ from firmware_host.game.game import Game, Opening
 from firmware_host.game.judge import Judge
 from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch, setup_for
 from firmware_host.game.settings import Settings
+from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
 from firmware_host.game.types import (
@@ -145,6 +146,7 @@ class Session:
         self._frame: dict[Square, Led] | None = None
         self._now = 0.0
         self._judge = Judge(self)
+        self.timekeeper = self.game.clock = Timekeeper(self, lambda: self._now, wall_clock)
         self._timer_handlers: Mapping[TimerName, Callable[[float], None]] = MappingProxyType({
             TimerName.SETTLE: self._on_settle_timer,
             TimerName.ERROR: self._on_error_timer,
@@ -152,7 +154,7 @@ class Session:
             TimerName.NEWGAME: self._on_newgame_timer,
             TimerName.ADJUST: self._on_adjust_timer,
             TimerName.CROWN: self._on_crown_timer,
-            TimerName.HEALTH: self._on_health_timer,
+            TimerName.HEALTH: self._on_health_timer, **self.timekeeper.timer_handlers(),
         })
         self.settings = Settings(self, engine=thinker is not None)
         self._commands = Commands(self)
@@ -255,8 +257,8 @@ class Session:
 
     @property
     def idle(self) -> bool:
-        """No timer running, no event waiting and no search under way."""
-        return not self._queue and self.timers.next_deadline() is None and not self._jobs
+        """No timer running (but the clock's), no event waiting and no search under way."""
+        return not self._queue and self.timers.next_deadline(False) is None and not self._jobs
 
     # -- event loop ----------------------------------------------------------------------------
 
@@ -274,9 +276,9 @@ class Session:
             case OccupancyChanged():
                 self._on_occupancy(event)
             case ButtonPressed():
-                self._on_command(Command(event.button.value, event.at))
+                self._commands.handle(Command(event.button.value, event.at))
             case Command():
-                self._on_command(event)
+                self._commands.handle(event)
             case EngineResult():
                 self._on_engine(event)
             case TimerFired():
@@ -342,9 +344,6 @@ class Session:
             self.touch_events(self.touch.update(self.occupied, event.at))
             self.view.lifted = self._lifted_own_piece()
         self.evaluate(event.at)
-
-    def _on_command(self, event: Command) -> None:
-        self._commands.handle(event)
 
     def _on_timer(self, event: TimerFired) -> None:
         if self.timers.is_current(event):
@@ -501,6 +500,7 @@ class Session:
         if self.outcome is not None:
             self.set_state(State.GAME_OVER)
             return
+        self.timekeeper.turn(at)
         self._reset_touch(at)
         if self.human_turn:
             self.set_state(State.HUMAN_TO_MOVE)

@@ -1,10 +1,10 @@
 """Settings changed at the board's remote (the web app): they apply from the next new game.
 
-A ``variant``, ``mode``, ``level`` or ``touch_move`` command is checked at once and kept; the
-next new game (the new-game button, or the initial position set up after a result) starts with
-it. Each accepted setting is published as ``settings`` (``pending``: every setting waiting for
-the next game); a refused one as ``command_refused`` with its reason; ``settings_applied``
-when a new game starts with them. A ``header`` command sets
+A ``variant``, ``mode``, ``level``, ``touch_move`` or ``time_control`` command is checked and
+kept; the next new game (the new-game button, or the initial position set up after a result)
+starts with it. Each accepted setting is published as ``settings`` (``pending``: every setting
+waiting for the next game); a refused one as ``command_refused`` with its reason;
+``settings_applied`` when a new game starts with them. A ``header`` command sets
 a PDN tag (players' names, the event, the round) of the game in play at once.
 
 Once applied, the settings are kept (``on_applied``: firmware_host/remote/saved.py) and laid over
@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from engine.errors import UnknownVariantError
 from engine.variant import Variant, find_variant
+from firmware_host.game.clock import TimeControlError
+from firmware_host.game.timekeeper import control_of
 from firmware_host.game.types import Command, Mode
 from firmware_host.recognition.layout import layout_for
 
@@ -61,6 +63,14 @@ def check_variant(current: Variant, name: str) -> str | None:
     return None
 
 
+def _check_time_control(value: str) -> str | None:
+    try:
+        control_of(value)
+    except TimeControlError:
+        return "bad_value"
+    return None
+
+
 class Settings:
     """The settings waiting for the next new game of one session.
 
@@ -83,6 +93,7 @@ class Settings:
             "mode": self._check_mode,
             "level": self._check_level,
             "touch_move": lambda value: None if value in TOUCH_MOVE_VALUES else "bad_value",
+            "time_control": _check_time_control,
         })
 
     def _check_mode(self, value: str) -> str | None:
@@ -129,7 +140,8 @@ class Settings:
         variant = find_variant(pending["variant"]) if "variant" in pending else s.variant
         mode = Mode(pending["mode"]) if "mode" in pending else s.config.mode
         s.config = replace(s.config, mode=mode,
-                           touch_move=pending.get("touch_move", s.config.touch_move))
+                           touch_move=pending.get("touch_move", s.config.touch_move),
+                           time_control=pending.get("time_control", s.config.time_control))
         s.variant = variant
         s.game.reconfigure(variant, mode)
         s.namer = s.game.namer

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from firmware_host.game.types import TimerFired, TimerName
 
+#: Timers that run in the background (the game clock's): they do not make the session busy.
+BACKGROUND = frozenset({TimerName.FLAG, TimerName.CLOCK_SAVE})
+
 
 class Timers:
     """A set of named timers, each at most once."""
@@ -50,9 +53,11 @@ class Timers:
         del self._deadlines[event.name]
         return True
 
-    def next_deadline(self) -> float | None:
-        """The earliest deadline, or None when no timer runs."""
-        pending = [d for d, _ in self._deadlines.values() if d != float("inf")]
+    def next_deadline(self, background: bool = True) -> float | None:
+        """The earliest deadline, or None when no timer runs (``background``: counting the
+        :data:`BACKGROUND` timers)."""
+        pending = [d for name, (d, _) in self._deadlines.items()
+                   if d != float("inf") and (background or name not in BACKGROUND)]
         return min(pending, default=None)
 
     def due(self, now: float) -> list[TimerFired]:

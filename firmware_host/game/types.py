@@ -92,6 +92,8 @@ class SessionConfig:
     newgame_ms: int = field(default_factory=lambda: _int(_default("timing.newgame_ms")))
     crown_ms: int = field(default_factory=lambda: _int(_default("timing.crown_ms")))
     headers: Mapping[str, str] = field(default_factory=dict)
+    #: The time control of new games ('': no clock): firmware_host/game/clock.py.
+    time_control: str = ""
 
     @property
     def touch_strict(self) -> bool:
@@ -138,6 +140,7 @@ class SessionConfig:
             newgame_ms=_int(config["timing.newgame_ms"]),
             crown_ms=_int(config["timing.crown_ms"]),
             headers={k: v for k, v in headers.items() if v},
+            time_control=str(config["clock.time_control"]),
         )
 
 
@@ -188,6 +191,10 @@ class TimerName(Enum):
     CROWN = "crown"
     #: Look at the sensors' health again (a stuck switch shows only as time passes).
     HEALTH = "health"
+    #: The running side's time may be up (a background timer: firmware_host/game/timekeeper.py).
+    FLAG = "flag"
+    #: Save the running clock in the session snapshot (a background timer).
+    CLOCK_SAVE = "clock_save"
 
 
 class CommandName(Enum):
@@ -207,6 +214,12 @@ class CommandName(Enum):
     TOUCH_MOVE = "touch_move"
     #: A PDN tag of the current game (``tag``, ``value``): players' names, event, round.
     HEADER = "header"
+    #: The time control of new games (``value``: ``3+2``, ``off``): a setting.
+    TIME_CONTROL = "time_control"
+    #: The arbiter's: hold and release the clock; give a ``side`` ``value`` seconds more.
+    PAUSE = "pause"
+    RESUME = "resume"
+    ADD_TIME = "add_time"
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,18 @@
-"""Turn a stored game record into PDN 3.0 text with the engine's PDN writer."""
+"""Turn a stored game record into PDN 3.0 text with the engine's PDN writer.
+
+A move recorded with the clock (``clock_white`` / ``clock_black``) is followed by the PGN
+supplement's clock command with the mover's remaining time, ``{[%clk 0:02:56]}``.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 
 from engine.pdn import write_game
-from firmware_host.store.records import GameRecord
+from firmware_host.game.clock import clk
+from firmware_host.store.records import GameRecord, MoveRecord
 
 log = logging.getLogger(__name__)
 
@@ -35,15 +41,35 @@ def render_game(game: GameRecord) -> str:
     """
     moves = [m.pdn for m in game.moves]
     headers = game_headers(game)
+    clocks = clock_comments(game.moves)
     try:
         return write_game(headers, moves, game.result, variant=game.variant,
-                          start_fen=game.start_fen)
+                          start_fen=game.start_fen, comments=clocks)
     except ValueError as exc:
         log.error("game %s: %s: writing the moves before it", game.game_id, exc)
     good = _legal_prefix(game, moves)
     note = f"record damaged after move {len(good)}: {len(moves) - len(good)} moves not replayable"
+    kept = {ply: texts for ply, texts in clocks.items() if ply <= len(good)}
+    kept[len(good)] = [*kept.get(len(good), []), note]
     return write_game(headers, good, "*", variant=game.variant, start_fen=game.start_fen,
-                      comments={len(good): [note]})
+                      comments=kept)
+
+
+def clock_comments(moves: Sequence[MoveRecord]) -> dict[int, list[str]]:
+    """``[%clk H:MM:SS]`` after each move recorded with the clock: the mover's time left (the
+    mover is the side not to move in the position after the move).
+
+    >>> record = MoveRecord(1, "32-28", "B:W28,31:B19", 0.0, clock_white=176.7, clock_black=180.0)
+    >>> clock_comments([record])
+    {1: ['[%clk 0:02:56]']}
+    """
+    comments: dict[int, list[str]] = {}
+    for index, move in enumerate(moves, start=1):
+        white_moved = move.fen_after.lstrip().upper().startswith("B")
+        left = move.clock_white if white_moved else move.clock_black
+        if left is not None:
+            comments[index] = [f"[%clk {clk(left)}]"]
+    return comments
 
 
 def _legal_prefix(game: GameRecord, moves: list[str]) -> list[str]:

@@ -1,0 +1,189 @@
+"""The session's clock keeper: runs a :class:`~firmware_host.game.clock.GameClock` for each game.
+
+With ``[clock] time_control`` set (``SessionConfig.time_control``), each new game gets a clock
+and the PDN tag ``TimeControl``. The side to move's time runs from the game's first turn
+(White's, or the variant's first mover); a committed move adds the increment and runs the other
+side (:meth:`Timekeeper.moved`, called by :class:`~firmware_host.game.game.Game` as it logs the
+move, so the record carries ``clock_white`` / ``clock_black``). When the running side's time is
+up, the game ends by time (:meth:`Timekeeper.on_flag`): the other side wins (FMJD rules; see
+docs/tournament.md). ``pause`` and ``resume`` commands hold and release the clock (the arbiter).
+
+The clock is part of the session snapshot (:meth:`data`), saved after every move and every
+:data:`SAVE_EVERY_S` seconds while it runs; a restarted service resumes it as saved, the time
+it was down charged to nobody (and logged). Every change is published as a ``clock`` event.
+Its timers are background ones: they do not keep the session from being idle.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from engine.outcome import Outcome, Termination
+from engine.types import Color
+from firmware_host.game.clock import GameClock, TimeControl, TimeControlError, parse_time_control
+from firmware_host.game.types import Command, TimerName
+
+if TYPE_CHECKING:
+    from firmware_host.game.session import Session
+
+__all__ = ["SAVE_EVERY_S", "Timekeeper"]
+
+log = logging.getLogger(__name__)
+
+#: While a clock runs, the session snapshot is saved this often (seconds): the most a restart
+#: can give back to the side to move.
+SAVE_EVERY_S = 5.0
+
+
+def control_of(text: str) -> TimeControl | None:
+    """The time control of a config value ('' or 'off': none)."""
+    text = text.strip()
+    return None if text in ("", "off") else parse_time_control(text)
+
+
+class Timekeeper:
+    """The clock of one session's games.
+
+    Args:
+        session: the session (its config, timers, game and publish).
+        now: the session's time (the ``at`` of the event being handled).
+        wall_clock: Unix time, to say how long a restarted service was down.
+    """
+
+    def __init__(self, session: Session, now: Callable[[], float],
+                 wall_clock: Callable[[], float]) -> None:
+        self._s = session
+        self._now = now
+        self._wall_clock = wall_clock
+        self.clock: GameClock | None = None
+
+    # -- the game's hooks (firmware_host/game/game.py) -------------------------------------
+
+    def new_game(self) -> dict[str, str]:
+        """A new game opens: a fresh clock (not running yet); returns its PDN tags."""
+        self._cancel()
+        control = control_of(self._s.config.time_control)
+        self.clock = None if control is None else GameClock(control)
+        return {} if control is None else {"TimeControl": control.pdn()}
+
+    def moved(self, mover: Color, by: str) -> dict[str, float]:
+        """``mover`` made a move (a ballot move does not count): the clock switches. Returns
+        the record's ``clock_white`` / ``clock_black`` (empty without a clock)."""
+        clock, at = self.clock, self._now()
+        if clock is None or by == "ballot":
+            return {}
+        if not clock.started:  # a move finished before the first turn (a restart): it counts
+            clock.start(mover, at)
+        if clock.running is mover:
+            clock.press(at)
+        self._changed(at)
+        return clock.fields(at)
+
+    def stopped(self) -> None:
+        """The game is over: the clock stops where it is."""
+        if self.clock is not None and self.clock.started:
+            at = self._now()
+            self.clock.stop(at)
+            self._changed(at)
+
+    def switch(self, side: Color) -> None:
+        """A takeback: ``side`` is to move again (no increment for the moves undone)."""
+        if self.clock is not None and self.clock.started:
+            at = self._now()
+            self.clock.switch(side, at)
+            self._changed(at)
+
+    def data(self) -> dict[str, object] | None:
+        """The clock for the session snapshot (None: no clock)."""
+        if self.clock is None:
+            return None
+        return {**self.clock.to_data(self._now()), "saved": self._wall_clock()}
+
+    def restore(self, data: object) -> None:
+        """Resume the clock of a saved session (the service was restarted)."""
+        self._cancel()
+        self.clock = None
+        if not isinstance(data, Mapping):
+            return
+        at = self._now()
+        try:
+            self.clock = GameClock.from_data(data, at)
+        except TimeControlError as exc:
+            log.error("clock: %s: the game goes on without a clock", exc)
+            return
+        saved = data.get("saved")
+        if isinstance(saved, int | float) and not isinstance(saved, bool):
+            log.info("clock: resumed as saved %.0f s ago (the time the service was down is "
+                     "charged to nobody)", max(0.0, self._wall_clock() - saved))
+        self._changed(at)
+
+    # -- the session's hooks ----------------------------------------------------------------
+
+    def turn(self, at: float) -> None:
+        """A turn begins: the first one starts the clock of the side to move."""
+        clock = self.clock
+        if clock is not None and not clock.started and self._s.outcome is None:
+            clock.start(Color(self._s.board.turn), at)
+            self._changed(at)
+
+    def timer_handlers(self) -> dict[TimerName, Callable[[float], None]]:
+        """The session's handlers of the clock's timers."""
+        return {TimerName.FLAG: self.on_flag, TimerName.CLOCK_SAVE: self.on_save}
+
+    def on_flag(self, at: float) -> None:
+        """The running side's time may be up: then the game ends, the other side wins."""
+        clock = self.clock
+        flagged = None if clock is None else clock.flagged(at)
+        if flagged is None or self._s.outcome is not None or self._s.game_id is None:
+            self._schedule(at)
+            return
+        log.info("clock: %s's time is up", "White" if flagged is Color.WHITE else "Black")
+        self._s.finish(Outcome(Termination.TIME_FORFEIT, flagged.opponent,
+                               gametype=self._s.variant.pdn_gametype), at)
+
+    def on_save(self, at: float) -> None:
+        """Keep the running clock in the session snapshot."""
+        if self.clock is not None and self.clock.started:
+            self._s.game.save(self._s.obligation)
+            self._schedule(at)
+
+    def command(self, event: Command) -> None:
+        """``pause``, ``resume`` or ``add_time`` (``side``, ``value`` seconds): the arbiter's."""
+        clock, s = self.clock, self._s
+        if clock is None or not clock.started:
+            s.publish("command_refused", command=event.name, reason="no_clock")
+            return
+        if event.name == "add_time":
+            try:
+                seconds = float(event.value or "")
+            except ValueError:
+                seconds = float("nan")
+            if event.side not in ("white", "black") or not -3600 <= seconds <= 3600:
+                s.publish("command_refused", command=event.name, reason="bad_value")
+                return
+            clock.add(Color.WHITE if event.side == "white" else Color.BLACK, seconds, event.at)
+        elif not (clock.pause(event.at) if event.name == "pause" else clock.resume(event.at)):
+            s.publish("command_refused", command=event.name, reason="already")
+            return
+        s.game.save(s.obligation)
+        self._changed(event.at)
+
+    # -- inside -------------------------------------------------------------------------------
+
+    def _changed(self, at: float) -> None:
+        assert self.clock is not None
+        self._s.publish("clock", **self.clock.state(at))
+        self._schedule(at)
+
+    def _schedule(self, at: float) -> None:
+        deadline = None if self.clock is None else self.clock.deadline()
+        if deadline is None:
+            self._cancel()
+            return
+        self._s.timers.start(TimerName.FLAG, max(at, deadline), 0)
+        self._s.timers.start(TimerName.CLOCK_SAVE, at, SAVE_EVERY_S * 1000)
+
+    def _cancel(self) -> None:
+        self._s.timers.cancel(TimerName.FLAG, TimerName.CLOCK_SAVE)

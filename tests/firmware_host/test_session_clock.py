@@ -1,0 +1,148 @@
+"""The clock in a game: it runs from the first turn, switches on each committed move, ends the
+game on a flag fall, survives a restart, pauses for the arbiter, and goes into the PDN."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.pdn import read_games
+from firmware_host.game.types import Command
+from firmware_host.store import open_store
+from firmware_host.store.pdnrender import render_game
+from tests.firmware_host.session_harness import Rig
+
+#: One move of the rig: lift (0.1 s), place (0.1 s), let go after settle_ms (0.3 s).
+MOVE_S = 0.5
+
+
+def clocked(control: str = "3+2", **kwargs: object) -> Rig:
+    return Rig("international", time_control=control, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_clock_starts_with_the_first_turn_and_the_game_has_its_time_control_tag() -> None:
+    rig = clocked()
+    clock = rig.last("clock")
+    assert (clock["running"], clock["clock_white"], clock["clock_black"]) == ("white", 180, 180)
+    assert rig.game().headers["TimeControl"] == "180+2"
+
+
+def test_move_events_and_records_carry_both_clocks_to_the_second() -> None:
+    rig = clocked()
+    rig.wait(10_000)
+    rig.play("32-28")                              # White: 10.5 s, +2
+    rig.wait(20_000)
+    rig.play("19-23")                              # Black: 20.5 s, +2
+    first, second = rig.published("move")
+    assert (first["clock_white"], first["clock_black"]) == (171.5, 180.0)
+    assert (second["clock_white"], second["clock_black"]) == (171.5, 161.5)
+    records = rig.game().moves
+    assert (records[1].clock_white, records[1].clock_black) == (171.5, 161.5)
+    text = render_game(rig.game())
+    assert "32-28 {[%clk 0:02:51]}" in text and "19-23 {[%clk 0:02:41]}" in text
+    assert '[TimeControl "180+2"]' in text
+
+
+@pytest.mark.parametrize("control", ["1", "1+5"])
+@pytest.mark.parametrize("loser", ["white", "black"])
+def test_a_flag_fall_ends_the_game_by_time_and_the_other_side_wins(control: str,
+                                                                    loser: str) -> None:
+    rig = clocked(control)
+    if loser == "black":
+        rig.play("32-28")
+    rig.wait(61_000 + 5_000)
+    result = rig.last("result")
+    assert result["termination"] == "time_forfeit"
+    assert result["winner"] == ("black" if loser == "white" else "white")
+    assert result["result"] == ("0-2" if loser == "white" else "2-0")
+    assert rig.state == "game_over"
+    # White's time runs from 0; Black's from White's move, let go at MOVE_S.
+    assert result["at"] == pytest.approx(60.0 if loser == "white" else MOVE_S + 60.0)
+    assert rig.game().result == result["result"] and rig.game().termination == "time_forfeit"
+    assert '[Result "' + result["result"] + '"]' in render_game(rig.game())
+    stopped = rig.last("clock")
+    assert stopped["running"] is None and stopped[f"clock_{loser}"] == 0
+
+
+def test_a_move_after_the_flag_fell_is_not_recorded() -> None:
+    rig = clocked("1")
+    rig.wait(60_500)
+    rig.play("32-28")
+    assert rig.moves() == [] and rig.last("result")["termination"] == "time_forfeit"
+
+
+def test_a_restart_mid_game_keeps_both_clocks_and_charges_the_downtime_to_nobody() -> None:
+    store = open_store("memory", Rig.board_id())
+    rig = clocked(store=store)
+    rig.wait(10_000)
+    rig.play("32-28")                              # White 171.5 left
+    rig.wait(4_000)                                # Black thinks 4 s: no save yet (5 s)
+    rig.wait(3_000)                                # 7 s: saved at 5 s into Black's turn
+    # The service is killed; it starts again (its own time from 0) a while later.
+    again = clocked(store=store, occupied=rig.session.game.position)
+    resumed = again.last("clock")
+    assert (resumed["clock_white"], resumed["clock_black"]) == (171.5, 175.0)
+    assert resumed["running"] == "black"
+    again.wait(1_000)
+    again.play("19-23")                            # Black: 5 s + 1.5 s used, +2
+    assert again.last("move")["clock_black"] == 175.5
+    assert again.last("move")["clock_white"] == 171.5
+
+
+def test_pause_and_resume_hold_the_clock_and_a_paused_flag_does_not_fall() -> None:
+    rig = clocked("1")
+    rig.wait(10_000)
+    rig.command("pause")
+    assert rig.last("clock")["paused"] is True
+    rig.wait(600_000)
+    assert rig.published("result") == []
+    rig.command("resume")
+    assert rig.last("clock")["clock_white"] == pytest.approx(49.9)
+    rig.wait(50_000)
+    assert rig.last("result")["termination"] == "time_forfeit"
+
+
+def test_clock_commands_without_a_clock_are_refused() -> None:
+    rig = Rig("international")
+    rig.command("pause")
+    refused = rig.last("command_refused")
+    assert (refused["command"], refused["reason"]) == ("pause", "no_clock")
+    assert rig.published("clock") == []
+    rig.play("32-28")
+    assert "clock_white" not in rig.last("move")
+    assert "TimeControl" not in rig.game().headers
+
+
+def test_the_arbiter_adds_time() -> None:
+    rig = clocked("1")
+    rig.wait(10_000)
+    rig.session.handle(Command("add_time", rig.now, side="black", value="30"))
+    assert rig.last("clock")["clock_black"] == 90.0
+    rig.session.handle(Command("add_time", rig.now, side="black", value="lots"))
+    assert rig.last("command_refused")["reason"] == "bad_value"
+
+
+def test_a_time_control_from_the_phone_applies_to_the_next_game() -> None:
+    rig = Rig("international")
+    rig.session.handle(Command("time_control", rig.now, value="5+3"))
+    assert rig.last("settings")["pending"] == {"time_control": "5+3"}
+    rig.session.handle(Command("time_control", rig.now, value="soon"))
+    assert rig.last("command_refused")["reason"] == "bad_value"
+    rig.play("32-28")
+    rig.command("newgame")
+    rig.set(rig.session.game.initial)
+    rig.wait(rig.config.newgame_ms + 10)
+    assert rig.game().headers["TimeControl"] == "300+3"
+    assert rig.last("clock")["clock_white"] == 300
+
+
+def test_the_pdn_with_clock_comments_reads_back() -> None:
+    rig = clocked()
+    for text in ("32-28", "19-23", "28x19", "14x23"):
+        rig.wait(3_000)
+        rig.play(text)
+    game = read_games(render_game(rig.game()))[0]
+    assert game.move_texts == ["32-28", "19-23", "28x19", "14x23"]
+    assert game.comments[1] == ["[%clk 0:02:58]"]          # 180 - 3.5 + 2 = 178.5
+    # Each later turn: 0.01 s after the let-go, 3 s, the move 0.5 s; Black: 180 - 7.02 + 4.
+    assert game.comments[4] == ["[%clk 0:02:56]"]
+    assert game.headers["TimeControl"] == "180+2"
