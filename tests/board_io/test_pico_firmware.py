@@ -34,6 +34,7 @@ from board_io.serial.link import SerialLink
 from board_io.types import ButtonName, Led, Pattern, Role
 from engine import Board
 from tests.board_io.pico_sim import (
+    LedStrip,
     PicoOnPty,
     StubNeoPixel,
     StubPin,
@@ -463,3 +464,82 @@ def test_the_firmware_keeps_time_across_the_ticks_wraparound() -> None:
     assert len(scans) >= 4
     first_closed = next(i for i, s in enumerate(scans) if s[2 + 7] == 1)
     assert first_closed >= 3 and all(s[2 + 7] == 1 for s in scans[first_closed:])
+
+
+# -- the firmware's small faults (issue 26) --------------------------------------------------
+
+class CountingMatrix:
+    """A matrix that notes the ticks of every read."""
+
+    def __init__(self, board: SwitchBoard, clock: WrappingTicks) -> None:
+        self._matrix = _matrix(board)
+        self.rows, self.cols = self._matrix.rows, self._matrix.cols
+        self._clock = clock
+        self.reads: list[int] = []
+
+    def read(self) -> Any:
+        self.reads.append(self._clock.now)
+        return self._matrix.read()
+
+    def backwards(self) -> list[int]:
+        return []
+
+
+def test_the_blink_phase_does_not_jump_at_the_ticks_wrap() -> None:
+    # ticks_ms wraps at 2**30, which 1000 does not divide: ``now % 1000`` on raw ticks made a
+    # slow blink's phase jump there. The LEDs keep their rhythm through the wrap.
+    import db_firmware
+
+    clock = WrappingTicks(WrappingTicks.PERIOD - 2000)
+    strip = LedStrip()
+    fw = db_firmware.Firmware(MemoryIo(), clock, _matrix(SwitchBoard(8, 4)), strip=strip,
+                              check_diodes=False)
+    fw.step()
+    fw.leds.set(bytes([0x06]) + bytes(31))  # cell 0: slow / from
+    changes: list[int] = []
+    lit_before = None
+    for _ in range(4000):
+        fw.step()
+        lit = strip.pixels[0] != (0, 0, 0)
+        if lit_before is not None and lit != lit_before:
+            changes.append(clock.now)
+        lit_before = lit
+        clock.sleep_ms(1)
+    gaps = {b - a for a, b in zip(changes, changes[1:], strict=False)}
+    assert len(changes) >= 7 and gaps == {500}, changes
+
+
+def test_lowering_the_scan_period_takes_effect_at_once() -> None:
+    # After CONFIG 1000 ms, a CONFIG of 10 ms waited out the old period (859 ms measured).
+    import db_firmware
+
+    clock = WrappingTicks(1_000_000)
+    matrix = CountingMatrix(SwitchBoard(8, 4), clock)
+    fw = db_firmware.Firmware(MemoryIo(), clock, matrix, check_diodes=False)
+    fw.step()
+    fw.handle(proto.CONFIG, msg.Config(1000, 5).to_body(), clock.ticks_ms())
+    for _ in range(150):
+        fw.step()
+        clock.sleep_ms(1)
+    lowered = clock.now
+    fw.handle(proto.CONFIG, msg.Config(10, 5).to_body(), clock.ticks_ms())
+    for _ in range(30):
+        fw.step()
+        clock.sleep_ms(1)
+    after = [t for t in matrix.reads if t >= lowered]
+    assert after and after[0] - lowered <= 10, (lowered, matrix.reads[-5:])
+
+
+@pytest.mark.parametrize(
+    ("brightness", "role", "expected"),
+    [  # the exact products, rounded down: what a Pico's single-precision floats got wrong
+        (0.7, 11, (178, 119, 0)),  # crown: 170 * 0.7 = 119 (CPython's doubles gave 118)
+        (0.7, 10, (0, 10, 44)),  # adjust, a quarter: 60 * 0.175 = 10.5, 255 * 0.175 = 44.6
+        (0.3, 6, (76, 33, 0)),  # must: 110 * 0.3 = 33
+        (1.0, 13, (255, 0, 192)),
+    ],
+)
+def test_led_colours_are_exact_integers(brightness: float, role: int,
+                                        expected: tuple[int, int, int]) -> None:
+    renderer = db_leds.LedRenderer(1, brightness=brightness)
+    assert renderer.colour(role << 2 | 1, 0) == expected

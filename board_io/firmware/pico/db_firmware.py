@@ -40,7 +40,8 @@ class Firmware:
         self.scan_period_ms = scan_period_ms
         self.debounce_ms = debounce_ms
         cells = matrix.rows * matrix.cols
-        self.leds = LedRenderer(cells, rgb=rgb, brightness=brightness, led_cells=led_cells)
+        self.leds = LedRenderer(cells, rgb=rgb, brightness=brightness, led_cells=led_cells,
+                                clock=clock)
         self.debouncer = Debouncer(cells, clock.ticks_diff)
         self.decoder = proto.FrameDecoder()
         self.seq = 0
@@ -144,6 +145,9 @@ class Firmware:
                 self.leds.set(proto.parse_leds(body, self.matrix.rows, self.matrix.cols))
             elif kind == proto.CONFIG:
                 self.scan_period_ms, self.debounce_ms = proto.parse_config(body)
+                soonest = self.clock.ticks_add(now, self.scan_period_ms)
+                if self.clock.ticks_diff(self._next_scan, soonest) > 0:
+                    self._next_scan = soonest  # a shorter period counts from now
             else:
                 self.send_error(proto.ERR_UNKNOWN_TYPE, kind, now)
         except proto.BadMessage:

@@ -2,7 +2,10 @@
 #
 # A LEDS code is: bits 6..2 the role (1..13), bits 1..0 the pattern (0 off, 1 on, 2 slow
 # 1 Hz, 3 fast 4 Hz). Blinking cells are lit during the first half of each period, all in
-# phase.
+# phase. Times are ticks (they wrap at 2**30, which 1000 does not divide): the phase is
+# counted from an origin through ticks_diff, never from the raw ticks. Colours are computed
+# in integers (the brightness in thousandths): a Pico's single-precision floats and CPython's
+# doubles round 170 * 0.7 differently.
 
 COLOURS = (
     None,
@@ -21,30 +24,46 @@ COLOURS = (
     (0xFF, 0x00, 0xC0),  # 13 fault: this square's sensor cannot be trusted
 )
 ADJUST = 10
+MAX_ROLE = len(COLOURS) - 1  # the highest role this firmware knows
 WHITE = (0xFF, 0xFF, 0xFF)
 OFF = (0, 0, 0)
 
 
-def lit(pattern, now_ms):
-    """Is a cell with ``pattern`` lit at ``now_ms``?"""
+def lit(pattern, phase_ms):
+    """Is a cell with ``pattern`` lit ``phase_ms`` into the blink cycle (0..999)?"""
     if pattern == 1:
         return True
     if pattern == 2:
-        return now_ms % 1000 < 500
+        return phase_ms % 1000 < 500
     if pattern == 3:
-        return now_ms % 250 < 125
+        return phase_ms % 250 < 125
     return False
 
 
-class LedRenderer:
-    """Turns the last LEDS codes into one colour per LED; ``frame(now)`` is None if unchanged."""
+def _diff(a, b):
+    return a - b
 
-    def __init__(self, count, rgb=True, brightness=0.5, led_cells=None):
+
+def _add(t, ms):
+    return t + ms
+
+
+class LedRenderer:
+    """Turns the last LEDS codes into one colour per LED; ``frame(now)`` is None if unchanged.
+
+    ``clock``: ticks_diff and ticks_add of the ticks given to ``frame`` and ``colour`` (None:
+    plain integers, as in the tests).
+    """
+
+    def __init__(self, count, rgb=True, brightness=0.5, led_cells=None, clock=None):
         self.codes = bytes(count)  # ``count`` cells, all off
         self._rgb = rgb
-        self._scale = max(0.0, min(1.0, brightness))
+        self._level = int(max(0.0, min(1.0, brightness)) * 1000 + 0.5)  # thousandths
         self._led_cells = tuple(led_cells) if led_cells is not None else tuple(range(count))
         self._last = None
+        self._diff = clock.ticks_diff if clock is not None else _diff
+        self._add = clock.ticks_add if clock is not None else _add
+        self._origin = None  # ticks at the start of a blink cycle
 
     @property
     def count(self):
@@ -53,19 +72,34 @@ class LedRenderer:
     def set(self, codes):
         self.codes = bytes(codes)
 
+    def phase(self, now_ms):
+        """Milliseconds into the current 1 s blink cycle (0..999), kept across the wrap."""
+        if self._origin is None:
+            self._origin = now_ms - now_ms % 1000
+        elapsed = self._diff(now_ms, self._origin)
+        if elapsed >= 1000 or elapsed < 0:  # move the origin along: a whole number of cycles
+            self._origin = self._add(self._origin, (elapsed // 1000) * 1000)
+            elapsed = self._diff(now_ms, self._origin)
+        return elapsed
+
     def colour(self, code, now_ms):
         """The colour of one cell's LED at ``now_ms``."""
-        if code == 0 or not lit(code & 0x03, now_ms):
+        return self._colour(code, self.phase(now_ms))
+
+    def _colour(self, code, phase_ms):
+        if code == 0 or not lit(code & 0x03, phase_ms):
             return OFF
         role = code >> 2
         rgb = COLOURS[role] if self._rgb and 0 < role < len(COLOURS) else WHITE
-        scale = self._scale * (0.25 if role == ADJUST else 1.0)
-        return (int(rgb[0] * scale), int(rgb[1] * scale), int(rgb[2] * scale))
+        level = self._level
+        scale = 4000 if role == ADJUST else 1000  # adjust: drawn at a quarter
+        return (rgb[0] * level // scale, rgb[1] * level // scale, rgb[2] * level // scale)
 
     def frame(self, now_ms):
         """Return the colours of every LED, or None when they are what was last returned."""
         codes = self.codes
-        pixels = [self.colour(codes[cell], now_ms) if cell < len(codes) else OFF
+        phase = self.phase(now_ms)
+        pixels = [self._colour(codes[cell], phase) if cell < len(codes) else OFF
                   for cell in self._led_cells]
         if pixels == self._last:
             return None
