@@ -162,7 +162,7 @@ class KeepAlive:
         except FAILURES as exc:
             kind = failure_kind(exc)
             if kind != self._said:
-                log.warning("heartbeat: Redis %s: written again when it takes it",
+                log.warning("heartbeat: Redis failed it (%s): written again when it takes it",
                             describe_failure(exc))
             self._said = kind
             return False

@@ -194,7 +194,7 @@ class BoardLease:
         if kind != self._said:
             hint = (f"; {self.key} is not the lease (another program wrote it): "
                     f"redis-cli DEL {self.key}" if "WRONGTYPE" in said else "")
-            log.warning("board lease: Redis %s: %s%s", said, then, hint)
+            log.warning("board lease: Redis failed it (%s): %s%s", said, then, hint)
         self._said = kind
         return LeaseState.UNREACHABLE
 

@@ -24,7 +24,7 @@ from tests.firmware_host.sloppy_hands import Hands, sloppy_events
 
 __all__ = ["BoardProcess", "scripted_game"]
 
-HANDS = Hands(adjust=0.0, think_ms=(120, 300), pause_ms=(40, 120))
+HANDS = Hands(adjust=0.0, think_ms=(60, 150), pause_ms=(20, 60))
 
 
 def scripted_game(variant: str, seed: int, plies: int, path: Path) -> list[str]:
@@ -43,7 +43,7 @@ def scripted_game(variant: str, seed: int, plies: int, path: Path) -> list[str]:
             t += event.dt_ms
             assert event.square is not None
             lines.append(f"{t} {event.action} {board.variant.square_name(event.square)}\n")
-        t += 500
+        t += 350  # the move settles before the next hand comes
         notation.append(board.move_notation(move))
         board.push(move)
     lines.append(f"{t + 600_000} press hint\n")

@@ -1,0 +1,148 @@
+"""A Redis primary, its replica and three ``redis-sentinel`` processes on loopback ports, started
+by the tests themselves (Debian's ``redis-server`` and ``redis-sentinel``).
+
+The sentinels watch the service ``hall`` with short timeouts (``down-after-milliseconds`` 500,
+``failover-timeout`` 2000), so a failover takes a second or two.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import redis
+
+from tests.redis_server import RedisServer, free_port
+
+__all__ = ["SERVICE", "SentinelCluster"]
+
+SERVICE = "hall"
+
+
+class Replica(RedisServer):
+    """A redis-server that starts as the replica of ``primary_port``."""
+
+    def __init__(self, directory: Path, primary_port: int, port: int | None = None) -> None:
+        super().__init__(directory)
+        if port is not None:
+            self.port = port
+        self.primary_port = primary_port
+
+    def start(self) -> None:  # the same as RedisServer's, with --replicaof
+        executable = self.executable
+        self.directory.mkdir(parents=True, exist_ok=True)
+        args = [executable, "--port", str(self.port), "--bind", "127.0.0.1",
+                "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
+                "--save", "", "--daemonize", "no", "--logfile", "",
+                "--replicaof", "127.0.0.1", str(self.primary_port)]
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        ready = threading.Event()
+        threading.Thread(target=self._drain_log, args=(self.process, ready), daemon=True).start()
+        if not ready.wait(timeout=10):
+            self.stop()
+            raise RuntimeError(f"redis-server did not start: {self.log_tail()}")
+
+
+class Sentinel:
+    """One redis-sentinel process watching ``primary_port``."""
+
+    def __init__(self, directory: Path, primary_port: int) -> None:
+        executable = shutil.which("redis-sentinel") or shutil.which("redis-server")
+        if executable is None:
+            raise RuntimeError("redis-sentinel is not installed: apt-get install redis-sentinel")
+        self.port = free_port()
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.config = directory / "sentinel.conf"
+        self.config.write_text(
+            f"port {self.port}\nbind 127.0.0.1\ndaemonize no\nlogfile \"\"\n"
+            f"dir {directory}\n"
+            f"sentinel monitor {SERVICE} 127.0.0.1 {primary_port} 2\n"
+            f"sentinel down-after-milliseconds {SERVICE} 500\n"
+            f"sentinel failover-timeout {SERVICE} 2000\n"
+            f"sentinel parallel-syncs {SERVICE} 1\n")
+        args = [executable, str(self.config)]
+        if executable.endswith("redis-server"):
+            args.append("--sentinel")
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        with open(self.directory / "sentinel.log", "ab") as log:
+            for line in self.process.stdout:
+                log.write(line)
+                log.flush()
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2,
+                           decode_responses=True)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+class SentinelCluster:
+    """Primary + replica + three sentinels; :attr:`url` is the ``redis+sentinel://`` URL."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.primary = RedisServer(directory / "primary")
+        self.primary.start()
+        self.replica = Replica(directory / "replica", self.primary.port)
+        self.replica.start()
+        self.sentinels = [Sentinel(directory / f"sentinel{n}", self.primary.port)
+                          for n in range(3)]
+        self.servers = {self.primary.port: self.primary, self.replica.port: self.replica}
+
+    @property
+    def url(self) -> str:
+        hosts = ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
+        return f"redis+sentinel://{hosts}/{SERVICE}/0"
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        """Until every sentinel knows the replica and the two other sentinels (their hello
+        messages come every 2 s: there is no event to wait on but their state)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                states = [s.client().sentinel_master(SERVICE) for s in self.sentinels]
+            except redis.RedisError:
+                states = []
+            if states and all(int(st["num-slaves"]) >= 1 and int(st["num-other-sentinels"]) >= 2
+                              for st in states):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"the sentinels did not settle: {self.log_tail()}")
+
+    def switch_listener(self) -> redis.client.PubSub:
+        """A subscription to ``+switch-master`` on the first sentinel (made before the fault)."""
+        pubsub = self.sentinels[0].client().pubsub()
+        pubsub.subscribe("+switch-master")
+        pubsub.get_message(timeout=2)  # the subscription's confirmation
+        return pubsub
+
+    @staticmethod
+    def wait_switch(pubsub: redis.client.PubSub, timeout: float = 30) -> int:
+        """The new primary's port, once the sentinels announce the failover."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            message = pubsub.get_message(timeout=max(0.0, deadline - time.monotonic()))
+            if message and message.get("type") == "message":
+                return int(str(message["data"]).split()[-1])
+        raise AssertionError("no failover was announced")
+
+    def log_tail(self) -> str:
+        return "\n".join((s.directory / "sentinel.log").read_text()[-800:]
+                         for s in self.sentinels if (s.directory / "sentinel.log").exists())
+
+    def stop(self) -> None:
+        for sentinel in self.sentinels:
+            sentinel.stop()
+        for server in self.servers.values():
+            server.stop()
