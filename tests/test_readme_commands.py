@@ -1,0 +1,226 @@
+"""The README's commands work as a new user would type them.
+
+Every fenced ``sh`` command of README.md is listed here, either with the way this test runs it
+or with the reason it cannot run here (root, hardware, a compiler, the whole suite); a command
+added to the README without a line here fails the first test. The commands table is checked
+against the command line itself: every command and option it names exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import selectors
+import shlex
+import signal
+import subprocess
+import sys
+import tomllib
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from engine.pdn import read_games
+from firmware_host.cli import build_parser, command_names
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+BIN = Path(sys.executable).parent
+#: A hang guard for the commands that should end (or print their URL) within seconds.
+GUARD_S = 120
+
+QUICK_START = ("python3 -m venv .venv && .venv/bin/pip install -q -e '.[web]' && "
+               ".venv/bin/draughtsboard demo")
+HALL = ".venv/bin/draughtsboard demo --hall 3"
+PLAY = ".venv/bin/draughtsboard play --variant russian"
+
+#: The README commands this machine cannot run, and why.
+NOT_HERE = {
+    "sudo apt-get install -y git": "root",
+    "git clone <this repository> draughtsboard && cd draughtsboard": "the network",
+    "sudo -u draughtsboard /opt/draughtsboard/venv/bin/draughtsboard doctor":
+        "a Pi set up by systemd/install.sh (tests/systemd and the emulated install run it)",
+    "draughtsboard calibrate --config /etc/draughtsboard/draughtsboard.toml --write": "a board",
+    "draughtsboard selftest": "a board",
+    "journalctl -u draughtsboard -f": "the installed service",
+    "bash .ci/test": "the whole suite: it is what CI runs",
+    "python3 -m venv ~/draughtsboard-compiled": "a compiler (.ci/compiled builds it)",
+    "DRAUGHTSBOARD_COMPILE=1 ~/draughtsboard-compiled/bin/pip install .":
+        "a compiler (.ci/compiled builds it)",
+}
+RUN_HERE = {QUICK_START, HALL, PLAY}
+
+
+def readme_commands(text: str) -> list[str]:
+    """The command lines of the ``sh`` blocks of a Markdown text (comments and ``\\`` joined).
+
+    Example:
+        >>> readme_commands("x\\n```sh\\na --b \\\\\\n  c   # note\\n\\nd\\n```\\n")
+        ['a --b c', 'd']
+    """
+    commands: list[str] = []
+    block: list[str] | None = None
+    for line in text.splitlines():
+        fence = line.strip()
+        if block is None:
+            if fence.startswith("```sh"):
+                block = []
+            continue
+        if fence.startswith("```"):
+            joined = "\n".join(block).replace("\\\n", " ")
+            for command in joined.splitlines():
+                command = re.sub(r"\s+#.*$", "", command).strip()
+                if command:
+                    commands.append(re.sub(r"\s+", " ", command))
+            block = None
+            continue
+        block.append(line.strip())
+    return commands
+
+
+def _argv(command: str) -> list[str]:
+    """The command's last ``&&`` step as argv, its ``.venv/bin/`` this test's environment."""
+    words = shlex.split(command.split("&&")[-1])
+    if words[0].startswith(".venv/bin/"):
+        words[0] = str(BIN / words[0].removeprefix(".venv/bin/"))
+    return words
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    """A new user's environment: a home and a temporary directory of their own."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return {**os.environ, "HOME": str(home), "TMPDIR": str(tmp_path), "NO_COLOR": "1"}
+
+
+def _help(*words: str) -> str:
+    """``draughtsboard WORDS --help`` as it prints, run in this process."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as ended:
+        build_parser().parse_args([*words, "--help"])
+    assert ended.value.code == 0
+    return out.getvalue()
+
+
+def test_every_readme_command_is_run_here_or_says_why_not() -> None:
+    commands = readme_commands(README.read_text(encoding="utf-8"))
+    assert commands, "README.md has no sh block"
+    unlisted = [c for c in commands if c not in RUN_HERE and c not in NOT_HERE]
+    assert not unlisted, f"README commands this test does not know: {unlisted}"
+    assert set(commands) >= RUN_HERE, f"no longer in the README: {RUN_HERE - set(commands)}"
+
+
+def test_the_quick_start_installs_an_extra_that_exists() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = re.findall(r"\.\[([\w,]+)\]", QUICK_START)
+    assert extras and all(e in project["optional-dependencies"]
+                          for group in extras for e in group.split(","))
+    assert project["scripts"]["draughtsboard"] == "firmware_host.cli:main"
+
+
+def test_the_quick_start_demo_plays_and_writes_its_game(tmp_path: Path) -> None:
+    done = subprocess.run(_argv(QUICK_START), capture_output=True, text=True, cwd=tmp_path,
+                          env=_env(tmp_path), timeout=GUARD_S, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    files = list(tmp_path.rglob("*.pdn"))
+    assert len(files) == 1, done.stdout[-2000:]
+    (game,) = read_games(files[0].read_text(encoding="utf-8"))
+    plies = len(game.moves)
+    assert plies == 20  # the demo's documented default: --moves 20
+    assert files[0].name in done.stdout  # it says where the game is
+
+
+def test_play_takes_a_typed_move_and_quits(tmp_path: Path) -> None:
+    done = subprocess.run(_argv(PLAY), input="c3-d4\nquit\n", capture_output=True, text=True,
+                          cwd=tmp_path, env=_env(tmp_path), timeout=GUARD_S, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "c3-d4" in done.stdout
+
+
+def _read_until(process: subprocess.Popen[str], pattern: re.Pattern[str]) -> re.Match[str]:
+    """Read the process's stdout until a line matches (or it ends, or the guard runs out)."""
+    assert process.stdout is not None
+    seen: list[str] = []
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while selector.select(timeout=GUARD_S):
+            line = process.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            if match := pattern.search(line):
+                return match
+    raise AssertionError(f"no line matched {pattern.pattern}; output:\n{''.join(seen)}")
+
+
+def test_demo_hall_serves_three_boards(tmp_path: Path) -> None:
+    if "--hall" not in _help("demo"):
+        pytest.skip("draughtsboard demo --hall is not built yet")
+    process = subprocess.Popen(_argv(HALL), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=tmp_path, env=_env(tmp_path))
+    try:
+        url = _read_until(process, re.compile(r"https?://[^\s'\"]+")).group(0)
+        with urllib.request.urlopen(url, timeout=GUARD_S) as answer:
+            assert answer.status == 200
+            page = answer.read().decode("utf-8")
+        assert "<html" in page.lower()
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=GUARD_S)
+    assert process.returncode in (0, 130), err
+    assert "Traceback" not in err
+
+
+def test_version_prints_the_project_version(tmp_path: Path) -> None:
+    if "--version" not in _help():
+        pytest.skip("draughtsboard --version is not built yet")
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["version"]
+    done = subprocess.run([str(BIN / "draughtsboard"), "--version"], capture_output=True,
+                          text=True, env=_env(tmp_path), timeout=GUARD_S, check=False)
+    assert done.returncode == 0
+    assert version in done.stdout
+    assert "draughtsboard --version" in README.read_text(encoding="utf-8")
+
+
+def _table_rows() -> list[tuple[list[list[str]], str]]:
+    """The Commands table: each row's commands (as words) and its description."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 2 or not cells[0].startswith("`draughtsboard"):
+            continue
+        names = re.findall(r"`([^`]+)`", cells[0])
+        first = names[0].split()[1:]
+        commands = [first]
+        for other in names[1:]:
+            words = other.split()
+            # `selftest` and `games export` stand alone; `verify` is `egdb verify`.
+            commands.append(words if words[0] in command_names() else first[:-1] + words)
+        rows.append((commands, cells[1]))
+    return rows
+
+
+def test_the_commands_table_names_commands_and_options_that_exist() -> None:
+    rows = _table_rows()
+    assert len(rows) >= 10
+    listed = set()
+    for commands, description in rows:
+        helps = ""
+        for words in commands:
+            names = [w for w in words if not w.startswith("-")]
+            helps += _help(*names)
+            listed.add(names[0])
+            for option in (w for w in words if w.startswith("-")):
+                assert option in helps, f"draughtsboard {' '.join(words)}"
+        for option in re.findall(r"`(--[\w-]+)", description):
+            assert option in helps, f"{option} of {commands}"
+    missing = set(command_names()) - listed
+    assert not missing, f"commands the README table leaves out: {sorted(missing)}"
