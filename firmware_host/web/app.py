@@ -15,7 +15,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
 
@@ -23,10 +23,12 @@ from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from engine.errors import DraughtsError
 from engine.variant import VARIANTS
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control
-from firmware_host.web.auth import Keys, RateLimiter
+from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
+from firmware_host.web.devices import Devices
 from firmware_host.web.feed import BLOCK_MS, follow, format_cursor, parse_cursor, sse
 from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
 from firmware_host.web.views import ArchiveRow, Views
@@ -59,6 +61,8 @@ class WebSettings:
     control: bool = True
     rate_per_minute: int = 60
     block_ms: int = BLOCK_MS
+    #: The paired devices (web/devices.py; in memory unless given their file).
+    devices: Devices = field(default_factory=lambda: Devices(None))
 
 
 def _board_id(request: web.Request, key: str = "board") -> str:
@@ -77,8 +81,9 @@ class Site:
         self.reader = Reader(client)
         self.views = Views()
         self.limiter = RateLimiter(settings.rate_per_minute)
-        #: Pairing attempts per address: few, so the six digits cannot be tried through.
+        #: Pairing requests per address, and wrong codes per address and in all.
         self.pair_limiter = RateLimiter(min(PAIR_ATTEMPTS, settings.rate_per_minute))
+        self.pair_guard = PairingGuard()
         #: The hall's cards as last drawn, by board: (newest event id then, HTML). A drawing,
         #: not game state: Redis stays the source.
         self._cards: dict[str, tuple[str, str]] = {}
@@ -93,14 +98,14 @@ class Site:
         bearer = request.headers.get("Authorization", "")
         if bearer.startswith("Bearer ") and keys.valid_token(bearer[7:].strip()):
             return True
-        return keys.valid_session(request.cookies.get(COOKIE, ""))
+        return self.settings.devices.check(request.cookies.get(COOKIE, "")) is not None
 
     def _csrf_ok(self, request: web.Request, form: dict[str, str]) -> bool:
         if request.headers.get("Authorization", "").startswith("Bearer "):
             return True  # a script with the token: no cookie to forge with
         origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
-            return False
+        if origin is not None and origin != f"{request.scheme}://{request.host}":
+            return False  # another site, or this one over another scheme
         cookie = request.cookies.get(COOKIE, "")
         return self.settings.keys.valid_csrf(cookie, form.get("csrf", ""))
 
@@ -288,17 +293,50 @@ class Site:
         address = request.remote or "?"
         if not self.pair_limiter.allow(address):
             raise web.HTTPTooManyRequests(text="too many attempts: wait a minute")
-        form = {k: str(v) for k, v in (await request.post()).items()}
+        refusal = self.pair_guard.refusal(address)
+        if refusal is not None:
+            raise web.HTTPTooManyRequests(text=refusal, headers={"Retry-After": "60"})
+        form = await _form(request)
         target = _next(form.get("next", "/"))
         if not self.settings.keys.valid_code(form.get("code", "")):
+            self.pair_guard.failed(address)
             log.warning("pairing refused from %s", address)
             return _html(self.views.page("pair.html", next=target, paired=False,
                                          error="That is not the pairing code."), status=403)
-        log.info("paired a device from %s", address)
+        label = f"{request.headers.get('User-Agent', 'a browser')[:60]} from {address}"
+        try:
+            cookie = self.settings.devices.pair(label)
+        except OverflowError as exc:
+            raise web.HTTPConflict(text=str(exc)) from None
+        log.info("paired device %s from %s", cookie.split(".")[0], address)
         response = web.HTTPSeeOther(target)
-        response.set_cookie(COOKIE, self.settings.keys.session_cookie(), httponly=True,
-                            samesite="Strict", max_age=365 * 86400, path="/")
+        response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict",
+                            max_age=365 * 86400, path="/")
         raise response
+
+    async def devices(self, request: web.Request) -> web.Response:
+        """The paired devices, each with a button that revokes it (paired devices only)."""
+        if not self.paired(request):
+            raise web.HTTPUnauthorized(text="pair this device first (/pair)")
+        cookie = request.cookies.get(COOKIE, "")
+        return _html(self.views.page(
+            "devices.html", devices=self.settings.devices.list(), paired=True,
+            this=self.settings.devices.check(cookie), csrf=self.settings.keys.csrf(cookie)))
+
+    async def revoke(self, request: web.Request) -> web.Response:
+        """``POST /devices/revoke``: revoke the device ``device``."""
+        if not self.paired(request):
+            raise web.HTTPUnauthorized(text="pair this device first (/pair)")
+        if not self.limiter.allow(request.remote or "?"):
+            raise web.HTTPTooManyRequests(text="too many requests: wait a minute")
+        form = await _form(request)
+        if not self._csrf_ok(request, form):
+            raise web.HTTPForbidden(text="the form is stale or from another site: reload")
+        device = form.get("device", "")
+        if not self.settings.devices.revoke(device):
+            raise web.HTTPNotFound(text="no such device")
+        log.info("revoked device %s", device[:8])
+        raise web.HTTPSeeOther("/devices")
 
     async def command(self, request: web.Request) -> web.Response:
         board_id = _board_id(request)
@@ -308,7 +346,7 @@ class Site:
             raise web.HTTPUnauthorized(text="pair this device first (/pair)")
         if not self.limiter.allow(request.remote or "?"):
             raise web.HTTPTooManyRequests(text="too many commands: wait a minute")
-        form = {k: str(v) for k, v in (await request.post()).items()}
+        form = await _form(request)
         if not self._csrf_ok(request, form):
             raise web.HTTPForbidden(text="the form is stale or from another site: reload")
         try:
@@ -341,13 +379,50 @@ def _day(filters: dict[str, str], key: str, default: float) -> float:
     return day.timestamp() + (86400 if key == "until" else 0)
 
 
+#: A redirect target: a path of this site (one ``/``, then no ``/`` or ``\\``), made of the
+#: characters of this app's own paths and queries only (no control characters, no spaces, no
+#: ``%``, which browsers and yarl would strip or decode into ``//elsewhere``).
+_NEXT = re.compile(r"/(?:[A-Za-z0-9_.~=&+-][A-Za-z0-9/_.~?=&+-]{0,300})?")
+
+
 def _next(target: str) -> str:
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+    """``target`` if it is a same-site relative path, else ``/``.
+
+    >>> _next("/board/b1"), _next("//evil.example"), _next("/\t/evil.example")
+    ('/board/b1', '/', '/')
+    >>> _next("/%09/evil.example"), _next("/\\evil.example"), _next("http://evil.example")
+    ('/', '/', '/')
+    """
+    return target if _NEXT.fullmatch(target) else "/"
 
 
 def _id_key(entry_id: str) -> tuple[int, int]:
     ms, _, n = entry_id.partition("-")
     return int(ms or 0), int(n or 0)
+
+
+#: Fields a control or pairing form has at most.
+FORM_FIELDS = 20
+
+
+async def _form(request: web.Request) -> dict[str, str]:
+    """The request's form, read defensively: a body that is not a readable form (not UTF-8,
+    multipart without a boundary or broken, a file instead of text, too many fields) is a 400,
+    never a traceback."""
+    try:
+        data = await request.post()
+    except web.HTTPException:
+        raise  # too large: aiohttp's own 413
+    except (ValueError, LookupError, AssertionError, RuntimeError, TypeError) as exc:
+        raise web.HTTPBadRequest(text=f"the form is unreadable ({type(exc).__name__})") from None
+    if len(data) > FORM_FIELDS:
+        raise web.HTTPBadRequest(text="the form has too many fields")
+    form = {}
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise web.HTTPBadRequest(text=f"form field {key[:20]!r} is not text")
+        form[key] = value
+    return form
 
 
 def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:
@@ -380,12 +455,29 @@ async def _security_headers(request: web.Request, handler: Handler) -> web.Strea
         log.warning("web: the boards' Redis does not answer: %s", type(exc).__name__)
         response = web.Response(status=503, text="the boards' Redis does not answer: try "
                                 "again in a moment", headers={"Retry-After": "5"})
-    response.headers.setdefault("Content-Security-Policy",
-                                "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+    except DraughtsError as exc:  # a stored game the rules cannot replay: a damaged record
+        log.warning("web: %s: a damaged record: %s", request.path[:100], exc)
+        response = web.Response(status=409, text="this game's record is damaged: its moves "
+                                "cannot be replayed (the PDN download has those before it)")
+    return response
+
+
+#: The Content-Security-Policy of every response.
+CSP = ("default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
+       "form-action 'self'; base-uri 'none'")
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Security headers on every response as it is prepared (pages, feeds, static files and
+    errors alike); pages are never cached (they may carry control forms and CSRF fields), and
+    ``Server`` names no version."""
+    response.headers["Server"] = "draughtsboard"
+    response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Referrer-Policy", "same-origin")
-    return response
+    if response.content_type == "text/html":
+        response.headers["Cache-Control"] = "no-store"
 
 
 def build_app(settings: WebSettings, client: Redis) -> web.Application:
@@ -411,8 +503,11 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.get("/broadcast/board/{board}.pdn", site.broadcast),
         web.get("/pair", site.pair_form),
         web.post("/pair", site.pair),
+        web.get("/devices", site.devices),
+        web.post("/devices/revoke", site.revoke),
     ])
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
+    app.on_response_prepare.append(_headers)
 
     async def closing(app: web.Application) -> None:
         site.closing = True

@@ -2,15 +2,18 @@
 
 Viewing is open (on the LAN when ``web.listen`` opens it); control needs authorisation. The
 token (random, in ``web.token_file``, mode 0600, made on first start) is never logged. A phone
-pairs by entering the six-digit pairing code that ``draughtsboard web`` prints (derived from the
-token): it then holds a cookie (HttpOnly, SameSite=Strict) proving it. A script may send the
-token itself (``Authorization: Bearer <token>``). Every control form carries a CSRF field tied
-to the cookie, and control requests are rate-limited per address.
+pairs by entering the ten-digit pairing code that ``draughtsboard web`` prints (derived from
+the token): it then holds a cookie of its own (HttpOnly, SameSite=Strict), listed and revocable
+(:mod:`~firmware_host.web.devices`). A script may send the token itself
+(``Authorization: Bearer <token>``). Every control form carries a CSRF field tied to the cookie,
+and control requests are rate-limited per address. Wrong pairing codes are limited per address
+and in all (:class:`PairingGuard`): at most :data:`PAIR_FAILURES_PER_HOUR` an hour, so an hour
+of guessing at the limit finds the code with a chance below one in a million.
 
 >>> keys = Keys("k" * 32)
 >>> len(keys.pairing_code), keys.pairing_code.isdigit()
-(6, True)
->>> keys.valid_session(keys.session_cookie()), keys.valid_session("nope")
+(10, True)
+>>> keys.valid_code(keys.pairing_code[:5] + " " + keys.pairing_code[5:]), keys.valid_code("1")
 (True, False)
 """
 
@@ -25,7 +28,17 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["Keys", "RateLimiter", "load_token"]
+__all__ = ["CODE_DIGITS", "PAIR_FAILURES_PER_HOUR", "Keys", "PairingGuard", "RateLimiter",
+           "load_token"]
+
+#: Digits of the pairing code.
+CODE_DIGITS = 10
+#: Wrong pairing codes accepted in any hour, from all addresses together; then pairing is
+#: locked until the oldest of them is an hour old (pair with the token meanwhile).
+PAIR_FAILURES_PER_HOUR = 60
+#: Wrong codes from one address before it is locked out for :data:`LOCKOUT_S`.
+PAIR_FAILURES_PER_ADDRESS = 5
+LOCKOUT_S = 900.0
 
 
 def load_token(path: str | Path) -> str:
@@ -60,24 +73,17 @@ class Keys:
 
     @property
     def pairing_code(self) -> str:
-        """Six digits to type on the phone."""
-        return f"{int(self._mac('pair')[:12], 16) % 1_000_000:06d}"
+        """Ten digits to type on the phone."""
+        return f"{int(self._mac('pair')[:20], 16) % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
 
     def valid_code(self, code: str) -> bool:
-        """Whether ``code`` is the pairing code."""
-        return hmac.compare_digest(code.strip(), self.pairing_code)
+        """Whether ``code`` is the pairing code (spaces and dashes between digits allowed)."""
+        typed = "".join(code.split()).replace("-", "")[:40]
+        return hmac.compare_digest(typed.encode(), self.pairing_code.encode())
 
     def valid_token(self, token: str) -> bool:
         """Whether ``token`` is the token itself."""
         return hmac.compare_digest(token.encode(), self._token)
-
-    def session_cookie(self) -> str:
-        """The cookie a paired browser holds."""
-        return self._mac("session")
-
-    def valid_session(self, cookie: str) -> bool:
-        """Whether ``cookie`` is a paired browser's."""
-        return hmac.compare_digest(cookie, self.session_cookie())
 
     def csrf(self, cookie: str) -> str:
         """The CSRF field of forms shown to the holder of ``cookie``."""
@@ -85,35 +91,98 @@ class Keys:
 
     def valid_csrf(self, cookie: str, field: str) -> bool:
         """Whether a form's CSRF field matches its cookie."""
-        return hmac.compare_digest(field, self.csrf(cookie))
+        return hmac.compare_digest(field.encode(), self.csrf(cookie).encode())
 
 
 class RateLimiter:
-    """At most ``per_minute`` requests per address in any 60 seconds.
+    """At most ``per_minute`` requests per address in any 60 seconds; an address not seen for
+    a minute is forgotten (one sweep a minute, so memory follows the addresses of the last
+    minute, not every address ever seen).
 
     >>> now = [0.0]
     >>> limiter = RateLimiter(2, clock=lambda: now[0])
     >>> limiter.allow("a"), limiter.allow("a"), limiter.allow("a"), limiter.allow("b")
     (True, True, False, True)
     >>> now[0] = 61.0
-    >>> limiter.allow("a")
-    True
+    >>> limiter.allow("a"), len(limiter)
+    (True, 1)
     """
 
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic,
+                 window: float = 60.0) -> None:
         self.per_minute = per_minute
+        self.window = window
         self._clock = clock
         self._seen: dict[str, deque[float]] = {}
+        self._swept = clock()
+
+    def __len__(self) -> int:
+        """The addresses remembered."""
+        return len(self._seen)
+
+    def _sweep(self, now: float) -> None:
+        horizon = now - self.window
+        self._seen = {a: t for a, t in self._seen.items() if t and t[-1] > horizon}
+        self._swept = now
 
     def allow(self, address: str) -> bool:
         """Count a request from ``address``; False when it is over the limit."""
         now = self._clock()
+        if now - self._swept >= self.window:
+            self._sweep(now)
         times = self._seen.setdefault(address, deque())
-        while times and times[0] <= now - 60:
+        while times and times[0] <= now - self.window:
             times.popleft()
         if len(times) >= self.per_minute:
             return False
         times.append(now)
-        if len(self._seen) > 10_000:  # forget idle addresses
-            self._seen = {a: t for a, t in self._seen.items() if t}
         return True
+
+
+class PairingGuard:
+    """Wrong pairing codes: per address (:data:`PAIR_FAILURES_PER_ADDRESS`, then locked out for
+    :data:`LOCKOUT_S`) and in all (:data:`PAIR_FAILURES_PER_HOUR`), so more addresses buy no more
+    guesses.
+
+    >>> now = [0.0]
+    >>> guard = PairingGuard(clock=lambda: now[0], per_address=2, per_hour=3)
+    >>> guard.refusal("a") is None
+    True
+    >>> guard.failed("a"); guard.failed("a"); guard.refusal("a")[:24]
+    'too many wrong codes fro'
+    >>> guard.failed("b"); guard.refusal("c")[:24]
+    'too many wrong codes: pa'
+    >>> now[0] = 3601.0
+    >>> guard.refusal("a") is None and guard.refusal("c") is None
+    True
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 per_address: int = PAIR_FAILURES_PER_ADDRESS,
+                 per_hour: int = PAIR_FAILURES_PER_HOUR, lockout: float = LOCKOUT_S) -> None:
+        self._clock = clock
+        self.per_address = per_address
+        self.per_hour = per_hour
+        self.lockout = lockout
+        self._all: deque[float] = deque()
+        self._by_address = RateLimiter(per_address, clock, window=lockout)
+
+    def refusal(self, address: str) -> str | None:
+        """Why ``address`` may not try a code now, or None."""
+        now = self._clock()
+        while self._all and self._all[0] <= now - 3600:
+            self._all.popleft()
+        if len(self._all) >= self.per_hour:
+            wait = int(self._all[0] + 3600 - now) // 60 + 1
+            return (f"too many wrong codes: pairing is locked for {wait} min "
+                    "(or pair with the token)")
+        times = self._by_address._seen.get(address)
+        if times and len(times) >= self.per_address and times[-1] > now - self.lockout:
+            wait = int(times[-1] + self.lockout - now) // 60 + 1
+            return f"too many wrong codes from this address: wait {wait} min"
+        return None
+
+    def failed(self, address: str) -> None:
+        """Count a wrong code from ``address``."""
+        self._all.append(self._clock())
+        self._by_address.allow(address)

@@ -1,0 +1,183 @@
+"""Issue 25 §5-§7 and the pairing's hardening, against the real web app: redirects stay on the
+site, every malformed body is a 4xx, the limiter forgets, pairing is per device and revocable,
+wrong codes are limited per address and in all, and the headers say what they should."""
+
+from __future__ import annotations
+
+import http.client
+import re
+import urllib.parse
+
+import pytest
+import redis
+
+from firmware_host.web.app import COOKIE
+from firmware_host.web.auth import PAIR_FAILURES_PER_ADDRESS, PAIR_FAILURES_PER_HOUR, RateLimiter
+from tests.firmware_host.web.harness import TOKEN, WebServer
+
+pytestmark = pytest.mark.redis
+
+BEARER = {"Authorization": f"Bearer {TOKEN}"}
+FORM = "application/x-www-form-urlencoded"
+
+
+def _post(web: WebServer, path: str, body: bytes, content_type: str = FORM,
+          headers: dict[str, str] | None = None, source: str = "127.0.0.1"
+          ) -> tuple[int, dict[str, str], str]:
+    connection = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10,
+                                            source_address=(source, 0))
+    connection.request("POST", path, body=body,
+                       headers={"Content-Type": content_type, **(headers or {})})
+    reply = connection.getresponse()
+    text = reply.read().decode(errors="replace")
+    connection.close()
+    return reply.status, dict(reply.headers), text
+
+
+def _pair(web: WebServer, code: str, next_: str = "/", source: str = "127.0.0.1",
+          agent: str = "test phone") -> tuple[int, dict[str, str]]:
+    body = urllib.parse.urlencode({"code": code, "next": next_}).encode()
+    status, headers, _ = _post(web, "/pair", body, headers={"User-Agent": agent}, source=source)
+    return status, headers
+
+
+def _cookie(headers: dict[str, str]) -> str:
+    return headers["Set-Cookie"].split(";", 1)[0]
+
+
+def _wrong(web: WebServer) -> str:
+    code = web.keys.pairing_code
+    return code[:-1] + str((int(code[-1]) + 1) % 10)
+
+
+# -- §5 redirects ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "/\r/evil.example", "/\n/evil.example",
+                                    "//evil.example", "/\\evil.example", "/%2F/evil.example",
+                                    "http://evil.example/", "/ /evil.example"])
+def test_the_redirect_after_pairing_stays_on_the_site(web: WebServer, target: str) -> None:
+    status, _, page = web.get("/pair?next=" + urllib.parse.quote(target, safe=""))
+    assert status == 200 and 'name="next" value="/"' in page
+    status, headers = _pair(web, web.keys.pairing_code, target)
+    assert status == 303 and headers["Location"] == "/"
+
+
+def test_a_same_site_target_is_kept(web: WebServer) -> None:
+    status, headers = _pair(web, web.keys.pairing_code, "/board/b1")
+    assert status == 303 and headers["Location"] == "/board/b1"
+
+
+# -- §6 bodies ---------------------------------------------------------------------------------
+
+BODIES = {
+    "not UTF-8": (b"code=\xff\xfe&next=/", FORM),
+    "multipart without boundary": (b"--x\r\n\r\n", "multipart/form-data"),
+    "broken multipart": (b"--zz\r\nContent-Disposition: form-data\r\n\r\nx",
+                         "multipart/form-data; boundary=zz"),
+    "multipart with a file": (b'--zz\r\nContent-Disposition: form-data; name="code"; '
+                              b'filename="a"\r\nContent-Type: text/plain\r\n\r\n123\r\n'
+                              b"--zz--\r\n", "multipart/form-data; boundary=zz"),
+    "latin-1 charset": (b"code=\xe9", FORM + "; charset=no-such-charset"),
+}
+
+
+@pytest.mark.parametrize("case", BODIES)
+def test_a_malformed_body_is_a_4xx(web: WebServer, client: redis.Redis, case: str) -> None:
+    client.sadd("draughtsboard:boards", "b1")
+    body, content_type = BODIES[case]
+    for path, headers in (("/pair", {}), ("/board/b1/command", BEARER)):
+        status, _, text = _post(web, path, body, content_type, headers)
+        assert 400 <= status < 500, (path, status, text[:200])
+
+
+# -- §7 the limiter forgets --------------------------------------------------------------------
+
+def test_the_rate_limiter_forgets_idle_addresses() -> None:
+    now = [0.0]
+    limiter = RateLimiter(10, clock=lambda: now[0])
+    for n in range(20_000):
+        assert limiter.allow(f"10.{n // 65536}.{n // 256 % 256}.{n % 256}")
+    now[0] = 61.0
+    assert limiter.allow("192.0.2.1")
+    assert len(limiter) == 1
+
+
+# -- pairing -----------------------------------------------------------------------------------
+
+def test_the_code_resists_an_hour_of_guessing(web: WebServer) -> None:
+    assert web.keys.pairing_code.isdigit()
+    assert PAIR_FAILURES_PER_HOUR / 10 ** len(web.keys.pairing_code) < 1e-6
+
+
+def test_wrong_codes_lock_an_address_out(web: WebServer) -> None:
+    for _ in range(PAIR_FAILURES_PER_ADDRESS):
+        assert _pair(web, _wrong(web), source="127.0.0.2")[0] == 403
+    assert _pair(web, web.keys.pairing_code, source="127.0.0.2")[0] == 429
+    assert _pair(web, web.keys.pairing_code, source="127.0.0.3")[0] == 303
+
+
+def test_more_addresses_buy_no_more_guesses(web: WebServer) -> None:
+    tries = 0
+    for n in range(2, 2 + PAIR_FAILURES_PER_HOUR):
+        for _ in range(PAIR_FAILURES_PER_ADDRESS):
+            status = _pair(web, _wrong(web), source=f"127.0.1.{n}")[0]
+            if status == 429:
+                break
+            assert status == 403
+            tries += 1
+        if status == 429 and tries >= PAIR_FAILURES_PER_HOUR:
+            break
+    assert tries == PAIR_FAILURES_PER_HOUR
+    assert _pair(web, _wrong(web), source="127.0.2.1")[0] == 429
+
+
+def test_each_device_has_its_own_revocable_cookie(web: WebServer, client: redis.Redis) -> None:
+    client.sadd("draughtsboard:boards", "b1")
+    first = _cookie(_pair(web, web.keys.pairing_code, agent="phone A")[1])
+    second = _cookie(_pair(web, web.keys.pairing_code, agent="phone B")[1])
+    assert first != second and first.startswith(COOKIE + "=")
+    status, headers, page = web.get("/devices", {"Cookie": first})
+    assert status == 200 and "phone A" in page and "phone B" in page
+    ids = re.findall(r'name="device" value="([0-9a-f]{8})"', page)
+    csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    first_id = first.split("=", 1)[1].split(".")[0]
+    assert sorted(ids) == sorted([first_id, second.split("=", 1)[1].split(".")[0]])
+    assert headers["Cache-Control"] == "no-store"
+    status, _, _ = _post(web, "/devices/revoke",
+                         urllib.parse.urlencode({"device": first_id, "csrf": csrf}).encode(),
+                         headers={"Cookie": second})
+    assert status == 403  # the CSRF field is the first device's, not the second's
+    status, _, _ = _post(web, "/devices/revoke",
+                         urllib.parse.urlencode({"device": first_id, "csrf": csrf}).encode(),
+                         headers={"Cookie": first})
+    assert status == 303
+    assert web.get("/devices", {"Cookie": first})[0] == 401
+    status, _, page = web.get("/devices", {"Cookie": second})
+    assert status == 200 and "phone A" not in page and "phone B" in page
+
+
+def test_the_origin_check_includes_the_scheme(web: WebServer, client: redis.Redis) -> None:
+    client.sadd("draughtsboard:boards", "b1")
+    cookie = _cookie(_pair(web, web.keys.pairing_code)[1])
+    _, _, page = web.get("/board/b1", {"Cookie": cookie})
+    csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    body = urllib.parse.urlencode({"command": "hint", "csrf": csrf}).encode()
+    host = f"127.0.0.1:{web.port}"
+    for origin, expected in ((f"https://{host}", 403), (f"ftp://{host}", 403),
+                             (f"http://{host}.evil.example", 403)):
+        status, _, text = _post(web, "/board/b1/command", body,
+                                headers={"Cookie": cookie, "Origin": origin})
+        assert status == expected, (origin, status, text)
+
+
+def test_headers_csp_cache_and_server(web: WebServer, client: redis.Redis) -> None:
+    client.sadd("draughtsboard:boards", "b1")
+    for path in ("/", "/pair", "/games", "/board/b1", "/static/style.css", "/nowhere"):
+        status, headers, _ = web.get(path)
+        assert status in (200, 404), path
+        csp = headers["Content-Security-Policy"]
+        assert "form-action 'self'" in csp and "base-uri 'none'" in csp, path
+        assert not re.search(r"[0-9]", headers.get("Server", "")), headers.get("Server")
+        assert "aiohttp" not in headers.get("Server", "").lower()
+        if headers.get("Content-Type", "").startswith("text/html"):
+            assert headers.get("Cache-Control") == "no-store", path
