@@ -224,3 +224,13 @@ def test_the_commands_table_names_commands_and_options_that_exist() -> None:
             assert option in helps, f"{option} of {commands}"
     missing = set(command_names()) - listed
     assert not missing, f"commands the README table leaves out: {sorted(missing)}"
+
+
+def test_the_block_reader_example_holds() -> None:
+    import doctest
+
+    runner = doctest.DocTestRunner()
+    for test in doctest.DocTestFinder().find(readme_commands, "readme_commands",
+                                             globs={"readme_commands": readme_commands}):
+        runner.run(test)
+    assert runner.summarize(verbose=False) == (0, 1)
