@@ -16,7 +16,32 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--store", help="the boards' Redis: redis://host:port/db")
     parser.add_argument("--listen", metavar="HOST:PORT",
                         help="address to listen on (default web.listen, 127.0.0.1:8080)")
+    parser.add_argument("--devices", action="store_true",
+                        help="list the paired devices (id, when, what) and exit")
+    parser.add_argument("--revoke", metavar="ID",
+                        help="revoke the paired device ID (from --devices) and exit")
     parser.set_defaults(run=run)
+
+
+def _devices(config: object, revoke: str | None) -> int:
+    """``--devices`` and ``--revoke``: the paired devices of web.token_file's web app."""
+    from firmware_host.config.loader import Config
+    from firmware_host.web.devices import Devices, devices_file
+
+    assert isinstance(config, Config)
+    devices = Devices(devices_file(str(config["web.token_file"])))
+    if revoke is not None:
+        if not devices.revoke(revoke):
+            print(f"draughtsboard web: no paired device {revoke!r} (see --devices)")
+            return 1
+        print(f"revoked device {revoke}: its control ends at its next request")
+        return 0
+    paired = devices.list()
+    for device in paired:
+        print(f"{device.device_id}  {device.created_text}  {device.label}")
+    if not paired:
+        print("no paired device")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,4 +59,10 @@ def run(args: argparse.Namespace) -> int:
 
     config = Config.load(args.config) if args.config else Config.from_mapping({})
     config = config.with_overrides({"store.url": args.store, "web.listen": args.listen})
+    if args.devices or args.revoke is not None:
+        try:
+            return _devices(config, args.revoke)
+        except OSError as exc:
+            print(f"draughtsboard web: the devices file: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     return run_web(config)

@@ -15,6 +15,7 @@ from firmware_host.store import shown_url
 from firmware_host.store.connect import async_client
 from firmware_host.web.app import WebSettings, build_app, run_forever
 from firmware_host.web.auth import Keys, load_token
+from firmware_host.web.devices import Devices, devices_file
 
 __all__ = ["parse_listen", "run_web"]
 
@@ -54,6 +55,7 @@ def run_web(config: Config, out: object = None) -> int:
         print(f"draughtsboard web: web.token_file: {exc.strerror or exc}", file=sys.stderr)
         return 1
     settings = WebSettings(keys=keys, control=bool(config["web.control"]),
+                           devices=Devices(devices_file(str(config["web.token_file"]))),
                            rate_per_minute=int(str(config["web.rate_per_minute"])))
     return asyncio.run(_serve(settings, url, host, port))
 

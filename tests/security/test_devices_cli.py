@@ -1,0 +1,31 @@
+"""Paired devices from a terminal: ``draughtsboard web --devices`` lists them, ``--revoke ID``
+revokes one, and the running web app (the same file) stops accepting its cookie."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.web.devices import Devices, devices_file
+
+
+def test_list_and_revoke_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                      ) -> None:
+    token = tmp_path / "web-token"
+    config = tmp_path / "draughtsboard.toml"
+    config.write_text(f'[web]\ntoken_file = "{token}"\n')
+    running = Devices(devices_file(token))  # what the web app holds
+    ann = running.pair("phone of Ann", now=1_795_977_005.0)
+    bob = running.pair("phone of Bob", now=1_795_977_105.0)
+    assert main(["web", "--config", str(config), "--devices"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    ann_id, bob_id = ann.split(".")[0], bob.split(".")[0]
+    assert [line.split()[0] for line in out] == [ann_id, bob_id]
+    assert "phone of Ann" in out[0] and "2026-11-29" in out[0]
+    assert main(["web", "--config", str(config), "--revoke", ann_id]) == 0
+    assert running.check(ann) is None and running.check(bob) == bob_id
+    assert main(["web", "--config", str(config), "--revoke", ann_id]) == 1
+    assert "no paired device" in capsys.readouterr().out
+    assert oct(devices_file(token).stat().st_mode & 0o777) == "0o600"
