@@ -388,8 +388,12 @@ def _header_lines(
     return lines
 
 
+#: A comment's words; a PGN command (``[%clk 0:02:56]``) is one: never split across lines.
+_COMMENT_WORD = re.compile(r"\[%[^\]\s]+[^\]]*\]|\S+")
+
+
 def _comment(text: str) -> list[str]:
-    words = text.replace("{", "(").replace("}", ")").split()
+    words = _COMMENT_WORD.findall(text.replace("{", "(").replace("}", ")"))
     if not words:
         return []
     words[0] = "{" + words[0]

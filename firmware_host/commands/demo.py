@@ -39,6 +39,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--games-dir", metavar="DIR",
                         help="where the PDN file is written (default: a new temporary "
                              "directory, printed at the end)")
+    parser.add_argument("--time-control", metavar="M+S",
+                        help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
+                             "one minute a move; 40/90+30:30+30 for moves in a period); "
+                             "docs/tournament.md")
     add_hub_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -51,4 +55,4 @@ def run(args: argparse.Namespace) -> int:
 
     return run_demo(DemoOptions(variant=args.variant, plies=args.moves, level=args.level,
                                 fast=args.fast, games_dir=args.games_dir, seed=args.seed,
-                                hub=hub_config(args)))
+                                hub=hub_config(args), time_control=args.time_control or ""))

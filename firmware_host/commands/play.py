@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
+from pathlib import Path
 
 from firmware_host.config.schema import MODES, SIDES
 
@@ -24,8 +27,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="the computer's strength (default 3)")
     parser.add_argument("--touch-move", choices=("strict", "off", "auto"),
                         help="touch-move rule (auto: strict in record mode only)")
-    parser.add_argument("--fen", help="start from this position")
-    parser.add_argument("--games-dir", metavar="DIR", help="also write PDN files here")
+    parser.add_argument("--fen", metavar="FEN", help="start from this position")
+    parser.add_argument("--time-control", metavar="M+S",
+                        help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
+                             "one minute a move; 40/90+30:30+30 for moves in a period); "
+                             "docs/tournament.md")
+    parser.add_argument("--games-dir", metavar="DIR",
+                        help="write the games' PDN files here (default: "
+                             "$XDG_DATA_HOME/draughtsboard/games, "
+                             "~/.local/share/draughtsboard/games without it)")
+    parser.add_argument("--no-save", action="store_true", help="write no PDN files")
     parser.add_argument("--auto-execute", action="store_true",
                         help="carry out the computer's replies on the board for you")
     parser.add_argument("--no-colour", action="store_true", help="draw without ANSI colours")
@@ -43,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         {"store": {"url": "memory"}})
     config = config.with_overrides({
         "game.variant": args.variant, "game.mode": args.mode, "game.human_side": args.side,
-        "game.touch_move": args.touch_move,
+        "game.touch_move": args.touch_move, "clock.time_control": args.time_control,
     })
     try:
         from engine.variant import find_variant
@@ -51,8 +62,29 @@ def run(args: argparse.Namespace) -> int:
         find_variant(config["game.variant"])
     except ValueError as exc:
         raise ConfigError(f"game.variant: {exc}") from None
+    from firmware_host.app.logsetup import configure
+
+    # What a player must know is printed as a message; the log shows only what went wrong.
+    configure("error")
+    games_dir = None if args.no_save else (args.games_dir or str(default_games_dir()))
     options = PlayOptions(config=config, fen=args.fen, auto_execute=args.auto_execute,
                           colour=not args.no_colour and sys.stdout.isatty(),
                           virtual_time=args.virtual_time, level=args.level,
-                          games_dir=args.games_dir)
+                          games_dir=games_dir)
     return play(options)
+
+
+def default_games_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where ``play`` keeps its games: under the user's data directory (XDG).
+
+    >>> str(default_games_dir({"XDG_DATA_HOME": "/data", "HOME": "/home/ann"}))
+    '/data/draughtsboard/games'
+    >>> str(default_games_dir({"HOME": "/home/ann"}))
+    '/home/ann/.local/share/draughtsboard/games'
+    """
+    env = os.environ if environ is None else environ
+    data = env.get("XDG_DATA_HOME", "")
+    # The XDG rule: a relative XDG_DATA_HOME is invalid and ignored.
+    base = Path(data) if os.path.isabs(data) else \
+        Path(env.get("HOME") or Path.home()) / ".local" / "share"
+    return base / "draughtsboard" / "games"

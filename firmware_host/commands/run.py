@@ -42,6 +42,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--events", choices=("json",),
                         help="print every session event to stdout (one JSON object a line)")
     parser.add_argument("--fen", help="start new games from this position")
+    parser.add_argument("--time-control", metavar="M+S",
+                        help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
+                             "one minute a move; 40/90+30:30+30 for moves in a period); "
+                             "docs/tournament.md")
     parser.add_argument("--verbose", action="store_true", help="debug logging")
     parser.set_defaults(run=run)
 
@@ -60,6 +64,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         "board.leds": args.leds,
         "store.url": args.store,
         "store.games_dir": args.games_dir,
+        "clock.time_control": args.time_control,
     })
     _check_variant(config)
     _check_fen(config, args.fen)

@@ -88,7 +88,8 @@ def _time_control_problem(text: str) -> str | None:
     try:
         control_of(text)
     except ValueError as exc:
-        return f"= {text!r}: {exc} (e.g. 3+2: minutes+seconds a move; 40/90+30:30+30)"
+        reason = str(exc).split(": ", 1)[-1]
+        return f"= {text!r}: {reason} (e.g. 3+2: minutes+seconds a move; 40/90+30:30+30)"
     return None
 
 

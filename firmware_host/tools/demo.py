@@ -38,6 +38,7 @@ from engine.search import Limit
 from firmware_host.app.notify import Notifier
 from firmware_host.config.loader import Config
 from firmware_host.feedback.leds import PRIORITY
+from firmware_host.feedback.texts import plural
 from firmware_host.game.types import State
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
 
@@ -79,6 +80,8 @@ class DemoOptions:
     games_dir: str | None = None
     seed: int = 1
     hub: Config | None = None
+    #: The game clock (``clock.time_control``; '': none).
+    time_control: str = ""
 
 
 @dataclass
@@ -148,6 +151,7 @@ def demo_config(options: DemoOptions, games_dir: str) -> Any:
         "engine": engine,
         "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True},
         "store": {"url": "memory", "games_dir": games_dir},
+        "clock": {"time_control": options.time_control},
     }, source="demo" if options.hub is None else options.hub.source)
 
 
@@ -439,6 +443,8 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
     moves = " ".join(text for _, text, _ in result.plies)
     display.line(f"moves: {moves}" + (f"  {result.result}" if result.result else ""))
     led_plies = sum(1 for _, _, followed in result.plies if followed)
-    display.line(f"the computer's {led_plies} move(s) were carried out by following the LEDs")
+    were = "was" if led_plies == 1 else "were"
+    display.line(f"the computer's {plural(led_plies, 'move')} {were} carried out by following "
+                 "the LEDs")
     display.line(f"done: PDN written to {result.pdn_path}")
     return 0
