@@ -12,6 +12,8 @@ row in :data:`TEMPLATES`.
 "it is white's turn: 19 is the other side's"
 >>> render({"event": "move", "ply": 1, "pdn": "32-28"})
 '1. 32-28'
+>>> render({"event": "takeback", "plies": 1, "side": "white"})
+'took back 1 move, white to move'
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "hint_refused": "no hint now",
     "hint_refused.mode": "hints are not available in {mode} mode",
     "hint_refused.not_your_turn": "a hint is for your own turn",
-    "takeback": "took back {plies} ply(s), {side} to move",
+    "hint_refused.game_over": "the game is over: no hints (newgame starts another)",
+    "takeback": "took back {plies_text}, {side} to move",
     "takeback_refused": "takebacks are not available in {mode} mode",
     "command_refused": "{command}: not now",
     "command_refused.board_size": "{value} is played on another board: not on this one",
@@ -56,6 +59,10 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
                                  "(set it in the configuration)",
     "command_refused.bad_value": "{command}: that value is not allowed",
     "command_refused.no_game": "{command}: no game in play",
+    "command_refused.game_over": "{command}: the game is over",
+    "command_refused.not_your_turn": "{command}: only on your own turn",
+    "command_refused.not_adjusting": "{command}: no adjust window is open (adjust opens one)",
+    "command_refused.unknown": "{command}: there is no such command",
     "settings": "set for the next game: {pending_text}",
     "settings_applied": "this game: {applied_text}",
     "header": "{tag}: {value}",
@@ -147,6 +154,24 @@ def _enrich(event: Mapping[str, object]) -> dict[str, object]:
     return data
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``count`` and the word, singular or plural (no "(s)").
+
+    >>> plural(1, "move"), plural(2, "move"), plural(0, "piece"), plural(3, "ply", "plies")
+    ('1 move', '2 moves', '0 pieces', '3 plies')
+    """
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def _counted(data: dict[str, object]) -> dict[str, object]:
+    """Counts in words: ``plies_text`` ("1 move", "2 moves": a player counts each side's
+    turn as a move)."""
+    plies = data.get("plies")
+    if isinstance(plies, int) and "plies_text" not in data:
+        data["plies_text"] = plural(plies, "move")
+    return data
+
+
 def render(event: Mapping[str, object]) -> str | None:
     """Return the one-line text of ``event``, or ``None`` for events that have no text.
 
@@ -156,7 +181,7 @@ def render(event: Mapping[str, object]) -> str | None:
     'that move is not legal here'
     """
     kind = str(event.get("event", ""))
-    data = _enrich(event)
+    data = _counted(_enrich(event))
     for key in (f"{kind}.{data.get('reason')}", kind):
         template = TEMPLATES.get(key)
         if template is None:

@@ -65,6 +65,8 @@ class Commands:
         s = self._s
         if s.state is State.ADJUSTING:
             s.touch_events(s.touch.press_adjust(event.at))
+        else:
+            s.publish("command_refused", command="done", reason="not_adjusting")
 
     def _cmd_takeback(self, event: Command) -> None:
         s = self._s
@@ -88,6 +90,9 @@ class Commands:
         if not s.config.hints_allowed:
             s.publish("hint_refused", reason="mode", mode=s.config.mode.value)
             return
+        if s.outcome is not None:
+            s.publish("hint_refused", reason="game_over")
+            return
         if s.state not in HUMAN_STATES:
             s.publish("hint_refused", reason="not_your_turn")
             return
@@ -96,6 +101,7 @@ class Commands:
     def _cmd_resign(self, event: Command) -> None:
         s = self._s
         if s.outcome is not None or s.game_id is None:
+            s.publish("command_refused", command="resign", reason="game_over")
             return
         if event.side in ("white", "black"):
             loser = Color.WHITE if event.side == "white" else Color.BLACK
@@ -108,6 +114,7 @@ class Commands:
     def _cmd_draw(self, event: Command) -> None:
         s = self._s
         if s.outcome is not None or s.game_id is None:
+            s.publish("command_refused", command="draw", reason="game_over")
             return
         if s.config.mode is not Mode.RECORD:
             s.publish("draw_declined")

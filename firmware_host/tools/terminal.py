@@ -2,41 +2,57 @@
 
 Typed moves become physical lifts and placements on the simulated board, so the whole pipeline
 runs: sensors -> debouncer -> recogniser -> session -> LEDs. The board and its LEDs are drawn
-after every change; session events are printed as one-line messages.
+after every change (:mod:`firmware_host.tools.diagram`); session events are printed as one-line
+messages.
 
-Commands: a move (``22-18``, ``22x13x4``, ``c3-d4``), ``lift SQ``, ``place SQ``, ``adjust``,
-``hint``, ``takeback``, ``newgame``, ``resign``, ``draw``, ``done``, ``board``, ``help``,
-``quit``. A command waits until the board is quiet (moves accepted, the computer's reply shown)
-before the next is read, so input can be piped.
+Commands: a move (``22-18``, ``22x13x4``, ``c3-d4``; on numeric boards squares may also be
+given as drawn, ``e3``), ``lift SQ``, ``place SQ``, the buttons ``adjust``, ``hint``,
+``takeback``, ``newgame``, ``resign``, ``draw``, ``done``, and ``board``, ``help``, ``quit``.
+
+Nothing waits on the game: a command returns as soon as its lifts and placements are on the
+board and the sensors have seen them; the board's time runs on while the prompt waits, and
+what happens then (the computer's reply, a correction) is printed when it happens. From a pipe
+or a file, the next line is read once the board has nothing more to say (no search, no timer
+but the sensors' health check), so a script sees every reaction.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 import select
+import shutil
 import sys
 from collections import deque
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import TextIO
 
 from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
-from board_io.sim import LedRecorder, render
+from board_io.sim import LedRecorder
 from board_io.types import ButtonName, Reading
 from engine import Color, Piece
-from engine.errors import DraughtsError, IllegalMoveError
+from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
 from firmware_host.feedback.texts import render as message
 from firmware_host.game.fields import refusal_fields
-from firmware_host.game.types import EventData
+from firmware_host.game.timers import BACKGROUND
+from firmware_host.game.types import EventData, Mode, State, TimerName
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.resolution import Illegal
+from firmware_host.tools.diagram import draw as draw_board
+from firmware_host.tools.typed import (
+    TypedMoveError,
+    explain_move,
+    names,
+    parse_typed,
+    square_from_text,
+)
 
 #: How the terminal draws a piece the game knows (colour, king).
 _READING = MappingProxyType({
@@ -46,19 +62,45 @@ _READING = MappingProxyType({
 
 HELP = """commands:
   22-18, 22x13x4, c3-d4   make a move (or carry out the computer's)
-  lift SQ / place SQ      move one piece by hand
-  adjust hint takeback newgame resign draw done   press a button
-  board   draw the board      help   this text      quit   leave"""
+  lift SQ / place SQ      move one piece by hand, one lift or placement at a time
+  adjust    open the j'adoube window (straighten pieces without obliging a move)
+  done      close the adjust window
+  hint      show a suggested move (type it back to play it)
+  takeback  go back to your previous turn
+  newgame   start a new game (again: back to this one)
+  resign    resign the game          draw   offer (record mode: agree) a draw
+  board     draw the board again     help   this text      quit   leave
+squares: {squares}."""
 
 #: Gap between the physical events of a typed move (a hand's pace; above the debounce time).
 STEP_S = 0.08
+#: The most a command is waited for: a hang guard, never reached by a working board.
+SETTLE_LIMIT_S = 30.0
 
 _BUTTONS = frozenset({"adjust", "hint", "takeback", "newgame", "resign", "draw", "done"})
+#: What the state line says for each session state.
+_STATES: Mapping[State, str] = MappingProxyType({
+    State.SYNCING: "set the board up as drawn",
+    State.HUMAN_TO_MOVE: "your move",
+    State.MOVE_IN_PROGRESS: "move in progress",
+    State.ADJUSTING: "adjust window open",
+    State.ENGINE_THINKING: "the computer is thinking",
+    State.COMPUTER_MOVE_PENDING: "carry out the computer's move",
+    State.GAME_OVER: "game over",
+    State.SETTING_UP: "set up the initial position",
+})
+#: Refusals of a typed move worded as the board words them when the move is made by hand:
+#: those that name a rule (for the others the typed squares tell more).
+_RULES = frozenset({"capture_compulsory", "max_capture", "capture_precedence",
+                    "king_priority", "touch_move"})
+#: Timers that do not hold up the next line of a script: the game clock's, and the sensors'
+#: health check (it runs every second while the board is out of sync).
+_BACKGROUND = BACKGROUND | {TimerName.HEALTH}
 
 
 @dataclass(frozen=True)
 class PlayOptions:
-    """What ``draughtsboard play`` was asked for."""
+    """What ``draughtsboard play`` was asked for (``games_dir`` None: no PDN files)."""
 
     config: Config
     fen: str | None = None
@@ -105,31 +147,92 @@ class TerminalGame:
         #: no piece yet, so a piece in the middle of a move keeps its colour.
         self._placed: dict[int, Reading] = {}
         self._hand: list[Reading] = []
+        #: A hint was asked for and has not been answered yet.
+        self._asking_hint = False
+        #: "> " is on screen and nothing was written after it.
+        self.prompt_open = False
+        #: Every game this run played (the ids, in order), for the files said on exit.
+        self.game_ids: list[str] = []
 
     # -- output ------------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """Write one message line (on a line of its own when the prompt is showing)."""
+        self._leave_prompt()
+        self.out.write(f"  {text}\n")
+        self.out.flush()
+
+    def prompt(self) -> None:
+        """Show the prompt."""
+        if not self.prompt_open:
+            self.out.write("> ")
+            self.out.flush()
+            self.prompt_open = True
+
+    def _leave_prompt(self) -> None:
+        if self.prompt_open:
+            self.out.write("\n")
+            self.prompt_open = False
+
     def _on_event(self, event: EventData) -> None:
-        if event["event"] in ("leds", "state"):
+        kind = event["event"]
+        if kind in ("leds", "state"):
             self.dirty = True
             return
-        text = message(event)
+        if kind in ("hint", "hint_refused", "move"):
+            self._asking_hint = False
+        if kind == "new_game" and self.session.game_id is not None:
+            self.game_ids.append(self.session.game_id)
+        text = self._refusal_text(event) if kind == "refused" else message(event)
         if text:
-            self.out.write(f"  {text}\n")
-        if event["event"] == "computer_move" and self.options.auto_execute:
+            self.say(text)
+        if kind == "computer_move" and self.options.auto_execute:
             pending = self.session.pending
             if pending is not None:
                 self._schedule_move(pending)
 
+    def _refusal_text(self, event: EventData) -> str | None:
+        """A refused move by hand, with its reason: where the session has only "not a legal
+        move", the lifted piece and where it was put tell why."""
+        if event.get("reason") == "not_a_move":
+            missing, extra = event.get("missing"), event.get("extra")
+            if isinstance(missing, list) and isinstance(extra, list) and \
+                    len(missing) == 1 and not extra:
+                return f"the piece from {missing[0]} is off the board: put it on a square"
+            if isinstance(missing, list) and isinstance(extra, list) and \
+                    len(missing) == 1 and len(extra) == 1:
+                try:
+                    squares = [square_from_text(self.variant, str(missing[0])),
+                               square_from_text(self.variant, str(extra[0]))]
+                except TypedMoveError:
+                    return message(event)
+                return explain_move(self.session.board, squares)
+        return message(event)
+
     def draw(self) -> None:
         """Draw the board and its LEDs, and say whose turn it is."""
-        # A still picture cannot blink: draw it at the phase where every blinking LED is lit,
-        # so a correction shows the moment it is drawn, not on some later redraw.
-        picture = render(self.layout, self._pieces_seen(), self.leds.frame, 0.0,
-                         colour=self.options.colour)
-        state = self.session.state.value.replace("_", " ")
-        turn = "white" if self.session.board.turn == 0 else "black"
-        self.out.write(f"{picture}\n  [{state}; {turn} to move]\n")
+        self._leave_prompt()
+        picture = draw_board(self.variant, self._pieces_seen(), self.leds.frame,
+                             colour=self.options.colour,
+                             columns=shutil.get_terminal_size().columns)
+        self.out.write(f"{picture}\n  [{self.status()}]\n")
         self.out.flush()
         self.dirty = False
+
+    def status(self) -> str:
+        """The state line: whose move it is and what the board waits for."""
+        session = self.session
+        turn = "white" if session.board.turn == Color.WHITE else "black"
+        state = _STATES[session.state]
+        if session.state is State.COMPUTER_MOVE_PENDING and session.pending is not None:
+            state += f" {session.board.move_notation(session.pending)}"
+        outcome = session.outcome
+        if session.state is State.GAME_OVER and outcome is not None:
+            winner = outcome.winner
+            return f"{state}: " + ("a draw" if winner is None else
+                                   f"{'white' if winner == Color.WHITE else 'black'} wins")
+        if session.config.mode is Mode.RECORD and session.state is State.HUMAN_TO_MOVE:
+            return f"{turn} to move"
+        return f"{state}; {turn} to move"
 
     def _pieces_seen(self) -> dict[int, Reading]:
         """What stands on the board, drawn with the colours the game knows.
@@ -161,59 +264,91 @@ class TerminalGame:
             if verb in ("quit", "exit", "q"):
                 return False
             if verb == "help":
-                self.out.write(HELP + "\n")
+                self.out.write(HELP.format(squares=names(self.variant)) + "\n")
             elif verb == "board":
                 self.dirty = True
-            elif verb in _BUTTONS:
+            elif verb in _BUTTONS and len(words) == 1:
                 button = ButtonName.parse(verb)
+                self._asking_hint = verb == "hint" or self._asking_hint
                 self._schedule(lambda: self.sim.press(button))
             elif verb in ("lift", "place") and len(words) == 2:
-                self._schedule_hand(verb, self.layout.parse(words[1]))
+                self._hand_command(verb, square_from_text(self.variant, words[1]))
+            elif verb in ("lift", "place"):
+                raise TypedMoveError(f"{verb} takes one square, for example: {verb} "
+                                     f"{self.variant.square_name(0)}")
             else:
-                self._schedule_move(self._find_move(line.strip()))
+                self._schedule_move(self._typed_move(line.strip()))
         except (BoardIOError, DraughtsError, ValueError) as exc:
-            self.out.write(f"  {exc}\n")
+            self.say(str(exc))
         return True
 
-    def _find_move(self, text: str) -> Move:
-        board = self.session.board
-        try:
-            return board.parse_move(text)
-        except IllegalMoveError as exc:
-            if self.session.pending is None:
-                raise ValueError(self._explain(text) or str(exc)) from exc
-        except DraughtsError:
-            if self.session.pending is None:
-                raise
-        after = board.copy()
-        assert self.session.pending is not None
-        after.push(self.session.pending)
-        return after.parse_move(text)
+    def _hand_command(self, verb: str, square: int) -> None:
+        """``lift SQ`` / ``place SQ``, refused at once when the square cannot take it."""
+        if not self.actions:
+            name = self.variant.square_name(square)
+            if verb == "lift" and square not in self.sim.pieces:
+                raise TypedMoveError(f"there is no piece on {name} to lift")
+            if verb == "place" and square in self.sim.pieces:
+                raise TypedMoveError(f"{name} is taken: lift its piece first")
+        self._schedule_hand(verb, square)
 
-    def _explain(self, text: str) -> str | None:
-        """Why the typed move is refused, in the sentence the board gives when the same move
-        is made by hand (the refusal texts of :mod:`firmware_host.feedback.texts`)."""
-        variant, board = self.variant, self.session.board
+    def _typed_move(self, text: str) -> Move:
+        """The move ``text`` asks for in the session's state, or why it cannot be made now."""
+        session = self.session
+        state = session.state
+        if session.outcome is not None or state is State.GAME_OVER:
+            raise TypedMoveError("the game is over: type newgame for another")
+        if state is State.SETTING_UP:
+            raise TypedMoveError("a new game is being set up: put the pieces on their starting "
+                                 "squares (or type newgame to go back to the game)")
+        if state is State.ENGINE_THINKING:
+            raise TypedMoveError("the computer is thinking: its move comes in a moment")
+        pending = session.pending
+        if pending is not None:
+            move = _or_none(lambda: parse_typed(session.board, text))
+            pdn = session.board.move_notation(pending)
+            if self.options.auto_execute:
+                raise TypedMoveError(f"the computer's move {pdn} is being carried out for you")
+            if move is not None and move.key() == pending.key():
+                return pending
+            undo = ", or type `takeback`" if session.config.takebacks_allowed else ""
+            raise TypedMoveError(f"first carry out the computer's move {pdn}{undo}")
+        if not session.in_sync or self.actions:
+            raise TypedMoveError("first make the board match the game (the lights show how), "
+                                 "or finish the move in progress with lift and place")
         try:
-            squares = [variant.parse_square(t) for t in re.split(r"[-x:]", text.strip())]
-        except ValueError:
-            return None
+            move = parse_typed(session.board, text)
+        except TypedMoveError as exc:
+            # The sentence the board gives when the same move is made by hand, where it
+            # names a rule (a compulsory capture, the maximum); else the typed move's reason.
+            said = self._hand_refusal(self._board_after(list(exc.squares))) \
+                if exc.squares else None
+            raise TypedMoveError(said or str(exc)) from None
+        said = self._hand_refusal(self._board_after([move.origin, *move.path]))
+        if said is not None:  # a legal move refused by hand: touch-move
+            raise TypedMoveError(said)
+        return move
+
+    def _board_after(self, squares: list[int]) -> set[int]:
+        """The occupied squares once a piece went along ``squares`` (taking what it jumped)."""
+        board = self.session.board
         occupied = set(board.occupied_squares())
         mover = board.piece_at(squares[0])
-        if mover is None or len(squares) < 2:
-            return None
         occupied.discard(squares[0])
         for a, b in itertools.pairwise(squares):
-            for sq in _between(variant, a, b):
+            for sq in _between(self.variant, a, b):
                 piece = board.piece_at(sq)
-                if piece is not None and piece.color != mover.color:
-                    occupied.discard(sq)  # jumped: taken off
+                if piece is not None and mover is not None and piece.color != mover.color:
+                    occupied.discard(sq)
         occupied.add(squares[-1])
+        return occupied
+
+    def _hand_refusal(self, occupied: set[int]) -> str | None:
+        """The session's refusal of a board with ``occupied``, when it names its rule."""
         result = self.session.game.index.resolve(occupied, obliged=self.session.obligation)
-        if not isinstance(result, Illegal):
+        if not isinstance(result, Illegal) or result.reason.value not in _RULES:
             return None
-        fields = refusal_fields(result, self.session.namer)
-        return message({"event": "refused", **fields})
+        return message({"event": "refused", **refusal_fields(result, self.session.namer)})
 
     def _schedule(self, action: Callable[[], None]) -> None:
         last = self.actions[-1][0] if self.actions else self.clock.monotonic()
@@ -240,28 +375,40 @@ class TerminalGame:
     # -- the loop ----------------------------------------------------------------------------
     def tick(self, redraw: bool = False) -> None:
         """Apply due physical actions, step the controller; with ``redraw``, draw the board
-        again once it is quiet and something changed."""
+        again once the typed actions are on it and something changed."""
         now = self.clock.monotonic()
         while self.actions and self.actions[0][0] <= now:
             _, action = self.actions.popleft()
             try:
                 action()
             except BoardIOError as exc:
-                self.out.write(f"  {exc}\n")
+                self.say(str(exc))
         self.controller.step(now)
-        if redraw and self.dirty and self.quiet:
+        if redraw and self.dirty and not self.settling:
             self.draw()
 
     @property
-    def quiet(self) -> bool:
-        """No action waiting and the session idle: ready for the next command."""
-        return (not self.actions and self.controller.started and self.controller.quiet
-                and self.scanner.occupied == self.sim.occupied)
+    def settling(self) -> bool:
+        """A typed command is not yet all on the board: actions waiting, the sensors not
+        caught up with them, or a move about to be counted (the settle time)."""
+        return (bool(self.actions) or not self.controller.started
+                or self.scanner.occupied != self.sim.occupied
+                or self.session.timers.running(TimerName.SETTLE))
 
-    def wait_quiet(self, limit_s: float = 30.0) -> None:
-        """Run the loop until the board is quiet (or ``limit_s`` passed)."""
-        end = self.clock.monotonic() + limit_s
-        while not self.quiet and self.clock.monotonic() < end:
+    @property
+    def quiet(self) -> bool:
+        """Nothing more to say: settled, no search, no timer but the background ones."""
+        session = self.session
+        return (not self.settling and not self._asking_hint
+                and session.state is not State.ENGINE_THINKING
+                and not any(session.timers.running(name) for name in TimerName
+                            if name not in _BACKGROUND))
+
+    def settle(self, *, script: bool) -> None:
+        """Run the board until the last command is on it; a ``script`` (input not from a
+        terminal) also waits until the board has nothing more to say."""
+        end = self.clock.monotonic() + SETTLE_LIMIT_S
+        while (self.settling or (script and not self.quiet)) and self.clock.monotonic() < end:
             self._pause(0.01)
             self.tick()
 
@@ -279,6 +426,19 @@ class TerminalGame:
         assert game_id is not None, "the session opens a game at start"
         return render_game(self.store.load_game(game_id))
 
+    def saved_files(self, games_dir: str) -> list[Path]:
+        """The PDN files of this run's games that are on disk."""
+        from firmware_host.store.pdnfiles import PdnFiles
+        from firmware_host.store.pdnrender import render_game
+
+        files = PdnFiles(games_dir, render_game)
+        found = []
+        for game_id in dict.fromkeys(self.game_ids):
+            path = files.path_for(self.store.load_game(game_id))
+            if path.exists():
+                found.append(path)
+        return found
+
 
 def _between(variant: Variant, a: int, b: int) -> list[int]:
     """The squares strictly between ``a`` and ``b`` on a line (what a capture jumps)."""
@@ -291,16 +451,34 @@ def _between(variant: Variant, a: int, b: int) -> list[int]:
     return [sq for sq in found if sq is not None]
 
 
+def _or_none(parse: Callable[[], Move]) -> Move | None:
+    try:
+        return parse()
+    except ValueError:
+        return None
+
+
 def read_line(stream: TextIO, game: TerminalGame) -> str | None:
-    """Read one line while keeping the board alive; None at end of input."""
+    """Read one line while keeping the board alive; None at end of input.
+
+    At a terminal the board runs on while the prompt waits: what happens meanwhile is printed
+    and the prompt shown again.
+    """
     interactive = stream.isatty()
+    game.prompt()
     while True:
         if interactive:
             ready, _, _ = select.select([stream], [], [], 0.02)
             if not ready:
+                if isinstance(game.clock, VirtualClock):
+                    game.clock.advance(0.02)
                 game.tick(redraw=True)
+                if not game.settling:
+                    game.prompt()
                 continue
         line = stream.readline()
+        if interactive:
+            game.prompt_open = False  # the typed line ended with its newline
         return line if line else None
 
 
@@ -308,6 +486,7 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
     """Run the interactive game until ``quit`` or the end of input; return the exit status."""
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
+    script = not stdin.isatty()
     with ExitStack() as stack:
         try:
             game = TerminalGame(options, stack, out)
@@ -316,18 +495,19 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
             return 2
         out.write(f"draughtsboard play: {game.variant.name}, {options.config['game.mode']} "
                   f"mode. Type 'help' for commands.\n")
-        game.wait_quiet()
+        game.settle(script=True)
         game.draw()
         while True:
-            out.write("> ")
-            out.flush()
             line = read_line(stdin, game)
             if line is None or not game.command(line):
                 break
-            game.wait_quiet()
-            if game.dirty:
+            game.settle(script=script)
+            if game.dirty and not game.settling:
                 game.draw()
+        game.prompt_open = False
         out.write("\n" + game.result_text())
         if options.games_dir:
-            out.write(f"(PDN files in {options.games_dir})\n")
+            saved = game.saved_files(options.games_dir)
+            where = ", ".join(str(path) for path in saved) or f"nothing yet, in {options.games_dir}"
+            out.write(f"saved: {where}\n")
     return 0

@@ -23,6 +23,15 @@ def run_play(lines: str, **settings: object) -> str:
     return out.getvalue()
 
 
+def last_board(text: str) -> str:
+    """The squares of the last board drawn (the number key beside it left out)."""
+    lines = text.splitlines()
+    tops = [i for i, line in enumerate(lines) if line.lstrip().startswith("+---")]
+    top, bottom = tops[-2], tops[-1]
+    width = lines[top].index("+", lines[top].index("+") + 1) + 1
+    return "\n".join(line[:width] for line in lines[top + 1:bottom])
+
+
 def test_typed_moves_are_played_and_the_reply_carried_out() -> None:
     text = run_play("11-15\nquit\n")
     assert "1. 11-15" in text
@@ -39,7 +48,8 @@ def test_lift_and_place_by_hand() -> None:
 
 def test_bad_input_is_explained_and_the_game_goes_on() -> None:
     text = run_play("11-19\nlift 5\nplace 5\nbanana\n11-15\nquit\n")
-    assert "illegal move" in text.lower() or "not a move" in text.lower()
+    assert "the man on 11 can go to 15 or 16, not to 19" in text
+    assert "'banana' is neither a move nor a command (type help)" in text
     assert "1. 11-15" in text
 
 
@@ -85,16 +95,77 @@ def test_a_piece_of_unknown_colour_is_not_drawn_as_black() -> None:
     # A piece from nowhere is drawn as unknown ("?"), never as Black's; a piece the hand moves
     # keeps the colour of the piece it lifted.
     text = run_play("place 18\nboard\nquit\n", mode="record")
-    last = text.rsplit("+---", 2)[1]
+    last = last_board(text)
     assert "?" in last
     assert last.count("●") == 12 and last.count("○") == 12
     text = run_play("lift 22\nplace 18\nboard\nquit\n", mode="record")
-    last = text.rsplit("+---", 2)[1]
+    last = last_board(text)
     assert "?" not in last and last.count("○") == 12
 
 
 def test_correction_lights_are_drawn_when_they_come_on() -> None:
     # A blinking light is drawn lit (a still picture cannot blink): the extra piece on 18 shows.
     text = run_play("place 18\nquit\n", mode="record")
-    last = text.rsplit("+---", 2)[1]
-    assert "[?]" in last
+    last = last_board(text)
+    assert "E?E" in last  # the letter of the light's kind: extra
+    assert "lights: E extra (take this piece off)" in text
+
+
+def test_after_the_game_buttons_say_the_game_is_over() -> None:
+    # Issue 24: a hint after the game was refused with "not_your_turn".
+    text = run_play("resign\nhint\nresign\ndraw\ndone\nquit\n", mode="play")
+    after = text.split("game over:", 1)[1]
+    assert "the game is over: no hints (newgame starts another)" in after
+    assert "a hint is for your own turn" not in after
+    assert "resign: the game is over" in after and "draw: the game is over" in after
+    assert "done: no adjust window is open (adjust opens one)" in after
+
+
+def test_a_takeback_counts_in_words() -> None:
+    text = run_play("11-15\ntakeback\nquit\n")
+    assert "took back 2 moves, black to move" in text
+    assert "(s)" not in text
+
+
+def test_a_typed_move_while_the_reply_is_pending_is_refused() -> None:
+    # Issue 24: "c3-d4" typed while the computer's reply waited was carried out on the board.
+    text = run_play("c3-d4\nboard\ne3-f4\nboard\nquit\n", variant="russian", human_side="white",
+                    auto=False)
+    pending = text.split("the computer plays ", 1)[1].split(":", 1)[0]
+    before, after = text.split("> e3-f4" if "> e3-f4" in text else "first carry out", 1)
+    assert f"first carry out the computer's move {pending}, or type `takeback`" in text
+    boards = [last_board(part) for part in text.split("first carry out")]
+    assert boards[0] == boards[1]  # the position is unchanged
+    assert "put back on" not in text.split("first carry out", 1)[1]
+    pdn = text.rsplit("[GameId", 1)[1]
+    assert "1. c3-d4 *" in pdn
+
+
+def test_the_computers_move_typed_is_carried_out() -> None:
+    text = run_play("c3-d4\nquit\n", variant="russian", human_side="white", auto=False)
+    pending = text.split("the computer plays ", 1)[1].split(":", 1)[0]
+    text = run_play(f"c3-d4\n{pending}\nquit\n", variant="russian", human_side="white",
+                    auto=False)
+    assert f"1... {pending}" in text
+
+
+def test_numeric_boards_take_the_squares_as_drawn() -> None:
+    # Issue 24: the international board is drawn a-j / 1-10 but refused "d4-e5".
+    text = run_play("d4-e5\nquit\n", variant="international", human_side="white")
+    assert "1. 32-28" in text
+    assert "46 " in text  # the number key beside the board
+    text = run_play("b1-c2\nquit\n", variant="international", human_side="white")
+    assert "b1 is a light square: pieces stand on the dark ones" in text
+
+
+def test_refusals_name_their_reason_and_no_position_string() -> None:
+    text = run_play("c5-b4\ne3-e5\nc3-a5\nb2-c3\nc7-d6\nlift c3\nplace e5\nquit\n",
+                    variant="russian", human_side="white", auto=False)
+    assert "there is no piece on c5" in text
+    assert "the man on e3 can go to d4 or f4, not to e5" in text
+    assert "the man on c3 can go to b4 or d4, not to a5" in text
+    assert "the man on b2 cannot move now" in text
+    assert "c7 holds a black man: it is white's turn" in text
+    assert "the man on c3 can go to b4 or d4, not to e5" in text  # the same move by hand
+    assert "W:W" not in text.split("[Event", 1)[0]  # no FEN in a message
+    assert "that is not a legal move" not in text

@@ -1,0 +1,186 @@
+"""A typed move in ``draughtsboard play``: the squares it names and, when refused, why.
+
+The terminal draws every board with files and ranks (``a``.. and ``1``..); numeric variants
+(International, English, ...) also have square numbers. A typed square is read in either form
+wherever the two cannot be confused: ``e3`` on the international board is the square drawn at
+e3 (``38``). Every refusal is one sentence with its reason (the empty square, the other side's
+piece, where the piece can go), never a position string.
+
+>>> from engine import Board
+>>> board = Board("international")
+>>> [board.move_notation(parse_typed(board, text)) for text in ("d4-e5", "32-28")]
+['32-28', '32-28']
+>>> parse_typed(Board("russian"), "c5-b4")
+Traceback (most recent call last):
+...
+firmware_host.tools.typed.TypedMoveError: there is no piece on c5
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine import Board, Piece
+from engine.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
+from engine.types import Color, Move, Square
+from engine.variant import Variant
+
+__all__ = ["TypedMoveError", "explain_move", "parse_typed", "piece_words", "square_from_text"]
+
+_SEPARATOR = re.compile(r"\s*[-x:×]\s*")
+_ALGEBRAIC = re.compile(r"^([a-z])(\d{1,2})$")
+_FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+class TypedMoveError(ValueError):
+    """A typed move or square that cannot be played; the message says why (one sentence).
+
+    ``squares``: the squares of a well-formed move that no legal move follows (else empty).
+    """
+
+    def __init__(self, text: str, squares: tuple[Square, ...] = ()) -> None:
+        super().__init__(text)
+        self.squares = squares
+
+
+def side_word(color: int) -> str:
+    """``"white"`` or ``"black"``."""
+    return "white" if color == Color.WHITE else "black"
+
+
+def piece_words(piece: Piece) -> str:
+    """``"a white man"``, ``"a black king"``."""
+    return f"a {side_word(piece.color)} {'king' if piece.king else 'man'}"
+
+
+def square_from_text(variant: Variant, text: str) -> Square:
+    """The square ``text`` names: the variant's own name, else the drawn file and rank.
+
+    >>> from engine.variant import find_variant
+    >>> v = find_variant("international")
+    >>> square_from_text(v, "46"), square_from_text(v, "a1"), square_from_text(v, "J10")
+    (45, 45, 4)
+    >>> square_from_text(v, "b1")
+    Traceback (most recent call last):
+    ...
+    firmware_host.tools.typed.TypedMoveError: b1 is a light square: pieces stand on the dark ones
+
+    Raises:
+        TypedMoveError: no such square (the message says which names the board has).
+    """
+    key = text.strip().lower()
+    try:
+        return variant.parse_square(key)
+    except ValueError:
+        pass
+    found = _ALGEBRAIC.match(key)
+    if found is not None:
+        col, row = _FILES.index(found.group(1)), int(found.group(2)) - 1
+        if 0 <= col < variant.cols and 0 <= row < variant.rows:
+            square = variant.square_at(row, col)
+            if square is not None:
+                return square
+            raise TypedMoveError(f"{key} is a light square: pieces stand on the dark ones")
+    raise TypedMoveError(f"{text.strip()!r} is not a square of this board ({names(variant)})")
+
+
+def names(variant: Variant) -> str:
+    """How the squares of ``variant`` may be typed, for a message.
+
+    >>> from engine.variant import find_variant
+    >>> names(find_variant("international")), names(find_variant("russian"))
+    ('1 to 50, or a1 to j10 as drawn', 'a1 to h8, or 1 to 32')
+    """
+    corner = f"a1 to {_FILES[variant.cols - 1]}{variant.rows}"
+    numbers = f"1 to {variant.num_squares}"
+    if variant.numeric_notation:
+        return f"{numbers}, or {corner} as drawn"
+    return f"{corner}, or {numbers}"
+
+
+def squares_of(variant: Variant, text: str) -> list[Square]:
+    """The squares a typed move names, in order (``22-18``, ``c3:e5``, ``e3-f4``, ``c3d4``).
+
+    Raises:
+        TypedMoveError: not move text, or a square the board has not.
+    """
+    body = text.strip().lower().rstrip("!?+#*")
+    tokens = [t for t in _SEPARATOR.split(body) if t]
+    if len(tokens) == 1:
+        tokens = re.findall(r"[a-z]\d{1,2}", body) if re.fullmatch(r"(?:[a-z]\d{1,2}){2,}",
+                                                                   body) else tokens
+    if len(tokens) < 2 or not all(re.fullmatch(r"\d{1,3}|[a-z]\d{1,2}", t) for t in tokens):
+        raise TypedMoveError(f"{text.strip()!r} is neither a move nor a command (type help)")
+    return [square_from_text(variant, t) for t in tokens]
+
+
+def parse_typed(board: Board, text: str) -> Move:
+    """The legal move ``text`` names on ``board``.
+
+    Raises:
+        TypedMoveError: why it cannot be played here (one sentence, squares as the variant
+            names them).
+    """
+    squares = squares_of(board.variant, text)
+    move_text = "-".join(board.variant.square_name(sq) for sq in squares)
+    try:
+        return board.parse_move(move_text)
+    except AmbiguousMoveError:
+        fits = [m for m in board.legal_moves
+                if m.origin == squares[0] and m.destination == squares[-1]]
+        options = ", ".join(board.move_notation(m, full=True) for m in fits)
+        raise TypedMoveError(f"{text.strip()} fits more than one capture ({options}): "
+                             "type the whole path") from None
+    except IllegalMoveError:
+        raise TypedMoveError(explain_move(board, squares), tuple(squares)) from None
+    except DraughtsError as exc:  # pragma: no cover - squares_of checked the text
+        raise TypedMoveError(str(exc)) from None
+
+
+def explain_move(board: Board, squares: list[Square]) -> str:
+    """Why no legal move goes along ``squares`` on ``board`` (one sentence).
+
+    >>> from engine import Board
+    >>> board = Board("english")
+    >>> explain_move(board, [21, 17])
+    "22 holds a white man: it is black's turn"
+    >>> explain_move(board, [10, 18])
+    'the man on 11 can go to 15 or 16, not to 19'
+    """
+    variant = board.variant
+    name = variant.square_name
+    origin, destination = squares[0], squares[-1]
+    piece = board.piece_at(origin)
+    turn = side_word(board.turn)
+    if piece is None:
+        return f"there is no piece on {name(origin)}"
+    if piece.color != board.turn:
+        return f"{name(origin)} holds {piece_words(piece)}: it is {turn}'s turn"
+    legal = list(board.legal_moves)
+    captures = [m for m in legal if m.is_capture]
+    own = [m for m in legal if m.origin == origin]
+    if captures and not own:
+        pieces = sorted({name(m.origin) for m in captures}, key=_key)
+        return f"a capture is compulsory: take with {' or '.join(pieces)}"
+    if origin == destination:
+        return f"a move must leave {name(origin)}"
+    kind = "king" if piece.king else "man"
+    if not own:
+        return f"the {kind} on {name(origin)} cannot move now"
+    occupant = board.piece_at(destination)
+    if occupant is not None and all(m.destination != destination for m in own):
+        return f"{name(destination)} is taken: {piece_words(occupant)} stands there"
+    if any(m.destination == destination for m in own):
+        paths = ", ".join(board.move_notation(m, full=True) for m in own
+                          if m.destination == destination)
+        return f"that path is not one this {kind} can take: {paths}"
+    targets = sorted({name(m.destination) for m in own}, key=_key)
+    where = ", ".join(targets[:-1]) + f" or {targets[-1]}" if len(targets) > 1 else targets[0]
+    if own[0].is_capture:
+        return f"a capture is compulsory: the {kind} on {name(origin)} must take, to {where}"
+    return f"the {kind} on {name(origin)} can go to {where}, not to {name(destination)}"
+
+
+def _key(square_name: str) -> tuple[int, str]:
+    """Sort key for square names: numbers by value, letters as text."""
+    return (int(square_name) if square_name.isdigit() else 0, square_name)
