@@ -1,10 +1,12 @@
-"""Logging to stderr in a journald-friendly form: ``<N>`` syslog priority prefixes.
+"""Logging to stderr: ``<N>`` syslog priority prefixes for journald, plain words on a terminal.
 
 Logs never go to stdout: stdout belongs to what a command prints (``run --events json`` prints
 only JSON there). systemd sends a service's stderr to the journal like its stdout.
 
 journald reads the prefix as the priority of the line (``SyslogLevelPrefix=yes`` is the default),
-so ``journalctl -p warning`` works without a journald library.
+so ``journalctl -p warning`` works without a journald library. The prefix is written when the
+stream is not a terminal (systemd sets ``JOURNAL_STREAM``; a pipe goes to some collector); on a
+terminal a person reads ``warning: store: ...`` instead.
 
 >>> JournalFormatter().format(logging.makeLogRecord({"msg": "hi", "levelno": 30, "name": "x"}))
 '<4>x: hi'
@@ -13,7 +15,9 @@ so ``journalctl -p warning`` works without a journald library.
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from collections.abc import Mapping
 from typing import TextIO
 
 _PRIORITIES = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))
@@ -38,10 +42,43 @@ class JournalFormatter(logging.Formatter):
         return f"<{syslog_priority(record.levelno)}>{record.name}: {message}"
 
 
+class TerminalFormatter(logging.Formatter):
+    """Formats ``level: logger: message`` for a person (no level word for info and debug).
+
+    >>> TerminalFormatter().format(logging.makeLogRecord(
+    ...     {"msg": "hi", "levelno": 30, "levelname": "WARNING", "name": "x"}))
+    'warning: x: hi'
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.exc_info:
+            message += "\n" + self.formatException(record.exc_info)
+        level = f"{record.levelname.lower()}: " if record.levelno >= logging.WARNING else ""
+        return f"{level}{record.name}: {message}"
+
+
+def for_journal(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether lines to ``stream`` get syslog prefixes: under journald, or not a terminal.
+
+    >>> import io
+    >>> for_journal(io.StringIO(), {})
+    True
+    """
+    env = os.environ if environ is None else environ
+    if env.get("JOURNAL_STREAM"):
+        return True
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError):  # a closed or odd stream: the safe form
+        return True
+
+
 def configure(level: str = "info", stream: TextIO | None = None) -> None:
     """Send the root logger to ``stream`` (stderr) at ``level``, replacing earlier handlers."""
-    handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JournalFormatter())
+    target = stream or sys.stderr
+    handler = logging.StreamHandler(target)
+    handler.setFormatter(JournalFormatter() if for_journal(target) else TerminalFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

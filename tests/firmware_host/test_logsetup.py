@@ -36,3 +36,34 @@ def test_logs_go_to_stderr_never_stdout(capsys: pytest.CaptureFixture[str]) -> N
     out, err = capsys.readouterr()
     assert out == ""
     assert "<4>draughtsboard.test: to the journal" in err
+
+
+def test_a_terminal_gets_words_not_syslog_prefixes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 24: "<6>" prefixes were printed on a terminal.
+    import os
+
+    monkeypatch.delenv("JOURNAL_STREAM", raising=False)
+    parent, child = os.openpty()
+    with open(child, "w", encoding="utf-8", closefd=True) as tty, \
+            open(parent, "rb", buffering=0, closefd=True) as reader:
+        configure("info", tty)
+        logging.getLogger("draughtsboard.test").warning("link lost")
+        logging.getLogger("draughtsboard.test").info("started")
+        tty.flush()
+        seen = b""
+        while seen.count(b"\n") < 2:
+            seen += reader.read(1024)
+    assert seen.decode().splitlines() == ["warning: draughtsboard.test: link lost",
+                                          "draughtsboard.test: started"]
+    configure("info", io.StringIO())
+
+
+def test_under_journald_a_terminal_still_gets_prefixes() -> None:
+    from firmware_host.app.logsetup import for_journal
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert not for_journal(Tty(), {})
+    assert for_journal(Tty(), {"JOURNAL_STREAM": "8:1234"})
