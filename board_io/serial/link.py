@@ -85,7 +85,8 @@ class SerialLink:
 
     Raises:
         BoardIOError: the port cannot be opened, the URL is invalid or the microcontroller
-            speaks another protocol version.
+            speaks a protocol version older than :data:`~board_io.serial.messages.OLDEST_VERSION`
+            (a newer one is spoken to in the host's version: versions only add).
         LinkTimeout: no valid HELLO within ``connect_timeout``.
         MissingExtraError: pyserial is not installed.
     """
@@ -392,8 +393,13 @@ class SerialLink:
         return reader
 
     def _write(self, reader: Any, epoch: int, message: msg.Message) -> bool:
+        hello = self._hello
+        version = msg.PROTOCOL_VERSION if hello is None else min(hello.version,
+                                                                 msg.PROTOCOL_VERSION)
         with self._write_lock:
-            data = msg.encode(message, self._seq)
+            # A 0x00 before each frame (docs/serial-protocol.md §2): whatever half frame or
+            # noise the microcontroller's buffer holds ends there, and costs no PING.
+            data = b"\x00" + msg.encode(message, self._seq, version)
             self._seq = (self._seq + 1) & 0xFF
             try:
                 reader.write(data)
@@ -445,7 +451,10 @@ class SerialLink:
         for frame in frames:
             try:
                 message = msg.decode(frame)
-                self._handle(epoch, message)
+                if isinstance(message, msg.Hello):
+                    self._hello_received(epoch, message, restarted=frame.seq == 0)
+                else:
+                    self._handle(epoch, message)
             except msg.MessageError as exc:
                 self._bad_message(exc)
 
@@ -460,9 +469,7 @@ class SerialLink:
             self._warn.warning("bad", "bad message from %s: %s", self.url, exc)
 
     def _handle(self, epoch: int, message: msg.Message) -> None:
-        if isinstance(message, msg.Hello):
-            self._hello_received(epoch, message)
-        elif isinstance(message, msg.Scan):
+        if isinstance(message, msg.Scan):
             self._scan_received(epoch, message)
         elif isinstance(message, msg.ButtonChange):
             with self._lock:
@@ -486,10 +493,10 @@ class SerialLink:
         else:
             raise msg.MessageError(f"host-to-microcontroller message {message} received")
 
-    def _hello_received(self, epoch: int, hello: msg.Hello) -> None:
-        if hello.version != msg.PROTOCOL_VERSION:
-            error = (f"microcontroller speaks protocol {hello.version}, "
-                     f"this host speaks {msg.PROTOCOL_VERSION}")
+    def _hello_received(self, epoch: int, hello: msg.Hello, *, restarted: bool) -> None:
+        if hello.version < msg.OLDEST_VERSION:
+            error = (f"microcontroller speaks protocol {hello.version}, this host speaks "
+                     f"{msg.OLDEST_VERSION} to {msg.PROTOCOL_VERSION}")
             with self._lock:
                 self._hello_error = error
             self._hello_seen.set()  # the constructor gives up at once
@@ -499,10 +506,14 @@ class SerialLink:
                 return
             if self._hello is not None and hello != self._hello:
                 raise msg.MessageError(f"HELLO changed from {self._hello} to {hello}")
+            if self._hello is None and hello.version != msg.PROTOCOL_VERSION:
+                log.info("microcontroller on %s speaks protocol %d: the host speaks %d to it "
+                         "(LED roles it does not know are sent as older ones)", self.url,
+                         hello.version, min(hello.version, msg.PROTOCOL_VERSION))
             self._hello = hello
             if self._recovery.state is LinkState.HANDSHAKE:
                 self._scan_fresh = False  # the SCAN that follows this HELLO re-syncs the board
-            actions = self._recovery.hello(self._clock.monotonic())
+            actions = self._recovery.hello(self._clock.monotonic(), restarted=restarted)
         self._hello_seen.set()
         self._run(actions)
 

@@ -33,8 +33,11 @@ __all__ = [
     "HELLO",
     "LEDS",
     "MAX_CELLS",
+    "OLDEST_VERSION",
     "PING",
     "PROTOCOL_VERSION",
+    "ROLE_FALLBACK",
+    "ROLE_SINCE",
     "SCAN",
     "ButtonChange",
     "Config",
@@ -47,9 +50,14 @@ __all__ = [
     "Scan",
     "decode",
     "encode",
+    "role_for",
 ]
 
-PROTOCOL_VERSION = 1
+#: The protocol version this host speaks. Versions only ever add (a role, an error code, a
+#: flag): with a microcontroller of another version the host speaks the older of the two.
+PROTOCOL_VERSION = 2
+#: The oldest version the host still speaks (a HELLO below it is refused).
+OLDEST_VERSION = 1
 MAX_CELLS = MAX_BODY - 2  # a SCAN/LEDS body is rows, cols and one byte per cell
 
 HELLO, SCAN, BUTTON, ERROR = 0x01, 0x02, 0x03, 0x04
@@ -71,9 +79,28 @@ ROLE_CODES: Mapping[Role, int] = MappingProxyType({
     Role.RESULT: 12, Role.FAULT: 13,
 })
 _ROLES = {code: role for role, code in ROLE_CODES.items()}
+#: The version that added a role (roles not listed: version 1).
+ROLE_SINCE: Mapping[Role, int] = MappingProxyType({Role.FAULT: 2})
+#: What a role added later is sent as to firmware of an older version: the nearest older role
+#: (fault, a sensor not to be trusted, is lit as extra, red: "not a piece to play with").
+ROLE_FALLBACK: Mapping[Role, Role] = MappingProxyType({Role.FAULT: Role.EXTRA})
+
+
+def role_for(role: Role, version: int) -> Role:
+    """The role to send for ``role`` to firmware of protocol ``version``.
+
+    Example:
+        >>> role_for(Role.FAULT, 1), role_for(Role.FAULT, 2), role_for(Role.FROM, 1)
+        (<Role.EXTRA: 'extra'>, <Role.FAULT: 'fault'>, <Role.FROM: 'from'>)
+    """
+    while ROLE_SINCE.get(role, 1) > version:
+        role = ROLE_FALLBACK[role]
+    return role
+
 ERROR_CODES: Mapping[int, str] = MappingProxyType({
     1: "bad frame received", 2: "unknown message type", 3: "bad message",
     4: "sensor fault", 5: "LED fault", 6: "receive buffer overrun", 7: "watchdog reset",
+    8: "LED role unknown to the firmware, shown off",
 })
 ERROR_SENSOR_FAULT = 4  # ERROR code: a sensor cell is faulty (arg: the cell)
 _FLAG_COLOUR, _FLAG_RGB = 0x01, 0x02
@@ -224,18 +251,20 @@ class Leds:
         rows, cols, data = _cells("LEDS", body)
         return cls(rows, cols, tuple(_led_from_code(i, code) for i, code in enumerate(data)))
 
-    def to_body(self) -> bytes:
-        """Return the body bytes."""
+    def to_body(self, version: int = PROTOCOL_VERSION) -> bytes:
+        """Return the body bytes for firmware of protocol ``version`` (roles it does not know
+        sent as :func:`role_for` says)."""
         _check_dims("LEDS", self.rows, self.cols)
         if len(self.cells) != self.rows * self.cols:
             raise MessageError(f"LEDS: {len(self.cells)} cells for {self.rows}x{self.cols}")
-        return bytes((self.rows, self.cols)) + bytes(_led_code(led) for led in self.cells)
+        return bytes((self.rows, self.cols)) + bytes(_led_code(led, version)
+                                                     for led in self.cells)
 
 
-def _led_code(led: Led | None) -> int:
+def _led_code(led: Led | None, version: int) -> int:
     if led is None or led.pattern is Pattern.OFF:
         return 0
-    return PATTERN_CODES[led.pattern] | ROLE_CODES[led.role] << 2
+    return PATTERN_CODES[led.pattern] | ROLE_CODES[role_for(led.role, version)] << 2
 
 
 def _led_from_code(cell: int, code: int) -> Led | None:
@@ -319,11 +348,13 @@ def decode(frame: Frame) -> Message:
     return parser(frame.body)
 
 
-def encode(message: Message, seq: int) -> bytes:
-    """Return the wire bytes (frame and delimiter) of ``message`` with sequence number ``seq``.
+def encode(message: Message, seq: int, version: int = PROTOCOL_VERSION) -> bytes:
+    """Return the wire bytes (frame and delimiter) of ``message`` with sequence number ``seq``
+    for a microcontroller speaking protocol ``version``.
 
     Example:
         >>> encode(Ping(), 7).hex(" ")
         '05 83 07 23 23 00'
     """
-    return encode_frame(message.TYPE, seq & 0xFF, message.to_body())
+    body = message.to_body(version) if isinstance(message, Leds) else message.to_body()
+    return encode_frame(message.TYPE, seq & 0xFF, body)

@@ -17,7 +17,8 @@ close it, send PING, re-send CONFIG and the last LEDS) and which events to post
   that restarted (watchdog, brown-out, reset behind a USB-serial chip whose port stayed
   open): it lost CONFIG and the LEDs, so both are re-sent; its next SCAN re-syncs the board.
   This is not a loss: no event. (A HELLO soon after a PING may be a late answer to it: CONFIG
-  and the LEDs are re-sent all the same, but it is not counted or logged as a restart.)
+  and the LEDs are re-sent all the same, but it is not counted or logged as a restart —
+  unless its seq is 0, the first frame of a reset microcontroller, which always counts.)
 
 Example:
     >>> r = Recovery(link_timeout=3.0, reconnect_interval=1.0, name="ttyACM0")
@@ -129,8 +130,9 @@ class Recovery:
         """A valid frame arrived (any type)."""
         self._last_frame = now
 
-    def hello(self, now: float) -> list[Action]:
-        """A valid HELLO of the right version arrived."""
+    def hello(self, now: float, restarted: bool = False) -> list[Action]:
+        """A valid HELLO of the right version arrived (``restarted``: its seq is 0, the first
+        frame of a microcontroller since its reset)."""
         self._last_frame = now
         if self.state is LinkState.HANDSHAKE:
             self.state = LinkState.UP
@@ -145,12 +147,15 @@ class Recovery:
         if self.state is not LinkState.UP:
             return []  # DOWN: a stale reader's frame
         # Another HELLO: re-sending CONFIG and the LEDs is harmless, missing a reset is not.
-        if self._pings_waiting > 0 and now - self._last_ping <= self.link_timeout:
+        # A seq of 0 is a reset even soon after a PING: a late answer to it comes from firmware
+        # whose seq has moved on.
+        if not restarted and self._pings_waiting > 0 and now - self._last_ping <= self.link_timeout:
             self._pings_waiting -= 1  # most likely the late answer to one of our PINGs
             log.debug("another HELLO from %s soon after a PING: re-sending CONFIG and LEDs",
                       self.name)
             return [Do.RESEND]
-        self._pings_waiting = 0
+        if not restarted:
+            self._pings_waiting = 0
         self.stats.mcu_restarts += 1
         log.warning("microcontroller on %s restarted (HELLO without PING, %d so far): "
                     "re-sending CONFIG and LEDs", self.name, self.stats.mcu_restarts)

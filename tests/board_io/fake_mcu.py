@@ -33,6 +33,7 @@ class FakeMcu:
         self.scan_first = scan_first  # a SCAN (and a BUTTON) already under way when PINGed
         self.ignore_pings = 0  # the next this many PINGs are missed (a loose wire)
         self.received: list[msg.Message] = []
+        self.raw = bytearray()  # every byte the host sent, as it came
         self.decoder = FrameDecoder()
         self._changed = threading.Condition()
         self._seq = 0
@@ -117,6 +118,8 @@ class FakeMcu:
                 data = os.read(self._master, 4096)
             except OSError:
                 return
+            with self._changed:
+                self.raw += data
             for frame in self.decoder.feed(data):
                 message = msg.decode(frame)
                 with self._changed:

@@ -8,6 +8,7 @@ buttons; the firmware runs on a pty with an electrical model of the switch matri
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import queue
 import random
 import runpy
@@ -68,7 +69,7 @@ def test_cobs_and_crc_agree_with_the_host() -> None:
 @pytest.mark.parametrize(
     ("kind", "seq", "body", "wire"),
     [  # the worked examples of docs/serial-protocol.md
-        (proto.HELLO, 0, proto.hello_body(8, 4, False, True, 3), "02 01 08 01 08 04 02 03 ec fc"),
+        (proto.HELLO, 0, proto.hello_body(8, 4, False, True, 3), "02 01 08 02 08 04 02 03 02 2e"),
         (proto.SCAN, 9, proto.scan_body(2, 2, bytes([0, 1, 1, 0])),
          "05 02 09 02 02 03 01 01 03 5e 96"),
         (proto.BUTTON, 5, proto.button_body(1, True), "07 03 05 01 01 d7 fc"),
@@ -98,16 +99,46 @@ def test_decoder_drops_and_counts_bad_frames() -> None:
         (bytes([1, 2, 0x05, 0x00]), False),  # another board size
         (bytes([1, 3, 0x04, 0x00, 0x00]), False),  # a role without a pattern
         (bytes([1, 3, 0x01, 0x00, 0x00]), False),  # a pattern without a role
-        (bytes([1, 3, 0x39, 0x00, 0x00]), False),  # role 14
         (bytes([1, 3, 0x85, 0x00, 0x00]), False),  # reserved bit 7
     ],
 )
 def test_leds_bodies_are_checked(body: bytes, ok: bool) -> None:
     if ok:
-        assert proto.parse_leds(body, 1, 3) == bytes([0x05, 0x00, 0x12])
+        unknown: set[int] = set()
+        assert proto.parse_leds(body, 1, 3, unknown) == bytes([0x05, 0x00, 0x12])
+        assert not unknown
     else:
         with pytest.raises(proto.BadMessage):
             proto.parse_leds(body, 1, 3)
+
+
+def test_a_role_the_firmware_does_not_know_is_shown_off_not_refused() -> None:
+    # Issue 26: a newer host's role (14 here) made the whole frame a bad message (ERROR 3).
+    unknown: set[int] = set()
+    body = bytes([1, 3, 0x39, 0x05, 0x7E])  # role 14 on, from on, role 31 slow
+    assert proto.parse_leds(body, 1, 3, unknown) == bytes([0x00, 0x05, 0x00])
+    assert unknown == {14, 31}
+    assert len(db_leds.COLOURS) == proto.MAX_ROLE + 1
+
+
+def test_an_unknown_role_is_reported_once_and_the_rest_is_drawn() -> None:
+    import db_firmware
+
+    clock = WrappingTicks(5000)
+    io = MemoryIo()
+    strip = LedStrip()
+    fw = db_firmware.Firmware(io, clock, _matrix(SwitchBoard(8, 4)), strip=strip,
+                              brightness=1.0, check_diodes=False)
+    fw.step()
+    frame = bytes([8, 4, 0x05, 14 << 2 | 1]) + bytes(30)
+    for _ in range(3):
+        fw.handle(proto.LEDS, frame, clock.ticks_ms())
+        fw.step()
+    assert strip.pixels[:2] == [GREEN, (0, 0, 0)]
+    errors = [proto_body for kind, _, proto_body in proto.FrameDecoder().feed(bytes(io.sent))
+              if kind == proto.ERROR]
+    assert errors == [proto.error_body(proto.ERR_UNKNOWN_ROLE, 14)]
+    assert msg.ErrorReport.from_body(errors[0]).text.startswith("LED role unknown")
 
 
 def test_the_host_and_the_firmware_agree_on_leds_codes() -> None:
@@ -280,7 +311,7 @@ def test_a_game_plays_through(port: Path, picos: list[PicoOnPty]) -> None:
             SerialSensors(link) as sensors, \
             SerialLeds(link, 32, clock=MonotonicClock(), addresses=ADDRESS) as leds, \
             SerialButtons(link, clock=MonotonicClock()) as buttons:
-        assert link.hello == msg.Hello(1, 8, 4, colour=False, rgb=True, buttons=3)
+        assert link.hello == msg.Hello(2, 8, 4, colour=False, rgb=True, buttons=3)
         scanner = Scanner(sensors, CELLS, debounce_ms=0, buttons=buttons)
         _wait_occupancy(scanner, link, game.occupied_squares())
         # (opening the port flushes its input: a boot frame may be cut there, not later)
@@ -505,7 +536,7 @@ def test_the_blink_phase_does_not_jump_at_the_ticks_wrap() -> None:
             changes.append(clock.now)
         lit_before = lit
         clock.sleep_ms(1)
-    gaps = {b - a for a, b in zip(changes, changes[1:], strict=False)}
+    gaps = {b - a for a, b in itertools.pairwise(changes)}
     assert len(changes) >= 7 and gaps == {500}, changes
 
 

@@ -59,7 +59,8 @@ def test_connect_reads_hello_and_board(port: Path, mcus: list[FakeMcu]) -> None:
                cells=(Reading.WHITE,) * 20 + (E,) * 10 + (Reading.BLACK_KING,) * 20)
     config = msg.Config(scan_period_ms=5, debounce_ms=15)
     with _link(port, config=config) as link, SerialSensors(link) as sensors:
-        assert link.hello == msg.Hello(1, 10, 5, colour=True, rgb=False, buttons=2)
+        assert link.hello == msg.Hello(msg.PROTOCOL_VERSION, 10, 5, colour=True, rgb=False,
+                                       buttons=2)
         assert (sensors.rows, sensors.cols, sensors.sensing) == (10, 5, Sensing.COLOUR)
         frame = sensors.read()
         assert frame[:20] == (Reading.WHITE,) * 20 and frame[-1] is Reading.BLACK_KING
@@ -257,8 +258,8 @@ def test_no_hello_is_a_clear_error(port: Path, mcus: list[FakeMcu]) -> None:
 
 
 def test_wrong_protocol_version_is_named(port: Path, mcus: list[FakeMcu]) -> None:
-    _mcu(mcus, port, version=2)
-    with pytest.raises(BoardIOError, match="speaks protocol 2, this host speaks 1"):
+    _mcu(mcus, port, version=0)
+    with pytest.raises(BoardIOError, match="speaks protocol 0, this host speaks 1 to 2"):
         _link(port, connect_timeout=WAIT)
 
 

@@ -64,6 +64,9 @@ def test_pings_back_off_while_frames_but_no_hello_arrive() -> None:
         ([("hello", 0.01), ("hello", 5.0), ("hello", 60.0)], 2),
         # a boot HELLO before the answer to the PING: one extra re-send, no restart
         ([("hello", 0.01), ("frame", 1.0), ("hello", 1.5)], 0),
+        # issue 26: a restart (its HELLO has seq 0) within 3 s of the reconnect's PING counts
+        ([("hello", 0.01), ("restart", 1.0)], 1),
+        ([("tick", 0.3), ("hello", 0.35), ("restart", 0.5), ("hello", 0.6)], 1),
     ],
 )
 def test_every_further_hello_resends(steps: list[tuple[str, float]], restarts: int) -> None:
@@ -77,7 +80,7 @@ def test_every_further_hello_resends(steps: list[tuple[str, float]], restarts: i
         elif name == "tick":
             got += [a for a in r.tick(at) if a is not Do.PING]
         else:
-            got += r.hello(at)
+            got += r.hello(at, restarted=name == "restart")
             hellos += 1
     assert got == [Do.RESEND] * (hellos - 1)
     assert r.stats.mcu_restarts == restarts
@@ -321,8 +324,8 @@ def test_bad_messages_are_throttled_with_a_count(
 def test_a_start_up_error_is_said_once(
     port: Path, mcus: list[FakeMcu], caplog: pytest.LogCaptureFixture,
 ) -> None:
-    _mcu(mcus, port, version=2)
-    with pytest.raises(BoardIOError, match="speaks protocol 2"):
+    _mcu(mcus, port, version=0)
+    with pytest.raises(BoardIOError, match="speaks protocol 0"):
         SerialLink(str(port), connect_timeout=WAIT)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 

@@ -24,7 +24,6 @@ COLOURS = (
     (0xFF, 0x00, 0xC0),  # 13 fault: this square's sensor cannot be trusted
 )
 ADJUST = 10
-MAX_ROLE = len(COLOURS) - 1  # the highest role this firmware knows
 WHITE = (0xFF, 0xFF, 0xFF)
 OFF = (0, 0, 0)
 

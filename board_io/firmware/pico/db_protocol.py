@@ -13,7 +13,8 @@ LEDS = 0x81
 CONFIG = 0x82
 PING = 0x83
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2 added LED role 13 (fault) and ERROR 8
+MAX_ROLE = 13  # the highest LED role this firmware knows; higher ones are shown off
 MAX_BODY = 512
 MAX_ENCODED = 519  # COBS of type, seq, 512 body bytes and the CRC
 
@@ -27,6 +28,7 @@ ERR_SENSOR = 4
 ERR_LED = 5
 ERR_OVERRUN = 6
 ERR_WATCHDOG = 7
+ERR_UNKNOWN_ROLE = 8
 
 
 def _crc_table():
@@ -178,21 +180,29 @@ class BadMessage(Exception):
     """A frame of a known type whose body is not valid (ERROR code 3)."""
 
 
-def parse_leds(body, rows, cols):
+def parse_leds(body, rows, cols, unknown=None):
     """Return the LED codes of a LEDS body for a ``rows`` x ``cols`` board.
 
-    Raises BadMessage: wrong size, or a code with a reserved bit, role 0 with a pattern, a
-    pattern 0 with a role, or a role above 13.
+    A role above MAX_ROLE (a newer host's) is not an error: that cell is off, and the role
+    goes into the set ``unknown`` if one is given.
+
+    Raises BadMessage: wrong size, or a code with a reserved bit, role 0 with a pattern or a
+    pattern 0 with a role.
     """
     if len(body) < 2 or body[0] != rows or body[1] != cols or len(body) != 2 + rows * cols:
         raise BadMessage("LEDS size")
-    codes = body[2:]
-    for code in codes:
+    codes = bytearray(body[2:])
+    for index in range(len(codes)):
+        code = codes[index]
         if code == 0:
             continue
         role = code >> 2
-        if code & 0x80 or code & 0x03 == 0 or not 1 <= role <= 13:
+        if code & 0x80 or code & 0x03 == 0 or role == 0:
             raise BadMessage("LEDS code")
+        if role > MAX_ROLE:
+            codes[index] = 0
+            if unknown is not None:
+                unknown.add(role)
     return bytes(codes)
 
 
