@@ -8,7 +8,7 @@ files are, for copying them by hand (Thonny, ...).
 Example::
 
     $ draughtsboard firmware install --port /dev/ttyACM0 --settings my_settings.py
-    copying 8 files to /dev/ttyACM0 with mpremote ...
+    copying 9 files to /dev/ttyACM0 with mpremote ...
     done: the Pico restarts into the draughtsboard firmware
 """
 

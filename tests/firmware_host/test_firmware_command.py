@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -50,7 +51,14 @@ def test_install_copies_every_file_then_resets(tmp_path: Path, monkeypatch: pyte
     copies = _copies(argv)
     assert copies == [(str(f), ":" + f.name) for f in pico_files()]
     assert copies[-1][1] == ":main.py"
-    assert "done" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"copying {len(pico_files())} files to /dev/ttyACM7" in out and "done" in out
+
+
+def test_the_commands_example_says_what_it_copies() -> None:
+    # Issue 26: the module's example said 8 files while install copied 9.
+    said = re.search(r"copying (\d+) files", firmware.__doc__ or "")
+    assert said is not None and int(said.group(1)) == len(pico_files())
 
 
 def test_own_settings_go_through_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
