@@ -22,7 +22,8 @@ class RedisServer:
     Restarting keeps the port and the data directory, as a restarted system service would.
     """
 
-    def __init__(self, directory: Path, password: str | None = None) -> None:
+    def __init__(self, directory: Path, password: str | None = None,
+                 extra_args: tuple[str, ...] = ()) -> None:
         executable = shutil.which("redis-server")
         if executable is None:
             raise RuntimeError("redis-server is not installed: apt-get install redis-server")
@@ -30,6 +31,8 @@ class RedisServer:
         self.directory = directory
         self.port = free_port()
         self.password = password
+        #: More redis-server options (``--aclfile PATH``, ``--replicaof HOST PORT``).
+        self.extra_args = extra_args
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -46,6 +49,7 @@ class RedisServer:
                 "--logfile", ""]
         if self.password:
             args += ["--requirepass", self.password]
+        args += self.extra_args
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         ready = threading.Event()
         threading.Thread(target=self._drain_log, args=(self.process, ready),

@@ -22,28 +22,9 @@ __all__ = ["SERVICE", "SentinelCluster"]
 SERVICE = "hall"
 
 
-class Replica(RedisServer):
+def replica(directory: Path, primary_port: int) -> RedisServer:
     """A redis-server that starts as the replica of ``primary_port``."""
-
-    def __init__(self, directory: Path, primary_port: int, port: int | None = None) -> None:
-        super().__init__(directory)
-        if port is not None:
-            self.port = port
-        self.primary_port = primary_port
-
-    def start(self) -> None:  # the same as RedisServer's, with --replicaof
-        executable = self.executable
-        self.directory.mkdir(parents=True, exist_ok=True)
-        args = [executable, "--port", str(self.port), "--bind", "127.0.0.1",
-                "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always",
-                "--save", "", "--daemonize", "no", "--logfile", "",
-                "--replicaof", "127.0.0.1", str(self.primary_port)]
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        ready = threading.Event()
-        threading.Thread(target=self._drain_log, args=(self.process, ready), daemon=True).start()
-        if not ready.wait(timeout=10):
-            self.stop()
-            raise RuntimeError(f"redis-server did not start: {self.log_tail()}")
+    return RedisServer(directory, extra_args=("--replicaof", "127.0.0.1", str(primary_port)))
 
 
 class Sentinel:
@@ -94,7 +75,7 @@ class SentinelCluster:
         self.directory = directory
         self.primary = RedisServer(directory / "primary")
         self.primary.start()
-        self.replica = Replica(directory / "replica", self.primary.port)
+        self.replica = replica(directory / "replica", self.primary.port)
         self.replica.start()
         self.sentinels = [Sentinel(directory / f"sentinel{n}", self.primary.port)
                           for n in range(3)]

@@ -1,4 +1,5 @@
-"""Doctor checks: Redis is reachable at ``store.url`` and makes every write durable.
+"""Doctor checks: Redis is reachable at ``store.url`` (through the sentinels: which primary they
+name), makes every write durable, and lets this board write its own keys only (ACL users).
 
 The store is write-ahead: a move is durable before its LEDs change, which holds only when Redis
 keeps an append-only file fsynced on every write (``appendonly yes``, ``appendfsync always``:
@@ -8,13 +9,70 @@ keeps an append-only file fsynced on every write (``appendonly yes``, ``appendfs
 from __future__ import annotations
 
 import json
+from typing import Protocol
+
+import redis
 
 from firmware_host.config.loader import redact_url
+from firmware_host.doctor.network import is_local, redis_host
 from firmware_host.doctor.report import Check
 from firmware_host.doctor.system import RedisProbe, System
+from firmware_host.store.connect import is_sentinel, primary_address
+from firmware_host.store.keys import ROOT
 from firmware_host.store.lease import lease_key
 
-__all__ = ["check_redis"]
+__all__ = ["AclProbe", "check_acl", "check_redis"]
+
+#: A board id no board has (the config's rule forbids the dots): the ACL probe's other board.
+_NOBODY = "doctor.probe"
+
+
+class AclProbe(Protocol):
+    """What the ACL check asks of a client (redis-py's ``Redis``)."""
+
+    def acl_whoami(self) -> object: ...
+
+    def delete(self, *names: str) -> object: ...
+
+
+def check_acl(client: AclProbe, board_id: str, *, local: bool) -> Check:
+    """Whether this board logs in as a user that writes its own keys and no other board's.
+
+    The probe deletes a key no one uses (``draughtsboard:<id>:doctor-probe``, then the same under
+    a board id no board can have): harmless when allowed, ``NOPERM`` when the ACL refuses it.
+    A Redis on this machine without ACL users passes (one board, nobody else writes to it).
+    """
+    name = "this board can write only its own keys in Redis"
+    try:
+        user = _text(client.acl_whoami())
+    except redis.RedisError as exc:
+        return Check(name, False, f"cannot ask Redis who this is: {exc}", "check Redis (6+)")
+    try:
+        client.delete(f"{ROOT}:{board_id}:doctor-probe")
+    except redis.exceptions.NoPermissionError:
+        return Check(name, False, f"user {user!r} cannot write board {board_id!r}'s keys",
+                     f"give the board its own user (board-{board_id}): re-run install.sh on "
+                     "the Redis host with DRAUGHTSBOARD_REDIS_ACL (docs/high-availability.md)")
+    except redis.RedisError as exc:
+        return Check(name, False, f"cannot probe the ACL: {exc}", "check Redis")
+    try:
+        client.delete(f"{ROOT}:{_NOBODY}:doctor-probe")
+    except redis.exceptions.NoPermissionError:
+        return Check(name, True, f"user {user!r}: its own keys only")
+    except redis.RedisError as exc:
+        return Check(name, False, f"cannot probe the ACL: {exc}", "check Redis")
+    if local:
+        return Check(name, True, f"user {user!r} writes every key; Redis is on this machine "
+                                 "only (a hall's Redis gives each board a user of its own)")
+    return Check(name, False, f"user {user!r} can write every board's keys: whoever has this "
+                              "login controls every board",
+                 f"give each board its own Redis user: re-run install.sh on the Redis host with "
+                 f"DRAUGHTSBOARD_REDIS_ACL, then store.url = \"redis://board-{board_id}:"
+                 "PASSWORD@HOST:6379/0\" (docs/high-availability.md)")
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 _WANTED = {"appendonly": "yes", "appendfsync": "always"}
 
@@ -72,5 +130,15 @@ def check_redis(url: str, system: System, board_id: str = "board1") -> list[Chec
         return [Check(name, False, f"{redact_url(url)}: {exc}",
                       "sudo systemctl enable --now redis-server (or check store.url, its "
                       "password, and that the Redis machine listens on the network)")]
-    return [Check(name, True, redact_url(url)), _aof(client, url),
-            _lease(client, board_id, system)]
+    detail = redact_url(url)
+    if is_sentinel(url) and isinstance(client, redis.Redis):
+        try:
+            detail += f": the sentinels name the primary {primary_address(client)}"
+        except redis.RedisError as exc:
+            detail += f": {exc}"
+    host = redis_host(url)
+    local = not is_sentinel(url) and (host is None or is_local(host))
+    checks = [Check(name, True, detail), _aof(client, url), _lease(client, board_id, system)]
+    if isinstance(client, redis.Redis):
+        checks.append(check_acl(client, board_id, local=local))
+    return checks

@@ -221,9 +221,10 @@ def fresh_redis(own_redis_server: RedisServer) -> Iterator[RedisServer]:
 @pytest.mark.redis
 def test_reachable_redis_with_aof_always_passes(redis_server: RedisServer) -> None:
     checks = check_redis(redis_server.url, System(), "doctor-free-id")
-    assert [c.ok for c in checks] == [True, True, True]
+    assert [c.ok for c in checks] == [True, True, True, True]
     assert checks[1].detail == "appendonly yes, appendfsync always"
     assert checks[2].detail == "board.id 'doctor-free-id' is free"
+    assert "Redis is on this machine only" in checks[3].detail  # the default user, local
 
 
 @pytest.mark.redis
