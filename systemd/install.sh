@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs draughtsboard as a system service on Raspberry Pi OS Lite or Debian bookworm (arm64,
-# armhf; amd64 works too). Run from a checkout: sudo systemd/install.sh
+# armhf; amd64 works too). Run from a checkout: sudo systemd/install.sh [--no-compile]
 # Re-runnable: run it again after `git pull` to update; every step says what it did.
 #
-# Where each dependency comes from (no compiler is needed; one is used when present, below):
+# Where each dependency comes from:
 #   Debian packages  python3-spidev (SPI: ws2812-spi, max7219, shift-register on SPI) and
 #                    python3-pil (Pillow, for luma.led_matrix: PyPI has no armhf wheel), used
 #                    through a venv created with --system-site-packages
@@ -11,11 +11,14 @@
 #                    lgpio (gpiozero 2's pin driver, also on the Pi 5), pyserial, redis,
 #                    luma.led_matrix, cbor2 (the pure-Python 5.x: 6.x needs Rust on armhf), ...
 #   compiled here    the engine's hot path (setup.py, mypyc; bench/engine_speed.py measures
-#                    it), when a C compiler and the Python headers are installed (Debian: gcc
-#                    python3-dev; this script never installs them); else the same engine in
-#                    pure Python.
-#                    DRAUGHTSBOARD_COMPILE=0 forces pure; the compiler (mypy) is pinned in
-#                    systemd/build-constraints.txt and used only for the build.
+#                    it: about 3.5 times the pure engine's speed). The C compiler and the
+#                    Python headers come from Debian (gcc, libc6-dev, libpython3-dev: the
+#                    minimum; python3-dev adds nothing the build uses). The build is kept in
+#                    /var/cache/draughtsboard/engine and reused until the engine changes.
+#                    --no-compile (or DRAUGHTSBOARD_COMPILE=0) installs no compiler and the pure
+#                    engine; the compiler (mypy) is pinned in systemd/build-constraints.txt and
+#                    used only for the build. If compiling fails the pure engine is installed
+#                    and the script says so (the build's log is kept).
 #   not installed    RPi.GPIO: nothing imports it; gpiozero 2 drives the pins through lgpio and
 #                    RPi.GPIO does not work on a Pi 5. rpi_ws281x (luma.led_matrix's NeoPixel
 #                    driver on armv7l, source only): the ws2812-spi backend uses spidev.
@@ -28,6 +31,16 @@
 #   - /etc/draughtsboard/draughtsboard.toml (kept if present), the unit, the udev rule, and for
 #     a Redis on another machine the unit drop-in that lets the service reach it
 set -euo pipefail
+
+compile=yes
+case "${DRAUGHTSBOARD_COMPILE:-}" in 0|no|false|pure) compile=no ;; esac
+for arg in "$@"; do
+  case "$arg" in
+    --no-compile) compile=no ;;
+    -h|--help) echo "usage: sudo $0 [--no-compile]"; exit 0 ;;
+    *) echo "install.sh: unknown option $arg (usage: sudo $0 [--no-compile])" >&2; exit 2 ;;
+  esac
+done
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install.sh: run as root (sudo $0)" >&2
@@ -57,6 +70,8 @@ install_if_changed() {
 
 # 1. Debian packages (only the missing ones; no apt-get update when nothing is missing).
 packages=(ca-certificates python3 python3-venv python3-spidev python3-pil redis-server)
+# The compiled engine's toolchain (gcc only recommends libc6-dev; recommends are not installed).
+[ "$compile" = no ] || packages+=(gcc libc6-dev libpython3-dev)
 missing=()
 for package in "${packages[@]}"; do
   status="$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)"
@@ -113,19 +128,49 @@ tar -C "$src" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclud
 before="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 export PIP_CONSTRAINT="$lock"
 "$venv/bin/python" -m pip install -q --no-warn-script-location --no-deps -r "$lock"
-# The engine compiled where a compiler is (setup.py falls back to pure Python, with a warning,
-# where none is or the build fails); its build fetches the pinned mypy into pip's isolated build
-# environment only, never into the venv.
-export DRAUGHTSBOARD_COMPILE="${DRAUGHTSBOARD_COMPILE:-1}"
+# The engine compiled (setup.py; its build fetches the pinned mypy into pip's isolated build
+# environment only, never into the venv), or reused from the build cache when the engine is the
+# one compiled before. A failed compilation installs the pure engine and keeps the log.
+engine_cache=/var/cache/draughtsboard/engine
+build_log=/var/log/draughtsboard-engine-build.log
 export PIP_CONSTRAINT="$lock $src/systemd/build-constraints.txt"
-"$venv/bin/python" -m pip install -q --no-warn-script-location --no-deps "$build[pi,web]"
-unset PIP_CONSTRAINT DRAUGHTSBOARD_COMPILE
+export DRAUGHTSBOARD_BUILD_CACHE="$engine_cache"
+rm -f "$engine_cache/last-build.json"
+engine_note=""
+if [ "$compile" = yes ]; then
+  if ! DRAUGHTSBOARD_COMPILE=require "$venv/bin/python" -m pip install -q \
+      --no-warn-script-location --no-deps "$build[pi,web]" > "$build_log" 2>&1; then
+    engine_note="compiling failed (log: $build_log)"
+    if [ "${DRAUGHTSBOARD_COMPILE:-}" = require ]; then
+      say "engine: $engine_note; DRAUGHTSBOARD_COMPILE=require: stopping" >&2
+      exit 1
+    fi
+    DRAUGHTSBOARD_COMPILE=0 "$venv/bin/python" -m pip install -q --no-warn-script-location \
+      --no-deps "$build[pi,web]"
+  fi
+else
+  DRAUGHTSBOARD_COMPILE=0 "$venv/bin/python" -m pip install -q --no-warn-script-location \
+    --no-deps "$build[pi,web]"
+  engine_note="--no-compile"
+fi
+unset PIP_CONSTRAINT DRAUGHTSBOARD_BUILD_CACHE
 engine_build="$("$venv/bin/python" -c 'from engine.compiled import build; print(build())')"
 if [ "$engine_build" = compiled ]; then
-  say "engine: compiled (mypyc)"
+  how="$(python3 - "$engine_cache/last-build.json" <<'PY' 2>/dev/null || true
+import json, sys
+report = json.load(open(sys.argv[1]))
+if report["build"] == "reused":
+    print("this engine's build reused from " + sys.argv[1].rsplit("/", 1)[0])
+else:
+    print(f"built in {report['seconds']:.0f} s")
+PY
+)"
+  say "engine: compiled (mypyc${how:+; $how})"
+elif [ "$engine_note" = --no-compile ]; then
+  say "engine: pure Python (--no-compile; the compiled engine is about 3.5 times faster:" \
+    "re-run without --no-compile)"
 else
-  say "engine: $engine_build Python (for the compiled one, faster: apt-get install" \
-    "gcc python3-dev, then re-run this script)"
+  say "engine: $engine_build Python: ${engine_note:-the compiled build did not load}" >&2
 fi
 after="$("$venv/bin/python" -m pip freeze --local 2>/dev/null | sort -u)"
 changes="$(comm -13 <(echo "$before") <(echo "$after") | { grep -v '^draughtsboard' || true; } \
