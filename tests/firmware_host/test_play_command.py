@@ -11,7 +11,7 @@ from firmware_host.tools.terminal import PlayOptions, play
 
 
 def run_play(lines: str, **settings: object) -> str:
-    game = {"variant": "english", "mode": "play", "human_side": "black"}
+    game: dict[str, object] = {"variant": "english", "mode": "play", "human_side": "black"}
     game.update({k: v for k, v in settings.items() if k in ("variant", "mode", "human_side")})
     config = Config.from_mapping({"game": game, "store": {"url": "memory"}})
     out = io.StringIO()
@@ -132,7 +132,6 @@ def test_a_typed_move_while_the_reply_is_pending_is_refused() -> None:
     text = run_play("c3-d4\nboard\ne3-f4\nboard\nquit\n", variant="russian", human_side="white",
                     auto=False)
     pending = text.split("the computer plays ", 1)[1].split(":", 1)[0]
-    before, after = text.split("> e3-f4" if "> e3-f4" in text else "first carry out", 1)
     assert f"first carry out the computer's move {pending}, or type `takeback`" in text
     boards = [last_board(part) for part in text.split("first carry out")]
     assert boards[0] == boards[1]  # the position is unchanged
