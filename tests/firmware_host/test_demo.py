@@ -52,7 +52,7 @@ def test_cli_demo_plays_and_writes_a_pdn_of_legal_alternating_moves(tmp_path: Pa
         assert move in board.legal_moves
         board.push(move)
     assert game.headers["Black"] == "draughtsboard"  # the computer plays black
-    assert "the computer's 3 move(s) were carried out by following the LEDs" in proc.stdout
+    assert "the computer's 3 moves were carried out by following the LEDs" in proc.stdout
 
 
 def _recorded_demo(stack: ExitStack, tmp_path: Path, **options: Any) -> tuple[Demo, list[Any]]:
@@ -194,7 +194,7 @@ def test_run_demo_reports_the_game_over_or_the_ply_limit(tmp_path: Path) -> None
     moves = text.split("moves: ", 1)[1].splitlines()[0].split()
     assert len(moves) == 3
     # English: black (the computer) moves first, so two of the three plies were followed.
-    assert "the computer's 2 move(s) were carried out by following the LEDs" in text
+    assert "the computer's 2 moves were carried out by following the LEDs" in text
     assert len(list(tmp_path.glob("*.pdn"))) == 1
 
 
