@@ -70,6 +70,7 @@ from firmware_host.store.lease import BoardIdInUse
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
+from firmware_host.tournament.pairing import open_pairing
 
 if TYPE_CHECKING:
     from firmware_host.app.options import RunOptions
@@ -276,6 +277,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                       computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
                       opening=ballot_opening(config, variant), health=health)
+    session.game.pairing = open_pairing(config, stack)  # a round's names (tournament)
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)

@@ -54,6 +54,14 @@ class Publish(Protocol):
     def __call__(self, kind: str, /, **fields: object) -> None: ...
 
 
+class Pairings(Protocol):
+    """The board's pairing (firmware_host/tournament/pairing.py): the next game's PDN tags."""
+
+    def peek(self) -> dict[str, str]: ...
+
+    def take(self) -> dict[str, str]: ...
+
+
 @dataclass(frozen=True)
 class Resumed:
     """A saved game was resumed; ``obligation`` is the touch-move obligation it had."""
@@ -116,6 +124,9 @@ class Game:
         self.pending_index: PendingIndex | None = None
         #: The game clock's keeper (None: no clock), told of every move, result and takeback.
         self.clock: Timekeeper | None = None
+        #: The round's pairing of this board (None: no rounds), and whether this game took it.
+        self.pairing: Pairings | None = None
+        self._paired = True
 
     # -- facts --------------------------------------------------------------------------------
 
@@ -165,6 +176,9 @@ class Game:
         headers = dict(self._headers)
         if self.clock is not None:
             headers.update(self.clock.new_game())
+        if self.pairing is not None:
+            headers.update(self.pairing.peek())
+        self._paired = self.pairing is None
         if self._mode is not Mode.RECORD:
             computer = side_name(self._human_side.opponent)
             headers.setdefault(computer.capitalize(), self._computer_name)
@@ -237,7 +251,20 @@ class Game:
         self.set_pending(None)
         self.outcome = outcome
         self._publish("move", ply=record.ply, by=by, fen=record.fen_after, **fields, **clocks)
+        if not self._paired and by != "ballot":
+            self._take_pairing()
         return outcome
+
+    def _take_pairing(self) -> None:
+        """The game has begun: it takes the pairing waiting (the tags may be newer than those
+        it opened with), and the next game is not named by it again."""
+        assert self.pairing is not None and self.game_id is not None
+        self._paired = True
+        tags = self.pairing.take()
+        if tags:
+            self._store.set_headers(self.game_id, tags)
+            for tag, value in tags.items():
+                self._publish("header", tag=tag, value=value, game_id=self.game_id)
 
     def finish(self, outcome: Outcome) -> str:
         """Log a result that no move brought (resignation, agreed draw); return it as PDN gives
@@ -332,6 +359,7 @@ class Game:
             obligation = None
         self.board = board
         self.outcome = logged_outcome
+        self._paired = self.pairing is None or bool(board.move_stack)
         self.set_pending(None if logged_outcome is not None else pending)
         replay = Board(self.variant, fen=self.start_fen)
         self.history = [occupancy(replay)]

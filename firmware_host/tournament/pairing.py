@@ -1,0 +1,272 @@
+"""A round's pairing list: read and checked from CSV, kept in Redis, read by each board.
+
+The list is a CSV file with the header ``board,white,black,round,event`` (the order of the
+columns is free, ``event`` may be empty), one row per board. Every row is checked and every bad
+row gets one message naming its line; a list with any bad row is not stored at all.
+
+Stored (:func:`store_round`, one MULTI/EXEC):
+
+- ``draughtsboard:<board>:pairing``: a hash of the PDN tags (``White``, ``Black``, ``Round``,
+  ``Event``) of the board's next game;
+- ``draughtsboard:rounds:<round>``: JSON of the round's pairings in board order (the export's
+  order, and the boards whose game is still missing).
+
+A board reads its pairing through a :class:`PairingSource`: a game that opens takes the tags
+(:meth:`PairingSource.peek`), and its first move consumes them (:meth:`PairingSource.take`),
+so a list imported while a board waits at the start position names that game, and the game
+after it is not named again.
+
+>>> rows, problems = read_pairings("board,white,black,round,event\\nb1,Ann,Bob,1,Club\\n")
+>>> rows[0].headers(), problems
+({'White': 'Ann', 'Black': 'Bob', 'Round': '1', 'Event': 'Club'}, [])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import re
+from collections.abc import Mapping
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import redis
+
+from firmware_host.game.settings import MAX_HEADER_LENGTH
+from firmware_host.game.types import ConfigLookup
+
+__all__ = [
+    "FIELDS",
+    "Pairing",
+    "PairingSource",
+    "load_round",
+    "open_pairing",
+    "pairing_key",
+    "read_pairings",
+    "round_key",
+    "store_round",
+]
+
+log = logging.getLogger(__name__)
+
+#: The columns of a pairing list.
+FIELDS = ("board", "white", "black", "round", "event")
+_BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+#: A PDN round: ``3``, or a sub-round ``3.1``.
+_ROUND = re.compile(r"\d{1,4}(?:\.\d{1,4})*")
+#: The longest pairing list read (rows).
+MAX_ROWS = 1000
+#: Redis errors a board survives when it reads its pairing.
+FAILURES = (redis.RedisError, OSError, ValueError)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One board of a round."""
+
+    board: str
+    white: str
+    black: str
+    round: str
+    event: str = ""
+
+    def headers(self) -> dict[str, str]:
+        """The PDN tags of the board's game."""
+        tags = {"White": self.white, "Black": self.black, "Round": self.round}
+        if self.event:
+            tags["Event"] = self.event
+        return tags
+
+
+def pairing_key(board_id: str) -> str:
+    """The next game's tags of a board: ``draughtsboard:<board>:pairing``."""
+    return f"draughtsboard:{board_id}:pairing"
+
+
+def round_key(number: str) -> str:
+    """A round's pairings: ``draughtsboard:rounds:<round>``."""
+    return f"draughtsboard:rounds:{number}"
+
+
+def _name_problem(column: str, value: str) -> str | None:
+    if not value:
+        return f"{column} is empty"
+    if len(value) > MAX_HEADER_LENGTH or not value.isprintable() or '"' in value \
+            or "\\" in value:
+        return (f"{column} {value[:20]!r}... is not a PDN tag value (at most "
+                f"{MAX_HEADER_LENGTH} printable characters, no \" or \\)")
+    return None
+
+
+def _row_problems(row: Mapping[str, str]) -> list[str]:
+    problems = []
+    if not _BOARD_ID.fullmatch(row["board"]):
+        problems.append(f"board {row['board']!r} is not a board id (letters, digits, - and _, "
+                        "as board.id)")
+    for column in ("white", "black"):
+        problem = _name_problem(column, row[column])
+        if problem:
+            problems.append(problem)
+    if not _ROUND.fullmatch(row["round"]):
+        problems.append(f"round {row['round']!r} is not a round number (3, or 3.1)")
+    if row["event"]:
+        problem = _name_problem("event", row["event"])
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
+    """The pairings of a CSV pairing list and the problems found (``line N: ...`` each).
+
+    A bad row is left out; so is everything after a header that lacks a column.
+
+    >>> _, problems = read_pairings("board,white,black,round,event\\nb 1,Ann,Ann,x,\\n")
+    >>> print(problems[0].replace("; ", "\\n"))
+    line 2: board 'b 1' is not a board id (letters, digits, - and _, as board.id)
+    round 'x' is not a round number (3, or 3.1)
+    Ann plays both sides
+    """
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")), skipinitialspace=True)
+    columns = [c.strip().lower() for c in reader.fieldnames or ()]
+    missing = [c for c in FIELDS if c not in columns]
+    if missing:
+        return [], [f"line 1: the header must name the columns {','.join(FIELDS)} "
+                    f"(missing: {', '.join(missing)})"]
+    reader.fieldnames = columns
+    pairings: list[Pairing] = []
+    problems: list[str] = []
+    boards: dict[str, int] = {}
+    players: dict[str, int] = {}
+    rounds: dict[str, int] = {}
+    for row in reader:
+        line = reader.line_num
+        if len(pairings) + len(problems) >= MAX_ROWS:
+            problems.append(f"line {line}: more than {MAX_ROWS} rows: the rest is not read")
+            break
+        if None in row or any(row.get(c) is None for c in FIELDS):
+            problems.append(f"line {line}: expected {len(columns)} columns")
+            continue
+        values = {c: str(row[c]).strip() for c in FIELDS}
+        if not any(values.values()):
+            continue  # a blank line
+        found = _row_problems(values)
+        if values["white"] and values["white"] == values["black"]:
+            found.append(f"{values['white']} plays both sides")
+        if values["board"] in boards:
+            found.append(f"board {values['board']} is already on line {boards[values['board']]}")
+        for column in ("white", "black"):
+            name = values[column]
+            if name and name in players:  # on an earlier row (this one: "both sides")
+                found.append(f"{name} already plays on line {players[name]}")
+        if rounds and values["round"] not in rounds and _ROUND.fullmatch(values["round"]):
+            first = next(iter(rounds))
+            found.append(f"round {values['round']}: a list is one round (line {rounds[first]} "
+                         f"is round {first})")
+        if found:
+            problems.append(f"line {line}: " + "; ".join(found))
+            continue
+        boards[values["board"]] = line
+        players.setdefault(values["white"], line)
+        players.setdefault(values["black"], line)
+        rounds.setdefault(values["round"], line)
+        pairings.append(Pairing(**values))
+    if not pairings and not problems:
+        problems.append("line 2: the list has no pairing")
+    return pairings, problems
+
+
+def store_round(client: redis.Redis, pairings: list[Pairing]) -> None:
+    """Keep a checked round (one transaction): each board's next-game tags, the round's list.
+
+    Raises:
+        redis.RedisError: Redis cannot be written (nothing is then stored).
+    """
+    if not pairings:
+        return
+    pipe = client.pipeline(transaction=True)
+    for pairing in pairings:
+        key = pairing_key(pairing.board)
+        pipe.delete(key)
+        tags: dict[Any, Any] = pairing.headers()
+        pipe.hset(key, mapping=tags)
+    pipe.set(round_key(pairings[0].round), json.dumps([asdict(p) for p in pairings]))
+    pipe.execute()
+
+
+def load_round(client: redis.Redis, number: str) -> list[Pairing] | None:
+    """A stored round's pairings in board order (None: no such round).
+
+    Raises:
+        redis.RedisError: Redis cannot be read.
+        ValueError: the stored round is not a list of pairings.
+    """
+    raw: Any = client.get(round_key(number))
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+        return [Pairing(**{c: str(item[c]) for c in FIELDS}) for item in data]
+    except (TypeError, KeyError, json.JSONDecodeError) as exc:
+        raise ValueError(f"round {number}: the stored pairings are damaged ({exc})") from None
+
+
+class PairingSource:
+    """What a board reads of its pairing; a Redis failure reads as no pairing (logged once)."""
+
+    def __init__(self, client: redis.Redis, board_id: str) -> None:
+        self._client = client
+        self._key = pairing_key(board_id)
+        self._failing = False
+
+    def _read(self, consume: bool) -> dict[str, str]:
+        try:
+            if consume:
+                pipe = self._client.pipeline(transaction=True)
+                pipe.hgetall(self._key)
+                pipe.delete(self._key)
+                raw: Any = pipe.execute()[0]
+            else:
+                raw = self._client.hgetall(self._key)
+        except FAILURES as exc:
+            if not self._failing:
+                log.warning("pairing not read (%s): the game keeps the tags it has",
+                            type(exc).__name__)
+            self._failing = True
+            return {}
+        self._failing = False
+        tags = {_text(k): _text(v) for k, v in dict(raw or {}).items()}
+        return {k: v for k, v in tags.items() if k in ("White", "Black", "Round", "Event")
+                and _name_problem(k, v) is None}
+
+    def peek(self) -> dict[str, str]:
+        """The tags of the board's next game (empty: none waiting)."""
+        return self._read(consume=False)
+
+    def take(self) -> dict[str, str]:
+        """The tags waiting, consumed: the game that now began has them."""
+        return self._read(consume=True)
+
+
+def _text(value: object) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def open_pairing(config: ConfigLookup, stack: ExitStack) -> PairingSource | None:
+    """The board's pairing source for the service (None with the ``memory`` store)."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    from firmware_host.store.connect import sync_client
+
+    url = str(config["store.url"])
+    if url == "memory":
+        return None
+    # Read on the game's thread as a game opens and begins: a Redis away costs at most this.
+    client = sync_client(url, socket_timeout=0.5, socket_connect_timeout=0.5,
+                         retry=Retry(NoBackoff(), 0))
+    stack.callback(client.close)
+    return PairingSource(client, str(config["board.id"]))

@@ -1,0 +1,204 @@
+"""Rounds: a pairing list checked row by row, kept in Redis, taken by each board's next game;
+a round's games and results exported in board order."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import fakeredis
+import pytest
+
+from engine.pdn import read_games
+from firmware_host.cli import main
+from firmware_host.store import RedisStore
+from firmware_host.tournament.export import results_csv, round_games, round_pdn
+from firmware_host.tournament.pairing import (
+    PairingSource,
+    load_round,
+    pairing_key,
+    read_pairings,
+    store_round,
+)
+from tests.firmware_host.session_harness import Rig
+from tests.redis_server import RedisServer, free_port
+
+HEADER = "board,white,black,round,event\n"
+ROUND_1 = HEADER + "hall-1,Ann Smit,Bob de Vries,1,Club night\nhall-2,Cor,Dirk,1,Club night\n"
+
+
+def test_a_good_list_reads_in_its_order_whatever_the_column_order() -> None:
+    text = "\ufeffRound, Event,White,Black,Board\n3,Open,Ann,Bob,b2\n3,Open,Cor,Dirk,b1\n"
+    pairings, problems = read_pairings(text)
+    assert problems == []
+    assert [(p.board, p.white, p.black, p.round, p.event) for p in pairings] == [
+        ("b2", "Ann", "Bob", "3", "Open"), ("b1", "Cor", "Dirk", "3", "Open")]
+
+
+def test_every_bad_row_gets_one_message_naming_its_line() -> None:
+    text = (HEADER
+            + "b1,Ann,Bob,1,Club\n"       # good
+            + "b 2,Cor,Dirk,1,Club\n"     # line 3: bad board id
+            + "b1,Eva,Fred,1,Club\n"      # line 4: board again
+            + "b4,Ann,Gus,1,Club\n"       # line 5: Ann plays twice
+            + "b5,Hans,,1,Club\n"         # line 6: no Black
+            + "b6,Ida,Jan,2,Club\n"       # line 7: another round
+            + "b7,Kees,Lot,one,Club\n"    # line 8: not a round
+            + "b8,Max,Nel\n"              # line 9: columns missing
+            + '"b9","Olga ""O""",Piet,1,\n'  # line 10: a quote in a name
+            + "\n"
+            + "b10,Rob,Rob,1,\n")         # line 12: both sides
+    pairings, problems = read_pairings(text)
+    assert [p.board for p in pairings] == ["b1"]
+    lines = [int(p.split(":")[0].removeprefix("line ")) for p in problems]
+    assert lines == [3, 4, 5, 6, 7, 8, 9, 10, 12]
+    assert "not a board id" in problems[0]
+    assert "board b1 is already on line 2" in problems[1]
+    assert "Ann already plays on line 2" in problems[2]
+    assert "black is empty" in problems[3]
+    assert "a list is one round" in problems[4]
+    assert "not a round number" in problems[5]
+    assert "expected 5 columns" in problems[6]
+    assert "not a PDN tag value" in problems[7]
+    assert "Rob plays both sides" in problems[8]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("board,white,black\nb1,Ann,Bob\n", "missing: round, event"),
+    ("", "missing: board"),
+    (HEADER, "the list has no pairing"),
+])
+def test_a_list_without_its_columns_or_rows_is_one_message(text: str, words: str) -> None:
+    pairings, problems = read_pairings(text)
+    assert pairings == [] and len(problems) == 1 and words in problems[0]
+
+
+def clocked_rig(client: Any, board: str) -> Rig:
+    store = RedisStore(client, board, name="test")
+    rig = Rig("international", store=store, start=False)
+    rig.session.game.pairing = PairingSource(client, board)
+    return rig
+
+
+def start(rig: Rig) -> None:
+    rig.occupied = set(rig.session.game.initial)
+    rig.session.start(frozenset(rig.occupied), rig.now)
+
+
+def test_an_import_names_the_game_waiting_at_the_start_and_not_the_one_after() -> None:
+    client = fakeredis.FakeRedis()
+    rig = clocked_rig(client, "hall-1")
+    start(rig)                                      # a game opens before the import
+    assert "White" not in rig.game().headers
+    pairings, _ = read_pairings(ROUND_1)
+    store_round(client, pairings)
+    rig.play("32-28")                              # it begins: it takes the pairing
+    tags = rig.game().headers
+    assert (tags["White"], tags["Black"], tags["Round"], tags["Event"]) == (
+        "Ann Smit", "Bob de Vries", "1", "Club night")
+    assert {e["tag"]: e["value"] for e in rig.published("header")}["White"] == "Ann Smit"
+    assert client.exists(pairing_key("hall-1")) == 0
+    rig.command("resign", side="black")
+    rig.set(rig.session.game.initial)
+    rig.wait(rig.config.newgame_ms + 10)           # the next game: not named again
+    assert rig.game().headers.get("White") is None
+    assert load_round(client, "1") == pairings     # the round itself stays, for the export
+
+
+def test_a_game_opened_after_the_import_has_the_tags_from_its_start() -> None:
+    client = fakeredis.FakeRedis()
+    store_round(client, read_pairings(ROUND_1)[0])
+    rig = clocked_rig(client, "hall-2")
+    start(rig)
+    assert (rig.game().headers["White"], rig.game().headers["Black"]) == ("Cor", "Dirk")
+
+
+def test_a_resumed_game_does_not_take_the_next_rounds_pairing() -> None:
+    client = fakeredis.FakeRedis()
+    store_round(client, read_pairings(ROUND_1)[0])
+    rig = clocked_rig(client, "hall-1")
+    start(rig)
+    rig.play("32-28")
+    store_round(client, read_pairings(HEADER + "hall-1,Eva,Fred,2,Club night\n")[0])
+    again = clocked_rig(client, "hall-1")          # the service restarts mid-game
+    again.occupied = set(rig.session.game.position)
+    again.session.start(frozenset(again.occupied), 0.0)
+    again.play("19-23")
+    assert again.game().headers["White"] == "Ann Smit"
+    assert client.hget(pairing_key("hall-1"), "White") == b"Eva"
+
+
+def test_redis_away_reads_as_no_pairing() -> None:
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    nobody = redis.Redis(port=free_port(), socket_connect_timeout=1,  # connection refused
+                         retry=Retry(NoBackoff(), 0))
+    source = PairingSource(nobody, "b1")
+    assert source.peek() == {} and source.take() == {}
+
+
+def play_round(client: Any) -> None:
+    store_round(client, read_pairings(ROUND_1)[0])
+    first = clocked_rig(client, "hall-1")
+    start(first)
+    for text in ("32-28", "19-23"):
+        first.play(text)
+    first.command("resign", side="black")
+    second = clocked_rig(client, "hall-2")
+    start(second)
+    second.play("33-29")
+
+
+def test_the_round_exports_in_board_order_with_its_results() -> None:
+    client = fakeredis.FakeRedis()
+    play_round(client)
+    games = round_games(client, "1")
+    assert [g.pairing.board for g in games] == ["hall-1", "hall-2"]
+    rows = list(csv.DictReader(io.StringIO(results_csv(games))))
+    assert [(r["board"], r["white"], r["result"], r["termination"], r["plies"]) for r in rows] \
+        == [("hall-1", "Ann Smit", "2-0", "resignation", "2"), ("hall-2", "Cor", "*", "", "1")]
+    read = read_games(round_pdn(games))
+    assert [(g.headers["White"], g.headers["Round"], g.result) for g in read] == [
+        ("Ann Smit", "1", "2-0"), ("Cor", "1", "*")]
+    with pytest.raises(LookupError, match="no round 2"):
+        round_games(client, "2")
+
+
+def test_round_import_and_export_from_the_command_line(redis_server: RedisServer,
+                                                      tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    bad = tmp_path / "bad.csv"
+    bad.write_text(HEADER + "hall-1,Ann,Bob,1,\nhall-1,Cor,Dirk,1,\n")
+    assert main(["round", "import", str(bad), "--store", redis_server.url]) == 1
+    err = capsys.readouterr().err
+    assert "bad.csv: line 3: board hall-1 is already on line 2" in err
+    assert "nothing imported" in err and client.exists(pairing_key("hall-1")) == 0
+
+    good = tmp_path / "round1.csv"
+    good.write_text(ROUND_1)
+    assert main(["round", "import", str(good), "--store", redis_server.url]) == 0
+    assert "round 1: 2 boards" in capsys.readouterr().out
+    play_round(client)
+    pdn, results = tmp_path / "r1.pdn", tmp_path / "r1.csv"
+    assert main(["round", "export", "--round", "1", "--store", redis_server.url,
+                 "--pdn", str(pdn), "--results", str(results)]) == 0
+    assert "2 of 2 games" in capsys.readouterr().out
+    assert [g.headers["Black"] for g in read_games(pdn.read_text())] == ["Bob de Vries", "Dirk"]
+    assert results.read_text().splitlines()[1].startswith("hall-1,Ann Smit,Bob de Vries,1,2-0")
+    assert main(["round", "export", "--round", "9", "--store", redis_server.url]) == 1
+    assert "no round 9" in capsys.readouterr().err
+    client.close()
+
+
+def test_round_commands_refuse_the_memory_store(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["round", "export", "--round", "1"]) == 1
+    assert "give --store redis://" in capsys.readouterr().err
