@@ -8,6 +8,8 @@ at start, the configuration file alone counts.
 
 >>> overrides({"variant": "brazilian", "level": "3", "mode": "chess"}, "russian")
 {'game.variant': 'brazilian', 'engine.level': 3}
+>>> overrides({"time_control": "3+2"}, "russian"), overrides({"time_control": "x"}, "russian")
+({'clock.time_control': '3+2'}, {})
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from engine.errors import UnknownVariantError
 from engine.variant import find_variant
 from firmware_host.config import Config
 from firmware_host.game.settings import TOUCH_MOVE_VALUES, check_variant
+from firmware_host.game.timekeeper import control_of
 from firmware_host.store.connect import sync_client
 
 __all__ = ["overrides", "saver", "settings_key", "with_saved_settings"]
@@ -31,7 +34,7 @@ log = logging.getLogger(__name__)
 MODES = ("play", "record", "teach")
 #: The config key of each setting.
 PATHS = {"variant": "game.variant", "mode": "game.mode", "level": "engine.level",
-         "touch_move": "game.touch_move"}
+         "touch_move": "game.touch_move", "time_control": "clock.time_control"}
 
 
 def settings_key(board_id: str) -> str:
@@ -57,6 +60,12 @@ def overrides(saved: Mapping[str, str], variant: str) -> dict[str, object]:
         out["engine.level"] = int(level)
     if saved.get("touch_move") in TOUCH_MOVE_VALUES:
         out["game.touch_move"] = saved["touch_move"]
+    if "time_control" in saved:
+        try:
+            control_of(saved["time_control"])
+            out["clock.time_control"] = saved["time_control"]
+        except ValueError:
+            pass  # reported as ignored
     return out
 
 

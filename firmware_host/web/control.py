@@ -7,6 +7,8 @@ like a button press. Everything is checked here first, and again by the board at
 {'name': 'level', 'value': '3'}
 >>> command_fields({"command": "white", "value": "Ann Smith"})
 {'name': 'header', 'tag': 'White', 'value': 'Ann Smith'}
+>>> command_fields({"command": "time_control", "value": "3+2"})
+{'name': 'time_control', 'value': '3+2'}
 >>> command_fields({"command": "rm -rf"})
 Traceback (most recent call last):
 ...
@@ -23,6 +25,7 @@ from redis.asyncio import Redis
 from engine.errors import UnknownVariantError
 from engine.variant import VARIANTS, find_variant
 from firmware_host.game.settings import MAX_HEADER_LENGTH, TOUCH_MOVE_VALUES, check_variant
+from firmware_host.game.timekeeper import control_of
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 
 __all__ = ["SIMPLE", "TAGS", "choices", "command_fields", "send"]
@@ -77,6 +80,12 @@ def command_fields(form: Mapping[str, str]) -> dict[str, str]:
         if value not in CHOICES[name]:
             raise ValueError(f"{name}: {value!r} is not one of {', '.join(CHOICES[name])}")
         fields.update(name=name, value=value)
+    elif name == "time_control":  # the next game's clock (3+2, off): firmware_host/game/clock.py
+        try:
+            control_of(value)
+        except ValueError as exc:
+            raise ValueError(f"time_control: {exc}") from None
+        fields.update(name=name, value=value or "off")
     elif name in TAGS:
         if not value or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
             raise ValueError(f"{name}: 1 to {MAX_HEADER_LENGTH} printable characters")
