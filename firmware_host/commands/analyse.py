@@ -39,16 +39,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "analyse", help="best move, score and search figures for a position",
         description="Search a position with the built-in engine, or a Hub engine such as Scan, "
                     "and print its best move.")
-    parser.add_argument("--variant", required=True, help="variant name, e.g. international")
-    parser.add_argument("--fen", help="position (default: the variant's initial one)")
+    parser.add_argument("--variant", metavar="NAME", required=True,
+                        help="variant name, e.g. international")
+    parser.add_argument("--fen", metavar="FEN",
+                        help="position (default: the variant's initial one)")
     strength = parser.add_mutually_exclusive_group()
-    strength.add_argument("--level", type=int, help="strength level 1-10 (its own time; the "
-                                                     "built-in engine only)")
-    strength.add_argument("--depth", type=int, help="search exactly this many plies")
-    strength.add_argument("--nodes", type=int, help="search this many nodes")
-    strength.add_argument("--movetime", type=float,
+    strength.add_argument("--level", metavar="N", type=int,
+                          help="strength level 1-10 (its own time; the built-in engine only)")
+    strength.add_argument("--depth", metavar="N", type=int, help="search exactly this many plies")
+    strength.add_argument("--nodes", metavar="N", type=int, help="search this many nodes")
+    strength.add_argument("--movetime", metavar="SECONDS", type=float,
                           help="seconds to think (default 2; a Hub engine: its own setting)")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the noisy levels")
+    parser.add_argument("--seed", metavar="N", type=int, default=0,
+                        help="seed for the noisy levels")
     parser.add_argument("--json", action="store_true", help="end with a JSON summary line")
     add_hub_arguments(parser)
     parser.set_defaults(run=run)
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         board = Board(args.variant, args.fen)
         if any(v is not None and v < 1 for v in (args.depth, args.nodes)):
             raise ValueError("--depth and --nodes must be 1 or more")
-        if args.movetime is not None and not args.movetime > 0:
+        if args.movetime is not None and not 0 < args.movetime < 1e9:  # not nan, not inf
             raise ValueError(f"--movetime must be more than 0 seconds, not {args.movetime}")
         config = hub_config(args)
         if config is None and args.level is not None:

@@ -16,6 +16,7 @@ engine); moves, positions and scores on the wire are in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -216,9 +217,12 @@ def _number(msg: HubMessage, name: str, kind: type[int] | type[float]) -> int | 
     if text is None:
         return None
     try:
-        return kind(text)
+        value = kind(text)
     except ValueError:
         raise HubProtocolError(f"{name}={text!r} is not a number: {msg.format()!r}") from None
+    if not math.isfinite(value):  # nan, inf, 1e999: no search ends on them
+        raise HubProtocolError(f"{name}={text!r} is not a finite number: {msg.format()!r}")
+    return value
 
 
 @dataclass(frozen=True)
