@@ -18,7 +18,10 @@ from firmware_host.store.client import Command
 
 log = logging.getLogger(__name__)
 
-EVENTS_MAXLEN = 10_000
+#: Entries kept in a board's events stream (``XADD ... MAXLEN ~``): the web app reads at most
+#: the newest 400 (web/reader.py ``RECENT``); a longer history costs Redis memory on every board
+#: for nothing (docs/events.md: *Memory*).
+EVENTS_MAXLEN = 1_000
 #: Live events only for subscribers: never spooled (no fsync per LED frame in an outage).
 LIVE_ONLY = frozenset({"leds", "occupancy"})
 
