@@ -6,8 +6,10 @@ from ``DRAUGHTSBOARD_SAMPLE``: 4 in CI, 100 with ``full``) in pairs from the sam
 colours swapped. English games start from ballots of the ACF three-move deck; the other variants
 from two random plies per side, kept only when material is level and a depth-4 search rates the
 position within half a man of equal. Each level keeps its own depth cap and noise and thinks for
-its own default time multiplied by ``--time-scale``, on a CPU-time clock (``--clock thread``, the
-default, or ``process``), so other jobs on the machine do not change the result. A game that
+its own default time multiplied by ``--time-scale``, on the clock the board's engine uses
+(``--clock engine``, the default: the search thread's CPU time capped at twice the move's time on
+the wall clock, :class:`engine.clock.SearchClock`), or on pure CPU time (``thread``,
+``process``), so other jobs on the machine do not change the result. A game that
 reaches ``--max-plies`` is scored a draw.
 
 The line for a pair reads ``L3-L2: +W =D -L  score%`` from the stronger level's side. Targets:
@@ -43,14 +45,19 @@ from bench import rating
 from bench.tally import Tally
 from engine import Board, Move
 from engine.book import ballot_board, random_ballot
+from engine.clock import SearchClock
 from engine.levels import LEVELS, level, searcher_for_level
 from engine.search import Limit, Searcher
 
 NEIGHBOURS = ",".join(f"{n}-{n + 1}" for n in range(1, 10))
 LONG_PAIRS = "5-10,1-4,4-7,7-10"
 SCAN_PAIRS = "4:1,6:2,8:3,10:4"
-CLOCKS: dict[str, Callable[[], float]] = {"thread": time.thread_time,
-                                          "process": time.process_time}
+#: The clocks by name: each player gets its own (a SearchClock is restarted by every search).
+CLOCKS: dict[str, Callable[[], Callable[[], float]]] = {
+    "engine": SearchClock,
+    "thread": lambda: time.thread_time,
+    "process": lambda: time.process_time,
+}
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 
 
@@ -116,7 +123,7 @@ class LevelPlayer:
     def __init__(self, variant: str, number: int, scale: float, seed: int, clock: str) -> None:
         chosen = level(number)
         self.name = f"L{number}"
-        self.searcher = searcher_for_level(variant, number, seed=seed, clock=CLOCKS[clock],
+        self.searcher = searcher_for_level(variant, number, seed=seed, clock=CLOCKS[clock](),
                                            tt_mb=4)
         self.limit = Limit(depth=chosen.depth, movetime=chosen.movetime * scale)
         self.side = Side()
@@ -226,7 +233,7 @@ def play_task(task: Task) -> GameRecord:
 
 
 def match(variant: str, strong: int, weak: int, games: int, scale: float, max_plies: int,
-          seed: int, show_losses: bool = False, clock: str = "thread") -> Tally:
+          seed: int, show_losses: bool = False, clock: str = "engine") -> Tally:
     """``games`` games between two levels, in colour-swapped pairs from the same opening."""
     tally = Tally()
     for game in range(games):
@@ -306,8 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="games per pair (default 4; 100 with DRAUGHTSBOARD_SAMPLE=full)")
     parser.add_argument("--time-scale", type=float, default=0.05,
                         help="share of each level's own time per move (default 0.05)")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="thread",
-                        help="CPU-time clock of the searchers (default thread)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="engine",
+                        help="the searchers' clock: engine (the board's: CPU time capped by the "
+                             "wall clock, default), thread or process (CPU time)")
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--pairs", default=f"{NEIGHBOURS},{LONG_PAIRS}",
                         help="comma-separated pairs of levels (default: neighbours, "
@@ -338,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not pairs:
         parser.error("no pairs to play")
     print(f"{args.variant}: {args.games} games per pair ({len(pairs)} pairs), "
-          f"time x{args.time_scale} ({args.clock} CPU time), draw after {args.max_plies} plies")
+          f"time x{args.time_scale} ({args.clock} clock), draw after {args.max_plies} plies")
     started = time.perf_counter()
     tasks = [Task(args.variant, first, second, game, args.time_scale, args.max_plies, args.seed,
                   args.clock, args.scan) for first, second in pairs for game in range(args.games)]

@@ -123,6 +123,9 @@ class Searcher:
             deterministic for a seed; under time limits it depends on the clock, as it must.
         tt_mb: approximate memory for the transposition table.
         clock: a function returning seconds (e.g. ``time.monotonic``); needed for time limits.
+            A clock with a ``restart()`` method (:class:`engine.clock.SearchClock`: the
+            search thread's CPU time capped by the wall clock) is restarted at every search's
+            start, from the thread that searches.
         evaluator: the static evaluation; defaults to :class:`engine.evaluate.Evaluator`.
         options: weakening knobs for the strength levels.
         tables: endgame tables to probe; by default the variant's shipped ones (none when
@@ -263,6 +266,9 @@ class Searcher:
     def _start(self, board: Board, limit: Limit, stop: StopToken | None) -> None:
         self._nodes = 0
         self._ordering = MoveOrder(MAX_PLY)
+        restart = getattr(self.clock, "restart", None)
+        if restart is not None:
+            restart()
         started = self.clock() if self.clock is not None else 0.0
         soft, hard = time_budget(limit)
         self._budget = _Budget(

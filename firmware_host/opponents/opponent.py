@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Protocol, runtime_checkable
 
 from engine import Board, Move
+from engine.clock import SearchClock
 from engine.search import Limit, Searcher, SearchOptions, SearchResult, StopToken
 from firmware_host.opponents.hub.client import HubEngine
 from firmware_host.opponents.hub.notation import move_from_hub, score_from_hub
@@ -50,6 +51,11 @@ class Opponent(Protocol):
 class BuiltinOpponent:
     """The built-in searcher (:class:`engine.search.Searcher`), one per variant, made on demand.
 
+    Its time: a level's time per move (``Limit.movetime``) is the search thread's CPU time,
+    capped by the wall clock (:class:`engine.clock.SearchClock`), so a level plays the same while
+    the service's other threads share the core; a game clock (``Limit.time_left``) runs on the
+    wall, so its time is ``time.monotonic``. ``clock`` replaces both (tests inject one).
+
     >>> from engine import Board
     >>> from engine.search import Limit
     >>> with BuiltinOpponent() as opponent:
@@ -58,7 +64,7 @@ class BuiltinOpponent:
     """
 
     def __init__(self, seed: int = 0, tt_mb: float = 16, options: SearchOptions | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.seed = seed
         self.tt_mb = tt_mb
         self.options = options
@@ -84,7 +90,22 @@ class BuiltinOpponent:
         Raises:
             ValueError: a bad limit (see :meth:`engine.search.Searcher.search`).
         """
-        return self.searcher(board).search(board, limit, stop=stop)
+        searcher = self.searcher(board)
+        searcher.clock = self.clock_for(limit)
+        return searcher.search(board, limit, stop=stop)
+
+    def clock_for(self, limit: Limit) -> Callable[[], float]:
+        """The clock a search within ``limit`` runs on (see the class's docstring).
+
+        >>> opponent = BuiltinOpponent()
+        >>> opponent.clock_for(Limit(movetime=1.0))
+        SearchClock(wall_factor=2.0)
+        >>> opponent.clock_for(Limit(time_left=60.0)) is time.monotonic
+        True
+        """
+        if self.clock is not None:
+            return self.clock
+        return time.monotonic if limit.time_left is not None else SearchClock()
 
     def close(self) -> None:
         """Drop the searchers (their tables are the only resource). Idempotent."""

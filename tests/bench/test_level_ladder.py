@@ -20,7 +20,7 @@ def test_a_tiny_ladder_writes_a_file_the_fit_reads(tmp_path: Path,
     printed = capsys.readouterr().out
     assert "L2 -L1" in printed and "L3 -L2" in printed and "anchor L1 = 0" in printed
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["commit"] == "f00d" and data["clock"] == "thread"
+    assert data["commit"] == "f00d" and data["clock"] == "engine"  # the board's clock by default
     assert data["command"] == ("bench/level_ladder.py --variant english --games 2 --pairs 1-2,2-3 "
                                f"--time-scale 1 --max-plies 40 --out {out}")
     games = data["games"]
