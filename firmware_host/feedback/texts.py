@@ -63,6 +63,8 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "command_refused.not_your_turn": "{command}: only on your own turn",
     "command_refused.not_adjusting": "{command}: no adjust window is open (adjust opens one)",
     "command_refused.unknown": "{command}: there is no such command",
+    "command_refused.no_clock": "{command}: this game has no clock",
+    "command_refused.already": "{command}: the clock is already so",
     "settings": "set for the next game: {pending_text}",
     "settings_applied": "this game: {applied_text}",
     "header": "{tag}: {value}",
@@ -78,6 +80,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "newgame_requested": "set up the initial position to start a new game",
     "draw_declined": "the computer declines the draw",
     "state": "",
+    "clock": "",
     "leds": "",
 })
 

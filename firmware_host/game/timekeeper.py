@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING
 
 from engine.outcome import Outcome, Termination
 from engine.types import Color
-from firmware_host.game.clock import GameClock, TimeControl, TimeControlError, parse_time_control
+from firmware_host.game.clock import (
+    GameClock,
+    TimeControl,
+    TimeControlError,
+    clk,
+    parse_time_control,
+)
 from firmware_host.game.types import Command, TimerName
 
 if TYPE_CHECKING:
@@ -118,6 +124,20 @@ class Timekeeper:
             log.info("clock: resumed as saved %.0f s ago (the time the service was down is "
                      "charged to nobody)", max(0.0, self._wall_clock() - saved))
         self._changed(at)
+
+    def display(self, at: float) -> str | None:
+        """Both times as a player reads them (None: no clock).
+
+        The side to move is marked ``*``; ``paused`` or ``stopped`` when the clock is not running.
+        """
+        clock = self.clock
+        if clock is None:
+            return None
+        marks = {side: "*" if side is clock.running else "" for side in Color}
+        times = "  ".join(f"{name} {clk(clock.left(side, at))}{marks[side]}"
+                          for side, name in ((Color.WHITE, "white"), (Color.BLACK, "black")))
+        state = " (paused)" if clock.paused else "" if clock.started else " (stopped)"
+        return f"{times}{state}"
 
     # -- the session's hooks ----------------------------------------------------------------
 

@@ -214,7 +214,8 @@ class TerminalGame:
         picture = draw_board(self.variant, self._pieces_seen(), self.leds.frame,
                              colour=self.options.colour,
                              columns=shutil.get_terminal_size().columns)
-        self.out.write(f"{picture}\n  [{self.status()}]\n")
+        times = self.session.timekeeper.display(self.clock.monotonic())  # None: no clock
+        self.out.write(f"{picture}\n  [{self.status()}]" + (f"  {times}" if times else "") + "\n")
         self.out.flush()
         self.dirty = False
 

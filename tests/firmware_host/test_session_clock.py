@@ -146,3 +146,21 @@ def test_the_pdn_with_clock_comments_reads_back() -> None:
     # Each later turn: 0.01 s after the let-go, 3 s, the move 0.5 s; Black: 180 - 7.02 + 4.
     assert game.comments[4] == ["[%clk 0:02:56]"]
     assert game.headers["TimeControl"] == "180+2"
+
+
+def test_the_terminal_shows_both_clocks() -> None:
+    import io
+
+    from firmware_host.config.loader import Config
+    from firmware_host.tools.terminal import PlayOptions, play
+
+    config = Config.from_mapping({"game": {"variant": "english", "mode": "record"},
+                                  "store": {"url": "memory"}, "clock": {"time_control": "5+3"}})
+    out = io.StringIO()
+    options = PlayOptions(config=config, colour=False, virtual_time=True)
+    assert play(options, stdin=io.StringIO("11-15\nquit\n"), out=out) == 0
+    text = out.getvalue()
+    # Black moves first in English: its time runs (*); its move took under a second, +3.
+    assert "[black to move]  white 0:05:00  black 0:05:00*" in text
+    assert "[white to move]  white 0:05:00*  black 0:05:02" in text
+    assert '[TimeControl "300+3"]' in text and "1. 11-15 {[%clk 0:05:02]}" in text
