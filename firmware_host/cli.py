@@ -21,11 +21,23 @@ def command_names() -> tuple[str, ...]:
     return tuple(sorted(m.name for m in pkgutil.iter_modules(commands.__path__)))
 
 
+def version() -> str:
+    """The installed package's version (``unknown`` when run from a tree never installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("draughtsboard")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every available subcommand."""
     parser = argparse.ArgumentParser(
         prog="draughtsboard",
         description="A smart draughts board: play the computer, record games, teach.")
+    parser.add_argument("--version", action="version", version=f"draughtsboard {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in command_names():
         module = importlib.import_module(f"firmware_host.commands.{name}")

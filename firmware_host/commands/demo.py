@@ -30,8 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="rules to play (default international)")
     parser.add_argument("--moves", type=_positive, default=20, metavar="N",
                         help="stop after N plies (half-moves) or at game over (default 20)")
-    parser.add_argument("--level", type=int, default=3, choices=range(1, 11), metavar="1-10",
-                        help="the computer's strength (default 3)")
+    parser.add_argument("--level", type=int, default=3, choices=range(1, 11), metavar="N",
+                        help="the computer's strength, 1-10 (default 3)")
     parser.add_argument("--seed", type=int, default=1, metavar="N",
                         help="seed of the simulated player's choices (default 1)")
     parser.add_argument("--fast", action="store_true",

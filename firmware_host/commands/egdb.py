@@ -44,8 +44,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     where.add_argument("--out", metavar="DIR", help="folder to write egdb_<variant>.bin into")
     where.add_argument("--shipped", action="store_true",
                        help="write into the package's engine/data (rebuild the shipped files)")
-    build.add_argument("--pieces", type=_count, help="most pieces (default: the shipped count)")
-    build.add_argument("--men-pieces", type=_count,
+    build.add_argument("--pieces", metavar="N", type=_count,
+                       help="most pieces (default: the shipped count)")
+    build.add_argument("--men-pieces", metavar="N", type=_count,
                        help="most pieces when some are men (default: --pieces)")
     build.add_argument("--against-one", action="store_true",
                        help="above --men-pieces, only kings against a lone king")

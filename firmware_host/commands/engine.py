@@ -1,9 +1,10 @@
-"""``draughtsboard engine --hub``: the built-in engine as a Hub engine on stdin/stdout.
+"""``draughtsboard engine``: the built-in engine as a Hub engine on stdin/stdout.
 
-A Hub GUI runs ``draughtsboard engine --hub --variant normal --level 10`` and talks to it:
+A Hub GUI runs ``draughtsboard engine --variant normal --level 10`` and talks to it (Hub is the
+only protocol; ``--hub`` is still taken, for the command lines written when it was required):
 
 >>> import subprocess, sys
->>> argv = [sys.executable, "-m", "firmware_host.cli", "engine", "--hub", "--level", "10"]
+>>> argv = [sys.executable, "-m", "firmware_host.cli", "engine", "--level", "10"]
 >>> answer = subprocess.run(argv, input="hub\\ninit\\nquit\\n", capture_output=True, text=True,
 ...                         timeout=60)
 >>> answer.stdout.splitlines()[0].startswith("id name=draughtsboard")
@@ -26,15 +27,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "engine", help="run the built-in engine for another program (Hub protocol)",
         description="Speak the Hub protocol (Scan's, version 2) on stdin/stdout so any Hub GUI "
                     "or client can use the built-in engine. Logs go to stderr.")
-    parser.add_argument("--hub", action="store_true", required=True,
-                        help="speak the Hub protocol (the only protocol so far)")
-    parser.add_argument("--variant", default="normal",
+    parser.add_argument("--hub", action="store_true",
+                        help="speak the Hub protocol (the default and only protocol)")
+    parser.add_argument("--variant", metavar="NAME", default="normal",
                         help="initial variant: a Hub name (normal, losing) or one of ours "
                              "(default: normal, i.e. international); the GUI may change it")
-    parser.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10",
-                        help="initial strength (default 10); the GUI may change it")
-    parser.add_argument("--tt-mb", type=int, default=16, help="hash table size in MB")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the weaker levels' noise")
+    parser.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="N",
+                        help="initial strength, 1-10 (default 10); the GUI may change it")
+    parser.add_argument("--tt-mb", metavar="MB", type=int, default=16, help="hash table size in MB")
+    parser.add_argument("--seed", metavar="N", type=int, default=0,
+                        help="seed of the weaker levels' noise")
     parser.add_argument("--log-level", default="warning",
                         choices=("debug", "info", "warning", "error"),
                         help="stderr log level; debug logs every protocol line")

@@ -18,10 +18,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "games", help="list recorded games, or export them as PDN",
         description="List the games in the store (every board sharing the Redis with "
                     "--all-boards), or `games export > all.pdn` to write them as one PDN file.")
-    parser.add_argument("action", nargs="?", choices=("list", "export"), default="list")
-    parser.add_argument("--config", help="configuration file (for store.url and board.id)")
-    parser.add_argument("--store", help="memory or redis://host:port/db (overrides the config)")
-    parser.add_argument("--board-id", help="this board's id (overrides the config)")
+    parser.add_argument("action", nargs="?", choices=("list", "export"), default="list",
+                        help="list: one line a game (the default); export: the games as PDN "
+                             "on stdout")
+    parser.add_argument("--config", metavar="FILE",
+                        help="configuration file (for store.url and board.id)")
+    parser.add_argument("--store", metavar="URL",
+                        help="memory or redis://host:port/db (overrides the config)")
+    parser.add_argument("--board-id", metavar="ID", help="this board's id (overrides the config)")
     parser.add_argument("--all-boards", action="store_true",
                         help="every board that shares the Redis, not just this one")
     parser.add_argument("--since", type=_parse_since, default=0.0, metavar="DATE",

@@ -33,8 +33,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "moves", help="list the legal moves of a position",
         description="List the legal moves (one per origin, destination and captured set).")
-    parser.add_argument("--variant", required=True, help="variant name, e.g. russian")
-    parser.add_argument("--fen", help="position (default: the variant's initial one)")
+    parser.add_argument("--variant", metavar="NAME", required=True,
+                        help="variant name, e.g. russian")
+    parser.add_argument("--fen", metavar="FEN",
+                        help="position (default: the variant's initial one)")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list of {pdn, from, to, path, captures}")
     parser.set_defaults(run=run)

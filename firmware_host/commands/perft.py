@@ -22,9 +22,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "perft", help="count leaf nodes of the legal-move tree",
         description="Count the positions DEPTH plies below a position (perft).")
-    parser.add_argument("--variant", required=True, help="variant name, e.g. international")
-    parser.add_argument("--depth", required=True, type=int, help="plies to search (>= 0)")
-    parser.add_argument("--fen", help="start position (default: the variant's initial one)")
+    parser.add_argument("--variant", metavar="NAME", required=True,
+                        help="variant name, e.g. international")
+    parser.add_argument("--depth", metavar="N", required=True, type=int,
+                        help="plies to search (>= 0)")
+    parser.add_argument("--fen", metavar="FEN",
+                        help="start position (default: the variant's initial one)")
     parser.add_argument("--count", choices=("unique", "paths"), default="unique",
                         help="unique: moves with the same origin, destination and captured "
                              "set count once (default); paths: every capture path counts")

@@ -23,8 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--variant", metavar="NAME", help="rules to play (name or alias)")
     parser.add_argument("--mode", choices=MODES, help="play (default), teach or record")
     parser.add_argument("--side", choices=SIDES, help="the side you play")
-    parser.add_argument("--level", type=int, default=3, choices=range(1, 11), metavar="1-10",
-                        help="the computer's strength (default 3)")
+    parser.add_argument("--level", type=int, default=3, choices=range(1, 11), metavar="N",
+                        help="the computer's strength, 1-10 (default 3)")
     parser.add_argument("--touch-move", choices=("strict", "off", "auto"),
                         help="touch-move rule (auto: strict in record mode only)")
     parser.add_argument("--fen", metavar="FEN", help="start from this position")

@@ -1,10 +1,13 @@
 """``draughtsboard run``: the service (or a scripted run on the simulated board).
 
 >>> from firmware_host.cli import build_parser
->>> args = build_parser().parse_args(["run", "--variant", "shashki", "--store", "memory"])
+>>> args = build_parser().parse_args(["run", "--variant", "shashki", "--store", "memory",
+...                                   "--board-id", "table7"])
 >>> options = options_from_args(args)
 >>> options.config["game.variant"], options.config["store.url"], options.script
 ('shashki', 'memory', None)
+>>> options.config["board.id"]
+'table7'
 """
 
 from __future__ import annotations
@@ -22,12 +25,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "run", help="run the board service (or a scripted simulated board)",
         description="Run the board: scan the sensors, recognise moves, drive the LEDs, record "
-                    "games. With --board sim --script FILE, play a file of timed lift/place/"
+                    "games. With --sensors sim --script FILE, play a file of timed lift/place/"
                     "press events in virtual time and exit.")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--mode", choices=MODES, help="play, record or teach")
     parser.add_argument("--variant", metavar="NAME", help="rules to play (name or alias)")
-    parser.add_argument("--board", choices=SENSOR_BACKENDS, help="sensor backend")
+    parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
+                        help="sensor backend (--board is its old name)")
+    parser.add_argument("--board-id", metavar="ID",
+                        help="this board's id, as the web app and the store name it "
+                             "(board.id; default board1)")
     parser.add_argument("--leds", choices=LED_BACKENDS, help="LED backend")
     parser.add_argument("--store", metavar="URL", help="memory or redis://host:port/db")
     parser.add_argument("--games-dir", metavar="DIR", help="where PDN files are written")
@@ -41,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                              "(default: the start position)")
     parser.add_argument("--events", choices=("json",),
                         help="print every session event to stdout (one JSON object a line)")
-    parser.add_argument("--fen", help="start new games from this position")
+    parser.add_argument("--fen", metavar="FEN", help="start new games from this position")
     parser.add_argument("--time-control", metavar="M+S",
                         help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
                              "one minute a move; 40/90+30:30+30 for moves in a period); "
@@ -61,6 +68,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         "game.mode": args.mode,
         "game.variant": args.variant,
         "board.sensors": args.board,
+        "board.id": args.board_id,
         "board.leds": args.leds,
         "store.url": args.store,
         "store.games_dir": args.games_dir,
@@ -71,7 +79,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     if args.realtime and args.script is None:
         raise ConfigError("--realtime plays a script: give --script FILE")
     if args.occupied is not None and config["board.sensors"] != "sim":
-        raise ConfigError("--occupied sets up the simulated board (--board sim)")
+        raise ConfigError("--occupied sets up the simulated board (--sensors sim)")
     return RunOptions(config=config, config_path=args.config, script=args.script,
                       events=args.events, fen=args.fen, verbose=args.verbose,
                       realtime=args.realtime, occupied=args.occupied)
@@ -120,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     if options.script is not None:
         if options.config["board.sensors"] != "sim":
-            raise ConfigError("--script needs the simulated board (--board sim)")
+            raise ConfigError("--script needs the simulated board (--sensors sim)")
         from firmware_host.app.scripted import run_scripted
 
         return run_scripted(options)

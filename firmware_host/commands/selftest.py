@@ -40,7 +40,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "responded, 1 otherwise.")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--variant", metavar="NAME", help="rules the board is used for")
-    parser.add_argument("--board", choices=SENSOR_BACKENDS, help="sensor backend")
+    parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
+                        help="sensor backend (--board is its old name)")
     parser.add_argument("--leds", choices=LED_BACKENDS, help="LED backend")
     parser.add_argument("--seconds", type=_seconds, default=60.0, metavar="N",
                         help="how long to watch the sensors (default 60)")

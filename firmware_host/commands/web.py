@@ -12,8 +12,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Serve the hall, each board's live page, the game archive and the "
                     "broadcast PDN from the boards' Redis. Prints the pairing code that "
                     "gives a phone control.")
-    parser.add_argument("--config", help="configuration file ([web] and [store] sections)")
-    parser.add_argument("--store", help="the boards' Redis: redis://host:port/db")
+    parser.add_argument("--config", metavar="FILE",
+                        help="configuration file ([web] and [store] sections)")
+    parser.add_argument("--store", metavar="URL", help="the boards' Redis: redis://host:port/db")
     parser.add_argument("--listen", metavar="HOST:PORT",
                         help="address to listen on (default web.listen, 127.0.0.1:8080)")
     parser.add_argument("--devices", action="store_true",

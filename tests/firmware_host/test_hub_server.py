@@ -231,8 +231,9 @@ def test_command_line_errors() -> None:
     proc = subprocess.run([*COMMAND, "--variant", "spantsiretti"], input=b"", capture_output=True,
                           timeout=60)
     assert proc.returncode == 2 and b"'spantsiretti' is not supported" in proc.stderr
-    proc = subprocess.run(COMMAND[:-1], input=b"", capture_output=True, timeout=60)
-    assert proc.returncode == 2 and b"--hub" in proc.stderr
+    # Hub is the only protocol: no flag needed (issue 24), and "--hub" is still taken.
+    proc = subprocess.run(COMMAND[:-1], input=b"hub\nquit\n", capture_output=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.split()[-1] == b"wait", proc.stderr
 
 
 def _our_move(board: Board, move: draughts.Move) -> Move:

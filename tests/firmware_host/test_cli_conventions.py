@@ -1,0 +1,100 @@
+"""The command line's conventions (issue 24 §6): one placeholder style, help everywhere.
+
+Every option that takes a value names it with an explicit upper-case placeholder (``FILE``,
+``DIR``, ``URL``, ``N``, ``NAME``...) or lists its choices; an option of the same name has the
+same placeholder in every command; every positional argument and every subcommand has help.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from importlib.metadata import version
+
+import pytest
+
+from firmware_host.cli import build_parser, main
+
+_PLACEHOLDER = re.compile(r"[A-Z][A-Z0-9_]*(?:[+:/=][A-Z0-9_]+)*")
+
+
+#: Options whose value is of another kind in different commands: egdb build --out is a folder,
+#: tune selfplay --out a file.
+_KINDS = frozenset({"--out"})
+
+
+def parsers(parser: argparse.ArgumentParser, path: str = "draughtsboard"
+            ) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Every parser of the tree, with its command path."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from parsers(sub, f"{path} {name}")
+
+
+def value_options() -> Iterator[tuple[str, argparse.Action]]:
+    for path, parser in parsers(build_parser()):
+        for action in parser._actions:
+            if action.option_strings and action.nargs != 0 and not isinstance(
+                    action, argparse._HelpAction | argparse._VersionAction):
+                yield path, action
+
+
+def test_every_value_option_has_an_upper_case_placeholder_or_choices() -> None:
+    bad = []
+    for path, action in value_options():
+        metavar = action.metavar
+        if metavar is None and action.choices is not None and not isinstance(
+                action.choices, range):
+            continue  # {play,teach,record}
+        if not isinstance(metavar, str) or not _PLACEHOLDER.fullmatch(metavar):
+            bad.append(f"{path} {action.option_strings[0]}: {metavar!r}")
+    assert bad == []
+
+
+def test_an_option_has_one_placeholder_in_every_command() -> None:
+    seen: dict[str, dict[str, str]] = {}
+    for path, action in value_options():
+        metavar = action.metavar if isinstance(action.metavar, str) else "{choices}"
+        seen.setdefault(action.option_strings[0], {})[path] = metavar
+    mixed = {option: by_path for option, by_path in seen.items()
+             if len(set(by_path.values())) > 1 and option not in _KINDS}
+    assert mixed == {}
+
+
+def test_every_positional_and_subcommand_has_help() -> None:
+    missing = []
+    for path, parser in parsers(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                helped = {a.dest for a in action._choices_actions if a.help}
+                missing += [f"{path} {name}" for name in action.choices if name not in helped]
+            elif not action.option_strings and not action.help:
+                missing.append(f"{path} {action.dest}")
+    assert missing == []
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"draughtsboard {version('draughtsboard')}"
+
+
+def test_run_takes_a_board_id_and_names_the_sensors_backend() -> None:
+    args = build_parser().parse_args(["run", "--board-id", "table7", "--sensors", "sim"])
+    assert args.board_id == "table7" and args.board == "sim"
+    assert build_parser().parse_args(["run", "--board", "sim"]).board == "sim"  # still taken
+
+
+def test_engine_speaks_hub_without_a_flag() -> None:
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "engine"],
+                          input="hub\nquit\n", capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "wait" in done.stdout.split()  # the Hub handshake ends with "wait"
+    assert build_parser().parse_args(["engine", "--hub"]).command == "engine"  # still taken
