@@ -25,7 +25,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="import FILE.csv: the pairing list (columns board,white,black,round,event) "
                     "names the next game on each listed board. export --round N: the round's "
                     "games as one PDN file, in board order, and its results as CSV.")
-    parser.add_argument("action", choices=("import", "export"))
+    parser.add_argument("action", choices=("import", "export"),
+                        help="import a pairing list, or export a round's games and results")
     parser.add_argument("file", nargs="?", metavar="FILE.csv",
                         help="import: the pairing list")
     parser.add_argument("--round", metavar="N", help="export: the round (as in the list)")
