@@ -27,7 +27,9 @@
 #     the backends open: board_io/devices.py)
 #   - /opt/draughtsboard/venv with the package and its [pi] and [web] extras
 #   - the web app's unit draughtsboard-web.service, installed but not enabled
-#   - redis-server with AOF and appendfsync always (restarted only when that config changes)
+#   - redis-server with AOF and appendfsync always (restarted only when that config changes);
+#     on a hall's Redis hosts also its LAN address, ACL users, replica and sentinel
+#     (DRAUGHTSBOARD_REDIS_* and DRAUGHTSBOARD_SENTINEL: systemd/redis-hall.sh)
 #   - /etc/draughtsboard/draughtsboard.toml (kept if present), the unit, the udev rule, and for
 #     a Redis on another machine the unit drop-in that lets the service reach it
 set -euo pipefail
@@ -213,6 +215,12 @@ fi
 if ! grep -qx 'include /etc/redis/redis-draughtsboard.conf' /etc/redis/redis.conf; then
   echo 'include /etc/redis/redis-draughtsboard.conf' >> /etc/redis/redis.conf
   redis_changed=yes
+fi
+# A hall's Redis host (its LAN address, ACL users, replica, sentinel): docs/high-availability.md.
+if [ -n "${DRAUGHTSBOARD_REDIS_BIND:-}${DRAUGHTSBOARD_REDIS_ACL:-}${DRAUGHTSBOARD_REDIS_REPLICAOF:-}${DRAUGHTSBOARD_SENTINEL:-}" ]
+then
+  # shellcheck source=systemd/redis-hall.sh
+  . "$src/systemd/redis-hall.sh"
 fi
 systemctl enable --now redis-server >/dev/null 2>&1 || systemctl enable --now redis-server
 if [ "$redis_changed" = yes ]; then
