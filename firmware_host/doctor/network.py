@@ -26,10 +26,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from firmware_host.config.urls import parse_sentinel_url
 from firmware_host.doctor.report import Check
 
 __all__ = ["DROPIN", "Resolver", "allowed_addresses", "check_unit_allows_redis", "dropin_text",
-           "is_local", "redis_host"]
+           "is_local", "redis_host", "redis_hosts"]
 
 DROPIN = Path("/etc/systemd/system/draughtsboard.service.d/remote-redis.conf")
 """Where install.sh writes the drop-in."""
@@ -39,11 +40,28 @@ Resolver = Callable[[str], list[str]]
 
 
 def redis_host(url: str) -> str | None:
-    """The host of a ``redis://`` or ``rediss://`` URL; None for ``memory`` and ``unix://``."""
+    """The host of a ``redis://`` or ``rediss://`` URL (the first sentinel's of a
+    ``redis+sentinel://`` URL); None for ``memory`` and ``unix://``."""
+    hosts = redis_hosts(url)
+    return hosts[0] if hosts else None
+
+
+def redis_hosts(url: str) -> list[str]:
+    """Every host the service must reach for ``url``: the Redis host, or each sentinel's (the
+    hall's Redis servers run beside their sentinels: docs/high-availability.md).
+
+    >>> redis_hosts("redis+sentinel://10.0.0.1,10.0.0.2:26380/hall/0")
+    ['10.0.0.1', '10.0.0.2']
+    """
+    if url.startswith("redis+sentinel://"):
+        try:
+            return [host for host, _ in parse_sentinel_url(url).sentinels]
+        except ValueError:
+            return []
     parts = urlsplit(url)
     if parts.scheme not in ("redis", "rediss"):
-        return None
-    return parts.hostname or "localhost"
+        return []
+    return [parts.hostname or "localhost"]
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -101,15 +119,21 @@ def allowed_addresses(url: str, *, resolver: Resolver = resolve,
     Raises:
         ValueError: the host name does not resolve.
     """
-    host = redis_host(url)
-    if host is None or is_local(host):
-        return []
-    if _address(host) is not None:
-        return [host]
-    addresses = resolver(host)
-    if not addresses:
-        raise ValueError(f"store.url: the Redis host {host!r} does not resolve on this machine")
-    return [*addresses, *(s for s in servers if s not in addresses)]
+    found: list[str] = []
+    named = False
+    for host in redis_hosts(url):
+        if is_local(host):
+            continue
+        if _address(host) is not None:
+            addresses = [host]
+        else:
+            addresses = resolver(host)
+            named = True
+            if not addresses:
+                raise ValueError(f"store.url: the Redis host {host!r} does not resolve on this "
+                                 "machine")
+        found += [a for a in addresses if a not in found]
+    return [*found, *(s for s in servers if named and s not in found)]
 
 
 def dropin_text(url: str, *, resolver: Resolver = resolve, servers: Sequence[str] = ()) -> str:
@@ -146,9 +170,10 @@ def check_unit_allows_redis(url: str, *, dropin: Path = DROPIN,
                             resolver: Resolver = resolve) -> Check:
     """PASS when the Redis of ``url`` is local or the unit's drop-in allows its addresses."""
     name = "the unit lets the service reach Redis"
-    host = redis_host(url)
-    if host is None or is_local(host):
+    remote = [host for host in redis_hosts(url) if not is_local(host)]
+    if not remote:
         return Check(name, True, "store.url is on this machine (IPAddressAllow=localhost)")
+    host = ", ".join(remote)
     try:
         needed = allowed_addresses(url, resolver=resolver)
     except ValueError as exc:

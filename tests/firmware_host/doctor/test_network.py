@@ -80,3 +80,14 @@ def test_install_sh_entry_point_fails_on_a_bad_config(tmp_path: Path) -> None:
                              str(config)], capture_output=True, text=True, timeout=60,
                             check=False)
     assert result.returncode == 1 and "store.url" in result.stderr
+
+
+def test_every_sentinel_host_is_allowed(tmp_path: Path) -> None:
+    # A sentinel URL names only the sentinels; the Redis servers run beside them.
+    url = "redis+sentinel://board-b1:pw@10.0.0.1:26379,10.0.0.2,127.0.0.1:26379/hall/0"
+    assert allowed_addresses(url) == ["10.0.0.1", "10.0.0.2"]
+    dropin = tmp_path / "remote-redis.conf"
+    assert not check_unit_allows_redis(url, dropin=dropin).ok
+    dropin.write_text(dropin_text(url))
+    assert "IPAddressAllow=10.0.0.1 10.0.0.2\n" in dropin.read_text()
+    assert check_unit_allows_redis(url, dropin=dropin).ok
