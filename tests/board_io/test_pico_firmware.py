@@ -27,6 +27,7 @@ from board_io.clock import MonotonicClock, VirtualClock
 from board_io.events import ButtonPressed, LinkLost, LinkRestored, OccupancyChanged
 from board_io.firmware import PICO_DIR, pico_files
 from board_io.geometry import CellMap, dark_squares
+from board_io.leds.base import ROLE_COLOURS
 from board_io.leds.serial_mcu import SerialLeds
 from board_io.scanner import Scanner
 from board_io.sensors.serial_mcu import SerialSensors
@@ -148,7 +149,7 @@ def test_the_host_and_the_firmware_agree_on_leds_codes() -> None:
         for pattern in (Pattern.ON, Pattern.SLOW, Pattern.FAST):
             body = msg.Leds(1, 1, (Led(pattern, role),)).to_body()
             code = proto.parse_leds(body, 1, 1)[0]
-            assert db_leds.COLOURS[code >> 2] is not None
+            assert db_leds.COLOURS[code >> 2] == ROLE_COLOURS[role]
 
 
 # -- the scan logic on the electrical model --------------------------------------------------

@@ -144,7 +144,7 @@ class Firmware:
                 self.unknown_roles = set()
                 self._next_diode_check = now
             elif kind == proto.LEDS:
-                unknown = set()
+                unknown = set()  # type: set[int]
                 self.leds.set(proto.parse_leds(body, self.matrix.rows, self.matrix.cols,
                                                unknown))
                 for role in sorted(unknown):

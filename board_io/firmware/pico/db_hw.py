@@ -64,10 +64,8 @@ def build(settings):
     if settings.LED_PIN >= 0:
         import db_ws2812
 
-        if settings.LED_DRIVER == "neopixel":
-            strip = db_ws2812.NeopixelStrip(settings.LED_PIN, count, settings.LED_ORDER)
-        else:
-            strip = db_ws2812.PioStrip(settings.LED_PIN, count, settings.LED_ORDER)
+        strip = db_ws2812.make_strip(settings.LED_DRIVER, settings.LED_PIN, count,
+                                     settings.LED_ORDER)
     buttons = None
     if settings.BUTTON_PINS:
         pull = Pin.PULL_UP if settings.BUTTON_ACTIVE_LOW else Pin.PULL_DOWN

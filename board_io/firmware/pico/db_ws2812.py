@@ -8,6 +8,10 @@ import array
 import rp2
 from machine import Pin
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads this as True
+if TYPE_CHECKING:  # the PIO instructions asm_pio supplies, for the type check (.ci/test)
+    from rp2.asm_pio import jmp, label, nop, not_x, out, wrap, wrap_target, x
+
 
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
              pull_thresh=24)
@@ -41,6 +45,13 @@ class PioStrip:
             rgb = pixels[i] if i < len(pixels) else (0, 0, 0)
             words[i] = (rgb[order[0]] << 16) | (rgb[order[1]] << 8) | rgb[order[2]]
         self._sm.put(words, 8)
+
+
+def make_strip(driver, pin, count, order="GRB"):
+    """The strip of ``driver``: "pio" (PioStrip) or "neopixel" (NeopixelStrip)."""
+    if driver == "neopixel":
+        return NeopixelStrip(pin, count, order)
+    return PioStrip(pin, count, order)
 
 
 class NeopixelStrip:
