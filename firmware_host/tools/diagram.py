@@ -17,7 +17,7 @@ A still picture cannot blink: every blinking light is drawn lit.
 >>> print(text.splitlines()[6])
 3 |      F○F               |
 >>> print(text.splitlines()[-1])
-  lights: F from (the computer's piece), T to (where it goes)
+  lights: F from, T to
 """
 
 from __future__ import annotations
@@ -39,17 +39,17 @@ _PIECES: Mapping[Reading, str] = MappingProxyType({
 #: The letter of each kind of light and what it asks for (docs/players.md, "What the lights
 #: mean").
 LETTERS: Mapping[Role, tuple[str, str]] = MappingProxyType({
-    Role.FROM: ("F", "from (the computer's piece)"),
-    Role.TO: ("T", "to (where it goes)"),
-    Role.PATH: ("P", "path (jumped through)"),
-    Role.REMOVE: ("X", "remove (take the captured piece off)"),
-    Role.LEGAL: ("L", "legal (the lifted piece may go here)"),
-    Role.MUST: ("M", "must (this piece must capture)"),
+    Role.FROM: ("F", "from"),
+    Role.TO: ("T", "to"),
+    Role.PATH: ("P", "jumps through"),
+    Role.REMOVE: ("X", "take off"),
+    Role.LEGAL: ("L", "may go"),
+    Role.MUST: ("M", "must capture"),
     Role.HINT: ("H", "hint"),
-    Role.MISSING: ("B", "missing (put a piece back here)"),
-    Role.EXTRA: ("E", "extra (take this piece off)"),
-    Role.ADJUST: ("A", "adjust (j'adoube window open)"),
-    Role.CROWN: ("C", "crown (crown this man)"),
+    Role.MISSING: ("B", "put a piece back"),
+    Role.EXTRA: ("E", "take this piece away"),
+    Role.ADJUST: ("A", "adjust window"),
+    Role.CROWN: ("C", "crown this man"),
     Role.RESULT: ("R", "result"),
     Role.FAULT: ("S", "sensor fault"),
 })
@@ -127,7 +127,23 @@ def draw(variant: Variant, pieces: Mapping[Square, Reading], leds: Mapping[Squar
     shown = sorted({led.role for led in leds.values() if led.pattern is not Pattern.OFF},
                    key=list(LETTERS).index)
     if shown:
-        lines.append("  lights: " + ", ".join(
-            f"{LETTERS[role][0]} {LETTERS[role][1]}" for role in shown))
+        lines += _wrap("  lights: ", [f"{LETTERS[role][0]} {LETTERS[role][1]}"
+                                      for role in shown], columns)
     return "\n".join(line.rstrip() for line in lines)
 
+
+def _wrap(head: str, items: list[str], columns: int) -> list[str]:
+    """``head`` and the comma-separated ``items``, on as many lines as ``columns`` need.
+
+    >>> _wrap("  lights: ", ["F from", "T to", "X take off"], 24)
+    ['  lights: F from, T to,', '          X take off']
+    """
+    lines, line = [], head
+    for i, item in enumerate(items):
+        text = item + ("," if i < len(items) - 1 else "")
+        if line.strip() and len(line) + len(text) + 1 > columns and line != head:
+            lines.append(line.rstrip())
+            line = " " * len(head)
+        line += text + " "
+    lines.append(line.rstrip())
+    return lines

@@ -48,6 +48,7 @@ from firmware_host.recognition.resolution import Illegal
 from firmware_host.tools.diagram import draw as draw_board
 from firmware_host.tools.typed import (
     TypedMoveError,
+    example,
     explain_move,
     names,
     parse_typed,
@@ -61,7 +62,8 @@ _READING = MappingProxyType({
 })
 
 HELP = """commands:
-  22-18, 22x13x4, c3-d4   make a move (or carry out the computer's)
+  {example}   make a move (or carry out the computer's); a capture joins
+      its squares with {sep}, with the landings in between when two ways fit
   lift SQ / place SQ      move one piece by hand, one lift or placement at a time
   adjust    open the j'adoube window (straighten pieces without obliging a move)
   done      close the adjust window
@@ -80,7 +82,7 @@ SETTLE_LIMIT_S = 30.0
 _BUTTONS = frozenset({"adjust", "hint", "takeback", "newgame", "resign", "draw", "done"})
 #: What the state line says for each session state.
 _STATES: Mapping[State, str] = MappingProxyType({
-    State.SYNCING: "set the board up as drawn",
+    State.SYNCING: "put the pieces as the lights show",
     State.HUMAN_TO_MOVE: "your move",
     State.MOVE_IN_PROGRESS: "move in progress",
     State.ADJUSTING: "adjust window open",
@@ -265,7 +267,9 @@ class TerminalGame:
             if verb in ("quit", "exit", "q"):
                 return False
             if verb == "help":
-                self.out.write(HELP.format(squares=names(self.variant)) + "\n")
+                self.out.write(HELP.format(squares=names(self.variant),
+                                           example=example(self.variant),
+                                           sep=self.variant.capture_separator) + "\n")
             elif verb == "board":
                 self.dirty = True
             elif verb in _BUTTONS and len(words) == 1:

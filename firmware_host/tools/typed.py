@@ -25,7 +25,8 @@ from engine.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
 from engine.types import Color, Move, Square
 from engine.variant import Variant
 
-__all__ = ["TypedMoveError", "explain_move", "parse_typed", "piece_words", "square_from_text"]
+__all__ = ["TypedMoveError", "example", "explain_move", "parse_typed", "piece_words",
+           "square_from_text"]
 
 _SEPARATOR = re.compile(r"\s*[-x:×]\s*")
 _ALGEBRAIC = re.compile(r"^([a-z])(\d{1,2})$")
@@ -96,6 +97,27 @@ def names(variant: Variant) -> str:
     if variant.numeric_notation:
         return f"{numbers}, or {corner} as drawn"
     return f"{corner}, or {numbers}"
+
+
+def example(variant: Variant) -> str:
+    """A first move of ``variant`` as it may be typed, for the help text.
+
+    >>> from engine.variant import find_variant
+    >>> example(find_variant("international")), example(find_variant("russian"))
+    ('31-26 (or b4-a5, as drawn)', 'a3-b4')
+    """
+    board = Board(variant.name)
+    move = min(board.legal_moves, key=lambda m: (m.origin, m.destination))
+    text = board.move_notation(move)
+    if not variant.numeric_notation:
+        return text
+    drawn = "-".join(_drawn(variant, sq) for sq in (move.origin, move.destination))
+    return f"{text} (or {drawn}, as drawn)"
+
+
+def _drawn(variant: Variant, square: Square) -> str:
+    row, col = variant.square_coords(square)
+    return f"{_FILES[col]}{row + 1}"
 
 
 def squares_of(variant: Variant, text: str) -> list[Square]:

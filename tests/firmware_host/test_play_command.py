@@ -108,7 +108,7 @@ def test_correction_lights_are_drawn_when_they_come_on() -> None:
     text = run_play("place 18\nquit\n", mode="record")
     last = last_board(text)
     assert "E?E" in last  # the letter of the light's kind: extra
-    assert "lights: E extra (take this piece off)" in text
+    assert "lights: E take this piece away" in text
 
 
 def test_after_the_game_buttons_say_the_game_is_over() -> None:
