@@ -45,7 +45,7 @@ from engine.types import Color
 __all__ = ["LOW_TIME_S", "GameClock", "Period", "TimeControl", "TimeControlError", "clk",
            "parse_time_control"]
 
-#: Under this many seconds a side is short of time (the LEDs and the pages say so).
+#: At this many seconds left and under, a side is short of time (the pages say so).
 LOW_TIME_S = 60.0
 #: The longest time a control may give (a day), and the largest number of moves of a period.
 MAX_SECONDS = 86_400.0
@@ -304,6 +304,14 @@ class GameClock:
             return None
         return self._since + self._left[self.running]
 
+    def low_at(self) -> float | None:
+        """When the running side's time falls under :data:`LOW_TIME_S` (None: not running,
+        paused, or already under it)."""
+        deadline = self.deadline()
+        if deadline is None or self.running is None or self._left[self.running] <= LOW_TIME_S:
+            return None
+        return deadline - LOW_TIME_S
+
     def flagged(self, at: float) -> Color | None:
         """The side whose time is up at ``at`` (None: neither)."""
         if self.running is not None and self.left(self.running, at) <= 1e-6:
@@ -320,7 +328,7 @@ class GameClock:
         return {**self.fields(at), "running": side_text(self.running), "paused": self.paused,
                 "control": self.control.text,
                 "low": side_text(self.running) if self.running is not None
-                and self.left(self.running, at) < LOW_TIME_S else None}
+                and self.left(self.running, at) <= LOW_TIME_S else None}
 
     def to_data(self, at: float) -> dict[str, object]:
         """The clock as JSON-ready data (part of the session snapshot)."""

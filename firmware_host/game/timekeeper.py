@@ -153,11 +153,13 @@ class Timekeeper:
         return {TimerName.FLAG: self.on_flag, TimerName.CLOCK_SAVE: self.on_save}
 
     def on_flag(self, at: float) -> None:
-        """The running side's time may be up: then the game ends, the other side wins."""
+        """The running side's time may be up: then the game ends, the other side wins. (The
+        timer also wakes when the running side falls under a minute: a ``clock`` event.)"""
         clock = self.clock
         flagged = None if clock is None else clock.flagged(at)
         if flagged is None or self._s.outcome is not None or self._s.game_id is None:
-            self._schedule(at)
+            if clock is not None and clock.running is not None:
+                self._changed(at)  # under a minute now: said once (``low``)
             return
         log.info("clock: %s's time is up", "White" if flagged is Color.WHITE else "Black")
         self._s.finish(Outcome(Termination.TIME_FORFEIT, flagged.opponent,
@@ -202,7 +204,9 @@ class Timekeeper:
         if deadline is None:
             self._cancel()
             return
-        self._s.timers.start(TimerName.FLAG, max(at, deadline), 0)
+        low = self.clock.low_at() if self.clock is not None else None
+        wake = deadline if low is None or low <= at else low
+        self._s.timers.start(TimerName.FLAG, max(at, wake), 0)
         self._s.timers.start(TimerName.CLOCK_SAVE, at, SAVE_EVERY_S * 1000)
 
     def _cancel(self) -> None:

@@ -164,3 +164,15 @@ def test_the_terminal_shows_both_clocks() -> None:
     assert "[black to move]  white 0:05:00  black 0:05:00*" in text
     assert "[white to move]  white 0:05:00*  black 0:05:02" in text
     assert '[TimeControl "300+3"]' in text and "1. 11-15 {[%clk 0:05:02]}" in text
+
+
+def test_falling_under_a_minute_is_one_clock_event() -> None:
+    rig = clocked("2")
+    rig.wait(59_000)
+    assert rig.last("clock")["low"] is None
+    rig.wait(2_000)                                # White under a minute at 60 s
+    low = rig.last("clock")
+    assert (low["low"], low["at"], low["clock_white"]) == ("white", 60.0, 60.0)
+    count = len(rig.published("clock"))
+    rig.wait(30_000)
+    assert len(rig.published("clock")) == count    # no more until something changes
