@@ -85,11 +85,16 @@ class GameRecord:
     sides: dict[str, Side] = field(default_factory=dict)
 
 
-def opening(variant: str, rng: random.Random) -> Board:
+def opening(variant: str, rng: random.Random,
+            accept: Callable[[Board], bool] | None = None) -> Board:
     """A varied, balanced start: an ACF ballot for English, else two random plies per side
-    that keep material level and that a short search rates within half a man of equal."""
+    that keep material level and that a short search rates within half a man of equal.
+    ``accept`` (when given) must also take the opening; it is asked before the search."""
     if variant == "english":
-        return ballot_board(random_ballot(rng))
+        while True:
+            ballot = ballot_board(random_ballot(rng))
+            if accept is None or accept(ballot):
+                return ballot
     judge = Searcher(variant)
     while True:
         board = Board(variant)
@@ -100,6 +105,8 @@ def opening(variant: str, rng: random.Random) -> Board:
             board.push(rng.choice(moves))
         white, black, _ = board.bitboards()
         if white.bit_count() != black.bit_count():
+            continue
+        if accept is not None and not accept(board):
             continue
         if abs(judge.search(board, Limit(depth=4)).score) <= 50:
             return board

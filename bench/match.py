@@ -13,9 +13,10 @@ Peers:
   runs in a venv of its own (``--turbo-python``), behind ``bench/peers/turbo_driver.py`` (FEN and
   moves in, move out). TurboEngine plays international draughts only.
 
-Our engine is :class:`engine.search.Searcher` (full strength) with a CPU-time clock
-(``time.thread_time``: the time of the thread that searches, so neither other jobs on the machine
-nor this bench's own refereeing change its strength), ``--movetime`` CPU seconds a move; with
+Our engine is :class:`engine.search.Searcher` (full strength) on the board's clock
+(:class:`engine.clock.SearchClock`: the CPU time of the thread that searches, so neither other
+jobs on the machine nor this bench's own refereeing change its strength, capped at twice the
+move's time on the wall clock), ``--movetime`` CPU seconds a move; with
 ``--pi-factor F`` every setting is played again at ``F`` times that time, the time a Raspberry Pi 4
 would give it (0.25 for a Pi 4: issue 17 puts the Pi's cores at 3-5 times slower than the x86
 development machine for this kind of Python, 4 is the middle, and the n-body program of the
@@ -25,11 +26,18 @@ TurboEngine gets CPU time of its own process (its ``time.perf_counter`` is bound
 
 Games start from balanced openings (``bench/level_ladder.py``'s :func:`opening`: two random
 plies a side, material level, a depth-4 search within half a man), each opening played twice with
-colours swapped. Every move, whoever made it, is checked by a referee: our :class:`engine.Board`
-(the move must be legal) and, for international draughts, pydraughts (the whole legal move set
-must agree; pydraughts' known bugs are outside international draughts). A game ends by the
-variant's rules (:meth:`engine.Board.outcome`: no moves, the draw rules) or at ``--max-plies``,
-scored a draw.
+colours swapped. Openings are unique across seeds: seed ``s`` plays only openings whose text
+hashes (CRC-32) to ``s`` modulo :data:`OPENING_CLASSES`, none twice, so runs with different
+seeds (below that number) never share an opening. Every move, whoever made it, is checked by a
+referee: our :class:`engine.Board` (the move must be legal) and, for international draughts,
+pydraughts (the whole legal move set must agree; pydraughts' known bugs are outside
+international draughts). A game ends by the variant's rules (:meth:`engine.Board.outcome`:
+no moves, the draw rules) or at ``--max-plies``, scored a draw.
+
+``--out`` files hold, per game, each move's search (``"search"``: ``[depth, nodes, seconds]``
+a ply after the opening, ``null`` for a move played without a search), and per file the engine's
+commit as git reads it (``engine_commit``, with ``engine_dirty``: the engine's files changed
+since it) and what each peer said it is (``players``: name, version, the program's SHA-256).
 
 A setting's line reads ``+W =D -L  score %  Elo +x +- e`` from our engine's side; the Elo
 difference is ``-400 log10(1/s - 1)`` and ``e`` half the width of its 95 % interval (the
@@ -62,6 +70,7 @@ import random
 import signal
 import subprocess
 import sys
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +95,8 @@ from engine.types import WHITE
 
 #: Games per setting for DRAUGHTSBOARD_SAMPLE=ci and =full.
 GAMES = {"ci": 4, "full": 40}
+#: Seeds below this play disjoint sets of openings.
+OPENING_CLASSES = 64
 # ---------------------------------------------------------------------------------- referee
 class RefereeError(RuntimeError):
     """A move that the referee does not accept, or referees that disagree."""
@@ -140,6 +151,8 @@ class Game:
     reason: str
     plies: int
     moves: list[str] = field(default_factory=list)
+    #: Per move of ``moves``: the mover's ``[depth, nodes, seconds]``, None without a search.
+    searches: list[list[float] | None] = field(default_factory=list)
 
 
 def play_game(start: Board, white: Player, black: Player, max_plies: int,
@@ -151,17 +164,22 @@ def play_game(start: Board, white: Player, black: Player, max_plies: int,
     for player in (white, black):
         player.new_game()
     notes: list[str] = []
+    searches: list[list[float] | None] = []
     while True:
         outcome = board.outcome()
         if outcome is not None:
             winner = None if outcome.winner is None else int(outcome.winner)
             reason = outcome.rule or outcome.termination.name.lower()
-            return Game(winner, reason, board.ply, notes)
+            return Game(winner, reason, board.ply, notes, searches)
         if board.ply >= max_plies:
-            return Game(None, f"ply cap {max_plies}", board.ply, notes)
-        move = players[int(board.turn)].choose(board)
+            return Game(None, f"ply cap {max_plies}", board.ply, notes, searches)
+        player = players[int(board.turn)]
+        player.stats.last = None
+        move = player.choose(board)
         referee.check(board, move)
         notes.append(board.move_notation(move))
+        last = player.stats.last
+        searches.append(None if last is None else [last[0], last[1], round(last[2], 4)])
         board.push(move)
 
 
@@ -186,12 +204,13 @@ def run_match(variant: str, setting: Setting, games: int, seed: int, max_plies: 
     """
     tally = Tally()
     rng = random.Random(f"{seed}:{variant}")
+    used: set[str] = set()
     ours, peer = setting.ours(), setting.peer()
     try:
         start = Board(variant)
         for number in range(games):
             if number % 2 == 0:
-                start = opening(variant, rng)
+                start = seeded_opening(variant, rng, seed, used)
             ours_white = number % 2 == 0
             white, black = (ours, peer) if ours_white else (peer, ours)
             game = play_game(start, white, black, max_plies, referee)
@@ -207,13 +226,39 @@ def run_match(variant: str, setting: Setting, games: int, seed: int, max_plies: 
                     "1-0" if game.winner == int(WHITE) else "0-1")
                 on_game({"white": white.name, "black": black.name, "result": result,
                          "reason": game.reason, "plies": game.plies, "opening": opening_text,
-                         "moves": game.moves})
+                         "moves": game.moves, "search": game.searches})
     except KeyboardInterrupt:
         log(f"  interrupted after {tally.games} of {games} games")
     finally:
         ours.close()
         peer.close()
     return tally, ours, peer
+
+
+def opening_class(text: str) -> int:
+    """The class (0 to :data:`OPENING_CLASSES` - 1) of an opening's move text.
+
+    >>> opening_class("32-28 19-23 28x19 14x23")
+    1
+    """
+    return zlib.crc32(text.encode()) % OPENING_CLASSES
+
+
+def seeded_opening(variant: str, rng: random.Random, seed: int, used: set[str]) -> Board:
+    """A balanced opening of ``seed``'s class not in ``used`` (which it joins). English draws
+    from the 156 ACF ballots, too few for classes: there only repeats within a run are avoided.
+    """
+    wanted = seed % OPENING_CLASSES
+
+    def fresh(board: Board) -> bool:
+        text = _opening_text(board)
+        if text in used:
+            return False
+        return variant == "english" or opening_class(text) == wanted
+
+    board = opening(variant, rng, accept=fresh)
+    used.add(_opening_text(board))
+    return board
 
 
 def _opening_text(board: Board) -> str:
@@ -232,13 +277,25 @@ def default_games() -> int:
     return GAMES[sample]
 
 
-def _git_commit() -> str:
+def _git(*args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, cwd=Path(__file__).resolve().parent, check=True)
-        return out.stdout.strip()
+        out = subprocess.run(["git", *args], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, check=True)
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+        return None
+    return out.stdout.strip()
+
+
+def _git_commit() -> str:
+    return _git("rev-parse", "--short", "HEAD") or "unknown"
+
+
+def engine_provenance() -> dict[str, object]:
+    """The engine's commit as git reads it, and its files changed since (``engine/``)."""
+    commit = _git("rev-parse", "HEAD")
+    dirty = _git("status", "--porcelain", "--", "engine")
+    return {"engine_commit": commit or "unknown",
+            "engine_dirty": sorted(line[3:] for line in (dirty or "").splitlines())}
 
 
 def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
@@ -370,13 +427,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"match bench, commit {commit}, engine.search {build}, "
           f"{args.variant}, {games} games a setting, openings swapped, draw at {args.max_plies} "
           f"plies, seed {args.seed}", flush=True)
-    print("time control: ours CPU seconds a move (time.thread_time); Scan: fixed depth, no "
-          "clock; TurboEngine: CPU seconds a move of its own process (time.process_time)",
-          flush=True)
+    print("time control: ours CPU seconds a move of the search thread, capped at twice that on "
+          "the wall clock (engine.clock.SearchClock); Scan: fixed depth, no clock; TurboEngine: "
+          "CPU seconds a move of its own process (time.process_time)", flush=True)
+    players: dict[str, object] = {}
     record: dict[str, object] = {
-        "variant": args.variant, "commit": commit, "engine_build": build,
+        "variant": args.variant, "commit": commit, **engine_provenance(), "engine_build": build,
+        "seed": args.seed,
         "command": " ".join(sys.argv if argv is None else ["bench/match.py", *argv]),
-        "games": [], "players": {}}
+        "games": [], "players": players}
     played: list[dict[str, object]] = []
 
     def keep(game: dict[str, object]) -> None:
@@ -387,9 +446,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        results = _play_settings(args, settings, games, keep)
+        results = _play_settings(args, settings, games, keep, players)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if args.out and played:  # with the players of the last setting too
+            record["games"] = played
+            Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     if results is None:
         return 1
     print("summary:")
@@ -399,8 +461,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _play_settings(args: argparse.Namespace, settings: Sequence[Setting], games: int,
-                   keep: Callable[[dict[str, object]], None]) -> list[tuple[str, Tally]] | None:
-    """Play the settings in turn, printing each; None if a peer failed."""
+                   keep: Callable[[dict[str, object]], None], players: dict[str, object],
+                   ) -> list[tuple[str, Tally]] | None:
+    """Play the settings in turn, printing each; None if a peer failed. ``players`` gets what
+    each player is (a peer's own name, version and program hash)."""
     results: list[tuple[str, Tally]] = []
     for setting in settings:
         referee = Referee(args.variant, use_pydraughts=not args.no_pydraughts)
@@ -413,6 +477,8 @@ def _play_settings(args: argparse.Namespace, settings: Sequence[Setting], games:
             print(f"{setting.label}: stopped: {exc}", flush=True)
             return None
         results.append((setting.label, tally))
+        players[ours_player.name] = {"engine": "draughtsboard", "clock": "SearchClock"}
+        players[peer_player.name] = getattr(peer_player, "identity", {})
         name = getattr(peer_player, "engine_name", peer_player.name)
         print(f"  ours: {ours_player.stats}", flush=True)
         print(f"  {name}: {peer_player.stats}", flush=True)

@@ -5,6 +5,7 @@ own venv, bench/peers/turbo_driver.py), each behind the one :class:`Player` prot
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import time
 from collections.abc import Callable, Sequence
@@ -13,24 +14,31 @@ from pathlib import Path
 from typing import Protocol
 
 from engine import Board, Move
+from engine.clock import SearchClock
 from engine.search import Limit, Searcher
 from engine.types import WHITE
 
 
 @dataclass
 class MoveStats:
-    """What a player reported for its searched moves: depth and seconds (CPU where known)."""
+    """What a player reported for its searched moves: depth and seconds (CPU where known).
+
+    ``last`` is the last searched move's ``(depth, nodes, seconds)``; the game loop clears it
+    before each move, so it stays None for a move played without a search (a forced one).
+    """
 
     moves: int = 0
     depth: int = 0
     seconds: float = 0.0
     nodes: int = 0
+    last: tuple[int, int, float] | None = None
 
     def add(self, depth: int, seconds: float, nodes: int = 0) -> None:
         self.moves += 1
         self.depth += depth
         self.seconds += seconds
         self.nodes += nodes
+        self.last = (depth, nodes, seconds)
 
     def __str__(self) -> str:
         if not self.moves:
@@ -60,13 +68,16 @@ class PeerError(RuntimeError):
 
 
 class EnginePlayer:
-    """Our :class:`Searcher` at full strength, timed by a CPU clock of this thread."""
+    """Our :class:`Searcher` at full strength, timed as on the board: the search thread's CPU
+    time, capped at twice the move's time on the wall clock (:class:`engine.clock.SearchClock`).
+    """
 
     def __init__(self, variant: str, limit: Limit, name: str = "draughtsboard",
-                 clock: Callable[[], float] = time.thread_time, tt_mb: float = 16) -> None:
+                 clock: Callable[[], float] | None = None, tt_mb: float = 16) -> None:
         self.name = name
         self.limit = limit
-        self.searcher = Searcher(variant, clock=clock, tt_mb=tt_mb)
+        self.searcher = Searcher(variant, clock=clock if clock is not None else SearchClock(),
+                                 tt_mb=tt_mb)
         self.stats = MoveStats()
 
     def new_game(self) -> None:
@@ -180,9 +191,14 @@ class ScanHub1Player:
         self.proc = _LineProcess(command, cwd, stderr_path)
         self.proc.send("hub")
         self.engine_name = ""
+        #: What the engine said about itself before ``wait`` (its name, version, options).
+        self.hello: list[str] = []
         while (line := self.proc.receive()) != "wait":
+            self.hello.append(line)
             if line.startswith("name "):
                 self.engine_name = line[5:]
+        self.identity = {"engine": self.engine_name, "hello": self.hello,
+                         "program_sha256": program_sha256(command[0], cwd)}
         self.proc.send("set book false")
         self.proc.send("init")
         while self.proc.receive() != "ready":
@@ -247,6 +263,9 @@ class HubPlayer:
                                                 params={"book": "false"}))
         self.engine.start("international")
         self.engine_name = f"{self.engine.name} {self.engine.engine_id.get('version', '')}"
+        self.identity = {"engine": self.engine.name,
+                         "version": self.engine.engine_id.get("version", ""),
+                         "program_sha256": program_sha256(command[0], cwd)}
 
     def new_game(self) -> None:
         pass
@@ -259,6 +278,26 @@ class HubPlayer:
 
     def close(self) -> None:
         self.engine.close()
+
+
+def program_sha256(program: str, cwd: str | None = None) -> str:
+    """The SHA-256 of a peer's program file (which build played), or ``""`` if unreadable."""
+    path = Path(program) if cwd is None else Path(cwd) / program
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _py_draughts_version(python: str) -> str:
+    """The py-draughts version installed for ``python`` (``"unknown"`` if it says none)."""
+    code = "import importlib.metadata as m; print(m.version('py-draughts'))"
+    try:
+        out = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60,
+                             check=True)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
 
 
 def pydraughts_fen(board: Board) -> str:
@@ -291,6 +330,7 @@ class TurboPlayer:
         self.stats = MoveStats()
         self.engine_name = "py-draughts TurboEngine"
         script = driver if driver is not None else self.DRIVER
+        self.identity = {"engine": self.engine_name, "version": _py_draughts_version(python)}
         self.proc = _LineProcess([python, str(script)], None, stderr_path)
 
     def new_game(self) -> None:

@@ -6,8 +6,11 @@ their line protocols."""
 from __future__ import annotations
 
 import doctest
+import hashlib
 import json
 import math
+import random
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -15,8 +18,9 @@ from pathlib import Path
 import pytest
 
 import bench.match as match
-from bench.match import Game, Referee, RefereeError, Setting, Tally, play_game, run_match
+from bench.match import Game, Referee, RefereeError, Setting, play_game, run_match
 from bench.players import EnginePlayer, MoveStats, PeerError, ScanHub1Player, TurboPlayer
+from bench.tally import Tally
 from engine import Board, Move
 from engine.search import Limit
 from engine.types import BLACK, WHITE
@@ -115,7 +119,8 @@ def test_a_game_ends_by_the_rules() -> None:
     start = Board("international", "W:W33:B28")  # white takes the last black man
     game = play_game(start, FirstMove(), FirstMove(), max_plies=100,
                      referee=Referee("international"))
-    assert game == Game(winner=int(WHITE), reason="no_moves", plies=1, moves=["33x22"])
+    assert game == Game(winner=int(WHITE), reason="no_moves", plies=1, moves=["33x22"],
+                        searches=[None])
 
 
 def test_the_referee_checks_every_move_with_pydraughts_too() -> None:
@@ -241,3 +246,50 @@ def test_main_plays_a_scan_stand_in(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "referee: 8 moves checked, 8 also by pydraughts, 0 disagreements" in out
     assert match.main(["--tally", str(out_file), str(out_file)]) == 0  # two runs pool
     assert "draughtsboard 0.01 s v Scan depth 2: +0 =4 -0" in capsys.readouterr().out
+
+
+def test_each_move_records_its_search_and_a_forced_move_none() -> None:
+    """The game record has the mover's [depth, nodes, seconds] a move; FirstMove searches
+    nothing (None), our engine searches every move with a choice."""
+    start = Board("international", "W:W31,32,33:B18,19,20")
+    game = play_game(start, EnginePlayer("international", Limit(depth=2)), FirstMove(),
+                     max_plies=6, referee=Referee("international"))
+    assert len(game.searches) == len(game.moves) == 6
+    ours, theirs = game.searches[0::2], game.searches[1::2]
+    assert all(s is None for s in theirs)
+    assert all(s is not None and s[0] == 2 and s[1] > 0 for s in ours if s is not None)
+    assert any(s is not None for s in ours)
+
+
+def test_openings_are_unique_across_seeds() -> None:
+    """Two seeds' openings never meet (and none repeats within a seed); each belongs to its
+    seed's class."""
+    texts: dict[int, list[str]] = {}
+    for seed in (0, 1):
+        rng, used = random.Random(f"{seed}:international"), set[str]()
+        texts[seed] = [match._opening_text(match.seeded_opening("international", rng, seed, used))
+                       for _ in range(3)]
+        assert len(set(texts[seed])) == 3
+        assert {match.opening_class(t) for t in texts[seed]} == {seed}
+    assert not set(texts[0]) & set(texts[1])
+
+
+def test_the_games_file_says_which_engine_and_which_peer(tmp_path: Path) -> None:
+    script = tmp_path / "scan"
+    script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(FAKE_SCAN))
+    script.chmod(0o755)
+    out_file = tmp_path / "games.json"
+    assert match.main(["--peer", "scan", "--scan", str(script), "--scan-depths", "2",
+                       "--games", "2", "--max-plies", "8", "--movetime", "0.01",
+                       "--out", str(out_file)]) == 0
+    record = json.loads(out_file.read_text())
+    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                          cwd=Path(__file__).parent, check=True).stdout.strip()
+    assert record["engine_commit"] == head
+    assert isinstance(record["engine_dirty"], list)
+    peer = record["players"]["Scan depth 2"]
+    assert peer["engine"] == "Fake Scan" and peer["hello"] == ["name Fake Scan"]
+    assert peer["program_sha256"] == hashlib.sha256(script.read_bytes()).hexdigest()
+    assert record["players"]["draughtsboard 0.01 s"]["engine"] == "draughtsboard"
+    for game in record["games"]:
+        assert len(game["search"]) == len(game["moves"])
