@@ -9,6 +9,8 @@ Also the errors (:class:`PdnError`, with line and column) and the GameType tag p
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -18,7 +20,12 @@ from engine.outcome import RESULTS
 
 __all__ = ["GameType", "PdnError", "Source", "Token", "normalise", "parse_gametype", "tokens"]
 
-_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+# A tag is scanned in linear time and memory (a backtracking regex took ~165 bytes of stack per
+# byte of a long value); its name and value have a length limit far above any real tag's.
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
+_TAG_PLAIN = re.compile(r'[^"\\\n]*')
+#: The longest tag value read (a 12x12 FEN is some 300 characters; an Annotator a line).
+MAX_TAG_VALUE = 4096
 _SQUARE = r"(?:[A-Za-z][0-9]{1,2}|[0-9]{1,3})"
 # A move and its strength sign; whatever follows (say a glued "*" result) is read on its own.
 _MOVE = re.compile(
@@ -109,17 +116,13 @@ class Source:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        # 8 bytes a line (a list of ints took 36): the reader's memory stays a few times the text
+        self.starts = array("q", [0])
+        self.starts.extend(m.end() for m in re.finditer("\n", text))
 
     def where(self, offset: int) -> tuple[int, int]:
-        lo, hi = 0, len(self.starts) - 1
-        while lo < hi:  # bisect: the last line start <= offset
-            mid = (lo + hi + 1) // 2
-            if self.starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1, offset - self.starts[lo] + 1
+        line = bisect_right(self.starts, offset) - 1  # the last line start <= offset
+        return line + 1, offset - self.starts[line] + 1
 
     def error(self, message: str, offset: int) -> PdnError:
         return PdnError(message, *self.where(offset))
@@ -206,15 +209,41 @@ def _line_end(text: str, i: int) -> int:
 
 
 def _tag(src: Source, i: int) -> tuple[Token, int]:
-    match = _TAG.match(src.text, i)
-    if match is None:
-        line_end = _line_end(src.text, i)
-        snippet = src.text[i:line_end][:60]
-        if "]" not in src.text[i:line_end]:
+    """The tag at ``i`` (``[Name "value"]``, ``\\`` escaping the next character)."""
+    text = src.text
+    j = _skip_blanks(text, i + 1)
+    name = _TAG_NAME.match(text, j)
+    parts: list[str] = []
+    end = -1
+    if name is not None:
+        j = _skip_blanks(text, name.end())
+        if j > name.end() and text.startswith('"', j):
+            j, size = j + 1, 0
+            while True:  # plain runs, then one escaped character, until the closing quote
+                plain = _TAG_PLAIN.match(text, j)
+                assert plain is not None  # [^...]* matches the empty string
+                parts.append(plain.group())
+                size += plain.end() - j
+                j = plain.end()
+                if size > MAX_TAG_VALUE:
+                    raise src.error(f"tag {name.group()} is longer than {MAX_TAG_VALUE} "
+                                    "characters", i)
+                if text.startswith('"', j):
+                    j = _skip_blanks(text, j + 1)
+                    end = j + 1 if text.startswith("]", j) else -1
+                    break
+                if not text.startswith("\\", j) or j + 1 >= len(text) or text[j + 1] == "\n":
+                    break
+                parts.append(text[j + 1])
+                size += 1
+                j += 2
+    if name is None or end < 0:
+        line_end = _line_end(text, i)
+        snippet = text[i:min(line_end, i + 60)]
+        if "]" not in text[i:line_end]:
             raise src.error(f"tag {snippet!r} is not closed by ']' on its line", i)
         raise src.error(f'malformed tag {snippet!r}: expected [Name "value"]', i)
-    value = re.sub(r"\\(.)", r"\1", match.group(2))
-    return Token("tag", match.group(1), *src.where(i), value=value), match.end()
+    return Token("tag", name.group(), *src.where(i), value="".join(parts)), end
 
 
 def _variation_end(src: Source, start: int) -> int:
