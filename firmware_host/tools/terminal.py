@@ -153,6 +153,8 @@ class TerminalGame:
         self._asking_hint = False
         #: "> " is on screen and nothing was written after it.
         self.prompt_open = False
+        #: Origins of typed moves under way: their touch is not news.
+        self._typed_from: set[str] = set()
         #: Every game this run played (the ids, in order), for the files said on exit.
         self.game_ids: list[str] = []
 
@@ -184,6 +186,10 @@ class TerminalGame:
             self._asking_hint = False
         if kind == "new_game" and self.session.game_id is not None:
             self.game_ids.append(self.session.game_id)
+        if kind == "touch" and str(event.get("square")) in self._typed_from:
+            return  # the lift of a typed move: the move itself is said next
+        if kind in ("move", "refused", "correction"):
+            self._typed_from.clear()
         text = self._refusal_text(event) if kind == "refused" else message(event)
         if text:
             self.say(text)
@@ -372,6 +378,7 @@ class TerminalGame:
         self._schedule(act)
 
     def _schedule_move(self, move: Move) -> None:
+        self._typed_from.add(self.variant.square_name(move.origin))
         self._schedule_hand("lift", move.origin)
         for captured in move.captures:
             self._schedule_hand("lift", captured)
