@@ -59,7 +59,7 @@ class Pairings(Protocol):
 
     def peek(self) -> dict[str, str]: ...
 
-    def take(self) -> dict[str, str]: ...
+    def take(self) -> dict[str, str] | None: ...
 
 
 @dataclass(frozen=True)
@@ -259,8 +259,8 @@ class Game:
         """The game has begun: it takes the pairing waiting (the tags may be newer than those
         it opened with), and the next game is not named by it again."""
         assert self.pairing is not None and self.game_id is not None
-        self._paired = True
         tags = self.pairing.take()
+        self._paired = tags is not None  # unread (Redis away): tried again at the next move
         if tags:
             self._store.set_headers(self.game_id, tags)
             for tag, value in tags.items():

@@ -28,7 +28,8 @@ import io
 import json
 import logging
 import re
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -59,6 +60,8 @@ _BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 _ROUND = re.compile(r"\d{1,4}(?:\.\d{1,4})*")
 #: The longest pairing list read (rows).
 MAX_ROWS = 1000
+#: After a failed read, Redis is left alone this long (seconds).
+RETRY_S = 30.0
 #: Redis errors a board survives when it reads its pairing.
 FAILURES = (redis.RedisError, OSError, ValueError)
 
@@ -215,14 +218,21 @@ def load_round(client: redis.Redis, number: str) -> list[Pairing] | None:
 
 
 class PairingSource:
-    """What a board reads of its pairing; a Redis failure reads as no pairing (logged once)."""
+    """What a board reads of its pairing. A Redis failure reads as no pairing (logged once);
+    after one, Redis is not asked again for :data:`RETRY_S` seconds (the game's thread waits
+    for nobody)."""
 
-    def __init__(self, client: redis.Redis, board_id: str) -> None:
+    def __init__(self, client: redis.Redis, board_id: str,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self._client = client
         self._key = pairing_key(board_id)
-        self._failing = False
+        self._monotonic = monotonic
+        self._failed_at: float | None = None
 
-    def _read(self, consume: bool) -> dict[str, str]:
+    def _read(self, consume: bool) -> dict[str, str] | None:
+        now = self._monotonic()
+        if self._failed_at is not None and now - self._failed_at < RETRY_S:
+            return None
         try:
             if consume:
                 pipe = self._client.pipeline(transaction=True)
@@ -232,22 +242,23 @@ class PairingSource:
             else:
                 raw = self._client.hgetall(self._key)
         except FAILURES as exc:
-            if not self._failing:
+            if self._failed_at is None:
                 log.warning("pairing not read (%s): the game keeps the tags it has",
                             type(exc).__name__)
-            self._failing = True
-            return {}
-        self._failing = False
+            self._failed_at = now
+            return None
+        self._failed_at = None
         tags = {_text(k): _text(v) for k, v in dict(raw or {}).items()}
         return {k: v for k, v in tags.items() if k in ("White", "Black", "Round", "Event")
                 and _name_problem(k, v) is None}
 
     def peek(self) -> dict[str, str]:
-        """The tags of the board's next game (empty: none waiting)."""
-        return self._read(consume=False)
+        """The tags of the board's next game (empty: none waiting, or Redis away)."""
+        return self._read(consume=False) or {}
 
-    def take(self) -> dict[str, str]:
-        """The tags waiting, consumed: the game that now began has them."""
+    def take(self) -> dict[str, str] | None:
+        """The tags waiting, consumed: the game that now began has them (None: Redis away,
+        nothing consumed)."""
         return self._read(consume=True)
 
 

@@ -137,8 +137,15 @@ def test_redis_away_reads_as_no_pairing() -> None:
 
     nobody = redis.Redis(port=free_port(), socket_connect_timeout=1,  # connection refused
                          retry=Retry(NoBackoff(), 0))
-    source = PairingSource(nobody, "b1")
-    assert source.peek() == {} and source.take() == {}
+    now = [0.0]
+    source = PairingSource(nobody, "b1", monotonic=lambda: now[0])
+    assert source.peek() == {} and source.take() is None
+    nobody.close()
+    source._client = fakeredis.FakeRedis()
+    source._client.hset(pairing_key("b1"), "White", "Ann")
+    assert source.take() is None                   # not asked again so soon
+    now[0] = 31.0
+    assert source.take() == {"White": "Ann"}
 
 
 def play_round(client: Any) -> None:
@@ -202,3 +209,29 @@ def test_round_import_and_export_from_the_command_line(redis_server: RedisServer
 def test_round_commands_refuse_the_memory_store(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["round", "export", "--round", "1"]) == 1
     assert "give --store redis://" in capsys.readouterr().err
+
+
+class FlakySource:
+    """A pairing source whose first take fails (Redis away)."""
+
+    def __init__(self) -> None:
+        self.takes = 0
+
+    def peek(self) -> dict[str, str]:
+        return {}
+
+    def take(self) -> dict[str, str] | None:
+        self.takes += 1
+        return None if self.takes == 1 else {"White": "Ann", "Black": "Bob", "Round": "1"}
+
+
+def test_a_pairing_not_read_at_the_first_move_is_read_at_the_next() -> None:
+    rig = Rig("international", start=False)
+    source = FlakySource()
+    rig.session.game.pairing = source
+    start(rig)
+    rig.play("32-28")
+    assert "White" not in rig.game().headers
+    rig.play("19-23")
+    rig.play("37-32")
+    assert rig.game().headers["White"] == "Ann" and source.takes == 2
