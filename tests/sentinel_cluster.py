@@ -24,7 +24,8 @@ SERVICE = "hall"
 
 def replica(directory: Path, primary_port: int) -> RedisServer:
     """A redis-server that starts as the replica of ``primary_port``."""
-    return RedisServer(directory, extra_args=("--replicaof", "127.0.0.1", str(primary_port)))
+    return RedisServer(directory, extra_args=("--replicaof", "127.0.0.1", str(primary_port),
+                                              "--repl-diskless-sync-delay", "0"))
 
 
 class Sentinel:
@@ -73,7 +74,8 @@ class SentinelCluster:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.primary = RedisServer(directory / "primary")
+        self.primary = RedisServer(directory / "primary",
+                                   extra_args=("--repl-diskless-sync-delay", "0"))
         self.primary.start()
         self.replica = replica(directory / "replica", self.primary.port)
         self.replica.start()

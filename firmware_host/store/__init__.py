@@ -12,13 +12,14 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.store.connect import sync_client
+from firmware_host.store.connect import is_sentinel, sync_client
 from firmware_host.store.errors import StoreError, StoreUnavailable
 from firmware_host.store.failures import describe_failure
 from firmware_host.store.local import LocalCopy
 from firmware_host.store.reading import GameSummary
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError
 from firmware_host.store.redis_store import RedisStore
+from firmware_host.store.replicas import CONFIRM_MS
 from firmware_host.store.spool import Spool
 
 __all__ = ["GameRecord", "GameSummary", "LocalCopy", "MoveRecord", "RecordError", "RedisStore",
@@ -78,8 +79,10 @@ def open_store(
         raise StoreError(f"store URL {shown!r} is not valid: {exc}") from None
     log.info("store: %s, board %s", shown, board_id)
     background = True if background_events is None else background_events
+    # Behind sentinels a failover promotes a replica: a move counts once a replica has it.
+    confirm = CONFIRM_MS if is_sentinel(url) and spool is not None else None
     return RedisStore(client, board_id, spool, on_change, local=local, name=f"Redis at {shown}",
-                      background=background)
+                      background=background, confirm_ms=confirm)
 
 
 def _open_spool(spool_dir: str | Path, board_id: str) -> tuple[Spool, LocalCopy]:

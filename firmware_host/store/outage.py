@@ -25,12 +25,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import cast
 
 from firmware_host.store.client import Command, RedisClient, run
 from firmware_host.store.errors import StoreUnavailable
 from firmware_host.store.failures import FAILURES, describe_failure
 from firmware_host.store.flush import SpoolReplay
 from firmware_host.store.keys import BoardKeys
+from firmware_host.store.replicas import ReplicatedClient, run_confirmed
 from firmware_host.store.spool import Spool
 
 __all__ = ["RETRY_SECONDS", "Outage"]
@@ -51,8 +53,12 @@ class Outage:
     def __init__(self, client: RedisClient, keys: BoardKeys, spool: Spool | None, *,
                  lock: threading.RLock, name: str = "Redis",
                  monotonic: Callable[[], float] = time.monotonic,
-                 on_flushed: Callable[[dict[str, int]], None] = lambda touched: None) -> None:
+                 on_flushed: Callable[[dict[str, int]], None] = lambda touched: None,
+                 confirm_ms: int | None = None) -> None:
         self.client = client
+        #: On a replicated Redis, how long a durable write waits for a replica to confirm it
+        #: (:mod:`.replicas`; None: not asked).
+        self.confirm_ms = confirm_ms
         self.keys = keys
         self.spool = spool
         self.name = name
@@ -112,7 +118,10 @@ class Outage:
                 self.spool_write(commands, sync=sync, spoolable=spoolable)
                 return
         try:
-            run(self.client, commands)
+            if sync and self.confirm_ms is not None:
+                run_confirmed(cast(ReplicatedClient, self.client), commands, self.confirm_ms)
+            else:
+                run(self.client, commands)
         except FAILURES as exc:
             self.went_down(exc)
             self.spool_write(commands, sync=sync, spoolable=spoolable)
@@ -146,6 +155,19 @@ class Outage:
         finally:
             self._flushing.release()
 
+    def _confirm_flush(self) -> None:
+        """A replica holds the flush too: a write on one connection with its ``WAIT`` (the
+        flush's marker set again: the replication offset is the primary's, so a replica that
+        has this write has every write of the flush before it).
+
+        Raises:
+            Unconfirmed, redis.RedisError, OSError: as :func:`~.replicas.run_confirmed`.
+        """
+        marker = self.client.get(self.keys.spool)
+        if isinstance(marker, bytes | str):
+            run_confirmed(cast(ReplicatedClient, self.client),
+                          [("set", (self.keys.spool, marker), {})], self.confirm_ms or 0)
+
     def flush_locked(self, force: bool = True) -> bool:
         """Flush under the lock; return whether no write is left. Unless ``force``, not before
         the retry time while Redis is away (a read during an outage answers from the spool at
@@ -160,6 +182,8 @@ class Outage:
         try:
             self.client.ping()
             touched = replay.send(entries) if entries else {}
+            if entries and self.confirm_ms is not None:
+                self._confirm_flush()
         except FAILURES as exc:
             self.went_down(exc)
             return False

@@ -49,7 +49,9 @@ class RedisStore:
     """The store of one board.
 
     ``spool`` and ``local`` (both beside each other in ``store.spool_dir``) make it survive a
-    Redis that is away; without a spool a failure raises :class:`StoreUnavailable`.
+    Redis that is away; without a spool a failure raises :class:`StoreUnavailable`. With
+    ``confirm_ms`` (a replicated Redis) a durable write counts once a replica confirmed it
+    (:mod:`.replicas`), else it waits in the spool.
     ``background=True`` sends live events from the ``store-events`` thread, which also retries
     Redis during an outage.
 
@@ -73,6 +75,7 @@ class RedisStore:
         local: LocalCopy | None = None,
         name: str = "Redis",
         background: bool = False,
+        confirm_ms: int | None = None,
     ) -> None:
         self.client = client
         self.board_id = board_id
@@ -89,7 +92,8 @@ class RedisStore:
         self._closed = False
         self._lock = threading.RLock()
         self._outage = Outage(client, self.keys, spool, lock=self._lock, name=name,
-                              monotonic=monotonic, on_flushed=self._flushed)
+                              monotonic=monotonic, on_flushed=self._flushed,
+                              confirm_ms=confirm_ms)
         self._publisher = (EventPublisher(self._send_event, self._retry_if_due, RETRY_SECONDS)
                            if background else None)
 
