@@ -233,5 +233,6 @@ def test_a_pairing_not_read_at_the_first_move_is_read_at_the_next() -> None:
     rig.play("32-28")
     assert "White" not in rig.game().headers
     rig.play("19-23")
-    rig.play("37-32")
     assert rig.game().headers["White"] == "Ann" and source.takes == 2
+    rig.play("28x19")
+    assert source.takes == 2
