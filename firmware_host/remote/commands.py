@@ -9,7 +9,11 @@ press, so the same rules apply and the LEDs answer. What the session made of it 
 the board's event feed (``settings``, ``command_refused``, ``hint``, ...).
 
 Entries already in the stream when the reader starts are not carried out (a command sent while
-the board was off is stale), nor are entries older than :data:`MAX_AGE` seconds.
+the board was off is stale), nor are entries older than :data:`MAX_AGE` seconds, nor entries
+without a ``time`` or dated more than :data:`MAX_SKEW` seconds ahead (a forged entry cannot skip
+the staleness rule). Whoever can write to the stream controls the board within these checks:
+docs/security.md. A key of the wrong type or an error reply is one clear line in the log, and
+the reader keeps trying: it never stops taking commands silently.
 
 >>> parse_command({b"name": b"hint", b"time": b"100"}, now=101.0)
 ('hint', None, None, None)
@@ -22,6 +26,7 @@ ValueError: unknown command 'format'
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -32,12 +37,15 @@ import redis
 from firmware_host.game.settings import HEADER_TAGS, MAX_HEADER_LENGTH
 from firmware_host.game.types import Command, CommandName, SessionEvent
 
-__all__ = ["MAX_AGE", "CommandReader", "commands_key", "parse_command"]
+__all__ = ["MAX_AGE", "MAX_SKEW", "CommandReader", "commands_key", "parse_command"]
 
 log = logging.getLogger(__name__)
 
 #: A command older than this (seconds, by its ``time`` field) is dropped as stale.
 MAX_AGE = 30.0
+#: How far ahead of the board's clock a command may be dated (the web host's clock may differ a
+#: little); later than that it is refused.
+MAX_SKEW = 5.0
 #: How long one XREAD waits (ms): bounds how long :meth:`CommandReader.close` takes.
 BLOCK_MS = 250
 #: Entries kept in a command stream (XADD MAXLEN ~).
@@ -65,7 +73,8 @@ def parse_command(fields: Mapping[bytes, bytes], now: float) -> Parsed:
     """``(name, side, value, tag)`` of a command stream entry, checked.
 
     Raises:
-        ValueError: an unknown command, a bad side or tag, a value too long, a stale entry.
+        ValueError: an unknown command, a bad side or tag, a value too long, no time, a stale
+            or future-dated entry.
     """
     try:
         name = _text(fields, "name") or ""
@@ -79,13 +88,19 @@ def parse_command(fields: Mapping[bytes, bytes], now: float) -> Parsed:
         raise ValueError(f"bad side {side!r}")
     if name == CommandName.HEADER.value and tag not in HEADER_TAGS:
         raise ValueError(f"bad tag {tag!r}")
-    if sent is not None:
-        try:
-            age = now - float(sent)
-        except ValueError:
-            raise ValueError(f"bad time {sent!r}") from None
-        if age > MAX_AGE:
-            raise ValueError(f"stale: sent {age:.0f} s ago")
+    if sent is None:
+        raise ValueError("no time: a command says when it was sent")
+    try:
+        stamp = float(sent)
+    except ValueError:
+        raise ValueError(f"bad time {sent!r}") from None
+    if not math.isfinite(stamp):
+        raise ValueError(f"bad time {sent!r}")
+    age = now - stamp
+    if age > MAX_AGE:
+        raise ValueError(f"stale: sent {age:.0f} s ago")
+    if age < -MAX_SKEW:
+        raise ValueError(f"dated {-age:.0f} s in the future")
     return name, side, value, tag
 
 
@@ -129,34 +144,32 @@ class CommandReader:
         return str(newest[0][0].decode()) if newest else "0-0"
 
     def _run(self) -> None:
-        down = False
+        trouble = ""  # the fault last logged ("" while reading works)
         while not self._stop.is_set():
             try:
                 if self._last_id == "$":
-                    self._last_id = self._newest_id()
-                    if self._last_id == "$":
-                        raise redis.ConnectionError("no answer")
+                    newest: Any = self._client.xrevrange(self._key, count=1)
+                    self._last_id = str(newest[0][0].decode()) if newest else "0-0"
                 reply: Any = self._client.xread({self._key: self._last_id}, block=BLOCK_MS)
-            except redis.RedisError as exc:
-                if not down:
-                    log.warning("remote commands: Redis unreachable (%s): retrying",
-                                type(exc).__name__)
-                    down = True
+                if trouble:
+                    log.info("remote commands: reading %s again", self._key)
+                    trouble = ""
+                for _key, entries in reply or ():
+                    for entry_id, fields in entries:
+                        self._last_id = entry_id.decode()
+                        self._handle(fields)
+            except Exception as exc:  # the reader never dies: one line, then it retries
+                fault = _fault(self._key, exc)
+                if fault != trouble:
+                    log.warning("remote commands: %s: retrying every second", fault)
+                    trouble = fault
                 self._stop.wait(1.0)
-                continue
-            if down:
-                log.info("remote commands: Redis is back")
-                down = False
-            for _key, entries in reply or ():
-                for entry_id, fields in entries:
-                    self._last_id = entry_id.decode()
-                    self._handle(fields)
 
     def _handle(self, fields: Mapping[bytes, bytes]) -> None:
         try:
             name, side, value, tag = parse_command(fields, self._wall_clock())
-        except ValueError as exc:
-            log.warning("remote command refused: %s", exc)
+        except (ValueError, AttributeError, TypeError) as exc:
+            log.warning("remote command refused: %s", str(exc)[:200])
             return
         log.info("remote command %s", name)
         self._post(Command(name, self._monotonic(), side=side, value=value, tag=tag))
@@ -180,3 +193,12 @@ class CommandReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _fault(key: str, exc: Exception) -> str:
+    """One line saying what stops the reader now (the key named when Redis refuses it)."""
+    if isinstance(exc, redis.ResponseError):  # WRONGTYPE and other error replies
+        return f"Redis refuses to read {key}: {str(exc)[:200]}"
+    if isinstance(exc, redis.RedisError):
+        return f"Redis unreachable ({type(exc).__name__})"
+    return f"unexpected {type(exc).__name__} reading {key}: {str(exc)[:200]}"

@@ -1,0 +1,67 @@
+"""The board's command reader is the real trust boundary (docs/security.md): every command is
+checked there, carries a time the reader checks (missing, future-dated or not a number:
+refused), and the reader survives a command key of the wrong type with one clear line, taking
+commands again once the key is a stream."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+import redis
+
+from firmware_host.game.types import SessionEvent
+from firmware_host.remote.commands import MAX_SKEW, CommandReader, commands_key, parse_command
+
+pytestmark = pytest.mark.redis
+
+NOW = 1_795_977_005.0
+
+
+@pytest.mark.parametrize("sent, why", [
+    (None, "no time"), (NOW + MAX_SKEW + 1, "future"), (NOW + 10**9, "future"),
+    ("nan", "time"), ("inf", "time"), ("-inf", "time"), ("1e400", "time"), ("x", "time"),
+    (NOW - 31, "stale"),
+])
+def test_a_command_without_a_good_time_is_refused(sent: object, why: str) -> None:
+    fields = {b"name": b"hint"}
+    if sent is not None:
+        fields[b"time"] = str(sent).encode()
+    with pytest.raises(ValueError, match=why):
+        parse_command(fields, now=NOW)
+
+
+def test_a_fresh_command_passes() -> None:
+    assert parse_command({b"name": b"hint", b"time": str(NOW - 1).encode()}, now=NOW)[0] == "hint"
+    assert parse_command({b"name": b"hint", b"time": str(NOW + 1).encode()}, now=NOW)[0] == "hint"
+
+
+def test_the_reader_survives_a_key_of_the_wrong_type(client: redis.Redis,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    key = commands_key("rc1")
+    client.hset(key, "a", "b")  # HSET draughtsboard:rc1:commands a b
+    posted: list[SessionEvent] = []
+    warned, again = threading.Event(), threading.Event()
+
+    class Watch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if key in record.getMessage():
+                (again if record.getMessage().endswith(" again") else warned).set()
+
+    watch = Watch()
+    logging.getLogger("firmware_host.remote.commands").addHandler(watch)
+    caplog.set_level(logging.INFO, "firmware_host.remote.commands")
+    try:
+        with CommandReader(client, "rc1", posted.append, lambda: 0.0).start() as reader:
+            assert warned.wait(10), "no line about the key"
+            client.delete(key)
+            assert again.wait(10), "the reader did not read the key again"
+            client.xadd(key, {"name": "hint", "time": f"{time.time():.3f}"})
+            assert reader.wait_posted(1, 10), "the reader stopped taking commands"
+    finally:
+        logging.getLogger("firmware_host.remote.commands").removeHandler(watch)
+    lines = [r.getMessage() for r in caplog.records if key in r.getMessage()]
+    assert lines and "WRONGTYPE" in lines[0] and "unreachable" not in lines[0], lines
+    assert len([line for line in lines if "WRONGTYPE" in line]) == 1, lines
