@@ -1,4 +1,5 @@
-"""Listeners of the session's events: the service log and the ``--events json`` printer.
+"""Listeners of the session's events: the service log, the ``--events json`` printer, and the
+sentences a scripted run prints without it.
 
 >>> import io
 >>> out = io.StringIO()
@@ -34,6 +35,28 @@ def json_printer(out: TextIO) -> Listener:
     def emit(event: EventData) -> None:
         out.write(json.dumps(event, separators=(",", ":"), default=str) + "\n")
         out.flush()
+
+    return emit
+
+
+def text_printer(out: TextIO) -> Listener:
+    """A session listener printing the sentence of each event a person follows, one a line.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> text_printer(out)({"event": "move", "ply": 1, "pdn": "11-15"})
+    >>> text_printer(out)({"event": "leds", "frame": {}})
+    >>> out.getvalue()
+    '1. 11-15\\n'
+    """
+
+    def emit(event: EventData) -> None:
+        if event.get("event") not in LOGGED_EVENTS:
+            return
+        text = render(event)
+        if text:
+            out.write(text + "\n")
+            out.flush()
 
     return emit
 

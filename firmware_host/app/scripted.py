@@ -5,7 +5,8 @@ time.
 --games-dir DIR --events json`` builds the service exactly as ``run`` does
 (:func:`~firmware_host.app.service.build_service`, with a virtual clock and an engine that
 answers at once), plays the script (format: :mod:`board_io.sim.script`), prints one JSON line per
-session event to stdout, writes the game's PDN into ``DIR`` and exits 0.
+session event to stdout (without ``--events json``: the sentence of each event a person
+follows, as the log has it), writes the game's PDN into ``DIR`` and exits 0.
 
 An accepted move prints as::
 
@@ -30,7 +31,7 @@ from board_io.sim import ScriptPlayer, read_script
 from engine import Board
 from engine.errors import DraughtsError
 from engine.variant import find_variant
-from firmware_host.app.listeners import json_printer
+from firmware_host.app.listeners import json_printer, text_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Wiring, build_service
 from firmware_host.game.controller import run_script
@@ -78,7 +79,8 @@ def _run(options: RunOptions, out: TextIO) -> int:
     if options.script is None:
         raise ValueError("a scripted run needs a script")
     events = read_script(options.script, layout, initial=start)
-    listeners = [json_printer(out)] if options.events == "json" else []
+    # Without --events json a person reads the run: one sentence an event, as the log has it.
+    listeners = [json_printer(out) if options.events == "json" else text_printer(out)]
     if options.realtime:
         from firmware_host.app.realtime import run_realtime
 

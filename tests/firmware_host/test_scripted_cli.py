@@ -102,3 +102,19 @@ def test_unknown_variant_gives_one_clear_error(tmp_path: Path) -> None:
                    "--store", "memory", "--games-dir", str(tmp_path))
     assert done.returncode == 2
     assert "chess" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_events_json_a_scripted_run_prints_what_happens(tmp_path: Path) -> None:
+    # Issue 24: "run --script prints nothing".
+    script = tmp_path / "game.events"
+    script.write_text("500 lift 22\n700 place 18\n1000 lift 18\n1100 place 22\n"
+                      "3000 lift 11\n3200 place 15\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli", "run", "--sensors", "sim", "--leds", "sim",
+         "--store", "memory", "--games-dir", str(tmp_path), "--script", str(script),
+         "--mode", "record", "--variant", "english"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "new game (english, record mode)"
+    assert "1. 11-15" in lines
