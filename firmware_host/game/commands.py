@@ -43,6 +43,7 @@ class Commands:
             CommandName.PAUSE: session.timekeeper.command,
             CommandName.RESUME: session.timekeeper.command,
             CommandName.ADD_TIME: session.timekeeper.command,
+            CommandName.ADJUDICATE: self._cmd_adjudicate,
         })
 
     def handle(self, event: Command) -> None:
@@ -120,3 +121,14 @@ class Commands:
             s.publish("draw_declined")
             return
         s.finish(Outcome(Termination.DRAW_AGREED, None), event.at)
+
+    def _cmd_adjudicate(self, event: Command) -> None:
+        s = self._s
+        winners = {"white": Color.WHITE, "black": Color.BLACK, "draw": None}
+        if event.value not in winners:
+            s.publish("command_refused", command="adjudicate", reason="bad_value")
+            return
+        if s.outcome is not None or s.game_id is None:
+            s.publish("command_refused", command="adjudicate", reason="game_over")
+            return
+        s.finish(Outcome(Termination.ADJUDICATION, winners[event.value]), event.at)

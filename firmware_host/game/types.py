@@ -220,6 +220,9 @@ class CommandName(Enum):
     PAUSE = "pause"
     RESUME = "resume"
     ADD_TIME = "add_time"
+    #: The arbiter's: end the game in play with ``value`` ``white``, ``black`` (the winner) or
+    #: ``draw`` (termination ``adjudication``).
+    ADJUDICATE = "adjudicate"
 
 
 @dataclass(frozen=True)

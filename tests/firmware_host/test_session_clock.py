@@ -176,3 +176,25 @@ def test_falling_under_a_minute_is_one_clock_event() -> None:
     count = len(rig.published("clock"))
     rig.wait(30_000)
     assert len(rig.published("clock")) == count    # no more until something changes
+
+
+@pytest.mark.parametrize(("value", "result", "winner"), [
+    ("white", "2-0", "white"), ("black", "0-2", "black"), ("draw", "1-1", None)])
+def test_the_arbiter_adjudicates_the_game_in_play(value: str, result: str,
+                                                  winner: str | None) -> None:
+    rig = clocked()
+    rig.play("32-28")
+    rig.session.handle(Command("adjudicate", rig.now, value=value))
+    ended = rig.last("result")
+    assert (ended["result"], ended["termination"], ended["winner"]) == (
+        result, "adjudication", winner)
+    assert rig.last("clock")["running"] is None
+    rig.session.handle(Command("adjudicate", rig.now, value="white"))
+    assert rig.last("command_refused")["reason"] == "game_over"
+
+
+def test_an_adjudication_without_a_side_is_refused() -> None:
+    rig = Rig("international")
+    rig.session.handle(Command("adjudicate", rig.now, value="nobody"))
+    assert rig.last("command_refused")["reason"] == "bad_value"
+    assert rig.session.outcome is None
