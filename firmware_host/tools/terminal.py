@@ -7,7 +7,8 @@ messages.
 
 Commands: a move (``22-18``, ``22x13x4``, ``c3-d4``; on numeric boards squares may also be
 given as drawn, ``e3``), ``lift SQ``, ``place SQ``, the buttons ``adjust``, ``hint``,
-``takeback``, ``newgame``, ``resign``, ``draw``, ``done``, and ``board``, ``help``, ``quit``.
+``takeback``, ``newgame``, ``resign``, ``draw``, ``done``, and ``fix`` (do what the correction
+lights ask), ``board``, ``help``, ``quit``.
 
 Nothing waits on the game: a command returns as soon as its lifts and placements are on the
 board and the sensors have seen them; the board's time runs on while the prompt waits, and
@@ -33,7 +34,7 @@ from typing import TextIO
 from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import LedRecorder
-from board_io.types import ButtonName, Reading
+from board_io.types import ButtonName, Reading, Role
 from engine import Color, Piece
 from engine.errors import DraughtsError
 from engine.types import Move
@@ -71,6 +72,8 @@ HELP = """commands:
   takeback  go back to your previous turn
   newgame   start a new game (again: back to this one)
   resign    resign the game          draw   offer (record mode: agree) a draw
+  fix       put the pieces right as the lights show (B: put a piece back, E: take it away):
+            after a takeback, for a new game, after a slip
   board     draw the board again     help   this text      quit   leave
 squares: {squares}."""
 
@@ -278,6 +281,8 @@ class TerminalGame:
                                            sep=self.variant.capture_separator) + "\n")
             elif verb == "board":
                 self.dirty = True
+            elif verb == "fix" and len(words) == 1:
+                self._fix()
             elif verb in _BUTTONS and len(words) == 1:
                 button = ButtonName.parse(verb)
                 self._asking_hint = verb == "hint" or self._asking_hint
@@ -292,6 +297,21 @@ class TerminalGame:
         except (BoardIOError, DraughtsError, ValueError) as exc:
             self.say(str(exc))
         return True
+
+    def _fix(self) -> None:
+        """Lift what the lights say to take away, then place what they say to put back."""
+        frame = self.leds.frame
+        extra = sorted(sq for sq, led in frame.items() if led.role is Role.EXTRA)
+        missing = sorted(sq for sq, led in frame.items() if led.role is Role.MISSING)
+        if self.actions or not (extra or missing):
+            raise TypedMoveError("nothing to put right: the board matches the game"
+                                 if not self.actions else "wait: the hand is still moving")
+        for square in extra:
+            if square in self.sim.pieces:
+                self._schedule_hand("lift", square)
+        for square in missing:
+            if square not in self.sim.pieces:
+                self._schedule_hand("place", square)
 
     def _hand_command(self, verb: str, square: int) -> None:
         """``lift SQ`` / ``place SQ``, refused at once when the square cannot take it."""

@@ -168,3 +168,16 @@ def test_refusals_name_their_reason_and_no_position_string() -> None:
     assert "the man on c3 can go to b4 or d4, not to e5" in text  # the same move by hand
     assert "W:W" not in text.split("[Event", 1)[0]  # no FEN in a message
     assert "that is not a legal move" not in text
+
+
+def test_fix_does_what_the_correction_lights_ask() -> None:
+    # A new game at the terminal: no thirty lifts and placements by hand.
+    text = run_play("11-15\nnewgame\nfix\nquit\n")
+    after = text.split("set up the initial position to start a new game", 1)[1]
+    assert "new game (english, play mode)" in after
+    pdn = text.rsplit("[GameId", 1)[1]
+    assert pdn.split("\n\n", 1)[1].strip() == "*"  # the new game, not yet begun
+    text = run_play("11-15\ntakeback\nfix\nfix\nquit\n", auto=False)
+    after = text.split("took back", 1)[1]
+    assert "board in sync with the game" in after
+    assert "nothing to put right: the board matches the game" in after
