@@ -213,8 +213,10 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
            default_factory=default_board_id, default_doc="the hostname"),
     # [store]
     Option("store.url", "str", "memory",
-           "memory (keeps nothing across restarts) or redis://[:password@]host:port/db, "
-           "rediss://... (TLS) or unix:///path/to/redis.sock.", secret=True,
+           "memory (keeps nothing across restarts) or redis://[user:password@]host:port/db, "
+           "rediss://... (TLS), unix:///path/to/redis.sock, or through Redis Sentinel "
+           "redis+sentinel://[user:password@]host:port[,host:port...]/service/db "
+           "(docs/high-availability.md).", secret=True,
            readers=_SERVICE, check=store_url_problem),
     _str("store.games_dir", "/var/lib/draughtsboard/games",
          "Directory of the PDN files (one per game, rewritten after every move)."),

@@ -54,7 +54,8 @@ _BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")  # the config's rule: 
 #: The command families a program of the hall may use at all; the key and channel patterns
 #: then say on which keys. Never FLUSHALL, KEYS, CONFIG, DEBUG, ACL...: ``-@dangerous``.
 _COMMANDS = ("-@all +@read +@write +@stream +@hash +@string +@set +@sortedset +@keyspace "
-             "+@transaction +@connection +@scripting +@pubsub -@dangerous +ping +acl|whoami")
+             "+@transaction +@connection +@scripting +@pubsub -@dangerous +ping +acl|whoami "
+             "+role")  # ROLE: whether a primary has replicas to confirm a move (store/replicas)
 
 
 def board_user(board_id: str) -> str:

@@ -55,6 +55,7 @@ def test_a_board_cannot_write_another_boards_game_or_commands(hall: tuple[RedisS
     a.xadd("draughtsboard:a1:game:g1", {"op": "start"})  # its own game: taken
     a.sadd("draughtsboard:boards", "a1")
     a.publish("draughtsboard:a1:events", "{}")
+    assert a.wait(0, 10) == 0 and a.execute_command("ROLE")[0] == b"master"  # replicas.py
     for write in (lambda: a.xadd("draughtsboard:b2:game:g1", {"op": "move"}),
                   lambda: a.xadd("draughtsboard:b2:commands", {"command": "resign"}),
                   lambda: a.set("draughtsboard:b2:session", "{}"),
