@@ -379,14 +379,23 @@ class RedisStore:
         return sorted(found, key=lambda s: s.created)
 
     def close(self) -> None:
-        """Send queued events, flush what can be flushed and close the connection; idempotent."""
+        """Send queued events, flush what can be flushed and close the connection; idempotent,
+        and it never raises (a stop goes on whatever Redis or the disk does: the spool keeps
+        what was not flushed)."""
         if self._closed:
             return
         self._closed = True
-        if self._publisher is not None:
-            self._publisher.close()
-        self.flush()
-        self.client.close()
+        try:
+            if self._publisher is not None:
+                self._publisher.close()
+            self.flush()
+        except Exception as exc:  # the stop must go on: the spool keeps it all
+            log.error("store: not flushed at stop (%s): the spool keeps it for the next start",
+                      describe_failure(exc))
+        try:
+            self.client.close()
+        except Exception as exc:  # a socket already gone
+            log.debug("store: closing the connection: %s", exc)
 
     def __enter__(self) -> RedisStore:
         return self

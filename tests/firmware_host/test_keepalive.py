@@ -169,3 +169,23 @@ def test_the_service_keeps_its_heartbeat_off_the_scan_thread(tmp_path: Path,
     assert stopped["state"] == "stopped"
     assert admin.get("draughtsboard:hb-service:lease") is None
     admin.close()
+
+
+def test_the_store_never_raises_from_its_exit(tmp_path: Path,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    from firmware_host.store import RedisStore, Spool
+
+    class Broken:
+        """A client whose every command fails in a way no Redis error list names."""
+
+        def __getattr__(self, name: str) -> object:
+            def fail(*args: object, **kwargs: object) -> object:
+                raise RuntimeError(f"{name}: something no one foresaw")
+            return fail
+
+    spool = Spool(tmp_path / "b.jsonl")
+    spool.append([{"cmd": "set", "args": ["k", "v"]}])  # a backlog the stop tries to flush
+    with RedisStore(Broken(), "b", spool):  # type: ignore[arg-type]
+        pass
+    assert len(spool) == 1  # kept for the next start
+    assert any("not flushed at stop" in line for line in warnings(caplog))
