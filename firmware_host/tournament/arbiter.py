@@ -1,0 +1,146 @@
+"""The arbiter's actions on the boards, each one kept in an audit log in Redis.
+
+Every action goes to the boards the way the web's control does: an entry of the board's command
+stream (:mod:`firmware_host.remote.commands`), carried out by the board itself, so the game's
+log is only ever written by its board. Each action first adds an entry to the audit stream
+``draughtsboard:audit`` (fields ``time``, ``who``, ``action``, ``board``, ``detail`` (JSON) and
+``reason``): what was decided, by whom, why; nothing is changed silently.
+
+- :func:`pause_all` / :func:`resume_all`: every board's clock held / running again;
+- :func:`add_time`: seconds more (or less) for one side of one board;
+- :func:`adjudicate`: the game in play on a board ends with the arbiter's result.
+
+The board checks each command again and answers on its event feed (``clock``, ``result``,
+``command_refused``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from redis.asyncio import Redis
+
+from firmware_host.game.settings import MAX_HEADER_LENGTH
+from firmware_host.remote.commands import STREAM_LENGTH, commands_key
+
+__all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
+           "audit_entries", "pause_all", "resume_all"]
+
+#: The audit stream (capped at about :data:`AUDIT_LENGTH` entries).
+AUDIT = "draughtsboard:audit"
+AUDIT_LENGTH = 100_000
+#: The most time one decision may give or take (seconds).
+MAX_ADDED_S = 3600
+RESULTS = ("white", "black", "draw")
+
+
+class ArbiterError(ValueError):
+    """An action that cannot be carried out as asked; the message says why."""
+
+
+def _reason(reason: str, required: bool) -> str:
+    reason = reason.strip()
+    if required and not reason:
+        raise ArbiterError("say why (a reason is kept with the decision)")
+    if len(reason) > 200 or not reason.isprintable():
+        raise ArbiterError("the reason: at most 200 printable characters")
+    return reason
+
+
+async def audit(client: Redis, who: str, action: str, board: str, reason: str,
+                **detail: object) -> str:
+    """Add one decision to the audit stream; return its id."""
+    entry: Any = {"time": f"{time.time():.3f}", "who": who, "action": action, "board": board,
+                  "detail": json.dumps(detail, sort_keys=True), "reason": reason}
+    entry_id = await client.xadd(AUDIT, entry, maxlen=AUDIT_LENGTH, approximate=True)
+    return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+
+
+async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, object]]:
+    """The newest ``count`` decisions, newest first, as JSON-ready data."""
+    raw: Any = await client.xrevrange(AUDIT, count=max(1, min(count, 1000)))
+    out: list[dict[str, object]] = []
+    for entry_id, fields in raw:
+        data = {_text(k): _text(v) for k, v in dict(fields).items()}
+        try:
+            detail: object = json.loads(data.get("detail", "{}"))
+        except json.JSONDecodeError:
+            detail = {}
+        out.append({"id": _text(entry_id), "time": float(data.get("time", "0") or 0),
+                    "who": data.get("who", ""), "action": data.get("action", ""),
+                    "board": data.get("board", ""), "detail": detail,
+                    "reason": data.get("reason", "")})
+    return out
+
+
+async def _send(client: Redis, board: str, fields: Mapping[str, str]) -> None:
+    entry: Any = {**fields, "time": f"{time.time():.3f}"}
+    await client.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
+
+
+async def _to_every_board(client: Redis, boards: Iterable[str], name: str, who: str,
+                          reason: str) -> list[str]:
+    chosen = sorted(set(boards))
+    await audit(client, who, f"{name}_all", "*", _reason(reason, required=False),
+                boards=chosen)
+    for board in chosen:
+        await _send(client, board, {"name": name})
+    return chosen
+
+
+async def pause_all(client: Redis, boards: Iterable[str], who: str, reason: str = ""
+                    ) -> list[str]:
+    """Hold the clock of every board in ``boards``; return them."""
+    return await _to_every_board(client, boards, "pause", who, reason)
+
+
+async def resume_all(client: Redis, boards: Iterable[str], who: str, reason: str = ""
+                     ) -> list[str]:
+    """Run the clock of every board in ``boards`` again (from a pause, or to start a round
+    whose boards were paused); return them."""
+    return await _to_every_board(client, boards, "resume", who, reason)
+
+
+async def add_time(client: Redis, board: str, side: str, seconds: str, who: str,
+                   reason: str) -> None:
+    """Give ``side`` of ``board`` ``seconds`` more (negative: less).
+
+    Raises:
+        ArbiterError: a bad side, an amount out of range, no reason.
+    """
+    if side not in ("white", "black"):
+        raise ArbiterError(f"side {side!r}: white or black")
+    try:
+        amount = float(seconds)
+    except ValueError:
+        raise ArbiterError(f"{seconds!r} is not a number of seconds") from None
+    if not math.isfinite(amount) or not -MAX_ADDED_S <= amount <= MAX_ADDED_S or amount == 0:
+        raise ArbiterError(f"seconds: -{MAX_ADDED_S} to {MAX_ADDED_S}, not 0")
+    why = _reason(reason, required=True)
+    await audit(client, who, "add_time", board, why, side=side, seconds=amount)
+    await _send(client, board, {"name": "add_time", "side": side, "value": f"{amount:g}"})
+
+
+async def adjudicate(client: Redis, board: str, result: str, who: str, reason: str,
+                     game_id: str = "") -> None:
+    """End the game in play on ``board``: ``result`` is the winner (``white``, ``black``) or
+    ``draw``; ``game_id`` (the game the arbiter saw) goes into the audit entry.
+
+    Raises:
+        ArbiterError: a bad result, no reason.
+    """
+    if result not in RESULTS:
+        raise ArbiterError(f"result {result!r}: one of {', '.join(RESULTS)}")
+    why = _reason(reason, required=True)
+    if len(game_id) > MAX_HEADER_LENGTH or not game_id.isprintable():
+        raise ArbiterError("not a game id")
+    await audit(client, who, "adjudicate", board, why, result=result, game_id=game_id)
+    await _send(client, board, {"name": "adjudicate", "value": result})
+
+
+def _text(value: object) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)

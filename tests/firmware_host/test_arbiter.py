@@ -1,0 +1,121 @@
+"""The arbiter console's server side: the arbiter role, decisions carried out by the boards, the
+audit log. (The page itself is the web front's: docs/tournament.md.)"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import fakeredis
+import fakeredis.aioredis
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from firmware_host.game.types import Command
+from firmware_host.remote.commands import commands_key, parse_command
+from firmware_host.store import RedisStore
+from firmware_host.tournament.arbiter import AUDIT
+from firmware_host.web.arbiter import COOKIE, ArbiterKeys, ArbiterSite
+from tests.firmware_host.session_harness import Rig
+
+KEYS = ArbiterKeys("secret-of-the-web-service-0123456789")
+
+
+def board(sync: Any, board_id: str) -> Rig:
+    """A board playing on a 3+2 clock whose store is the shared (fake) Redis."""
+    return Rig("international", store=RedisStore(sync, board_id, name="test"),
+               time_control="3+2")
+
+
+def carry_out_commands(sync: Any, rig: Rig, board_id: str) -> None:
+    """The board reads its command stream (as firmware_host/remote does) and obeys."""
+    for _, fields in sync.xrange(commands_key(board_id)):
+        name, side, value, tag = parse_command(fields, now=float(fields[b"time"]))
+        rig.wait(100)
+        rig.session.handle(Command(name, rig.now, side=side, value=value, tag=tag))
+    sync.delete(commands_key(board_id))
+
+
+Scenario = Callable[[TestClient[Any, Any], Any], Awaitable[None]]
+
+
+def run(scenario: Scenario) -> None:
+    server = fakeredis.FakeServer()
+    sync = fakeredis.FakeRedis(server=server)
+
+    async def main() -> None:
+        client = fakeredis.aioredis.FakeRedis(server=server)
+        app = web.Application()
+        app.add_routes(ArbiterSite(client, KEYS).routes())
+        async with TestClient(TestServer(app)) as http:
+            await scenario(http, sync)
+        await client.aclose()
+
+    asyncio.run(main())
+
+
+def test_only_the_arbiter_may_decide() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        assert (await http.get("/arbiter/state.json")).status == 403
+        forged = {COOKIE: "0123456789abcdef.00"}
+        assert (await http.post("/arbiter/pause-all", cookies=forged)).status == 403
+        assert (await http.post("/arbiter/pair", data={"code": "0000000000"})).status == 403
+        paired = await http.post("/arbiter/pair", data={"code": KEYS.code})
+        assert paired.status == 200
+        csrf = (await paired.json())["csrf"]
+        # Paired, but a form without its CSRF field (another site's) is refused.
+        assert (await http.post("/arbiter/pause-all", data={})).status == 403
+        assert (await http.post("/arbiter/pause-all", data={"csrf": csrf})).status == 200
+        assert sync.xlen(AUDIT) == 1
+
+    run(scenario)
+
+
+def test_pause_all_add_time_and_adjudicate_reach_the_boards_and_the_audit_log() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        one, two = board(sync, "hall-1"), board(sync, "hall-2")
+        one.play("32-28")
+        bearer = {"Authorization": f"Bearer {KEYS.token}"}
+        reply = await http.post("/arbiter/pause-all", headers=bearer,
+                                data={"reason": "fire alarm"})
+        assert (await reply.json())["boards"] == ["hall-1", "hall-2"]
+        for rig, name in ((one, "hall-1"), (two, "hall-2")):
+            carry_out_commands(sync, rig, name)
+            assert rig.last("clock")["paused"] is True
+
+        no_reason = await http.post("/arbiter/add-time", headers=bearer,
+                                    data={"board": "hall-1", "side": "black", "seconds": "60"})
+        assert no_reason.status == 400 and "say why" in (await no_reason.json())["error"]
+        unknown = await http.post("/arbiter/add-time", headers=bearer,
+                                  data={"board": "hall-9", "side": "black", "seconds": "60",
+                                        "reason": "x"})
+        assert unknown.status == 400
+        given = await http.post("/arbiter/add-time", headers=bearer,
+                                data={"board": "hall-1", "side": "black", "seconds": "60",
+                                      "reason": "disturbed by a spectator"})
+        assert given.status == 200
+        carry_out_commands(sync, one, "hall-1")
+        # Black's time ran 0.11 s (the let-go's 10 ms, then 100 ms to the pause); then 60 more.
+        assert one.last("clock")["clock_black"] == 239.9
+
+        decided = await http.post("/arbiter/adjudicate", headers=bearer,
+                                  data={"board": "hall-2", "result": "draw",
+                                        "reason": "dead position", "game_id": "g"})
+        assert decided.status == 200
+        carry_out_commands(sync, two, "hall-2")
+        assert (two.last("result")["termination"], two.last("result")["result"]) == (
+            "adjudication", "1-1")
+
+        state = await (await http.get("/arbiter/state.json", headers=bearer)).json()
+        boards = {b["board"]: b for b in state["boards"]}
+        assert boards["hall-1"]["clock"]["paused"] is True
+        assert boards["hall-1"]["plies"] == 1 and boards["hall-2"]["result"] == "1-1"
+        actions = [(e["action"], e["board"], e["reason"]) for e in state["audit"]]
+        assert actions == [("adjudicate", "hall-2", "dead position"),
+                           ("add_time", "hall-1", "disturbed by a spectator"),
+                           ("pause_all", "*", "fire alarm")]
+        assert state["audit"][1]["detail"] == {"side": "black", "seconds": 60.0}
+        assert "arbiter token" in state["audit"][0]["who"]
+
+    run(scenario)
