@@ -12,8 +12,10 @@ feed (SSE), ``/broadcast.pdn`` (``?round=``, ``?board=``; also ``/broadcast/roun
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,10 +28,13 @@ from redis.exceptions import RedisError
 from engine.errors import DraughtsError
 from engine.variant import VARIANTS
 from firmware_host.store.records import GameRecord
-from firmware_host.web import broadcast, control
+from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
 from firmware_host.web.devices import Devices
-from firmware_host.web.feed import BLOCK_MS, follow, format_cursor, parse_cursor, sse
+from firmware_host.web.diagram import board_svg
+from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
+from firmware_host.web.hub import Hub
+from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
 from firmware_host.web.views import ArchiveRow, Views
 
@@ -40,6 +45,8 @@ log = logging.getLogger(__name__)
 COOKIE = "draughtsboard_pair"
 #: Games an archive page or a selection's PDN holds at most (the newest that match).
 ARCHIVE_LIMIT = 500
+#: A write to a live feed's client that takes longer ends the feed (s): it stopped reading.
+WRITE_TIMEOUT_S = 30.0
 #: Pairing attempts accepted per minute from one address.
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
@@ -61,6 +68,12 @@ class WebSettings:
     control: bool = True
     rate_per_minute: int = 60
     block_ms: int = BLOCK_MS
+    #: Live feeds open at once from one address at most.
+    feeds_per_address: int = 32
+    #: The Unix time (a test's clock decides when a board is offline).
+    clock: Callable[[], float] = time.time
+    #: How often the live feeds look at the boards' heartbeats (s).
+    alive_every_s: float = 5.0
     #: The paired devices (web/devices.py; in memory unless given their file).
     devices: Devices = field(default_factory=lambda: Devices(None))
 
@@ -86,9 +99,13 @@ class Site:
         self.pair_guard = PairingGuard()
         #: The hall's cards as last drawn, by board: (newest event id then, HTML). A drawing,
         #: not game state: Redis stays the source.
-        self._cards: dict[str, tuple[str, str]] = {}
+        self._cards: dict[str, tuple[str, str, str]] = {}
         #: The service is stopping (set by the application's on_shutdown).
         self.closing = False
+        #: The one reader of every live feed (web/hub.py), and the feeds open per address.
+        self.hub = Hub(client, self._card_now, self._panel_now, block_ms=settings.block_ms,
+                       clock=settings.clock, alive_every_s=settings.alive_every_s)
+        self.feeds: dict[str, int] = {}
 
     # -- authorisation ------------------------------------------------------------------------
 
@@ -114,21 +131,38 @@ class Site:
     async def hall(self, request: web.Request) -> web.Response:
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
-        cards = [{"board_id": b, "html": await self.card(b, cursor[b])} for b in boards]
+        alive = await liveness.read(self.client, boards, self.settings.clock())
+        cards = [{"board_id": b, "html": await self.card(b, cursor[b], alive[b])}
+                 for b in boards]
         return _html(self.views.page("hall.html", cards=cards, cursor=format_cursor(cursor),
                                      paired=self.paired(request)))
 
-    async def card(self, board_id: str, newest: str) -> str:
+    async def card(self, board_id: str, newest: str, alive: Liveness) -> str:
         """The hall's card of a board whose newest event is ``newest``: drawn again only when
         the board published something since it was last drawn (every change of a game comes
-        with an event), so a hall page costs little more than its changed boards."""
+        with an event) or its liveness changed, so a hall page costs little more than its
+        changed boards."""
         cached = self._cards.get(board_id)
-        if cached is not None and _id_key(cached[0]) >= _id_key(newest):
+        key = f"{alive.online}{alive.seen if not alive.online else ''}"
+        if cached is not None and id_key(cached[0]) >= id_key(newest) and cached[2] == key:
             return cached[1]
         view = await self.reader.board(board_id, CARD_RECENT)
-        html = self.views.card(view)
-        self._cards[board_id] = (view.last_event_id, html)
+        html = self.views.card(view, alive)
+        self._cards[board_id] = (view.last_event_id, html, key)
         return html
+
+    async def _alive(self, board_id: str) -> Liveness:
+        return (await liveness.read(self.client, [board_id], self.settings.clock()))[board_id]
+
+    async def _card_now(self, board_id: str) -> str:
+        """The card as it is now (the live feed's whole-card messages)."""
+        view = await self.reader.board(board_id, CARD_RECENT)
+        return self.views.card(view, await self._alive(board_id))
+
+    async def _panel_now(self, board_id: str) -> str:
+        """The board page's panel as it is now (the live feed's whole-panel messages)."""
+        return self.views.panel(await self.reader.board(board_id, RECENT),
+                                await self._alive(board_id))
 
     async def board(self, request: web.Request) -> web.Response:
         board_id = _board_id(request)
@@ -138,7 +172,8 @@ class Site:
         paired = self.paired(request)
         cookie = request.cookies.get(COOKIE, "")
         return _html(self.views.page(
-            "board.html", board_id=board_id, panel=self.views.panel(view), paired=paired,
+            "board.html", board_id=board_id, paired=paired,
+            panel=self.views.panel(view, await self._alive(board_id)),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
@@ -242,46 +277,66 @@ class Site:
         board = request.query.get("board", "")
         if board and not _ID.fullmatch(board):
             raise web.HTTPBadRequest(text="bad board id")
-        cursor = parse_cursor(request.headers.get("Last-Event-ID")
-                              or request.query.get("cursor", ""))
-        boards = [board] if board else None
-        if not cursor:  # a first visit without the page's cursor: from now on
-            cursor = await self.reader.last_ids(boards or await self.reader.boards())
-        elif board and board not in cursor:
-            cursor.update(await self.reader.last_ids([board]))
+        address = request.remote or "?"
+        if self.feeds.get(address, 0) >= self.settings.feeds_per_address:
+            raise web.HTTPTooManyRequests(text="too many live feeds open from this address")
+        # The page's cursor, and the browser's own (the last message's id) over it.
+        cursor = parse_cursor(request.query.get("cursor", ""))
+        for key, entry in parse_cursor(request.headers.get("Last-Event-ID", "")).items():
+            if id_key(entry) > id_key(cursor.get(key, "0-0")):
+                cursor[key] = entry
+        self.feeds[address] = self.feeds.get(address, 0) + 1
+        try:
+            return await self._stream(request, board or None, cursor)
+        finally:
+            self.feeds[address] -= 1
+            if not self.feeds[address]:
+                del self.feeds[address]
+
+    async def _stream(self, request: web.Request, board: str | None, cursor: dict[str, str]
+                      ) -> web.StreamResponse:
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no"})
         response.force_close()  # when the feed ends, the connection does: the browser retries
-        await response.prepare(request)
-        try:
-            await response.write(b"retry: 1000\n\n")
-            async for batch in follow(self.client, cursor, boards, self.settings.block_ms):
-                if not batch:
-                    await response.write(b": keep-alive\n\n")
-                    continue
-                event_id = format_cursor(cursor)
-                for board_id in dict.fromkeys(b for b, _ in batch):
-                    await response.write(sse("board", await self._update(
-                        board_id, [m for b, m in batch if b == board_id], cursor[board_id],
-                        boards is None), event_id))
-        except ConnectionResetError:
-            pass  # the page went away
-        except RedisError as exc:  # the stream ends; the browser comes back with its cursor
-            if not self.closing:  # (at a stop the client closes under the feed: no news)
-                log.warning("web: feed ended, the boards' Redis does not answer: %s",
-                            type(exc).__name__)
+        async with self.hub.open(board, cursor) as feed:  # RedisError here: a 503
+            await response.prepare(request)
+            try:
+                await response.write(b"retry: 1000\n\n")
+                async for chunk in self.hub.chunks(feed, self.settings.block_ms / 1000):
+                    await asyncio.wait_for(response.write(chunk), WRITE_TIMEOUT_S)
+            except (ConnectionResetError, TimeoutError):
+                pass  # the page went away, or stopped reading
+            except RedisError as exc:  # the stream ends; the browser comes back with its cursor
+                if not self.closing:
+                    log.warning("web: feed ended, the boards' Redis does not answer: %s",
+                                type(exc).__name__)
         return response
 
-    async def _update(self, board_id: str, events: list[dict[str, object]], newest: str,
-                      hall: bool) -> dict[str, object]:
-        data: dict[str, object] = {
-            "board": board_id, "events": [m for m in events if m.get("event") != "leds"]}
-        if hall:
-            data["card"] = await self.card(board_id, newest)
-        else:
-            data["panel"] = self.views.panel(await self.reader.board(board_id, RECENT))
-        return data
+    async def board_image(self, request: web.Request) -> web.Response:
+        """``/board/<id>.svg``: the board's diagram as an image (``?flip=1``: from Black's
+        side) for a broadcast or a chat to embed: no script, cacheable for a few seconds."""
+        board_id = _board_id(request)
+        if board_id not in await self.reader.boards():
+            raise web.HTTPNotFound(text="no such board")
+        view = await self.reader.board(board_id, CARD_RECENT)
+        if view.position is None:
+            raise web.HTTPNotFound(text="the board has no game yet")
+        flip = request.query.get("flip", "") in ("1", "true", "yes")
+        try:
+            size = max(120, min(int(request.query.get("size", "480")), 2000))
+        except ValueError:
+            size = 480
+        svg = board_svg(view.position, view.last_move, view.leds, size=size,
+                        label=f"board {board_id}", flip=flip)
+        tag = '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
+        headers = {"ETag": tag, "Cache-Control": "public, max-age=5",
+                   "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+                   "Cross-Origin-Resource-Policy": "cross-origin",
+                   "Content-Disposition": f'inline; filename="{board_id}.svg"'}
+        if tag in [m.strip() for m in request.headers.get("If-None-Match", "").split(",")]:
+            return web.Response(status=304, headers=headers)
+        return web.Response(text=svg, content_type="image/svg+xml", headers=headers)
 
     # -- control ------------------------------------------------------------------------------
 
@@ -355,6 +410,10 @@ class Site:
             return _reply(request, board_id, str(exc), 400)
         if board_id not in await self.reader.boards():
             raise web.HTTPNotFound(text="no such board")
+        alive = await self._alive(board_id)
+        if not alive.online:  # nobody would carry it out: say so, do not queue it
+            return _reply(request, board_id, f"not sent: {board_id} is offline "
+                          f"({alive.seen_text})", 409)
         await control.send(self.client, board_id, fields)
         label = fields["name"] if "value" not in fields else f"{fields['name']} {fields['value']}"
         return _reply(request, board_id, f"sent to {board_id}: {label}", 200)
@@ -394,11 +453,6 @@ def _next(target: str) -> str:
     ('/', '/', '/')
     """
     return target if _NEXT.fullmatch(target) else "/"
-
-
-def _id_key(entry_id: str) -> tuple[int, int]:
-    ms, _, n = entry_id.partition("-")
-    return int(ms or 0), int(n or 0)
 
 
 #: Fields a control or pairing form has at most.
@@ -488,9 +542,10 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     # A hall feed's Last-Event-ID holds every board's stream id (about 30 bytes a board): room
     # for some 2,000 boards, beyond aiohttp's default 8 KB header field.
     app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024,
-                          handler_args={"max_field_size": 65536})
+                          handler_args={"max_field_size": 65536, "max_line_size": 65536})
     app.add_routes([
         web.get("/", site.hall),
+        web.get("/board/{board}.svg", site.board_image),
         web.get("/board/{board}", site.board),
         web.post("/board/{board}/command", site.command),
         web.get("/games", site.games),
@@ -512,7 +567,11 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     async def closing(app: web.Application) -> None:
         site.closing = True
 
+    async def stop_feeds(app: web.Application) -> None:
+        await site.hub.close()
+
     app.on_shutdown.append(closing)
+    app.on_shutdown.append(stop_feeds)
     return app
 
 

@@ -1,10 +1,11 @@
-"""The live feed: Server-Sent Events fed by ``XREAD BLOCK`` on the boards' event streams.
+"""The live feed's messages: cursors, Server-Sent Events, and what changed (pure: no I/O).
 
 A feed follows a set of boards (one board page, or the whole hall). Its cursor is the last
-stream id it delivered per board; every SSE message carries the whole cursor as its ``id``
-(``board1=1764590000000-0,board2=...``), so a browser that reconnects sends it back as
-``Last-Event-ID`` and the feed resumes after exactly what it delivered: nothing is missed, nothing
-repeated. Boards that appear while a feed is open are followed from their first event.
+stream id it delivered per board. Every SSE message carries, as its ``id``, the cursor of the
+board it is about (``board1=1764590000000-0``); the page keeps the whole cursor and reconnects
+with it, so the feed resumes after exactly what it delivered: nothing is missed, nothing
+repeated (a browser's own reconnection sends the last ``id`` back as ``Last-Event-ID``: that
+board resumes exactly).
 
 >>> parse_cursor("b1=1-0,b2=5-3")
 {'b1': '1-0', 'b2': '5-3'}
@@ -12,28 +13,45 @@ repeated. Boards that appear while a feed is open are followed from their first 
 'b1=1-0,b2=5-3'
 >>> parse_cursor("garbage,b3=x")
 {}
+
+A batch of a board's events becomes one small JSON message of what changed (:func:`delta`): the
+moves with the position after them, the LED frame, the state, the board's sentences. A batch
+that starts a game, takes moves back, ends a game or changes its tags asks for the whole card or
+panel instead (``full``): rare, and simpler than a delta of them.
+
+>>> d = Delta()
+>>> d.add({"event": "move", "ply": 1, "pdn": "32-28", "fen": "B:W28,...", "from": "32",
+...        "to": "28", "by": "human", "at": 1.0})
+>>> d.add({"event": "state", "state": "engine_thinking"})
+>>> d.message("board1", hall=False)
+{'board': 'board1', 'moves': [{'ply': 1, 'pdn': '32-28', 'label': '1. 32-28', 'fen': \
+'B:W28,...', 'from': '32', 'to': '28'}], 'state': 'thinking', 'state_key': 'engine_thinking'}
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from redis.asyncio import Redis
+from firmware_host.feedback.texts import render
+from firmware_host.web.reader import SPOKEN, STATE_NAMES
 
-from firmware_host.web.reader import SPOKEN, Reader, decode_entry, events_key
+__all__ = ["FULL_EVENTS", "LIVE_EVENTS", "Delta", "format_cursor", "id_key", "parse_cursor",
+           "sse"]
 
-__all__ = ["LIVE_EVENTS", "follow", "format_cursor", "parse_cursor", "sse"]
-
-#: How long one XREAD BLOCK waits (ms); a comment line keeps the connection alive after it.
+#: How long a feed waits without news before a keep-alive comment (ms).
 BLOCK_MS = 15_000
-#: A hall feed looks for new boards at least this often (ms).
-NEW_BOARD_MS = 2_000
-#: Events a page redraws on (the LED frames too: the board page draws them).
-LIVE_EVENTS = SPOKEN | {"new_game", "synced", "state", "move", "leds", "touch"}
+#: Events a page changes on (the LED frames too: the diagrams draw them).
+LIVE_EVENTS = SPOKEN | {"new_game", "synced", "state", "move", "leds", "touch", "correction",
+                        "resume_failed"}
+#: Events after which the page gets the whole card or panel again.
+FULL_EVENTS = frozenset({"new_game", "resumed", "takeback", "result", "header",
+                         "settings_applied", "resume_failed"})
+#: Fields of a move event passed on (the clocks when the board keeps them).
+MOVE_FIELDS = ("fen", "from", "to", "clock_white", "clock_black")
 _ID = re.compile(r"\d{1,20}-\d{1,20}")
 _BOARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 
@@ -41,7 +59,7 @@ _BOARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 def parse_cursor(text: str) -> dict[str, str]:
     """The cursor of a ``Last-Event-ID``; anything malformed in it is ignored."""
     out = {}
-    for part in text.split(",")[:1000]:
+    for part in text.split(",")[:5000]:
         board, sep, entry = part.partition("=")
         if sep and _BOARD.fullmatch(board) and _ID.fullmatch(entry):
             out[board] = entry
@@ -53,43 +71,86 @@ def format_cursor(cursor: Mapping[str, str]) -> str:
     return ",".join(f"{board}={entry}" for board, entry in sorted(cursor.items()))
 
 
-def sse(event: str, data: object, event_id: str | None = None) -> bytes:
-    """One Server-Sent Events message."""
-    lines = [f"event: {event}"]
-    if event_id is not None:
-        lines.append(f"id: {event_id}")
-    lines.extend(f"data: {line}" for line in json.dumps(data).splitlines())
-    return ("\n".join(lines) + "\n\n").encode()
+def id_key(entry_id: str) -> tuple[int, int]:
+    """A stream id as a sortable pair.
 
-
-async def follow(client: Redis, cursor: dict[str, str], boards: list[str] | None,
-                 block_ms: int = BLOCK_MS) -> AsyncIterator[list[tuple[str, dict[str, Any]]]]:
-    """Yield the live events after ``cursor`` as they come, one batch per XREAD reply.
-
-    Each batch is a list of ``(board, message)``, oldest first; ``cursor`` is updated past it
-    before it is yielded. ``boards``: the boards to follow (None: every board, new ones
-    included). An empty batch is yielded after a quiet ``block_ms`` (time for a keep-alive).
-    Runs until the caller stops iterating.
+    >>> id_key("1764590000000-3") > id_key("1764590000000-2") > id_key("0-0")
+    True
     """
-    reader = Reader(client)
-    while True:
-        if boards is None:
-            for board in await reader.boards():
-                cursor.setdefault(board, "0-0")
-        wanted: dict[Any, Any] = {events_key(b): cursor.get(b, "0-0")
-                                  for b in (boards or list(cursor))}
-        if not wanted:  # no board yet: look again in a second
-            await asyncio.sleep(1.0)
-            yield []
-            continue
-        block = block_ms if boards is not None else min(block_ms, NEW_BOARD_MS)
-        reply: Any = await client.xread(wanted, block=block, count=500)
-        batch = []
-        for key, entries in reply or ():
-            board = (key.decode() if isinstance(key, bytes) else str(key)).split(":")[1]
-            for entry in entries:
-                entry_id, message = decode_entry(entry)
-                cursor[board] = entry_id
-                if message is not None and message.get("event") in LIVE_EVENTS:
-                    batch.append((board, message))
-        yield batch
+    ms, _, n = entry_id.partition("-")
+    return int(ms or 0), int(n or 0)
+
+
+def sse(event: str, data: object, event_id: str | None = None) -> bytes:
+    """One Server-Sent Events message (the JSON on one line: no newline can get into a field).
+
+    >>> sse("board", {"a": 1}, "b1=1-0")
+    b'event: board\\nid: b1=1-0\\ndata: {"a":1}\\n\\n'
+    """
+    head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id is not None else "")
+    return (head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n").encode()
+
+
+def _label(ply: int, pdn: str) -> str:
+    return f"{(ply + 1) // 2}{'.' if ply % 2 else '...'} {pdn}"
+
+
+@dataclass
+class Delta:
+    """What a batch of one board's events changed (``add`` them oldest first).
+
+    ``state`` is the state the board was in before the batch (a ``synced`` after a correction
+    goes back to it); after the batch it is the board's state.
+    """
+
+    state: str = ""
+    full: bool = False
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    leds: dict[str, Any] | None = None
+    say: list[str] = field(default_factory=list)
+    shown_state: str | None = None
+
+    def add(self, message: Mapping[str, Any]) -> None:
+        """Take in one event."""
+        kind = message.get("event")
+        if kind in FULL_EVENTS:
+            self.full = True
+        if kind == "move":
+            ply, pdn = message.get("ply"), message.get("pdn")
+            if isinstance(ply, int) and not isinstance(ply, bool) and isinstance(pdn, str):
+                move: dict[str, Any] = {"ply": ply, "pdn": pdn, "label": _label(ply, pdn)}
+                move.update({k: message[k] for k in MOVE_FIELDS
+                             if isinstance(message.get(k), str | int | float)})
+                self.moves.append(move)
+        elif kind == "leds":
+            frame = message.get("frame")
+            self.leds = ({str(k): [str(v[0]), str(v[1])] for k, v in frame.items()
+                          if isinstance(v, list) and len(v) == 2}
+                         if isinstance(frame, dict) else {})
+        elif kind == "state":
+            self.state = str(message.get("state", self.state))
+            self.shown_state = self.state
+        elif kind == "correction":
+            self.shown_state = "correction"
+        elif kind == "synced" and self.shown_state == "correction":
+            self.shown_state = self.state
+        if kind in SPOKEN:
+            text = render(message)
+            if text:
+                self.say.append(text)
+
+    def message(self, board_id: str, hall: bool) -> dict[str, Any] | None:
+        """The JSON message of the batch for a board page or (``hall``) the hall (which shows
+        the last move only, and no sentences); None when nothing it shows changed.
+        (With ``full``, the caller sends the whole card or panel instead.)"""
+        data: dict[str, Any] = {"board": board_id}
+        if self.moves:
+            data["moves"] = self.moves[-1:] if hall else self.moves
+        if self.leds is not None:
+            data["leds"] = self.leds
+        if self.shown_state is not None:
+            data["state"] = STATE_NAMES.get(self.shown_state, self.shown_state)
+            data["state_key"] = self.shown_state
+        if self.say and not hall:
+            data["say"] = self.say[-12:]
+        return data if len(data) > 1 else None

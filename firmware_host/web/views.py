@@ -1,13 +1,14 @@
 """Rendering: the hall's cards, a board's panel, the archive's rows (Jinja2 templates).
 
 The templates and the stylesheet and script ship in the package (``templates/``, ``static/``):
-no CDN, no build step.
+no CDN, no build step. What a person reads is in words: players are "White" and "Black" until
+their names are known, results are "White won", "Draw", "In progress".
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -16,24 +17,70 @@ from engine import Board
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.web.diagram import board_svg
+from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import BoardView
 
-__all__ = ["ArchiveRow", "Views", "move_pairs"]
+__all__ = ["ArchiveRow", "MoveRow", "Views", "move_label", "move_rows", "player", "result_words"]
+
+#: A result as words (the GameType 20/27 results too: 2-0, 1-1, 0-2).
+RESULT_WORDS: Mapping[str, str] = {
+    "1-0": "White won", "2-0": "White won", "0-1": "Black won", "0-2": "Black won",
+    "1/2-1/2": "Draw", "1-1": "Draw", "*": "In progress"}
 
 
-def move_pairs(moves: Sequence[str], first_ply: int = 1) -> list[list[str]]:
-    """Moves numbered two per line: ``[["1. 32-28", "19-23"], ...]``.
+def result_words(result: str | None) -> str:
+    """The result in words.
 
-    >>> move_pairs(["32-28", "19-23", "37-32"])
-    [['1. 32-28', '19-23'], ['2. 37-32']]
+    >>> result_words("1-0"), result_words("1/2-1/2"), result_words("*"), result_words(None)
+    ('White won', 'Draw', 'In progress', 'In progress')
     """
-    pairs: list[list[str]] = []
-    for index, move in enumerate(moves):
-        if index % 2 == 0:
-            pairs.append([f"{index // 2 + first_ply}. {move}"])
-        else:
-            pairs[-1].append(move)
-    return pairs
+    return RESULT_WORDS.get(result or "*", result or "In progress")
+
+
+def player(headers: Mapping[str, str], side: str) -> str:
+    """The player's name, or the side's ("White", "Black") while it is not known.
+
+    >>> player({"White": "Anna"}, "White"), player({"Black": "?"}, "Black"), player({}, "White")
+    ('Anna', 'Black', 'White')
+    """
+    name = headers.get(side, "").strip()
+    return side if name in ("", "?", "-") else name
+
+
+def move_label(ply: int, pdn: str) -> str:
+    """A move with its number as PDN writes it: the first mover's ``3. 32-28``, the second
+    mover's ``3... 19-23``.
+
+    >>> move_label(5, "32-28"), move_label(6, "19-23")
+    ('3. 32-28', '3... 19-23')
+    """
+    return f"{(ply + 1) // 2}{'.' if ply % 2 else '...'} {pdn}"
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One line of a move list as PDN writes it: the number, the first and second mover's moves
+    (``ply``: each move's ply, for the replay's links)."""
+
+    number: int
+    first: str
+    second: str
+    first_ply: int
+    second_ply: int
+
+
+def move_rows(moves: Sequence[str]) -> list[MoveRow]:
+    """Moves numbered two per line, as PDN writes them.
+
+    >>> [(r.number, r.first, r.second) for r in move_rows(["32-28", "19-23", "37-32"])]
+    [(1, '32-28', '19-23'), (2, '37-32', '')]
+    """
+    rows = []
+    for index in range(0, len(moves), 2):
+        second = moves[index + 1] if index + 1 < len(moves) else ""
+        rows.append(MoveRow(index // 2 + 1, moves[index], second, index + 1,
+                            index + 2 if second else 0))
+    return rows
 
 
 @dataclass(frozen=True)
@@ -54,8 +101,8 @@ class ArchiveRow:
         """The row of ``game``."""
         return cls(game.board_id, game.game_id,
                    time.strftime("%Y-%m-%d %H:%M", time.gmtime(game.created)),
-                   game.headers.get("White", "?"), game.headers.get("Black", "?"),
-                   game.variant, game.result, len(game.moves))
+                   player(game.headers, "White"), player(game.headers, "Black"),
+                   game.variant, result_words(game.result), len(game.moves))
 
 
 class Views:
@@ -64,41 +111,36 @@ class Views:
     def __init__(self) -> None:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
+        self.env.globals.update(player=player, result_words=result_words)
 
     def page(self, name: str, **context: object) -> str:
         """A whole page."""
         return self.env.get_template(name).render(**context)
 
-    def card(self, view: BoardView) -> str:
+    def card(self, view: BoardView, alive: Liveness) -> str:
         """The hall's card of a board."""
         last = view.last_move
         return self.env.get_template("card.html").render(
-            view=view, headers=view.game.headers if view.game else {},
-            last_move=f"{last.ply}. {last.pdn}" if last else "",
+            view=view, headers=view.game.headers if view.game else {}, alive=alive,
+            last_move=move_label(last.ply, last.pdn) if last else "",
             diagram=self._diagram(view, 220))
 
-    def panel(self, view: BoardView) -> str:
+    def panel(self, view: BoardView, alive: Liveness) -> str:
         """A board page's live panel."""
         moves = [m.pdn for m in view.game.moves] if view.game else []
         return self.env.get_template("panel.html").render(
-            view=view, headers=view.game.headers if view.game else {},
-            moves=move_pairs(moves), diagram=self._diagram(view, 480))
+            view=view, headers=view.game.headers if view.game else {}, alive=alive,
+            rows=move_rows(moves), diagram=self._diagram(view, 480))
 
     def replay(self, game: GameRecord, ply: int, paired: bool) -> str:
         """The replay page of ``game`` at ``ply``."""
         board = Board(game.variant, fen=game.start_fen)
         for move in game.moves[:ply]:
             board.push(board.parse_move(move.pdn))
-        pairs = []
-        for index, move in enumerate(game.moves):
-            label = f"{index // 2 + 1}. {move.pdn}" if index % 2 == 0 else move.pdn
-            if index % 2 == 0:
-                pairs.append([(label, index + 1)])
-            else:
-                pairs[-1].append((label, index + 1))
         last = game.moves[ply - 1] if ply else None
         return self.page("replay.html", game=game, headers=game_headers(game), ply=ply,
-                         total=len(game.moves), moves=pairs, paired=paired,
+                         total=len(game.moves), rows=move_rows([m.pdn for m in game.moves]),
+                         paired=paired,
                          diagram=board_svg(board, last, size=480, label=game.game_id))
 
     @staticmethod

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
+import time
 import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import redis
 from aiohttp import web
 from redis.asyncio import Redis
 
@@ -28,9 +31,17 @@ from firmware_host.web.auth import Keys
 from tests.firmware_host.web.sse import SseClient
 from tests.redis_server import free_port
 
-__all__ = ["TOKEN", "BoardRig", "SseClient", "WebServer"]
+__all__ = ["TOKEN", "BoardRig", "SseClient", "WebServer", "heartbeat"]
 
 TOKEN = "test-token-0123456789abcdef"
+
+
+def heartbeat(url: str, board_id: str, *, state: str = "running", at: float | None = None
+              ) -> None:
+    """Write the board's heartbeat as its service does (the contract in docs/events.md)."""
+    value = {"time": time.time() if at is None else at, "state": state, "pid": os.getpid()}
+    redis.Redis.from_url(url).set(f"draughtsboard:{board_id}:alive", json.dumps(value),
+                                  px=7 * 86400 * 1000)
 
 
 class BoardRig:
@@ -57,7 +68,13 @@ class BoardRig:
             listeners=[self.events.append]))
         assert self.service.sim is not None
         self.sim = self.service.sim
+        self.url = url
+        self.beat()
         self.run(1.0)
+
+    def beat(self, state: str = "running") -> None:
+        """Write the heartbeat now (the service's keep-alive does too, every 5 s)."""
+        heartbeat(self.url, self.board_id, state=state)
 
     @property
     def session(self) -> Any:
@@ -101,13 +118,16 @@ class WebServer:
     """The web app on 127.0.0.1:<free port>, served from a thread of its own."""
 
     def __init__(self, url: str, *, control: bool = True, rate_per_minute: int = 600,
-                 block_ms: int = 1000) -> None:
+                 block_ms: int = 1000, alive_every_s: float = 0.2,
+                 feeds_per_address: int = 32) -> None:
         self.url = url
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.keys = Keys(TOKEN)
         self.settings = WebSettings(keys=self.keys, control=control,
-                                    rate_per_minute=rate_per_minute, block_ms=block_ms)
+                                    rate_per_minute=rate_per_minute, block_ms=block_ms,
+                                    alive_every_s=alive_every_s,
+                                    feeds_per_address=feeds_per_address)
         self._ready = threading.Event()
         self._loop = asyncio.new_event_loop()
         self._stop: asyncio.Event | None = None

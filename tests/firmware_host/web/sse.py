@@ -16,7 +16,7 @@ class SseClient:
         import urllib.parse
 
         parts = urllib.parse.urlsplit(base)
-        self.connection = http.client.HTTPConnection(parts.hostname, parts.port,
+        self.connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port,
                                                      timeout=timeout)
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
@@ -26,13 +26,17 @@ class SseClient:
         assert self.response.status == 200
         assert self.response.headers["Content-Type"].startswith("text/event-stream")
         self.last_id: str | None = None
+        #: Bytes read so far (keep-alive comments included).
+        self.bytes = 0
 
     def next_event(self, keep_alive: bool = False) -> tuple[str, dict[str, Any]]:
         """The next named event (the retry line skipped): ``(event, data)``; a keep-alive
         comment is skipped too, or returned as ``("", {})`` with ``keep_alive``."""
-        name, data = "", []
+        name, data = "", list[str]()
         while True:
-            line = self.response.fp.readline().decode()
+            raw = self.response.fp.readline()
+            self.bytes += len(raw)
+            line = raw.decode()
             if not line:
                 raise EOFError("the feed closed")
             line = line.rstrip("\n")
@@ -50,11 +54,13 @@ class SseClient:
             elif field == "id":
                 self.last_id = value
 
-    def wait_for(self, predicate: Any) -> list[dict[str, Any]]:
-        """Read board events until one satisfies ``predicate``; return every one read."""
+    def wait_for(self, predicate: Any, event: str = "board") -> list[dict[str, Any]]:
+        """Read ``event`` messages until one satisfies ``predicate``; return every one read."""
         seen = []
         while True:
-            _, data = self.next_event()
+            name, data = self.next_event()
+            if name != event:
+                continue
             seen.append(data)
             if predicate(data):
                 return seen

@@ -1,14 +1,17 @@
 """End to end in a real browser: Debian's chromium, driven by selenium through chromium-driver,
 against the web app and boards on a real Redis.
 
-The hall shows the boards; a move made on a simulated board appears on the open page (the
-test waits for it; how fast is bench/web.py's business); a command from the board page starts a
-new game on the board. The screenshots in docs/ (web-hall.png, web-board.png) are made here.
+The hall shows the boards and follows their moves (the page applies the feed's small JSON
+messages itself); a stopped board shows "offline" within the feed's liveness period; resign and
+new game ask again before they are sent; no page scrolls sideways on a phone (390x844) or a
+desktop (1920x1080); the replay's icons are drawn. The screenshots in docs/ (web-hall.png,
+web-hall-phone.png, web-board.png) are made here.
 """
 
 from __future__ import annotations
 
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -27,6 +30,10 @@ pytestmark = pytest.mark.redis
 BoardMaker = Callable[..., BoardRig]
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 WAIT = 15.0
+PHONE, DESKTOP = (390, 844), (1920, 1080)
+FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--force-device-scale-factor=1")
 
 
 @pytest.fixture
@@ -34,14 +41,24 @@ def browser() -> Iterator[webdriver.Chrome]:
     chromium = shutil.which("chromium")
     driver_path = shutil.which("chromedriver")
     assert chromium and driver_path, "apt-get install chromium chromium-driver (see .ci/test)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", "--force-device-scale-factor=1"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=ChromeService(driver_path), options=options)
-    yield driver
-    driver.quit()
+    with tempfile.TemporaryDirectory(prefix="chromium-") as profile:
+        options = webdriver.ChromeOptions()
+        options.binary_location = chromium
+        for argument in (*FLAGS, f"--user-data-dir={profile}", "--window-size=1280,900"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=ChromeService(driver_path), options=options)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+
+def _screen(browser: webdriver.Chrome, size: tuple[int, int]) -> None:
+    """Make the page's viewport ``size`` CSS pixels, a phone's (touch, its viewport meta) when
+    narrow."""
+    width, height = size
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800})
 
 
 def _text_of(browser: webdriver.Chrome, selector: str) -> str:
@@ -51,36 +68,68 @@ def _text_of(browser: webdriver.Chrome, selector: str) -> str:
     return "" if text is None else str(text).strip()
 
 
-def test_hall_live_move_and_a_new_game_from_the_page(web: WebServer, make_board: BoardMaker,
-                                                     browser: webdriver.Chrome) -> None:
-    hall1 = make_board("hall-1")
-    hall2 = make_board("hall-2", variant="international")
-    hall3 = make_board("hall-3", variant="international", mode="play")
-    for board_id, white, black in (("hall-1", "Anna", "Boris"), ("hall-2", "Chloé", "Daan"),
-                                   ("hall-3", "Emma", "")):
-        web.command(board_id, "white", value=white)
-        if black:
-            web.command(board_id, "black", value=black)
-    for rig, count in ((hall1, 2), (hall2, 2), (hall3, 1)):
+def _overflow(browser: webdriver.Chrome) -> int:
+    """How many CSS pixels the page is wider than its viewport (0: no sideways scrolling)."""
+    return int(browser.execute_script(
+        "return document.documentElement.scrollWidth - window.innerWidth;"))
+
+
+def _name_boards(web: WebServer, rigs: list[tuple[BoardRig, str, str]]) -> None:
+    for rig, white, black in rigs:
+        count = 0
+        for tag, name in (("white", white), ("black", black)):
+            if name:
+                web.command(rig.board_id, tag, value=name)
+                count += 1
         assert rig.service.remote is not None and rig.service.remote.wait_posted(count, 10)
         rig.run(0.2)
+
+
+def test_hall_live_move_offline_and_a_new_game_from_the_page(
+        web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    hall1 = make_board("hall-1")
+    hall2 = make_board("hall-2", variant="international")
+    hall3 = make_board("hall-3", variant="english")
+    _name_boards(web, [(hall1, "Anna", "Boris"), (hall2, "Chloé", "Daan"), (hall3, "Emma", "")])
     for text in ("c3-d4", "f6-g5", "g3-h4"):
         hall1.play(text)
     for text in ("32-28", "18-23", "37-32"):
         hall2.play(text)
-    hall3.play("33-28")
     wait = WebDriverWait(browser, WAIT)
 
+    _screen(browser, DESKTOP)
     browser.get(web.base + "/")
     cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
     assert [c.get_attribute("id") for c in cards] == ["board-hall-1", "board-hall-2",
                                                      "board-hall-3"]
-    assert "Anna – Boris" in _text_of(browser, "#board-hall-1 .players")
-    assert _text_of(browser, "#board-hall-2 .last-move") == "3. 37-32"
-    hall1.play("b6-c5")  # made while the page is open
-    wait.until(lambda b: _text_of(b, "#board-hall-1 .last-move") == "4. b6-c5")
+    assert _text_of(browser, "#board-hall-1 .players") == "Anna – Boris"
+    assert _text_of(browser, "#board-hall-3 .players") == "Emma – Black"  # not "?"
+    assert _text_of(browser, "#board-hall-2 .last-move") == "2. 37-32"
+    assert _text_of(browser, "#board-hall-1 .result") == "In progress"
+    hall1.play("b6-c5")  # made while the page is open: the page moves the piece itself
+    wait.until(lambda b: _text_of(b, "#board-hall-1 .last-move") == "2... b6-c5")
     assert _text_of(browser, "#board-hall-1 .turn") == "white"
+    assert browser.find_elements(By.CSS_SELECTOR, '#board-hall-1 circle.piece[data-square="c5"]')
+    assert not browser.find_elements(By.CSS_SELECTOR,
+                                     '#board-hall-1 circle.piece[data-square="b6"]')
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board-hall-1 rect.last")) == 2
+    assert _overflow(browser) <= 0
     browser.save_screenshot(str(DOCS / "web-hall.png"))
+    _screen(browser, PHONE)
+    browser.get(web.base + "/")
+    assert _overflow(browser) <= 0
+    browser.save_screenshot(str(DOCS / "web-hall-phone.png"))
+    _screen(browser, DESKTOP)
+
+    hall3.beat("stopped")  # its service stopped: the hall says so at the next liveness look
+    browser.get(web.base + "/")
+    hall2.beat("stopped")  # ... and an open page learns it from the feed
+    wait.until(lambda b: _text_of(b, "#board-hall-2 .alive") == "offline")
+    assert _text_of(browser, "#board-hall-3 .alive") == "offline"
+    assert _text_of(browser, "#board-hall-2 .seen").startswith("last seen")
+    assert _text_of(browser, "#board-hall-1 .alive") == "online"
+    hall2.beat()
+    wait.until(lambda b: _text_of(b, "#board-hall-2 .alive") == "online")
 
     browser.get(web.base + "/pair?next=/board/hall-1")
     browser.find_element(By.NAME, "code").send_keys(web.keys.pairing_code)
@@ -88,11 +137,14 @@ def test_hall_live_move_and_a_new_game_from_the_page(web: WebServer, make_board:
     wait.until(lambda b: b.find_elements(By.ID, "cmd-newgame"))
     assert "/board/hall-1" in browser.current_url
     assert "c3-d4" in _text_of(browser, ".moves")
+    assert _text_of(browser, ".moves li") == "1.\nc3-d4\nf6-g5" or \
+        _text_of(browser, ".moves li").split() == ["1.", "c3-d4", "f6-g5"]
     hall1.sim.lift(hall1.session.board.variant.parse_square("h4"))  # a wrong move: refused
     hall1.sim.place(hall1.session.board.variant.parse_square("g3"))
     hall1.run(3.0)
     wait.until(lambda b: "correction" in _text_of(b, ".state") or "put back" in
                _text_of(b, ".messages"))
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#panel circle.led"))
     browser.save_screenshot(str(DOCS / "web-board.png"))
     hall1.sim.lift(hall1.session.board.variant.parse_square("g3"))
     hall1.sim.place(hall1.session.board.variant.parse_square("h4"))
@@ -102,7 +154,15 @@ def test_hall_live_move_and_a_new_game_from_the_page(web: WebServer, make_board:
     assert reader is not None
     posted = reader.posted
     first_game = hall1.session.game_id
+    confirm = browser.find_element(By.ID, "confirm")
+    browser.find_element(By.ID, "cmd-resign").click()  # asked again, not sent
+    assert confirm.is_displayed() and "Resign" in confirm.text
+    browser.find_element(By.ID, "confirm-no").click()
+    assert not confirm.is_displayed()
     browser.find_element(By.ID, "cmd-newgame").click()
+    assert confirm.is_displayed() and "new game" in confirm.text
+    assert reader.posted == posted and _text_of(browser, "#status") == ""
+    browser.find_element(By.ID, "confirm-yes").click()
     wait.until(lambda b: "sent to hall-1: newgame" in _text_of(b, "#status"))
     assert reader.wait_posted(posted + 1, 10)
     hall1.run(0.5)
@@ -112,6 +172,72 @@ def test_hall_live_move_and_a_new_game_from_the_page(web: WebServer, make_board:
     wait.until(lambda b: _text_of(b, ".moves") == "")
     assert "setting the board" in _text_of(browser, ".state") or \
         "waiting for a move" in _text_of(browser, ".state")
+
+
+def test_no_page_scrolls_sideways_and_the_icons_are_drawn(
+        web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    rig = make_board("a-board-with-a-rather-long-name-for-a-phone", variant="international")
+    _name_boards(web, [(rig, "Maximiliane Oberhausen-Wittgenstein",
+                        "Bartholomew Featherstonehaugh")])
+    for text in ("32-28", "18-23", "37-32", "12-18"):
+        rig.play(text)
+    game_id = rig.session.game_id
+    pages = ["/", f"/board/{rig.board_id}", "/games", f"/game/{rig.board_id}/{game_id}?ply=2"]
+    for size in (PHONE, DESKTOP):
+        _screen(browser, size)
+        for path in pages:
+            browser.get(web.base + path)
+            assert _overflow(browser) <= 0, (size, path)
+    browser.get(web.base + f"/game/{rig.board_id}/{game_id}?ply=2")
+    for rel in ("first", "prev", "next", "last"):  # drawn shapes, not a font's empty boxes
+        box = browser.execute_script(
+            "var p = document.querySelector('#steps a[rel=' + arguments[0] + '] svg path');"
+            "var b = p.getBBox(); var r = p.closest('svg').getBoundingClientRect();"
+            "return [b.width, b.height, r.width, r.height];", rel)
+        assert all(v > 0 for v in box), (rel, box)
+    _screen(browser, PHONE)
+    browser.get(web.base + "/games")
+    row = browser.find_element(By.CSS_SELECTOR, "table.games tbody tr")
+    for link in row.find_elements(By.CSS_SELECTOR, "a"):  # replay and PDN on screen
+        assert link.rect["x"] >= 0 and link.rect["x"] + link.rect["width"] <= PHONE[0]
+    assert _text_of(browser, "table.games td.result") == "In progress"
+    badge = browser.find_elements(By.CSS_SELECTOR, ".paired")
+    assert not badge  # not paired here; the badge's own test is below
+
+
+def test_the_control_badge_stays_on_one_line(web: WebServer, make_board: BoardMaker,
+                                             browser: webdriver.Chrome) -> None:
+    make_board("badge-1")
+    _screen(browser, PHONE)
+    browser.get(web.base + "/pair")
+    browser.find_element(By.NAME, "code").send_keys(web.keys.pairing_code)
+    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    WebDriverWait(browser, WAIT).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".paired"))
+    height = browser.execute_script(
+        "var e = document.querySelector('.paired'); return e.getClientRects().length;")
+    assert height == 1  # one box: the words did not wrap
+
+
+def test_the_board_flips(web: WebServer, make_board: BoardMaker,
+                         browser: webdriver.Chrome) -> None:
+    rig = make_board("flip-1")
+    rig.play("c3-d4")
+    browser.get(web.base + "/board/flip-1")
+
+    def top_of(square: str) -> float:
+        return float(browser.execute_script(
+            "return document.querySelector('#panel rect[data-sq=' + arguments[0] + ']')"
+            ".getBoundingClientRect().top;", square))
+
+    assert top_of("a1") > top_of("h8")  # White at the bottom
+    browser.find_element(By.CSS_SELECTOR, "button.flip").click()
+    assert top_of("a1") < top_of("h8")  # Black at the bottom
+    labels = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#panel .lab'))"
+        ".map(function (g) { return getComputedStyle(g).display; });")
+    assert labels == ["none", "inline"]
+    browser.refresh()  # remembered
+    assert top_of("a1") < top_of("h8")
 
 
 @pytest.mark.logs_errors  # the board's store reports the outage
@@ -129,6 +255,7 @@ def test_an_open_page_outlives_a_redis_outage(own_redis_server: RedisServer, tmp
         rig.play("f6-g5")  # into the board's spool
         own_redis_server.start()
         rig.service.store.flush()
+        rig.beat()
         rig.play("g3-h4")
         wait.until(lambda b: "g3-h4" in _text_of(b, ".moves"))
         assert "f6-g5" in _text_of(browser, ".moves")

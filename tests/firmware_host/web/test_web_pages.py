@@ -37,7 +37,7 @@ def test_hall_shows_every_board(web: WebServer, make_board: BoardMaker) -> None:
     assert "default-src 'self'" in headers["Content-Security-Policy"]
     first, second = _card(html, "hall1"), _card(html, "hall2")
     assert "russian" in first and "1. c3-d4" in first and "black" in first
-    assert "international" in second and "2. 19-23" in second and ">white<" in second
+    assert "international" in second and "1... 19-23" in second and ">white<" in second
     assert "waiting for a move" in first
     assert first.count('class="piece') == 24 and second.count('class="piece') == 40
     assert 'class="last"' in second  # the last move drawn
@@ -52,7 +52,7 @@ def test_board_page_has_moves_sentences_and_pdn(web: WebServer, make_board: Boar
     assert "refused" in rig.kinds()
     status, _, html = web.get("/board/page1")
     assert status == 200
-    assert "1. c3-d4" in html
+    assert '<li><span class="n">1.</span><span class="m">c3-d4</span>' in html  # as PDN does
     assert "it is black&#39;s turn" in html or "it is black's turn" in html
     assert 'class="led' in html  # the correction LEDs drawn on the diagram
     game_id = rig.session.game_id
@@ -76,14 +76,14 @@ def test_archive_filters_replay_and_selection(web: WebServer, make_board: BoardM
     other = make_board("arch2", variant="international")
     other.play("32-28")
     status, _, html = web.get("/games")
-    row = "<td>arch2</td>"
-    assert status == 200 and "<td>Alice</td>" in html and row in html
+    row = '<td data-label="Board">arch2</td>'
+    assert status == 200 and '<span class="w">Alice</span>' in html and row in html
     _, _, html = web.get("/games?player=alice")
-    assert "<td>Alice</td>" in html and row not in html
+    assert '<span class="w">Alice</span>' in html and row not in html
     _, _, html = web.get("/games?variant=international")
-    assert row in html and "<td>Alice</td>" not in html
+    assert row in html and '<span class="w">Alice</span>' not in html
     _, _, html = web.get("/games?result=1-0")
-    assert "<td>Alice</td>" in html and row not in html
+    assert '<span class="w">Alice</span>' in html and row not in html
     assert web.get("/games?since=not-a-date")[0] == 400
     started = other.service.store.load_game(other.session.game_id).created
     today = time.strftime("%Y-%m-%d", time.gmtime(started))

@@ -1,0 +1,318 @@
+"""The live feeds' one reader: every board's events read once, fanned out to every open feed.
+
+However many pages are open, the web app reads the boards' event streams with **one**
+``XREAD BLOCK`` (one Redis connection), turns each board's batch into one small message
+(:class:`~firmware_host.web.feed.Delta`, encoded once for the board pages and once for the hall)
+and puts it on each open feed's queue (an :class:`asyncio.Queue`); a second task reads the
+boards' heartbeats every few seconds and tells the feeds when a board goes offline or comes
+back. A feed that opens with a cursor behind the reader first gets what it missed (read with
+``XRANGE``, a few at a time: :data:`CATCH_UP_AT_ONCE`), then the live messages after it.
+
+A feed whose client stops reading is closed: its queue is bounded (:data:`QUEUE`); a write that
+does not complete in :data:`WRITE_TIMEOUT_S` ends it; a client gone away ends it at the next
+keep-alive. The browser comes back with its cursor and misses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from firmware_host.web import liveness
+from firmware_host.web.feed import LIVE_EVENTS, Delta, format_cursor, id_key, sse
+from firmware_host.web.liveness import Liveness
+from firmware_host.web.reader import Reader, events_key
+
+__all__ = ["Feed", "Hub"]
+
+log = logging.getLogger(__name__)
+
+#: A hall looks for new boards at least this often (s).
+NEW_BOARD_S = 2.0
+#: Messages waiting for one feed at most; beyond, the feed is closed (its client is too slow).
+QUEUE = 256
+#: A write to a feed's client that takes longer ends the feed (s).
+WRITE_TIMEOUT_S = 30.0
+#: Events a reconnecting feed may have missed and still catch up on; beyond, the page reloads.
+CATCH_UP_MAX = 2000
+#: Feeds reading what they missed at the same time (each uses a Redis connection meanwhile).
+CATCH_UP_AT_ONCE = 4
+#: How often the heartbeats are read (s).
+ALIVE_EVERY_S = 5.0
+_END = b""
+#: (board, first entry id, last entry id, board page's bytes, hall's bytes)
+Item = tuple[str, str, str, bytes, bytes]
+Render = Callable[[str], Awaitable[str]]
+
+
+@dataclass(eq=False)
+class Feed:
+    """One open feed: its boards (None: the hall), its cursor and its queue."""
+
+    boards: frozenset[str] | None
+    cursor: dict[str, str]
+    queue: asyncio.Queue[Item | bytes] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE))
+    closed: bool = False
+
+    def wants(self, board_id: str) -> bool:
+        """Whether the feed follows ``board_id``."""
+        return self.boards is None or board_id in self.boards
+
+    def offer(self, item: Item | bytes) -> None:
+        """Queue ``item``; a feed whose queue is full is closed (its client is too slow)."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """End the feed (its client reconnects with its cursor)."""
+        self.closed = True
+        with suppress(asyncio.QueueFull):
+            self.queue.put_nowait(_END)
+
+
+class Hub:
+    """The one reader of the boards' events and heartbeats, and the open feeds it feeds.
+
+    ``card`` and ``panel`` render a board's whole hall card and board panel (HTML) when a batch
+    asks for them; ``clock`` is the Unix time (a test's clock decides when a board is offline).
+    """
+
+    def __init__(self, client: Redis, card: Render, panel: Render, *, block_ms: int = 15_000,
+                 clock: Callable[[], float] = time.time, alive_every_s: float = ALIVE_EVERY_S
+                 ) -> None:
+        self.client = client
+        self.reader = Reader(client)
+        self.card, self.panel = card, panel
+        self.block_ms = block_ms
+        self.clock = clock
+        self.alive_every_s = alive_every_s
+        self.feeds: set[Feed] = set()
+        #: The newest entry id read of each board.
+        self.head: dict[str, str] = {}
+        #: Each board's session state as last read (for a ``synced`` after a correction).
+        self.states: dict[str, str] = {}
+        self.alive: dict[str, Liveness] = {}
+        self._boards_read = 0.0
+        self._tasks: list[asyncio.Task[None]] = []
+        self._catch_up = asyncio.Semaphore(CATCH_UP_AT_ONCE)
+
+    # -- feeds ------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def open(self, board_id: str | None, cursor: dict[str, str]) -> AsyncIterator[Feed]:
+        """Open a feed of ``board_id`` (None: the hall) after ``cursor``: what it missed is
+        queued first. Raises RedisError if the boards' Redis does not answer."""
+        self._start()
+        feed = Feed(None if board_id is None else frozenset({board_id}), dict(cursor))
+        self.feeds.add(feed)
+        try:
+            async with self._catch_up:
+                await self._prime(feed, board_id)
+            yield feed
+        finally:
+            self.feeds.discard(feed)
+            feed.closed = True
+
+    async def _prime(self, feed: Feed, board_id: str | None) -> None:
+        boards = [board_id] if board_id is not None else await self.reader.boards()
+        known = await self.reader.last_ids([b for b in boards if b not in feed.cursor])
+        missed = 0
+        for board in boards:
+            if board in known:  # not in the page's cursor: from now on (a hall page that has
+                feed.cursor[board] = known[board]  # no card of it gets the card)
+                if board_id is None:
+                    feed.offer(self._full(board, known[board], await self.card(board))[4])
+                continue
+            entries: Any = await self.client.xrange(events_key(board), "(" + feed.cursor[board],
+                                                    count=CATCH_UP_MAX + 1)
+            missed += len(entries)
+            if missed > CATCH_UP_MAX:  # away too long: the page loads itself again
+                feed.offer(sse("reload", {}))
+                return
+            if entries:
+                item = await self._item(board, entries,
+                                        hall=board_id is None, page=board_id is not None)
+                data = b"" if item is None else item[4] if board_id is None else item[3]
+                if data:  # as bytes: the cursor below is already past it
+                    feed.offer(data)
+                feed.cursor[board] = _str(entries[-1][0])
+        now = self.alive or await self._read_alive(boards)
+        for board in boards:
+            state = now.get(board)
+            if state is not None and not state.online:
+                feed.offer(sse("alive", {"board": board, **state.as_json()}))
+
+    async def chunks(self, feed: Feed, keep_alive_s: float) -> AsyncIterator[bytes]:
+        """What to write to the feed's client, as it comes (a keep-alive comment after
+        ``keep_alive_s`` of quiet) until the feed is closed."""
+        while not feed.closed or not feed.queue.empty():
+            try:
+                item = await asyncio.wait_for(feed.queue.get(), keep_alive_s)
+            except TimeoutError:
+                yield b": keep-alive\n\n"
+                continue
+            if item == _END:
+                return
+            if isinstance(item, bytes):
+                yield item
+                continue
+            board, first, last, page, hall = item
+            if feed.boards is None and board not in feed.cursor:  # a new board: its card
+                feed.cursor[board] = last
+                yield self._full(board, last, await self.card(board))[4]
+                continue
+            seen = feed.cursor.get(board, "0-0")
+            if id_key(last) <= id_key(seen):
+                continue  # caught up on it already
+            if id_key(first) <= id_key(seen):  # partly: read the rest for this feed alone
+                entries: Any = await self.client.xrange(events_key(board), "(" + seen, last)
+                again = await self._item(board, entries,
+                                         hall=feed.boards is None, page=feed.boards is not None)
+                if again is None:
+                    continue
+                page, hall = again[3], again[4]
+            feed.cursor[board] = last
+            data = hall if feed.boards is None else page
+            if data:
+                yield data
+
+    # -- the reader ---------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if not self._tasks:
+            self._tasks = [asyncio.create_task(self._read_events(), name="web-feed-reader"),
+                           asyncio.create_task(self._watch_alive(), name="web-feed-alive")]
+
+    async def close(self) -> None:
+        """Stop reading and end every feed."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        for feed in list(self.feeds):
+            feed.close()
+
+    async def _read_events(self) -> None:
+        failing = False
+        while True:
+            try:
+                await self._read_once()
+                failing = False
+            except RedisError as exc:  # every feed ends; their browsers come back with cursors
+                if not failing:
+                    log.warning("web: live feeds ended, the boards' Redis does not answer: %s",
+                                type(exc).__name__)
+                failing = True
+                for feed in list(self.feeds):
+                    feed.close()
+                await asyncio.sleep(1.0)
+
+    async def _read_once(self) -> None:
+        if time.monotonic() - self._boards_read >= NEW_BOARD_S or not self.head:
+            self._boards_read = time.monotonic()
+            new = [b for b in await self.reader.boards() if b not in self.head]
+            if self.head:  # a board new since the reader started: from its first event
+                self.head.update(dict.fromkeys(new, "0-0"))
+            else:
+                self.head.update(await self.reader.last_ids(new))
+        for feed in self.feeds:
+            for board in feed.boards or ():
+                self.head.setdefault(board, feed.cursor.get(board, "0-0"))
+        if not self.head:
+            await asyncio.sleep(NEW_BOARD_S)
+            return
+        streams: dict[Any, Any] = {events_key(b): i for b, i in self.head.items()}
+        reply: Any = await self.client.xread(streams, count=500,
+                                             block=int(min(self.block_ms, NEW_BOARD_S * 1000)))
+        for key, entries in reply or ():
+            board = _str(key).split(":")[1]
+            if not entries:
+                continue
+            self.head[board] = _str(entries[-1][0])
+            wanted = [f for f in self.feeds if f.wants(board)]
+            if not wanted:
+                self._track_state(board, entries)
+                continue
+            item = await self._item(board, entries,
+                                    hall=any(f.boards is None for f in wanted),
+                                    page=any(f.boards is not None for f in wanted), live=True)
+            if item is not None:
+                for feed in wanted:
+                    feed.offer(item)
+
+    def _track_state(self, board: str, entries: Sequence[Any]) -> None:
+        for _, message in self.reader.events(board, entries):
+            if message.get("event") == "state":
+                self.states[board] = str(message.get("state", ""))
+
+    async def _item(self, board: str, entries: Sequence[Any], *, hall: bool,
+                    page: bool, live: bool = False) -> Item | None:
+        """The messages of one board's batch (stream ``entries``, oldest first) for its board
+        pages and the hall, each encoded once; None when the batch is empty."""
+        if not entries:
+            return None
+        first, last = _str(entries[0][0]), _str(entries[-1][0])
+        delta = Delta(state=self.states.get(board, ""))
+        for _, message in self.reader.events(board, entries):
+            if message.get("event") in LIVE_EVENTS:
+                delta.add(message)
+        if live:
+            self.states[board] = delta.state
+        event_id = format_cursor({board: last})
+        if delta.full:
+            return (board, first, last,
+                    self._full(board, last, await self.panel(board))[4] if page else b"",
+                    self._full(board, last, await self.card(board))[4] if hall else b"")
+        page_data, hall_data = delta.message(board, hall=False), delta.message(board, hall=True)
+        if page_data is None:
+            return (board, first, last, b"", b"")  # the cursor moves on, nothing to show
+        return (board, first, last, sse("board", page_data, event_id),
+                sse("board", hall_data, event_id) if hall_data else b"")
+
+    @staticmethod
+    def _full(board: str, last: str, html: str) -> Item:
+        data = sse("board", {"board": board, "html": html}, format_cursor({board: last}))
+        return (board, last, last, data, data)
+
+    # -- liveness -----------------------------------------------------------------------------
+
+    async def _read_alive(self, boards: Sequence[str]) -> dict[str, Liveness]:
+        return await liveness.read(self.client, list(boards), self.clock())
+
+    async def _watch_alive(self) -> None:
+        while True:
+            try:
+                now = await self._read_alive(sorted(self.head))
+            except RedisError:
+                now = {}
+            for board, state in now.items():
+                before = self.alive.get(board)
+                if before is not None and before.online == state.online:
+                    continue
+                self.alive[board] = state
+                if before is None and state.online:
+                    continue  # as every page drew it
+                message = sse("alive", {"board": board, **state.as_json()})
+                for feed in list(self.feeds):
+                    if feed.wants(board):
+                        feed.offer(message)
+            await asyncio.sleep(self.alive_every_s)
+
+
+def _str(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

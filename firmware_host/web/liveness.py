@@ -1,0 +1,90 @@
+"""Whether a board's service is running: its heartbeat key, read by the web app.
+
+Each board service keeps ``draughtsboard:<board id>:alive`` (a string of JSON: ``time``, Unix
+seconds; ``state``, ``running`` or ``stopped``; ``pid``), refreshed every 5 s off its scan thread
+and written once as ``stopped`` at a clean stop (docs/events.md). A board is **offline** when the
+key is missing, says ``stopped``, or is older than :data:`OFFLINE_AFTER_S`; "last seen" is its
+``time``.
+
+>>> of(b'{"time": 100.0, "state": "running", "pid": 7}', now=110.0).online
+True
+>>> of(b'{"time": 100.0, "state": "running", "pid": 7}', now=116.0).online
+False
+>>> of(b'{"time": 100.0, "state": "stopped", "pid": 7}', now=101.0).online
+False
+>>> of(None, now=1.0), of(b"not json", now=1.0).seen
+(Liveness(online=False, seen=None), None)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+
+__all__ = ["OFFLINE_AFTER_S", "Liveness", "alive_key", "of", "read"]
+
+#: A heartbeat older than this (seconds) means the board's service is gone.
+OFFLINE_AFTER_S = 15.0
+
+
+def alive_key(board_id: str) -> str:
+    """The board's heartbeat key."""
+    return f"draughtsboard:{board_id}:alive"
+
+
+@dataclass(frozen=True)
+class Liveness:
+    """A board's liveness: ``seen`` is the Unix time of its last heartbeat (None: never)."""
+
+    online: bool
+    seen: float | None
+
+    @property
+    def seen_text(self) -> str:
+        """When it was last seen, in words (UTC): ``last seen 14:05:09``, ``never seen``.
+
+        >>> Liveness(False, 1795977005.0).seen_text, Liveness(False, None).seen_text
+        ('last seen 2026-11-29 18:30:05 UTC', 'never seen')
+        """
+        if self.seen is None:
+            return "never seen"
+        return "last seen " + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.seen))
+
+    @property
+    def words(self) -> str:
+        """``online``, or ``offline, last seen ...``."""
+        return "online" if self.online else f"offline, {self.seen_text}"
+
+    def as_json(self) -> dict[str, object]:
+        """What the live feed sends: ``{"online": ..., "seen": ..., "seen_text": ...}``."""
+        return {"online": self.online, "seen": self.seen, "seen_text": self.seen_text}
+
+
+def of(raw: Any, now: float) -> Liveness:
+    """The liveness that the heartbeat key's value ``raw`` (bytes, str or None) says at
+    ``now``; anything unreadable counts as no heartbeat."""
+    try:
+        data = json.loads(raw) if raw is not None else None
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        return Liveness(False, None)
+    seen = data.get("time")
+    if isinstance(seen, bool) or not isinstance(seen, int | float) or not math.isfinite(seen):
+        return Liveness(False, None)
+    running = data.get("state") == "running"
+    return Liveness(running and now - float(seen) <= OFFLINE_AFTER_S, float(seen))
+
+
+async def read(client: Redis, board_ids: Sequence[str], now: float) -> dict[str, Liveness]:
+    """Every board's liveness at ``now``, in one round trip."""
+    if not board_ids:
+        return {}
+    values: list[Any] = await client.mget([alive_key(b) for b in board_ids])
+    return {b: of(v, now) for b, v in zip(board_ids, values, strict=True)}
