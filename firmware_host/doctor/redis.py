@@ -81,6 +81,10 @@ def _aof(client: RedisProbe, url: str) -> Check:
     name = "Redis makes every write durable"
     try:
         found = {key: str(client.config_get(key).get(key, "?")) for key in _WANTED}
+    except redis.exceptions.NoPermissionError:  # a board's ACL user: CONFIG is not its to read
+        return Check(name, True, "not readable with this board's Redis user (ACL: no CONFIG); "
+                                 "install.sh sets appendonly yes, appendfsync always on the "
+                                 "Redis hosts: run draughtsboard doctor there to see them")
     except Exception as exc:  # redis-py's ResponseError: CONFIG renamed or not allowed
         return Check(name, False, f"cannot read its settings: {exc}",
                      "check appendonly yes and appendfsync always in its redis.conf by hand")

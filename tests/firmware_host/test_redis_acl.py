@@ -122,6 +122,17 @@ def test_doctor_checks_the_board_writes_only_its_own_keys(
     assert not other.ok
 
 
+def test_doctor_as_a_board_user_names_what_it_cannot_read(
+        hall: tuple[RedisServer, dict[str, str]]) -> None:
+    from firmware_host.doctor.redis import check_redis
+    from firmware_host.doctor.system import System
+
+    checks = {c.name: c for c in check_redis(url(hall, board_user("a1")), System(), "a1")}
+    durable = checks["Redis makes every write durable"]
+    assert durable.ok and "ACL" in durable.detail
+    assert checks["this board can write only its own keys in Redis"].ok
+
+
 def test_the_web_app_serves_the_hall_as_its_own_user(
         hall: tuple[RedisServer, dict[str, str]]) -> None:
     from tests.firmware_host.web.harness import WebServer
