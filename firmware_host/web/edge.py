@@ -228,7 +228,7 @@ def check_op(fields: Mapping[str, str]) -> None:
     elif op == "takeback":
         integer(data.get("to_ply"), 0, MAX_PLY)
     elif op == "finish":
-        if data.get("result") not in RESULTS:
+        if not isinstance(data.get("result"), str) or data["result"] not in RESULTS:
             raise BadRecord(f"{str(data.get('result'))[:20]!r} is not a PDN result")
         text(data.get("termination", ""), MAX_TEXT)
     elif op == "headers":

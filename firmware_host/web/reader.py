@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from engine import Board
 from engine.errors import DraughtsError
@@ -108,10 +109,35 @@ class Reader:
         #: The bad records skipped (counted, each logged once): :mod:`~firmware_host.web.edge`.
         self.rejects = Rejects()
 
+    async def _read(self, key: str, command: Any, empty: object, *args: Any,
+                    **options: Any) -> Any:
+        """``command(key, ...)``; ``empty`` when Redis refuses it (a key of the wrong type:
+        counted and logged once like any bad record, the page goes on without it)."""
+        try:
+            return await command(key, *args, **options)
+        except ResponseError as exc:
+            self.rejects.skip(key, "(the key)", exc)
+            return empty
+
+    def _replies(self, replies: Sequence[Any], keys: Sequence[tuple[str, object]]
+                 ) -> list[Any]:
+        """A pipeline's replies, an error reply (a key of the wrong type) as that key's empty
+        value; a connection error is raised (the page says Redis is away)."""
+        out = []
+        for reply, (key, empty) in zip(replies, keys, strict=True):
+            if isinstance(reply, ResponseError):
+                self.rejects.skip(key, "(the key)", reply)
+                out.append(empty)
+            elif isinstance(reply, Exception):
+                raise reply
+            else:
+                out.append(reply)
+        return out
+
     async def boards(self) -> list[str]:
         """Every board that has recorded a game, sorted (a member that is not a board id by
         the configuration's rule is skipped: it could not name keys, links or feed fields)."""
-        members: Any = await self.client.smembers(f"{ROOT}:boards")
+        members: Any = await self._read(f"{ROOT}:boards", self.client.smembers, set())
         out = []
         for member in members:
             try:
@@ -124,7 +150,8 @@ class Reader:
                             ) -> list[tuple[str, float]]:
         """The board's games with their start times, oldest first."""
         key = f"{ROOT}:{board_id}:games"
-        ids: Any = await self.client.zrangebyscore(key, since, "+inf", withscores=True)
+        ids: Any = await self._read(key, self.client.zrangebyscore, [], since, "+inf",
+                                    withscores=True)
         out = []
         for member, score in ids:
             try:
@@ -136,7 +163,7 @@ class Reader:
     async def game(self, board_id: str, game_id: str) -> GameRecord | None:
         """A game replayed from its log (a corrupt entry is skipped), or None if unknown."""
         key = f"{ROOT}:{board_id}:game:{game_id}"
-        entries: Any = await self.client.xrange(key)
+        entries: Any = await self._read(key, self.client.xrange, [])
         game: GameRecord | None = None
         seen = 0
         for entry_id, raw in entries:
@@ -151,14 +178,15 @@ class Reader:
                     raise BadRecord("a second start entry")
                 game = apply_op(game, fields, f"{board_id}/{game_id} entry {where}")
                 seen = max(seen, seq)
-            except (BadRecord, RecordError) as exc:
-                self.rejects.skip(key, where, exc)
+            except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
+                self.rejects.skip(key, where, exc)  # (the last three: a check's own gap)
         return game
 
     async def current_game_id(self, board_id: str) -> str | None:
         """The game the board plays now: its session's, else its latest."""
-        session: Any = await self.client.get(f"{ROOT}:{board_id}:session")
-        latest: Any = await self.client.zrevrange(f"{ROOT}:{board_id}:games", 0, 0)
+        session: Any = await self._read(f"{ROOT}:{board_id}:session", self.client.get, None)
+        latest: Any = await self._read(f"{ROOT}:{board_id}:games", self.client.zrevrange, [],
+                                       0, 0)
         return _current(session, latest)
 
     def events(self, board_id: str, entries: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -176,7 +204,8 @@ class Reader:
     async def recent_events(self, board_id: str, count: int = RECENT
                             ) -> list[tuple[str, dict[str, Any]]]:
         """The board's newest events, oldest first, as ``(stream id, message)``."""
-        entries: Any = await self.client.xrevrange(events_key(board_id), count=count)
+        entries: Any = await self._read(events_key(board_id), self.client.xrevrange, [],
+                                        count=count)
         return self.events(board_id, list(reversed(entries)))
 
     async def board(self, board_id: str, recent: int = RECENT) -> BoardView:
@@ -186,7 +215,10 @@ class Reader:
         pipe.get(f"{ROOT}:{board_id}:session")
         pipe.zrevrange(f"{ROOT}:{board_id}:games", 0, 0)
         pipe.xrevrange(events_key(board_id), count=recent)
-        session, latest, entries = await pipe.execute()
+        session, latest, entries = self._replies(
+            await pipe.execute(raise_on_error=False),
+            [(f"{ROOT}:{board_id}:session", None), (f"{ROOT}:{board_id}:games", []),
+             (events_key(board_id), [])])
         game_id = _current(session, latest)
         game = await self.game(board_id, game_id) if game_id else None
         view = BoardView(board_id, game, replay(game) if game else None)
@@ -198,7 +230,8 @@ class Reader:
         pipe = self.client.pipeline(transaction=False)
         for board_id in board_ids:
             pipe.xrevrange(events_key(board_id), count=1)
-        replies: list[Any] = await pipe.execute() if board_ids else []
+        replies = self._replies(await pipe.execute(raise_on_error=False),
+                                [(events_key(b), []) for b in board_ids]) if board_ids else []
         return {board_id: _str(newest[0][0]) if newest else "0-0"
                 for board_id, newest in zip(board_ids, replies, strict=True)}
 
