@@ -56,7 +56,7 @@ def overrides(saved: Mapping[str, str], variant: str) -> dict[str, object]:
     if saved.get("mode") in MODES:
         out["game.mode"] = saved["mode"]
     level = saved.get("level", "")
-    if level.isdigit() and 1 <= int(level) <= 10:
+    if level.isascii() and level.isdigit() and 1 <= int(level) <= 10:
         out["engine.level"] = int(level)
     if saved.get("touch_move") in TOUCH_MOVE_VALUES:
         out["game.touch_move"] = saved["touch_move"]
@@ -92,7 +92,7 @@ def with_saved_settings(config: Config) -> Config:
     ignored = sorted(k for k in saved if PATHS.get(k) not in chosen)
     if ignored:
         log.warning("saved settings ignored (this board cannot take them): %s",
-                    ", ".join(f"{k} {saved[k]}" for k in ignored))
+                    ", ".join(f"{k[:40]!r} {saved[k][:40]!r}" for k in ignored[:10]))
     if chosen:
         log.info("settings from the web app: %s",
                  ", ".join(f"{k} = {v}" for k, v in chosen.items()))
@@ -114,4 +114,5 @@ def saver(client: redis.Redis, board_id: str) -> Callable[[Mapping[str, str]], N
 
 
 def _text(value: object) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    """A saved field as text (bytes not UTF-8 are replaced: such a value fits no setting)."""
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)

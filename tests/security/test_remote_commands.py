@@ -65,3 +65,19 @@ def test_the_reader_survives_a_key_of_the_wrong_type(client: redis.Redis,
     lines = [r.getMessage() for r in caplog.records if key in r.getMessage()]
     assert lines and "WRONGTYPE" in lines[0] and "unreachable" not in lines[0], lines
     assert len([line for line in lines if "WRONGTYPE" in line]) == 1, lines
+
+
+def test_junk_saved_settings_leave_the_configuration(client: redis.Redis,
+                                                     redis_url: str) -> None:
+    from firmware_host.config import Config
+    from firmware_host.remote.saved import settings_key, with_saved_settings
+
+    config = Config.from_mapping({"board": {"id": "rc2"}, "store": {"url": redis_url},
+                                  "game": {"variant": "russian"}})
+    client.hset(settings_key("rc2"), mapping={b"level": "²".encode(), b"mode": b"\xff\xfe",
+                                              b"\xff": b"x" * 5000, b"variant": b"chess"})
+    assert with_saved_settings(config)["engine.level"] == config["engine.level"]
+    assert with_saved_settings(config)["game.mode"] == config["game.mode"]
+    client.delete(settings_key("rc2"))
+    client.set(settings_key("rc2"), "not a hash")
+    assert with_saved_settings(config)["game.variant"] == "russian"
