@@ -65,6 +65,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "command_refused.unknown": "{command}: there is no such command",
     "command_refused.no_clock": "{command}: this game has no clock",
     "command_refused.already": "{command}: the clock is already so",
+    "command_refused.not_over": "{command}: the game is not over (adjudicate it)",
     "settings": "set for the next game: {pending_text}",
     "settings_applied": "this game: {applied_text}",
     "header": "{tag}: {value}",

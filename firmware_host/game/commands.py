@@ -44,6 +44,7 @@ class Commands:
             CommandName.RESUME: session.timekeeper.command,
             CommandName.ADD_TIME: session.timekeeper.command,
             CommandName.ADJUDICATE: self._cmd_adjudicate,
+            CommandName.CORRECT_RESULT: self._cmd_adjudicate,
         })
 
     def handle(self, event: Command) -> None:
@@ -123,12 +124,21 @@ class Commands:
         s.finish(Outcome(Termination.DRAW_AGREED, None), event.at)
 
     def _cmd_adjudicate(self, event: Command) -> None:
+        """``adjudicate`` ends the game in play; ``correct_result`` changes a finished game's
+        result. Either way the result is the arbiter's, with the reason as a PDN comment."""
         s = self._s
         winners = {"white": Color.WHITE, "black": Color.BLACK, "draw": None}
+        correcting = event.name == CommandName.CORRECT_RESULT.value
         if event.value not in winners:
-            s.publish("command_refused", command="adjudicate", reason="bad_value")
+            s.publish("command_refused", command=event.name, reason="bad_value")
             return
-        if s.outcome is not None or s.game_id is None:
-            s.publish("command_refused", command="adjudicate", reason="game_over")
+        if s.game_id is None or (s.outcome is None) == correcting:
+            s.publish("command_refused", command=event.name,
+                      reason="not_over" if correcting else "game_over")
             return
-        s.finish(Outcome(Termination.ADJUDICATION, winners[event.value]), event.at)
+        why = f" ({event.tag})" if event.tag else ""
+        if s.outcome is not None:
+            note = f"arbiter: result corrected from {s.game.result_text(s.outcome)}{why}"
+        else:
+            note = f"arbiter: adjudicated{why}"
+        s.finish(Outcome(Termination.ADJUDICATION, winners[event.value]), event.at, note)

@@ -266,15 +266,20 @@ class Game:
             for tag, value in tags.items():
                 self._publish("header", tag=tag, value=value, game_id=self.game_id)
 
-    def finish(self, outcome: Outcome) -> str:
+    def finish(self, outcome: Outcome, note: str = "") -> str:
         """Log a result that no move brought (resignation, agreed draw); return it as PDN gives
         it. The result and the live session after it are one store write."""
         assert self.game_id is not None, "no game open"
         result = self.result_text(outcome)
         if self.clock is not None:
             self.clock.stopped()
-        self._store.finish(self.game_id, result, outcome.termination.value,
-                           session=self._snapshot(self.board, None, None, outcome))
+        snapshot = self._snapshot(self.board, None, None, outcome)
+        if note:  # why: an arbiter's decision (a comment of the PDN)
+            self._store.finish(self.game_id, result, outcome.termination.value,
+                               session=snapshot, note=note)
+        else:
+            self._store.finish(self.game_id, result, outcome.termination.value,
+                               session=snapshot)
         self.outcome = outcome
         self.set_pending(None)
         return result

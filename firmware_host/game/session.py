@@ -534,9 +534,9 @@ class Session:
             self._thinker.cancel()
         self._jobs.clear()
 
-    def finish(self, outcome: Outcome, at: float) -> None:
-        """End the game with an outcome no move brought (resignation, agreed draw)."""
-        self._conclude(outcome, self.game.finish(outcome), at)
+    def finish(self, outcome: Outcome, at: float, note: str = "") -> None:
+        """End the game with an outcome no move brought (resignation, agreed draw, time)."""
+        self._conclude(outcome, self.game.finish(outcome, note), at)
 
     def _conclude(self, outcome: Outcome, result: str, at: float) -> None:
         """The game is over (and logged so): stop the turn and light the result."""

@@ -223,6 +223,9 @@ class CommandName(Enum):
     #: The arbiter's: end the game in play with ``value`` ``white``, ``black`` (the winner) or
     #: ``draw`` (termination ``adjudication``).
     ADJUDICATE = "adjudicate"
+    #: The arbiter's: the finished game's result was wrong (``value`` as for ``adjudicate``).
+    #: Both take the arbiter's reason in ``tag``: a comment of the game's PDN.
+    CORRECT_RESULT = "correct_result"
 
 
 @dataclass(frozen=True)
@@ -334,8 +337,8 @@ class Store(Protocol):
         ...
 
     def finish(self, game_id: str, result: str, termination: str, *,
-               session: dict[str, object] | None = None) -> None:
-        """Record the result (with the session after it: one durable write)."""
+               session: dict[str, object] | None = None, note: str = "") -> None:
+        """Record the result (with the session after it: one durable write); ``note``: why."""
         ...
 
     def save_session(self, state: dict[str, object]) -> None:

@@ -42,6 +42,8 @@ def render_game(game: GameRecord) -> str:
     moves = [m.pdn for m in game.moves]
     headers = game_headers(game)
     clocks = clock_comments(game.moves)
+    for ply, text in game.notes:
+        clocks.setdefault(ply, []).append(text)
     try:
         return write_game(headers, moves, game.result, variant=game.variant,
                           start_fen=game.start_fen, comments=clocks)

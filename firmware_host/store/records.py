@@ -15,6 +15,9 @@ from typing import Any
 
 from firmware_host.store.errors import StoreError
 
+#: The longest note a result keeps (characters).
+MAX_NOTE = 200
+
 
 class RecordError(StoreError, ValueError):
     """A stored record is corrupt or truncated; the message names the game and the entry."""
@@ -90,6 +93,8 @@ class GameRecord:
     result: str = "*"
     termination: str = ""
     problems: list[str] = field(default_factory=list)
+    #: Notes kept with a result (an arbiter's decision): (the ply it follows, its text).
+    notes: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -113,6 +118,7 @@ class GameRecord:
         game.moves = [MoveRecord.from_json(m) for m in data.get("moves", ())]
         game.result = str(data.get("result", "*"))
         game.termination = str(data.get("termination", ""))
+        game.notes = [(int(ply), str(text)) for ply, text in data.get("notes", ())]
         return game
 
 
@@ -154,6 +160,9 @@ def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> 
     elif op == "finish":
         game.result = str(data["result"])
         game.termination = str(data.get("termination", ""))
+        note = data.get("note")
+        if isinstance(note, str) and note.strip():  # why (an arbiter's decision)
+            game.notes.append((len(game.moves), note.strip()[:MAX_NOTE]))
     elif op == "headers":
         game.headers.update({str(k): str(v) for k, v in data.items()})
     else:

@@ -241,10 +241,11 @@ class RedisStore:
         self._log(game_id, [("takeback", {"to_ply": ply})], session=session)
 
     def finish(self, game_id: str, result: str, termination: str, *,
-               session: Session | None = None) -> None:
-        """Record the result (``1-0``, ``0-1``, ``1/2-1/2`` or the variant's style)."""
-        self._log(game_id, [("finish", {"result": result, "termination": termination})],
-                  session=session)
+               session: Session | None = None, note: str = "") -> None:
+        """Record the result (``1-0``, ``0-1``, ``1/2-1/2`` or the variant's style); ``note``:
+        why (an arbiter's decision), a comment of the game's PDN."""
+        data = {"result": result, "termination": termination, **({"note": note} if note else {})}
+        self._log(game_id, [("finish", data)], session=session)
 
     def set_headers(self, game_id: str, headers: dict[str, str]) -> None:
         """Add or change headers (player names entered after the start, say)."""

@@ -8,7 +8,11 @@ log is only ever written by its board. Each action first adds an entry to the au
 
 - :func:`pause_all` / :func:`resume_all`: every board's clock held / running again;
 - :func:`add_time`: seconds more (or less) for one side of one board;
-- :func:`adjudicate`: the game in play on a board ends with the arbiter's result.
+- :func:`adjudicate`: the game in play on a board ends with the arbiter's result;
+- :func:`correct_result`: the finished game on a board gets another result.
+
+The reason of a result goes with the command (``tag``) and the board keeps it in the game's
+record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``).
 
 The board checks each command again and answers on its event feed (``clock``, ``result``,
 ``command_refused``).
@@ -28,7 +32,7 @@ from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 
 __all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
-           "audit_entries", "pause_all", "resume_all"]
+           "audit_entries", "correct_result", "pause_all", "resume_all"]
 
 #: The audit stream (capped at about :data:`AUDIT_LENGTH` entries).
 AUDIT = "draughtsboard:audit"
@@ -46,8 +50,8 @@ def _reason(reason: str, required: bool) -> str:
     reason = reason.strip()
     if required and not reason:
         raise ArbiterError("say why (a reason is kept with the decision)")
-    if len(reason) > 200 or not reason.isprintable():
-        raise ArbiterError("the reason: at most 200 printable characters")
+    if len(reason) > MAX_HEADER_LENGTH or not reason.isprintable():
+        raise ArbiterError(f"the reason: at most {MAX_HEADER_LENGTH} printable characters")
     return reason
 
 
@@ -139,7 +143,22 @@ async def adjudicate(client: Redis, board: str, result: str, who: str, reason: s
     if len(game_id) > MAX_HEADER_LENGTH or not game_id.isprintable():
         raise ArbiterError("not a game id")
     await audit(client, who, "adjudicate", board, why, result=result, game_id=game_id)
-    await _send(client, board, {"name": "adjudicate", "value": result})
+    await _send(client, board, {"name": "adjudicate", "value": result, "tag": why})
+
+
+async def correct_result(client: Redis, board: str, result: str, who: str, reason: str,
+                         game_id: str) -> None:
+    """Give the finished game ``game_id`` on ``board`` (the board's game now) the result
+    ``result`` (the winner, or ``draw``).
+
+    Raises:
+        ArbiterError: a bad result, no reason.
+    """
+    if result not in RESULTS:
+        raise ArbiterError(f"result {result!r}: one of {', '.join(RESULTS)}")
+    why = _reason(reason, required=True)
+    await audit(client, who, "correct_result", board, why, result=result, game_id=game_id)
+    await _send(client, board, {"name": "correct_result", "value": result, "tag": why})
 
 
 def _text(value: object) -> str:

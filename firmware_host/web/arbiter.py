@@ -17,6 +17,8 @@ Routes (:meth:`ArbiterSite.routes`):
 - ``POST /arbiter/add-time`` (``board``, ``side``, ``seconds``, ``reason``);
 - ``POST /arbiter/adjudicate`` (``board``, ``result`` ``white``/``black``/``draw``,
   ``reason``, ``game_id``);
+- ``POST /arbiter/correct`` (``board``, ``result``, ``reason``, ``game_id``): the finished game
+  on a board (the game it shows now) gets another result;
 - ``GET /arbiter/audit.json`` (``count``): the audit log, newest first.
 
 Each decision is an audit entry (:mod:`firmware_host.tournament.arbiter`) and a command the
@@ -125,6 +127,7 @@ class ArbiterSite:
             web.post("/arbiter/resume-all", self._guarded(self.resume_all)),
             web.post("/arbiter/add-time", self._guarded(self.add_time)),
             web.post("/arbiter/adjudicate", self._guarded(self.adjudicate)),
+            web.post("/arbiter/correct", self._guarded(self.correct)),
         ]
 
     # -- who is asking ------------------------------------------------------------------------
@@ -266,4 +269,21 @@ class ArbiterSite:
         board = await self._known_board(form)
         await arbiter.adjudicate(self.client, board, form.get("result", ""), who,
                                  form.get("reason", ""), form.get("game_id", ""))
+        return web.json_response({"ok": True})
+
+    async def correct(self, request: web.Request, who: str, form: dict[str, str]
+                      ) -> web.Response:
+        """Change the result of the finished game a board shows now (its record is the board's
+        to write: an older game is corrected in the exported PDN)."""
+        board = await self._known_board(form)
+        game_id = form.get("game_id", "")
+        current = await self.reader.current_game_id(board)
+        game = None if current is None else await self.reader.game(board, current)
+        if game is None or game_id != current:
+            raise arbiter.ArbiterError(f"{board} has moved on from game {game_id[:40]!r}: only "
+                                       "the game a board shows now can be corrected here")
+        if not game.finished:
+            raise arbiter.ArbiterError(f"the game on {board} is still going on: adjudicate it")
+        await arbiter.correct_result(self.client, board, form.get("result", ""), who,
+                                     form.get("reason", ""), game_id)
         return web.json_response({"ok": True})

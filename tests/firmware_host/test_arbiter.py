@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from firmware_host.game.types import Command
 from firmware_host.remote.commands import commands_key, parse_command
 from firmware_host.store import RedisStore
+from firmware_host.store.pdnrender import render_game
 from firmware_host.tournament.arbiter import AUDIT
 from firmware_host.web.arbiter import COOKIE, ArbiterKeys, ArbiterSite
 from tests.firmware_host.session_harness import Rig
@@ -106,6 +107,8 @@ def test_pause_all_add_time_and_adjudicate_reach_the_boards_and_the_audit_log() 
         carry_out_commands(sync, two, "hall-2")
         assert (two.last("result")["termination"], two.last("result")["result"]) == (
             "adjudication", "1-1")
+        game = RedisStore(sync, "hall-2", name="test").load_game(two.session.game_id or "")
+        assert "{arbiter: adjudicated (dead position)}" in " ".join(render_game(game).split())
 
         state = await (await http.get("/arbiter/state.json", headers=bearer)).json()
         boards = {b["board"]: b for b in state["boards"]}
@@ -117,5 +120,48 @@ def test_pause_all_add_time_and_adjudicate_reach_the_boards_and_the_audit_log() 
                            ("pause_all", "*", "fire alarm")]
         assert state["audit"][1]["detail"] == {"side": "black", "seconds": 60.0}
         assert "arbiter token" in state["audit"][0]["who"]
+
+    run(scenario)
+
+
+def test_a_corrected_result_leaves_an_audit_entry_and_a_pdn_comment() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        rig = board(sync, "hall-3")
+        rig.play("32-28")
+        rig.command("resign", side="black")            # reported wrongly: White had resigned
+        game_id = rig.session.game_id
+        assert game_id is not None and rig.game().result == "2-0"
+        bearer = {"Authorization": f"Bearer {KEYS.token}"}
+        form = {"board": "hall-3", "result": "black", "game_id": game_id,
+                "reason": "White resigned, the wrong button was pressed"}
+        stale = await http.post("/arbiter/correct", headers=bearer,
+                                data={**form, "game_id": "20260101-000000-0000"})
+        assert stale.status == 400 and "moved on" in (await stale.json())["error"]
+        assert (await http.post("/arbiter/correct", headers=bearer, data=form)).status == 200
+        carry_out_commands(sync, rig, "hall-3")
+        game = RedisStore(sync, "hall-3", name="test").load_game(game_id)
+        assert (game.result, game.termination) == ("0-2", "adjudication")
+        text = render_game(game)
+        assert '[Result "0-2"]' in text
+        assert ("{arbiter: result corrected from 2-0 (White resigned, the wrong button was "
+                "pressed)}") in " ".join(text.split())
+        entry = (await (await http.get("/arbiter/audit.json", headers=bearer)).json())["audit"][0]
+        assert (entry["action"], entry["board"], entry["detail"]) == (
+            "correct_result", "hall-3", {"game_id": game_id, "result": "black"})
+        assert entry["reason"] == "White resigned, the wrong button was pressed"
+
+    run(scenario)
+
+
+def test_a_game_in_play_is_adjudicated_not_corrected() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        rig = board(sync, "hall-4")
+        rig.play("32-28")
+        bearer = {"Authorization": f"Bearer {KEYS.token}"}
+        reply = await http.post("/arbiter/correct", headers=bearer, data={
+            "board": "hall-4", "result": "draw", "reason": "x",
+            "game_id": rig.session.game_id or ""})
+        assert reply.status == 400 and "adjudicate it" in (await reply.json())["error"]
+        assert sync.xlen(AUDIT) == 0                   # nothing decided, nothing logged
 
     run(scenario)
