@@ -529,13 +529,16 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
                   f"mode. Type 'help' for commands.\n")
         game.settle(script=True)
         game.draw()
-        while True:
-            line = read_line(stdin, game)
-            if line is None or not game.command(line):
-                break
-            game.settle(script=script)
-            if game.dirty and not game.settling:
-                game.draw()
+        try:
+            while True:
+                line = read_line(stdin, game)
+                if line is None or not game.command(line):
+                    break
+                game.settle(script=script)
+                if game.dirty and not game.settling:
+                    game.draw()
+        except KeyboardInterrupt:  # Ctrl-C leaves as quit does: the game and its file said
+            pass
         game.prompt_open = False
         out.write("\n" + game.result_text())
         if options.games_dir:

@@ -8,12 +8,14 @@ the freeze it guards against was 30 s).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import re
 import select
 import subprocess
 import sys
+import termios
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from io import StringIO
@@ -63,13 +65,20 @@ class Terminal:
             self.seen += _ANSI.sub("", chunk.decode("utf-8", "replace")).replace("\r\n", "\n")
 
 
+def _controlling_terminal() -> None:
+    """In the child, a session leader: make its stdin (the pty) its controlling terminal, so
+    that Ctrl-C typed there is a SIGINT, as at a real terminal."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 @contextmanager
 def terminal(*args: str, home: Path) -> Iterator[Terminal]:
     parent, child = os.openpty()
     env = {**os.environ, "XDG_DATA_HOME": str(home), "COLUMNS": "100", "LINES": "50"}
     env.pop("JOURNAL_STREAM", None)
     proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "play", *args],
-                            stdin=child, stdout=child, stderr=child, env=env, close_fds=True)
+                            stdin=child, stdout=child, stderr=child, env=env, close_fds=True,
+                            start_new_session=True, preexec_fn=_controlling_terminal)
     os.close(child)
     try:
         yield Terminal(parent, proc)
@@ -190,3 +199,14 @@ def _hint_typed_back(variant: str, side: str, fen: str | None) -> None:
                 assert re.search(rf"\b{turn}\. {re.escape(hinted)}\n", after), after
             else:
                 assert game.session.board.move_stack[0].is_capture
+
+
+def test_ctrl_c_leaves_as_quit_does(tmp_path: Path) -> None:
+    with terminal("--variant", "russian", "--side", "white", "--no-colour",
+                  home=tmp_path) as term:
+        term.expect(r"white to move\]\n> ")
+        os.write(term.fd, b"\x03")  # the terminal sends SIGINT
+        text = term.expect(r"saved: .*\n")
+        term.proc.wait(timeout=60)
+    assert term.proc.returncode == 0 and "Traceback" not in term.seen
+    assert '[Result "*"]' in text
