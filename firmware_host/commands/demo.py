@@ -25,7 +25,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Run the whole board service (sensors, move recognition, engine, LEDs, "
                     "game store, PDN files) on a simulated board. A simulated player makes its "
                     "moves by lifting and placing pieces, and carries out the computer's "
-                    "replies by following the LEDs. Needs no hardware and no Redis.")
+                    "replies by following the LEDs. Needs no hardware and no Redis. With "
+                    "--hall N: N such boards, each in another variant, recording into a "
+                    "private Redis, and the web app serving their hall (docs/web.md).")
     parser.add_argument("--variant", metavar="NAME", default="international",
                         help="rules to play (default international)")
     parser.add_argument("--moves", type=_positive, default=20, metavar="N",
@@ -43,6 +45,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
                              "one minute a move; 40/90+30:30+30 for moves in a period); "
                              "docs/tournament.md")
+    parser.add_argument("--hall", type=_positive, metavar="N",
+                        help="N simulated boards playing, and the web app serving their hall "
+                             "(a private store; the address and pairing code are printed; "
+                             "Ctrl-C stops)")
+    parser.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8080",
+                        help="with --hall: where the web app listens (default 127.0.0.1:8080)")
     add_hub_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -52,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
     ``--hub``/``--config`` name, at its own ``engine.hub_*`` strength)."""
     from firmware_host.opponents.arguments import hub_config
     from firmware_host.tools.demo import DemoOptions, run_demo
+
+    if args.hall is not None:
+        from firmware_host.tools.hall import run_hall
+
+        return run_hall(args.hall, args.listen)
 
     return run_demo(DemoOptions(variant=args.variant, plies=args.moves, level=args.level,
                                 fast=args.fast, games_dir=args.games_dir, seed=args.seed,

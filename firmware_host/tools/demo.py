@@ -70,6 +70,8 @@ class DemoOptions:
     temporary directory; ``seed``: the human's choices and hands. ``hub``: a configuration
     whose ``[engine]`` is a Hub engine (Scan) to play the computer's side instead of the
     built-in engine, at its own strength (``engine.hub_*``; ``level`` then does not apply).
+    ``store_url`` and ``board_id``: where the game is recorded (``demo --hall``: a Redis of its
+    own, one board id each).
     """
 
     variant: str = "international"
@@ -82,6 +84,8 @@ class DemoOptions:
     hub: Config | None = None
     #: The game clock (``clock.time_control``; '': none).
     time_control: str = ""
+    store_url: str = "memory"
+    board_id: str | None = None
 
 
 @dataclass
@@ -149,8 +153,9 @@ def demo_config(options: DemoOptions, games_dir: str) -> Any:
     return Config.from_mapping({
         "game": {"variant": options.variant, "mode": "play", "human_side": "white"},
         "engine": engine,
-        "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True},
-        "store": {"url": "memory", "games_dir": games_dir},
+        "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True,
+                  **({"id": options.board_id} if options.board_id else {})},
+        "store": {"url": options.store_url, "games_dir": games_dir},
         "clock": {"time_control": options.time_control},
     }, source="demo" if options.hub is None else options.hub.source)
 
