@@ -44,15 +44,17 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--variant", metavar="NAME", help="rules the board is used for")
     parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
-                        help="sensor backend (--board is its old name)")
-    parser.add_argument("--leds", choices=LED_BACKENDS, help="LED backend")
+                        metavar="BACKEND", help="sensor backend: " + ", ".join(SENSOR_BACKENDS)
+                        + " (--board is its old name)")
+    parser.add_argument("--leds", choices=LED_BACKENDS, metavar="BACKEND",
+                        help="LED backend: " + ", ".join(LED_BACKENDS))
     parser.add_argument("--write", action="store_true",
                         help="write the map into the --config file")
     parser.add_argument("--full", action="store_true",
                         help="ask for every square, even for a standard wiring")
     parser.add_argument("--ignore-occupied", action="store_true",
                         help="treat cells that read occupied at the start as stuck sensors")
-    parser.add_argument("--script", metavar="EVENTS",
+    parser.add_argument("--script", metavar="FILE",
                         help="sim board only: play this file of timed events (virtual time)")
     parser.set_defaults(run=run)
 

@@ -16,9 +16,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "play", help="play on a simulated board in the terminal",
         description="A simulated board drawn in the terminal with its LEDs. Type moves "
-                    "(22-18, 22x13x4, c3-d4) or 'lift 22' / 'place 18', and the buttons "
-                    "adjust, hint, takeback, newgame, resign, draw; 'quit' to leave. Typed "
-                    "moves become lifts and placements, so the whole board pipeline runs.")
+                    "(22-18, 22x13x4, c3:e5; on numbered boards also as drawn, d4-e5) or "
+                    "'lift 22' / 'place 18', the buttons adjust, done, hint, takeback, "
+                    "newgame, resign, draw, and 'fix' (do what the correction lights ask), "
+                    "'help', 'quit'. Typed moves become lifts and placements, so the whole "
+                    "board pipeline runs. docs/players.md.")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--variant", metavar="NAME", help="rules to play (name or alias)")
     parser.add_argument("--mode", choices=MODES, help="play (default), teach or record")

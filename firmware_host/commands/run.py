@@ -31,14 +31,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--mode", choices=MODES, help="play, record or teach")
     parser.add_argument("--variant", metavar="NAME", help="rules to play (name or alias)")
     parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
-                        help="sensor backend (--board is its old name)")
+                        metavar="BACKEND", help="sensor backend: " + ", ".join(SENSOR_BACKENDS)
+                        + " (--board is its old name)")
     parser.add_argument("--board-id", metavar="ID",
                         help="this board's id, as the web app and the store name it "
                              "(board.id; default board1)")
-    parser.add_argument("--leds", choices=LED_BACKENDS, help="LED backend")
+    parser.add_argument("--leds", choices=LED_BACKENDS, metavar="BACKEND",
+                        help="LED backend: " + ", ".join(LED_BACKENDS))
     parser.add_argument("--store", metavar="URL", help="memory or redis://host:port/db")
     parser.add_argument("--games-dir", metavar="DIR", help="where PDN files are written")
-    parser.add_argument("--script", metavar="EVENTS",
+    parser.add_argument("--script", metavar="FILE",
                         help="sim board only: play this file of timed events, then exit")
     parser.add_argument("--realtime", action="store_true",
                         help="with --script: play it on the wall clock with the service's own "
