@@ -16,7 +16,8 @@ Peers:
 Our engine is :class:`engine.search.Searcher` (full strength) on the board's clock
 (:class:`engine.clock.SearchClock`: the CPU time of the thread that searches, so neither other
 jobs on the machine nor this bench's own refereeing change its strength, capped at twice the
-move's time on the wall clock), ``--movetime`` CPU seconds a move; with
+move's time on the wall clock; ``--clock thread``: CPU time only, for a machine more loaded
+than a Pi), ``--movetime`` CPU seconds a move; with
 ``--pi-factor F`` every setting is played again at ``F`` times that time, the time a Raspberry Pi 4
 would give it (0.25 for a Pi 4: issue 17 puts the Pi's cores at 3-5 times slower than the x86
 development machine for this kind of Python, 4 is the middle, and the n-body program of the
@@ -70,6 +71,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -304,7 +306,9 @@ def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
     settings: list[Setting] = []
     for ours_time in times:
         def ours(t: float = ours_time) -> Player:
-            return EnginePlayer(args.variant, Limit(movetime=t), name=f"draughtsboard {t:g} s")
+            clock = None if args.clock == "engine" else time.thread_time
+            return EnginePlayer(args.variant, Limit(movetime=t), name=f"draughtsboard {t:g} s",
+                                clock=clock)
 
         if peer == "scan":
             scan = str(Path(args.scan).resolve())
@@ -375,6 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", default="international")
     parser.add_argument("--games", type=int, default=None,
                         help="games per setting (default: 4, or 40 with DRAUGHTSBOARD_SAMPLE=full)")
+    parser.add_argument("--clock", choices=("engine", "thread"), default="engine",
+                        help="our engine's clock: engine (the board's: CPU time capped at twice "
+                             "the move's time on the wall clock, default) or thread (CPU time "
+                             "only: on a machine more loaded than a Pi)")
     parser.add_argument("--movetime", type=float, default=1.0,
                         help="our engine's CPU seconds a move (default 1.0)")
     parser.add_argument("--pi-factor", type=float, default=None,
@@ -427,9 +435,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"match bench, commit {commit}, engine.search {build}, "
           f"{args.variant}, {games} games a setting, openings swapped, draw at {args.max_plies} "
           f"plies, seed {args.seed}", flush=True)
-    print("time control: ours CPU seconds a move of the search thread, capped at twice that on "
-          "the wall clock (engine.clock.SearchClock); Scan: fixed depth, no clock; TurboEngine: "
-          "CPU seconds a move of its own process (time.process_time)", flush=True)
+    ours_clock = ("capped at twice that on the wall clock (engine.clock.SearchClock)"
+                  if args.clock == "engine" else "not capped (time.thread_time)")
+    print(f"time control: ours CPU seconds a move of the search thread, {ours_clock}; Scan: "
+          "fixed depth, no clock; TurboEngine: CPU seconds a move of its own process "
+          "(time.process_time)", flush=True)
     players: dict[str, object] = {}
     record: dict[str, object] = {
         "variant": args.variant, "commit": commit, **engine_provenance(), "engine_build": build,
@@ -477,7 +487,7 @@ def _play_settings(args: argparse.Namespace, settings: Sequence[Setting], games:
             print(f"{setting.label}: stopped: {exc}", flush=True)
             return None
         results.append((setting.label, tally))
-        players[ours_player.name] = {"engine": "draughtsboard", "clock": "SearchClock"}
+        players[ours_player.name] = {"engine": "draughtsboard", "clock": args.clock}
         players[peer_player.name] = getattr(peer_player, "identity", {})
         name = getattr(peer_player, "engine_name", peer_player.name)
         print(f"  ours: {ours_player.stats}", flush=True)
