@@ -29,6 +29,7 @@ from engine.errors import DraughtsError
 from engine.variant import VARIANTS
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
+from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
 from firmware_host.web.devices import Devices
 from firmware_host.web.diagram import board_svg
@@ -65,6 +66,8 @@ class WebSettings:
     """The web service's settings (the ``[web]`` section)."""
 
     keys: Keys
+    #: The arbiter's credentials (web/arbiter.py); None: no arbiter console.
+    arbiter: ArbiterKeys | None = None
     control: bool = True
     rate_per_minute: int = 60
     block_ms: int = BLOCK_MS
@@ -561,6 +564,8 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.get("/devices", site.devices),
         web.post("/devices/revoke", site.revoke),
     ])
+    if settings.arbiter is not None:  # the arbiter console's routes: web/arbiter.py
+        app.add_routes(ArbiterSite(client, settings.arbiter, settings.rate_per_minute).routes())
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
     app.on_response_prepare.append(_headers)
 

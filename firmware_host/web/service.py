@@ -14,6 +14,7 @@ from firmware_host.config import Config, ConfigError
 from firmware_host.store import shown_url
 from firmware_host.store.connect import async_client
 from firmware_host.web.app import WebSettings, build_app, run_forever
+from firmware_host.web.arbiter import ArbiterKeys
 from firmware_host.web.auth import Keys, load_token
 from firmware_host.web.devices import Devices, devices_file
 
@@ -40,7 +41,8 @@ def parse_listen(text: str) -> tuple[str, int]:
 def run_web(config: Config, out: object = None) -> int:
     """Serve the web app as ``config`` says; return the exit status.
 
-    Prints one banner line with the address and the pairing code (never the token).
+    Prints one banner line with the address, the pairing code and the arbiter code (never the
+    token).
     """
     logsetup.configure(str(config["log.level"]))
     url = str(config["store.url"])
@@ -50,11 +52,12 @@ def run_web(config: Config, out: object = None) -> int:
         return 2
     host, port = parse_listen(str(config["web.listen"]))
     try:
-        keys = Keys(load_token(str(config["web.token_file"])))
+        token = load_token(str(config["web.token_file"]))
     except OSError as exc:
         print(f"draughtsboard web: web.token_file: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    settings = WebSettings(keys=keys, control=bool(config["web.control"]),
+    settings = WebSettings(keys=Keys(token), arbiter=ArbiterKeys(token),
+                           control=bool(config["web.control"]),
                            devices=Devices(devices_file(str(config["web.token_file"]))),
                            rate_per_minute=int(str(config["web.rate_per_minute"])))
     return asyncio.run(_serve(settings, url, host, port))
@@ -73,7 +76,9 @@ async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
 
     def banner() -> None:
         print(f"draughtsboard web: http://{shown}:{port}/ (store {shown_url(url)}); "
-              f"pairing code {settings.keys.pairing_code}", flush=True)
+              f"pairing code {settings.keys.pairing_code}"
+              + ("" if settings.arbiter is None else
+                 f"; arbiter code {settings.arbiter.code}"), flush=True)
         log.info("web: listening on %s:%d, store %s", host, port, shown_url(url))
 
     try:

@@ -165,3 +165,27 @@ def test_a_game_in_play_is_adjudicated_not_corrected() -> None:
         assert sync.xlen(AUDIT) == 0                   # nothing decided, nothing logged
 
     run(scenario)
+
+
+def test_the_web_app_serves_the_arbiter_routes_only_with_the_arbiter_keys() -> None:
+    from firmware_host.web.app import WebSettings, build_app
+    from firmware_host.web.auth import Keys
+
+    token = "the-control-token-of-the-web-service"
+
+    async def main() -> None:
+        client = fakeredis.aioredis.FakeRedis()
+        for arbiter_keys in (ArbiterKeys(token), None):
+            app = build_app(WebSettings(keys=Keys(token), arbiter=arbiter_keys), client)
+            async with TestClient(TestServer(app)) as http:
+                bearer = {"Authorization": f"Bearer {ArbiterKeys(token).token}"}
+                reply = await http.get("/arbiter/state.json", headers=bearer)
+                assert reply.status == (200 if arbiter_keys else 404)
+                # The control token is not the arbiter's.
+                control = {"Authorization": f"Bearer {token}"}
+                if arbiter_keys:
+                    assert (await http.get("/arbiter/state.json",
+                                           headers=control)).status == 403
+        await client.aclose()
+
+    asyncio.run(main())
