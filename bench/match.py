@@ -279,23 +279,24 @@ def default_games() -> int:
     return GAMES[sample]
 
 
-def _git(*args: str) -> str | None:
+def _git(*args: str, checkout: str | None = None) -> str | None:
+    cwd = checkout if checkout is not None else str(Path(__file__).resolve().parent)
     try:
-        out = subprocess.run(["git", *args], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, check=True)
+        out = subprocess.run(["git", *args], capture_output=True, text=True, cwd=cwd, check=True)
     except (OSError, subprocess.CalledProcessError):
         return None
     return out.stdout.strip()
 
 
-def _git_commit() -> str:
-    return _git("rev-parse", "--short", "HEAD") or "unknown"
+def _git_commit(checkout: str | None = None) -> str:
+    return _git("rev-parse", "--short", "HEAD", checkout=checkout) or "unknown"
 
 
-def engine_provenance() -> dict[str, object]:
-    """The engine's commit as git reads it, and its files changed since (``engine/``)."""
-    commit = _git("rev-parse", "HEAD")
-    dirty = _git("status", "--porcelain", "--", "engine")
+def engine_provenance(checkout: str | None = None) -> dict[str, object]:
+    """The engine's commit as git reads it in ``checkout`` (default: this script's), and its
+    files changed since (``engine/``)."""
+    commit = _git("rev-parse", "HEAD", checkout=checkout)
+    dirty = _git("status", "--porcelain", "--", "engine", checkout=checkout)
     return {"engine_commit": commit or "unknown",
             "engine_dirty": sorted(line[3:] for line in (dirty or "").splitlines())}
 
@@ -407,6 +408,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="write every game as JSON (the format bench/rating.py reads)")
     parser.add_argument("--tally", nargs="+", metavar="FILE",
                         help="print the tallies of --out files (several runs pool) and exit")
+    parser.add_argument("--checkout", default=None,
+                        help="the git checkout the engine was built from (default: this "
+                             "script's; give it when running a copy against a compiled wheel)")
     parser.add_argument("--commit", default=None,
                         help="the commit to print (default: git rev-parse HEAD of the checkout)")
     args = parser.parse_args(argv)
@@ -431,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import engine.search
 
     build = "compiled" if not engine.search.__file__.endswith(".py") else "pure Python"
-    commit = args.commit or _git_commit()
+    commit = args.commit or _git_commit(args.checkout)
     print(f"match bench, commit {commit}, engine.search {build}, "
           f"{args.variant}, {games} games a setting, openings swapped, draw at {args.max_plies} "
           f"plies, seed {args.seed}", flush=True)
@@ -442,7 +446,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           "(time.process_time)", flush=True)
     players: dict[str, object] = {}
     record: dict[str, object] = {
-        "variant": args.variant, "commit": commit, **engine_provenance(), "engine_build": build,
+        "variant": args.variant, "commit": commit, **engine_provenance(args.checkout),
+        "engine_build": build,
         "seed": args.seed,
         "command": " ".join(sys.argv if argv is None else ["bench/match.py", *argv]),
         "games": [], "players": players}
