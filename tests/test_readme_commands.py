@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import selectors
@@ -156,6 +157,23 @@ def _read_until(process: subprocess.Popen[str], pattern: re.Pattern[str]) -> re.
     raise AssertionError(f"no line matched {pattern.pattern}; output:\n{''.join(seen)}")
 
 
+def _boards_on_the_hall_feed(url: str, wanted: int) -> int:
+    """How many boards the hall's live feed (``/feed``, Server-Sent Events) has shown, read
+    until ``wanted`` have (or the feed ends)."""
+    boards: set[str] = set()
+    with urllib.request.urlopen(url.rstrip("/") + "/feed", timeout=GUARD_S) as feed:
+        for raw in feed:
+            line = raw.decode("utf-8").rstrip("\n")
+            if line.startswith("data:"):
+                with contextlib.suppress(ValueError):
+                    data = json.loads(line.removeprefix("data:"))
+                    if isinstance(data, dict) and isinstance(data.get("board"), str):
+                        boards.add(data["board"])
+            if len(boards) >= wanted:
+                break
+    return len(boards)
+
+
 def test_demo_hall_serves_three_boards(tmp_path: Path) -> None:
     if "--hall" not in _help("demo"):
         pytest.skip("draughtsboard demo --hall is not built yet")
@@ -165,8 +183,8 @@ def test_demo_hall_serves_three_boards(tmp_path: Path) -> None:
         url = _read_until(process, re.compile(r"https?://[^\s'\"]+")).group(0)
         with urllib.request.urlopen(url, timeout=GUARD_S) as answer:
             assert answer.status == 200
-            page = answer.read().decode("utf-8")
-        assert "<html" in page.lower()
+            assert "<html" in answer.read().decode("utf-8").lower()
+        assert _boards_on_the_hall_feed(url, 3) == 3
     finally:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=GUARD_S)
