@@ -236,3 +236,42 @@ def test_a_pairing_not_read_at_the_first_move_is_read_at_the_next() -> None:
     assert rig.game().headers["White"] == "Ann" and source.takes == 2
     rig.play("28x19")
     assert source.takes == 2
+
+
+def test_the_board_service_reads_its_pairing_from_its_redis(redis_server: RedisServer,
+                                                             tmp_path: Path) -> None:
+    """build_service gives the session's game the board's pairing: a game that opens after an
+    import starts with the pairing's tags (a real Redis, the whole service)."""
+    from contextlib import ExitStack
+
+    import redis
+
+    from board_io.clock import VirtualClock
+    from firmware_host.app.notify import Notifier
+    from firmware_host.app.service import Wiring, build_service
+    from firmware_host.config.loader import Config
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    store_round(client, read_pairings(HEADER + "svc-1,Ann Smit,Bob de Vries,4,Club\n")[0])
+    config = Config.from_mapping({
+        "game": {"mode": "record"}, "board": {"id": "svc-1"},
+        "store": {"url": redis_server.url, "games_dir": str(tmp_path / "games"),
+                  "spool_dir": str(tmp_path / "spool")},
+        "web": {"control": False}, "clock": {"time_control": "5+3"},
+    })
+    with ExitStack() as stack:
+        clock = VirtualClock()
+        service = build_service(config, stack, Wiring(clock=clock, virtual_time=True,
+                                                      notifier=Notifier({}), resume=False))
+        for _ in range(200):  # scans until the first full reading starts the session
+            if service.controller.started:
+                break
+            clock.advance(0.02)
+            service.controller.step()
+        game_id = service.controller.session.game_id
+        assert game_id is not None
+        tags = service.store.load_game(game_id).headers
+    assert (tags["White"], tags["Black"], tags["Round"], tags["TimeControl"]) == (
+        "Ann Smit", "Bob de Vries", "4", "300+3")
+    client.close()
