@@ -44,9 +44,12 @@ NOT_HERE = {
     "git clone <this repository> draughtsboard && cd draughtsboard": "the network",
     "sudo -u draughtsboard /opt/draughtsboard/venv/bin/draughtsboard doctor":
         "a Pi set up by systemd/install.sh (tests/systemd and the emulated install run it)",
-    "draughtsboard calibrate --config /etc/draughtsboard/draughtsboard.toml --write": "a board",
-    "draughtsboard selftest": "a board",
-    "journalctl -u draughtsboard -f": "the installed service",
+    "sudo systemctl stop draughtsboard": "the installed service",
+    "sudo /opt/draughtsboard/venv/bin/draughtsboard calibrate --write "
+    "--config /etc/draughtsboard/draughtsboard.toml": "a board",
+    "sudo /opt/draughtsboard/venv/bin/draughtsboard selftest "
+    "--config /etc/draughtsboard/draughtsboard.toml": "a board",
+    "sudo systemctl start draughtsboard && journalctl -u draughtsboard -f": "the installed service",
     "bash .ci/test": "the whole suite: it is what CI runs",
     "python3 -m venv ~/draughtsboard-compiled": "a compiler (.ci/compiled builds it)",
     "~/draughtsboard-compiled/bin/pip install .": "a compiler (.ci/compiled builds it)",
@@ -250,3 +253,20 @@ def test_the_block_reader_example_holds() -> None:
                                              globs={"readme_commands": readme_commands}):
         runner.run(test)
     assert runner.summarize(verbose=False) == (0, 1)
+
+
+def test_the_commands_it_cannot_run_name_options_that_exist() -> None:
+    checked = 0
+    for command in NOT_HERE:
+        for step in command.split("&&"):
+            words = shlex.split(step)
+            found = [i for i, w in enumerate(words) if Path(w).name == "draughtsboard"]
+            if not found:
+                continue
+            rest = words[found[0] + 1:]
+            names = [w for w in rest if not w.startswith("-") and w in command_names()][:1]
+            helps = _help(*names)
+            missing = [w for w in rest if w.startswith("--") and w not in helps]
+            assert not missing, f"{step}: {missing}"
+            checked += 1
+    assert checked >= 3  # doctor, calibrate, selftest
