@@ -270,8 +270,17 @@ class GameClock:
             self.start(side, at)
 
     def pause(self, at: float) -> bool:
-        """Hold both times; False when already held or not running."""
-        if self.paused or self.running is None:
+        """Hold both times (before the start too: the clock then starts held); False when
+        already held.
+
+        >>> clock = GameClock(parse_time_control("5"))
+        >>> clock.pause(at=0.0), clock.pause(at=1.0)
+        (True, False)
+        >>> clock.start(Color.WHITE, at=2.0)
+        >>> clock.deadline() is None, clock.resume(at=10.0), clock.deadline()
+        (True, True, 310.0)
+        """
+        if self.paused:
             return False
         self._charge(at)
         self._since = None

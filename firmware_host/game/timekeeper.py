@@ -6,7 +6,10 @@ and the PDN tag ``TimeControl``. The side to move's time runs from the game's fi
 side (:meth:`Timekeeper.moved`, called by :class:`~firmware_host.game.game.Game` as it logs the
 move, so the record carries ``clock_white`` / ``clock_black``). When the running side's time is
 up, the game ends by time (:meth:`Timekeeper.on_flag`): the other side wins (FMJD rules; see
-docs/tournament.md). ``pause`` and ``resume`` commands hold and release the clock (the arbiter).
+docs/tournament.md) -- unless nobody has moved yet: a board left at the start position is not a
+game lost on time, its clock then waits, full, for the first move. ``pause`` and ``resume``
+commands hold and release the clock (the arbiter); a clock held before its game's first turn
+starts held, so a round starts on every board at once.
 
 The clock is part of the session snapshot (:meth:`data`), saved after every move and every
 :data:`SAVE_EVERY_S` seconds while it runs; a restarted service resumes it as saved, the time
@@ -161,6 +164,16 @@ class Timekeeper:
             if clock is not None and clock.running is not None:
                 self._changed(at)  # under a minute now: said once (``low``)
             return
+        assert clock is not None
+        if clock.moves(Color.WHITE) + clock.moves(Color.BLACK) == 0:
+            # Nobody has moved: the board stood unused (no game is lost on time by nobody).
+            # The clock waits, full, for the first move; the arbiter defaults an absent player.
+            log.info("clock: no move in the game's first %.0f s: the clock waits for the "
+                     "first move", clock.control.periods[0].seconds)
+            self.clock = GameClock(clock.control)
+            self._s.game.save(self._s.obligation)
+            self._changed(at)
+            return
         log.info("clock: %s's time is up", "White" if flagged is Color.WHITE else "Black")
         self._s.finish(Outcome(Termination.TIME_FORFEIT, flagged.opponent,
                                gametype=self._s.variant.pdn_gametype), at)
@@ -174,8 +187,9 @@ class Timekeeper:
     def command(self, event: Command) -> None:
         """``pause``, ``resume`` or ``add_time`` (``side``, ``value`` seconds): the arbiter's."""
         clock, s = self.clock, self._s
-        if clock is None or not clock.started:
-            s.publish("command_refused", command=event.name, reason="no_clock")
+        if clock is None or s.outcome is not None:
+            reason = "no_clock" if clock is None else "game_over"
+            s.publish("command_refused", command=event.name, reason=reason)
             return
         if event.name == "add_time":
             try:

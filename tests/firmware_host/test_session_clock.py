@@ -47,16 +47,19 @@ def test_move_events_and_records_carry_both_clocks_to_the_second() -> None:
 def test_a_flag_fall_ends_the_game_by_time_and_the_other_side_wins(control: str,
                                                                     loser: str) -> None:
     rig = clocked(control)
-    if loser == "black":
-        rig.play("32-28")
-    rig.wait(61_000 + 5_000)
+    rig.play("32-28")                              # let go at MOVE_S
+    if loser == "white":
+        rig.play("19-23")                          # let go at 0.51 + MOVE_S
+    start = MOVE_S if loser == "black" else 0.51 + MOVE_S
+    used = 0.0 if loser == "black" else MOVE_S     # White's first move took MOVE_S
+    increment = 5.0 if control == "1+5" and loser == "white" else 0.0
+    rig.wait(61_000 + 5_000 + 5_000)
     result = rig.last("result")
     assert result["termination"] == "time_forfeit"
     assert result["winner"] == ("black" if loser == "white" else "white")
     assert result["result"] == ("0-2" if loser == "white" else "2-0")
     assert rig.state == "game_over"
-    # White's time runs from 0; Black's from White's move, let go at MOVE_S.
-    assert result["at"] == pytest.approx(60.0 if loser == "white" else MOVE_S + 60.0)
+    assert result["at"] == pytest.approx(start + 60.0 - used + increment)
     assert rig.game().result == result["result"] and rig.game().termination == "time_forfeit"
     assert '[Result "' + result["result"] + '"]' in render_game(rig.game())
     stopped = rig.last("clock")
@@ -65,9 +68,23 @@ def test_a_flag_fall_ends_the_game_by_time_and_the_other_side_wins(control: str,
 
 def test_a_move_after_the_flag_fell_is_not_recorded() -> None:
     rig = clocked("1")
-    rig.wait(60_500)
     rig.play("32-28")
-    assert rig.moves() == [] and rig.last("result")["termination"] == "time_forfeit"
+    rig.wait(60_500)
+    rig.play("19-23")
+    assert rig.moves() == ["32-28"] and rig.last("result")["termination"] == "time_forfeit"
+
+
+def test_a_board_nobody_plays_on_loses_nothing_on_time() -> None:
+    rig = clocked("1")
+    rig.wait(10 * 60_000)                          # left at the start position
+    assert rig.published("result") == [] and rig.state == "human_to_move"
+    waiting = rig.last("clock")
+    assert (waiting["running"], waiting["clock_white"]) == (None, 60.0)
+    rig.play("32-28")                              # the players came: White's move untimed
+    assert rig.last("move")["clock_white"] == 60.0
+    assert rig.last("clock")["running"] == "black"
+    rig.wait(61_000)
+    assert rig.last("result")["winner"] == "white"
 
 
 def test_a_restart_mid_game_keeps_both_clocks_and_charges_the_downtime_to_nobody() -> None:
@@ -90,13 +107,14 @@ def test_a_restart_mid_game_keeps_both_clocks_and_charges_the_downtime_to_nobody
 
 def test_pause_and_resume_hold_the_clock_and_a_paused_flag_does_not_fall() -> None:
     rig = clocked("1")
+    rig.play("32-28")
     rig.wait(10_000)
     rig.command("pause")
     assert rig.last("clock")["paused"] is True
     rig.wait(600_000)
     assert rig.published("result") == []
     rig.command("resume")
-    assert rig.last("clock")["clock_white"] == pytest.approx(49.9)
+    assert rig.last("clock")["clock_black"] == pytest.approx(49.9)
     rig.wait(50_000)
     assert rig.last("result")["termination"] == "time_forfeit"
 
@@ -198,3 +216,23 @@ def test_an_adjudication_without_a_side_is_refused() -> None:
     rig.session.handle(Command("adjudicate", rig.now, value="nobody"))
     assert rig.last("command_refused")["reason"] == "bad_value"
     assert rig.session.outcome is None
+
+
+def test_a_clock_held_before_the_first_turn_starts_held_and_the_round_starts_at_once() -> None:
+    rig = Rig("international", time_control="1", start=False)
+    rig.session.game.open_new()                    # the game waits for its players
+    rig.session.handle(Command("pause", rig.now))
+    assert rig.last("clock")["paused"] is True
+    rig.occupied = set(rig.session.game.initial)
+    rig.session.start(frozenset(rig.occupied), rig.now)
+    rig.wait(120_000)                              # held: no flag falls
+    assert rig.published("result") == []
+    rig.command("resume")                          # the arbiter starts the round
+    assert rig.last("clock")["running"] == "white"
+    rig.wait(30_000)
+    rig.play("32-28")
+    assert rig.last("move")["clock_white"] == 60 - 30 - MOVE_S
+    rig.wait(60_200)
+    assert rig.last("result")["termination"] == "time_forfeit"
+    rig.command("pause")
+    assert rig.last("command_refused")["reason"] == "game_over"
