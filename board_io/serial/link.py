@@ -443,16 +443,20 @@ class SerialLink:
             if not frames:
                 return
             self._recovery.frame(self._clock.monotonic())
+            restarts = []
             for frame in frames:
-                restart = frame.type == msg.HELLO and frame.seq == 0
+                # seq 0 on a HELLO: the first frame of a reset microcontroller (unless it
+                # follows 255: the count wrapped)
+                restart = frame.type == msg.HELLO and frame.seq == 0 and self._mcu_seq != 0xFF
+                restarts.append(restart)
                 if self._mcu_seq is not None and not restart:
                     self._stats.seq_gaps += (frame.seq - self._mcu_seq - 1) & 0xFF
                 self._mcu_seq = frame.seq
-        for frame in frames:
+        for frame, restart in zip(frames, restarts, strict=True):
             try:
                 message = msg.decode(frame)
                 if isinstance(message, msg.Hello):
-                    self._hello_received(epoch, message, restarted=frame.seq == 0)
+                    self._hello_received(epoch, message, restarted=restart)
                 else:
                     self._handle(epoch, message)
             except msg.MessageError as exc:

@@ -80,3 +80,18 @@ def test_a_restart_soon_after_a_reconnect_is_counted(port: Path, mcus: list[Fake
         mcu.wait_for(lambda r: sum(isinstance(m, msg.Config) for m in r) > before)
         assert link.stats()["mcu_restarts"] == 1
         assert events.empty()
+
+
+def test_a_hello_whose_seq_wrapped_to_zero_is_no_restart(port: Path, mcus: list[FakeMcu]) -> None:
+    # The answer to a PING whose seq wrapped from 255 to 0 is not a reset.
+    mcu = _mcu(mcus, port)
+    clock = VirtualClock(100.0)
+    with SerialLink(str(port), clock=clock, watchdog=False) as link:
+        link.wait_scan(1, WAIT)
+        mcu._seq = 255  # as if 253 frames had been lost
+        mcu.send_scan()
+        link.wait_scan(2, WAIT)
+        gaps = link.stats()["seq_gaps"]
+        link.send(msg.Ping())
+        link.wait_scan(3, WAIT)  # HELLO (seq 0) and SCAN (seq 1)
+        assert (link.stats()["mcu_restarts"], link.stats()["seq_gaps"]) == (0, gaps)
