@@ -131,7 +131,9 @@ def search(opponent: Opponent, job: EngineJob, limit: Limit, stop: StopToken | N
 def _hint(opponent: BuiltinOpponent, job: EngineJob, limit: Limit, stop: StopToken | None,
           clock: Clock) -> EngineResult:
     """A hint with its reasons (:func:`engine.hint.hint`) from the built-in searcher."""
-    found = hint(job.board, opponent.searcher(job.board), limit, stop)
+    searcher = opponent.searcher(job.board)
+    searcher.clock = opponent.clock_for(limit)  # as best_move times a search
+    found = hint(job.board, searcher, limit, stop)
     if found is None:
         return EngineResult(job.token, job.purpose, None, clock.monotonic(), error="no move")
     reasons = tuple(Reason(r.kind.value, r.pieces, r.moves) for r in found.reasons)

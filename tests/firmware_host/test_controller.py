@@ -201,3 +201,17 @@ def test_controller_runs_in_real_time_on_a_monotonic_clock() -> None:
         loop.join(5)
     assert not loop.is_alive()
     assert session.board.move_stack[0].destination == layout.parse("15")
+
+
+def test_a_hint_within_a_levels_time_searches_on_the_search_clock() -> None:
+    # A hint at a level's movetime failed ("time limits need a clock"): the hint's searcher
+    # was never given the clock best_move gives it (draughtsboard play, real time).
+    from firmware_host.opponents.opponent import BuiltinOpponent
+
+    results: list[EngineResult] = []
+    worker = SyncEngineWorker(BuiltinOpponent(), Limit(movetime=0.05), VirtualClock())
+    worker.post = results.append
+    board = Board("international", fen="W:W33,48:B28,17,5")
+    worker.submit(EngineJob(1, Purpose.HINT, board))
+    (result,) = results
+    assert result.error is None and board.move_notation(result.move) == "33x11"
