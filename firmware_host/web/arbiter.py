@@ -11,8 +11,8 @@ Routes (:meth:`ArbiterSite.routes`):
 
 - ``POST /arbiter/pair`` (``code``): the arbiter cookie; wrong codes are limited as pairing is;
 - ``GET /arbiter/state.json``: every board with its game, players, round, state, clock (the last
-  ``clock`` event: the page counts the running side down from its ``at``), result; the newest
-  audit entries; the ``csrf`` field;
+  ``clock`` event: the page counts the running side down from its ``time``, the Unix time the
+  board published it), result; the newest audit entries; the ``csrf`` field;
 - ``POST /arbiter/pause-all``, ``POST /arbiter/resume-all`` (``reason`` optional);
 - ``POST /arbiter/add-time`` (``board``, ``side``, ``seconds``, ``reason``);
 - ``POST /arbiter/adjudicate`` (``board``, ``result`` ``white``/``black``/``draw``,
