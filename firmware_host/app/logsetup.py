@@ -43,7 +43,8 @@ class JournalFormatter(logging.Formatter):
 
 
 class TerminalFormatter(logging.Formatter):
-    """Formats ``level: logger: message`` for a person (no level word for info and debug).
+    """Formats ``level: logger: message`` for a person (no level word for info and debug); an
+    exception is its one line (``ValueError: ...``), not a traceback: the journal keeps those.
 
     >>> TerminalFormatter().format(logging.makeLogRecord(
     ...     {"msg": "hi", "levelno": 30, "levelname": "WARNING", "name": "x"}))
@@ -52,8 +53,9 @@ class TerminalFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         message = record.getMessage()
-        if record.exc_info:
-            message += "\n" + self.formatException(record.exc_info)
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            message += f" ({type(error).__name__}: {error})"
         level = f"{record.levelname.lower()}: " if record.levelno >= logging.WARNING else ""
         return f"{level}{record.name}: {message}"
 

@@ -49,12 +49,17 @@ def test_a_terminal_gets_words_not_syslog_prefixes(monkeypatch: pytest.MonkeyPat
         configure("info", tty)
         logging.getLogger("draughtsboard.test").warning("link lost")
         logging.getLogger("draughtsboard.test").info("started")
+        try:
+            raise ValueError("no clock")
+        except ValueError:
+            logging.getLogger("draughtsboard.test").exception("search failed")
         tty.flush()
         seen = b""
-        while seen.count(b"\n") < 2:
+        while seen.count(b"\n") < 3:
             seen += reader.read(1024)
-    assert seen.decode().splitlines() == ["warning: draughtsboard.test: link lost",
-                                          "draughtsboard.test: started"]
+    assert seen.decode().splitlines() == [
+        "warning: draughtsboard.test: link lost", "draughtsboard.test: started",
+        "error: draughtsboard.test: search failed (ValueError: no clock)"]  # no traceback
     configure("info", io.StringIO())
 
 

@@ -127,8 +127,9 @@ def test_play_at_a_terminal_answers_at_once_and_refuses_an_early_move(tmp_path: 
 
 
 def test_international_at_a_terminal_takes_the_squares_as_drawn(tmp_path: Path) -> None:
-    with terminal("--variant", "international", "--side", "white", "--level", "1",
-                  "--no-colour", "--auto-execute", home=tmp_path) as term:
+    # The default level: its hints are searched within the level's time (on its clock).
+    with terminal("--variant", "international", "--side", "white", "--no-colour",
+                  "--auto-execute", home=tmp_path) as term:
         term.expect(r"white to move\]\n> ")
         term.send("d4-e5")  # as drawn: 32-28
         term.expect(r"1\. 32-28")
@@ -141,6 +142,7 @@ def test_international_at_a_terminal_takes_the_squares_as_drawn(tmp_path: Path) 
         term.expect(r"2\. " + re.escape(hinted))
         term.send("quit")
         term.expect(r"saved: ")
+    assert "Traceback" not in term.seen and "error:" not in term.seen
 
 
 def _board_in(text: str) -> str:
