@@ -209,3 +209,13 @@ def test_search_does_not_walk_into_a_capture_it_counts_as_drawn() -> None:
     assert result.move is not None
     board.push(result.move)
     assert not any(m.captures for m in board.legal_moves), board.fen()
+
+
+def test_turkish_lone_kings_are_drawn_by_the_capture_that_makes_them() -> None:
+    """Turkish: a lone king against a lone king is a draw at once (no moves to count)."""
+    before, lone = Material(0, 2, 0, 1), Material(0, 1, 0, 1)
+    capture = PlyFacts(BLACK, True, True, False, lone, "capture")  # after W, B, W: Black takes
+    for count in (_rule, _counted):
+        assert count("turkish", before, _quiet(before, 3, WHITE)) is None
+        assert count("turkish", before, [*_quiet(before, 3, WHITE), capture]) == (
+            "turkish-king-vs-king")
