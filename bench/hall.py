@@ -172,36 +172,56 @@ class Worker(threading.Thread):
 
 
 def _watch(base: str, count: int, ready: Any, stop: Any, out: Any) -> None:
-    """``count`` hall viewers (one thread each) in this process: put ``[(board, ply, unix
-    time), ...]`` per viewer on ``out`` when ``stop`` is set."""
+    """``count`` hall viewers (one thread each) in this process, each an EventSource: when the
+    feed ends it comes back after the ``retry`` time (1 s) with its ``Last-Event-ID``. Puts
+    ``([(board, ply, unix time), ...] per viewer, reconnections)`` on ``out`` when ``stop`` is
+    set."""
     results: list[list[tuple[str, int, float]]] = [[] for _ in range(count)]
+    reconnects = [0] * count
     opened = threading.Barrier(count + 1)
+    host, port = base.rsplit("/", 1)[-1].split(":")
+
+    def connect(last_id: str | None) -> Any:
+        connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        headers = {"Accept": "text/event-stream"}
+        if last_id:
+            headers["Last-Event-ID"] = last_id
+        connection.request("GET", "/feed", headers=headers)
+        return connection.getresponse()
 
     def viewer(slot: int) -> None:
-        host, port = base.rsplit("/", 1)[-1].split(":")
-        connection = http.client.HTTPConnection(host, int(port), timeout=60)
-        connection.request("GET", "/feed", headers={"Accept": "text/event-stream"})
-        response = connection.getresponse()
+        last_id: str | None = None
+        response = connect(None)
         opened.wait()
-        data: list[str] = []
-        try:
-            while not stop.is_set():
-                line = response.fp.readline().decode()
-                if not line:
-                    return
-                line = line.rstrip("\n")
-                if line.startswith("data: "):
-                    data.append(line[6:])
-                    continue
-                if line or not data:
-                    continue
-                now = time.time()
-                message = json.loads("\n".join(data))
-                data = []
-                for move in message.get("moves") or ():
-                    results[slot].append((str(message.get("board")), int(move["ply"]), now))
-        except (OSError, ValueError):
-            return
+        while not stop.is_set():
+            data: list[str] = []
+            try:
+                while not stop.is_set():
+                    line = response.fp.readline().decode()
+                    if not line:
+                        break  # the feed ended: come back as a browser does
+                    line = line.rstrip("\n")
+                    if line.startswith("data: "):
+                        data.append(line[6:])
+                    elif line.startswith("id: "):
+                        last_id = line[4:]
+                    elif not line and data:
+                        now = time.time()
+                        message = json.loads("\n".join(data))
+                        data = []
+                        for move in message.get("moves") or ():
+                            results[slot].append((str(message.get("board")), int(move["ply"]),
+                                                  now))
+            except (OSError, ValueError, KeyError):
+                pass
+            if stop.is_set():
+                return
+            reconnects[slot] += 1
+            time.sleep(1.0)
+            try:
+                response = connect(last_id)
+            except OSError:
+                continue
 
     threads = [threading.Thread(target=viewer, args=(n,), daemon=True) for n in range(count)]
     for thread in threads:
@@ -210,7 +230,7 @@ def _watch(base: str, count: int, ready: Any, stop: Any, out: Any) -> None:
     ready.set()
     stop.wait()
     time.sleep(0.5)
-    out.put(results)
+    out.put((results, sum(reconnects)))
 
 
 def _proc(pid: int) -> tuple[float, int, int]:
@@ -332,11 +352,18 @@ def _measure(args: argparse.Namespace, boards: list[HallBoard], keepalives: list
     redis_cpu1, _, _ = _proc(redis_pid)
     time.sleep(1.0)  # the last moves reach the feeds
     stop.set()
-    arrivals = [viewer for process, out in watchers for viewer in out.get(timeout=60)]
+    arrivals = []
+    reconnects = 0
+    for _, out in watchers:
+        viewers, again = out.get(timeout=60)
+        arrivals += viewers
+        reconnects += again
     for process, _ in watchers:
         process.join(timeout=10)
     for keepalive in keepalives:
         keepalive.close()
+    print(f"hall viewers: {reconnects} reconnections (a feed that ended, taken up again with "
+          "its Last-Event-ID)")
     return _report(args, boards, admin, baseline, stored_by_round, arrivals, wall,
                    (cpu1 - cpu0, rss, peak), redis_cpu1 - redis_cpu0)
 
@@ -357,6 +384,7 @@ def _report(args: argparse.Namespace, boards: list[HallBoard], admin: redis.Redi
           f"play per board); stored: {lost} lost, {duplicated} duplicated")
     latencies: list[float] = []
     opening: list[float] = []  # plies 1-6: the burst at a round's start
+    steady: list[float] = []  # the rest of the round
     seen = []
     last_round = stored_by_round[-1]
     for viewer in arrivals:
@@ -367,8 +395,7 @@ def _report(args: argparse.Namespace, boards: list[HallBoard], admin: redis.Redi
             for stored in (last_round, *reversed(stored_by_round[:-1])):
                 if (board_id, ply) in stored and at >= stored[(board_id, ply)]:
                     latencies.append(at - stored[(board_id, ply)])
-                    if ply <= 6:
-                        opening.append(latencies[-1])
+                    (opening if ply <= 6 else steady).append(latencies[-1])
                     count += 1
                     break
         seen.append(count)
@@ -378,10 +405,12 @@ def _report(args: argparse.Namespace, boards: list[HallBoard], admin: redis.Redi
               f"{_percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} "
               f"ms; each viewer got {min(seen)}-{max(seen)} of {played} moves as deltas (the "
               f"others inside whole cards: new game, result)")
-        if opening:
-            print(f"  the round-start burst (plies 1-6): {len(opening)} deliveries, p50 "
-                  f"{statistics.median(opening) * 1000:.0f} ms, p99 "
-                  f"{_percentile(opening, 0.99) * 1000:.0f} ms")
+        for label, values in (("the round-start burst (plies 1-6)", opening),
+                              ("the rest of the rounds (plies 7-)", steady)):
+            if values:
+                print(f"  {label}: {len(values)} deliveries, p50 "
+                      f"{statistics.median(values) * 1000:.0f} ms, p99 "
+                      f"{_percentile(values, 0.99) * 1000:.0f} ms")
     else:
         print("move-to-feed: no move arrived at any viewer")
     memory = _memory(boards, admin, baseline)
