@@ -86,15 +86,16 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
 })
 
 
-#: Why a hinted move is good, per ``engine.hint.ReasonKind`` value.
+#: Why a hinted move is good, per ``engine.hint.ReasonKind`` value. ``pieces`` and ``moves``
+#: are counted in words ("1 piece", "3 moves") before they are put in.
 REASONS: Mapping[str, str] = MappingProxyType({
     "only_move": "the only legal move",
     "captures": "captures {pieces}",
     "promotes": "crowns a man",
-    "wins_material": "wins {pieces} within {moves} moves",
+    "wins_material": "wins {pieces} within {moves}",
     "avoids_loss": "stops a threat to {pieces}",
-    "wins_game": "wins in {moves} moves",
-    "wins_endgame": "a won ending: it converts within {moves} moves",
+    "wins_game": "wins in {moves}",
+    "wins_endgame": "a won ending: it converts within {moves}",
     "loses_game": "holds out longest",
 })
 
@@ -167,6 +168,23 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
+def _worded(event: Mapping[str, object]) -> Mapping[str, object]:
+    """``event`` with the counts of its hint reasons in words (``pieces`` 1 -> "1 piece").
+
+    >>> render({"event": "hint", "pdn": "32-28", "reasons": [
+    ...     {"kind": "wins_material", "pieces": 1, "moves": 3}]})
+    'hint: 32-28 (wins 1 piece within 3 moves)'
+    """
+    reasons = event.get("reasons")
+    if not isinstance(reasons, list | tuple):
+        return event
+    nouns = {"pieces": "piece", "moves": "move"}
+    worded = [{**r, **{k: plural(v, nouns[k]) for k, v in r.items()
+                       if k in nouns and isinstance(v, int)}}
+              if isinstance(r, Mapping) else r for r in reasons]
+    return {**event, "reasons": worded}
+
+
 def _counted(data: dict[str, object]) -> dict[str, object]:
     """Counts in words: ``plies_text`` ("1 move", "2 moves": a player counts each side's
     turn as a move)."""
@@ -185,7 +203,7 @@ def render(event: Mapping[str, object]) -> str | None:
     'that move is not legal here'
     """
     kind = str(event.get("event", ""))
-    data = _counted(_enrich(event))
+    data = _counted(_enrich(_worded(event)))
     for key in (f"{kind}.{data.get('reason')}", kind):
         template = TEMPLATES.get(key)
         if template is None:
