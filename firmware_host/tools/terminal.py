@@ -303,9 +303,13 @@ class TerminalGame:
         frame = self.leds.frame
         extra = sorted(sq for sq, led in frame.items() if led.role is Role.EXTRA)
         missing = sorted(sq for sq, led in frame.items() if led.role is Role.MISSING)
-        if self.actions or not (extra or missing):
+        if self.actions:
+            raise TypedMoveError("wait: the hand is still moving")
+        if not (extra or missing):
             raise TypedMoveError("nothing to put right: the board matches the game"
-                                 if not self.actions else "wait: the hand is still moving")
+                                 if self.session.in_sync else
+                                 "no correction is lit yet: it comes once the board has been "
+                                 "wrong for a moment (or finish the move)")
         for square in extra:
             if square in self.sim.pieces:
                 self._schedule_hand("lift", square)

@@ -181,3 +181,5 @@ def test_fix_does_what_the_correction_lights_ask() -> None:
     after = text.split("took back", 1)[1]
     assert "board in sync with the game" in after
     assert "nothing to put right: the board matches the game" in after
+    text = run_play("lift 11\nfix\nquit\n", auto=False)
+    assert "no correction is lit yet" in text  # not "the board matches the game"
