@@ -55,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Board
 from firmware_host.store import MoveRecord, RedisStore
 from firmware_host.store.keepalive import KeepAlive
+from firmware_host.store.keys import BOARDS
 from firmware_host.store.lease import BoardLease
 from firmware_host.store.publisher import EVENTS_MAXLEN, event_commands
 from tests.redis_server import RedisServer, free_port
@@ -281,6 +282,9 @@ def _run(args: argparse.Namespace, server: RedisServer, tmp: Path) -> int:
     boards = [HallBoard(f"hall{n:03d}", RedisStore(redis.Redis.from_url(server.url),
                                                    f"hall{n:03d}"), random.Random(rng.random()),
                         VARIANTS[n % len(VARIANTS)]) for n in range(args.boards)]
+    # The hall's boards are known before the web app starts (as boards that recorded games
+    # before: a hall page lists them at once).
+    admin.sadd(BOARDS, *(board.board_id for board in boards))
     keepalives = []
     for board in boards:
         client = redis.Redis.from_url(server.url, decode_responses=True)
@@ -467,16 +471,18 @@ def _events_at_cap(admin: redis.Redis) -> int:
     key = "draughtsboard:bench-probe:events"
     board = Board("international")
     rng = random.Random(1)
-    pipe = admin.pipeline(transaction=False)
-    for seq in range(EVENTS_MAXLEN + 200):
-        if board.is_game_over():
-            board = Board("international")
+    plies: list[tuple[int, str, str]] = []  # one game's moves, cycled
+    while len(plies) < 60 and not board.is_game_over():
         move = rng.choice(list(board.legal_moves))
         pdn = board.move_notation(move)
         board.push(move)
+        plies.append((board.ply, pdn, board.fen()))
+    pipe = admin.pipeline(transaction=False)
+    for seq in range(EVENTS_MAXLEN + 200):
+        ply, pdn, fen = plies[(seq // 3) % len(plies)]
         kind = ("move", "state", "leds")[seq % 3]
-        event = ({"event": "move", "ply": board.ply, "pdn": pdn, "by": "human",
-                  "fen": board.fen(), "at": 0.0} if kind == "move" else
+        event = ({"event": "move", "ply": ply, "pdn": pdn, "by": "human", "fen": fen,
+                  "at": 0.0} if kind == "move" else
                  {"event": "state", "state": "human_to_move", "at": 0.0} if kind == "state"
                  else {"event": "leds", "frame": {}, "at": 0.0})
         commands, _ = event_commands(key, {"board": "bench-probe", "seq": seq,

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.redis
 def test_a_tiny_hall_prints_every_figure() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "hall.py"), "--boards", "4", "--viewers", "2",
-         "--viewer-processes", "1", "--workers", "2", "--speed", "100", "--rounds", "2",
-         "--plies", "4:6"], capture_output=True, text=True, timeout=240, check=False)
+         "--viewer-processes", "1", "--workers", "2", "--speed", "200", "--rounds", "2",
+         "--plies", "6:8"], capture_output=True, text=True, timeout=240, check=False)
     out = done.stdout
     assert "Traceback" not in done.stderr, done.stderr
     assert "hall: 4 boards, 2 rounds" in out and "stored: 0 lost, 0 duplicated" in out, out
