@@ -70,7 +70,7 @@ def _their_number(variant: Variant, sq: int) -> int:
 def _their_fen(board: Board) -> str:
     v = board.variant
     name = (lambda s: _algebraic(v, s)) if v.name in LETTER_VARIANTS else v.square_name
-    parts = {WHITE: [], BLACK: []}  # type: dict
+    parts: dict[object, list[str]] = {WHITE: [], BLACK: []}
     for sq, piece in sorted(board.pieces().items()):
         parts[piece.color].append(("K" if piece.king else "") + name(sq))
     turn = "W" if board.turn is WHITE else "B"
