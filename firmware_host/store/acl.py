@@ -8,8 +8,8 @@ rewrites the game. So on a hall's Redis (Redis 6 or later) each program logs in 
   event channel, adds itself to the shared set ``draughtsboard:boards``; nothing else (another
   board's game or command stream is refused with ``NOPERM``);
 - ``draughtsboard-web``: reads every key (and subscribes to every channel) under
-  ``draughtsboard:``, writes only the command streams ``draughtsboard:<id>:commands`` and its
-  own keys ``draughtsboard-web:*``;
+  ``draughtsboard:``, writes only the command streams ``draughtsboard:<id>:commands``, the
+  arbiter's audit stream ``draughtsboard:audit`` and its own keys ``draughtsboard-web:*``;
 - ``draughtsboard-replica`` and ``draughtsboard-sentinel``: what a replica and Redis Sentinel
   need (replication; the failover's commands);
 - ``default``: the administrator (``redis-cli``), behind its own password.
@@ -75,12 +75,12 @@ def board_user(board_id: str) -> str:
 def rules(user: str) -> str:
     """The ACL rules of ``user`` (after ``on`` and its password).
 
-    >>> rules("draughtsboard-web").split()[-3:]
-    ['%W~draughtsboard:*:commands', '~draughtsboard-web:*', '&draughtsboard:*']
+    >>> rules("draughtsboard-web").split()[-4:-1]
+    ['%W~draughtsboard:*:commands', '%W~draughtsboard:audit', '~draughtsboard-web:*']
     """
     if user == WEB:
         return (f"resetkeys resetchannels {_COMMANDS} -publish %R~{ROOT}:* "
-                f"%W~{ROOT}:*:commands ~{ROOT}-web:* &{ROOT}:*")
+                f"%W~{ROOT}:*:commands %W~{ROOT}:audit ~{ROOT}-web:* &{ROOT}:*")
     if user == REPLICA:
         return "resetkeys resetchannels -@all +psync +replconf +ping"
     if user == SENTINEL:
