@@ -80,8 +80,10 @@ class BuiltinOpponent:
         """The searcher for the board's variant (kept, with its hash table, between moves)."""
         name = board.variant.name
         if name not in self._searchers:
+            # A level's clock until a search sets its own (clock_for): never without one.
+            clock = self.clock if self.clock is not None else SearchClock()
             self._searchers[name] = Searcher(board.variant, seed=self.seed, tt_mb=self.tt_mb,
-                                             clock=self.clock, options=self.options)
+                                             clock=clock, options=self.options)
         return self._searchers[name]
 
     def best_move(self, board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:

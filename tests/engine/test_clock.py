@@ -111,3 +111,10 @@ def test_the_board_services_engine_plays_a_level_move_on_it() -> None:
     result = opponent.best_move(Board("russian"), Limit(depth=2, movetime=30.0))
     assert result.depth == 2
     assert isinstance(opponent.searcher(Board("russian")).clock, SearchClock)
+
+
+def test_the_board_services_searcher_always_has_a_clock() -> None:
+    """A searcher taken straight from the opponent (the hint path) can search a level's time."""
+    searcher = BuiltinOpponent(seed=1).searcher(Board("russian"))
+    assert isinstance(searcher.clock, SearchClock)
+    assert searcher.search(Board("russian"), Limit(depth=2, movetime=30.0)).depth == 2
