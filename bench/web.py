@@ -27,6 +27,7 @@ Run: ``.venv/bin/python bench/web.py [--boards 100] [--seconds 30] [--interval 2
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import random
@@ -49,6 +50,8 @@ from tests.firmware_host.web.sse import SseClient
 from tests.redis_server import RedisServer, free_port
 
 VARIANTS = ("international", "russian", "english", "brazilian")
+#: Messages of a feed whose old (HTML) size is drawn too (drawing them costs the bench's CPU).
+OLD_SAMPLE = 400
 
 
 class HallBoard:
@@ -56,6 +59,7 @@ class HallBoard:
 
     def __init__(self, client: redis.Redis, board_id: str, rng: random.Random) -> None:
         self.store = RedisStore(client, board_id, background=False)
+        self.client = client
         self.board_id = board_id
         self.rng = rng
         #: Unix time each ply of the current game was stored (for the browser's clock).
@@ -81,51 +85,69 @@ class HallBoard:
             moves = list(self.board.legal_moves)
         move = moves[self.rng.randrange(len(moves))]
         pdn = self.board.move_notation(move)
+        name = self.board.variant.square_name
+        squares = {"from": name(move.origin), "to": name(move.destination)}
         self.board.push(move)
         ply = self.board.ply
         record = MoveRecord(ply=ply, pdn=pdn, fen_after=self.board.fen(), time=time.time())
         self.store.append_move(self.game_id, record)
         stored[(self.board_id, ply)] = self.stored_wall[ply] = time.time()
         self.store.publish({"event": "move", "ply": ply, "pdn": pdn, "by": "human",
-                            "fen": self.board.fen(), "at": 0.0})
+                            "fen": self.board.fen(), "at": 0.0, **squares})
         self.store.publish({"event": "state", "state": "human_to_move", "at": 0.0})
         self.store.publish({"event": "leds", "frame": {}, "at": 0.0})
 
 
-def _watch(base: str, path: str, ready: Any, stop: Any, out: Any) -> None:
+def _watch(base: str, path: str, ready: Any, stop: Any, out: Any, redis_url: str | None
+           ) -> None:
     """A feed reader (a browser's EventSource) in a process of its own, so the bench's move
-    driver does not delay it: puts ``[(board, ply, arrival Unix time), ...]`` on ``out``."""
+    driver does not delay it: puts ``([(board, ply, arrival Unix time), ...], bytes read,
+    (old messages' bytes, moves in them))`` on ``out``. With ``redis_url``, the old figure
+    instead (no latencies: drawing takes time): for the first :data:`OLD_SAMPLE` messages, the
+    message the HTML feed (before the JSON feed) sent for the same batch, drawn the same moment
+    by the same templates (web_old.py)."""
+    from bench.web_old import OldFeed
+
     client = SseClient(base, path, timeout=60)
+    old = OldFeed(redis_url, hall="board=" not in path) if redis_url else None
     ready.set()
     arrivals = []
     try:
         while not stop.is_set():
             _, data = client.next_event(keep_alive=True)
             now = time.time()
-            arrivals += [(data["board"], int(e["ply"]), now) for e in data.get("events", ())
-                         if e.get("event") == "move"]
+            moves = [(data["board"], int(m["ply"]), now) for m in data.get("moves", ())]
+            arrivals += moves
+            if old is not None and data and client.last_id and old.messages < OLD_SAMPLE:
+                old.add(data["board"], client.last_id, len(moves))
     except (EOFError, OSError):
         pass
-    out.put(arrivals)
+    out.put(([] if old else arrivals, client.bytes, (old.bytes, old.moves) if old else (0, 0)))
 
 
 class Watcher:
     """One feed watched from another process."""
 
-    def __init__(self, context: Any, base: str, path: str) -> None:
+    def __init__(self, context: Any, base: str, path: str, redis_url: str | None = None
+                 ) -> None:
         self.ready, self.stop, self.out = context.Event(), context.Event(), context.Queue()
         self.process = context.Process(target=_watch, args=(base, path, self.ready, self.stop,
-                                                            self.out), daemon=True)
+                                                            self.out, redis_url), daemon=True)
         self.process.start()
         if not self.ready.wait(30):
             raise SystemExit(f"the feed {path} did not open")
         self.latencies: list[float] = []
         self.missing = 0
+        self.bytes = 0
+        self.moves = 0
+        self.old: tuple[int, int] = (0, 0)
 
     def finish(self, stored: dict[tuple[str, int], float]) -> None:
         """Stop watching; the latency of every move that arrived."""
         self.stop.set()
-        for board, ply, at in self.out.get(timeout=60):
+        arrivals, self.bytes, self.old = self.out.get(timeout=60)
+        self.moves = len(arrivals)
+        for board, ply, at in arrivals:
             if (board, ply) in stored:
                 self.latencies.append(at - stored[(board, ply)])
             else:
@@ -180,13 +202,26 @@ class HallInBrowser:
         self.driver.quit()
 
 
-def _proc(pid: int) -> tuple[float, int, int]:
+def proc_stats(pid: int) -> tuple[float, int, int]:
     """``(cpu seconds, rss kB, peak rss kB)`` of a process."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text()
                   .splitlines() if ":" in line)
     return cpu, int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0])
+
+
+def beat(boards: list[HallBoard]) -> None:
+    """Write every board's heartbeat (docs/events.md), as each board's service does."""
+    if not boards:
+        return
+    pipe = boards[0].client.pipeline(transaction=False)
+    now = time.time()
+    for board in boards:
+        pipe.set(f"draughtsboard:{board.board_id}:alive",
+                 json.dumps({"time": now, "state": "running", "pid": os.getpid()}),
+                 px=7 * 86400 * 1000)
+    pipe.execute()
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -201,6 +236,11 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=2.0,
                         help="mean seconds between two moves of one board")
     parser.add_argument("--pages", type=int, default=5, help="board pages watching")
+    parser.add_argument("--feeds", type=int, default=0,
+                        help="instead: hold this many live feeds open (half on the hall, half on "
+                             "board pages; 20 an address, from 127.0.0.2 up) while the boards "
+                             "play, and measure the pages' p99, the Redis connections the web "
+                             "app holds and its RSS")
     parser.add_argument("--browser", action="store_true",
                         help="also open the hall page in headless chromium (selenium): "
                              "needs the cores for chromium too")
@@ -218,10 +258,14 @@ def main() -> int:
 def _run(args: argparse.Namespace, rng: random.Random, server: RedisServer, tmp: Path) -> int:
     client = redis.Redis.from_url(server.url)
     boards = [HallBoard(client, f"board{n:03d}", rng) for n in range(args.boards)]
+    beat(boards)
     port = free_port()
     config = tmp / "web.toml"
     config.write_text(f'[web]\ntoken_file = "{tmp / "token"}"\n[log]\nlevel = "warning"\n')
     binary = str(Path(sys.executable).parent / "draughtsboard")
+    from bench.web_load import raise_file_limit
+
+    raise_file_limit()  # the web app holds a socket per feed
     web = subprocess.Popen([binary, "web", "--config", str(config), "--store", server.url,
                             "--listen", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, text=True)
     try:
@@ -229,25 +273,33 @@ def _run(args: argparse.Namespace, rng: random.Random, server: RedisServer, tmp:
         if "pairing code" not in web.stdout.readline():  # the banner: it listens
             raise SystemExit("draughtsboard web did not start")
         base = f"http://127.0.0.1:{port}"
-        return _measure(args, rng, boards, web.pid, base)
+        if args.feeds:
+            from bench.web_load import load
+
+            return load(args, boards, web.pid, base, server.url, server.port)
+        return _measure(args, rng, boards, web.pid, base, server.url)
     finally:
         web.terminate()
         web.wait(timeout=10)
 
 
 def _measure(args: argparse.Namespace, rng: random.Random, boards: list[HallBoard], pid: int,
-             base: str) -> int:
+             base: str, redis_url: str) -> int:
     stored: dict[tuple[str, int], float] = {}
     started = time.monotonic()
     with urllib.request.urlopen(base + "/", timeout=60) as reply:
         reply.read()
     first_hall = time.monotonic() - started
     context = multiprocessing.get_context("spawn")
-    hall = Watcher(context, base, "/feed")
+    with urllib.request.urlopen(base + "/", timeout=60) as reply:  # as the page does: with
+        cursor = reply.read().decode().split('data-cursor="', 1)[1].split('"', 1)[0]  # its ids
+    hall = Watcher(context, base, f"/feed?cursor={cursor}")
     pages = [Watcher(context, base, f"/feed?board={b.board_id}") for b in boards[:args.pages]]
+    old_hall = Watcher(context, base, f"/feed?cursor={cursor}", redis_url)
+    old_page = Watcher(context, base, f"/feed?board={boards[0].board_id}", redis_url)
     browser = HallInBrowser(base) if args.browser else None
     samples: list[float] = []
-    cpu0, _, _ = _proc(pid)
+    cpu0, _, _ = proc_stats(pid)
     due = {b.board_id: time.monotonic() + rng.uniform(0, args.interval) for b in boards}
     by_id = {b.board_id: b for b in boards}
     end = time.monotonic() + args.seconds
@@ -266,17 +318,18 @@ def _measure(args: argparse.Namespace, rng: random.Random, boards: list[HallBoar
         moves += 1
         due[board_id] = time.monotonic() + rng.expovariate(1 / args.interval)
         if time.monotonic() >= next_hall:
+            beat(boards)
             t0 = time.monotonic()
             with urllib.request.urlopen(base + "/", timeout=60) as reply:
                 reply.read()
             hall_times.append(time.monotonic() - t0)
-            rss_samples.append(_proc(pid)[1])
+            rss_samples.append(proc_stats(pid)[1])
             next_hall = time.monotonic() + 3
     wall = args.seconds
     time.sleep(1.0)  # the last moves reach the feeds
-    for watcher in (hall, *pages):
+    for watcher in (hall, *pages, old_hall, old_page):
         watcher.finish(stored)
-    cpu1, rss, peak = _proc(pid)
+    cpu1, rss, peak = proc_stats(pid)
     print(f"boards {len(boards)}, {moves} moves in {wall:.0f} s ({moves / wall:.1f} moves/s), "
           f"{len(pages)} board pages and the hall watching")
     for label, watchers in (("hall feed", [hall]), ("board pages", pages)):
@@ -289,6 +342,13 @@ def _measure(args: argparse.Namespace, rng: random.Random, boards: list[HallBoar
               f"{_percentile(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms"
               + (f" (of {moves} played; {hall.missing} unknown)" if label == "hall feed"
                  else ""))
+    for label, watchers, old in (("hall feed", [hall], old_hall), ("board feeds", pages, old_page)):
+        moves_in = sum(w.moves for w in watchers)
+        old_bytes, old_moves = old.old
+        if moves_in and old_moves:
+            print(f"bytes per move, {label}: {sum(w.bytes for w in watchers) / moves_in:,.0f} "
+                  f"(JSON of what changed; {moves_in} moves), the HTML feed before it "
+                  f"{old_bytes / old_moves:,.0f} (drawn for {old_moves} of the same moves)")
     print(f"web service: RSS {rss / 1024:.1f} MB now, peak {peak / 1024:.1f} MB; CPU "
           f"{(cpu1 - cpu0) / wall * 100:.1f} % of one core over the run")
     if hall_times:

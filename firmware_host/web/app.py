@@ -23,7 +23,7 @@ from email.utils import format_datetime, parsedate_to_datetime
 
 from aiohttp import web
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from engine.errors import DraughtsError
 from engine.variant import VARIANTS
@@ -71,14 +71,14 @@ class WebSettings:
     control: bool = True
     rate_per_minute: int = 60
     block_ms: int = BLOCK_MS
+    #: The paired devices (web/devices.py; in memory unless given their file).
+    devices: Devices = field(default_factory=lambda: Devices(None))
     #: Live feeds open at once from one address at most.
     feeds_per_address: int = 32
     #: The Unix time (a test's clock decides when a board is offline).
     clock: Callable[[], float] = time.time
     #: How often the live feeds look at the boards' heartbeats (s).
     alive_every_s: float = 5.0
-    #: The paired devices (web/devices.py; in memory unless given their file).
-    devices: Devices = field(default_factory=lambda: Devices(None))
 
 
 def _board_id(request: web.Request, key: str = "board") -> str:
@@ -307,7 +307,8 @@ class Site:
             try:
                 await response.write(b"retry: 1000\n\n")
                 async for chunk in self.hub.chunks(feed, self.settings.block_ms / 1000):
-                    await asyncio.wait_for(response.write(chunk), WRITE_TIMEOUT_S)
+                    async with asyncio.timeout(WRITE_TIMEOUT_S):
+                        await response.write(chunk)
             except (ConnectionResetError, TimeoutError):
                 pass  # the page went away, or stopped reading
             except RedisError as exc:  # the stream ends; the browser comes back with its cursor
@@ -508,6 +509,10 @@ def _pdn(text: str, filename: str) -> web.Response:
 async def _security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         response = await handler(request)
+    except ResponseError as exc:  # Redis answered with an error: a key of the wrong type...
+        log.warning("web: %s: the boards' Redis refused: %.200s", request.path[:100], exc)
+        response = web.Response(status=503, text="the boards' Redis refused the request (a "
+                                f"key of the wrong type?): {str(exc)[:200]}")
     except RedisError as exc:  # the boards' Redis is away: say so, the page retries later
         log.warning("web: the boards' Redis does not answer: %s", type(exc).__name__)
         response = web.Response(status=503, text="the boards' Redis does not answer: try "

@@ -47,6 +47,9 @@ CATCH_UP_MAX = 2000
 CATCH_UP_AT_ONCE = 4
 #: How often the heartbeats are read (s).
 ALIVE_EVERY_S = 5.0
+#: After a reply, the reader waits this long before the next read (s), so a move and the state
+#: and LED frame that follow it reach the pages as one message, not three.
+GATHER_S = 0.05
 _END = b""
 #: (board, first entry id, last entry id, board page's bytes, hall's bytes)
 Item = tuple[str, str, str, bytes, bytes]
@@ -129,11 +132,12 @@ class Hub:
     async def _prime(self, feed: Feed, board_id: str | None) -> None:
         boards = [board_id] if board_id is not None else await self.reader.boards()
         known = await self.reader.last_ids([b for b in boards if b not in feed.cursor])
+        cards = board_id is None and bool(feed.cursor)  # a hall page without them: no cursor
         missed = 0
         for board in boards:
             if board in known:  # not in the page's cursor: from now on (a hall page that has
                 feed.cursor[board] = known[board]  # no card of it gets the card)
-                if board_id is None:
+                if cards:
                     feed.offer(self._full(board, known[board], await self.card(board))[4])
                 continue
             entries: Any = await self.client.xrange(events_key(board), "(" + feed.cursor[board],
@@ -160,10 +164,14 @@ class Hub:
         ``keep_alive_s`` of quiet) until the feed is closed."""
         while not feed.closed or not feed.queue.empty():
             try:
-                item = await asyncio.wait_for(feed.queue.get(), keep_alive_s)
-            except TimeoutError:
-                yield b": keep-alive\n\n"
-                continue
+                item = feed.queue.get_nowait()
+            except asyncio.QueueEmpty:
+                try:
+                    async with asyncio.timeout(keep_alive_s):  # no task per wait (wait_for's)
+                        item = await feed.queue.get()
+                except TimeoutError:
+                    yield b": keep-alive\n\n"
+                    continue
             if item == _END:
                 return
             if isinstance(item, bytes):
@@ -254,6 +262,8 @@ class Hub:
             if item is not None:
                 for feed in wanted:
                     feed.offer(item)
+        if reply:
+            await asyncio.sleep(GATHER_S)
 
     def _track_state(self, board: str, entries: Sequence[Any]) -> None:
         for _, message in self.reader.events(board, entries):
