@@ -71,14 +71,14 @@ class WebSettings:
     control: bool = True
     rate_per_minute: int = 60
     block_ms: int = BLOCK_MS
-    #: The paired devices (web/devices.py; in memory unless given their file).
-    devices: Devices = field(default_factory=lambda: Devices(None))
     #: Live feeds open at once from one address at most.
     feeds_per_address: int = 32
     #: The Unix time (a test's clock decides when a board is offline).
     clock: Callable[[], float] = time.time
     #: How often the live feeds look at the boards' heartbeats (s).
     alive_every_s: float = 5.0
+    #: The paired devices (web/devices.py; in memory unless given their file).
+    devices: Devices = field(default_factory=lambda: Devices(None))
 
 
 def _board_id(request: web.Request, key: str = "board") -> str:
@@ -307,8 +307,7 @@ class Site:
             try:
                 await response.write(b"retry: 1000\n\n")
                 async for chunk in self.hub.chunks(feed, self.settings.block_ms / 1000):
-                    async with asyncio.timeout(WRITE_TIMEOUT_S):
-                        await response.write(chunk)
+                    await asyncio.wait_for(response.write(chunk), WRITE_TIMEOUT_S)
             except (ConnectionResetError, TimeoutError):
                 pass  # the page went away, or stopped reading
             except RedisError as exc:  # the stream ends; the browser comes back with its cursor

@@ -5,7 +5,9 @@ wrong codes are limited per address and in all, and the headers say what they sh
 from __future__ import annotations
 
 import http.client
+import json
 import re
+import time
 import urllib.parse
 
 import pytest
@@ -181,3 +183,12 @@ def test_headers_csp_cache_and_server(web: WebServer, client: redis.Redis) -> No
         assert "aiohttp" not in headers.get("Server", "").lower()
         if headers.get("Content-Type", "").startswith("text/html"):
             assert headers.get("Cache-Control") == "no-store", path
+
+
+def test_a_command_key_of_the_wrong_type_is_named(web: WebServer, client: redis.Redis) -> None:
+    client.sadd("draughtsboard:boards", "b1")
+    client.set("draughtsboard:b1:alive", json.dumps({"time": time.time(), "state": "running",
+                                                      "pid": 1}))
+    client.hset("draughtsboard:b1:commands", "a", "b")
+    status, _, text = _post(web, "/board/b1/command", b"command=hint", headers=BEARER)
+    assert status == 503 and "wrong type" in text and "does not answer" not in text, text
