@@ -117,7 +117,8 @@ class TimeControl:
             if moves_made < done:
                 return 0.0
         last = self.periods[-1]
-        assert last.moves is not None
+        if last.moves is None:  # unreachable: a period without a move count returned above
+            return 0.0
         beyond = moves_made - done
         return last.seconds if beyond > 0 and beyond % last.moves == 0 else 0.0
 

@@ -7,24 +7,68 @@ where it applies and says so when it does not (``command_refused``, ``hint_refus
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from engine import Board
 from engine.outcome import Outcome, Termination
 from engine.types import Color
-from firmware_host.game.types import HUMAN_STATES, Command, CommandName, Mode, Purpose, State
+from firmware_host.game.game import Game
+from firmware_host.game.settings import Settings
+from firmware_host.game.timekeeper import Timekeeper
+from firmware_host.game.touch import TouchEvent, TouchTracker
+from firmware_host.game.types import (
+    HUMAN_STATES,
+    Command,
+    CommandName,
+    Mode,
+    Purpose,
+    SessionConfig,
+    State,
+)
 
-if TYPE_CHECKING:
-    from firmware_host.game.session import Session
+__all__ = ["CommandHost", "Commands"]
 
-__all__ = ["Commands"]
+
+class CommandHost(Protocol):
+    """What the commands need of the session: its facts and the actions they start."""
+
+    @property
+    def state(self) -> State: ...
+    @property
+    def config(self) -> SessionConfig: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    @property
+    def human_turn(self) -> bool: ...
+    @property
+    def touch(self) -> TouchTracker: ...
+    def publish(self, kind: str, /, **fields: object) -> None: ...
+    def set_state(self, state: State) -> None: ...
+    def evaluate(self, at: float, settled: bool = False) -> None: ...
+    def touch_events(self, events: Iterable[TouchEvent]) -> None: ...
+    def take_back_to(self, ply: int, at: float, guided: bool = False) -> None: ...
+    def submit(self, purpose: Purpose) -> None: ...
+    def finish(self, outcome: Outcome, at: float, note: str = "") -> None: ...
 
 
 class Commands:
-    """The command handlers of one :class:`~firmware_host.game.session.Session`."""
+    """The command handlers of one session.
 
-    def __init__(self, session: Session) -> None:
+    Args:
+        session: the session's facts and actions.
+        settings: handles the settings commands (variant, mode, level, ...).
+        clock: handles the clock commands (pause, resume, add_time).
+    """
+
+    def __init__(self, session: CommandHost, settings: Settings, clock: Timekeeper) -> None:
         self._s = session
         self.by_name: Mapping[CommandName, Callable[[Command], None]] = MappingProxyType({
             CommandName.ADJUST: self._cmd_adjust,
@@ -34,15 +78,15 @@ class Commands:
             CommandName.NEWGAME: self._cmd_newgame,
             CommandName.RESIGN: self._cmd_resign,
             CommandName.DRAW: self._cmd_draw,
-            CommandName.VARIANT: session.settings.set,
-            CommandName.MODE: session.settings.set,
-            CommandName.LEVEL: session.settings.set,
-            CommandName.TOUCH_MOVE: session.settings.set,
-            CommandName.HEADER: session.settings.header,
-            CommandName.TIME_CONTROL: session.settings.set,
-            CommandName.PAUSE: session.timekeeper.command,
-            CommandName.RESUME: session.timekeeper.command,
-            CommandName.ADD_TIME: session.timekeeper.command,
+            CommandName.VARIANT: settings.set,
+            CommandName.MODE: settings.set,
+            CommandName.LEVEL: settings.set,
+            CommandName.TOUCH_MOVE: settings.set,
+            CommandName.HEADER: settings.header,
+            CommandName.TIME_CONTROL: settings.set,
+            CommandName.PAUSE: clock.command,
+            CommandName.RESUME: clock.command,
+            CommandName.ADD_TIME: clock.command,
             CommandName.ADJUDICATE: self._cmd_adjudicate,
             CommandName.CORRECT_RESULT: self._cmd_adjudicate,
         })

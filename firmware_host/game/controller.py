@@ -107,12 +107,20 @@ class Controller:
         if self.started:
             try:
                 self.session.handle(event)
-            except Exception:  # a bug must not stop the board: log it and carry on
-                log.exception("session: handling %r failed", event)
+            except Exception:  # a bug must not stop the board: log it and re-sync
+                log.exception("session: handling %r failed: re-syncing from the board", event)
+                self._recover()
         elif isinstance(event, OccupancyChanged):
             self.started = True
             self.session.start(event.occupied, event.at, event.colours, resume=self.resume)
         # Anything before the first full scan (a button bounce at power-on) is dropped.
+
+    def _recover(self) -> None:
+        """The handler may have left the session half-updated: it re-syncs from the board."""
+        try:
+            self.session.recover()
+        except Exception:  # then the next event tries again; the loop goes on
+            log.exception("session: could not recover")
 
     @property
     def quiet(self) -> bool:

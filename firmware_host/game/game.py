@@ -24,7 +24,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from engine import Board
 from engine.outcome import Outcome, Termination
@@ -32,12 +32,9 @@ from engine.types import Color, Move
 from engine.variant import Variant
 from firmware_host.game.fields import Namer, move_fields, move_record, occupancy, side_name
 from firmware_host.game.snapshot import restore, restore_outcome, snapshot
-from firmware_host.game.types import Mode, Store
+from firmware_host.game.types import GameClockHooks, Mode, SessionError, Store
 from firmware_host.recognition.recogniser import MoveIndex, PendingIndex
 from firmware_host.store.errors import StoreError
-
-if TYPE_CHECKING:
-    from firmware_host.game.timekeeper import Timekeeper
 
 __all__ = ["Game", "Opening", "Publish", "Resumed"]
 
@@ -123,7 +120,7 @@ class Game:
         self.index = MoveIndex(self.board)
         self.pending_index: PendingIndex | None = None
         #: The game clock's keeper (None: no clock), told of every move, result and takeback.
-        self.clock: Timekeeper | None = None
+        self.clock: GameClockHooks | None = None
         #: The round's pairing of this board (None: no rounds), and whether this game took it.
         self.pairing: Pairings | None = None
         self._paired = True
@@ -230,7 +227,7 @@ class Game:
         The move, the result it brings (if it ends the game) and the live session after it are
         one store write: a stop keeps all three or none, so a game that is over stays over.
         """
-        assert self.game_id is not None, "no game open"
+        game_id = self._open_id()
         clocks = {} if self.clock is None else self.clock.moved(Color(self.board.turn), by)
         record = replace(move_record(self.board, move, by, self._wall_clock(), self.namer),
                          clock_white=clocks.get("clock_white"),
@@ -242,7 +239,7 @@ class Game:
             self.clock.stopped()
         result = None if outcome is None else self.result_text(outcome)
         self._store.append_move(
-            self.game_id, record, result=result,
+            game_id, record, result=result,
             termination="" if outcome is None else outcome.termination.value,
             session=self._snapshot(after, None, None, outcome))
         fields = move_fields(self.board, move, self.namer)
@@ -258,31 +255,39 @@ class Game:
     def _take_pairing(self) -> None:
         """The game has begun: it takes the pairing waiting (the tags may be newer than those
         it opened with), and the next game is not named by it again."""
-        assert self.pairing is not None and self.game_id is not None
+        game_id = self._open_id()
+        if self.pairing is None:
+            return
         tags = self.pairing.take()
         self._paired = tags is not None  # unread (Redis away): tried again at the next move
         if tags:
-            self._store.set_headers(self.game_id, tags)
+            self._store.set_headers(game_id, tags)
             for tag, value in tags.items():
-                self._publish("header", tag=tag, value=value, game_id=self.game_id)
+                self._publish("header", tag=tag, value=value, game_id=game_id)
 
     def finish(self, outcome: Outcome, note: str = "") -> str:
         """Log a result that no move brought (resignation, agreed draw); return it as PDN gives
         it. The result and the live session after it are one store write."""
-        assert self.game_id is not None, "no game open"
+        game_id = self._open_id()
         result = self.result_text(outcome)
         if self.clock is not None:
             self.clock.stopped()
         snapshot = self._snapshot(self.board, None, None, outcome)
         if note:  # why: an arbiter's decision (a comment of the PDN)
-            self._store.finish(self.game_id, result, outcome.termination.value,
+            self._store.finish(game_id, result, outcome.termination.value,
                                session=snapshot, note=note)
         else:
-            self._store.finish(self.game_id, result, outcome.termination.value,
+            self._store.finish(game_id, result, outcome.termination.value,
                                session=snapshot)
         self.outcome = outcome
         self.set_pending(None)
         return result
+
+    def _open_id(self) -> str:
+        """The id of the game open (raises SessionError without one: a bug of the caller)."""
+        if self.game_id is None:
+            raise SessionError("no game open")
+        return self.game_id
 
     def result_text(self, outcome: Outcome) -> str:
         """The result as this variant's PDN writes it (``1-0``, ``2-0``, ...)."""
@@ -291,14 +296,14 @@ class Game:
     def take_back_to(self, ply: int) -> int:
         """Undo the moves after ``ply`` (logged first, with the session after it); return how
         many were undone."""
-        assert self.game_id is not None, "no game open"
+        game_id = self._open_id()
         plies = len(self.board.move_stack) - ply
         before = self.board.copy()
         for _ in range(plies):
             before.pop()
         if self.clock is not None:
             self.clock.switch(Color(before.turn))
-        self._store.truncate(self.game_id, ply, session=self._snapshot(before, None, None, None))
+        self._store.truncate(game_id, ply, session=self._snapshot(before, None, None, None))
         for _ in range(plies):
             self.board.pop()
         del self.history[ply + 1:]
@@ -381,9 +386,8 @@ class Game:
         between the two leaves the log a move ahead, or a takeback behind. Returns the outcome as
         the log has it and whether anything changed.
         """
-        assert self.game_id is not None
         try:
-            game = self._store.load_game(self.game_id)
+            game = self._store.load_game(self._open_id())
             logged = [m.pdn for m in game.moves]
         except (ValueError, KeyError, StoreError) as exc:
             log.error("session: game log unreadable (%s): resuming from the snapshot", exc)

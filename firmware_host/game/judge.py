@@ -8,6 +8,12 @@ recogniser's indexes) and decides: commit a move once its piece is released (the
 game. Which method judges which state is the table built in ``Judge.__init__``; a test checks
 every state has one.
 
+The judge reads the session through the narrow :class:`Table` (facts only) and never calls it
+back: what concerns the session (a commit, a state, a published event) it returns as
+:mod:`~firmware_host.game.decisions`, which the session carries out in order. What the judge
+owns it writes itself: the turn's :class:`~firmware_host.game.view.TurnView` (the guidance, the
+error, the refusal) and its timers (settle, error, takeback, new game).
+
 A refused move is refused once it is released (held for ``settle_ms``), and then at once: the
 ``refused`` event carries its sentence (:mod:`firmware_host.feedback.texts`) and the correction
 lights come on without waiting for ``error_ms`` (that delay is for a board that is merely
@@ -18,19 +24,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from board_io.types import Reading
+from engine import Board
 from engine.types import Move, Piece
 from firmware_host.feedback.texts import render
-from firmware_host.game.fields import move_fields, must_capture, refusal_fields
+from firmware_host.game.decisions import (
+    CancelSearch,
+    CloseTouch,
+    Commit,
+    Decision,
+    EnterState,
+    Publish,
+    Synced,
+)
+from firmware_host.game.fields import Namer, move_fields, must_capture, refusal_fields
+from firmware_host.game.game import Game
 from firmware_host.game.release import Release
-from firmware_host.game.types import HUMAN_STATES, State, TimerName
+from firmware_host.game.timers import Timers
+from firmware_host.game.types import SessionConfig, SessionError, State, TimerName
+from firmware_host.game.view import TurnView
 from firmware_host.recognition.resolution import Complete, Illegal, InProgress, RefusalReason
 
-if TYPE_CHECKING:
-    from firmware_host.game.session import Session
-
-__all__ = ["Judge"]
+__all__ = ["Judge", "Table"]
 
 Square = int
 
@@ -41,11 +58,51 @@ _MUST_REASONS = frozenset({RefusalReason.CAPTURE_COMPULSORY, RefusalReason.MAXIM
 _NOT_A_MOVE_OF_HIS = frozenset({RefusalReason.UNKNOWN_PIECE, RefusalReason.NOT_SIDE_TO_MOVE})
 
 
-class Judge:
-    """The per-state board evaluations of one :class:`~firmware_host.game.session.Session`."""
+class Table(Protocol):
+    """What the judge reads of the session: facts, no methods that act."""
 
-    def __init__(self, session: Session) -> None:
-        self._s = session
+    @property
+    def state(self) -> State: ...
+    @property
+    def occupied(self) -> frozenset[Square]: ...
+    @property
+    def colours(self) -> Mapping[Square, Reading] | None: ...
+    @property
+    def starting(self) -> bool: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def config(self) -> SessionConfig: ...
+    @property
+    def namer(self) -> Namer: ...
+    @property
+    def pending(self) -> Move | None: ...
+    @property
+    def obligation(self) -> Square | None: ...
+    @property
+    def human_turn(self) -> bool: ...
+    @property
+    def in_sync(self) -> bool: ...
+    def takeback_target(self) -> int | None: ...
+    def is_initial(self) -> bool: ...
+
+
+class Judge:
+    """The per-state board evaluations of one session.
+
+    Args:
+        table: the session's facts.
+        timers: the session's timers (the judge runs settle, error, takeback, new game).
+        view: the turn's LED facts the judge keeps (guidance, error, refusal).
+    """
+
+    def __init__(self, table: Table, timers: Timers, view: TurnView) -> None:
+        self._s = table
+        self._timers = timers
+        self._view = view
+        self._out: list[Decision] = []
         self._watched: dict[TimerName, frozenset[int]] = {}
         #: The last move whose result the board showed, until its piece is released.
         self.release = Release()
@@ -70,12 +127,12 @@ class Judge:
         """Run timer ``name`` while ``holds`` stays true for the same occupancy."""
         s = self._s
         if not holds:
-            s.timers.cancel(name)
+            self._timers.cancel(name)
             self._watched.pop(name, None)
             return
-        if self._watched.get(name) != s.occupied or not s.timers.running(name):
+        if self._watched.get(name) != s.occupied or not self._timers.running(name):
             self._watched[name] = s.occupied
-            s.timers.start(name, at, delay_ms)
+            self._timers.start(name, at, delay_ms)
 
     def watch_takeback(self, at: float) -> None:
         """Run the takeback timer while the board shows an earlier position of the human's."""
@@ -87,46 +144,65 @@ class Judge:
         """The board is wrong: show the correction after ``error_ms`` (at once once shown)."""
         s = self._s
         error = (frozenset(missing), frozenset(extra))
-        if error == s.view.error and s.timers.running(TimerName.ERROR):
+        if error == self._view.error and self._timers.running(TimerName.ERROR):
             return
-        s.view.error = error
-        if s.view.correction is not None:
-            s.view.correction = error  # guidance already shown: follow the board at once
+        self._view.error = error
+        if self._view.correction is not None:
+            self._view.correction = error  # guidance already shown: follow the board at once
         else:
-            s.timers.start(TimerName.ERROR, at, s.config.error_ms)
+            self._timers.start(TimerName.ERROR, at, s.config.error_ms)
 
     def refuse(self, result: Illegal, at: float) -> None:
         """Publish a refused move (with its sentence), once per occupancy, and light what is
         wrong at once."""
         s = self._s
-        if s.view.refused_at == s.occupied or s.takeback_target() is not None:
+        if self._view.refused_at == s.occupied or s.takeback_target() is not None:
             return
-        s.view.refused_at = s.occupied
+        self._view.refused_at = s.occupied
         if result.reason in _MUST_REASONS:
-            s.view.must = must_capture(s.board)
+            self._view.must = must_capture(s.board)
         fields = refusal_fields(result, s.namer)
-        s.publish("refused", text=render({"event": "refused", **fields}), **fields)
+        self._say("refused", text=render({"event": "refused", **fields}), **fields)
         if result.reason not in _NOT_A_MOVE_OF_HIS:
             # The move was let go and is refused: show what is wrong now, not after error_ms.
             self.flag_error(result.missing, result.extra, at)
-            s.timers.cancel(TimerName.ERROR)
-            self.show_correction()
+            self._timers.cancel(TimerName.ERROR)
+            self._correct()
 
-    def show_correction(self) -> None:
+    def show_correction(self) -> list[Decision]:
         """Light the correction of the board's error now (and publish it); a move in progress
         held for ``error_ms`` that can still become several lights what is left instead."""
-        s = self._s
-        if s.view.error is None:
-            if s.view.stuck is not None:
-                s.view.stuck_shown = True
-            return
-        s.view.correction = s.view.error
-        missing, extra = s.view.error
-        s.publish("correction", missing=s.namer.squares(missing), extra=s.namer.squares(extra))
+        self._correct()
+        return self._take()
 
-    def evaluate(self, at: float, settled: bool = False) -> None:
-        """Judge the board in the session's state (``settled``: the settle timer ran out)."""
+    def _correct(self) -> None:
+        s = self._s
+        if self._view.error is None:
+            if self._view.stuck is not None:
+                self._view.stuck_shown = True
+            return
+        self._view.correction = self._view.error
+        missing, extra = self._view.error
+        self._say("correction", missing=s.namer.squares(missing), extra=s.namer.squares(extra))
+
+    def evaluate(self, at: float, settled: bool = False) -> list[Decision]:
+        """Judge the board in the session's state (``settled``: the settle timer ran out);
+        return what the session is to do, in order."""
         self.by_state[self._s.state](at, settled)
+        return self._take()
+
+    def clear_error(self) -> None:
+        """The board is right (or on its way): no error, no correction."""
+        self._timers.cancel(TimerName.ERROR)
+        self._view.error = self._view.correction = None
+        self._view.refused_at = None
+
+    def _take(self) -> list[Decision]:
+        out, self._out = self._out, []
+        return out
+
+    def _say(self, kind: str, /, **fields: object) -> None:
+        self._out.append(Publish(kind, MappingProxyType(fields)))
 
     def _syncing(self, at: float, settled: bool) -> None:
         s = self._s
@@ -135,18 +211,16 @@ class Judge:
         if (s.in_sync and not self.wrong) or self._pending_done() or away:
             self._away = away
             self.wrong = frozenset()
-            s.view.sync = None
-            s.starting = False
-            s.publish("synced")
-            s.enter_turn(at)
+            self._view.sync = None
+            self._out.append(Synced(at))
             return
         target = s.game.position
         sync = (target - s.occupied, (s.occupied - target) | self.wrong)
-        if sync != s.view.sync and not s.starting:
+        if sync != self._view.sync and not s.starting:
             # Say what to put back (a takeback): the same guidance as the lights.
-            s.publish("correction", missing=s.namer.squares(sync[0]),
+            self._say("correction", missing=s.namer.squares(sync[0]),
                       extra=s.namer.squares(sync[1]))
-        s.view.sync = sync
+        self._view.sync = sync
         self.watch(TimerName.NEWGAME, s.is_initial() and s.game.started, at, s.config.newgame_ms)
 
     def note_takeback(self, before: Mapping[Square, Piece]) -> None:
@@ -182,7 +256,7 @@ class Judge:
     def _setting_up(self, at: float, settled: bool) -> None:
         s = self._s
         initial = s.game.initial
-        s.view.sync = (initial - s.occupied, s.occupied - initial)
+        self._view.sync = (initial - s.occupied, s.occupied - initial)
         self.watch(TimerName.NEWGAME, s.is_initial(), at, s.config.newgame_ms)
 
     def _over(self, at: float, settled: bool) -> None:
@@ -192,40 +266,40 @@ class Judge:
 
     def _human(self, at: float, settled: bool) -> None:
         s = self._s
-        s.view.guide = None
+        self._view.guide = None
         self._forget_stale()
         if s.in_sync:
             self.release.forget()
-            s.set_state(State.HUMAN_TO_MOVE)
-            s.clear_error()
-            s.view.stuck = None
-            s.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
+            self._out.append(EnterState(State.HUMAN_TO_MOVE))
+            self.clear_error()
+            self._view.stuck = None
+            self._timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
             return
-        s.set_state(State.MOVE_IN_PROGRESS)
-        result = s.game.index.resolve(s.occupied, colours=s.colours, obliged=s.touch.obliged)
+        self._out.append(EnterState(State.MOVE_IN_PROGRESS))
+        result = s.game.index.resolve(s.occupied, colours=s.colours, obliged=s.obligation)
         if not isinstance(result, InProgress):
-            s.view.stuck = None
+            self._view.stuck = None
         if isinstance(result, Complete):
-            s.clear_error()
-            s.timers.cancel(TimerName.TAKEBACK)
+            self.clear_error()
+            self._timers.cancel(TimerName.TAKEBACK)
             self._hold(result.move, at, settled)
             return
         if isinstance(result, InProgress):
-            s.view.error = s.view.correction = s.view.refused_at = None
-            s.timers.cancel(TimerName.SETTLE)
-            s.view.guide = result.candidates[0] if result.single else None
+            self._view.error = self._view.correction = self._view.refused_at = None
+            self._timers.cancel(TimerName.SETTLE)
+            self._view.guide = result.candidates[0] if result.single else None
             self._watch_stuck(result, at)
         elif isinstance(result, Illegal):
             if self._released_by_evidence(at):
                 return
             if self._crowning(result.missing, result.extra):
-                s.clear_error()
+                self.clear_error()
                 return
             self.flag_error(result.missing, result.extra, at)
             if settled:
                 self.refuse(result, at)
             else:
-                s.timers.start(TimerName.SETTLE, at, s.config.settle_ms)
+                self._timers.start(TimerName.SETTLE, at, s.config.settle_ms)
         self.watch_takeback(at)
 
     def _hold(self, move: Move, at: float, settled: bool) -> None:
@@ -253,25 +327,16 @@ class Judge:
 
         ``replay``: the lifts the board shows now were the opponent's touch (they oblige him).
         """
-        s = self._s
         self.release.forget()
-        s.touch_events(s.touch.close(at))
-        s.timers.cancel(TimerName.SETTLE)
+        self._out.append(CloseTouch(at))
+        self._timers.cancel(TimerName.SETTLE)
         self._watched.pop(TimerName.SETTLE, None)
-        s.commit(move, "human", at)
-        self.after_commit(move)
-        if replay and s.human_turn and s.state in HUMAN_STATES:
-            s.touch_events(s.touch.replay(s.occupied, at))
-
-    def after_commit(self, move: Move) -> None:
-        """What the new turn inherits from ``move``: while the just-crowned piece is off the
-        board (being crowned) the lifts are the mover's hand, not the opponent's touch."""
-        self._s.touch.tail = frozenset({move.destination}) if move.promotes else frozenset()
+        self._out.append(Commit(move, "human", at, replay=replay))
 
     def _crowning(self, missing: frozenset[Square], extra: frozenset[Square]) -> bool:
         """Guard: the just-promoted piece is off the board to be crowned (art. 12), and nothing
         was put anywhere: what else is lifted meanwhile is the same hand."""
-        return bool(self._s.view.crown & missing) and not extra
+        return bool(self._view.crown & missing) and not extra
 
     def _forget_stale(self) -> None:
         """The remembered move belongs to the position it was shown in."""
@@ -285,31 +350,31 @@ class Judge:
         then light what is left (the pieces to take, where the piece may land)."""
         s = self._s
         if result.single:
-            s.view.stuck = None
+            self._view.stuck = None
             self.watch(TimerName.ERROR, False, at, s.config.error_ms)
             return
-        if s.view.stuck is None or s.view.stuck.candidates != result.candidates:
-            s.view.stuck_shown = False
-        s.view.stuck = result
-        self.watch(TimerName.ERROR, not s.view.stuck_shown, at, s.config.error_ms)
+        if self._view.stuck is None or self._view.stuck.candidates != result.candidates:
+            self._view.stuck_shown = False
+        self._view.stuck = result
+        self.watch(TimerName.ERROR, not self._view.stuck_shown, at, s.config.error_ms)
 
     def _adjusting(self, at: float, settled: bool) -> None:
         s = self._s
         self._forget_stale()
         if s.in_sync:
             self.release.forget()
-            s.clear_error()
+            self.clear_error()
             return
         # J'adoube covers putting pieces right on their own squares: a piece released on
         # another square is a move (FMJD art. 16 and its notes); the window closes with it.
-        result = s.game.index.resolve(s.occupied, colours=s.colours, obliged=s.touch.obliged)
+        result = s.game.index.resolve(s.occupied, colours=s.colours, obliged=s.obligation)
         if isinstance(result, Complete):
-            s.clear_error()
+            self.clear_error()
             self._hold(result.move, at, settled)
             return
-        s.timers.cancel(TimerName.SETTLE)
+        self._timers.cancel(TimerName.SETTLE)
         if isinstance(result, InProgress):
-            s.clear_error()  # a move being made (it will close the window once let go)
+            self.clear_error()  # a move being made (it will close the window once let go)
             return
         if isinstance(result, Illegal) and self._released_by_evidence(at):
             return
@@ -319,8 +384,8 @@ class Judge:
     def _thinking(self, at: float, settled: bool) -> None:
         s = self._s
         if s.in_sync:
-            s.clear_error()
-            s.timers.cancel(TimerName.SETTLE)
+            self.clear_error()
+            self._timers.cancel(TimerName.SETTLE)
         else:
             result = s.game.index.resolve(s.occupied, colours=s.colours)
             if isinstance(result, Complete) and s.config.alternative_move:
@@ -330,7 +395,7 @@ class Judge:
             target = s.game.position
             missing, extra = target - s.occupied, s.occupied - target
             if self._crowning(missing, extra):
-                s.clear_error()
+                self.clear_error()
             else:
                 self.flag_error(missing, extra, at)
         self.watch_takeback(at)
@@ -338,18 +403,18 @@ class Judge:
     def _pending(self, at: float, settled: bool) -> None:
         s = self._s
         index = s.game.pending_index
-        assert s.pending is not None and index is not None
+        if s.pending is None or index is None:
+            raise SessionError("a computer move pending, but none is")
         result = index.resolve(s.occupied, colours=s.colours)
         if isinstance(result, Complete):
             # Carried out (maybe with a fast reply on top: re-evaluation commits that too).
-            s.clear_error()
-            s.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
-            s.commit(result.move, "computer", at)
-            self.after_commit(result.move)
+            self.clear_error()
+            self._timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK)
+            self._out.append(Commit(result.move, "computer", at))
             return
         if not isinstance(result, Illegal):
-            s.clear_error()
-            s.timers.cancel(TimerName.SETTLE)
+            self.clear_error()
+            self._timers.cancel(TimerName.SETTLE)
             self.watch_takeback(at)
             return
         alternative = result.detail.get("alternative")
@@ -358,23 +423,22 @@ class Judge:
                                    settled)
             return
         if alternative is None and self._crowning(result.missing, result.extra):
-            s.clear_error()
+            self.clear_error()
             return
         self.flag_error(result.missing, result.extra, at)
         if alternative is not None:
             if settled:
                 self.refuse(result, at)
             else:
-                s.timers.start(TimerName.SETTLE, at, s.config.settle_ms)
+                self._timers.start(TimerName.SETTLE, at, s.config.settle_ms)
         self.watch_takeback(at)
 
     def _take_alternative(self, move: Move, needs_settle: bool, at: float, settled: bool) -> None:
         s = self._s
         if not (settled or not needs_settle or s.config.settle_ms == 0):
-            s.timers.start(TimerName.SETTLE, at, s.config.settle_ms)
+            self._timers.start(TimerName.SETTLE, at, s.config.settle_ms)
             return
-        s.cancel_jobs()
-        s.clear_error()
-        s.publish("alternative_move", **move_fields(s.board, move, s.namer))
-        s.commit(move, "human-for-computer", at)
-        self.after_commit(move)
+        self._out.append(CancelSearch())
+        self.clear_error()
+        self._say("alternative_move", **move_fields(s.board, move, s.namer))
+        self._out.append(Commit(move, "human-for-computer", at))

@@ -39,15 +39,25 @@ from board_io.events import (
     SensorRecovered,
 )
 from board_io.types import Led, LedFrame, Reading
-from engine import Board
 from engine.outcome import Outcome
 from engine.types import Move
 from engine.variant import Variant, find_variant
-from firmware_host.feedback import leds
 from firmware_host.game.commands import Commands
+from firmware_host.game.decisions import (
+    CancelSearch,
+    CloseTouch,
+    Commit,
+    Decision,
+    EnterState,
+    Publish,
+    Synced,
+)
+from firmware_host.game.facts import SessionFacts
 from firmware_host.game.fields import move_fields, must_capture, side_name
 from firmware_host.game.game import Game, Opening
 from firmware_host.game.judge import Judge
+from firmware_host.game.outbox import Outbox
+from firmware_host.game.searches import Searches
 from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch, setup_for
 from firmware_host.game.settings import Settings
 from firmware_host.game.timekeeper import Timekeeper
@@ -56,9 +66,7 @@ from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchE
 from firmware_host.game.types import (
     HUMAN_STATES,
     Command,
-    EngineJob,
     EngineResult,
-    EventData,
     Mode,
     Purpose,
     Reevaluate,
@@ -77,9 +85,10 @@ __all__ = ["Session", "SessionConfig", "State"]
 log = logging.getLogger(__name__)
 
 Square = int
-Listener = Callable[[EventData], None]
+#: The timekeeper's timers: a recovery leaves the clock running.
+_CLOCK_TIMERS = frozenset({TimerName.FLAG, TimerName.CLOCK_SAVE})
 
-class Session:
+class Session(SessionFacts):
     """One board's game session in ``play``, ``record`` or ``teach`` mode.
 
     Args:
@@ -118,8 +127,10 @@ class Session:
         if self.config.mode is not Mode.RECORD and thinker is None:
             raise ValueError(f"{self.config.mode.value} mode needs a thinker (the engine)")
         self._store = store
-        self._thinker = thinker
-        self._show_leds = show_leds
+        self._outbox = Outbox(store, lambda: self._now, show_leds)
+        self._publish = self.publish = self._outbox.publish
+        self.subscribe = self._outbox.subscribe
+        self._searches = Searches(thinker)
         self.game = Game(self.variant, store, mode=self.config.mode, publish=self._publish,
                          human_side=self.config.human_side, headers=self.config.headers,
                          fen=fen, opening=opening, wall_clock=wall_clock,
@@ -128,7 +139,6 @@ class Session:
         #: The sensors' health (None: not watched, as in tests fed occupancies directly).
         self.sensors = None if health is None else SensorWatch(
             health, publish=self._publish, name=self.namer.square)
-        self._listeners: list[Listener] = []
         self._queue: deque[SessionEvent] = deque()
         self.timers = Timers()
         self.touch = TouchTracker(strict=self.config.touch_strict,
@@ -141,11 +151,8 @@ class Session:
         self.state = State.SYNCING
         self.occupied: frozenset[Square] = frozenset()
         self.colours: Mapping[Square, Reading] | None = None
-        self._token = 0
-        self._jobs: dict[int, Purpose] = {}
-        self._frame: dict[Square, Led] | None = None
         self._now = 0.0
-        self._judge = Judge(self)
+        self._judge = Judge(self, self.timers, self.view)
         self.timekeeper = self.game.clock = Timekeeper(self, lambda: self._now, wall_clock)
         self._timer_handlers: Mapping[TimerName, Callable[[float], None]] = MappingProxyType({
             TimerName.SETTLE: self._on_settle_timer,
@@ -156,39 +163,16 @@ class Session:
             TimerName.CROWN: self._on_crown_timer,
             TimerName.HEALTH: self._on_health_timer, **self.timekeeper.timer_handlers(),
         })
-        self.settings = Settings(self, engine=thinker is not None)
-        self._commands = Commands(self)
+        self.settings = Settings(self.game, self._publish, self._adopt,
+                                 engine=thinker is not None)
+        self._commands = Commands(self, self.settings, self.timekeeper)
 
     # -- public API ---------------------------------------------------------------------------
 
     @property
-    def board(self) -> Board:
-        """The game position (with its move stack)."""
-        return self.game.board
-
-    @property
-    def game_id(self) -> str | None:
-        """The store's id of the current game."""
-        return self.game.game_id
-
-    @property
-    def pending(self) -> Move | None:
-        """The computer's move shown on the LEDs, not yet carried out."""
-        return self.game.pending
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the game ended (None while it goes on)."""
-        return self.game.outcome
-
-    @property
     def frame(self) -> Mapping[Square, Led]:
         """The LED frame shown now."""
-        return MappingProxyType(self._frame or {})
-
-    def subscribe(self, listener: Listener) -> None:
-        """Call ``listener`` with every published event (plain dicts with ``event`` and ``at``)."""
-        self._listeners.append(listener)
+        return MappingProxyType(self._outbox.frame or {})
 
     def start(
         self,
@@ -241,24 +225,35 @@ class Session:
         return self.timers.due(now)
 
     @property
-    def obligation(self) -> Square | None:
-        """The square of the touched piece that must move (strict touch-move), or None."""
-        return self.touch.obliged
-
-    @property
-    def human_turn(self) -> bool:
-        """Guard: the side to move is played by a human."""
-        return self.config.mode is Mode.RECORD or self.board.turn == self.config.human_side
-
-    @property
-    def in_sync(self) -> bool:
-        """Guard: the board shows the game position."""
-        return self.occupied == self.game.position
-
-    @property
     def idle(self) -> bool:
         """No timer running (but the clock's), no event waiting and no search under way."""
-        return not self._queue and self.timers.next_deadline(False) is None and not self._jobs
+        return (not self._queue and self.timers.next_deadline(False) is None
+                and not self._searches.busy)
+
+    def recover(self) -> None:
+        """Re-sync from the board after a handler failed half-way (the controller calls it).
+
+        The turn's memory goes (queued events, searches, timers but the clock's, the LED
+        facts, the judge's and the touch tracker's state); the game, whose store writes come
+        first, stays. As at a start, the board is compared with the game position: a move it
+        shows finished counts, and a touch obligation survives.
+        """
+        self._queue.clear()
+        self.cancel_jobs()
+        self.timers.cancel(*(name for name in TimerName if name not in _CLOCK_TIMERS))
+        self.view.reset()
+        self._judge = Judge(self, self.timers, self.view)
+        self._saved_obligation = self.touch.obliged
+        self.touch = TouchTracker(strict=self.config.touch_strict,
+                                  settle_ms=self.config.settle_ms)
+        self._adjust_deadline = None
+        self.starting = True
+        self._expect(self._now)
+        self.set_state(State.SYNCING)
+        self.evaluate(self._now)
+        self._drain()
+        self._outbox.frame = None  # send the frame again
+        self._render()
 
     # -- event loop ----------------------------------------------------------------------------
 
@@ -295,7 +290,7 @@ class Session:
                 self._publish("link", state="lost")
             case LinkRestored():
                 self._publish("link", state="restored")
-                self._frame = None  # the board lost its LEDs: send the frame again
+                self._outbox.frame = None  # the board lost its LEDs: send the frame again
             case _:
                 log.warning("session: ignoring unknown event %r", event)
 
@@ -304,24 +299,39 @@ class Session:
         if self.sensors is not None and self.sensors.blocking:
             self.clear_error()  # no move, and no correction for pieces that are not there
             return
-        self._judge.evaluate(at, settled)
+        self._carry_out(self._judge.evaluate(at, settled))
+
+    def _carry_out(self, decisions: Iterable[Decision]) -> None:
+        """Do what the judge decided, in order."""
+        for decision in decisions:
+            match decision:
+                case Publish():
+                    self._publish(decision.kind, **decision.fields)
+                case EnterState():
+                    self.set_state(decision.state)
+                case Synced():
+                    self.starting = False
+                    self._publish("synced")
+                    self.enter_turn(decision.at)
+                case CloseTouch():
+                    self.touch_events(self.touch.close(decision.at))
+                case CancelSearch():
+                    self.cancel_jobs()
+                case Commit():
+                    self._commit_decided(decision)
+
+    def _commit_decided(self, decision: Commit) -> None:
+        move, at = decision.move, decision.at
+        self.commit(move, decision.by, at)
+        # While the just-crowned piece is off the board (being crowned) the lifts are the
+        # mover's hand, not the opponent's touch.
+        self.touch.tail = frozenset({move.destination}) if move.promotes else frozenset()
+        if decision.replay and self.human_turn and self.state in HUMAN_STATES:
+            self.touch_events(self.touch.replay(self.occupied, at))
 
     def post(self, event: SessionEvent) -> None:
         """Queue an event raised while handling another (run-to-completion)."""
         self._queue.append(event)
-
-    def _publish(self, kind: str, /, **fields: object) -> None:
-        event: EventData = {"event": kind, "at": round(self._now, 6), **fields}
-        try:
-            self._store.publish(event)
-        except Exception:  # a broken bus must never stop the game
-            log.exception("session: publishing %s failed", kind)
-        for listener in self._listeners:
-            listener(event)
-
-    def publish(self, kind: str, /, **fields: object) -> None:
-        """Publish a live event (with the session's time)."""
-        self._publish(kind, **fields)
 
     def set_state(self, state: State) -> None:
         """Enter ``state`` (published when it changes)."""
@@ -350,7 +360,7 @@ class Session:
             self._timer_handlers[event.name](event.at)
 
     def _on_engine(self, event: EngineResult) -> None:
-        purpose = self._jobs.pop(event.token, None)
+        purpose = self._searches.take(event.token)
         if purpose is None:
             return  # a cancelled search
         if purpose is Purpose.HINT:
@@ -377,7 +387,7 @@ class Session:
         self.evaluate(at, settled=True)
 
     def _on_error_timer(self, at: float) -> None:
-        self._judge.show_correction()
+        self._carry_out(self._judge.show_correction())
 
     def _on_takeback_timer(self, at: float) -> None:
         ply = self.takeback_target()
@@ -416,16 +426,6 @@ class Session:
             target = self.game.initial if self.state is State.SETTING_UP else self.game.position
             self.sensors.expect(target, at, setup_for(self.state, self.game))
             self._watch_sensors(at)
-
-    # -- guards -------------------------------------------------------------------------------
-
-    def is_initial(self) -> bool:
-        """Guard: the board shows a new game's start position."""
-        return self.occupied == self.game.initial
-
-    def takeback_target(self) -> int | None:
-        """The latest earlier ply whose position the board shows, with the human to move."""
-        return self.game.takeback_target(self.occupied, self.config.human_side)
 
     # -- touch-move and adjust ---------------------------------------------------------------
 
@@ -473,9 +473,7 @@ class Session:
 
     def clear_error(self) -> None:
         """The board is right (or on its way): no error, no correction."""
-        self.timers.cancel(TimerName.ERROR)
-        self.view.error = self.view.correction = None
-        self.view.refused_at = None
+        self._judge.clear_error()
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -522,17 +520,11 @@ class Session:
 
     def submit(self, purpose: Purpose) -> None:
         """Ask the engine for a move (a reply or a hint), cancelling any search under way."""
-        assert self._thinker is not None
-        self.cancel_jobs()
-        self._token += 1
-        self._jobs[self._token] = purpose
-        self._thinker.submit(EngineJob(self._token, purpose, self.board.copy()))
+        self._searches.submit(purpose, self.board)
 
     def cancel_jobs(self) -> None:
         """Forget the searches under way (their results are ignored)."""
-        if self._jobs and self._thinker is not None:
-            self._thinker.cancel()
-        self._jobs.clear()
+        self._searches.cancel()
 
     def finish(self, outcome: Outcome, at: float, note: str = "") -> None:
         """End the game with an outcome no move brought (resignation, agreed draw, time)."""
@@ -557,8 +549,13 @@ class Session:
 
     # -- game lifecycle -----------------------------------------------------------------------
 
+    def _adopt(self, config: SessionConfig) -> None:
+        """The settings of the new game (the game is reconfigured already)."""
+        self.config, self.variant, self.namer = config, self.game.variant, self.game.namer
+        self.touch.strict = config.touch_strict
+
     def _open_game(self) -> None:
-        self.view = TurnView()
+        self.view.reset()
         self.timers.cancel_all()
         self.game.open_new()  # the game and the session pointing at it: one store write
         self._expect(self._now)
@@ -566,7 +563,7 @@ class Session:
     def _new_game(self, at: float) -> None:
         self.game.abandon()
         self.cancel_jobs()
-        self.settings.apply()
+        self.settings.apply(self.config)
         self._open_game()
         self.set_state(State.SYNCING)
         self.evaluate(at)
@@ -590,10 +587,9 @@ class Session:
     # -- LEDs ---------------------------------------------------------------------------------
 
     def _render(self) -> None:
-        frame = frame_for(led_facts(self))
-        if frame == self._frame:
-            return
-        self._frame = frame
-        if self._show_leds is not None:
-            self._show_leds(frame)
-        self._publish("leds", frame=leds.to_data(frame, self.namer.text))
+        frame = frame_for(led_facts(
+            state=self.state, view=self.view, mode=self.config.mode, board=self.board,
+            index=self.game.index, occupied=self.occupied, obligation=self.obligation,
+            pending=self.pending, outcome=self.outcome,
+            faults=frozenset() if self.sensors is None else self.sensors.faults))
+        self._outbox.show(frame, self.namer.text)

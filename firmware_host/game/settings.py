@@ -23,17 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from engine.errors import UnknownVariantError
 from engine.variant import Variant, find_variant
 from firmware_host.game.clock import TimeControlError
+from firmware_host.game.game import Game, Publish
 from firmware_host.game.timekeeper import control_of
-from firmware_host.game.types import Command, Mode
+from firmware_host.game.types import Command, Mode, SessionConfig
 from firmware_host.recognition.layout import layout_for
-
-if TYPE_CHECKING:
-    from firmware_host.game.session import Session
 
 __all__ = ["HEADER_TAGS", "TOUCH_MOVE_VALUES", "Settings", "check_variant"]
 
@@ -75,21 +72,25 @@ class Settings:
     """The settings waiting for the next new game of one session.
 
     Args:
-        session: the session.
+        game: the session's game (its variant, its headers; reconfigured for a new game).
+        publish: publishes a live event.
+        adopt: called with the session's new config once a new game starts with the settings.
         engine: whether the session has an engine (play and teach modes need one).
         level_hook: applies an engine level; None: the level cannot be changed here.
     """
 
-    def __init__(self, session: Session, *, engine: bool,
-                 level_hook: LevelHook | None = None) -> None:
-        self._s = session
+    def __init__(self, game: Game, publish: Publish, adopt: Callable[[SessionConfig], None],
+                 *, engine: bool, level_hook: LevelHook | None = None) -> None:
+        self._game = game
+        self._publish = publish
+        self._adopt = adopt
         self._engine = engine
         self.level_hook = level_hook
         #: Told the settings a new game started with (to keep them: firmware_host/remote).
         self.on_applied: Callable[[Mapping[str, str]], None] | None = None
         self.pending: dict[str, str] = {}
         self._checks: Mapping[str, Callable[[str], str | None]] = MappingProxyType({
-            "variant": lambda value: check_variant(self._s.variant, value),
+            "variant": lambda value: check_variant(self._game.variant, value),
             "mode": self._check_mode,
             "level": self._check_level,
             "touch_move": lambda value: None if value in TOUCH_MOVE_VALUES else "bad_value",
@@ -113,42 +114,41 @@ class Settings:
         value = (event.value or "").strip()
         reason = self._checks[event.name](value)
         if reason is not None:
-            self._s.publish("command_refused", command=event.name, value=value, reason=reason)
+            self._publish("command_refused", command=event.name, value=value, reason=reason)
             return
         self.pending[event.name] = value
-        self._s.publish("settings", pending=dict(self.pending), applies="next_game")
+        self._publish("settings", pending=dict(self.pending), applies="next_game")
 
     def header(self, event: Command) -> None:
         """Set a PDN tag of the game in play."""
-        s = self._s
+        game, publish = self._game, self._publish
         tag, value = event.tag or "", (event.value or "").strip()
         if tag not in HEADER_TAGS or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
-            s.publish("command_refused", command="header", tag=tag, reason="bad_value")
+            publish("command_refused", command="header", tag=tag, reason="bad_value")
             return
-        if s.game_id is None:
-            s.publish("command_refused", command="header", tag=tag, reason="no_game")
+        if game.game_id is None:
+            publish("command_refused", command="header", tag=tag, reason="no_game")
             return
-        s.game.set_header(tag, value)
-        s.publish("header", tag=tag, value=value, game_id=s.game_id)
+        game.set_header(tag, value)
+        publish("header", tag=tag, value=value, game_id=game.game_id)
 
-    def apply(self) -> None:
-        """Start using the pending settings (called as a new game opens)."""
+    def apply(self, config: SessionConfig) -> None:
+        """Start using the pending settings over ``config`` (called as a new game opens): the
+        game is reconfigured and the session adopts the new config."""
         if not self.pending:
             return
-        s, pending = self._s, self.pending
+        pending = self.pending
         self.pending = {}
-        variant = find_variant(pending["variant"]) if "variant" in pending else s.variant
-        mode = Mode(pending["mode"]) if "mode" in pending else s.config.mode
-        s.config = replace(s.config, mode=mode,
-                           touch_move=pending.get("touch_move", s.config.touch_move),
-                           time_control=pending.get("time_control", s.config.time_control))
-        s.variant = variant
-        s.game.reconfigure(variant, mode)
-        s.namer = s.game.namer
-        s.touch.strict = s.config.touch_strict
+        variant = find_variant(pending["variant"]) if "variant" in pending else self._game.variant
+        mode = Mode(pending["mode"]) if "mode" in pending else config.mode
+        config = replace(config, mode=mode,
+                         touch_move=pending.get("touch_move", config.touch_move),
+                         time_control=pending.get("time_control", config.time_control))
+        self._game.reconfigure(variant, mode)
+        self._adopt(config)
         if "level" in pending and self.level_hook is not None:
             self.level_hook(int(pending["level"]))
-        s.publish("settings_applied", applied=pending, variant=variant.name, mode=mode.value,
-                  touch_move=s.config.touch_move)
+        self._publish("settings_applied", applied=pending, variant=variant.name,
+                      mode=mode.value, touch_move=config.touch_move)
         if self.on_applied is not None:
             self.on_applied(pending)

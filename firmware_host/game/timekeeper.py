@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from engine import Board
 from engine.outcome import Outcome, Termination
 from engine.types import Color
+from engine.variant import Variant
 from firmware_host.game.clock import (
     GameClock,
     TimeControl,
@@ -32,10 +34,9 @@ from firmware_host.game.clock import (
     clk,
     parse_time_control,
 )
-from firmware_host.game.types import Command, TimerName
-
-if TYPE_CHECKING:
-    from firmware_host.game.session import Session
+from firmware_host.game.game import Game
+from firmware_host.game.timers import Timers
+from firmware_host.game.types import Command, SessionConfig, TimerName
 
 __all__ = ["SAVE_EVERY_S", "Timekeeper"]
 
@@ -52,6 +53,29 @@ def control_of(text: str) -> TimeControl | None:
     return None if text in ("", "off") else parse_time_control(text)
 
 
+class ClockHost(Protocol):
+    """What the timekeeper needs of the session."""
+
+    @property
+    def config(self) -> SessionConfig: ...
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    @property
+    def obligation(self) -> int | None: ...
+    @property
+    def timers(self) -> Timers: ...
+    def publish(self, kind: str, /, **fields: object) -> None: ...
+    def finish(self, outcome: Outcome, at: float, note: str = "") -> None: ...
+
+
 class Timekeeper:
     """The clock of one session's games.
 
@@ -61,7 +85,7 @@ class Timekeeper:
         wall_clock: Unix time, to say how long a restarted service was down.
     """
 
-    def __init__(self, session: Session, now: Callable[[], float],
+    def __init__(self, session: ClockHost, now: Callable[[], float],
                  wall_clock: Callable[[], float]) -> None:
         self._s = session
         self._now = now
@@ -160,11 +184,11 @@ class Timekeeper:
         timer also wakes when the running side falls under a minute: a ``clock`` event.)"""
         clock = self.clock
         flagged = None if clock is None else clock.flagged(at)
-        if flagged is None or self._s.outcome is not None or self._s.game_id is None:
+        if (clock is None or flagged is None or self._s.outcome is not None
+                or self._s.game_id is None):
             if clock is not None and clock.running is not None:
                 self._changed(at)  # under a minute now: said once (``low``)
             return
-        assert clock is not None
         if clock.moves(Color.WHITE) + clock.moves(Color.BLACK) == 0:
             # Nobody has moved: the board stood unused (no game is lost on time by nobody).
             # The clock waits, full, for the first move; the arbiter defaults an absent player.
@@ -209,7 +233,8 @@ class Timekeeper:
     # -- inside -------------------------------------------------------------------------------
 
     def _changed(self, at: float) -> None:
-        assert self.clock is not None
+        if self.clock is None:
+            return
         self._s.publish("clock", **self.clock.state(at))
         self._schedule(at)
 

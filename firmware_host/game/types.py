@@ -30,6 +30,10 @@ from engine.types import Color, Move
 from firmware_host.store.records import GameRecord, MoveRecord
 
 
+class SessionError(RuntimeError):
+    """The session was asked what its state cannot do (a bug: the controller re-syncs)."""
+
+
 class State(Enum):
     """Every state of the session, declared in one place."""
 
@@ -311,6 +315,35 @@ class Thinker(Protocol):
 
     def cancel(self) -> None:
         """Stop the running job, if any; its result, if it still comes, is ignored."""
+        ...
+
+
+class GameClockHooks(Protocol):
+    """What a :class:`~firmware_host.game.game.Game` tells its clock keeper
+    (:class:`~firmware_host.game.timekeeper.Timekeeper`) as it logs the game."""
+
+    def new_game(self) -> dict[str, str]:
+        """A new game opens; return its clock's PDN tags."""
+        ...
+
+    def moved(self, mover: Color, by: str) -> dict[str, float]:
+        """``mover`` moved; return the move record's clock fields."""
+        ...
+
+    def stopped(self) -> None:
+        """The game is over."""
+        ...
+
+    def switch(self, side: Color) -> None:
+        """A takeback: ``side`` is to move again."""
+        ...
+
+    def data(self) -> dict[str, object] | None:
+        """The clock for the session snapshot (None: no clock)."""
+        ...
+
+    def restore(self, data: object) -> None:
+        """Resume the clock of a saved session."""
         ...
 
 

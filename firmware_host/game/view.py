@@ -15,15 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from board_io.types import Led
+from engine import Board
+from engine.outcome import Outcome
 from engine.types import Move
 from firmware_host.feedback import leds
 from firmware_host.game.types import Mode, State
-
-if TYPE_CHECKING:
-    from firmware_host.game.session import Session
+from firmware_host.recognition.recogniser import MoveIndex
 from firmware_host.recognition.resolution import InProgress
 
 Square = int
@@ -56,6 +55,11 @@ class TurnView:
     #: has held for ``error_ms``: ``stuck_shown``).
     stuck: InProgress | None = None
     stuck_shown: bool = False
+
+    def reset(self) -> None:
+        """Forget everything (a new game, a recovery): the crown reminder too."""
+        for item in fields(self):
+            setattr(self, item.name, item.default)
 
     def new_turn(self) -> None:
         """Forget everything that belonged to the previous turn."""
@@ -145,25 +149,25 @@ LAYERS: Mapping[State, Callable[[LedFacts], list[leds.Layer]]] = MappingProxyTyp
 })
 
 
-def led_facts(session: Session) -> LedFacts:
-    """The facts of ``session`` now that its LEDs show (read through its public API)."""
-    piece = session.obligation
-    if piece is None and session.config.mode is Mode.TEACH:
-        piece = session.view.lifted
-    board = session.board
-    outcome = session.outcome
+def led_facts(*, state: State, view: TurnView, mode: Mode, board: Board, index: MoveIndex,
+              occupied: frozenset[Square], obligation: Square | None, pending: Move | None,
+              outcome: Outcome | None, faults: frozenset[Square] = frozenset()) -> LedFacts:
+    """The facts of a session's turn that its LEDs show: the touched (or, in teach mode,
+    lifted) piece's moves, the pieces of the side to move, the winner's pieces."""
+    piece = obligation
+    if piece is None and mode is Mode.TEACH:
+        piece = view.lifted
     winner: list[Square] | None = None
     if outcome is not None and outcome.winner is not None:
         winner = [sq for sq, p in board.pieces().items() if int(p.color) == outcome.winner]
     return LedFacts(
-        state=session.state, view=session.view, occupied=session.occupied,
-        destinations=() if piece is None else session.game.index.moves_from(piece),
-        pending=session.pending,
+        state=state, view=view, occupied=occupied,
+        destinations=() if piece is None else index.moves_from(piece),
+        pending=pending,
         own_pieces=[sq for sq, p in board.pieces().items() if p.color == board.turn]
-        if session.state is State.ADJUSTING else (),
+        if state is State.ADJUSTING else (),
         over=outcome is not None, winner_squares=winner,
-        num_squares=session.variant.num_squares,
-        faults=frozenset() if session.sensors is None else session.sensors.faults,
+        num_squares=board.variant.num_squares, faults=faults,
     )
 
 
