@@ -30,6 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--touch-move", choices=("strict", "off", "auto"),
                         help="touch-move rule (auto: strict in record mode only)")
     parser.add_argument("--fen", metavar="FEN", help="start from this position")
+    parser.add_argument("--language", metavar="LANG",
+                        help="the language the board speaks: en, ru, nl, fr, pt_BR, ja, ko")
     parser.add_argument("--time-control", metavar="M+S",
                         help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
                              "one minute a move; 40/90+30:30+30 for moves in a period); "
@@ -57,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     config = config.with_overrides({
         "game.variant": args.variant, "game.mode": args.mode, "game.human_side": args.side,
         "game.touch_move": args.touch_move, "clock.time_control": args.time_control,
+        "board.language": args.language,
     })
     try:
         from engine.variant import find_variant

@@ -51,6 +51,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--events", choices=("json",),
                         help="print every session event to stdout (one JSON object a line)")
     parser.add_argument("--fen", metavar="FEN", help="start new games from this position")
+    parser.add_argument("--language", metavar="LANG",
+                        help="the language the board speaks: en, ru, nl, fr, pt_BR, ja, ko")
     parser.add_argument("--time-control", metavar="M+S",
                         help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
                              "one minute a move; 40/90+30:30+30 for moves in a period); "
@@ -75,6 +77,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         "store.url": args.store,
         "store.games_dir": args.games_dir,
         "clock.time_control": args.time_control,
+        "board.language": args.language,
     })
     _check_variant(config)
     _check_fen(config, args.fen)

@@ -45,7 +45,7 @@ BUTTON_BACKENDS = tuple(registry.BUTTON_BACKENDS)
 
 #: The tables of the configuration file, in the order the example and the docs show them.
 SECTIONS = ("game", "engine", "timing", "clock", "board", "gpio_matrix", "shift_register", "serial",
-            "leds", "buttons", "sim", "store", "web", "log")
+            "leds", "buttons", "sim", "store", "web", "voice", "log")
 
 _BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 _SERVICE = ("service",)
@@ -73,6 +73,14 @@ def _board_id_problem(board_id: str) -> str | None:
         return None
     return (f"= {board_id!r} is not a board id: letters, digits, - and _, starting with a "
             "letter or digit, at most 63 characters (it prefixes Redis keys)")
+
+
+def _language_problem(language: str) -> str | None:
+    from firmware_host.i18n import LANGUAGES, resolve_language
+
+    if resolve_language(language) is not None:
+        return None
+    return f"= {language!r} is not a language of the board: {', '.join(LANGUAGES)}"
 
 
 def _listen_problem(listen: str) -> str | None:
@@ -211,6 +219,10 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
            "digits, - and _). Unset: the hostname in lower case, other characters as -, or "
            "board1 if nothing is left.", readers=_SERVICE, check=_board_id_problem,
            default_factory=default_board_id, default_doc="the hostname"),
+    Option("board.language", "str", "en",
+           "The language the board speaks (the terminal, the events' text, the voice): "
+           "en, ru, nl, fr, pt_BR, ja or ko (docs/languages.md).", readers=("service", "web"),
+           check=_language_problem),
     # [store]
     Option("store.url", "str", "memory",
            "memory (keeps nothing across restarts) or redis://[user:password@]host:port/db, "
@@ -237,6 +249,12 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
     Option("web.rate_per_minute", "int", 60,
            "Control requests accepted per minute from one address (more are refused: 429).",
            minimum=1, maximum=10_000, readers=("web",)),
+    # [voice] (firmware_host/voice: espeak-ng through the audio out)
+    _bool("voice.enabled", False,
+          "Speak the computer's moves, refusals and the result aloud (espeak-ng, in "
+          "board.language)."),
+    _str("voice.command", "espeak-ng",
+         "The speech program (espeak-ng's options: -v LANGUAGE and the sentence)."),
     # [log]
     _str("log.level", "info", "Log level.", LOG_LEVELS),
 )

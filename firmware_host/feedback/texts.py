@@ -22,81 +22,112 @@ import string
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from firmware_host.i18n import ENGLISH, N_, NN_, Translator
+
 #: Templates keyed by ``event`` or ``event.reason`` (the more specific key wins). Fields are the
 #: event's keys; a template whose fields are missing from the event falls back to the event key.
 TEMPLATES: Mapping[str, str] = MappingProxyType({
-    "move": "{ply_text} {pdn}",
-    "computer_move": "the computer plays {pdn}: carry it out on the board",
-    "refused": "that move is not legal here",
-    "refused.capture_compulsory": "a capture is compulsory: {capture}",
+    "move": N_("{ply_text} {pdn}"),
+    "computer_move": N_("the computer plays {pdn}: carry it out on the board"),
+    "refused": N_("that move is not legal here"),
+    "refused.capture_compulsory": N_("a capture is compulsory: {capture}"),
+    # counted: PLURALS has its forms (this is the plural's English, for the key's presence)
     "refused.max_capture": "you must take the maximum: {count} pieces",
-    "refused.capture_precedence": "another capture comes first: {capture}",
-    "refused.king_priority": "capturing with the king comes first: {capture}",
-    "refused.touch_move": "touch-move: you touched {square}, you must move it",
-    "refused.not_side_to_move": "it is {side}'s turn: {squares_text} is the other side's",
-    "refused.wrong_computer_move": "the computer played {expected}, not {played}",
-    "refused.not_a_move": "that is not a legal move",
-    "refused.unknown_piece": "a piece appeared on {squares_text}",
-    "refused.wrong_colour": "a piece of the wrong colour on {squares_text}",
-    "refused.ambiguous": "two moves fit the board: {pdn_text}; play it again step by step",
-    "touch": "touch-move: {square} was touched and must be moved",
-    "adjust": "adjust window {state}",
-    "correction": "put back on: {missing_text}; take away: {extra_text}",
-    "synced": "board in sync with the game",
-    "hint": "hint: {pdn}{reasons_text}",
-    "hint_refused": "no hint now",
-    "hint_refused.mode": "hints are not available in {mode} mode",
-    "hint_refused.not_your_turn": "a hint is for your own turn",
-    "hint_refused.game_over": "the game is over: no hints (newgame starts another)",
-    "takeback": "took back {plies_text}, {side} to move",
-    "takeback_refused": "takebacks are not available in {mode} mode",
-    "command_refused": "{command}: not now",
-    "command_refused.board_size": "{value} is played on another board: not on this one",
-    "command_refused.board_layout": "{value} puts its squares elsewhere on this board: set "
-                                    "game.variant in the configuration and restart",
-    "command_refused.unknown_variant": "there is no variant {value}",
-    "command_refused.no_engine": "{command}: this board runs without the built-in engine "
-                                 "(set it in the configuration)",
-    "command_refused.bad_value": "{command}: that value is not allowed",
-    "command_refused.no_game": "{command}: no game in play",
-    "command_refused.game_over": "{command}: the game is over",
-    "command_refused.not_your_turn": "{command}: only on your own turn",
-    "command_refused.not_adjusting": "{command}: no adjust window is open (adjust opens one)",
-    "command_refused.unknown": "{command}: there is no such command",
-    "command_refused.no_clock": "{command}: this game has no clock",
-    "command_refused.already": "{command}: the clock is already so",
-    "command_refused.not_over": "{command}: the game is not over (adjudicate it)",
-    "settings": "set for the next game: {pending_text}",
-    "settings_applied": "this game: {applied_text}",
-    "header": "{tag}: {value}",
-    "alternative_move": "you played {pdn} for the computer",
-    "engine_error": "the engine failed ({error}): playing a legal move instead",
-    "resumed": "resumed game {game_id} at ply {ply}",
-    "resume_failed": "could not resume the saved game: {reason}",
-    "sensor_fault": "sensor fault at {square}",
-    "sensor_recovered": "sensor at {square} works again",
-    "link": "board link {state}",
-    "result": "game over: {result} ({termination})",
-    "new_game": "new game ({variant}, {mode} mode)",
-    "newgame_requested": "set up the initial position to start a new game",
-    "draw_declined": "the computer declines the draw",
+    "refused.capture_precedence": N_("another capture comes first: {capture}"),
+    "refused.king_priority": N_("capturing with the king comes first: {capture}"),
+    "refused.touch_move": N_("touch-move: you touched {square}, you must move it"),
+    "refused.not_side_to_move": N_("it is {side}'s turn: {squares_text} is the other side's"),
+    "refused.wrong_computer_move": N_("the computer played {expected}, not {played}"),
+    "refused.not_a_move": N_("that is not a legal move"),
+    "refused.unknown_piece": N_("a piece appeared on {squares_text}"),
+    "refused.wrong_colour": N_("a piece of the wrong colour on {squares_text}"),
+    "refused.ambiguous": N_("two moves fit the board: {pdn_text}; play it again step by step"),
+    "touch": N_("touch-move: {square} was touched and must be moved"),
+    "adjust": N_("adjust window {state}"),
+    "correction": N_("put back on: {missing_text}; take away: {extra_text}"),
+    "synced": N_("board in sync with the game"),
+    "hint": N_("hint: {pdn}{reasons_text}"),
+    "hint_refused": N_("no hint now"),
+    "hint_refused.mode": N_("hints are not available in {mode} mode"),
+    "hint_refused.not_your_turn": N_("a hint is for your own turn"),
+    "hint_refused.game_over": N_("the game is over: no hints (newgame starts another)"),
+    "takeback": N_("took back {plies_text}, {side} to move"),
+    "takeback_refused": N_("takebacks are not available in {mode} mode"),
+    "command_refused": N_("{command}: not now"),
+    "command_refused.board_size": N_("{value} is played on another board: not on this one"),
+    "command_refused.board_layout": N_("{value} puts its squares elsewhere on this board: set "
+                                       "game.variant in the configuration and restart"),
+    "command_refused.unknown_variant": N_("there is no variant {value}"),
+    "command_refused.no_engine": N_("{command}: this board runs without the built-in engine "
+                                    "(set it in the configuration)"),
+    "command_refused.bad_value": N_("{command}: that value is not allowed"),
+    "command_refused.no_game": N_("{command}: no game in play"),
+    "command_refused.game_over": N_("{command}: the game is over"),
+    "command_refused.not_your_turn": N_("{command}: only on your own turn"),
+    "command_refused.not_adjusting": N_("{command}: no adjust window is open (adjust opens one)"),
+    "command_refused.unknown": N_("{command}: there is no such command"),
+    "command_refused.no_clock": N_("{command}: this game has no clock"),
+    "command_refused.already": N_("{command}: the clock is already so"),
+    "command_refused.not_over": N_("{command}: the game is not over (adjudicate it)"),
+    "settings": N_("set for the next game: {pending_text}"),
+    "settings_applied": N_("this game: {applied_text}"),
+    "header": N_("{tag}: {value}"),
+    "alternative_move": N_("you played {pdn} for the computer"),
+    "engine_error": N_("the engine failed ({error}): playing a legal move instead"),
+    "resumed": N_("resumed game {game_id} at ply {ply}"),
+    "resume_failed": N_("could not resume the saved game: {reason}"),
+    "sensor_fault": N_("sensor fault at {square}"),
+    "sensor_recovered": N_("sensor at {square} works again"),
+    "link": N_("board link {state}"),
+    "result": N_("game over: {result} ({termination})"),
+    "new_game": N_("new game ({variant}, {mode} mode)"),
+    "newgame_requested": N_("set up the initial position to start a new game"),
+    "draw_declined": N_("the computer declines the draw"),
     "state": "",
     "clock": "",
     "leds": "",
 })
 
 
+#: Templates with a count: key -> (singular, plural, the counted field), the form chosen by the
+#: language's plural rule (Russian has three: 1 шашку, 3 шашки, 5 шашек).
+PLURALS: Mapping[str, tuple[tuple[str, str], str]] = MappingProxyType({
+    "refused.max_capture": (NN_("you must take the maximum: {count} piece",
+                                "you must take the maximum: {count} pieces"), "count"),
+})
+
+#: Counted words: a count field -> its (singular, plural), ``{count}`` the number.
+COUNTED: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "pieces": NN_("{count} piece", "{count} pieces"),
+    "moves": NN_("{count} move", "{count} moves"),
+    "plies": NN_("{count} move", "{count} moves"),  # a player counts each side's turn a move
+})
+
+#: The words of an event's values that a sentence puts in (side, mode, ...), by field.
+WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "side": {"white": N_("white"), "black": N_("black")},
+    "mode": {"play": N_("play"), "teach": N_("teach"), "record": N_("record")},
+    "termination": {
+        "no_moves": N_("no moves left"), "repetition": N_("threefold repetition"),
+        "draw_rule": N_("draw rule"), "resignation": N_("resignation"),
+        "draw_agreed": N_("draw agreed"), "time_forfeit": N_("lost on time"),
+        "adjudication": N_("adjudication"), "abandoned": N_("abandoned"),
+        "unknown": N_("unknown")},
+    "link_state": {"lost": N_("lost"), "restored": N_("restored")},
+    "window": {"open": N_("open"), "closed": N_("closed")},
+})
+
 #: Why a hinted move is good, per ``engine.hint.ReasonKind`` value. ``pieces`` and ``moves``
 #: are counted in words ("1 piece", "3 moves") before they are put in.
 REASONS: Mapping[str, str] = MappingProxyType({
-    "only_move": "the only legal move",
-    "captures": "captures {pieces}",
-    "promotes": "crowns a man",
-    "wins_material": "wins {pieces} within {moves}",
-    "avoids_loss": "stops a threat to {pieces}",
-    "wins_game": "wins in {moves}",
-    "wins_endgame": "a won ending: it converts within {moves}",
-    "loses_game": "holds out longest",
+    "only_move": N_("the only legal move"),
+    "captures": N_("captures {pieces}"),
+    "promotes": N_("crowns a man"),
+    "wins_material": N_("wins {pieces} within {moves}"),
+    "avoids_loss": N_("stops a threat to {pieces}"),
+    "wins_game": N_("wins in {moves}"),
+    "wins_endgame": N_("a won ending: it converts within {moves}"),
+    "loses_game": N_("holds out longest"),
 })
 
 
@@ -115,7 +146,7 @@ def _ply(value: object) -> int | None:
     return None
 
 
-def _reason(reason: Mapping[str, object]) -> str:
+def _reason(reason: Mapping[str, object], tr: Translator = ENGLISH) -> str:
     """The words of one hint reason. Only the table's own templates are formatted, with the
     fields they name: the reason's data is never a template itself (an event is data, and
     ``"{kind:>300000000}"`` as a template would build a 300 MB text).
@@ -132,7 +163,7 @@ def _reason(reason: Mapping[str, object]) -> str:
     names = _fields(template)
     if not names <= reason.keys():
         return kind.replace("_", " ")
-    return template.format(**{name: str(reason[name])[:80] for name in names})
+    return tr.gettext(template).format(**{name: str(reason[name])[:80] for name in names})
 
 
 def _enrich(event: Mapping[str, object]) -> dict[str, object]:
@@ -168,7 +199,13 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
-def _worded(event: Mapping[str, object]) -> Mapping[str, object]:
+def _counting(tr: Translator, field: str, count: int) -> str:
+    """``count`` of the thing ``field`` counts, in words of ``tr``'s language."""
+    singular, plural_form = COUNTED[field]
+    return tr.ngettext(singular, plural_form, count).format(count=count)
+
+
+def _worded(event: Mapping[str, object], tr: Translator = ENGLISH) -> Mapping[str, object]:
     """``event`` with the counts of its hint reasons in words (``pieces`` 1 -> "1 piece").
 
     >>> render({"event": "hint", "pdn": "32-28", "reasons": [
@@ -178,38 +215,82 @@ def _worded(event: Mapping[str, object]) -> Mapping[str, object]:
     reasons = event.get("reasons")
     if not isinstance(reasons, list | tuple):
         return event
-    nouns = {"pieces": "piece", "moves": "move"}
-    worded = [{**r, **{k: plural(v, nouns[k]) for k, v in r.items()
-                       if k in nouns and isinstance(v, int)}}
+    worded = [{**r, **{k: _counting(tr, k, v) for k, v in r.items()
+                       if k in ("pieces", "moves") and isinstance(v, int)
+                       and not isinstance(v, bool)}}
               if isinstance(r, Mapping) else r for r in reasons]
     return {**event, "reasons": worded}
 
 
-def _counted(data: dict[str, object]) -> dict[str, object]:
+def _counted(data: dict[str, object], tr: Translator = ENGLISH) -> dict[str, object]:
     """Counts in words: ``plies_text`` ("1 move", "2 moves": a player counts each side's
     turn as a move)."""
     plies = data.get("plies")
-    if isinstance(plies, int) and "plies_text" not in data:
-        data["plies_text"] = plural(plies, "move")
+    if isinstance(plies, int) and not isinstance(plies, bool) and "plies_text" not in data:
+        data["plies_text"] = _counting(tr, "plies", plies)
     return data
 
 
-def render(event: Mapping[str, object]) -> str | None:
-    """Return the one-line text of ``event``, or ``None`` for events that have no text.
+#: The word of an empty list of squares or moves.
+NOTHING = N_("nothing")
+
+
+def _localised(event: Mapping[str, object], tr: Translator) -> dict[str, object]:
+    """``event`` with the words a sentence puts in (sides, modes, states, an empty list, the
+    hint's reasons) in ``tr``'s language, before :func:`_enrich` fills in the rest.
+
+    >>> from firmware_host.i18n import translator
+    >>> render({"event": "takeback", "plies": 2, "side": "black"}, translator("nl"))
+    '2 zetten teruggenomen, zwart is aan zet'
+    """
+    data = dict(event)
+    kind = data.get("event")
+    for field, words in WORDS.items():
+        value = data.get(field)
+        if isinstance(value, str) and value in words:
+            data[field] = tr.gettext(words[value])
+    state = data.get("state")
+    if kind == "adjust" and isinstance(state, bool):
+        data["state"] = tr.gettext(WORDS["window"]["open" if state else "closed"])
+    elif kind == "link" and isinstance(state, str) and state in WORDS["link_state"]:
+        data["state"] = tr.gettext(WORDS["link_state"][state])
+    for key in ("missing", "extra", "squares", "pdn"):
+        value = data.get(key)
+        if isinstance(value, list | tuple) and not value and f"{key}_text" not in data:
+            data[f"{key}_text"] = tr.gettext(NOTHING)
+    reasons = data.get("reasons")
+    if isinstance(reasons, list | tuple) and "reasons_text" not in data:
+        texts = [_reason(r, tr) for r in reasons if isinstance(r, Mapping)]
+        data["reasons_text"] = f" ({', '.join(texts)})" if texts else ""
+    return data
+
+
+def render(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
+    """Return the one-line text of ``event`` in ``tr``'s language (English unless given), or
+    ``None`` for events that have no text.
 
     >>> render({"event": "leds", "frame": {}}) is None
     True
     >>> render({"event": "refused", "reason": "no_such_reason"})
     'that move is not legal here'
+    >>> from firmware_host.i18n import translator
+    >>> render({"event": "refused", "reason": "max_capture", "count": 2}, translator("ru"))
+    'нужно взять максимум: 2 шашки'
     """
     kind = str(event.get("event", ""))
-    data = _counted(_enrich(_worded(event)))
+    data = _counted(_enrich(_localised(_worded(event, tr), tr)), tr)
     for key in (f"{kind}.{data.get('reason')}", kind):
         template = TEMPLATES.get(key)
         if template is None:
             continue
         if not template:
             return None
+        counted = PLURALS.get(key)
+        count = data.get(counted[1]) if counted else None
+        if counted and isinstance(count, int) and not isinstance(count, bool):
+            template = tr.ngettext(*counted[0], count)
+        else:
+            template = tr.gettext(template)
         if _fields(template) <= data.keys():
             return template.format(**data)
     return kind or None

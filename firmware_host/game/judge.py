@@ -45,6 +45,7 @@ from firmware_host.game.release import Release
 from firmware_host.game.timers import Timers
 from firmware_host.game.types import SessionConfig, SessionError, State, TimerName
 from firmware_host.game.view import TurnView
+from firmware_host.i18n import translator
 from firmware_host.recognition.resolution import Complete, Illegal, InProgress, RefusalReason
 
 __all__ = ["Judge", "Table"]
@@ -162,7 +163,9 @@ class Judge:
         if result.reason in _MUST_REASONS:
             self._view.must = must_capture(s.board)
         fields = refusal_fields(result, s.namer)
-        self._say("refused", text=render({"event": "refused", **fields}), **fields)
+        # The sentence in the board's language; the reason stays language-free.
+        text = render({"event": "refused", **fields}, translator(s.config.language))
+        self._say("refused", text=text, **fields)
         if result.reason not in _NOT_A_MOVE_OF_HIS:
             # The move was let go and is refused: show what is wrong now, not after error_ms.
             self.flag_error(result.missing, result.extra, at)

@@ -98,6 +98,8 @@ class SessionConfig:
     headers: Mapping[str, str] = field(default_factory=dict)
     #: The time control of new games ('': no clock): firmware_host/game/clock.py.
     time_control: str = ""
+    #: The board's language (``board.language``): the events' ``text``, firmware_host/i18n.
+    language: str = "en"
 
     @property
     def touch_strict(self) -> bool:
@@ -145,6 +147,7 @@ class SessionConfig:
             crown_ms=_int(config["timing.crown_ms"]),
             headers={k: v for k, v in headers.items() if v},
             time_control=str(config["clock.time_control"]),
+            language=str(config["board.language"]),
         )
 
 

@@ -40,10 +40,11 @@ from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
-from firmware_host.feedback.texts import render as message
+from firmware_host.feedback.texts import WORDS, render
 from firmware_host.game.fields import refusal_fields
 from firmware_host.game.timers import BACKGROUND
 from firmware_host.game.types import EventData, Mode, State, TimerName
+from firmware_host.i18n import N_, translator
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.resolution import Illegal
 from firmware_host.tools.diagram import draw as draw_board
@@ -85,14 +86,14 @@ SETTLE_LIMIT_S = 30.0
 _BUTTONS = frozenset({"adjust", "hint", "takeback", "newgame", "resign", "draw", "done"})
 #: What the state line says for each session state.
 _STATES: Mapping[State, str] = MappingProxyType({
-    State.SYNCING: "put the pieces as the lights show",
-    State.HUMAN_TO_MOVE: "your move",
-    State.MOVE_IN_PROGRESS: "move in progress",
-    State.ADJUSTING: "adjust window open",
-    State.ENGINE_THINKING: "the computer is thinking",
-    State.COMPUTER_MOVE_PENDING: "carry out the computer's move",
-    State.GAME_OVER: "game over",
-    State.SETTING_UP: "set up the initial position",
+    State.SYNCING: N_("put the pieces as the lights show"),
+    State.HUMAN_TO_MOVE: N_("your move"),
+    State.MOVE_IN_PROGRESS: N_("move in progress"),
+    State.ADJUSTING: N_("adjust window open"),
+    State.ENGINE_THINKING: N_("the computer is thinking"),
+    State.COMPUTER_MOVE_PENDING: N_("carry out the computer's move"),
+    State.GAME_OVER: N_("game over"),
+    State.SETTING_UP: N_("set up the initial position"),
 })
 #: Refusals of a typed move worded as the board words them when the move is made by hand:
 #: those that name a rule (for the others the typed squares tell more).
@@ -131,6 +132,8 @@ class TerminalGame:
         self.out = out
         self.options = options
         self.variant = find_variant(str(config["game.variant"]))
+        #: The board's language (board.language, play --language).
+        self.tr = translator(str(config["board.language"]))
         self.layout = layout_for(self.variant)
         self.clock: VirtualClock | MonotonicClock = (
             VirtualClock() if options.virtual_time else MonotonicClock())
@@ -193,7 +196,7 @@ class TerminalGame:
             return  # the lift of a typed move: the move itself is said next
         if kind in ("move", "refused", "correction"):
             self._typed_from.clear()
-        text = self._refusal_text(event) if kind == "refused" else message(event)
+        text = self._refusal_text(event) if kind == "refused" else self.message(event)
         if text:
             self.say(text)
         if kind == "computer_move" and self.options.auto_execute:
@@ -208,16 +211,22 @@ class TerminalGame:
             missing, extra = event.get("missing"), event.get("extra")
             if isinstance(missing, list) and isinstance(extra, list) and \
                     len(missing) == 1 and not extra:
-                return f"the piece from {missing[0]} is off the board: put it on a square"
+                return self.tr.gettext(
+                    "the piece from {square} is off the board: put it on a square").format(
+                    square=missing[0])
             if isinstance(missing, list) and isinstance(extra, list) and \
                     len(missing) == 1 and len(extra) == 1:
                 try:
-                    squares = [square_from_text(self.variant, str(missing[0])),
-                               square_from_text(self.variant, str(extra[0]))]
+                    squares = [square_from_text(self.variant, str(missing[0]), self.tr),
+                               square_from_text(self.variant, str(extra[0]), self.tr)]
                 except TypedMoveError:
-                    return message(event)
-                return explain_move(self.session.board, squares)
-        return message(event)
+                    return self.message(event)
+                return explain_move(self.session.board, squares, self.tr)
+        return self.message(event)
+
+    def message(self, event: Mapping[str, object]) -> str | None:
+        """The sentence of ``event`` in the board's language."""
+        return render(event, self.tr)
 
     def draw(self) -> None:
         """Draw the board and its LEDs, and say whose turn it is."""
@@ -233,18 +242,21 @@ class TerminalGame:
     def status(self) -> str:
         """The state line: whose move it is and what the board waits for."""
         session = self.session
-        turn = "white" if session.board.turn == Color.WHITE else "black"
-        state = _STATES[session.state]
+        tr = self.tr
+        turn = tr.gettext(N_("white") if session.board.turn == Color.WHITE else N_("black"))
+        state = tr.gettext(_STATES[session.state])
         if session.state is State.COMPUTER_MOVE_PENDING and session.pending is not None:
             state += f" {session.board.move_notation(session.pending)}"
         outcome = session.outcome
         if session.state is State.GAME_OVER and outcome is not None:
             winner = outcome.winner
-            return f"{state}: " + ("a draw" if winner is None else
-                                   f"{'white' if winner == Color.WHITE else 'black'} wins")
+            return f"{state}: " + (tr.gettext("a draw") if winner is None else
+                                   tr.gettext("white wins") if winner == Color.WHITE else
+                                   tr.gettext("black wins"))
+        to_move = tr.gettext("{side} to move").format(side=turn)
         if session.config.mode is Mode.RECORD and session.state is State.HUMAN_TO_MOVE:
-            return f"{turn} to move"
-        return f"{state}; {turn} to move"
+            return to_move
+        return f"{state}; {to_move}"
 
     def _pieces_seen(self) -> dict[int, Reading]:
         """What stands on the board, drawn with the colours the game knows.
@@ -288,10 +300,11 @@ class TerminalGame:
                 self._asking_hint = verb == "hint" or self._asking_hint
                 self._schedule(lambda: self.sim.press(button))
             elif verb in ("lift", "place") and len(words) == 2:
-                self._hand_command(verb, square_from_text(self.variant, words[1]))
+                self._hand_command(verb, square_from_text(self.variant, words[1], self.tr))
             elif verb in ("lift", "place"):
-                raise TypedMoveError(f"{verb} takes one square, for example: {verb} "
-                                     f"{self.variant.square_name(0)}")
+                raise TypedMoveError(self.tr.gettext(
+                    "{command} takes one square, for example: {command} {square}").format(
+                    command=verb, square=self.variant.square_name(0)))
             else:
                 self._schedule_move(self._typed_move(line.strip()))
         except (BoardIOError, DraughtsError, ValueError) as exc:
@@ -304,12 +317,12 @@ class TerminalGame:
         extra = sorted(sq for sq, led in frame.items() if led.role is Role.EXTRA)
         missing = sorted(sq for sq, led in frame.items() if led.role is Role.MISSING)
         if self.actions:
-            raise TypedMoveError("wait: the hand is still moving")
+            raise TypedMoveError(self.tr.gettext("wait: the hand is still moving"))
         if not (extra or missing):
-            raise TypedMoveError("nothing to put right: the board matches the game"
-                                 if self.session.in_sync else
+            raise TypedMoveError(self.tr.gettext("nothing to put right: the board matches the game")
+                                 if self.session.in_sync else self.tr.gettext(
                                  "no correction is lit yet: it comes once the board has been "
-                                 "wrong for a moment (or finish the move)")
+                                 "wrong for a moment (or finish the move)"))
         for square in extra:
             if square in self.sim.pieces:
                 self._schedule_hand("lift", square)
@@ -322,37 +335,45 @@ class TerminalGame:
         if not self.actions:
             name = self.variant.square_name(square)
             if verb == "lift" and square not in self.sim.pieces:
-                raise TypedMoveError(f"there is no piece on {name} to lift")
+                raise TypedMoveError(
+                    self.tr.gettext("there is no piece on {square} to lift").format(square=name))
             if verb == "place" and square in self.sim.pieces:
-                raise TypedMoveError(f"{name} is taken: lift its piece first")
+                raise TypedMoveError(
+                    self.tr.gettext("{square} is taken: lift its piece first").format(square=name))
         self._schedule_hand(verb, square)
 
     def _typed_move(self, text: str) -> Move:
         """The move ``text`` asks for in the session's state, or why it cannot be made now."""
         session = self.session
         state = session.state
+        tr = self.tr
         if session.outcome is not None or state is State.GAME_OVER:
-            raise TypedMoveError("the game is over: type newgame for another")
+            raise TypedMoveError(tr.gettext("the game is over: type newgame for another"))
         if state is State.SETTING_UP:
-            raise TypedMoveError("a new game is being set up: put the pieces on their starting "
-                                 "squares (or type newgame to go back to the game)")
+            raise TypedMoveError(tr.gettext(
+                "a new game is being set up: put the pieces on their starting "
+                "squares (or type newgame to go back to the game)"))
         if state is State.ENGINE_THINKING:
-            raise TypedMoveError("the computer is thinking: its move comes in a moment")
+            raise TypedMoveError(tr.gettext("the computer is thinking: its move comes in a moment"))
         pending = session.pending
         if pending is not None:
-            move = _or_none(lambda: parse_typed(session.board, text))
+            move = _or_none(lambda: parse_typed(session.board, text, tr))
             pdn = session.board.move_notation(pending)
             if self.options.auto_execute:
-                raise TypedMoveError(f"the computer's move {pdn} is being carried out for you")
+                raise TypedMoveError(tr.gettext(
+                    "the computer's move {pdn} is being carried out for you").format(pdn=pdn))
             if move is not None and move.key() == pending.key():
                 return pending
-            undo = ", or type `takeback`" if session.config.takebacks_allowed else ""
-            raise TypedMoveError(f"first carry out the computer's move {pdn}{undo}")
+            raise TypedMoveError((tr.gettext(
+                "first carry out the computer's move {pdn}, or type `takeback`")
+                if session.config.takebacks_allowed else tr.gettext(
+                "first carry out the computer's move {pdn}")).format(pdn=pdn))
         if not session.in_sync or self.actions:
-            raise TypedMoveError("first make the board match the game (the lights show how), "
-                                 "or finish the move in progress with lift and place")
+            raise TypedMoveError(tr.gettext(
+                "first make the board match the game (the lights show how), "
+                "or finish the move in progress with lift and place"))
         try:
-            move = parse_typed(session.board, text)
+            move = parse_typed(session.board, text, tr)
         except TypedMoveError as exc:
             # The sentence the board gives when the same move is made by hand, where it
             # names a rule (a compulsory capture, the maximum); else the typed move's reason.
@@ -383,7 +404,7 @@ class TerminalGame:
         result = self.session.game.index.resolve(occupied, obliged=self.session.obligation)
         if not isinstance(result, Illegal) or result.reason.value not in _RULES:
             return None
-        return message({"event": "refused", **refusal_fields(result, self.session.namer)})
+        return self.message({"event": "refused", **refusal_fields(result, self.session.namer)})
 
     def _schedule(self, action: Callable[[], None]) -> None:
         last = self.actions[-1][0] if self.actions else self.clock.monotonic()
@@ -529,8 +550,11 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
         except (DraughtsError, BoardIOError) as exc:
             print(f"draughtsboard play: {exc}", file=sys.stderr)
             return 2
-        out.write(f"draughtsboard play: {game.variant.name}, {options.config['game.mode']} "
-                  f"mode. Type 'help' for commands.\n")
+        out.write("draughtsboard play: " + game.tr.gettext(
+            "{variant}, {mode} mode. Type 'help' for commands.").format(
+            variant=game.variant.name,
+            mode=game.tr.gettext(WORDS["mode"].get(str(options.config["game.mode"]), "play")))
+            + "\n")
         game.settle(script=True)
         game.draw()
         try:
@@ -547,6 +571,7 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
         out.write("\n" + game.result_text())
         if options.games_dir:
             saved = game.saved_files(options.games_dir)
-            where = ", ".join(str(path) for path in saved) or f"nothing yet, in {options.games_dir}"
-            out.write(f"saved: {where}\n")
+            where = ", ".join(str(path) for path in saved) or game.tr.gettext(
+                "nothing yet, in {folder}").format(folder=options.games_dir)
+            out.write(game.tr.gettext("saved: {files}").format(files=where) + "\n")
     return 0

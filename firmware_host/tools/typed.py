@@ -24,6 +24,7 @@ from engine import Board, Piece
 from engine.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
 from engine.types import Color, Move, Square
 from engine.variant import Variant
+from firmware_host.i18n import ENGLISH, N_, Translator
 
 __all__ = ["TypedMoveError", "example", "explain_move", "parse_typed", "piece_words",
            "square_from_text"]
@@ -49,12 +50,24 @@ def side_word(color: int) -> str:
     return "white" if color == Color.WHITE else "black"
 
 
-def piece_words(piece: Piece) -> str:
-    """``"a white man"``, ``"a black king"``."""
-    return f"a {side_word(piece.color)} {'king' if piece.king else 'man'}"
+#: A piece in words, by (white, king).
+_PIECE_WORDS = {(True, False): N_("a white man"), (False, False): N_("a black man"),
+                (True, True): N_("a white king"), (False, True): N_("a black king")}
 
 
-def square_from_text(variant: Variant, text: str) -> Square:
+def piece_words(piece: Piece, tr: Translator = ENGLISH) -> str:
+    """``"a white man"``, ``"a black king"`` (in ``tr``'s language)."""
+    return tr.gettext(_PIECE_WORDS[piece.color == Color.WHITE, bool(piece.king)])
+
+
+def _either(names: list[str], tr: Translator) -> str:
+    """``"15, 16 or 17"`` in ``tr``'s language."""
+    if len(names) == 1:
+        return names[0]
+    return tr.gettext("{some} or {last}").format(some=", ".join(names[:-1]), last=names[-1])
+
+
+def square_from_text(variant: Variant, text: str, tr: Translator = ENGLISH) -> Square:
     """The square ``text`` names: the variant's own name, else the drawn file and rank.
 
     >>> from engine.variant import find_variant
@@ -81,8 +94,10 @@ def square_from_text(variant: Variant, text: str) -> Square:
             square = variant.square_at(row, col)
             if square is not None:
                 return square
-            raise TypedMoveError(f"{key} is a light square: pieces stand on the dark ones")
-    raise TypedMoveError(f"{text.strip()!r} is not a square of this board ({names(variant)})")
+            raise TypedMoveError(tr.gettext(
+                "{square} is a light square: pieces stand on the dark ones").format(square=key))
+    raise TypedMoveError(tr.gettext("{text} is not a square of this board ({squares})").format(
+        text=repr(text.strip()), squares=names(variant)))
 
 
 def names(variant: Variant) -> str:
@@ -120,7 +135,7 @@ def _drawn(variant: Variant, square: Square) -> str:
     return f"{_FILES[col]}{row + 1}"
 
 
-def squares_of(variant: Variant, text: str) -> list[Square]:
+def squares_of(variant: Variant, text: str, tr: Translator = ENGLISH) -> list[Square]:
     """The squares a typed move names, in order (``22-18``, ``c3:e5``, ``e3-f4``, ``c3d4``).
 
     Raises:
@@ -132,18 +147,19 @@ def squares_of(variant: Variant, text: str) -> list[Square]:
         tokens = re.findall(r"[a-z]\d{1,2}", body) if re.fullmatch(r"(?:[a-z]\d{1,2}){2,}",
                                                                    body) else tokens
     if len(tokens) < 2 or not all(re.fullmatch(r"\d{1,3}|[a-z]\d{1,2}", t) for t in tokens):
-        raise TypedMoveError(f"{text.strip()!r} is neither a move nor a command (type help)")
+        raise TypedMoveError(tr.gettext(
+            "{text} is neither a move nor a command (type help)").format(text=repr(text.strip())))
     return [square_from_text(variant, t) for t in tokens]
 
 
-def parse_typed(board: Board, text: str) -> Move:
+def parse_typed(board: Board, text: str, tr: Translator = ENGLISH) -> Move:
     """The legal move ``text`` names on ``board``.
 
     Raises:
         TypedMoveError: why it cannot be played here (one sentence, squares as the variant
             names them).
     """
-    squares = squares_of(board.variant, text)
+    squares = squares_of(board.variant, text, tr)
     move_text = "-".join(board.variant.square_name(sq) for sq in squares)
     try:
         return board.parse_move(move_text)
@@ -151,16 +167,18 @@ def parse_typed(board: Board, text: str) -> Move:
         fits = [m for m in board.legal_moves
                 if m.origin == squares[0] and m.destination == squares[-1]]
         options = ", ".join(board.move_notation(m, full=True) for m in fits)
-        raise TypedMoveError(f"{text.strip()} fits more than one capture ({options}): "
-                             "type the whole path") from None
+        raise TypedMoveError(tr.gettext(
+            "{text} fits more than one capture ({options}): type the whole path").format(
+            text=text.strip(), options=options)) from None
     except IllegalMoveError:
-        raise TypedMoveError(explain_move(board, squares), tuple(squares)) from None
+        raise TypedMoveError(explain_move(board, squares, tr), tuple(squares)) from None
     except DraughtsError as exc:  # pragma: no cover - squares_of checked the text
         raise TypedMoveError(str(exc)) from None
 
 
-def explain_move(board: Board, squares: list[Square]) -> str:
-    """Why no legal move goes along ``squares`` on ``board`` (one sentence).
+def explain_move(board: Board, squares: list[Square], tr: Translator = ENGLISH) -> str:
+    """Why no legal move goes along ``squares`` on ``board`` (one sentence, in ``tr``'s
+    language; a man's and a king's sentences apart, as languages with genders need).
 
     >>> from engine import Board
     >>> board = Board("english")
@@ -168,39 +186,53 @@ def explain_move(board: Board, squares: list[Square]) -> str:
     "22 holds a white man: it is black's turn"
     >>> explain_move(board, [10, 18])
     'the man on 11 can go to 15 or 16, not to 19'
+    >>> from firmware_host.i18n import translator
+    >>> explain_move(board, [21, 17], translator("ru"))
+    '22: белая шашка, а ходят чёрные'
     """
     variant = board.variant
     name = variant.square_name
     origin, destination = squares[0], squares[-1]
     piece = board.piece_at(origin)
-    turn = side_word(board.turn)
+    turn = tr.gettext(N_("white") if board.turn == Color.WHITE else N_("black"))
     if piece is None:
-        return f"there is no piece on {name(origin)}"
+        return tr.gettext("there is no piece on {square}").format(square=name(origin))
     if piece.color != board.turn:
-        return f"{name(origin)} holds {piece_words(piece)}: it is {turn}'s turn"
+        return tr.gettext("{square} holds {piece}: it is {side}'s turn").format(
+            square=name(origin), piece=piece_words(piece, tr), side=turn)
     legal = list(board.legal_moves)
     captures = [m for m in legal if m.is_capture]
     own = [m for m in legal if m.origin == origin]
     if captures and not own:
         pieces = sorted({name(m.origin) for m in captures}, key=_key)
-        return f"a capture is compulsory: take with {' or '.join(pieces)}"
+        return tr.gettext("a capture is compulsory: take with {squares}").format(
+            squares=_either(pieces, tr))
     if origin == destination:
-        return f"a move must leave {name(origin)}"
-    kind = "king" if piece.king else "man"
+        return tr.gettext("a move must leave {square}").format(square=name(origin))
+    king = piece.king
     if not own:
-        return f"the {kind} on {name(origin)} cannot move now"
+        return (tr.gettext("the king on {square} cannot move now") if king else
+                tr.gettext("the man on {square} cannot move now")).format(square=name(origin))
     occupant = board.piece_at(destination)
     if occupant is not None and all(m.destination != destination for m in own):
-        return f"{name(destination)} is taken: {piece_words(occupant)} stands there"
+        return tr.gettext("{square} is taken: {piece} stands there").format(
+            square=name(destination), piece=piece_words(occupant, tr))
     if any(m.destination == destination for m in own):
         paths = ", ".join(board.move_notation(m, full=True) for m in own
                           if m.destination == destination)
-        return f"that path is not one this {kind} can take: {paths}"
+        return (tr.gettext("that path is not one this king can take: {paths}") if king else
+                tr.gettext("that path is not one this man can take: {paths}")).format(
+            paths=paths)
     targets = sorted({name(m.destination) for m in own}, key=_key)
-    where = ", ".join(targets[:-1]) + f" or {targets[-1]}" if len(targets) > 1 else targets[0]
+    where = _either(targets, tr)
     if own[0].is_capture:
-        return f"a capture is compulsory: the {kind} on {name(origin)} must take, to {where}"
-    return f"the {kind} on {name(origin)} can go to {where}, not to {name(destination)}"
+        return (tr.gettext("a capture is compulsory: the king on {square} must take, to {where}")
+                if king else tr.gettext(
+                    "a capture is compulsory: the man on {square} must take, to {where}")
+                ).format(square=name(origin), where=where)
+    return (tr.gettext("the king on {square} can go to {where}, not to {target}") if king else
+            tr.gettext("the man on {square} can go to {where}, not to {target}")).format(
+        square=name(origin), where=where, target=name(destination))
 
 
 def _key(square_name: str) -> tuple[int, str]:

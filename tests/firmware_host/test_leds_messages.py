@@ -65,7 +65,7 @@ def test_frames_as_plain_data() -> None:
     ({"event": "correction", "missing": [22], "extra": []},
      "put back on: 22; take away: nothing"),
     ({"event": "result", "result": "2-0", "termination": "no_moves"},
-     "game over: 2-0 (no_moves)"),
+     "game over: 2-0 (no moves left)"),
     ({"event": "adjust", "state": True}, "adjust window open"),
 ])
 def test_messages(event: dict[str, object], text: str) -> None:
