@@ -118,3 +118,15 @@ def test_the_board_services_searcher_always_has_a_clock() -> None:
     searcher = BuiltinOpponent(seed=1).searcher(Board("russian"))
     assert isinstance(searcher.clock, SearchClock)
     assert searcher.search(Board("russian"), Limit(depth=2, movetime=30.0)).depth == 2
+
+
+def test_the_hub_servers_levels_run_on_the_search_clock() -> None:
+    """Our engine over Hub: its own level's time on the search clock; a time the GUI sets, on
+    the wall clock the GUI keeps."""
+    from firmware_host.opponents.hub.server import HubServer
+
+    server = HubServer(lambda line: None)
+    assert isinstance(server._clock_for(Limit(movetime=1.0)), SearchClock)
+    server.handle("level move-time=2")
+    assert not isinstance(server._clock_for(Limit(movetime=2.0)), SearchClock)
+    server.close()

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from engine import VARIANTS, Board, Variant
+from engine.clock import SearchClock
 from engine.levels import LEVELS, level
 from engine.search import Limit, Searcher, SearchResult, StopToken
 from firmware_host.opponents.hub.notation import (
@@ -107,7 +108,7 @@ class HubServer:
 
     def __init__(self, write: Callable[[str], None], *, variant: Variant | str = "international",
                  strength: int = 10, tt_mb: int = 16, seed: int = 0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self._write = write
         self._write_lock = threading.Lock()
         self.variant = variant_from_hub(variant) if isinstance(variant, str) else variant
@@ -287,8 +288,16 @@ class HubServer:
     # -- searching ----------------------------------------------------------------------------
 
     def _make_searcher(self) -> Searcher:
-        return Searcher(self.variant, seed=self.seed, tt_mb=self.tt_mb, clock=self.clock,
+        clock = self.clock if self.clock is not None else SearchClock()
+        return Searcher(self.variant, seed=self.seed, tt_mb=self.tt_mb, clock=clock,
                         options=level(self.strength).options)
+
+    def _clock_for(self, limit: Limit) -> Callable[[], float]:
+        """Our level's time on the search clock (CPU time capped by the wall, as on the board);
+        a time the GUI sets (its ``level`` or game clock) on the wall clock it keeps."""
+        if self.clock is not None:
+            return self.clock
+        return SearchClock() if self._level == Level() else time.monotonic
 
     def _limit(self) -> Limit:
         chosen = level(self.strength)
@@ -301,6 +310,7 @@ class HubServer:
             if self._searcher is None or self._searcher.variant.name != board.variant.name:
                 self._searcher = self._make_searcher()
             searcher = self._searcher
+            searcher.clock = self._clock_for(limit)
             # Pondering runs unbounded until "ponder-hit" (then think within the limit) or "stop".
             result = searcher.search(board, Limit(depth=limit.depth) if pondering else limit,
                                      stop=self._token, on_iteration=self._info)
