@@ -113,7 +113,7 @@ class Wiring:
 class Service:
     """The running service: the controller's scan loop plus systemd and store upkeep."""
 
-    def __init__(self, controller: Controller, scanner: Scanner, store: RedisStore,
+    def __init__(self, controller: Controller[Session], scanner: Scanner, store: RedisStore,
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None) -> None:

@@ -18,13 +18,13 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from board_io.clock import Clock, VirtualClock
 from board_io.events import BoardEvent, OccupancyChanged
-from firmware_host.game.session import Session
-from firmware_host.game.types import SessionEvent
+from board_io.types import Reading
+from firmware_host.game.types import SessionEvent, TimerFired
 
 if TYPE_CHECKING:
     from firmware_host.opponents.worker import EngineWorker
@@ -47,7 +47,24 @@ class Ticking(Protocol):
         ...
 
 
-class Controller:
+class Driven(Protocol):
+    """What the controller needs of the session it drives."""
+
+    @property
+    def idle(self) -> bool: ...
+    def start(self, occupied: Iterable[int], at: float,
+              colours: Mapping[int, Reading] | None = None, resume: bool = True) -> None: ...
+    def handle(self, event: SessionEvent) -> None: ...
+    def recover(self) -> None: ...
+    def due_timers(self, now: float) -> list[TimerFired]: ...
+    def next_deadline(self) -> float | None: ...
+
+
+#: The session type a controller drives (``controller.session`` keeps it).
+S = TypeVar("S", bound=Driven)
+
+
+class Controller(Generic[S]):
     """One event queue, polled and drained by :meth:`step`.
 
     Args:
@@ -60,7 +77,7 @@ class Controller:
         resume: whether the session resumes the saved game at start.
     """
 
-    def __init__(self, session: Session, scanner: Poller, *, clock: Clock,
+    def __init__(self, session: S, scanner: Poller, *, clock: Clock,
                  leds: Ticking | None = None, worker: EngineWorker | None = None,
                  resume: bool = True) -> None:
         self.session = session
@@ -137,7 +154,7 @@ class Controller:
             stop.wait(period)
 
 
-def run_script(controller: Controller, ticks: Iterable[float], *, period: float = 0.01,
+def run_script(controller: Controller[S], ticks: Iterable[float], *, period: float = 0.01,
                max_tail: float = 60.0) -> float:
     """Drive ``controller`` through a scripted run in virtual time; return the end time.
 

@@ -130,6 +130,7 @@ class Session(SessionFacts):
         self._outbox = Outbox(store, lambda: self._now, show_leds)
         self._publish = self.publish = self._outbox.publish
         self.subscribe = self._outbox.subscribe
+        self._thinker = thinker  # the engine (its level is set from the web)
         self._searches = Searches(thinker)
         self.game = Game(self.variant, store, mode=self.config.mode, publish=self._publish,
                          human_side=self.config.human_side, headers=self.config.headers,

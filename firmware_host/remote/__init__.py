@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from board_io.clock import Clock
 from firmware_host.config import Config
 from firmware_host.game.controller import Controller
+from firmware_host.game.session import Session
 from firmware_host.opponents.worker import EngineWorker
 from firmware_host.remote.commands import BLOCK_MS, CommandReader, commands_key
 from firmware_host.remote.level import level_hook
@@ -23,7 +24,7 @@ from firmware_host.store.connect import sync_client
 __all__ = ["CommandReader", "commands_key", "open_remote", "with_saved_settings"]
 
 
-def open_remote(config: Config, controller: Controller, stack: ExitStack, clock: Clock,
+def open_remote(config: Config, controller: Controller[Session], stack: ExitStack, clock: Clock,
                 worker: EngineWorker | None, virtual_depth: int | None
                 ) -> CommandReader | None:
     """Start the board's command reader in ``stack``, or None (``memory`` store, control off).

@@ -43,7 +43,7 @@ class BlockingOpponent:
 
 
 def rig_parts(variant: str, mode: Mode, worker: Any, clock: VirtualClock,
-              **settings: Any) -> tuple[SimulatedBoard, Controller, Session]:
+              **settings: Any) -> tuple[SimulatedBoard, Controller[Session], Session]:
     layout = layout_for(variant)
     board = SimulatedBoard(layout, occupied=Board(variant).occupied_squares(), clock=clock)
     scanner = Scanner(board.sensor_matrix, board.cell_map, buttons=board.buttons)
@@ -53,7 +53,7 @@ def rig_parts(variant: str, mode: Mode, worker: Any, clock: VirtualClock,
     return board, controller, session
 
 
-def advance(clock: VirtualClock, controller: Controller, ms: float) -> None:
+def advance(clock: VirtualClock, controller: Controller[Session], ms: float) -> None:
     for _ in range(int(ms / 10)):
         clock.advance(0.01)
         controller.step()

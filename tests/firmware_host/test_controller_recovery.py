@@ -18,7 +18,7 @@ from firmware_host.store import open_store
 from tests.firmware_host.session_harness import Rig
 
 
-def record_rig() -> tuple[SimulatedBoard, Controller, Session]:
+def record_rig() -> tuple[SimulatedBoard, Controller[Session], Session]:
     clock = VirtualClock()
     board = SimulatedBoard(layout_for("english"), occupied=Board("english").occupied_squares(),
                            clock=clock)
