@@ -120,7 +120,8 @@ def _labels(variant: Variant, cell: float, margin: float, flipped: bool) -> str:
     rows, cols = variant.rows, variant.cols
     size = cell * (0.24 if variant.numeric_notation else 0.3)
     out = [f'<g class="lab lab-{"f" if flipped else "n"}" font-family="sans-serif" '
-           f'font-size="{size:g}" fill="{LABEL}">']
+           f'font-size="{size:g}" fill="{LABEL}" stroke="{DARK}" '  # readable on a piece too
+           f'stroke-width="{size / 4:g}" paint-order="stroke">']
     if variant.numeric_notation:
         for square in range(variant.num_squares):
             row, col = variant.square_coords(square)
