@@ -140,6 +140,8 @@ export DRAUGHTSBOARD_BUILD_CACHE="$engine_cache"
 rm -f "$engine_cache/last-build.json"
 engine_note=""
 if [ "$compile" = yes ]; then
+  say "engine: building it compiled (minutes on a Pi the first time; a re-run reuses the" \
+    "build until the engine changes; log: $build_log)"
   if ! DRAUGHTSBOARD_COMPILE=require "$venv/bin/python" -m pip install -q \
       --no-warn-script-location --no-deps "$build[pi,web]" > "$build_log" 2>&1; then
     engine_note="compiling failed (log: $build_log)"
