@@ -207,3 +207,22 @@ def test_feeds_per_address_are_limited(redis_url: str, make_board: BoardMaker) -
             feed.close()
     finally:
         web.stop()
+
+
+def test_a_feed_whose_client_stops_reading_is_closed() -> None:
+    """Its queue fills (the client reads nothing): the feed ends, and the browser comes back
+    with its cursor; a feed keeps at most QUEUE messages for a slow client."""
+    import asyncio
+
+    from firmware_host.web.hub import QUEUE, Feed
+
+    async def fill() -> Feed:
+        feed = Feed(None, {})
+        for _ in range(QUEUE):
+            feed.offer(b"x")
+        assert not feed.closed
+        feed.offer(b"one too many")
+        return feed
+
+    feed = asyncio.run(fill())
+    assert feed.closed and feed.queue.qsize() == QUEUE
