@@ -10,7 +10,11 @@ occupancies (no sensor scan, no debouncer), which is the floor the pipeline cann
 ratio shows what scanning at 100 Hz in virtual time costs. "x real time" is virtual game time
 over CPU time of this process (a shared machine does not skew it).
 
-Run: ``.venv/bin/python bench/replay.py [--games N] [--plies N]``
+``--voice``: the same with the voice on (firmware_host/voice, issue 30), every recorded move
+spoken too (more than a board says: the worst case), through espeak-ng into /dev/null: the
+scan loop's rate must not change, the speech runs on its own thread and processes.
+
+Run: ``.venv/bin/python bench/replay.py [--games N] [--plies N] [--voice]``
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,7 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from board_io.events import ButtonPressed, OccupancyChanged
 from board_io.types import ButtonName
 from engine import Board
+from firmware_host.feedback.texts import render
+from firmware_host.i18n import ENGLISH
 from firmware_host.store import open_store
+from firmware_host.voice import Speaker, voice_listener
 from tests.firmware_host.session_harness import ListStore, Rig, SimRig
 from tests.firmware_host.sloppy_hands import Hands, replay, sloppy_events
 
@@ -50,10 +58,29 @@ def random_game(variant: str, plies: int, seed: int) -> list[tuple[Board, Any, l
     return game
 
 
+#: The voice of a ``--voice`` run (None: silent).
+VOICE: list[Any] = []
+
+
+def _to_null(command: Any) -> object:
+    """Run espeak-ng as the board would, its sound into /dev/null (no audio device here)."""
+    return subprocess.run([*command[:1], "--stdout", *command[1:]], check=False,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _voiced(rig: Any) -> None:
+    if not VOICE:
+        return
+    speaker = VOICE[0]
+    rig.session.subscribe(voice_listener(speaker, ENGLISH))
+    rig.session.subscribe(lambda e: speaker.say(str(render(e))) if e["event"] == "move" else None)
+
+
 def through_pipeline(variant: str, game: list[tuple[Board, Any, list[Any]]],
                      store: Any = None) -> tuple[int, float]:
     """Replay on the simulated board; return (moves recorded, virtual seconds)."""
     rig = SimRig(variant, store=store)
+    _voiced(rig)
     rig.run_for(100)
     for _, _, events in game:
         rig.hands(events)
@@ -110,7 +137,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--plies", type=int, default=80)
+    parser.add_argument("--voice", action="store_true",
+                        help="with the voice on (espeak-ng into /dev/null)")
     args = parser.parse_args()
+    if args.voice:
+        VOICE.append(Speaker("en", runner=_to_null))
     print(f"{'variant':14} {'games':>5} {'plies':>6} {'games/s':>9} {'med ms':>8} {'max ms':>8} "
           f"{'x realtime':>10} {'fakeredis':>9} {'direct/s':>9} {'ratio':>6}")
     for variant in ("english", "russian", "international", "canadian"):
@@ -120,6 +151,9 @@ def main() -> None:
           "`--store memory` (fakeredis: every event round-trips through a Redis emulation);\n"
           "direct/s: the peer, the session fed stable occupancies directly (no scanner);\n"
           "ratio: pipeline speed as a fraction of the peer's")
+    if VOICE:
+        VOICE[0].close()
+        print(f"voice on: {VOICE[0].dropped} sentences dropped (the queue keeps the newest)")
 
 
 if __name__ == "__main__":

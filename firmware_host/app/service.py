@@ -71,6 +71,7 @@ from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.pairing import open_pairing
+from firmware_host.voice import open_voice
 
 if TYPE_CHECKING:
     from firmware_host.app.options import RunOptions
@@ -281,6 +282,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)
+    open_voice(config, stack, session)  # [voice] enabled: spoken off the scan thread
     controller = Controller(session, scanner, clock=clock, leds=leds, worker=worker,
                             resume=wiring.resume)
     remote = open_remote(config, controller, stack, clock, worker,
