@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.board import Board
 from engine.outcome import RESULTS, Outcome
@@ -201,7 +202,7 @@ def read_games(
                 raise
             errors.append(exc)
             # The game being tokenised is lost; go on with the next line that opens a tag.
-            offset = src.starts[exc.line - 1] + exc.column - 1
+            offset = exc.offset if exc.offset is not None else len(src.text)
             resume = src.text.find("\n[", offset)
             if resume < 0:
                 return games
@@ -251,7 +252,7 @@ def _replay(draft: _Draft, gametype: GameType | None, chosen: Variant) -> PdnGam
         board = Board(chosen.name, fen=fen or None)
     except ValueError as exc:
         raise PdnError(f"bad FEN tag: {exc}", *draft.tag_pos.get("FEN", (draft.line, 1))) from exc
-    start_fen = board.fen()
+    start_fen = _fen_of(chosen.name, fen) if len(fen) < 1000 else board.fen()
     first = board.turn
     moves: list[Move] = []
     texts: list[str] = []
@@ -271,6 +272,13 @@ def _replay(draft: _Draft, gametype: GameType | None, chosen: Variant) -> PdnGam
         comments=draft.comments, annotations=draft.annotations, variations=draft.variations,
         gametype=gametype, line=draft.line,
     )
+
+
+@lru_cache(maxsize=256)
+def _fen_of(variant: str, fen: str) -> str:
+    """The FEN the engine writes for ``fen`` (the variant's start when empty): the same for
+    every game of a file that starts from it, so it is written once, not once a game."""
+    return Board(variant, fen=fen or None).fen()
 
 
 def _plain(text: str, variant: Variant) -> str:

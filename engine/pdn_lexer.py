@@ -9,8 +9,6 @@ Also the errors (:class:`PdnError`, with line and column) and the GameType tag p
 from __future__ import annotations
 
 import re
-from array import array
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -38,6 +36,7 @@ _NUMBER = re.compile(r"([0-9]+)(\.+)")
 _NAG = re.compile(r"\$[0-9]+\Z")
 _SIGNS = re.compile(r"[!?+=#~∞±∓\-–—]+\Z")
 _DELIMITERS = frozenset("{}()[];")
+_SPACE = re.compile(r"\s+")
 _RESULT_ALIASES = {"½-½": "1/2-1/2"}
 
 
@@ -49,6 +48,8 @@ class PdnError(DraughtsError, ValueError):
         self.reason = message
         self.line = line
         self.column = column
+        #: Where in the text, when the tokeniser raised it (reading resumes after it).
+        self.offset: int | None = None
 
 
 @dataclass(frozen=True)
@@ -116,16 +117,27 @@ class Source:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # 8 bytes a line (a list of ints took 36): the reader's memory stays a few times the text
-        self.starts = array("q", [0])
-        self.starts.extend(m.end() for m in re.finditer("\n", text))
+        # Lines are counted as offsets are asked for, forward from the last one asked (tokens
+        # come in order): linear in the text, at C speed, and no table of line starts (10 MB of
+        # blank lines made 10 M of them).
+        self._offset, self._line, self._start = 0, 1, 0
 
     def where(self, offset: int) -> tuple[int, int]:
-        line = bisect_right(self.starts, offset) - 1  # the last line start <= offset
-        return line + 1, offset - self.starts[line] + 1
+        """``(line, column)``, 1-based, of ``offset``."""
+        if offset < self._offset:
+            self._offset, self._line, self._start = 0, 1, 0
+        lines = self.text.count("\n", self._offset, offset)
+        if lines:
+            self._line += lines
+            self._start = self.text.rfind("\n", self._offset, offset) + 1
+        self._offset = offset
+        return self._line, offset - self._start + 1
 
     def error(self, message: str, offset: int) -> PdnError:
-        return PdnError(message, *self.where(offset))
+        error = PdnError(message, *self.where(offset))
+        error.offset = offset
+        return error
+
 
 
 def normalise(text: str) -> str:
@@ -143,8 +155,9 @@ def tokens(src: Source, start: int = 0) -> Iterator[Token]:
     text, i, n = src.text, start, len(src.text)
     while i < n:
         c = text[i]
-        if c.isspace():
-            i += 1
+        if c.isspace():  # a run of blanks at once: 10 MB of them is one match, not 10 M steps
+            space = _SPACE.match(text, i)
+            i = space.end() if space else i + 1
         elif c == "%" and (i == 0 or text[i - 1] == "\n"):  # escape line (from PGN)
             i = _line_end(text, i)
         elif c == ";":
@@ -295,10 +308,10 @@ def _words(src: Source, word: str, offset: int) -> Iterator[Token]:
         elif _SIGNS.match(word):
             yield Token("sign", word, line, col)
         elif word.startswith("/"):
-            raise PdnError("setup commands (/FEN .../) inside a game are not supported", line, col)
+            raise src.error("setup commands (/FEN .../) inside a game are not supported", offset)
         else:
             message = f"unexpected {word[:40]!r}: not a move, move number or result"
-            raise PdnError(message, line, col)
+            raise src.error(message, offset)
         return
 
 
