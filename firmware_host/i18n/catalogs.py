@@ -38,9 +38,16 @@ def translated_languages() -> list[str]:
     return [code for code in LANGUAGES if code != "en"]
 
 
-def _files(root: Path) -> Iterator[Path]:
+#: The web pages' templates, their words in ``{{ _("...") }}``.
+TEMPLATES = "web/templates"
+
+
+def _files(root: Path) -> Iterator[tuple[str, Path]]:
     for folder in SOURCES:
-        yield from sorted((root / folder).rglob("*.py"))
+        for path in sorted((root / folder).rglob("*.py")):
+            yield "python", path
+    for path in sorted((root / TEMPLATES).glob("*.html")):
+        yield "jinja2.ext:babel_extract", path
 
 
 def extract() -> Any:
@@ -51,9 +58,10 @@ def extract() -> Any:
     root = LOCALE_DIR.parent
     catalog = Catalog(project="draughtsboard", domain=DOMAIN, charset="utf-8",
                       fuzzy=False)
-    for path in _files(root):
+    for method, path in _files(root):
         for line, message, comments, context in extract_from_file(
-                "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
+                method, str(path), keywords={**KEYWORDS, "_": None},
+                comment_tags=("TRANSLATORS:",)):
             rel = path.relative_to(root.parent).as_posix()
             flags = ("python-brace-format",) if "{" in str(message) else ()
             catalog.add(message, None, [(rel, line)], auto_comments=comments,

@@ -27,6 +27,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from engine.errors import DraughtsError
 from engine.variant import VARIANTS
+from firmware_host.i18n import ENGLISH, Translator, negotiate, translator
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
@@ -79,6 +80,14 @@ class WebSettings:
     alive_every_s: float = 5.0
     #: The paired devices (web/devices.py; in memory unless given their file).
     devices: Devices = field(default_factory=lambda: Devices(None))
+
+
+def _viewer(request: web.Request) -> Translator:
+    """The viewer's language: ``?lang=`` if it names one, else the best of Accept-Language
+    (each viewer their own: the hall in the viewer's language, each board's events in its
+    player's)."""
+    return translator(negotiate(request.query.get("lang"),
+                                request.headers.get("Accept-Language")))
 
 
 def _board_id(request: web.Request, key: str = "board") -> str:
@@ -135,16 +144,20 @@ class Site:
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
         alive = await liveness.read(self.client, boards, self.settings.clock())
-        cards = [{"board_id": b, "html": await self.card(b, cursor[b], alive[b])}
+        tr = _viewer(request)
+        cards = [{"board_id": b, "html": await self.card(b, cursor[b], alive[b], tr)}
                  for b in boards]
-        return _html(self.views.page("hall.html", cards=cards, cursor=format_cursor(cursor),
-                                     paired=self.paired(request)))
+        return _html(self.views.page("hall.html", tr=tr, cards=cards,
+                                     cursor=format_cursor(cursor), paired=self.paired(request)))
 
-    async def card(self, board_id: str, newest: str, alive: Liveness) -> str:
+    async def card(self, board_id: str, newest: str, alive: Liveness,
+                   tr: Translator = ENGLISH) -> str:
         """The hall's card of a board whose newest event is ``newest``: drawn again only when
         the board published something since it was last drawn (every change of a game comes
         with an event) or its liveness changed, so a hall page costs little more than its
         changed boards."""
+        if tr.language != ENGLISH.language:  # the cache holds the English cards only
+            return self.views.card(await self.reader.board(board_id, CARD_RECENT), alive, tr)
         cached = self._cards.get(board_id)
         key = f"{alive.online}{alive.seen if not alive.online else ''}"
         if cached is not None and id_key(cached[0]) >= id_key(newest) and cached[2] == key:
@@ -175,7 +188,7 @@ class Site:
         paired = self.paired(request)
         cookie = request.cookies.get(COOKIE, "")
         return _html(self.views.page(
-            "board.html", board_id=board_id, paired=paired,
+            "board.html", tr=_viewer(request), board_id=board_id, paired=paired,
             panel=self.views.panel(view, await self._alive(board_id)),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
@@ -188,7 +201,8 @@ class Site:
         games = await self._select(filters)
         boards = await self.reader.boards()
         return _html(self.views.page(
-            "games.html", games=[ArchiveRow.of(g) for g in reversed(games)], f=filters,
+            "games.html", tr=_viewer(request),
+            games=[ArchiveRow.of(g) for g in reversed(games)], f=filters,
             boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
             paired=self.paired(request), limit=ARCHIVE_LIMIT))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from engine import Board
+from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.web.diagram import board_svg
@@ -24,8 +25,8 @@ __all__ = ["ArchiveRow", "MoveRow", "Views", "move_label", "move_rows", "player"
 
 #: A result as words (the GameType 20/27 results too: 2-0, 1-1, 0-2).
 RESULT_WORDS: Mapping[str, str] = {
-    "1-0": "White won", "2-0": "White won", "0-1": "Black won", "0-2": "Black won",
-    "1/2-1/2": "Draw", "1-1": "Draw", "*": "In progress"}
+    "1-0": N_("White won"), "2-0": N_("White won"), "0-1": N_("Black won"),
+    "0-2": N_("Black won"), "1/2-1/2": N_("Draw"), "1-1": N_("Draw"), "*": N_("In progress")}
 
 
 def result_words(result: str | None) -> str:
@@ -105,25 +106,32 @@ class ArchiveRow:
                    game.variant, result_words(game.result), len(game.moves))
 
 
+def _words(tr: Translator) -> dict[str, object]:
+    """What a template needs to speak the viewer's language: ``_``, the language and the
+    switch's choices (each language in its own name)."""
+    return {"_": tr.gettext, "lang": tr.language.replace("_", "-"), "lang_code": tr.language,
+            "languages": LANGUAGES}
+
+
 class Views:
     """The Jinja2 environment and what each page fragment is made of."""
 
     def __init__(self) -> None:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
-        self.env.globals.update(player=player, result_words=result_words)
+        self.env.globals.update(player=player, result_words=result_words, **_words(ENGLISH))
 
-    def page(self, name: str, **context: object) -> str:
-        """A whole page."""
-        return self.env.get_template(name).render(**context)
+    def page(self, name: str, tr: Translator = ENGLISH, **context: object) -> str:
+        """A whole page, in the viewer's language ``tr`` (its words: ``_("...")``)."""
+        return self.env.get_template(name).render(**_words(tr), **context)
 
-    def card(self, view: BoardView, alive: Liveness) -> str:
-        """The hall's card of a board."""
+    def card(self, view: BoardView, alive: Liveness, tr: Translator = ENGLISH) -> str:
+        """The hall's card of a board (in the viewer's language)."""
         last = view.last_move
         return self.env.get_template("card.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
             last_move=move_label(last.ply, last.pdn) if last else "",
-            diagram=self._diagram(view, 220))
+            diagram=self._diagram(view, 220), **_words(tr))
 
     def panel(self, view: BoardView, alive: Liveness) -> str:
         """A board page's live panel."""

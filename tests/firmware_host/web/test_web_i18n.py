@@ -1,0 +1,42 @@
+"""The web pages in the viewer's language (issue 30): ``?lang=`` first, then Accept-Language,
+English otherwise; a switch on every page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.firmware_host.web.harness import BoardRig, WebServer
+
+pytestmark = pytest.mark.redis
+
+
+def test_the_hall_answers_accept_language_ja_in_japanese(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    make_board("lang1")
+    _, _, page = web.get("/", {"Accept-Language": "ja,en;q=0.5"})
+    assert '<html lang="ja">' in page
+    assert "<h1>対局場</h1>" in page
+    card = page.split('id="board-lang1"', 1)[1].split("</article>", 1)[0]
+    assert "対局者" in card and "最後の手" in card and "オンライン" in card
+
+
+def test_lang_in_the_query_overrides_the_header(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    make_board("lang2")
+    _, _, page = web.get("/?lang=ru", {"Accept-Language": "ja,en;q=0.5"})
+    assert '<html lang="ru">' in page and "<h1>Игровой зал</h1>" in page
+    assert "Последний ход" in page and "対局者" not in page
+    _, _, page = web.get("/?lang=zz", {"Accept-Language": "nl-BE,nl;q=0.9"})
+    assert "<h1>De speelzaal</h1>" in page  # an unknown ?lang= falls back to the header
+
+
+def test_english_otherwise_and_the_switch_on_every_page(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    make_board("lang3")
+    _, _, hall = web.get("/", {"Accept-Language": "de-DE"})
+    assert '<html lang="en">' in hall and "<h1>The hall</h1>" in hall
+    assert 'href="?lang=ko"' in hall and "한국어" in hall and "Русский" in hall
+    _, _, archive = web.get("/games", {"Accept-Language": "fr"})
+    assert ">Archives</a>" in archive and 'href="?lang=ja"' in archive
