@@ -45,6 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
                              "one minute a move; 40/90+30:30+30 for moves in a period); "
                              "docs/tournament.md")
+    parser.add_argument("--language", metavar="LANG", default="en",
+                        help="the language the board speaks: en, ru, nl, fr, pt_BR, ja, ko")
     parser.add_argument("--hall", type=_positive, metavar="N",
                         help="N simulated boards playing, and the web app serving their hall "
                              "(a private store; the address and pairing code are printed; "
@@ -68,4 +70,5 @@ def run(args: argparse.Namespace) -> int:
 
     return run_demo(DemoOptions(variant=args.variant, plies=args.moves, level=args.level,
                                 fast=args.fast, games_dir=args.games_dir, seed=args.seed,
-                                hub=hub_config(args), time_control=args.time_control or ""))
+                                hub=hub_config(args), time_control=args.time_control or "",
+                                language=args.language))

@@ -86,6 +86,8 @@ class DemoOptions:
     time_control: str = ""
     store_url: str = "memory"
     board_id: str | None = None
+    #: The board's language (``board.language``: its events' text, its voice).
+    language: str = "en"
 
 
 @dataclass
@@ -154,6 +156,7 @@ def demo_config(options: DemoOptions, games_dir: str) -> Any:
         "game": {"variant": options.variant, "mode": "play", "human_side": "white"},
         "engine": engine,
         "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True,
+                  "language": options.language,
                   **({"id": options.board_id} if options.board_id else {})},
         "store": {"url": options.store_url, "games_dir": games_dir},
         "clock": {"time_control": options.time_control},

@@ -166,6 +166,17 @@ def test_play_takes_language_on_the_command_line() -> None:
     assert args.language == "nl"
     args = build_parser().parse_args(["run", "--language", "ja"])
     assert args.language == "ja"
+    assert build_parser().parse_args(["demo", "--language", "ru"]).language == "ru"
+
+
+def test_a_demo_board_speaks_its_language() -> None:
+    from firmware_host.tools.demo import DemoOptions, demo_config
+
+    config = demo_config(DemoOptions(language="pt-BR"), "/nonexistent")
+    assert config["board.language"] == "pt-BR"
+    from firmware_host.game.types import SessionConfig
+
+    assert translator(SessionConfig.from_config(config).language).language == "pt_BR"
 
 
 def test_a_language_the_board_does_not_speak_is_one_clear_error() -> None:
