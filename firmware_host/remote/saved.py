@@ -92,7 +92,7 @@ def with_saved_settings(config: Config) -> Config:
     ignored = sorted(k for k in saved if PATHS.get(k) not in chosen)
     if ignored:
         log.warning("saved settings ignored (this board cannot take them): %s",
-                    ", ".join(f"{k[:40]!r} {saved[k][:40]!r}" for k in ignored[:10]))
+                    ", ".join(f"{_shown(k)} {_shown(saved[k])}" for k in ignored[:10]))
     if chosen:
         log.info("settings from the web app: %s",
                  ", ".join(f"{k} = {v}" for k, v in chosen.items()))
@@ -116,3 +116,8 @@ def saver(client: redis.Redis, board_id: str) -> Callable[[Mapping[str, str]], N
 def _text(value: object) -> str:
     """A saved field as text (bytes not UTF-8 are replaced: such a value fits no setting)."""
     return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
+
+
+def _shown(text: str) -> str:
+    """``text`` as a log shows it: 40 characters at most, one printable line."""
+    return "".join(c if c.isprintable() else "?" for c in text[:40])
