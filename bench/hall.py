@@ -44,6 +44,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,8 +174,9 @@ class Worker(threading.Thread):
 
 
 def _watch(base: str, count: int, ready: Any, stop: Any, out: Any) -> None:
-    """``count`` hall viewers (one thread each) in this process, each an EventSource: when the
-    feed ends it comes back after the ``retry`` time (1 s) with its ``Last-Event-ID``. Puts
+    """``count`` hall viewers (one thread each) in this process, each as the hall page reads
+    its feed: it keeps every board's cursor (the messages' ids) and, when the feed ends, comes
+    back after the ``retry`` time (1 s) with the whole cursor (``?cursor=``). Puts
     ``([(board, ply, unix time), ...] per viewer, reconnections)`` on ``out`` when ``stop`` is
     set."""
     results: list[list[tuple[str, int, float]]] = [[] for _ in range(count)]
@@ -182,17 +184,18 @@ def _watch(base: str, count: int, ready: Any, stop: Any, out: Any) -> None:
     opened = threading.Barrier(count + 1)
     host, port = base.rsplit("/", 1)[-1].split(":")
 
-    def connect(last_id: str | None) -> Any:
+    def connect(cursor: dict[str, str]) -> tuple[http.client.HTTPConnection, Any]:
         connection = http.client.HTTPConnection(host, int(port), timeout=60)
-        headers = {"Accept": "text/event-stream"}
-        if last_id:
-            headers["Last-Event-ID"] = last_id
-        connection.request("GET", "/feed", headers=headers)
-        return connection.getresponse()
+        path = "/feed"
+        if cursor:
+            path += "?cursor=" + urllib.parse.quote(",".join(f"{b}={i}" for b, i in
+                                                             sorted(cursor.items())))
+        connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        return connection, connection.getresponse()
 
     def viewer(slot: int) -> None:
-        last_id: str | None = None
-        response = connect(None)
+        cursor: dict[str, str] = {}
+        connection, response = connect(cursor)
         opened.wait()
         while not stop.is_set():
             data: list[str] = []
@@ -205,7 +208,10 @@ def _watch(base: str, count: int, ready: Any, stop: Any, out: Any) -> None:
                     if line.startswith("data: "):
                         data.append(line[6:])
                     elif line.startswith("id: "):
-                        last_id = line[4:]
+                        for pair in line[4:].split(","):
+                            board, _, entry = pair.partition("=")
+                            if entry:
+                                cursor[board] = entry
                     elif not line and data:
                         now = time.time()
                         message = json.loads("\n".join(data))
@@ -218,9 +224,10 @@ def _watch(base: str, count: int, ready: Any, stop: Any, out: Any) -> None:
             if stop.is_set():
                 return
             reconnects[slot] += 1
+            connection.close()  # as a browser drops the old request
             time.sleep(1.0)
             try:
-                response = connect(last_id)
+                connection, response = connect(cursor)
             except OSError:
                 continue
 
@@ -366,8 +373,8 @@ def _measure(args: argparse.Namespace, boards: list[HallBoard], keepalives: list
         process.join(timeout=10)
     for keepalive in keepalives:
         keepalive.close()
-    print(f"hall viewers: {reconnects} reconnections (a feed that ended, taken up again with "
-          "its Last-Event-ID)")
+    print(f"hall viewers: {reconnects} reconnections (a feed that ended or said nothing for 60 "
+          "s, taken up again with the whole cursor)")
     return _report(args, boards, admin, baseline, stored_by_round, arrivals, wall,
                    (cpu1 - cpu0, rss, peak), redis_cpu1 - redis_cpu0)
 
