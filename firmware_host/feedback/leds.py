@@ -20,8 +20,8 @@ from types import MappingProxyType
 from typing import Any
 
 from board_io.types import Led, Pattern, Role
+from engine.types import Square
 
-Square = int
 Layer = tuple[Role, Iterable[Square]]
 
 #: How each role blinks on every board (docs/design.md#led-roles). RGB boards add the role's colour.

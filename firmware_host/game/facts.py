@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from engine import Board
 from engine.outcome import Outcome
-from engine.types import Move
+from engine.types import Move, Square
 from firmware_host.game.game import Game
 from firmware_host.game.touch import TouchTracker
 from firmware_host.game.types import Mode, SessionConfig
 
 __all__ = ["SessionFacts"]
-
-Square = int
 
 
 class SessionFacts:

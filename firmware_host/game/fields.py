@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Board
-from engine.types import Color, Move
+from engine.types import Color, Move, Square
 from engine.variant import Variant
 from firmware_host.recognition.resolution import Illegal
 from firmware_host.store.records import MoveRecord
 
-Square = int
 #: A square as JSON events give it.
 SquareName = int | str
 

@@ -28,7 +28,7 @@ from typing import Protocol
 
 from engine import Board
 from engine.outcome import Outcome, Termination
-from engine.types import Color, Move
+from engine.types import Color, Move, Square
 from engine.variant import Variant
 from firmware_host.game.fields import Namer, move_fields, move_record, occupancy, side_name
 from firmware_host.game.snapshot import restore, restore_outcome, snapshot
@@ -40,7 +40,6 @@ __all__ = ["Game", "Opening", "Publish", "Resumed"]
 
 log = logging.getLogger(__name__)
 
-Square = int
 #: Draws the first moves of each new game (an English ballot).
 Opening = Callable[[Board], Sequence[Move]]
 

@@ -28,7 +28,7 @@ from typing import Protocol
 
 from board_io.types import Reading
 from engine import Board
-from engine.types import Move, Piece
+from engine.types import Move, Piece, Square
 from firmware_host.feedback.texts import render
 from firmware_host.game.decisions import (
     CancelSearch,
@@ -50,7 +50,6 @@ from firmware_host.recognition.resolution import Complete, Illegal, InProgress, 
 
 __all__ = ["Judge", "Table"]
 
-Square = int
 
 #: The refusals that light the pieces that must capture.
 _MUST_REASONS = frozenset({RefusalReason.CAPTURE_COMPULSORY, RefusalReason.MAXIMUM_CAPTURE})

@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable
 
 from board_io.types import Led, LedFrame
+from engine.types import Square
 from firmware_host.feedback import leds
 from firmware_host.game.types import EventData, Store
 
@@ -26,7 +27,6 @@ __all__ = ["Listener", "Outbox"]
 
 log = logging.getLogger("firmware_host.game.session")
 
-Square = int
 Listener = Callable[[EventData], None]
 
 

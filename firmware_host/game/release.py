@@ -47,13 +47,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import Board
-from engine.types import Move
+from engine.types import Move, Square
 from firmware_host.recognition.recogniser import MoveIndex
 from firmware_host.recognition.resolution import Complete, InProgress
 
 __all__ = ["Release"]
-
-Square = int
 
 
 class Release:

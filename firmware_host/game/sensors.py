@@ -31,14 +31,13 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
+from engine.types import Square
 from firmware_host.game.types import State
 from firmware_host.recognition.health import HealthReport, HealthTracker
 
 __all__ = ["HealthTracker", "SensorWatch", "setup_for"]
 
 log = logging.getLogger(__name__)
-
-Square = int
 
 #: How often the watch looks again while the board differs from the game (stuck findings need
 #: the sensors' patience to run out, with no event to wake the session).

@@ -40,7 +40,7 @@ from board_io.events import (
 )
 from board_io.types import Led, LedFrame, Reading
 from engine.outcome import Outcome
-from engine.types import Move
+from engine.types import Move, Square
 from engine.variant import Variant, find_variant
 from firmware_host.game.commands import Commands
 from firmware_host.game.decisions import (
@@ -84,7 +84,6 @@ __all__ = ["Session", "SessionConfig", "State"]
 
 log = logging.getLogger(__name__)
 
-Square = int
 #: The timekeeper's timers: a recovery leaves the clock running.
 _CLOCK_TIMERS = frozenset({TimerName.FLAG, TimerName.CLOCK_SAVE})
 

@@ -19,9 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from engine import Board
 from engine.outcome import Outcome, Termination
-from engine.types import Color, Move
+from engine.types import Color, Move, Square
 
-Square = int
 #: A move's identity as JSON data: origin, destination, sorted captures, path.
 MoveKey = list[object]
 

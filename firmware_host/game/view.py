@@ -19,13 +19,12 @@ from types import MappingProxyType
 from board_io.types import Led
 from engine import Board
 from engine.outcome import Outcome
-from engine.types import Move
+from engine.types import Move, Square
 from firmware_host.feedback import leds
 from firmware_host.game.types import Mode, State
 from firmware_host.recognition.recogniser import MoveIndex
 from firmware_host.recognition.resolution import InProgress
 
-Square = int
 Diff = tuple[frozenset[Square], frozenset[Square]]
 
 
