@@ -35,6 +35,7 @@ from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
 from firmware_host.web.devices import Devices
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
+from firmware_host.web.forms import read_form
 from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
@@ -472,28 +473,9 @@ def _next(target: str) -> str:
     return target if _NEXT.fullmatch(target) else "/"
 
 
-#: Fields a control or pairing form has at most.
-FORM_FIELDS = 20
-
-
 async def _form(request: web.Request) -> dict[str, str]:
-    """The request's form, read defensively: a body that is not a readable form (not UTF-8,
-    multipart without a boundary or broken, a file instead of text, too many fields) is a 400,
-    never a traceback."""
-    try:
-        data = await request.post()
-    except web.HTTPException:
-        raise  # too large: aiohttp's own 413
-    except (ValueError, LookupError, AssertionError, RuntimeError, TypeError) as exc:
-        raise web.HTTPBadRequest(text=f"the form is unreadable ({type(exc).__name__})") from None
-    if len(data) > FORM_FIELDS:
-        raise web.HTTPBadRequest(text="the form has too many fields")
-    form = {}
-    for key, value in data.items():
-        if not isinstance(value, str):
-            raise web.HTTPBadRequest(text=f"form field {key[:20]!r} is not text")
-        form[key] = value
-    return form
+    """The request's form, read defensively (web/forms.py): 400, never a traceback."""
+    return await read_form(request)
 
 
 def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:

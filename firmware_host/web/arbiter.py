@@ -43,6 +43,7 @@ from redis.asyncio import Redis
 
 from firmware_host.tournament import arbiter
 from firmware_host.web.auth import CODE_DIGITS, PairingGuard, RateLimiter
+from firmware_host.web.forms import read_form
 from firmware_host.web.reader import Reader
 
 __all__ = ["COOKIE", "ArbiterKeys", "ArbiterSite"]
@@ -163,8 +164,7 @@ class ArbiterSite:
             if post:
                 if not self.limiter.allow(request.remote or "?"):
                     return _error(429, "too many requests: wait a minute")
-                data = await request.post()
-                form = {k: v for k, v in data.items() if isinstance(v, str)}
+                form = await read_form(request)  # an unreadable body: a 400
                 if not self._csrf_ok(request, form):
                     return _error(403, "the form is stale or from another site: reload")
             try:
@@ -184,7 +184,7 @@ class ArbiterSite:
         refusal = self.guard.refusal(address)
         if refusal is not None:
             return _error(429, refusal)
-        data = await request.post()
+        data = await read_form(request)
         code = data.get("code", "")
         if not isinstance(code, str) or not self.keys.valid_code(code):
             self.guard.failed(address)

@@ -87,7 +87,7 @@ BODIES = {
 def test_a_malformed_body_is_a_4xx(web: WebServer, client: redis.Redis, case: str) -> None:
     client.sadd("draughtsboard:boards", "b1")
     body, content_type = BODIES[case]
-    for path, headers in (("/pair", {}), ("/board/b1/command", BEARER)):
+    for path, headers in (("/pair", {}), ("/board/b1/command", BEARER), ("/arbiter/pair", {})):
         status, _, text = _post(web, path, body, content_type, headers)
         assert 400 <= status < 500, (path, status, text[:200])
 
@@ -192,3 +192,21 @@ def test_a_command_key_of_the_wrong_type_is_named(web: WebServer, client: redis.
     client.hset("draughtsboard:b1:commands", "a", "b")
     status, _, text = _post(web, "/board/b1/command", b"command=hint", headers=BEARER)
     assert status == 503 and "wrong type" in text and "does not answer" not in text, text
+
+
+@pytest.mark.parametrize("case", BODIES)
+def test_a_malformed_body_to_the_arbiter_is_a_4xx(redis_url: str, case: str) -> None:
+    import dataclasses
+
+    from firmware_host.web.arbiter import ArbiterKeys
+
+    server = WebServer(redis_url)
+    server.settings = dataclasses.replace(server.settings, arbiter=ArbiterKeys("a" * 32))
+    server.start()
+    try:
+        body, content_type = BODIES[case]
+        status, _, text = _post(server, "/arbiter/pair", body, content_type)
+        assert 400 <= status < 500, (status, text[:200])
+        assert _post(server, "/arbiter/pair", b"code=1", FORM)[0] == 403  # the route is there
+    finally:
+        server.stop()
