@@ -27,7 +27,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from engine.errors import DraughtsError
 from engine.variant import VARIANTS
-from firmware_host.i18n import ENGLISH, Translator, negotiate, translator
+from firmware_host.i18n import ENGLISH, N_, Translator, negotiate, translator
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
@@ -35,7 +35,6 @@ from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
 from firmware_host.web.devices import Devices
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
-from firmware_host.web.forms import read_form
 from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
@@ -54,12 +53,13 @@ WRITE_TIMEOUT_S = 30.0
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
-BUTTONS = (("newgame", "New game"), ("hint", "Hint"), ("takeback", "Take back"),
-           ("adjust", "J'adoube"), ("done", "Adjusted"), ("draw", "Offer a draw"),
-           ("resign", "Resign"))
-SETTINGS = (("variant", "Variant"), ("mode", "Mode"), ("level", "Engine level"),
-            ("touch_move", "Touch-move"))
-TAGS = (("white", "White"), ("black", "Black"), ("event", "Event"), ("round", "Round"))
+BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
+           ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
+           ("resign", N_("Resign")))
+SETTINGS = (("variant", N_("Variant")), ("mode", N_("Mode")), ("level", N_("Engine level")),
+            ("touch_move", N_("Touch-move")))
+TAGS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event")),
+        ("round", N_("Round")))
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -188,9 +188,10 @@ class Site:
         view = await self.reader.board(board_id)
         paired = self.paired(request)
         cookie = request.cookies.get(COOKIE, "")
+        tr = _viewer(request)
         return _html(self.views.page(
-            "board.html", tr=_viewer(request), board_id=board_id, paired=paired,
-            panel=self.views.panel(view, await self._alive(board_id)),
+            "board.html", tr=tr, board_id=board_id, paired=paired,
+            panel=self.views.panel(view, await self._alive(board_id), tr),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
@@ -473,9 +474,28 @@ def _next(target: str) -> str:
     return target if _NEXT.fullmatch(target) else "/"
 
 
+#: Fields a control or pairing form has at most.
+FORM_FIELDS = 20
+
+
 async def _form(request: web.Request) -> dict[str, str]:
-    """The request's form, read defensively (web/forms.py): 400, never a traceback."""
-    return await read_form(request)
+    """The request's form, read defensively: a body that is not a readable form (not UTF-8,
+    multipart without a boundary or broken, a file instead of text, too many fields) is a 400,
+    never a traceback."""
+    try:
+        data = await request.post()
+    except web.HTTPException:
+        raise  # too large: aiohttp's own 413
+    except (ValueError, LookupError, AssertionError, RuntimeError, TypeError) as exc:
+        raise web.HTTPBadRequest(text=f"the form is unreadable ({type(exc).__name__})") from None
+    if len(data) > FORM_FIELDS:
+        raise web.HTTPBadRequest(text="the form has too many fields")
+    form = {}
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise web.HTTPBadRequest(text=f"form field {key[:20]!r} is not text")
+        form[key] = value
+    return form
 
 
 def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:

@@ -133,12 +133,12 @@ class Views:
             last_move=move_label(last.ply, last.pdn) if last else "",
             diagram=self._diagram(view, 220), **_words(tr))
 
-    def panel(self, view: BoardView, alive: Liveness) -> str:
-        """A board page's live panel."""
+    def panel(self, view: BoardView, alive: Liveness, tr: Translator = ENGLISH) -> str:
+        """A board page's live panel (in the viewer's language)."""
         moves = [m.pdn for m in view.game.moves] if view.game else []
         return self.env.get_template("panel.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
-            rows=move_rows(moves), diagram=self._diagram(view, 480))
+            rows=move_rows(moves), diagram=self._diagram(view, 480), **_words(tr))
 
     def replay(self, game: GameRecord, ply: int, paired: bool) -> str:
         """The replay page of ``game`` at ``ply``."""

@@ -40,3 +40,14 @@ def test_english_otherwise_and_the_switch_on_every_page(
     assert 'href="?lang=ko"' in hall and "한국어" in hall and "Русский" in hall
     _, _, archive = web.get("/games", {"Accept-Language": "fr"})
     assert ">Archives</a>" in archive and 'href="?lang=ja"' in archive
+
+
+def test_the_board_page_and_its_control_speak_the_viewer_language(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    make_board("lang4")
+    _, _, page = web.get("/board/lang4?lang=pt_BR")
+    assert '<html lang="pt-BR">' in page
+    assert "<h1>Tabuleiro lang4</h1>" in page and "Último lance" not in page
+    assert "Lances" in page and "O tabuleiro diz" in page and "Pareie este dispositivo" in page
+    _, _, page = web.get("/board/lang4", {"Accept-Language": "ko"})
+    assert "<h1>판 lang4</h1>" in page and "기보" in page
