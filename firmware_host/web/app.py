@@ -27,7 +27,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from engine.errors import DraughtsError
 from engine.variant import VARIANTS
-from firmware_host.i18n import ENGLISH, N_, Translator, negotiate, translator
+from firmware_host.i18n import ENGLISH, Translator, negotiate, translator
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
@@ -53,13 +53,12 @@ WRITE_TIMEOUT_S = 30.0
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
-BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
-           ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
-           ("resign", N_("Resign")))
-SETTINGS = (("variant", N_("Variant")), ("mode", N_("Mode")), ("level", N_("Engine level")),
-            ("touch_move", N_("Touch-move")))
-TAGS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event")),
-        ("round", N_("Round")))
+BUTTONS = (("newgame", "New game"), ("hint", "Hint"), ("takeback", "Take back"),
+           ("adjust", "J'adoube"), ("done", "Adjusted"), ("draw", "Offer a draw"),
+           ("resign", "Resign"))
+SETTINGS = (("variant", "Variant"), ("mode", "Mode"), ("level", "Engine level"),
+            ("touch_move", "Touch-move"))
+TAGS = (("white", "White"), ("black", "Black"), ("event", "Event"), ("round", "Round"))
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -188,10 +187,9 @@ class Site:
         view = await self.reader.board(board_id)
         paired = self.paired(request)
         cookie = request.cookies.get(COOKIE, "")
-        tr = _viewer(request)
         return _html(self.views.page(
-            "board.html", tr=tr, board_id=board_id, paired=paired,
-            panel=self.views.panel(view, await self._alive(board_id), tr),
+            "board.html", tr=_viewer(request), board_id=board_id, paired=paired,
+            panel=self.views.panel(view, await self._alive(board_id)),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
@@ -322,8 +320,10 @@ class Site:
             await response.prepare(request)
             try:
                 await response.write(b"retry: 1000\n\n")
-                async for chunk in self.hub.chunks(feed, self.settings.block_ms / 1000):
-                    await asyncio.wait_for(response.write(chunk), WRITE_TIMEOUT_S)
+                direct = _direct_writer(request)
+                async for chunk in self.hub.chunks(feed, self.settings.block_ms / 1000, direct):
+                    async with asyncio.timeout(WRITE_TIMEOUT_S):
+                        await response.write(chunk)
             except (ConnectionResetError, TimeoutError):
                 pass  # the page went away, or stopped reading
             except RedisError as exc:  # the stream ends; the browser comes back with its cursor
@@ -436,6 +436,28 @@ class Site:
         await control.send(self.client, board_id, fields)
         label = fields["name"] if "value" not in fields else f"{fields['name']} {fields['value']}"
         return _reply(request, board_id, f"sent to {board_id}: {label}", 200)
+
+
+#: A feed's client with more than this waiting in its socket's buffer is too slow: closed.
+DIRECT_BUFFER = 256 * 1024
+
+
+def _direct_writer(request: web.Request) -> Callable[[bytes], bool] | None:
+    """A writer of a live feed's messages straight to its socket (the response is chunked on
+    HTTP/1.1, so each message is framed as a chunk, as aiohttp would): False when the client
+    does not read. None without a transport."""
+    transport = request.transport
+    if transport is None:
+        return None
+    chunked = request.version >= (1, 1)
+
+    def write(data: bytes) -> bool:
+        if transport.is_closing():
+            return False
+        transport.write(b"%x\r\n%b\r\n" % (len(data), data) if chunked else data)
+        return transport.get_write_buffer_size() < DIRECT_BUFFER
+
+    return write
 
 
 def _reply(request: web.Request, board_id: str, message: str, status: int) -> web.Response:

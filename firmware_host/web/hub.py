@@ -54,6 +54,7 @@ _END = b""
 #: (board, first entry id, last entry id, board page's bytes, hall's bytes)
 Item = tuple[str, str, str, bytes, bytes]
 Render = Callable[[str], Awaitable[str]]
+Direct = Callable[[bytes], bool]
 
 
 @dataclass(eq=False)
@@ -65,25 +66,57 @@ class Feed:
     queue: asyncio.Queue[Item | bytes] = field(
         default_factory=lambda: asyncio.Queue(QUEUE))
     closed: bool = False
+    #: While the feed is caught up: writes a message straight to its client (False: the client
+    #: is too slow), so a message fans out to a thousand feeds without waking a task for each.
+    direct: Direct | None = None
+    #: Set when the queue has something again, or the feed closed.
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def wants(self, board_id: str) -> bool:
         """Whether the feed follows ``board_id``."""
         return self.boards is None or board_id in self.boards
 
     def offer(self, item: Item | bytes) -> None:
-        """Queue ``item``; a feed whose queue is full is closed (its client is too slow)."""
+        """Send ``item`` straight to the client when the feed is caught up, else queue it; a
+        feed whose client is too slow (its queue or its socket's buffer full) is closed."""
         if self.closed:
             return
+        if self.direct is not None:
+            data = self._now(item)
+            if data is not None:
+                if data and not self.direct(data):
+                    self.close()
+                return
+            self.direct = None  # this one needs a read first: the queue's path
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:
             self.close()
+        self.wake.set()
+
+    def _now(self, item: Item | bytes) -> bytes | None:
+        """What ``item`` writes now (b"": nothing), or None when it needs the queue's path (a
+        new board's card; a batch partly delivered already)."""
+        if isinstance(item, bytes):
+            return item
+        board, first, last, page, hall = item
+        if self.boards is None and board not in self.cursor:
+            return None
+        seen = self.cursor.get(board, "0-0")
+        if id_key(last) <= id_key(seen):
+            return b""
+        if id_key(first) <= id_key(seen):
+            return None
+        self.cursor[board] = last
+        return hall if self.boards is None else page
 
     def close(self) -> None:
         """End the feed (its client reconnects with its cursor)."""
         self.closed = True
+        self.direct = None
         with suppress(asyncio.QueueFull):
             self.queue.put_nowait(_END)
+        self.wake.set()
 
 
 class Hub:
@@ -159,13 +192,26 @@ class Hub:
             if state is not None and not state.online:
                 feed.offer(sse("alive", {"board": board, **state.as_json()}))
 
-    async def chunks(self, feed: Feed, keep_alive_s: float) -> AsyncIterator[bytes]:
+    async def chunks(self, feed: Feed, keep_alive_s: float, direct: Direct | None = None
+                     ) -> AsyncIterator[bytes]:
         """What to write to the feed's client, as it comes (a keep-alive comment after
-        ``keep_alive_s`` of quiet) until the feed is closed."""
+        ``keep_alive_s`` of quiet) until the feed is closed. With ``direct`` (a writer straight
+        to the client), whenever the feed has caught up the messages are written by it as they
+        come, and nothing is yielded until the feed needs the queue's path again."""
         while not feed.closed or not feed.queue.empty():
             try:
                 item = feed.queue.get_nowait()
             except asyncio.QueueEmpty:
+                if direct is not None:
+                    feed.wake.clear()
+                    feed.direct = direct
+                    try:
+                        async with asyncio.timeout(keep_alive_s):
+                            await feed.wake.wait()
+                    except TimeoutError:
+                        if feed.direct is not None and not direct(b": keep-alive\n\n"):
+                            feed.close()
+                    continue
                 try:
                     async with asyncio.timeout(keep_alive_s):  # no task per wait (wait_for's)
                         item = await feed.queue.get()
