@@ -3,8 +3,12 @@
 Every problem is reported as one :class:`ConfigError` naming the file and the key; the CLI turns it
 into one line on stderr and a non-zero exit, never a traceback.
 
+A key is read through its option, so the value is typed by it (``config[TIMING_SETTLE_MS]`` is
+an ``int``):
+
+>>> from firmware_host.config.schema import GAME_VARIANT, TIMING_SETTLE_MS
 >>> config = Config.from_mapping({"game": {"variant": "russian"}})
->>> config["game.variant"], config["timing.settle_ms"]
+>>> config[GAME_VARIANT], config[TIMING_SETTLE_MS]
 ('russian', 300)
 """
 
@@ -15,14 +19,16 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from board_io.errors import ConfigError
-from board_io.options import Option
-from firmware_host.config.schema import OPTIONS, options_by_path
+from board_io.options import Option, read
+from firmware_host.config.schema import GAME_MODE, GAME_TOUCH_MOVE, OPTIONS, options_by_path
 from firmware_host.config.urls import redact_url
 
 __all__ = ["Config", "ConfigError", "redact_url"]
+
+T = TypeVar("T")
 
 
 def _checked(option: Option[Any], value: object, where: str) -> Any:
@@ -51,16 +57,26 @@ def _read_text(path: str | Path) -> str:
 class Config:
     """Validated configuration: every option of the schema, by dotted path.
 
-    ``config["section.key"]`` is always a validated value: the file's, the command line's, or
-    the schema default. ``explicit`` holds the paths that were given.
+    ``config[OPTION]`` (an :class:`~board_io.options.Option` of
+    :mod:`~firmware_host.config.schema`) is always a validated value of the option's type: the
+    file's, the command line's, or the schema default. ``config["section.key"]`` is the same
+    value untyped, for code that walks the keys. ``explicit`` holds the paths that were given.
     """
 
     values: Mapping[str, Any]
     source: str = "<defaults>"
     explicit: frozenset[str] = field(default_factory=frozenset)
 
-    def __getitem__(self, path: str) -> Any:
-        return self.values[path]
+    @overload
+    def __getitem__(self, key: Option[T]) -> T: ...
+
+    @overload
+    def __getitem__(self, key: str) -> Any: ...
+
+    def __getitem__(self, key: Option[T] | str) -> object:
+        if isinstance(key, str):
+            return self.values[key]
+        return read(self.values, key)  # validated again: typed by the option, never a cast
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.values)
@@ -153,10 +169,10 @@ class Config:
 
     def touch_move(self) -> str:
         """The touch-move rule in force: ``auto`` resolves to strict in record mode, else off."""
-        setting = str(self["game.touch_move"])
+        setting = self[GAME_TOUCH_MOVE]
         if setting != "auto":
             return setting
-        return "strict" if self["game.mode"] == "record" else "off"
+        return "strict" if self[GAME_MODE] == "record" else "off"
 
     def describe(self) -> dict[str, Any]:
         """Every value, secrets redacted, for logs and ``--verbose`` output."""

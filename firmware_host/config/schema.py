@@ -126,137 +126,204 @@ def _bool(path: str, default: bool, doc: str) -> Option[bool]:
     return Option(path, "bool", default, doc, readers=_SERVICE)
 
 
-#: The keys only the service reads (board_io never sees them).
+#: The keys only the service reads (board_io never sees them), one constant each: a read
+#: ``config[STORE_URL]`` is typed by its option.
+
+# [game]
+GAME_VARIANT: Option[str] = _str(
+    "game.variant", "international",
+    "Rules to play: a variant name or alias (see `draughtsboard moves --help`).")
+GAME_MODE: Option[str] = _str(
+    "game.mode", "play",
+    "play: you against the computer; record: two humans, every move logged; teach: play "
+    "with LED help.", MODES)
+GAME_HUMAN_SIDE: Option[str] = _str(
+    "game.human_side", "white", "The side the human plays in play and teach modes.",
+    SIDES)
+GAME_TOUCH_MOVE: Option[str] = _str(
+    "game.touch_move", "auto",
+    "strict: a touched playable piece must be moved; off: casual; auto: strict in record "
+    "mode, off in play and teach.", TOUCH_MOVE)
+GAME_ALTERNATIVE_MOVE: Option[bool] = _bool(
+    "game.alternative_move", False,
+    "Accept a different legal move for the computer's side than the one it showed.")
+GAME_TAKEBACK: Option[bool] = _bool(
+    "game.takeback", True,
+    "Allow takebacks in play and teach modes (never in record mode).")
+GAME_BALLOT: Option[str] = _str(
+    "game.ballot", "none",
+    "English checkers only: each new game opens with a random tournament ballot (recorded "
+    "as its first moves; the LEDs guide you to set the position up).",
+    ("none", "2-move", "3-move"))
+GAME_EVENT: Option[str] = _str(
+    "game.event", "", "PDN Event tag of recorded games.")
+GAME_SITE: Option[str] = _str(
+    "game.site", "", "PDN Site tag of recorded games.")
+GAME_WHITE: Option[str] = _str(
+    "game.white", "", "PDN White tag (player name) in record mode.")
+GAME_BLACK: Option[str] = _str(
+    "game.black", "", "PDN Black tag (player name) in record mode.")
+
+# [engine]
+ENGINE_KIND: Option[str] = _str(
+    "engine.kind", "builtin",
+    "builtin: the bundled engine; hub: an external engine speaking the Hub protocol.",
+    ENGINE_KINDS)
+ENGINE_LEVEL: Option[int] = _int(
+    "engine.level", 5,
+    "Strength of the built-in engine, 1 (beginner) to 10. A Hub engine has its own: "
+    "hub_depth, hub_nodes, hub_movetime_s.", 1, 10)
+ENGINE_DEPTH: Option[int] = _int(
+    "engine.depth", 0,
+    "Built-in engine: fixed search depth in plies; 0 lets the level decide.", 0, 64)
+ENGINE_MOVETIME_MS: Option[int] = _int(
+    "engine.movetime_ms", 0,
+    "Built-in engine: fixed thinking time per move in ms; 0 lets the level decide.",
+    0, 600_000)
+ENGINE_HUB_COMMAND: Option[list[str]] = Option(
+    "engine.hub_command", "list[str]", [],
+    "argv of an external Hub engine, e.g. [\"/opt/scan/scan\", \"hub\"]. Run without a "
+    "shell.", readers=_SERVICE)
+ENGINE_HUB_TIMEOUT_S: Option[float] = _float(
+    "engine.hub_timeout_s", 10.0, "Timeout for every exchange with the external engine.",
+    0.1, 600)
+ENGINE_HUB_CWD: Option[str] = _str(
+    "engine.hub_cwd", "",
+    "Working directory of the Hub engine (Scan reads scan.ini and data/ there); empty: the "
+    "directory of its program.")
+ENGINE_HUB_PARAMS: Option[dict[str, str | int | float]] = Option(
+    "engine.hub_params", "table", {},
+    "Parameters sent to the Hub engine, e.g. { book = true, threads = 2 }. Not variant: "
+    "the board sets it.", readers=_SERVICE, check=_hub_params_problem)
+ENGINE_HUB_HANDSHAKE_TIMEOUT_S: Option[float] = _float(
+    "engine.hub_handshake_timeout_s", 10.0, "Timeout of the Hub engine's handshake.", 0.1,
+    600)
+ENGINE_HUB_INIT_TIMEOUT_S: Option[float] = _float(
+    "engine.hub_init_timeout_s", 120.0,
+    "Timeout of the Hub engine's init (Scan loads its bitbases).", 0.1, 3600)
+ENGINE_HUB_SEARCH_TIMEOUT_S: Option[float] = _float(
+    "engine.hub_search_timeout_s", 300.0,
+    "Longest Hub search with only a depth or node limit.", 0.1, 86_400)
+ENGINE_HUB_SEARCH_MARGIN_S: Option[float] = _float(
+    "engine.hub_search_margin_s", 2.0,
+    "Grace after a time limit before stop is sent to the Hub engine.", 0.0, 600)
+ENGINE_HUB_STOP_TIMEOUT_S: Option[float] = _float(
+    "engine.hub_stop_timeout_s", 5.0, "How long the Hub engine may take to answer stop.",
+    0.1, 600)
+ENGINE_HUB_DEPTH: Option[int] = _int(
+    "engine.hub_depth", 0,
+    "Hub engine: search this many plies a move (sent as level depth=N); 0: no depth "
+    "limit, the time per move decides.", 0, 99)
+ENGINE_HUB_NODES: Option[int] = _int(
+    "engine.hub_nodes", 0,
+    "Hub engine: search this many nodes a move (level nodes=N); 0: no node limit. At "
+    "most one of hub_depth and hub_nodes.", 0, 10**12)
+ENGINE_HUB_MOVETIME_S: Option[float] = _float(
+    "engine.hub_movetime_s", 1.0,
+    "Hub engine: seconds a move (level move-time=S) when hub_depth and hub_nodes are 0. "
+    "engine.level never applies to it.", 0.01, 3600)
+ENGINE_SEED: Option[int] = _int(
+    "engine.seed", 0, "Seed of the engine's randomisation (opening variety).", 0,
+    2**32 - 1)
+
+# [timing] (scan_hz, debounce_ms and stuck_ms are board_io's)
+TIMING_SETTLE_MS: Option[int] = _int(
+    "timing.settle_ms", 300,
+    "A piece set down counts as let go once it has stayed this long (every move; the next "
+    "lift elsewhere or the opponent's touch counts sooner): docs/players.md.",
+    0, 10_000)
+TIMING_ERROR_MS: Option[int] = _int(
+    "timing.error_ms", 2000,
+    "Show correction guidance after the board has been wrong this long.", 0, 60_000)
+TIMING_TAKEBACK_MS: Option[int] = _int(
+    "timing.takeback_ms", 1500, "Hold an earlier position this long to take back to it.",
+    0, 60_000)
+TIMING_NEWGAME_MS: Option[int] = _int(
+    "timing.newgame_ms", 1500, "Hold the initial position this long to start a new game.",
+    0, 60_000)
+TIMING_CROWN_MS: Option[int] = _int(
+    "timing.crown_ms", 1500,
+    "How long the LED on a promoted man says \"crown this piece\".", 0, 60_000)
+
+# [clock]
+CLOCK_TIME_CONTROL: Option[str] = Option(
+    "clock.time_control", "str", "",
+    "The game clock of new games: minutes+seconds added a move (3+2, 90+30; 80+1m for 80 "
+    "minutes and one minute a move), or N/minutes for N moves (40/90+30:30+30); empty or "
+    "off: no clock. docs/tournament.md.", readers=_SERVICE, check=_time_control_problem)
+
+# [board] (the backends, the map and rgb are board_io's)
+BOARD_ID: Option[str] = Option(
+    "board.id", "str", "board1",
+    "Board id: prefixes every Redis key, so many boards can share one Redis (letters, "
+    "digits, - and _). Unset: the hostname in lower case, other characters as -, or "
+    "board1 if nothing is left.", readers=_SERVICE, check=_board_id_problem,
+    default_factory=default_board_id, default_doc="the hostname")
+BOARD_LANGUAGE: Option[str] = Option(
+    "board.language", "str", "en",
+    "The language the board speaks (the terminal, the events' text, the voice): "
+    "en, ru, nl, fr, pt_BR, ja or ko (docs/languages.md).", readers=("service", "web"),
+    check=_language_problem)
+
+# [store]
+STORE_URL: Option[str] = Option(
+    "store.url", "str", "memory",
+    "memory (keeps nothing across restarts) or redis://[user:password@]host:port/db, "
+    "rediss://... (TLS), unix:///path/to/redis.sock, or through Redis Sentinel "
+    "redis+sentinel://[user:password@]host:port[,host:port...]/service/db "
+    "(docs/high-availability.md).", secret=True,
+    readers=_SERVICE, check=store_url_problem)
+STORE_GAMES_DIR: Option[str] = _str(
+    "store.games_dir", "/var/lib/draughtsboard/games",
+    "Directory of the PDN files (one per game, rewritten after every move).")
+STORE_SPOOL_DIR: Option[str] = _str(
+    "store.spool_dir", "/var/lib/draughtsboard/spool",
+    "Where events wait on disk while Redis is unreachable.")
+
+# [web] (draughtsboard web; web.control is read by the board service too)
+WEB_LISTEN: Option[str] = Option(
+    "web.listen", "str", "127.0.0.1:8080",
+    "host:port of draughtsboard web. Only localhost unless set: 0.0.0.0:8080 opens it to "
+    "the LAN (viewing is open there; control needs the token).", readers=("web",),
+    check=_listen_problem)
+WEB_CONTROL: Option[bool] = Option(
+    "web.control", "bool", True,
+    "Control from the web app (new game, settings, hint, takeback, resign, draw, "
+    "j'adoube): the board reads its command stream and the web service offers control.",
+    readers=("service", "web"))
+WEB_TOKEN_FILE: Option[str] = Option(
+    "web.token_file", "str", "/var/lib/draughtsboard/web-token",
+    "File of the control token (made on first start, mode 0600); the web service prints "
+    "its pairing code.", readers=("web",))
+WEB_RATE_PER_MINUTE: Option[int] = Option(
+    "web.rate_per_minute", "int", 60,
+    "Control requests accepted per minute from one address (more are refused: 429).",
+    minimum=1, maximum=10_000, readers=("web",))
+
+# [voice] (firmware_host/voice: espeak-ng through the audio out)
+VOICE_ENABLED: Option[bool] = _bool(
+    "voice.enabled", False,
+    "Speak the computer's moves, refusals and the result aloud (espeak-ng, in "
+    "board.language).")
+VOICE_COMMAND: Option[str] = _str(
+    "voice.command", "espeak-ng",
+    "The speech program (espeak-ng's options: -v LANGUAGE and the sentence).")
+
+# [log]
+LOG_LEVEL: Option[str] = _str(
+    "log.level", "info", "Log level.", LOG_LEVELS)
+
+#: The keys only the service reads, in the order the example and the docs show them.
 SERVICE_OPTIONS: tuple[Option[Any], ...] = (
-    # [game]
-    _str("game.variant", "international",
-         "Rules to play: a variant name or alias (see `draughtsboard moves --help`)."),
-    _str("game.mode", "play",
-         "play: you against the computer; record: two humans, every move logged; teach: play "
-         "with LED help.", MODES),
-    _str("game.human_side", "white", "The side the human plays in play and teach modes.",
-         SIDES),
-    _str("game.touch_move", "auto",
-         "strict: a touched playable piece must be moved; off: casual; auto: strict in record "
-         "mode, off in play and teach.", TOUCH_MOVE),
-    _bool("game.alternative_move", False,
-          "Accept a different legal move for the computer's side than the one it showed."),
-    _bool("game.takeback", True,
-          "Allow takebacks in play and teach modes (never in record mode)."),
-    _str("game.ballot", "none",
-         "English checkers only: each new game opens with a random tournament ballot (recorded "
-         "as its first moves; the LEDs guide you to set the position up).",
-         ("none", "2-move", "3-move")),
-    _str("game.event", "", "PDN Event tag of recorded games."),
-    _str("game.site", "", "PDN Site tag of recorded games."),
-    _str("game.white", "", "PDN White tag (player name) in record mode."),
-    _str("game.black", "", "PDN Black tag (player name) in record mode."),
-    # [engine]
-    _str("engine.kind", "builtin",
-         "builtin: the bundled engine; hub: an external engine speaking the Hub protocol.",
-         ENGINE_KINDS),
-    _int("engine.level", 5,
-         "Strength of the built-in engine, 1 (beginner) to 10. A Hub engine has its own: "
-         "hub_depth, hub_nodes, hub_movetime_s.", 1, 10),
-    _int("engine.depth", 0,
-         "Built-in engine: fixed search depth in plies; 0 lets the level decide.", 0, 64),
-    _int("engine.movetime_ms", 0,
-         "Built-in engine: fixed thinking time per move in ms; 0 lets the level decide.",
-         0, 600_000),
-    Option("engine.hub_command", "list[str]", [],
-           "argv of an external Hub engine, e.g. [\"/opt/scan/scan\", \"hub\"]. Run without a "
-           "shell.", readers=_SERVICE),
-    _float("engine.hub_timeout_s", 10.0, "Timeout for every exchange with the external engine.",
-           0.1, 600),
-    _str("engine.hub_cwd", "",
-         "Working directory of the Hub engine (Scan reads scan.ini and data/ there); empty: the "
-         "directory of its program."),
-    Option("engine.hub_params", "table", {},
-           "Parameters sent to the Hub engine, e.g. { book = true, threads = 2 }. Not variant: "
-           "the board sets it.", readers=_SERVICE, check=_hub_params_problem),
-    _float("engine.hub_handshake_timeout_s", 10.0, "Timeout of the Hub engine's handshake.", 0.1,
-           600),
-    _float("engine.hub_init_timeout_s", 120.0,
-           "Timeout of the Hub engine's init (Scan loads its bitbases).", 0.1, 3600),
-    _float("engine.hub_search_timeout_s", 300.0,
-           "Longest Hub search with only a depth or node limit.", 0.1, 86_400),
-    _float("engine.hub_search_margin_s", 2.0,
-           "Grace after a time limit before stop is sent to the Hub engine.", 0.0, 600),
-    _float("engine.hub_stop_timeout_s", 5.0, "How long the Hub engine may take to answer stop.",
-           0.1, 600),
-    _int("engine.hub_depth", 0,
-         "Hub engine: search this many plies a move (sent as level depth=N); 0: no depth "
-         "limit, the time per move decides.", 0, 99),
-    _int("engine.hub_nodes", 0,
-         "Hub engine: search this many nodes a move (level nodes=N); 0: no node limit. At "
-         "most one of hub_depth and hub_nodes.", 0, 10**12),
-    _float("engine.hub_movetime_s", 1.0,
-           "Hub engine: seconds a move (level move-time=S) when hub_depth and hub_nodes are 0. "
-           "engine.level never applies to it.", 0.01, 3600),
-    _int("engine.seed", 0, "Seed of the engine's randomisation (opening variety).", 0,
-         2**32 - 1),
-    # [timing] (scan_hz, debounce_ms and stuck_ms are board_io's)
-    _int("timing.settle_ms", 300,
-         "A piece set down counts as let go once it has stayed this long (every move; the next "
-         "lift elsewhere or the opponent's touch counts sooner): docs/players.md.",
-         0, 10_000),
-    _int("timing.error_ms", 2000,
-         "Show correction guidance after the board has been wrong this long.", 0, 60_000),
-    _int("timing.takeback_ms", 1500, "Hold an earlier position this long to take back to it.",
-         0, 60_000),
-    _int("timing.newgame_ms", 1500, "Hold the initial position this long to start a new game.",
-         0, 60_000),
-    _int("timing.crown_ms", 1500,
-         "How long the LED on a promoted man says \"crown this piece\".", 0, 60_000),
-    # [clock]
-    Option("clock.time_control", "str", "",
-           "The game clock of new games: minutes+seconds added a move (3+2, 90+30; 80+1m for 80 "
-           "minutes and one minute a move), or N/minutes for N moves (40/90+30:30+30); empty or "
-           "off: no clock. docs/tournament.md.", readers=_SERVICE, check=_time_control_problem),
-    # [board] (the backends, the map and rgb are board_io's)
-    Option("board.id", "str", "board1",
-           "Board id: prefixes every Redis key, so many boards can share one Redis (letters, "
-           "digits, - and _). Unset: the hostname in lower case, other characters as -, or "
-           "board1 if nothing is left.", readers=_SERVICE, check=_board_id_problem,
-           default_factory=default_board_id, default_doc="the hostname"),
-    Option("board.language", "str", "en",
-           "The language the board speaks (the terminal, the events' text, the voice): "
-           "en, ru, nl, fr, pt_BR, ja or ko (docs/languages.md).", readers=("service", "web"),
-           check=_language_problem),
-    # [store]
-    Option("store.url", "str", "memory",
-           "memory (keeps nothing across restarts) or redis://[user:password@]host:port/db, "
-           "rediss://... (TLS), unix:///path/to/redis.sock, or through Redis Sentinel "
-           "redis+sentinel://[user:password@]host:port[,host:port...]/service/db "
-           "(docs/high-availability.md).", secret=True,
-           readers=_SERVICE, check=store_url_problem),
-    _str("store.games_dir", "/var/lib/draughtsboard/games",
-         "Directory of the PDN files (one per game, rewritten after every move)."),
-    _str("store.spool_dir", "/var/lib/draughtsboard/spool",
-         "Where events wait on disk while Redis is unreachable."),
-    # [web] (draughtsboard web; web.control is read by the board service too)
-    Option("web.listen", "str", "127.0.0.1:8080",
-           "host:port of draughtsboard web. Only localhost unless set: 0.0.0.0:8080 opens it to "
-           "the LAN (viewing is open there; control needs the token).", readers=("web",),
-           check=_listen_problem),
-    Option("web.control", "bool", True,
-           "Control from the web app (new game, settings, hint, takeback, resign, draw, "
-           "j'adoube): the board reads its command stream and the web service offers control.",
-           readers=("service", "web")),
-    Option("web.token_file", "str", "/var/lib/draughtsboard/web-token",
-           "File of the control token (made on first start, mode 0600); the web service prints "
-           "its pairing code.", readers=("web",)),
-    Option("web.rate_per_minute", "int", 60,
-           "Control requests accepted per minute from one address (more are refused: 429).",
-           minimum=1, maximum=10_000, readers=("web",)),
-    # [voice] (firmware_host/voice: espeak-ng through the audio out)
-    _bool("voice.enabled", False,
-          "Speak the computer's moves, refusals and the result aloud (espeak-ng, in "
-          "board.language)."),
-    _str("voice.command", "espeak-ng",
-         "The speech program (espeak-ng's options: -v LANGUAGE and the sentence)."),
-    # [log]
-    _str("log.level", "info", "Log level.", LOG_LEVELS),
+    GAME_VARIANT, GAME_MODE, GAME_HUMAN_SIDE, GAME_TOUCH_MOVE, GAME_ALTERNATIVE_MOVE,
+    GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK, ENGINE_KIND,
+    ENGINE_LEVEL, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND, ENGINE_HUB_TIMEOUT_S,
+    ENGINE_HUB_CWD, ENGINE_HUB_PARAMS, ENGINE_HUB_HANDSHAKE_TIMEOUT_S, ENGINE_HUB_INIT_TIMEOUT_S,
+    ENGINE_HUB_SEARCH_TIMEOUT_S, ENGINE_HUB_SEARCH_MARGIN_S, ENGINE_HUB_STOP_TIMEOUT_S,
+    ENGINE_HUB_DEPTH, ENGINE_HUB_NODES, ENGINE_HUB_MOVETIME_S, ENGINE_SEED, TIMING_SETTLE_MS,
+    TIMING_ERROR_MS, TIMING_TAKEBACK_MS, TIMING_NEWGAME_MS, TIMING_CROWN_MS, CLOCK_TIME_CONTROL,
+    BOARD_ID, BOARD_LANGUAGE, STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, WEB_LISTEN, WEB_CONTROL,
+    WEB_TOKEN_FILE, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
 )
 
 

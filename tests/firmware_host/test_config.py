@@ -9,6 +9,7 @@ import pytest
 
 from firmware_host.config.example import render
 from firmware_host.config.loader import Config, ConfigError, redact_url
+from firmware_host.config.schema import ENGINE_HUB_COMMAND, STORE_URL, TIMING_SETTLE_MS
 from firmware_host.config.urls import store_url_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,3 +241,20 @@ def test_store_url_from_the_command_line_is_checked_too() -> None:
         Config.from_mapping({}).with_overrides({"store.url": "redis://:pw@[::1"})
     assert str(info.value).startswith("command line: store.url is not a valid URL")
     assert ":pw@" not in str(info.value)
+
+
+def test_a_key_read_through_its_option_is_the_validated_value() -> None:
+    config = Config.from_mapping({"timing": {"settle_ms": 250}, "engine": {"hub_command": ["x"]}})
+    assert config[TIMING_SETTLE_MS] == 250
+    assert config[ENGINE_HUB_COMMAND] == ["x"]
+    assert config[STORE_URL] == "memory"  # the default
+    # A list comes back as a fresh copy: a caller's change does not reach the configuration.
+    config[ENGINE_HUB_COMMAND].append("y")
+    assert config[ENGINE_HUB_COMMAND] == ["x"]
+
+
+def test_a_value_the_option_refuses_is_a_config_error_on_read() -> None:
+    config = Config({"timing.settle_ms": -5})  # built around the loader's checks
+    with pytest.raises(ConfigError, match=r"timing\.settle_ms = -5 is below 0"):
+        config[TIMING_SETTLE_MS]
+    assert Config({})[TIMING_SETTLE_MS] == 300  # absent: the default
