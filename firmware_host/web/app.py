@@ -27,7 +27,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from engine.errors import DraughtsError
 from engine.variant import VARIANTS
-from firmware_host.i18n import ENGLISH, Translator, negotiate, translator
+from firmware_host.i18n import ENGLISH, N_, Translator, negotiate, translator
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
@@ -53,12 +53,13 @@ WRITE_TIMEOUT_S = 30.0
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
-BUTTONS = (("newgame", "New game"), ("hint", "Hint"), ("takeback", "Take back"),
-           ("adjust", "J'adoube"), ("done", "Adjusted"), ("draw", "Offer a draw"),
-           ("resign", "Resign"))
-SETTINGS = (("variant", "Variant"), ("mode", "Mode"), ("level", "Engine level"),
-            ("touch_move", "Touch-move"))
-TAGS = (("white", "White"), ("black", "Black"), ("event", "Event"), ("round", "Round"))
+BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
+           ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
+           ("resign", N_("Resign")))
+SETTINGS = (("variant", N_("Variant")), ("mode", N_("Mode")), ("level", N_("Engine level")),
+            ("touch_move", N_("Touch-move")))
+TAGS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event")),
+        ("round", N_("Round")))
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -187,9 +188,10 @@ class Site:
         view = await self.reader.board(board_id)
         paired = self.paired(request)
         cookie = request.cookies.get(COOKIE, "")
+        tr = _viewer(request)
         return _html(self.views.page(
-            "board.html", tr=_viewer(request), board_id=board_id, paired=paired,
-            panel=self.views.panel(view, await self._alive(board_id)),
+            "board.html", tr=tr, board_id=board_id, paired=paired,
+            panel=self.views.panel(view, await self._alive(board_id), tr),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
