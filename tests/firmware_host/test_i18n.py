@@ -192,3 +192,17 @@ def test_the_viewer_language_comes_from_the_query_then_the_header() -> None:
     assert negotiate(None, "pt-BR,pt;q=0.9") == "pt_BR"
     assert negotiate(None, None) == "en"
     assert negotiate(None, "x" * 10_000) == "en"  # hostile header: no error, English
+
+
+def test_the_package_data_ships_every_catalog() -> None:
+    """A wheel carries the compiled catalogs (pyproject's package data names them)."""
+    import fnmatch
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    globs = data["tool"]["setuptools"]["package-data"]["firmware_host"]
+    package = ROOT / "firmware_host"
+    for language in LANGS:
+        for suffix in (".po", ".mo"):
+            path = po_path(language).with_suffix(suffix).relative_to(package).as_posix()
+            assert any(fnmatch.fnmatch(path, g) for g in globs), path
