@@ -8,6 +8,12 @@ the server answers ``READONLY`` (an old primary turned replica by a failover): t
 goes to the new primary. Until one is elected, a command fails as a Redis that is down does
 (``redis.ConnectionError``), which the store turns into its outage path (the spool).
 
+Every client tries a failed command once more at once, no more (:data:`RETRIES`): redis-py's
+own default (ten tries with a growing back-off, some 4.6 s for a refused connection) would hold
+the scan thread, the keep-alive and every web request that long at each failure, where the
+store has its own retry (the spool, tried again every few seconds). The one retry is what
+follows a failover: the dropped connection is opened again to the primary the sentinels name.
+
 Example:
     >>> client = sync_client("redis+sentinel://127.0.0.1:1/hall/0", socket_timeout=1)
     >>> type(client.connection_pool).__name__
@@ -22,12 +28,18 @@ from typing import Any, cast
 
 import redis
 import redis.asyncio
+import redis.asyncio.retry
 import redis.asyncio.sentinel
+import redis.backoff
+import redis.retry
 import redis.sentinel
 
 from firmware_host.config.urls import SENTINEL_SCHEME, SentinelUrl, parse_sentinel_url
 
-__all__ = ["async_client", "is_sentinel", "primary_address", "sync_client"]
+__all__ = ["RETRIES", "async_client", "is_sentinel", "primary_address", "sync_client"]
+
+#: How many times a command that failed on its connection is tried again (at once).
+RETRIES = 1
 
 
 def is_sentinel(url: str) -> bool:
@@ -42,7 +54,7 @@ def is_sentinel(url: str) -> bool:
 def _sentinel_kwargs(parsed: SentinelUrl, kwargs: dict[str, Any]) -> dict[str, Any]:
     """How to talk to the sentinels themselves: their own login, the caller's timeouts."""
     own: dict[str, Any] = {key: kwargs[key] for key in ("socket_timeout",
-                                                       "socket_connect_timeout")
+                                                       "socket_connect_timeout", "retry")
                            if key in kwargs}
     if parsed.sentinel_username is not None:
         own["username"] = parsed.sentinel_username
@@ -68,6 +80,7 @@ def sync_client(url: str, **kwargs: Any) -> redis.Redis:
     Raises:
         ValueError: the URL cannot be parsed.
     """
+    kwargs.setdefault("retry", redis.retry.Retry(redis.backoff.NoBackoff(), RETRIES))
     if not is_sentinel(url):
         return redis.Redis.from_url(url, **kwargs)
     parsed = parse_sentinel_url(url)
@@ -84,6 +97,7 @@ def async_client(url: str, **kwargs: Any) -> redis.asyncio.Redis:
     Raises:
         ValueError: the URL cannot be parsed.
     """
+    kwargs.setdefault("retry", redis.asyncio.retry.Retry(redis.backoff.NoBackoff(), RETRIES))
     if not is_sentinel(url):
         return redis.asyncio.Redis.from_url(url, **kwargs)
     parsed = parse_sentinel_url(url)

@@ -189,3 +189,28 @@ def test_the_store_never_raises_from_its_exit(tmp_path: Path,
         pass
     assert len(spool) == 1  # kept for the next start
     assert any("not flushed at stop" in line for line in warnings(caplog))
+
+
+def test_a_failing_sentinel_primary_is_given_up_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # redis-py's default for a client of sentinels retries ten times with a growing back-off:
+    # 11 connections and some 4 s for each command while no primary is known (a failover),
+    # on the scan thread, the keep-alive and every web request alike.
+    import redis.connection
+
+    from firmware_host.store.connect import sync_client
+    from tests.redis_server import free_port
+
+    connects: list[int] = []
+    original = redis.connection.Connection._connect
+
+    def counting(self: redis.connection.Connection) -> object:
+        connects.append(1)
+        return original(self)
+
+    monkeypatch.setattr(redis.connection.Connection, "_connect", counting)
+    client = sync_client(f"redis+sentinel://127.0.0.1:{free_port()}/hall/0", socket_timeout=1,
+                         socket_connect_timeout=1)
+    with pytest.raises(redis.ConnectionError):
+        client.ping()
+    assert 1 <= len(connects) <= 4
