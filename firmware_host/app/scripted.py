@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TextIO
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.geometry import Layout
+from board_io.schema import SCAN_HZ
 from board_io.sim import ScriptPlayer, read_script
 from engine import Board
 from engine.errors import DraughtsError
@@ -34,6 +35,7 @@ from engine.variant import find_variant
 from firmware_host.app.listeners import json_printer, text_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Wiring, build_service
+from firmware_host.config.schema import GAME_VARIANT
 from firmware_host.game.controller import run_script
 from firmware_host.recognition.layout import layout_for
 
@@ -72,7 +74,7 @@ def run_scripted(options: RunOptions, out: TextIO | None = None) -> int:
 
 def _run(options: RunOptions, out: TextIO) -> int:
     config = options.config
-    variant = find_variant(str(config["game.variant"]))
+    variant = find_variant(config[GAME_VARIANT])
     layout = layout_for(variant)
     occupied = None if options.occupied is None else parse_squares(options.occupied, layout)
     start = Board(variant, fen=options.fen).occupied_squares() if occupied is None else occupied
@@ -93,6 +95,6 @@ def _run(options: RunOptions, out: TextIO) -> int:
             virtual_time=True, occupied=occupied))
         if service.sim is None:
             raise BoardIOError("a script needs the simulated board (--board sim)")
-        player = ScriptPlayer(service.sim, events, scan_hz=int(str(config["timing.scan_hz"])))
+        player = ScriptPlayer(service.sim, events, scan_hz=config[SCAN_HZ])
         run_script(service.controller, player.ticks(), period=service.scan_period)
     return 0

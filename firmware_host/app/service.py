@@ -38,6 +38,7 @@ from board_io.clock import Clock, MonotonicClock
 from board_io.errors import BoardIOError
 from board_io.leds.base import LedMatrix
 from board_io.registry import (
+    SENSOR_BACKEND,
     BackendContext,
     create_buttons,
     create_leds,
@@ -45,6 +46,7 @@ from board_io.registry import (
     create_sensors,
 )
 from board_io.scanner import Scanner
+from board_io.schema import SCAN_HZ, TRANSFORM
 from board_io.sim import SimulatedBoard
 from engine import Board, Move
 from engine.search import Limit
@@ -53,6 +55,17 @@ from firmware_host.app import logsetup
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.config import Config, ConfigError
+from firmware_host.config.schema import (
+    BOARD_ID,
+    ENGINE_SEED,
+    GAME_BALLOT,
+    GAME_MODE,
+    GAME_VARIANT,
+    LOG_LEVEL,
+    STORE_GAMES_DIR,
+    STORE_SPOOL_DIR,
+    STORE_URL,
+)
 from firmware_host.game.controller import Controller
 from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
@@ -219,7 +232,7 @@ def run_service(options: RunOptions) -> int:
         ConfigError: an invalid option (the CLI prints it as one line).
     """
     config = options.config
-    logsetup.configure("debug" if options.verbose else str(config["log.level"]))
+    logsetup.configure("debug" if options.verbose else config[LOG_LEVEL])
     stop = threading.Event()
     _install_signal_handlers(stop)
     listeners = [json_printer(sys.stdout)] if options.events == "json" else []
@@ -253,12 +266,12 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     wiring = wiring or Wiring()
     # One live board per board id: taken before anything else is opened (a second board with
     # this id is refused with one line; the service's own crashed run is taken over).
-    url = str(config["store.url"])
+    url = config[STORE_URL]
     keepalive = None if url == "memory" else stack.enter_context(
-        KeepAlive.from_url(url, str(config["board.id"])))
+        KeepAlive.from_url(url, config[BOARD_ID]))
     config = with_saved_settings(config)  # what the players chose at the web app last time
     clock = wiring.clock or MonotonicClock()
-    variant = find_variant(str(config["game.variant"]))
+    variant = find_variant(config[GAME_VARIANT])
     layout = layout_for(variant)
     start = Board(variant, fen=wiring.fen)
     initial = start.occupied_squares() if wiring.occupied is None else wiring.occupied
@@ -271,7 +284,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
-                                   matrix=config["board.sensors"] != "shift-register"),
+                                   matrix=config[SENSOR_BACKEND] != "shift-register"),
         expected=start.occupied_squares(), at=clock.monotonic())
     computer = "draughtsboard" if worker is None else worker.opponent.name  # e.g. Scan 3.1
     session = Session(variant, store, SessionConfig.from_config(config), thinker=worker,
@@ -289,39 +302,33 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                          VIRTUAL_TIME_DEPTH if wiring.virtual_time else None)
     notifier = wiring.notifier or stack.enter_context(Notifier())
     sim = context.shared.get("sim-board")
-    period = 1.0 / _int(config, "timing.scan_hz")
+    period = 1.0 / config[SCAN_HZ]
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=remote,
-                   transform=str(config["board.transform"]), keepalive=keepalive)
-
-
-def _int(config: Config, path: str) -> int:
-    value = config[path]
-    assert isinstance(value, int), path
-    return value
+                   transform=config[TRANSFORM], keepalive=keepalive)
 
 
 def _open_store(config: Config, pdn_files: bool) -> RedisStore:
-    files = PdnFiles(str(config["store.games_dir"]), render_game) if pdn_files else None
+    files = PdnFiles(config[STORE_GAMES_DIR], render_game) if pdn_files else None
 
     def on_change(game: GameRecord) -> None:
         if files is not None:
             files.write(game)
 
-    url = str(config["store.url"])
-    spool = None if url == "memory" else str(config["store.spool_dir"])
+    url = config[STORE_URL]
+    spool = None if url == "memory" else config[STORE_SPOOL_DIR]
     if spool is not None:
         try:
             Path(spool).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ConfigError(f"store.spool_dir: cannot create {spool}: "
                               f"{exc.strerror or exc}") from None
-    return open_store(url, str(config["board.id"]), spool, on_change=on_change)
+    return open_store(url, config[BOARD_ID], spool, on_change=on_change)
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,
                    virtual_time: bool) -> EngineWorker | None:
-    if config["game.mode"] == Mode.RECORD.value:
+    if config[GAME_MODE] == Mode.RECORD.value:
         return None
     opponent, limit = build_opponent(config, variant)
     stack.callback(opponent.close)
@@ -340,7 +347,7 @@ def ballot_opening(config: Config, variant: Variant) -> Opening | None:
     Raises:
         ConfigError: ``game.ballot`` is set for another variant than English checkers.
     """
-    choice = str(config["game.ballot"])
+    choice = config[GAME_BALLOT]
     if choice == "none":
         return None
     if variant.name != "english":
@@ -348,7 +355,7 @@ def ballot_opening(config: Config, variant: Variant) -> Opening | None:
                           f"checkers only, not {variant.name}")
     from engine.book import ballot_board, random_ballot
 
-    rng = random.Random(_int(config, "engine.seed") or None)
+    rng = random.Random(config[ENGINE_SEED] or None)
     length = int(choice[0])
 
     def opening(board: Board) -> list[Move]:

@@ -8,6 +8,8 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from firmware_host.config.schema import BOARD_ID, STORE_URL
+
 if TYPE_CHECKING:
     from firmware_host.store import RedisStore
 
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = Config.load(args.config) if args.config else Config.from_mapping({})
         config = config.with_overrides({"store.url": args.store, "board.id": args.board_id})
-        store = open_store(config["store.url"], config["board.id"], background_events=False)
+        store = open_store(config[STORE_URL], config[BOARD_ID], background_events=False)
     except (ConfigError, StoreError) as exc:
         print(f"draughtsboard games: {exc}", file=sys.stderr)
         return 1

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from firmware_host.config.schema import MODES, SIDES
+from firmware_host.config.schema import GAME_VARIANT, MODES, SIDES
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from engine.variant import find_variant
 
-        find_variant(config["game.variant"])
+        find_variant(config[GAME_VARIANT])
     except ValueError as exc:
         raise ConfigError(f"game.variant: {exc}") from None
     from firmware_host.app.logsetup import configure

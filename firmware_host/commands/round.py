@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firmware_host.config.schema import STORE_URL
+
 if TYPE_CHECKING:
     import redis
 
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         config = config.with_overrides({"store.url": args.store})
     except ConfigError as exc:
         return _fail(str(exc))
-    url = str(config["store.url"])
+    url = config[STORE_URL]
     if url == "memory":
         return _fail("rounds live in the boards' Redis: give --store redis://host:port/db")
     try:

@@ -1,12 +1,13 @@
 """``draughtsboard run``: the service (or a scripted run on the simulated board).
 
 >>> from firmware_host.cli import build_parser
+>>> from firmware_host.config.schema import BOARD_ID, GAME_VARIANT, STORE_URL
 >>> args = build_parser().parse_args(["run", "--variant", "shashki", "--store", "memory",
 ...                                   "--board-id", "table7"])
 >>> options = options_from_args(args)
->>> options.config["game.variant"], options.config["store.url"], options.script
+>>> options.config[GAME_VARIANT], options.config[STORE_URL], options.script
 ('shashki', 'memory', None)
->>> options.config["board.id"]
+>>> options.config[BOARD_ID]
 'table7'
 """
 
@@ -15,9 +16,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from board_io.registry import SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
 from firmware_host.config.loader import Config, ConfigError
-from firmware_host.config.schema import LED_BACKENDS, MODES, SENSOR_BACKENDS
+from firmware_host.config.schema import (
+    GAME_VARIANT,
+    LED_BACKENDS,
+    MODES,
+    SENSOR_BACKENDS,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -83,7 +90,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     _check_fen(config, args.fen)
     if args.realtime and args.script is None:
         raise ConfigError("--realtime plays a script: give --script FILE")
-    if args.occupied is not None and config["board.sensors"] != "sim":
+    if args.occupied is not None and config[SENSOR_BACKEND] != "sim":
         raise ConfigError("--occupied sets up the simulated board (--sensors sim)")
     return RunOptions(config=config, config_path=args.config, script=args.script,
                       events=args.events, fen=args.fen, verbose=args.verbose,
@@ -94,7 +101,7 @@ def _check_variant(config: Config) -> None:
     from engine.variant import find_variant  # the engine's tables: only when a command runs
 
     try:
-        find_variant(config["game.variant"])
+        find_variant(config[GAME_VARIANT])
     except ValueError as exc:
         raise ConfigError(f"{config.source}: game.variant: {exc}") from None
 
@@ -106,7 +113,7 @@ def _check_fen(config: Config, fen: str | None) -> None:
     from engine import Board
 
     try:
-        Board(config["game.variant"], fen=fen)
+        Board(config[GAME_VARIANT], fen=fen)
     except ValueError as exc:
         raise ConfigError(f"--fen: {exc}") from None
 
@@ -132,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     if options.script is not None:
-        if options.config["board.sensors"] != "sim":
+        if options.config[SENSOR_BACKEND] != "sim":
             raise ConfigError("--script needs the simulated board (--sensors sim)")
         from firmware_host.app.scripted import run_scripted
 

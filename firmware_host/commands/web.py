@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from firmware_host.config.schema import WEB_TOKEN_FILE
+
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``web``."""
@@ -30,7 +32,7 @@ def _devices(config: object, revoke: str | None) -> int:
     from firmware_host.web.devices import Devices, devices_file
 
     assert isinstance(config, Config)
-    devices = Devices(devices_file(str(config["web.token_file"])))
+    devices = Devices(devices_file(config[WEB_TOKEN_FILE]))
     if revoke is not None:
         if not devices.revoke(revoke):
             print(f"draughtsboard web: no paired device {revoke!r} (see --devices)")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import socket
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from board_io import registry
 from board_io.options import Option
@@ -31,7 +31,7 @@ from firmware_host.config.urls import store_url_problem
 __all__ = [
     "BUTTON_BACKENDS", "ENGINE_KINDS", "LED_BACKENDS", "LOG_LEVELS", "MODES", "OPTIONS",
     "SECTIONS", "SENSOR_BACKENDS", "SERVICE_OPTIONS", "SIDES", "TOUCH_MOVE", "TRANSFORMS",
-    "board_id_from_hostname", "default_board_id", "options_by_path",
+    "Settings", "board_id_from_hostname", "default_board_id", "options_by_path",
 ]
 
 MODES = ("play", "record", "teach")
@@ -46,6 +46,17 @@ BUTTON_BACKENDS = tuple(registry.BUTTON_BACKENDS)
 #: The tables of the configuration file, in the order the example and the docs show them.
 SECTIONS = ("game", "engine", "timing", "clock", "board", "gpio_matrix", "shift_register", "serial",
             "leds", "buttons", "sim", "store", "web", "voice", "log")
+
+T = TypeVar("T")
+
+
+class Settings(Protocol):
+    """What a part that reads the configuration needs: ``config[OPTION]``, the option's value
+    (validated, or its default) typed by the option. :class:`~firmware_host.config.Config` is
+    one."""
+
+    def __getitem__(self, option: Option[T], /) -> T: ...
+
 
 _BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 _SERVICE = ("service",)

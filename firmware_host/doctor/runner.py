@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from board_io.devices import I2C, SPI
+from firmware_host.config.schema import BOARD_ID, STORE_GAMES_DIR, STORE_SPOOL_DIR, STORE_URL
 from firmware_host.doctor.accounts import check_user
 from firmware_host.doctor.clock import check_clock
 from firmware_host.doctor.config import check_config
@@ -37,7 +38,7 @@ def run_checks(config_path: str | Path, system: System | None = None) -> list[Ch
     """
     system = system or System()
     config_check, config = check_config(config_path)
-    url = str(config["store.url"])
+    url = config[STORE_URL]
     return [
         config_check,
         check_user(system),
@@ -45,10 +46,10 @@ def run_checks(config_path: str | Path, system: System | None = None) -> list[Ch
         check_bus_enabled(config, system, SPI),
         check_bus_enabled(config, system, I2C),
         check_pin_factory(config, system),
-        *check_redis(url, system, str(config["board.id"])),
+        *check_redis(url, system, config[BOARD_ID]),
         check_unit_allows_redis(url, dropin=system.unit_dropin,
                                 resolver=system.resolve or resolve),
-        check_free_space("games", str(config["store.games_dir"]), system),
-        check_free_space("the spool", str(config["store.spool_dir"]), system),
+        check_free_space("games", config[STORE_GAMES_DIR], system),
+        check_free_space("the spool", config[STORE_SPOOL_DIR], system),
         check_clock(system),
     ]

@@ -27,6 +27,25 @@ from board_io.events import (
 )
 from engine import Board
 from engine.types import Color, Move
+from firmware_host.config.schema import (
+    BOARD_LANGUAGE,
+    CLOCK_TIME_CONTROL,
+    GAME_ALTERNATIVE_MOVE,
+    GAME_BLACK,
+    GAME_EVENT,
+    GAME_HUMAN_SIDE,
+    GAME_MODE,
+    GAME_SITE,
+    GAME_TAKEBACK,
+    GAME_TOUCH_MOVE,
+    GAME_WHITE,
+    TIMING_CROWN_MS,
+    TIMING_ERROR_MS,
+    TIMING_NEWGAME_MS,
+    TIMING_SETTLE_MS,
+    TIMING_TAKEBACK_MS,
+    Settings,
+)
 from firmware_host.store.records import GameRecord, MoveRecord
 
 
@@ -87,14 +106,14 @@ class SessionConfig:
 
     mode: Mode = Mode.PLAY
     human_side: Color = Color.WHITE
-    touch_move: str = field(default_factory=lambda: str(_default("game.touch_move")))
-    alternative_move: bool = field(default_factory=lambda: bool(_default("game.alternative_move")))
-    takeback: bool = field(default_factory=lambda: bool(_default("game.takeback")))
-    settle_ms: int = field(default_factory=lambda: _int(_default("timing.settle_ms")))
-    error_ms: int = field(default_factory=lambda: _int(_default("timing.error_ms")))
-    takeback_ms: int = field(default_factory=lambda: _int(_default("timing.takeback_ms")))
-    newgame_ms: int = field(default_factory=lambda: _int(_default("timing.newgame_ms")))
-    crown_ms: int = field(default_factory=lambda: _int(_default("timing.crown_ms")))
+    touch_move: str = GAME_TOUCH_MOVE.default
+    alternative_move: bool = GAME_ALTERNATIVE_MOVE.default
+    takeback: bool = GAME_TAKEBACK.default
+    settle_ms: int = TIMING_SETTLE_MS.default
+    error_ms: int = TIMING_ERROR_MS.default
+    takeback_ms: int = TIMING_TAKEBACK_MS.default
+    newgame_ms: int = TIMING_NEWGAME_MS.default
+    crown_ms: int = TIMING_CROWN_MS.default
     headers: Mapping[str, str] = field(default_factory=dict)
     #: The time control of new games ('': no clock): firmware_host/game/clock.py.
     time_control: str = ""
@@ -119,7 +138,7 @@ class SessionConfig:
         return self.mode is not Mode.RECORD
 
     @classmethod
-    def from_config(cls, config: ConfigLookup) -> SessionConfig:
+    def from_config(cls, config: Settings) -> SessionConfig:
         """Build the settings from a validated :class:`firmware_host.config.Config`.
 
         Every key has its default in the config schema, so nothing is defaulted here.
@@ -132,43 +151,23 @@ class SessionConfig:
         Raises:
             ValueError: a value is not one of the allowed ones.
         """
-        headers = {tag: str(config[f"game.{tag.lower()}"])
-                   for tag in ("Event", "Site", "White", "Black")}
+        headers = {"Event": config[GAME_EVENT], "Site": config[GAME_SITE],
+                   "White": config[GAME_WHITE], "Black": config[GAME_BLACK]}
         return cls(
-            mode=Mode(str(config["game.mode"])),
-            human_side=Color.WHITE if config["game.human_side"] == "white" else Color.BLACK,
-            touch_move=str(config["game.touch_move"]),
-            alternative_move=bool(config["game.alternative_move"]),
-            takeback=bool(config["game.takeback"]),
-            settle_ms=_int(config["timing.settle_ms"]),
-            error_ms=_int(config["timing.error_ms"]),
-            takeback_ms=_int(config["timing.takeback_ms"]),
-            newgame_ms=_int(config["timing.newgame_ms"]),
-            crown_ms=_int(config["timing.crown_ms"]),
+            mode=Mode(config[GAME_MODE]),
+            human_side=Color.WHITE if config[GAME_HUMAN_SIDE] == "white" else Color.BLACK,
+            touch_move=config[GAME_TOUCH_MOVE],
+            alternative_move=config[GAME_ALTERNATIVE_MOVE],
+            takeback=config[GAME_TAKEBACK],
+            settle_ms=config[TIMING_SETTLE_MS],
+            error_ms=config[TIMING_ERROR_MS],
+            takeback_ms=config[TIMING_TAKEBACK_MS],
+            newgame_ms=config[TIMING_NEWGAME_MS],
+            crown_ms=config[TIMING_CROWN_MS],
             headers={k: v for k, v in headers.items() if v},
-            time_control=str(config["clock.time_control"]),
-            language=str(config["board.language"]),
+            time_control=config[CLOCK_TIME_CONTROL],
+            language=config[BOARD_LANGUAGE],
         )
-
-
-class ConfigLookup(Protocol):
-    """A validated configuration: ``config["section.key"]`` is the value or its default."""
-
-    def __getitem__(self, path: str, /) -> object: ...
-
-
-def _default(path: str) -> object:
-    """The schema's default of ``path``."""
-    from firmware_host.config.schema import options_by_path
-
-    default: object = options_by_path()[path].default
-    return default
-
-
-def _int(value: object) -> int:
-    if not isinstance(value, int):
-        raise ValueError(f"expected an integer, not {value!r}")
-    return value
 
 
 # -- events the session handles, besides board_io.events ------------------------------------

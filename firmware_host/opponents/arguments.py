@@ -7,11 +7,12 @@ result is a :class:`~firmware_host.config.loader.Config` whose ``engine.kind`` i
 None for the built-in engine.
 
 >>> import argparse
+>>> from firmware_host.config.schema import ENGINE_HUB_COMMAND, ENGINE_HUB_CWD, ENGINE_HUB_PARAMS
 >>> parser = argparse.ArgumentParser()
 >>> add_hub_arguments(parser)
 >>> config = hub_config(parser.parse_args(["--hub", "/opt/scan/scan hub",
 ...                                        "--hub-param", "book=false"]))
->>> config["engine.hub_command"], config["engine.hub_params"], config["engine.hub_cwd"]
+>>> config[ENGINE_HUB_COMMAND], config[ENGINE_HUB_PARAMS], config[ENGINE_HUB_CWD]
 (['/opt/scan/scan', 'hub'], {'book': 'false'}, '')
 >>> hub_config(parser.parse_args([])) is None
 True
@@ -22,6 +23,11 @@ from __future__ import annotations
 import argparse
 import shlex
 from typing import TYPE_CHECKING, Any
+
+from firmware_host.config.schema import (
+    ENGINE_HUB_PARAMS,
+    ENGINE_KIND,
+)
 
 if TYPE_CHECKING:  # imported when used: `draughtsboard --help` stays fast
     from firmware_host.config.loader import Config
@@ -68,7 +74,7 @@ def hub_config(args: argparse.Namespace) -> Config | None:
     if args.hub_cwd is not None:
         overrides["engine.hub_cwd"] = args.hub_cwd
     if args.hub_param:
-        params = dict(config["engine.hub_params"])
+        params = dict(config[ENGINE_HUB_PARAMS])
         for item in args.hub_param:
             name, sep, value = item.partition("=")
             if not sep or not name:
@@ -76,7 +82,7 @@ def hub_config(args: argparse.Namespace) -> Config | None:
             params[name] = value
         overrides["engine.hub_params"] = params
     config = config.with_overrides(overrides)
-    if config["engine.kind"] != "hub":
+    if config[ENGINE_KIND] != "hub":
         if args.hub_cwd is not None or args.hub_param:
             raise ConfigError("--hub", "--hub-cwd and --hub-param need a Hub engine: --hub "
                               "COMMAND, or a --config whose engine.kind is \"hub\"")

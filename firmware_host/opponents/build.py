@@ -20,7 +20,17 @@ from engine.levels import level, limit_for_level
 from engine.search import Limit
 from engine.variant import Variant
 from firmware_host.config.loader import Config
-from firmware_host.config.schema import options_by_path
+from firmware_host.config.schema import (
+    ENGINE_DEPTH,
+    ENGINE_HUB_COMMAND,
+    ENGINE_HUB_DEPTH,
+    ENGINE_HUB_MOVETIME_S,
+    ENGINE_HUB_NODES,
+    ENGINE_KIND,
+    ENGINE_LEVEL,
+    ENGINE_MOVETIME_MS,
+    ENGINE_SEED,
+)
 from firmware_host.opponents.hub.client import HubEngine, HubEngineError
 from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
@@ -30,13 +40,7 @@ __all__ = ["build_opponent", "builtin_limit", "hub_engine_config", "hub_limit", 
 #: The keys of the built-in engine's strength: with ``engine.kind = "hub"`` giving one a value
 #: (not 0) is an error, since it would not apply; ``engine.level`` is not among them (the web
 #: app may set it on any board, and the example file sets it).
-_BUILTIN_ONLY = ("engine.depth", "engine.movetime_ms")
-
-
-def _int(config: Config, path: str) -> int:
-    value = config[path]
-    assert isinstance(value, int), path
-    return value
+_BUILTIN_ONLY = (ENGINE_DEPTH, ENGINE_MOVETIME_MS)
 
 
 def builtin_limit(config: Config) -> Limit:
@@ -46,11 +50,11 @@ def builtin_limit(config: Config) -> Limit:
     >>> builtin_limit(Config.from_mapping({"engine": {"depth": 6}})).depth
     6
     """
-    movetime = _int(config, "engine.movetime_ms") / 1000 or None
-    depth = _int(config, "engine.depth")
+    movetime = config[ENGINE_MOVETIME_MS] / 1000 or None
+    depth = config[ENGINE_DEPTH]
     if depth:
         return Limit(depth=depth, movetime=movetime)
-    return limit_for_level(_int(config, "engine.level"), movetime=movetime)
+    return limit_for_level(config[ENGINE_LEVEL], movetime=movetime)
 
 
 def hub_limit(config: Config) -> Limit:
@@ -61,22 +65,22 @@ def hub_limit(config: Config) -> Limit:
         ConfigError: two bounds are set (the Hub protocol's ``level`` takes one form), or a
             built-in engine's key is set for a Hub engine.
     """
-    depth = _int(config, "engine.hub_depth")
-    nodes = _int(config, "engine.hub_nodes")
+    depth = config[ENGINE_HUB_DEPTH]
+    nodes = config[ENGINE_HUB_NODES]
     given = [f"engine.hub_depth = {depth}"] if depth else []
     given += [f"engine.hub_nodes = {nodes}"] if nodes else []
-    movetime = config["engine.hub_movetime_s"]
-    assert isinstance(movetime, float | int)
+    movetime = config[ENGINE_HUB_MOVETIME_S]
     # The example file sets every key to its default: only another time per move is a choice.
-    if given and movetime != options_by_path()["engine.hub_movetime_s"].default:
+    if given and movetime != ENGINE_HUB_MOVETIME_S.default:
         given.append(f"engine.hub_movetime_s = {movetime}")
     if len(given) > 1:
         raise ConfigError.worded(
             "engine.hub_depth", f"{' and '.join(given)}: set only one (the Hub protocol's level "
             "is one of depth, nodes or move-time)", source=config.source)
-    for path in _BUILTIN_ONLY:
-        if config[path]:
-            hub_key = "hub_depth" if path == "engine.depth" else "hub_movetime_s"
+    for option in _BUILTIN_ONLY:
+        if config[option]:
+            path = option.path
+            hub_key = "hub_depth" if option is ENGINE_DEPTH else "hub_movetime_s"
             raise ConfigError.worded(
                 path, f"{path} is the built-in engine's; with engine.kind = \"hub\" set "
                 f"engine.{hub_key} instead", source=config.source)
@@ -84,7 +88,7 @@ def hub_limit(config: Config) -> Limit:
         return Limit(depth=depth)
     if nodes:
         return Limit(nodes=nodes)
-    return Limit(movetime=float(movetime))
+    return Limit(movetime=movetime)
 
 
 def hub_engine_config(config: Config) -> HubEngineConfig:
@@ -93,7 +97,7 @@ def hub_engine_config(config: Config) -> HubEngineConfig:
     Raises:
         ConfigError: ``engine.hub_command`` is empty, or another key does not fit.
     """
-    if not config["engine.hub_command"]:
+    if not config[ENGINE_HUB_COMMAND]:
         raise ConfigError.worded(
             "engine.hub_command", "engine.hub_command is empty: engine.kind = \"hub\" needs the "
             "engine's argv, e.g. [\"/opt/scan/scan\", \"hub\"]", source=config.source)
@@ -125,7 +129,7 @@ def build_opponent(config: Config, variant: Variant, *, start: bool = True
     Raises:
         ConfigError: a bad ``[engine]`` setting, or a Hub engine that does not start.
     """
-    if config["engine.kind"] == "hub":
+    if config[ENGINE_KIND] == "hub":
         limit = hub_limit(config)
         opponent = HubOpponent(HubEngine(hub_engine_config(config)))
         if start:
@@ -135,6 +139,6 @@ def build_opponent(config: Config, variant: Variant, *, start: bool = True
                 opponent.close()
                 raise
         return opponent, limit
-    chosen = level(_int(config, "engine.level"))
-    return (BuiltinOpponent(seed=_int(config, "engine.seed"), options=chosen.options),
+    chosen = level(config[ENGINE_LEVEL])
+    return (BuiltinOpponent(seed=config[ENGINE_SEED], options=chosen.options),
             builtin_limit(config))

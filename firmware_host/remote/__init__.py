@@ -13,6 +13,7 @@ from contextlib import ExitStack
 
 from board_io.clock import Clock
 from firmware_host.config import Config
+from firmware_host.config.schema import BOARD_ID, STORE_URL, WEB_CONTROL
 from firmware_host.game.controller import Controller
 from firmware_host.game.session import Session
 from firmware_host.opponents.worker import EngineWorker
@@ -32,12 +33,12 @@ def open_remote(config: Config, controller: Controller[Session], stack: ExitStac
     ``virtual_depth``: in virtual time, the engine's depth when nothing else caps it.
     """
     controller.session.settings.level_hook = level_hook(config, worker, virtual_depth)
-    url = str(config["store.url"])
-    if url == "memory" or not config["web.control"]:
+    url = config[STORE_URL]
+    if url == "memory" or not config[WEB_CONTROL]:
         return None
     client = sync_client(url, socket_timeout=BLOCK_MS / 1000 + 2, socket_connect_timeout=2)
     stack.callback(client.close)
-    board_id = str(config["board.id"])
+    board_id = config[BOARD_ID]
     reader = CommandReader(client, board_id, controller.post, clock.monotonic)
     stack.callback(reader.close)
     controller.session.settings.on_applied = saver(client, board_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.levels import level, limit_for_level
 from engine.search import Limit
 from firmware_host.config import Config
+from firmware_host.config.schema import ENGINE_DEPTH, ENGINE_MOVETIME_MS
 from firmware_host.game.settings import LevelHook
 from firmware_host.opponents.opponent import BuiltinOpponent
 from firmware_host.opponents.worker import EngineWorker
@@ -23,9 +24,8 @@ def level_hook(config: Config, worker: EngineWorker | None, virtual_depth: int |
     if worker is None or not isinstance(worker.opponent, BuiltinOpponent):
         return None
     opponent = worker.opponent
-    depth = config["engine.depth"]
-    movetime_ms = config["engine.movetime_ms"]
-    assert isinstance(depth, int) and isinstance(movetime_ms, int)
+    depth = config[ENGINE_DEPTH]
+    movetime_ms = config[ENGINE_MOVETIME_MS]
     movetime = movetime_ms / 1000 or None
 
     def apply(number: int) -> None:

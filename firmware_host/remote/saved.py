@@ -23,6 +23,7 @@ import redis
 from engine.errors import UnknownVariantError
 from engine.variant import find_variant
 from firmware_host.config import Config
+from firmware_host.config.schema import BOARD_ID, GAME_VARIANT, STORE_URL, WEB_CONTROL
 from firmware_host.game.settings import TOUCH_MOVE_VALUES, check_variant
 from firmware_host.game.timekeeper import control_of
 from firmware_host.store.connect import sync_client
@@ -72,10 +73,10 @@ def overrides(saved: Mapping[str, str], variant: str) -> dict[str, object]:
 def with_saved_settings(config: Config) -> Config:
     """``config`` with the board's saved settings laid over it (unchanged without Redis, with
     ``web.control`` off, or when nothing was saved)."""
-    url = str(config["store.url"])
-    if url == "memory" or not config["web.control"]:
+    url = config[STORE_URL]
+    if url == "memory" or not config[WEB_CONTROL]:
         return config
-    board_id = str(config["board.id"])
+    board_id = config[BOARD_ID]
     try:
         client = sync_client(url, socket_timeout=1, socket_connect_timeout=1)
         try:
@@ -88,7 +89,7 @@ def with_saved_settings(config: Config) -> Config:
     saved = {_text(k): _text(v) for k, v in dict(raw).items()}
     if not saved:
         return config
-    chosen = overrides(saved, str(config["game.variant"]))
+    chosen = overrides(saved, config[GAME_VARIANT])
     ignored = sorted(k for k in saved if PATHS.get(k) not in chosen)
     if ignored:
         log.warning("saved settings ignored (this board cannot take them): %s",

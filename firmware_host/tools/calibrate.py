@@ -54,12 +54,13 @@ from board_io.errors import BoardIOError, LinkTimeout
 from board_io.errors import ConfigError as BoardConfigError
 from board_io.geometry import CellMap, Layout
 from board_io.leds.base import LedMatrix
-from board_io.registry import BackendContext, create_leds, create_sensors
-from board_io.schema import TRANSFORMS
+from board_io.registry import SENSOR_BACKEND, BackendContext, create_leds, create_sensors
+from board_io.schema import DEBOUNCE_MS, SCAN_HZ, STUCK_MS, TRANSFORMS
 from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame
 from firmware_host.config.edit import check_writable, render_value, write_board_options
 from firmware_host.config.loader import Config, ConfigError
+from firmware_host.config.schema import GAME_VARIANT
 from firmware_host.recognition.layout import layout_for
 
 #: Waits ``seconds``: :func:`time.sleep` in real time, moves a virtual clock in tests.
@@ -95,10 +96,10 @@ def load_board_config(options: BoardOptions) -> Config:
     config = config.with_overrides({"game.variant": options.variant,
                                     "board.sensors": options.sensors,
                                     "board.leds": options.leds})
-    if options.script is not None and config["board.sensors"] != "sim":
+    if options.script is not None and config[SENSOR_BACKEND] != "sim":
         raise ConfigError("--script needs the simulated board (--board sim)")
     try:
-        layout_for(config["game.variant"])
+        layout_for(config[GAME_VARIANT])
     except ValueError as exc:
         where = "--variant" if options.variant else f"{config.source}: game.variant"
         raise ConfigError(f"{where}: {exc}") from None
@@ -112,7 +113,7 @@ def board_layout(config: Config) -> Layout:
         ConfigError: unknown variant.
     """
     try:
-        return layout_for(config["game.variant"])
+        return layout_for(config[GAME_VARIANT])
     except ValueError as exc:
         raise ConfigError(f"{config.source}: game.variant: {exc}") from None
 
@@ -397,8 +398,8 @@ def calibrate(options: CalibrateOptions, *, out: TextIO | None = None,
             _say(out, _intro(board))
             result = run_calibration(
                 board.sensors, board.leds, board.layout, clock=clock, wait=board.wait, out=out,
-                scan_hz=config["timing.scan_hz"], debounce_ms=config["timing.debounce_ms"],
-                stuck_ms=config["timing.stuck_ms"], quick=not options.full,
+                scan_hz=config[SCAN_HZ], debounce_ms=config[DEBOUNCE_MS],
+                stuck_ms=config[STUCK_MS], quick=not options.full,
                 ignore_occupied=options.ignore_occupied, limit_s=board.limit_s)
             sensor_shape = (board.sensors.rows, board.sensors.cols)
     except KeyboardInterrupt:
@@ -416,8 +417,8 @@ def calibrate(options: CalibrateOptions, *, out: TextIO | None = None,
 
 def _intro(board: OpenBoard) -> str:
     sensors = board.sensors
-    return (f"Calibrating {board.config['board.sensors']} sensors ({sensors.rows}x"
-            f"{sensors.cols} cells) for {board.config['game.variant']} "
+    return (f"Calibrating {board.config[SENSOR_BACKEND]} sensors ({sensors.rows}x"
+            f"{sensors.cols} cells) for {board.config[GAME_VARIANT]} "
             f"({board.layout.num_squares} squares). Follow the lit square; Ctrl-C aborts, "
             "nothing is written before the end.")
 

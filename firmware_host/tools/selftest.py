@@ -43,6 +43,8 @@ from board_io.errors import BoardIOError
 from board_io.errors import ConfigError as BoardConfigError
 from board_io.geometry import CellMap
 from board_io.leds.base import LedMatrix, NoLeds
+from board_io.registry import SENSOR_BACKEND
+from board_io.schema import DEBOUNCE_MS, SCAN_HZ, STUCK_MS
 from board_io.selftest import SelfTestReport, SensorWatch, led_walk
 from board_io.sensors.base import SensorMatrix
 from firmware_host.config.loader import ConfigError
@@ -163,10 +165,10 @@ def selftest(options: SelftestOptions, *, out: TextIO | None = None,
                 raise ConfigError(f"{config.source}: {exc}") from None
             report = run_selftest(
                 board.sensors, board.leds, cell_map, clock=clock, wait=board.wait, out=out,
-                seconds=options.seconds, scan_hz=config["timing.scan_hz"],
-                debounce_ms=config["timing.debounce_ms"], stuck_ms=config["timing.stuck_ms"],
+                seconds=options.seconds, scan_hz=config[SCAN_HZ],
+                debounce_ms=config[DEBOUNCE_MS], stuck_ms=config[STUCK_MS],
                 led_step_s=options.led_step_s,
-                matrix=config["board.sensors"] not in NOT_A_MATRIX)
+                matrix=config[SENSOR_BACKEND] not in NOT_A_MATRIX)
     except KeyboardInterrupt:
         _say(err, "draughtsboard selftest: aborted")
         return 130

@@ -40,6 +40,7 @@ from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
+from firmware_host.config.schema import BOARD_LANGUAGE, GAME_MODE, GAME_VARIANT
 from firmware_host.feedback.texts import WORDS, render
 from firmware_host.game.fields import refusal_fields
 from firmware_host.game.timers import BACKGROUND
@@ -131,9 +132,9 @@ class TerminalGame:
         config = options.config.with_overrides(overrides)
         self.out = out
         self.options = options
-        self.variant = find_variant(str(config["game.variant"]))
+        self.variant = find_variant(config[GAME_VARIANT])
         #: The board's language (board.language, play --language).
-        self.tr = translator(str(config["board.language"]))
+        self.tr = translator(config[BOARD_LANGUAGE])
         self.layout = layout_for(self.variant)
         self.clock: VirtualClock | MonotonicClock = (
             VirtualClock() if options.virtual_time else MonotonicClock())
@@ -553,7 +554,7 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
         out.write("draughtsboard play: " + game.tr.gettext(
             "{variant}, {mode} mode. Type 'help' for commands.").format(
             variant=game.variant.name,
-            mode=game.tr.gettext(WORDS["mode"].get(str(options.config["game.mode"]), "play")))
+            mode=game.tr.gettext(WORDS["mode"].get(options.config[GAME_MODE], "play")))
             + "\n")
         game.settle(script=True)
         game.draw()

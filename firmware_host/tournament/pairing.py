@@ -36,8 +36,8 @@ from typing import Any
 
 import redis
 
+from firmware_host.config.schema import BOARD_ID, STORE_URL, Settings
 from firmware_host.game.settings import MAX_HEADER_LENGTH
-from firmware_host.game.types import ConfigLookup
 
 __all__ = [
     "FIELDS",
@@ -266,18 +266,18 @@ def _text(value: object) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def open_pairing(config: ConfigLookup, stack: ExitStack) -> PairingSource | None:
+def open_pairing(config: Settings, stack: ExitStack) -> PairingSource | None:
     """The board's pairing source for the service (None with the ``memory`` store)."""
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
     from firmware_host.store.connect import sync_client
 
-    url = str(config["store.url"])
+    url = config[STORE_URL]
     if url == "memory":
         return None
     # Read on the game's thread as a game opens and begins: a Redis away costs at most this.
     client = sync_client(url, socket_timeout=0.5, socket_connect_timeout=0.5,
                          retry=Retry(NoBackoff(), 0))
     stack.callback(client.close)
-    return PairingSource(client, str(config["board.id"]))
+    return PairingSource(client, config[BOARD_ID])

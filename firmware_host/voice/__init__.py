@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from typing import Protocol
 
+from firmware_host.config.schema import BOARD_LANGUAGE, VOICE_COMMAND, VOICE_ENABLED, Settings
 from firmware_host.feedback.texts import render
 from firmware_host.i18n import N_, Translator, translator
 
@@ -192,15 +193,11 @@ def voice_listener(speaker: Speaker, tr: Translator) -> Callable[[Mapping[str, o
     return listen
 
 
-class _Config(Protocol):
-    def __getitem__(self, path: str, /) -> object: ...
-
-
 class _Subscriber(Protocol):
     def subscribe(self, listener: Callable[[Mapping[str, object]], None]) -> None: ...
 
 
-def open_voice(config: _Config, stack: ExitStack, session: _Subscriber,
+def open_voice(config: Settings, stack: ExitStack, session: _Subscriber,
                runner: Runner = _run) -> Speaker | None:
     """Give ``session`` a voice when ``voice.enabled`` (closed with ``stack``); None when off,
     or when the speech program is missing (said once in the log, the board plays on).
@@ -209,14 +206,14 @@ def open_voice(config: _Config, stack: ExitStack, session: _Subscriber,
     >>> open_voice(Config.from_mapping({}), ExitStack(), None) is None  # type: ignore[arg-type]
     True
     """
-    if not config["voice.enabled"]:
+    if not config[VOICE_ENABLED]:
         return None
-    program = str(config["voice.command"])
+    program = config[VOICE_COMMAND]
     if shutil.which(program) is None:
         log.warning("voice: %s is not installed (apt install espeak-ng): the board stays silent",
                     program)
         return None
-    language = translator(str(config["board.language"])).language
+    language = translator(config[BOARD_LANGUAGE]).language
     speaker = Speaker(language, program, runner)
     stack.callback(speaker.close)
     session.subscribe(voice_listener(speaker, translator(language)))

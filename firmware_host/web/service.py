@@ -11,6 +11,14 @@ from aiohttp import web
 
 from firmware_host.app import logsetup
 from firmware_host.config import Config, ConfigError
+from firmware_host.config.schema import (
+    LOG_LEVEL,
+    STORE_URL,
+    WEB_CONTROL,
+    WEB_LISTEN,
+    WEB_RATE_PER_MINUTE,
+    WEB_TOKEN_FILE,
+)
 from firmware_host.store import shown_url
 from firmware_host.store.connect import async_client
 from firmware_host.web.app import WebSettings, build_app, run_forever
@@ -44,22 +52,22 @@ def run_web(config: Config, out: object = None) -> int:
     Prints one banner line with the address, the pairing code and the arbiter code (never the
     token).
     """
-    logsetup.configure(str(config["log.level"]))
-    url = str(config["store.url"])
+    logsetup.configure(config[LOG_LEVEL])
+    url = config[STORE_URL]
     if url == "memory":
         print("draughtsboard web: store.url is memory: give the boards' Redis "
               "(--store redis://host:port/0)", file=sys.stderr)
         return 2
-    host, port = parse_listen(str(config["web.listen"]))
+    host, port = parse_listen(config[WEB_LISTEN])
     try:
-        token = load_token(str(config["web.token_file"]))
+        token = load_token(config[WEB_TOKEN_FILE])
     except OSError as exc:
         print(f"draughtsboard web: web.token_file: {exc.strerror or exc}", file=sys.stderr)
         return 1
     settings = WebSettings(keys=Keys(token), arbiter=ArbiterKeys(token),
-                           control=bool(config["web.control"]),
-                           devices=Devices(devices_file(str(config["web.token_file"]))),
-                           rate_per_minute=int(str(config["web.rate_per_minute"])))
+                           control=config[WEB_CONTROL],
+                           devices=Devices(devices_file(config[WEB_TOKEN_FILE])),
+                           rate_per_minute=config[WEB_RATE_PER_MINUTE])
     return asyncio.run(_serve(settings, url, host, port))
 
 
