@@ -60,7 +60,7 @@ class Config:
     ``config[OPTION]`` (an :class:`~board_io.options.Option` of
     :mod:`~firmware_host.config.schema`) is always a validated value of the option's type: the
     file's, the command line's, or the schema default. ``config["section.key"]`` is the same
-    value untyped, for code that walks the keys. ``explicit`` holds the paths that were given.
+    value as an ``object``, for code that walks the keys. ``explicit`` holds the paths that were given.
     """
 
     values: Mapping[str, Any]
@@ -71,7 +71,7 @@ class Config:
     def __getitem__(self, key: Option[T]) -> T: ...
 
     @overload
-    def __getitem__(self, key: str) -> Any: ...
+    def __getitem__(self, key: str) -> object: ...
 
     def __getitem__(self, key: Option[T] | str) -> object:
         if isinstance(key, str):
@@ -159,7 +159,7 @@ class Config:
                 continue
             value = self[option.path]
             for pin in value if isinstance(value, list) else [value]:
-                if pin < 0:
+                if not isinstance(pin, int) or pin < 0:
                     continue
                 if pin in seen:
                     raise ConfigError.worded(
