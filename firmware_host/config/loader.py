@@ -60,7 +60,8 @@ class Config:
     ``config[OPTION]`` (an :class:`~board_io.options.Option` of
     :mod:`~firmware_host.config.schema`) is always a validated value of the option's type: the
     file's, the command line's, or the schema default. ``config["section.key"]`` is the same
-    value as an ``object``, for code that walks the keys. ``explicit`` holds the paths that were given.
+    value as an ``object``, for code that walks the keys. ``explicit`` holds the paths that were
+    given.
     """
 
     values: Mapping[str, Any]
