@@ -11,8 +11,6 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
 from board_io.options import Option
 from firmware_host.config.example import toml_value
 from firmware_host.config.schema import OPTIONS, SECTIONS
@@ -54,13 +52,13 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _default(option: Option[Any]) -> str:
+def _default(option: Option[object]) -> str:
     if option.default_doc is not None:
         return option.default_doc
     return f"`{_cell(toml_value(option.default))}`"
 
 
-def _row(option: Option[Any]) -> str:
+def _row(option: Option[object]) -> str:
     cells = (f"`{option.path}`", _KIND_NAMES[option.kind], _default(option),
              _cell(option.allowed()), ", ".join(option.readers), _cell(option.doc))
     return "| " + " | ".join(cells) + " |"

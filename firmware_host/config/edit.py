@@ -23,7 +23,6 @@ import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from firmware_host.config.loader import Config, ConfigError
 
@@ -44,7 +43,7 @@ def check_writable(path: Path) -> None:
                           "safely)")
 
 
-def render_value(value: Any) -> str:
+def render_value(value: object) -> str:
     """Render a config value as TOML: strings, booleans, integers and lists of integers
     (long lists wrapped, ten to a line).
 
@@ -70,7 +69,7 @@ def render_value(value: Any) -> str:
     raise TypeError(f"cannot write {value!r} to the configuration")
 
 
-def _parses(text: str) -> dict[str, Any] | None:
+def _parses(text: str) -> dict[str, object] | None:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -120,7 +119,7 @@ def _trailing_comment(statement: str) -> str:
     return ""
 
 
-def set_board_option(text: str, key: str, value: Any) -> str:
+def set_board_option(text: str, key: str, value: object) -> str:
     """Return ``text`` (a TOML file) with ``key`` of its ``[board]`` table set to ``value``.
 
     Only that statement changes (its indentation and trailing comment are kept); a missing key
@@ -159,7 +158,7 @@ def set_board_option(text: str, key: str, value: Any) -> str:
     return "".join(lines)
 
 
-def write_board_options(path: Path, entries: Mapping[str, Any], *,
+def write_board_options(path: Path, entries: Mapping[str, object], *,
                         verify: Callable[[Config], None] | None = None) -> None:
     """Set ``[board]`` keys in the TOML file at ``path``, keeping every other line.
 
@@ -206,7 +205,7 @@ def _copy_owner_and_mode(original: Path, new: Path) -> None:
     os.chmod(new, info.st_mode & 0o7777)
 
 
-def _check_written(path: Path, tmp: Path, entries: Mapping[str, Any],
+def _check_written(path: Path, tmp: Path, entries: Mapping[str, object],
                    verify: Callable[[Config], None] | None) -> None:
     try:
         loaded = Config.load(tmp)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Any
 
 from board_io.options import Option
 from firmware_host.config.schema import OPTIONS
@@ -31,7 +30,7 @@ _HEADER = """\
 """
 
 
-def toml_value(value: Any) -> str:
+def toml_value(value: object) -> str:
     """Render a default as TOML.
 
     Example:
@@ -52,7 +51,7 @@ def toml_value(value: Any) -> str:
     raise TypeError(f"cannot render {value!r}")
 
 
-def _entry(option: Option[Any]) -> list[str]:
+def _entry(option: Option[object]) -> list[str]:
     doc = option.doc
     allowed = option.allowed()
     if option.choices is not None:

@@ -19,7 +19,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import TypeVar, overload
 
 from board_io.errors import ConfigError
 from board_io.options import Option, read
@@ -31,7 +31,7 @@ __all__ = ["Config", "ConfigError", "redact_url"]
 T = TypeVar("T")
 
 
-def _checked(option: Option[Any], value: object, where: str) -> Any:
+def _checked(option: Option[object], value: object, where: str) -> object:
     try:
         return option.validate(value)
     except ConfigError as exc:
@@ -64,7 +64,7 @@ class Config:
     given.
     """
 
-    values: Mapping[str, Any]
+    values: Mapping[str, object]
     source: str = "<defaults>"
     explicit: frozenset[str] = field(default_factory=frozenset)
 
@@ -87,7 +87,7 @@ class Config:
         return path in self.explicit
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], source: str = "<mapping>") -> Config:
+    def from_mapping(cls, data: Mapping[str, object], source: str = "<mapping>") -> Config:
         """Validate a parsed TOML document.
 
         Raises:
@@ -126,7 +126,7 @@ class Config:
             raise ConfigError(f"{path}: not valid TOML: {exc}") from None
         return cls.from_mapping(data, str(path))
 
-    def with_overrides(self, overrides: Mapping[str, Any]) -> Config:
+    def with_overrides(self, overrides: Mapping[str, object]) -> Config:
         """Return a copy with command-line values (``None`` means not given) applied.
 
         Raises:
@@ -175,13 +175,13 @@ class Config:
             return setting
         return "strict" if self[GAME_MODE] == "record" else "off"
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """Every value, secrets redacted, for logs and ``--verbose`` output."""
         known = options_by_path()
         return {path: _shown(known[path], value) for path, value in self.values.items()}
 
 
-def _shown(option: Option[Any], value: Any) -> Any:
+def _shown(option: Option[object], value: object) -> object:
     if not option.secret:
         return value
     return redact_url(value) if isinstance(value, str) else "***"  # a secret is a URL

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import socket
 from collections.abc import Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from board_io import registry
 from board_io.options import Option
@@ -325,7 +325,7 @@ LOG_LEVEL: Option[str] = _str(
     "log.level", "info", "Log level.", LOG_LEVELS)
 
 #: The keys only the service reads, in the order the example and the docs show them.
-SERVICE_OPTIONS: tuple[Option[Any], ...] = (
+SERVICE_OPTIONS: tuple[Option[object], ...] = (
     GAME_VARIANT, GAME_MODE, GAME_HUMAN_SIDE, GAME_TOUCH_MOVE, GAME_ALTERNATIVE_MOVE,
     GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK, ENGINE_KIND,
     ENGINE_LEVEL, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND, ENGINE_HUB_TIMEOUT_S,
@@ -338,7 +338,7 @@ SERVICE_OPTIONS: tuple[Option[Any], ...] = (
 )
 
 
-def _by_section(options: tuple[Option[Any], ...]) -> tuple[Option[Any], ...]:
+def _by_section(options: tuple[Option[object], ...]) -> tuple[Option[object], ...]:
     order = {section: i for i, section in enumerate(SECTIONS)}
     unknown = {option.section for option in options} - set(order)
     if unknown:
@@ -347,9 +347,9 @@ def _by_section(options: tuple[Option[Any], ...]) -> tuple[Option[Any], ...]:
 
 
 #: Every key, section by section (within a section: the service's keys, then board_io's).
-OPTIONS: tuple[Option[Any], ...] = _by_section((*SERVICE_OPTIONS, *registry.OPTIONS))
+OPTIONS: tuple[Option[object], ...] = _by_section((*SERVICE_OPTIONS, *registry.OPTIONS))
 
 
-def options_by_path() -> dict[str, Option[Any]]:
+def options_by_path() -> dict[str, Option[object]]:
     """Return the options keyed by their dotted path."""
     return {option.path: option for option in OPTIONS}
