@@ -15,12 +15,11 @@ colours are the LED sink's business (it maps roles to colours on RGB boards).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
 
 from board_io.types import Led, Pattern, Role
-from engine.types import Square
+from engine.types import Move, Square
 
 Layer = tuple[Role, Iterable[Square]]
 
@@ -89,7 +88,7 @@ def build(layers: Iterable[Layer]) -> dict[Square, Led]:
     return {square: led(role) for square, role in sorted(chosen.items())}
 
 
-def move_to_carry_out(move: Any, occupied: frozenset[Square]) -> list[Layer]:
+def move_to_carry_out(move: Move, occupied: frozenset[Square]) -> list[Layer]:
     """Layers telling what is still to do to carry out ``move`` on a board showing ``occupied``.
 
     ``move`` is an ``engine.Move`` (origin, destination, path, captures). The origin is lit while
@@ -135,7 +134,7 @@ def correction(missing: Iterable[Square], extra: Iterable[Square]) -> list[Layer
     return [(Role.MISSING, list(missing)), (Role.EXTRA, list(extra))]
 
 
-def legal_destinations(moves: Iterable[Any]) -> list[Layer]:
+def legal_destinations(moves: Iterable[Move]) -> list[Layer]:
     """Layers showing where a lifted piece may go: each move's destination (and its captures).
 
     >>> from types import SimpleNamespace as M
@@ -150,7 +149,7 @@ def must_capture(squares: Iterable[Square]) -> list[Layer]:
     return [(Role.MUST, sorted(set(squares)))]
 
 
-def hint(move: Any) -> list[Layer]:
+def hint(move: Move) -> list[Layer]:
     """Layers showing a hinted move: its origin, landing squares and destination."""
     return [(Role.HINT, [move.origin, *move.path])]
 
@@ -186,7 +185,8 @@ def sensor_fault(squares: Iterable[Square]) -> list[Layer]:
     return [(Role.FAULT, sorted(set(squares)))]
 
 
-def to_data(frame: Mapping[Square, Led], name: Any = str) -> dict[str, list[str]]:
+def to_data(frame: Mapping[Square, Led],
+            name: Callable[[Square], object] = str) -> dict[str, list[str]]:
     """Render a frame as plain data for the event bus: square name -> [pattern, role].
 
     ``name`` turns a square index into its name (the variant's PDN name).
