@@ -18,7 +18,7 @@ from firmware_host.doctor.network import is_local, redis_host
 from firmware_host.doctor.report import Check
 from firmware_host.doctor.system import RedisProbe, System
 from firmware_host.store.connect import is_sentinel, primary_address
-from firmware_host.store.keys import ROOT
+from firmware_host.store.keys import BoardKeys
 from firmware_host.store.lease import lease_key
 
 __all__ = ["AclProbe", "check_acl", "check_redis"]
@@ -48,7 +48,7 @@ def check_acl(client: AclProbe, board_id: str, *, local: bool) -> Check:
     except redis.RedisError as exc:
         return Check(name, False, f"cannot ask Redis who this is: {exc}", "check Redis (6+)")
     try:
-        client.delete(f"{ROOT}:{board_id}:doctor-probe")
+        client.delete(BoardKeys(board_id).doctor_probe)
     except redis.exceptions.NoPermissionError:
         return Check(name, False, f"user {user!r} cannot write board {board_id!r}'s keys",
                      f"give the board its own user (board-{board_id}): re-run install.sh on "
@@ -56,7 +56,7 @@ def check_acl(client: AclProbe, board_id: str, *, local: bool) -> Check:
     except redis.RedisError as exc:
         return Check(name, False, f"cannot probe the ACL: {exc}", "check Redis")
     try:
-        client.delete(f"{ROOT}:{_NOBODY}:doctor-probe")
+        client.delete(BoardKeys(_NOBODY).doctor_probe)
     except redis.exceptions.NoPermissionError:
         return Check(name, True, f"user {user!r}: its own keys only")
     except redis.RedisError as exc:

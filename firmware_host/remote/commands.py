@@ -36,6 +36,7 @@ import redis
 
 from firmware_host.game.settings import HEADER_TAGS, MAX_HEADER_LENGTH
 from firmware_host.game.types import Command, CommandName, SessionEvent
+from firmware_host.store.keys import BoardKeys
 
 __all__ = ["MAX_AGE", "MAX_SKEW", "CommandReader", "commands_key", "parse_command"]
 
@@ -56,7 +57,7 @@ Parsed = tuple[str, str | None, str | None, str | None]
 
 def commands_key(board_id: str) -> str:
     """The board's command stream: ``draughtsboard:<board>:commands``."""
-    return f"draughtsboard:{board_id}:commands"
+    return BoardKeys(board_id).commands
 
 
 def _text(fields: Mapping[bytes, bytes], key: str) -> str | None:

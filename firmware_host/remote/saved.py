@@ -27,6 +27,7 @@ from firmware_host.config.schema import BOARD_ID, GAME_VARIANT, STORE_URL, WEB_C
 from firmware_host.game.settings import TOUCH_MOVE_VALUES, check_variant
 from firmware_host.game.timekeeper import control_of
 from firmware_host.store.connect import sync_client
+from firmware_host.store.keys import BoardKeys
 
 __all__ = ["overrides", "saver", "settings_key", "with_saved_settings"]
 
@@ -40,7 +41,7 @@ PATHS = {"variant": "game.variant", "mode": "game.mode", "level": "engine.level"
 
 def settings_key(board_id: str) -> str:
     """The board's saved settings: ``draughtsboard:<board>:settings``."""
-    return f"draughtsboard:{board_id}:settings"
+    return BoardKeys(board_id).settings
 
 
 def overrides(saved: Mapping[str, str], variant: str) -> dict[str, object]:

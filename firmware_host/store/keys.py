@@ -8,7 +8,14 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:events`` stream (capped) and pub/sub channel of the same name: live events;
 - ``…:spool`` string: how far the disk spool has been flushed (so a flush is applied once);
 - ``…:lease`` string: which live service holds the board id (:mod:`.lease`);
-- ``…:alive`` string with a TTL: the board's heartbeat (:mod:`.keepalive`).
+- ``…:alive`` string with a TTL: the board's heartbeat (:mod:`.keepalive`);
+- ``…:commands`` stream: the web app's commands to the board (:mod:`firmware_host.remote`);
+- ``…:settings`` hash: the settings chosen at the web app (:mod:`firmware_host.remote.saved`);
+- ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
+- ``draughtsboard:rounds:<round>`` string: a round's pairings; ``draughtsboard:audit`` stream:
+  the arbiter's decisions (:mod:`firmware_host.tournament`).
+
+Every module that names a key takes it from here.
 
 >>> keys = BoardKeys("board1")
 >>> keys.game("20261129-183005-3fa2")
@@ -26,11 +33,22 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["BOARDS", "ROOT", "BoardKeys", "new_game_id"]
+__all__ = ["AUDIT", "BOARDS", "ROOT", "BoardKeys", "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
 #: The set of every board id that has recorded a game.
 BOARDS = f"{ROOT}:boards"
+#: The arbiter's audit stream (every board's decisions).
+AUDIT = f"{ROOT}:audit"
+
+
+def round_key(number: str) -> str:
+    """A round's pairings.
+
+    >>> round_key("3")
+    'draughtsboard:rounds:3'
+    """
+    return f"{ROOT}:rounds:{number}"
 
 
 def new_game_id(created: float) -> str:
@@ -79,6 +97,26 @@ class BoardKeys:
     def lease(self) -> str:
         """The board-id lease (:mod:`.lease`)."""
         return self.prefix + "lease"
+
+    @property
+    def commands(self) -> str:
+        """The web app's command stream to the board (:mod:`firmware_host.remote.commands`)."""
+        return self.prefix + "commands"
+
+    @property
+    def settings(self) -> str:
+        """The settings saved at the web app (:mod:`firmware_host.remote.saved`)."""
+        return self.prefix + "settings"
+
+    @property
+    def pairing(self) -> str:
+        """The next game's tags in a round (:mod:`firmware_host.tournament.pairing`)."""
+        return self.prefix + "pairing"
+
+    @property
+    def doctor_probe(self) -> str:
+        """The key ``draughtsboard doctor`` writes and deletes to test access."""
+        return self.prefix + "doctor-probe"
 
     def game(self, game_id: str) -> str:
         """The stream of the game's log."""

@@ -43,6 +43,7 @@ from typing import Protocol
 from firmware_host.store.connect import sync_client
 from firmware_host.store.errors import StoreError
 from firmware_host.store.failures import FAILURES, describe_failure, failure_kind
+from firmware_host.store.keys import BoardKeys
 
 __all__ = ["DEFAULT_TTL_S", "BoardIdInUse", "BoardLease", "LeaseClient", "LeaseState",
            "lease_key", "machine_id"]
@@ -88,7 +89,7 @@ class LeaseClient(Protocol):
 
 def lease_key(board_id: str) -> str:
     """The lease's key, beside the board's other keys."""
-    return f"draughtsboard:{board_id}:lease"
+    return BoardKeys(board_id).lease
 
 
 def machine_id(path: Path = Path("/etc/machine-id")) -> str:

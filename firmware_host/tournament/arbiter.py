@@ -30,12 +30,12 @@ from redis.asyncio import Redis
 
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
+from firmware_host.store.keys import AUDIT
 
 __all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
            "audit_entries", "correct_result", "pause_all", "resume_all"]
 
-#: The audit stream (capped at about :data:`AUDIT_LENGTH` entries).
-AUDIT = "draughtsboard:audit"
+#: The audit stream (:data:`firmware_host.store.keys.AUDIT`) is capped at about this many entries.
 AUDIT_LENGTH = 100_000
 #: The most time one decision may give or take (seconds).
 MAX_ADDED_S = 3600

@@ -38,6 +38,7 @@ import redis
 
 from firmware_host.config.schema import BOARD_ID, STORE_URL, Settings
 from firmware_host.game.settings import MAX_HEADER_LENGTH
+from firmware_host.store.keys import BoardKeys, round_key
 
 __all__ = [
     "FIELDS",
@@ -86,12 +87,7 @@ class Pairing:
 
 def pairing_key(board_id: str) -> str:
     """The next game's tags of a board: ``draughtsboard:<board>:pairing``."""
-    return f"draughtsboard:{board_id}:pairing"
-
-
-def round_key(number: str) -> str:
-    """A round's pairings: ``draughtsboard:rounds:<round>``."""
-    return f"draughtsboard:rounds:{number}"
+    return BoardKeys(board_id).pairing
 
 
 def _name_problem(column: str, value: str) -> str | None:

@@ -27,6 +27,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from firmware_host.store.keys import BoardKeys
+
 __all__ = ["OFFLINE_AFTER_S", "Liveness", "alive_key", "of", "read"]
 
 #: A heartbeat older than this (seconds) means the board's service is gone.
@@ -35,7 +37,7 @@ OFFLINE_AFTER_S = 15.0
 
 def alive_key(board_id: str) -> str:
     """The board's heartbeat key."""
-    return f"draughtsboard:{board_id}:alive"
+    return BoardKeys(board_id).alive
 
 
 @dataclass(frozen=True)

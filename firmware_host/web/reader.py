@@ -19,6 +19,7 @@ from redis.exceptions import ResponseError
 from engine import Board
 from engine.errors import DraughtsError
 from firmware_host.feedback.texts import render
+from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
 from firmware_host.web import edge
 from firmware_host.web.edge import BadRecord, Rejects
@@ -27,7 +28,6 @@ __all__ = ["BoardView", "Reader", "events_key"]
 
 log = logging.getLogger(__name__)
 
-ROOT = "draughtsboard"
 #: Events looked at, newest first, for a board's live state (a board page; a hall card needs
 #: only the state and the LED frame: CARD_RECENT).
 RECENT = 400
@@ -50,7 +50,7 @@ STATE_NAMES: Mapping[str, str] = {
 
 def events_key(board_id: str) -> str:
     """The board's live event stream."""
-    return f"{ROOT}:{board_id}:events"
+    return BoardKeys(board_id).events
 
 
 @dataclass
@@ -137,19 +137,19 @@ class Reader:
     async def boards(self) -> list[str]:
         """Every board that has recorded a game, sorted (a member that is not a board id by
         the configuration's rule is skipped: it could not name keys, links or feed fields)."""
-        members: Any = await self._read(f"{ROOT}:boards", self.client.smembers, set())
+        members: Any = await self._read(BOARDS, self.client.smembers, set())
         out = []
         for member in members:
             try:
                 out.append(edge.board_id(member))
             except BadRecord as exc:
-                self.rejects.skip(f"{ROOT}:boards", repr(member)[:80], exc)
+                self.rejects.skip(BOARDS, repr(member)[:80], exc)
         return sorted(out)
 
     async def games_started(self, board_id: str, since: float = 0.0
                             ) -> list[tuple[str, float]]:
         """The board's games with their start times, oldest first."""
-        key = f"{ROOT}:{board_id}:games"
+        key = BoardKeys(board_id).games
         ids: Any = await self._read(key, self.client.zrangebyscore, [], since, "+inf",
                                     withscores=True)
         out = []
@@ -162,7 +162,7 @@ class Reader:
 
     async def game(self, board_id: str, game_id: str) -> GameRecord | None:
         """A game replayed from its log (a corrupt entry is skipped), or None if unknown."""
-        key = f"{ROOT}:{board_id}:game:{game_id}"
+        key = BoardKeys(board_id).game(game_id)
         entries: Any = await self._read(key, self.client.xrange, [])
         game: GameRecord | None = None
         seen = 0
@@ -184,8 +184,8 @@ class Reader:
 
     async def current_game_id(self, board_id: str) -> str | None:
         """The game the board plays now: its session's, else its latest."""
-        session: Any = await self._read(f"{ROOT}:{board_id}:session", self.client.get, None)
-        latest: Any = await self._read(f"{ROOT}:{board_id}:games", self.client.zrevrange, [],
+        session: Any = await self._read(BoardKeys(board_id).session, self.client.get, None)
+        latest: Any = await self._read(BoardKeys(board_id).games, self.client.zrevrange, [],
                                        0, 0)
         return _current(session, latest)
 
@@ -212,12 +212,12 @@ class Reader:
         """The board's live view: its game, position, state, LEDs and the sentences among its
         ``recent`` newest events."""
         pipe = self.client.pipeline(transaction=False)  # one round trip for three reads
-        pipe.get(f"{ROOT}:{board_id}:session")
-        pipe.zrevrange(f"{ROOT}:{board_id}:games", 0, 0)
+        pipe.get(BoardKeys(board_id).session)
+        pipe.zrevrange(BoardKeys(board_id).games, 0, 0)
         pipe.xrevrange(events_key(board_id), count=recent)
         session, latest, entries = self._replies(
             await pipe.execute(raise_on_error=False),
-            [(f"{ROOT}:{board_id}:session", None), (f"{ROOT}:{board_id}:games", []),
+            [(BoardKeys(board_id).session, None), (BoardKeys(board_id).games, []),
              (events_key(board_id), [])])
         game_id = _current(session, latest)
         game = await self.game(board_id, game_id) if game_id else None
