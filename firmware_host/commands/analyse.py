@@ -120,7 +120,8 @@ def _hub(args: argparse.Namespace, board: Board, config: object) -> tuple[Search
     from firmware_host.config.loader import Config
     from firmware_host.opponents.build import build_opponent
 
-    assert isinstance(config, Config)
+    if not isinstance(config, Config):
+        raise TypeError(f"a Config, not {type(config).__name__}")
     opponent, limit = build_opponent(config, board.variant)
     try:
         if args.depth is not None:

@@ -31,7 +31,8 @@ def _devices(config: object, revoke: str | None) -> int:
     from firmware_host.config.loader import Config
     from firmware_host.web.devices import Devices, devices_file
 
-    assert isinstance(config, Config)
+    if not isinstance(config, Config):
+        raise TypeError(f"a Config, not {type(config).__name__}")
     devices = Devices(devices_file(config[WEB_TOKEN_FILE]))
     if revoke is not None:
         if not devices.revoke(revoke):

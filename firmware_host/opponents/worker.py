@@ -50,7 +50,8 @@ class SyncEngineWorker:
 
     def submit(self, job: EngineJob) -> None:
         """Search ``job.board`` now and post an :class:`EngineResult`."""
-        assert self.post is not None, "attach the worker to a controller first"
+        if self.post is None:
+            raise RuntimeError("attach the worker to a controller first")
         self.post(search(self.opponent, job, self.limit, None, self.clock))
 
     def cancel(self) -> None:
@@ -80,7 +81,8 @@ class ThreadEngineWorker:
 
     def submit(self, job: EngineJob) -> None:
         """Stop the running job, if any, and start ``job`` in a new thread."""
-        assert self.post is not None, "attach the worker to a controller first"
+        if self.post is None:
+            raise RuntimeError("attach the worker to a controller first")
         self.cancel()
         stop = StopToken()
         self._stop = stop

@@ -129,7 +129,8 @@ class Outage:
     def spool_write(self, commands: list[Command], *, sync: bool, spoolable: bool) -> None:
         """Keep one transaction in the spool (after every earlier one); ``spoolable=False``
         (live only: a subscriber that was not there has no use for it later) drops it."""
-        assert self.spool is not None
+        if self.spool is None:
+            raise RuntimeError("spool_write needs a spool")
         if not spoolable:
             return
         self.spool.append([{"cmd": name, "args": list(args), "kwargs": kwargs}

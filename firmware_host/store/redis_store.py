@@ -284,7 +284,8 @@ class RedisStore:
         return parse_session(raw, "saved", self.board_id)
 
     def _offline_session(self) -> Session | None:
-        assert self.spool is not None
+        if self.spool is None:
+            raise RuntimeError("an offline session needs the spool")
         return offline_session(self.spool, self.local, self.keys, self.name)
 
     # -- live events ---------------------------------------------------------------------------

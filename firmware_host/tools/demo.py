@@ -261,7 +261,8 @@ class Demo:
             if moving:
                 self.held = piece
         else:
-            assert self.held is not None, "placing a piece the hand does not hold"
+            if self.held is None:
+                raise RuntimeError("placing a piece the hand does not hold")
             self.sim.place(step.square, self.held)
 
     def _crown_if_asked(self) -> None:
@@ -393,7 +394,8 @@ class Demo:
         if self.options.hub is None:
             return f"level {self.options.level}"
         game_id = self.session.game_id
-        assert game_id is not None, "the session opens a game at start"
+        if game_id is None:
+            raise RuntimeError("the session opens a game at start")
         return self.store.load_game(game_id).headers.get("Black", "the Hub engine")
 
     def _pdn_path(self) -> Path:
@@ -401,7 +403,8 @@ class Demo:
         from firmware_host.store.pdnrender import render_game
 
         game_id = self.session.game_id
-        assert game_id is not None, "the session opens a game at start"
+        if game_id is None:
+            raise RuntimeError("the session opens a game at start")
         game = self.store.load_game(game_id)
         return PdnFiles(self.games_dir, render_game).path_for(game)
 

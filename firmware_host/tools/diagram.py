@@ -61,9 +61,7 @@ _GAP = "    "
 
 
 def _cell(piece: str, led: Led | None, colour: bool, dark: bool) -> str:
-    lit = led is not None and led.pattern is not Pattern.OFF
-    if lit:
-        assert led is not None
+    if led is not None and led.pattern is not Pattern.OFF:
         letter = LETTERS[led.role][0]
         if not colour:
             return f"{letter}{piece}{letter}"

@@ -481,7 +481,8 @@ class TerminalGame:
         from firmware_host.store.pdnrender import render_game
 
         game_id = self.session.game_id
-        assert game_id is not None, "the session opens a game at start"
+        if game_id is None:
+            raise RuntimeError("the session opens a game at start")
         return render_game(self.store.load_game(game_id))
 
     def saved_files(self, games_dir: str) -> list[Path]:

@@ -86,7 +86,8 @@ class HubProcess:
 
     def _read_stdout(self) -> None:
         stream = self._popen.stdout
-        assert stream is not None
+        if stream is None:
+            raise RuntimeError("the hub engine was started without a stdout pipe")
         try:
             for line in stream:
                 self._lines.put(line.rstrip("\r\n"))
@@ -97,7 +98,8 @@ class HubProcess:
 
     def _read_stderr(self) -> None:
         stream = self._popen.stderr
-        assert stream is not None
+        if stream is None:
+            raise RuntimeError("the hub engine was started without a stderr pipe")
         try:
             for line in stream:
                 text = line.rstrip("\r\n")
@@ -121,7 +123,8 @@ class HubProcess:
         stdin: IO[str] | None = self._popen.stdin
         with self._write_lock:
             try:
-                assert stdin is not None
+                if stdin is None:
+                    raise ValueError("no input pipe")
                 stdin.write(line + "\n")
                 stdin.flush()
             except (OSError, ValueError) as exc:
@@ -141,12 +144,11 @@ class HubProcess:
             item = self._lines.get(timeout=max(0.0, timeout))
         except queue.Empty:
             raise HubTimeout(f"hub engine {self.pid} sent nothing for {timeout:.2f} s") from None
-        if item is _EOF:
+        if item is _EOF or not isinstance(item, str):  # a line, or the end of the output
             self._eof = True
             self._wait(1.0)
             self._threads[1].join(1.0)  # let the stderr reader take the last lines
             raise HubEngineDied(f"hub engine {self.pid} exited{self._exit_details()}")
-        assert isinstance(item, str)
         logger.debug("hub %d >> %s", self.pid, item)
         return item
 

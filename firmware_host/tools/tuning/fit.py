@@ -239,7 +239,8 @@ def fit(variant: Variant, samples: Sequence[Sample], passes: int = 30, l2: float
                            test_loss(fitted), tuple(bounds))
         if best is None or result.holdout_after < best.holdout_after:
             best = result
-    assert best is not None
+    if best is None:
+        raise ValueError("no L2 pull to try")
     if test and best.holdout_after >= best.holdout_before:
         # No pull beats the weights we started from on unseen games: keep them.
         return FitResult(variant.name, math.inf, start, start, prior, k, len(train), before,
