@@ -228,14 +228,15 @@ WEIGHTS_HEAD = '"""Evaluation weights fitted on self-play games'
 def weights_problem(path: Path) -> str | None:
     """Why ``path`` is not a weights module that ``--write`` may rewrite, or None: only a
     ``.py`` file that ``tune`` generated (``engine/weights.py`` or a copy of it) is rewritten,
-    so a slip of the argument cannot overwrite a README or a source file."""
+    or a new ``.py`` file made, so a slip of the argument cannot overwrite a README or a
+    source file."""
     if path.suffix != ".py":
         return f"--write {path}: not a .py weights module (engine/weights.py)"
     try:
         with path.open(encoding="utf-8", errors="replace") as file:
             head = file.read(len(WEIGHTS_HEAD))
     except FileNotFoundError:
-        return f"--write {path}: no such file (give engine/weights.py, or a copy of it)"
+        return None  # a new module: nothing is overwritten
     except OSError as exc:
         return f"--write {path}: {exc.strerror or exc}"
     if head != WEIGHTS_HEAD:
