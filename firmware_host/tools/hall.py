@@ -40,6 +40,8 @@ HALL_VARIANTS = ("international", "russian", "english", "brazilian", "frisian", 
 PACE_S = 0.8
 #: A game longer than this (plies) is left, and a new one started.
 MAX_PLIES = 160
+#: How long a stop waits for the boards to close their services (s).
+STOP_WAIT_S = 5.0
 
 
 def _free_port() -> int:
@@ -161,9 +163,10 @@ def run_hall(count: int, listen: str, out: TextIO = sys.stdout) -> int:
         try:
             return asyncio.run(_serve(url, host, port, count, out))
         finally:
-            stop.set()
+            stop.set()  # each board stops at its next step; one thinking is not waited for
+            deadline = time.monotonic() + STOP_WAIT_S
             for thread in threads:
-                thread.join(timeout=30)
+                thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 async def _serve(url: str, host: str, port: int, count: int, out: TextIO) -> int:
@@ -180,8 +183,14 @@ async def _serve(url: str, host: str, port: int, count: int, out: TextIO) -> int
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    runner = web.AppRunner(build_app(settings, client), access_log=None, handle_signals=False,
-                           shutdown_timeout=1.0)
+    app = build_app(settings, client)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+
+    async def feeds_first() -> None:  # open feeds end before the server waits for them
+        await stop.wait()
+        await app.shutdown()
+
+    closer = asyncio.create_task(feeds_first())
     shown = f"[{host}]" if ":" in host else host
     variants = ", ".join(HALL_VARIANTS[n % len(HALL_VARIANTS)] for n in range(count))
 
@@ -198,5 +207,6 @@ async def _serve(url: str, host: str, port: int, count: int, out: TextIO) -> int
               file=sys.stderr)
         return 1
     finally:
+        closer.cancel()
         await client.aclose()
     return 0
