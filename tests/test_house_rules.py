@@ -1,0 +1,72 @@
+"""Rules of the house that a reader of the code relies on, checked over firmware_host's source.
+
+- no ``assert`` for a runtime check (``python -O`` removes them);
+- ``Square`` is defined once, in :mod:`engine.types`;
+- the Redis keyspace is spelled in one module, ``firmware_host/store/keys.py``;
+- a configuration value is read through its option (``config[STORE_URL]``), not a dotted string.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted((ROOT / "firmware_host").rglob("*.py"))
+
+
+def _where(path: Path, node: ast.AST) -> str:
+    return f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+
+
+def test_the_sources_are_found() -> None:
+    assert len(SOURCES) > 100
+
+
+def test_no_assert_outside_tests() -> None:
+    found = [_where(path, node) for path in SOURCES
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Assert)]
+    assert found == []
+
+
+def test_square_is_defined_once() -> None:
+    found = [_where(path, node) for path in SOURCES
+             for node in ast.parse(path.read_text(encoding="utf-8")).body
+             if isinstance(node, ast.Assign | ast.AnnAssign)
+             and any(isinstance(t, ast.Name) and t.id == "Square"
+                     for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+    assert found == []
+
+
+#: A key spelled out in code: a string constant or f-string part that starts with the root.
+_KEY = re.compile(r"^draughtsboard:(\S|$)")
+
+
+def _strings(tree: ast.AST) -> list[ast.Constant]:
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef
+                                | ast.ClassDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+@pytest.mark.parametrize("keys", ["firmware_host/store/keys.py"])
+def test_the_keyspace_is_spelled_in_one_module(keys: str) -> None:
+    found = [_where(path, node) for path in SOURCES if path != ROOT / keys
+             for node in _strings(ast.parse(path.read_text(encoding="utf-8")))
+             if _KEY.match(node.value)]
+    assert found == []
+
+
+def test_configuration_is_read_through_options() -> None:
+    read = re.compile(r"""config\[f?["'][a-z_]+\.""")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in SOURCES
+             if path.parent.name != "config"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if read.search(line)]
+    assert found == []
