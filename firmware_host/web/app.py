@@ -638,4 +638,6 @@ async def run_forever(runner: web.AppRunner, host: str, port: int, stop: asyncio
     try:
         await stop.wait()
     finally:
+        if isinstance(runner, web.AppRunner):  # the live feeds end first: the server would
+            await runner.app.shutdown()  # wait for each until its next keep-alive
         await runner.cleanup()
