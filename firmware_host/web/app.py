@@ -35,6 +35,7 @@ from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
 from firmware_host.web.devices import Devices
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
+from firmware_host.web.forms import read_form
 from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
@@ -73,14 +74,14 @@ class WebSettings:
     control: bool = True
     rate_per_minute: int = 60
     block_ms: int = BLOCK_MS
+    #: The paired devices (web/devices.py; in memory unless given their file).
+    devices: Devices = field(default_factory=lambda: Devices(None))
     #: Live feeds open at once from one address at most.
     feeds_per_address: int = 32
     #: The Unix time (a test's clock decides when a board is offline).
     clock: Callable[[], float] = time.time
     #: How often the live feeds look at the boards' heartbeats (s).
     alive_every_s: float = 5.0
-    #: The paired devices (web/devices.py; in memory unless given their file).
-    devices: Devices = field(default_factory=lambda: Devices(None))
 
 
 def _viewer(request: web.Request) -> Translator:
@@ -498,28 +499,9 @@ def _next(target: str) -> str:
     return target if _NEXT.fullmatch(target) else "/"
 
 
-#: Fields a control or pairing form has at most.
-FORM_FIELDS = 20
-
-
 async def _form(request: web.Request) -> dict[str, str]:
-    """The request's form, read defensively: a body that is not a readable form (not UTF-8,
-    multipart without a boundary or broken, a file instead of text, too many fields) is a 400,
-    never a traceback."""
-    try:
-        data = await request.post()
-    except web.HTTPException:
-        raise  # too large: aiohttp's own 413
-    except (ValueError, LookupError, AssertionError, RuntimeError, TypeError) as exc:
-        raise web.HTTPBadRequest(text=f"the form is unreadable ({type(exc).__name__})") from None
-    if len(data) > FORM_FIELDS:
-        raise web.HTTPBadRequest(text="the form has too many fields")
-    form = {}
-    for key, value in data.items():
-        if not isinstance(value, str):
-            raise web.HTTPBadRequest(text=f"form field {key[:20]!r} is not text")
-        form[key] = value
-    return form
+    """The request's form, read defensively (web/forms.py): 400, never a traceback."""
+    return await read_form(request)
 
 
 def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:
