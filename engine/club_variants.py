@@ -1,5 +1,5 @@
 """The club variants beyond the federation main line: Czech, Portuguese, Frisian, Frysk!, Killer,
-breakthrough and Thai, each as data on top of the classes of :mod:`engine.variant`.
+breakthrough and Thai, each as data on top of the classes of :mod:`engine.rulesets`.
 
 They join :data:`engine.variant.VARIANTS` (the one registry :func:`engine.variant.find_variant`
 reads); docs/rules.md gives each rule with its source.
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.rulesets import CaptureRule, International, PromotionInCapture, Spanish, Variant
 from engine.types import BLACK
-from engine.variant import CaptureRule, International, PromotionInCapture, Spanish, Variant
 
 __all__ = [
     "CLUB_VARIANTS", "Breakthrough", "Czech", "Frisian", "Frysk", "Killer", "Portuguese", "Thai",
