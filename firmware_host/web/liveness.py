@@ -23,7 +23,6 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from redis.asyncio import Redis
 
@@ -68,11 +67,11 @@ class Liveness:
         return {"online": self.online, "seen": self.seen, "seen_text": self.seen_text}
 
 
-def of(raw: Any, now: float) -> Liveness:
+def of(raw: object, now: float) -> Liveness:
     """The liveness that the heartbeat key's value ``raw`` (bytes, str or None) says at
     ``now``; anything unreadable counts as no heartbeat."""
     try:
-        data = json.loads(raw) if raw is not None else None
+        data = json.loads(raw) if isinstance(raw, str | bytes) else None
     except (ValueError, UnicodeDecodeError):
         data = None
     if not isinstance(data, dict):
@@ -88,5 +87,5 @@ async def read(client: Redis, board_ids: Sequence[str], now: float) -> dict[str,
     """Every board's liveness at ``now``, in one round trip."""
     if not board_ids:
         return {}
-    values: list[Any] = await client.mget([alive_key(b) for b in board_ids])
+    values: Sequence[object] = await client.mget([alive_key(b) for b in board_ids])
     return {b: of(v, now) for b, v in zip(board_ids, values, strict=True)}
