@@ -9,7 +9,7 @@ session's state, the LED frame, the sentences of refusals and corrections).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,8 +109,8 @@ class Reader:
         #: The bad records skipped (counted, each logged once): :mod:`~firmware_host.web.edge`.
         self.rejects = Rejects()
 
-    async def _read(self, key: str, command: Any, empty: object, *args: Any,
-                    **options: Any) -> Any:
+    async def _read(self, key: str, command: Callable[..., Awaitable[object]], empty: object,
+                    *args: object, **options: object) -> object:
         """``command(key, ...)``; ``empty`` when Redis refuses it (a key of the wrong type:
         counted and logged once like any bad record, the page goes on without it)."""
         try:
@@ -119,11 +119,11 @@ class Reader:
             self.rejects.skip(key, "(the key)", exc)
             return empty
 
-    def _replies(self, replies: Sequence[Any], keys: Sequence[tuple[str, object]]
-                 ) -> list[Any]:
+    def _replies(self, replies: Sequence[object], keys: Sequence[tuple[str, object]]
+                 ) -> list[object]:
         """A pipeline's replies, an error reply (a key of the wrong type) as that key's empty
         value; a connection error is raised (the page says Redis is away)."""
-        out = []
+        out: list[object] = []
         for reply, (key, empty) in zip(replies, keys, strict=True):
             if isinstance(reply, ResponseError):
                 self.rejects.skip(key, "(the key)", reply)
@@ -137,9 +137,9 @@ class Reader:
     async def boards(self) -> list[str]:
         """Every board that has recorded a game, sorted (a member that is not a board id by
         the configuration's rule is skipped: it could not name keys, links or feed fields)."""
-        members: Any = await self._read(BOARDS, self.client.smembers, set())
+        members = await self._read(BOARDS, self.client.smembers, set())
         out = []
-        for member in members:
+        for member in _items(members):
             try:
                 out.append(edge.board_id(member))
             except BadRecord as exc:
@@ -150,10 +150,10 @@ class Reader:
                             ) -> list[tuple[str, float]]:
         """The board's games with their start times, oldest first."""
         key = BoardKeys(board_id).games
-        ids: Any = await self._read(key, self.client.zrangebyscore, [], since, "+inf",
-                                    withscores=True)
+        ids = await self._read(key, self.client.zrangebyscore, [], since, "+inf",
+                               withscores=True)
         out = []
-        for member, score in ids:
+        for member, score in _pairs(ids):
             try:
                 out.append((edge.game_id(member), edge.number(score, 0, edge.MAX_TIME)))
             except BadRecord as exc:
@@ -163,12 +163,14 @@ class Reader:
     async def game(self, board_id: str, game_id: str) -> GameRecord | None:
         """A game replayed from its log (a corrupt entry is skipped), or None if unknown."""
         key = BoardKeys(board_id).game(game_id)
-        entries: Any = await self._read(key, self.client.xrange, [])
+        entries = await self._read(key, self.client.xrange, [])
         game: GameRecord | None = None
         seen = 0
-        for entry_id, raw in entries:
+        for entry_id, raw in _pairs(entries):
             where = _str(entry_id)
             try:
+                if not isinstance(raw, dict):
+                    raise BadRecord("an entry without fields")
                 fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
                 edge.check_op(fields)
                 seq = int(fields.get("seq", "0") or 0)
@@ -184,12 +186,12 @@ class Reader:
 
     async def current_game_id(self, board_id: str) -> str | None:
         """The game the board plays now: its session's, else its latest."""
-        session: Any = await self._read(BoardKeys(board_id).session, self.client.get, None)
-        latest: Any = await self._read(BoardKeys(board_id).games, self.client.zrevrange, [],
-                                       0, 0)
+        session = await self._read(BoardKeys(board_id).session, self.client.get, None)
+        latest = await self._read(BoardKeys(board_id).games, self.client.zrevrange, [], 0, 0)
         return _current(session, latest)
 
-    def events(self, board_id: str, entries: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
+    def events(self, board_id: str, entries: Sequence[object]
+               ) -> list[tuple[str, dict[str, Any]]]:
         """The readable messages of event stream ``entries`` (an unreadable one is skipped,
         counted and logged once)."""
         out = []
@@ -204,9 +206,9 @@ class Reader:
     async def recent_events(self, board_id: str, count: int = RECENT
                             ) -> list[tuple[str, dict[str, Any]]]:
         """The board's newest events, oldest first, as ``(stream id, message)``."""
-        entries: Any = await self._read(events_key(board_id), self.client.xrevrange, [],
-                                        count=count)
-        return self.events(board_id, list(reversed(entries)))
+        entries = await self._read(events_key(board_id), self.client.xrevrange, [],
+                                   count=count)
+        return self.events(board_id, list(reversed(_items(entries))))
 
     async def board(self, board_id: str, recent: int = RECENT) -> BoardView:
         """The board's live view: its game, position, state, LEDs and the sentences among its
@@ -222,7 +224,7 @@ class Reader:
         game_id = _current(session, latest)
         game = await self.game(board_id, game_id) if game_id else None
         view = BoardView(board_id, game, replay(game) if game else None)
-        apply_events(view, self.events(board_id, list(reversed(entries))))
+        apply_events(view, self.events(board_id, list(reversed(_items(entries)))))
         return view
 
     async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:
@@ -232,7 +234,7 @@ class Reader:
             pipe.xrevrange(events_key(board_id), count=1)
         replies = self._replies(await pipe.execute(raise_on_error=False),
                                 [(events_key(b), []) for b in board_ids]) if board_ids else []
-        return {board_id: _str(newest[0][0]) if newest else "0-0"
+        return {board_id: _newest_id(newest)
                 for board_id, newest in zip(board_ids, replies, strict=True)}
 
 
@@ -263,9 +265,12 @@ def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, Any]]
     del view.messages[:-12]
 
 
-def decode_entry(entry: Any) -> tuple[str, dict[str, Any] | None]:
+def decode_entry(entry: object) -> tuple[str, dict[str, Any] | None]:
     """``(id, message)`` of an events stream entry (message None when unreadable)."""
-    entry_id, fields = entry
+    pairs = _pairs([entry])
+    if not pairs or not isinstance(pairs[0][1], dict):
+        return (_str(pairs[0][0]) if pairs else "?"), None
+    entry_id, fields = pairs[0][0], pairs[0][1]
     raw = fields.get(b"event", fields.get("event"))
     try:
         message = edge.load_json(raw) if raw is not None else None
@@ -276,9 +281,10 @@ def decode_entry(entry: Any) -> tuple[str, dict[str, Any] | None]:
     return _str(entry_id), message if isinstance(message, dict) else None
 
 
-def _current(session: Any, latest: Any) -> str | None:
+def _current(session: object, latest: object) -> str | None:
     """The game in play: the session's (its JSON), else the latest game's id."""
-    for candidate in _session_game(session), latest[0] if latest else None:
+    newest = _items(latest)
+    for candidate in _session_game(session), newest[0] if newest else None:
         if candidate is not None:
             try:
                 return edge.game_id(candidate)
@@ -287,7 +293,25 @@ def _current(session: Any, latest: Any) -> str | None:
     return None
 
 
-def _session_game(session: Any) -> object:
+def _items(reply: object) -> list[object]:
+    """A reply that should be a list (or set) of items, as a list; anything else is empty."""
+    return list(reply) if isinstance(reply, list | tuple | set) else []
+
+
+def _pairs(reply: object) -> list[tuple[object, object]]:
+    """The two-item entries of a list reply (``(member, score)``, ``(id, fields)``); another
+    shape of entry is left out."""
+    return [(item[0], item[1]) for item in _items(reply)
+            if isinstance(item, list | tuple) and len(item) == 2]
+
+
+def _newest_id(reply: object) -> str:
+    """The id of an ``XREVRANGE ... COUNT 1`` reply's entry ('0-0' for none)."""
+    entries = _pairs(reply)
+    return _str(entries[0][0]) if entries else "0-0"
+
+
+def _session_game(session: object) -> object:
     if not session:
         return None
     try:
