@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import redis
+from redis.typing import EncodableT, FieldT
 
 from engine.errors import UnknownVariantError
 from engine.variant import find_variant
@@ -106,7 +106,7 @@ def saver(client: redis.Redis, board_id: str) -> Callable[[Mapping[str, str]], N
 
     def save(applied: Mapping[str, str]) -> None:
         try:
-            fields: dict[Any, Any] = dict(applied)
+            fields: dict[FieldT, EncodableT] = {k: v for k, v in applied.items()}
             client.hset(settings_key(board_id), mapping=fields)
         except redis.RedisError as exc:
             log.warning("settings not saved (%s): they last until the service stops",

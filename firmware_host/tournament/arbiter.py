@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.typing import EncodableT, FieldT
 
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
@@ -58,8 +59,9 @@ def _reason(reason: str, required: bool) -> str:
 async def audit(client: Redis, who: str, action: str, board: str, reason: str,
                 **detail: object) -> str:
     """Add one decision to the audit stream; return its id."""
-    entry: Any = {"time": f"{time.time():.3f}", "who": who, "action": action, "board": board,
-                  "detail": json.dumps(detail, sort_keys=True), "reason": reason}
+    entry: dict[FieldT, EncodableT] = {
+        "time": f"{time.time():.3f}", "who": who, "action": action, "board": board,
+        "detail": json.dumps(detail, sort_keys=True), "reason": reason}
     entry_id = await client.xadd(AUDIT, entry, maxlen=AUDIT_LENGTH, approximate=True)
     return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
 
@@ -82,7 +84,8 @@ async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, objec
 
 
 async def _send(client: Redis, board: str, fields: Mapping[str, str]) -> None:
-    entry: Any = {**fields, "time": f"{time.time():.3f}"}
+    entry: dict[FieldT, EncodableT] = {k: v for k, v in fields.items()}
+    entry["time"] = f"{time.time():.3f}"
     await client.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
 
 

@@ -32,9 +32,9 @@ import time
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass
-from typing import Any
 
 import redis
+from redis.typing import EncodableT, FieldT
 
 from firmware_host.config.schema import BOARD_ID, STORE_URL, Settings
 from firmware_host.game.settings import MAX_HEADER_LENGTH
@@ -190,7 +190,7 @@ def store_round(client: redis.Redis, pairings: list[Pairing]) -> None:
     for pairing in pairings:
         key = pairing_key(pairing.board)
         pipe.delete(key)
-        tags: dict[Any, Any] = pairing.headers()
+        tags: dict[FieldT, EncodableT] = {k: v for k, v in pairing.headers().items()}
         pipe.hset(key, mapping=tags)
     pipe.set(round_key(pairings[0].round), json.dumps([asdict(p) for p in pairings]))
     pipe.execute()
@@ -203,10 +203,12 @@ def load_round(client: redis.Redis, number: str) -> list[Pairing] | None:
         redis.RedisError: Redis cannot be read.
         ValueError: the stored round is not a list of pairings.
     """
-    raw: Any = client.get(round_key(number))
+    raw: object = client.get(round_key(number))
     if raw is None:
         return None
     try:
+        if not isinstance(raw, str | bytes):
+            raise TypeError(f"a {type(raw).__name__}, not text")
         data = json.loads(raw)
         return [Pairing(**{c: str(item[c]) for c in FIELDS}) for item in data]
     except (TypeError, KeyError, json.JSONDecodeError) as exc:
@@ -234,7 +236,7 @@ class PairingSource:
                 pipe = self._client.pipeline(transaction=True)
                 pipe.hgetall(self._key)
                 pipe.delete(self._key)
-                raw: Any = pipe.execute()[0]
+                raw: object = pipe.execute()[0]
             else:
                 raw = self._client.hgetall(self._key)
         except FAILURES as exc:
@@ -244,7 +246,7 @@ class PairingSource:
             self._failed_at = now
             return None
         self._failed_at = None
-        tags = {_text(k): _text(v) for k, v in dict(raw or {}).items()}
+        tags = {_text(k): _text(v) for k, v in (raw if isinstance(raw, dict) else {}).items()}
         return {k: v for k, v in tags.items() if k in ("White", "Black", "Round", "Event")
                 and _name_problem(k, v) is None}
 
