@@ -11,25 +11,30 @@ from __future__ import annotations
 from board_io.devices import unit_device_classes
 from firmware_host.doctor.report import Check
 from firmware_host.doctor.system import System
+from firmware_host.i18n import N_
 
 __all__ = ["check_user"]
 
 
 def check_user(system: System) -> Check:
     """PASS when the user exists, every device group exists and the user is in each."""
-    name = "the service user and its groups"
+    name = N_("the service user and its groups")
+    user = system.user
     wanted = sorted({c.group for c in unit_device_classes()})
-    found = system.groups_of(system.user)
+    found = system.groups_of(user)
     if found is None:
-        return Check(name, False, f"no user {system.user!r}",
-                     "sudo systemd/install.sh (it creates the user and its groups)")
+        return Check.said(name, False, N_("no user {user}"),
+                          N_("sudo systemd/install.sh (it creates the user and its groups)"),
+                          user=repr(user))
     missing_groups = [group for group in wanted if not system.has_group(group)]
     if missing_groups:
-        return Check(name, False, f"no group {', '.join(missing_groups)}",
-                     f"sudo groupadd --system {missing_groups[0]} (or re-run install.sh)")
+        return Check.said(name, False, N_("no group {groups}"),
+                          N_("sudo groupadd --system {group} (or re-run install.sh)"),
+                          groups=", ".join(missing_groups), group=missing_groups[0])
     _, groups = found
     absent = [group for group in wanted if group not in groups]
     if absent:
-        return Check(name, False, f"{system.user} is not in {', '.join(absent)}",
-                     f"sudo usermod -a -G {','.join(absent)} {system.user}")
-    return Check(name, True, f"{system.user} in {' '.join(wanted)}")
+        return Check.said(name, False, N_("{user} is not in {groups}"),
+                          "sudo usermod -a -G {joined} {user}", user=user,
+                          groups=", ".join(absent), joined=",".join(absent))
+    return Check.said(name, True, N_("{user} in {groups}"), user=user, groups=" ".join(wanted))

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from firmware_host.doctor.report import Check
 from firmware_host.doctor.system import System
+from firmware_host.i18n import N_
 
 __all__ = ["check_clock"]
 
 
 def check_clock(system: System) -> Check:
     """PASS when the clock is NTP-synchronised."""
-    name = "the clock is set"
+    name = N_("the clock is set")
     if (system.run / "systemd" / "timesync" / "synchronized").exists():
-        return Check(name, True, "synchronised by systemd-timesyncd")
+        return Check.said(name, True, N_("synchronised by systemd-timesyncd"))
     answer = system.ntp()
     if answer == "yes":
-        return Check(name, True, "NTP synchronised (timedatectl)")
-    detail = ("not NTP synchronised (timedatectl)" if answer is not None
-              else "no NTP synchronisation found (no timedatectl, no timesyncd mark)")
-    return Check(name, False, detail,
-                 "sudo timedatectl set-ntp true (systemd-timesyncd) and give the Pi a network; "
-                 "a board without network keeps a wrong date in its games")
+        return Check.said(name, True, N_("NTP synchronised (timedatectl)"))
+    detail = (N_("not NTP synchronised (timedatectl)") if answer is not None
+              else N_("no NTP synchronisation found (no timedatectl, no timesyncd mark)"))
+    return Check.said(name, False, detail,
+                      N_("sudo timedatectl set-ntp true (systemd-timesyncd) and give the Pi a "
+                         "network; a board without network keeps a wrong date in its games"))

@@ -33,6 +33,7 @@ from typing import Protocol
 
 from engine.types import Square
 from firmware_host.game.types import State
+from firmware_host.i18n import ENGLISH, Translator
 from firmware_host.recognition.health import HealthReport, HealthTracker
 
 __all__ = ["HealthTracker", "SensorWatch", "setup_for"]
@@ -70,8 +71,10 @@ class SensorWatch:
     """Sensor health, seen from the session (one per session; no clock of its own)."""
 
     def __init__(self, tracker: HealthTracker, *,
-                 publish: Callable[..., None], name: Callable[[Square], int | str]) -> None:
+                 publish: Callable[..., None], name: Callable[[Square], int | str],
+                 tr: Translator = ENGLISH) -> None:
         self._tracker = tracker
+        self._tr = tr  # the board's language: the events' text
         self._publish = publish
         self._name = name
         self._raw: frozenset[Square] = frozenset()
@@ -118,7 +121,7 @@ class SensorWatch:
         for finding in update.new:
             log.warning("%s", finding.sentence)
             self._publish("sensor_fault", square=self._name(finding.square),
-                          cause=finding.cause.value, text=finding.sentence,
+                          cause=finding.cause.value, text=finding.text(self._tr),
                           related=[self._name(sq) for sq in finding.related])
         for square in sorted(update.cleared):
             self._publish("sensor_recovered", square=self._name(square))

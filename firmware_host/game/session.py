@@ -79,6 +79,7 @@ from firmware_host.game.types import (
     TimerName,
 )
 from firmware_host.game.view import TurnView, frame_for, led_facts
+from firmware_host.i18n import translator
 
 __all__ = ["Session", "SessionConfig", "State"]
 
@@ -138,7 +139,8 @@ class Session(SessionFacts):
         self.namer = self.game.namer
         #: The sensors' health (None: not watched, as in tests fed occupancies directly).
         self.sensors = None if health is None else SensorWatch(
-            health, publish=self._publish, name=self.namer.square)
+            health, publish=self._publish, name=self.namer.square,
+            tr=translator(self.config.language))
         self._queue: deque[SessionEvent] = deque()
         self.timers = Timers()
         self.touch = TouchTracker(strict=self.config.touch_strict,

@@ -22,7 +22,8 @@ from typing import Any
 from firmware_host.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 #: The source folders whose sentences the catalogs hold.
-SOURCES = ("feedback", "tools", "commands", "doctor", "web", "voice", "i18n", "game")
+SOURCES = ("feedback", "tools", "commands", "doctor", "web", "voice", "i18n", "game",
+           "recognition")
 #: The marker and translation functions, with the positions of their messages.
 KEYWORDS: dict[str, Any] = {"N_": None, "NN_": (1, 2), "gettext": None, "ngettext": (1, 2)}
 POT = LOCALE_DIR / f"{DOMAIN}.pot"

@@ -48,6 +48,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine import Square
+from firmware_host.i18n import ENGLISH, N_, Translator
 
 if TYPE_CHECKING:
     from board_io.geometry import CellMap
@@ -98,17 +99,29 @@ class Wiring:
 
 @dataclass(frozen=True)
 class SensorFinding:
-    """One square whose reading comes from a fault; ``sentence`` says which and why."""
+    """One square whose reading comes from a fault; ``sentence`` says which and why (English),
+    :meth:`text` in a board's language (``template`` a catalog sentence, ``values`` its fields).
+    """
 
     square: Square
     cause: Cause
-    sentence: str
+    template: str
     related: tuple[Square, ...] = ()  # the rectangle's other corners, the line's squares
+    values: tuple[tuple[str, str], ...] = ()
 
-    def to_data(self, wiring: Wiring) -> dict[str, object]:
-        """The ``sensor_fault`` event's fields."""
+    def text(self, tr: Translator = ENGLISH) -> str:
+        """The finding's sentence in ``tr``'s language."""
+        return tr.gettext(self.template).format(**dict(self.values))
+
+    @property
+    def sentence(self) -> str:
+        """The finding's sentence in English (the log's)."""
+        return self.text(ENGLISH)
+
+    def to_data(self, wiring: Wiring, tr: Translator = ENGLISH) -> dict[str, object]:
+        """The ``sensor_fault`` event's fields (``text`` in ``tr``'s language)."""
         return {"event": "sensor_fault", "square": wiring.name(self.square),
-                "cause": self.cause.value, "text": self.sentence,
+                "cause": self.cause.value, "text": self.text(tr),
                 "related": [wiring.name(sq) for sq in self.related]}
 
 
@@ -233,27 +246,27 @@ def _ghost(wiring: Wiring, sq: Square, corners: Sequence[Square]) -> SensorFindi
     names = ", ".join(wiring.name(c) for c in corners)
     return SensorFinding(
         sq, Cause.MISSING_DIODE,
-        f"{wiring.name(sq)} reads a piece the game does not expect, and it appeared together "
-        f"with {names}, the other corners of a rectangle of sensor cells: the switch matrix "
-        f"is missing its diodes (or a diode is shorted); the reading may be a ghost",
-        tuple(corners))
+        N_("{square} reads a piece the game does not expect, and it appeared together with "
+           "{corners}, the other corners of a rectangle of sensor cells: the switch matrix is "
+           "missing its diodes (or a diode is shorted); the reading may be a ghost"),
+        tuple(corners), (("square", wiring.name(sq)), ("corners", names)))
 
 
 def _diode_check(wiring: Wiring, sq: Square) -> SensorFinding:
-    name = wiring.name(sq)
     return SensorFinding(
         sq, Cause.DIODE_CHECK,
-        f"the microcontroller's diode check finds the switch under {name} conducting "
-        f"backwards: its diode is missing, reversed or shorted (ghost readings may follow)")
+        N_("the microcontroller's diode check finds the switch under {square} conducting "
+           "backwards: its diode is missing, reversed or shorted (ghost readings may follow)"),
+        values=(("square", wiring.name(sq)),))
 
 
 def _stuck_closed(wiring: Wiring, sq: Square) -> SensorFinding:
-    name = wiring.name(sq)
     return SensorFinding(
         sq, Cause.STUCK_CLOSED,
-        f"{name} reads a piece that the game never had there, unchanged since start-up: "
-        f"if there is no piece on {name}, its switch is stuck closed (a reed stuck shut, a "
-        f"magnet nearby or a short)")
+        N_("{square} reads a piece that the game never had there, unchanged since start-up: "
+           "if there is no piece on {square}, its switch is stuck closed (a reed stuck shut, a "
+           "magnet nearby or a short)"),
+        values=(("square", wiring.name(sq)),))
 
 
 def _stuck_open(wiring: Wiring, expected: frozenset[Square], stable: frozenset[Square],
@@ -274,17 +287,17 @@ def _stuck_open(wiring: Wiring, expected: frozenset[Square], stable: frozenset[S
         row, col = wiring.cells[sq]
         line = _dead_line(rows[row], dead, changed_at, stable)
         if wiring.matrix and line:
-            found.append(_wire(wiring, sq, Cause.ROW_WIRE, f"sensor row {row}", line))
+            found.append(_wire(wiring, sq, Cause.ROW_WIRE, row, line))
             continue
         line = _dead_line(cols[col], dead, changed_at, stable)
         if wiring.matrix and line:
-            found.append(_wire(wiring, sq, Cause.COLUMN_WIRE, f"sensor column {col}", line))
+            found.append(_wire(wiring, sq, Cause.COLUMN_WIRE, col, line))
             continue
-        name = wiring.name(sq)
         found.append(SensorFinding(
             sq, Cause.STUCK_OPEN,
-            f"the game expects a piece on {name} but its sensor has never read one since "
-            f"start-up: if the piece is there, its switch, diode or solder joint is dead"))
+            N_("the game expects a piece on {square} but its sensor has never read one since "
+               "start-up: if the piece is there, its switch, diode or solder joint is dead"),
+            values=(("square", wiring.name(sq)),)))
     return found
 
 
@@ -296,14 +309,23 @@ def _dead_line(squares: Sequence[Square], dead: set[Square], changed_at: Mapping
     return tuple(squares) if len(hits) >= 2 and quiet else ()
 
 
-def _wire(wiring: Wiring, sq: Square, cause: Cause, line: str,
+#: The sentences of a dead sensor line, by cause.
+WIRE_SENTENCES = {
+    Cause.ROW_WIRE: N_("the game expects a piece on {square} but no square of sensor row {line} "
+                       "({squares}) has ever read one: the row wire or the pin driving or "
+                       "reading it"),
+    Cause.COLUMN_WIRE: N_("the game expects a piece on {square} but no square of sensor column "
+                          "{line} ({squares}) has ever read one: the column wire or the pin "
+                          "driving or reading it"),
+}
+
+
+def _wire(wiring: Wiring, sq: Square, cause: Cause, line: int,
           squares: tuple[Square, ...]) -> SensorFinding:
     names = ", ".join(wiring.name(s) for s in squares)
     return SensorFinding(
-        sq, cause,
-        f"the game expects a piece on {wiring.name(sq)} but no square of {line} ({names}) has "
-        f"ever read one: the {line.split()[1]} wire or the pin driving or reading it",
-        tuple(s for s in squares if s != sq))
+        sq, cause, WIRE_SENTENCES[cause], tuple(s for s in squares if s != sq),
+        (("square", wiring.name(sq)), ("line", str(line)), ("squares", names)))
 
 
 @dataclass(frozen=True)

@@ -222,3 +222,19 @@ def test_with_the_trusted_occupancy_a_stuck_square_asks_for_no_correction() -> N
     after = (START - {move.origin}) | {move.destination}
     result = resolve(board, report.trusted(after | {stuck}, START))
     assert getattr(result, "move", None) == move
+
+
+def test_a_finding_speaks_the_boards_language() -> None:
+    from firmware_host.i18n import translator
+    from firmware_host.recognition.health import Wiring, analyse
+
+    wiring = Wiring(cells=((0, 0), (0, 1), (1, 0), (1, 1)), names=("1", "2", "3", "4"))
+    report = analyse(wiring, expected=frozenset({0, 1, 2}), stable=frozenset({0, 1, 2, 3}),
+                     changed_at={2: 5.0, 3: 5.0}, ever_expected=frozenset({0, 1, 2}),
+                     since=0.0, now=5.1)
+    finding = report.findings[0]
+    russian = finding.text(translator("ru"))
+    assert russian.startswith("поле 4 показывает шашку")
+    assert "в матрице нет диодов" in russian
+    assert finding.to_data(wiring, translator("ru"))["text"] == russian
+    assert "missing its diodes" in finding.sentence  # the log stays English

@@ -63,3 +63,37 @@ def test_text_output_shows_the_fix_under_a_failure(tmp_path: Path,
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_russian_doctor_finds_and_fixes_in_russian(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    machine = FakeMachine(tmp_path / "machine")
+    monkeypatch.setattr(runner, "System", lambda: with_(machine.system(), ntp=lambda: "no"))
+    assert cli.main(["doctor", "--config", str(tmp_path / "missing.toml"),
+                     "--language", "ru"]) == 1
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("FAIL  конфигурация верна: ")
+    assert lines[1].startswith("      исправление: исправьте ")
+    assert "FAIL  часы выставлены: не синхронизированы по NTP (timedatectl)" in lines
+    assert "подключите Pi к сети" in out
+    assert lines[-1].startswith("не пройдено проверок: ")
+    assert "the clock is set" not in out
+
+
+def test_a_russian_doctor_in_json_keeps_its_shape(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["doctor", "--config", str(tmp_path / "missing.toml"), "--json",
+                     "--language", "ru"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["checks"][0]) == {"name", "ok", "detail", "fix"}
+    assert report["checks"][0]["name"] == "конфигурация верна"
+
+
+def test_a_language_the_doctor_does_not_speak_is_one_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["doctor", "--config", str(tmp_path / "missing.toml"),
+                     "--language", "xx"]) == 2
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "ru" in out
