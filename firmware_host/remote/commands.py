@@ -30,13 +30,14 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import redis
 
 from firmware_host.game.settings import HEADER_TAGS, MAX_HEADER_LENGTH
 from firmware_host.game.types import Command, CommandName, SessionEvent
+from firmware_host.store.client import text
 from firmware_host.store.keys import BoardKeys
+from firmware_host.store.replies import newest_id, pairs
 
 __all__ = ["MAX_AGE", "MAX_SKEW", "CommandReader", "commands_key", "parse_command"]
 
@@ -139,26 +140,26 @@ class CommandReader:
 
     def _newest_id(self) -> str:
         try:
-            newest: Any = self._client.xrevrange(self._key, count=1)
+            newest: object = self._client.xrevrange(self._key, count=1)
         except redis.RedisError:
             return "$"  # Redis away: from whatever comes once it is back
-        return str(newest[0][0].decode()) if newest else "0-0"
+        return newest_id(newest)
 
     def _run(self) -> None:
         trouble = ""  # the fault last logged ("" while reading works)
         while not self._stop.is_set():
             try:
                 if self._last_id == "$":
-                    newest: Any = self._client.xrevrange(self._key, count=1)
-                    self._last_id = str(newest[0][0].decode()) if newest else "0-0"
-                reply: Any = self._client.xread({self._key: self._last_id}, block=BLOCK_MS)
+                    self._last_id = newest_id(self._client.xrevrange(self._key, count=1))
+                reply: object = self._client.xread({self._key: self._last_id}, block=BLOCK_MS)
                 if trouble:
                     log.info("remote commands: reading %s again", self._key)
                     trouble = ""
-                for _key, entries in reply or ():
-                    for entry_id, fields in entries:
-                        self._last_id = entry_id.decode()
-                        self._handle(fields)
+                for _key, entries in pairs(reply):
+                    for entry_id, fields in pairs(entries):
+                        self._last_id = text(entry_id)
+                        if isinstance(fields, dict):  # (a reply of another shape is skipped)
+                            self._handle(fields)
             except Exception as exc:  # the reader never dies: one line, then it retries
                 fault = _fault(self._key, exc)
                 if fault != trouble:

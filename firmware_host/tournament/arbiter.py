@@ -24,7 +24,6 @@ import json
 import math
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from redis.asyncio import Redis
 from redis.typing import EncodableT, FieldT
@@ -32,6 +31,7 @@ from redis.typing import EncodableT, FieldT
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 from firmware_host.store.keys import AUDIT
+from firmware_host.store.replies import stream_entries
 
 __all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
            "audit_entries", "correct_result", "pause_all", "resume_all"]
@@ -68,10 +68,10 @@ async def audit(client: Redis, who: str, action: str, board: str, reason: str,
 
 async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, object]]:
     """The newest ``count`` decisions, newest first, as JSON-ready data."""
-    raw: Any = await client.xrevrange(AUDIT, count=max(1, min(count, 1000)))
+    raw: object = await client.xrevrange(AUDIT, count=max(1, min(count, 1000)))
     out: list[dict[str, object]] = []
-    for entry_id, fields in raw:
-        data = {_text(k): _text(v) for k, v in dict(fields).items()}
+    for entry_id, fields in stream_entries(raw):
+        data = {_text(k): _text(v) for k, v in fields.items()}
         try:
             detail: object = json.loads(data.get("detail", "{}"))
         except json.JSONDecodeError:

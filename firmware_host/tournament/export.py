@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Any
 
 import redis
 
@@ -18,6 +17,7 @@ from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.reading import replay_log
 from firmware_host.store.records import GameRecord
+from firmware_host.store.replies import items
 from firmware_host.tournament.pairing import Pairing, load_round
 
 __all__ = ["LOOK_BACK", "RESULT_COLUMNS", "RoundGame", "results_csv", "round_games",
@@ -58,9 +58,9 @@ def round_games(client: redis.Redis, number: str) -> list[RoundGame]:
     found = []
     for pairing in pairings:
         keys = BoardKeys(pairing.board)
-        ids: Any = client.zrange(keys.games, -LOOK_BACK, -1)
+        ids: object = client.zrange(keys.games, -LOOK_BACK, -1)
         chosen = None
-        for raw_id in reversed(ids):
+        for raw_id in reversed(items(ids)):
             game_id = raw_id.decode() if isinstance(raw_id, bytes) else str(raw_id)
             game, _ = replay_log(game_id, client.xrange(keys.game(game_id)))
             if game is not None and _is_the_game(game, pairing):
