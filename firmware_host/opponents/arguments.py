@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware_host.config.schema import (
     ENGINE_HUB_PARAMS,
@@ -63,7 +63,7 @@ def hub_config(args: argparse.Namespace) -> Config | None:
 
     config = Config.load(args.config) if args.config else Config.from_mapping(
         {}, source="command line")
-    overrides: dict[str, Any] = {}
+    overrides: dict[str, object] = {}
     if args.hub is not None:
         try:
             argv = shlex.split(args.hub)

@@ -21,7 +21,7 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +33,7 @@ from board_io.sim import render
 from board_io.types import Led, Pattern, Reading, Role
 from engine import Board, Move
 from engine.errors import DraughtsError
-from engine.levels import level
+from engine.levels import Level, level
 from engine.search import Limit
 from firmware_host.app.notify import Notifier
 from firmware_host.config.loader import Config
@@ -121,7 +121,7 @@ class Display:
         self.out.flush()
 
 
-def check_options(options: DemoOptions) -> Any:
+def check_options(options: DemoOptions) -> Level:
     """Check the variant and the levels; return the computer's :class:`~engine.levels.Level`.
 
     Raises:
@@ -138,7 +138,7 @@ def check_options(options: DemoOptions) -> Any:
         raise ConfigError(f"demo: {exc}") from None
 
 
-def demo_config(options: DemoOptions, games_dir: str) -> Any:
+def demo_config(options: DemoOptions, games_dir: str) -> Config:
     """The service configuration of a demo (sim board, memory store, depth-limited engine).
 
     Raises:
@@ -147,7 +147,7 @@ def demo_config(options: DemoOptions, games_dir: str) -> Any:
     chosen = check_options(options)
     # Depth only, no clock: the same demo plays the same game on any machine.
     depth = min(chosen.depth or MAX_DEPTH, MAX_DEPTH)
-    engine: dict[str, Any] = {"level": options.level, "depth": depth, "movetime_ms": 0}
+    engine: dict[str, object] = {"level": options.level, "depth": depth, "movetime_ms": 0}
     if options.hub is not None:  # the Hub engine's own settings, as its configuration has them
         engine = {path.split(".", 1)[1]: options.hub[path] for path in options.hub
                   if path.startswith("engine.") and options.hub.is_set(path)}
@@ -409,7 +409,7 @@ class Demo:
         return PdnFiles(self.games_dir, render_game).path_for(game)
 
 
-def led_legend(frame: dict[int, Led] | Any, name: Callable[[int], str]) -> str:
+def led_legend(frame: Mapping[int, Led], name: Callable[[int], str]) -> str:
     """The lit LEDs as text, by role in priority order: ``"LEDs: from 32 | to 28"``.
 
     >>> from firmware_host.feedback.leds import led
