@@ -27,7 +27,6 @@ import logging
 import math
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from engine import Board
 from engine.errors import DraughtsError
@@ -143,7 +142,7 @@ def _reject_constant(name: str) -> None:
     raise BadRecord(f"{name} is not JSON")
 
 
-def load_json(raw: object, limit: int = MAX_EVENT_BYTES) -> Any:
+def load_json(raw: object, limit: int = MAX_EVENT_BYTES) -> object:
     """JSON read strictly: UTF-8, at most ``limit`` bytes, no NaN or Infinity (which no browser
     reads back)."""
     if isinstance(raw, bytes | str) and len(raw) > limit:
@@ -168,7 +167,7 @@ def _headers(data: object) -> None:
         text(str(value), MAX_TEXT)
 
 
-def _start(data: Mapping[str, Any]) -> None:
+def _start(data: Mapping[str, object]) -> None:
     game_id(data.get("game_id"))
     board_id(data.get("board_id"))
     _headers(data.get("headers"))
@@ -184,7 +183,7 @@ def _start(data: Mapping[str, Any]) -> None:
         raise BadRecord(str(exc)) from None
 
 
-def _move(data: Mapping[str, Any]) -> None:
+def _move(data: Mapping[str, object]) -> None:
     integer(data.get("ply"), 1, MAX_PLY)
     pdn = text(data.get("pdn"), 200)
     if not MOVE_TEXT.fullmatch(pdn):
