@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from firmware_host.store.errors import StoreError
 
@@ -21,6 +21,22 @@ MAX_NOTE = 200
 
 class RecordError(StoreError, ValueError):
     """A stored record is corrupt or truncated; the message names the game and the entry."""
+
+
+class MoveJson(TypedDict):
+    """A :class:`MoveRecord` as JSON data: a ``move`` entry of a game's log (docs/events.md)."""
+
+    ply: int
+    pdn: str
+    fen_after: str
+    time: float
+    origin: str
+    destination: str
+    path: list[str]
+    captures: list[str]
+    by: str
+    clock_white: float | None
+    clock_black: float | None
 
 
 @dataclass(frozen=True)
@@ -39,12 +55,13 @@ class MoveRecord:
     clock_white: float | None = None
     clock_black: float | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MoveJson:
         """The record as JSON-ready data."""
-        data = asdict(self)
-        data["path"] = list(self.path)
-        data["captures"] = list(self.captures)
-        return data
+        return MoveJson(
+            ply=self.ply, pdn=self.pdn, fen_after=self.fen_after, time=self.time,
+            origin=self.origin, destination=self.destination, path=list(self.path),
+            captures=list(self.captures), by=self.by, clock_white=self.clock_white,
+            clock_black=self.clock_black)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MoveRecord:
