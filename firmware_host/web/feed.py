@@ -34,7 +34,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from firmware_host.feedback.texts import render
 from firmware_host.web.reader import SPOKEN, STATE_NAMES
@@ -105,12 +104,12 @@ class Delta:
 
     state: str = ""
     full: bool = False
-    moves: list[dict[str, Any]] = field(default_factory=list)
-    leds: dict[str, Any] | None = None
+    moves: list[dict[str, object]] = field(default_factory=list)
+    leds: dict[str, list[str]] | None = None
     say: list[str] = field(default_factory=list)
     shown_state: str | None = None
 
-    def add(self, message: Mapping[str, Any]) -> None:
+    def add(self, message: Mapping[str, object]) -> None:
         """Take in one event."""
         kind = message.get("event")
         if kind in FULL_EVENTS:
@@ -118,7 +117,7 @@ class Delta:
         if kind == "move":
             ply, pdn = message.get("ply"), message.get("pdn")
             if isinstance(ply, int) and not isinstance(ply, bool) and isinstance(pdn, str):
-                move: dict[str, Any] = {"ply": ply, "pdn": pdn, "label": _label(ply, pdn)}
+                move: dict[str, object] = {"ply": ply, "pdn": pdn, "label": _label(ply, pdn)}
                 move.update({k: message[k] for k in MOVE_FIELDS
                              if isinstance(message.get(k), str | int | float)})
                 self.moves.append(move)
@@ -135,15 +134,16 @@ class Delta:
         elif kind == "synced" and self.shown_state == "correction":
             self.shown_state = self.state
         if kind in SPOKEN:
-            text = render(message)
+            said = message.get("text")  # the sentence in the board's language, if it has one
+            text = said[:500] if isinstance(said, str) and said else render(message)
             if text:
                 self.say.append(text)
 
-    def message(self, board_id: str, hall: bool) -> dict[str, Any] | None:
+    def message(self, board_id: str, hall: bool) -> dict[str, object] | None:
         """The JSON message of the batch for a board page or (``hall``) the hall (which shows
         the last move only, and no sentences); None when nothing it shows changed.
         (With ``full``, the caller sends the whole card or panel instead.)"""
-        data: dict[str, Any] = {"board": board_id}
+        data: dict[str, object] = {"board": board_id}
         if self.moves:
             data["moves"] = self.moves[-1:] if hall else self.moves
         if self.leds is not None:
