@@ -21,14 +21,19 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 
+from firmware_host.i18n import N_
 from firmware_host.store.keys import BoardKeys
 
 __all__ = ["OFFLINE_AFTER_S", "Liveness", "alive_key", "of", "read"]
+
+#: The words of "last seen" (the page's and the feed's, in the viewer's language).
+LAST_SEEN = N_("last seen {time}")
+NEVER_SEEN = N_("never seen")
 
 #: A heartbeat older than this (seconds) means the board's service is gone.
 OFFLINE_AFTER_S = 15.0
@@ -56,6 +61,18 @@ class Liveness:
         if self.seen is None:
             return "never seen"
         return "last seen " + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.seen))
+
+    def seen_in(self, gettext: Callable[[str], str]) -> str:
+        """:attr:`seen_text` in a viewer's language (``gettext`` its translator's).
+
+        >>> from firmware_host.i18n import translator
+        >>> Liveness(False, None).seen_in(translator("ja").gettext)
+        '未接続'
+        """
+        if self.seen is None:
+            return gettext(NEVER_SEEN)
+        return gettext(LAST_SEEN).format(
+            time=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.seen)))
 
     @property
     def words(self) -> str:

@@ -19,6 +19,7 @@ from redis.exceptions import ResponseError
 from engine import Board
 from engine.errors import DraughtsError
 from firmware_host.feedback.texts import render
+from firmware_host.i18n import N_
 from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
 from firmware_host.web import edge
@@ -40,11 +41,11 @@ SPOKEN = frozenset({"refused", "correction", "adjust", "hint", "hint_refused",
                     "computer_move", "alternative_move"})
 #: What a session state is called on the pages.
 STATE_NAMES: Mapping[str, str] = {
-    "syncing": "setting the board", "human_to_move": "waiting for a move",
-    "move_in_progress": "move in progress", "adjusting": "j'adoube",
-    "engine_thinking": "thinking", "computer_move_pending": "computer's move on the LEDs",
-    "game_over": "game over", "setting_up": "setting up a new game",
-    "correction": "correction needed",
+    "syncing": N_("setting the board"), "human_to_move": N_("waiting for a move"),
+    "move_in_progress": N_("move in progress"), "adjusting": N_("j'adoube"),
+    "engine_thinking": N_("thinking"), "computer_move_pending": N_("computer's move on the LEDs"),
+    "game_over": N_("game over"), "setting_up": N_("setting up a new game"),
+    "correction": N_("correction needed"), "unknown": N_("unknown"),
 }
 
 
@@ -259,7 +260,8 @@ def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, Any]]
         elif kind == "synced":
             view.correction = False
         if kind in SPOKEN:
-            text = render(message)
+            said = message.get("text")  # the sentence in the board's language, if it has one
+            text = said[:500] if isinstance(said, str) and said else render(message)
             if text:
                 view.messages.append(text)
     del view.messages[:-12]

@@ -7,6 +7,8 @@ their names are known, results are "White won", "Draw", "In progress".
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,8 +20,8 @@ from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.web.diagram import board_svg
-from firmware_host.web.liveness import Liveness
-from firmware_host.web.reader import BoardView
+from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
+from firmware_host.web.reader import STATE_NAMES, BoardView
 
 __all__ = ["ArchiveRow", "MoveRow", "Views", "move_label", "move_rows", "player", "result_words"]
 
@@ -106,6 +108,38 @@ class ArchiveRow:
                    game.variant, result_words(game.result), len(game.moves))
 
 
+#: The words the page script writes itself (app.js), besides those of the live card and panel.
+SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
+                N_("not sent: no connection"), *STATE_NAMES.values(), *RESULT_WORDS.values())
+#: The templates whose words a live feed's whole card or panel (in English) holds.
+LIVE_TEMPLATES = ("card.html", "panel.html")
+
+
+def template_words(env: Environment, names: Sequence[str]) -> tuple[str, ...]:
+    """The ``_("...")`` words of the templates ``names`` (what the script translates in a
+    card or panel the live feed sent)."""
+    found: list[str] = []
+    for name in names:
+        source, _, _ = env.loader.get_source(env, name) if env.loader else ("", None, None)
+        found += re.findall(r'_\("([^"]+)"\)', source)
+    return tuple(dict.fromkeys(found))
+
+
+def script_words(tr: Translator, words: Sequence[str]) -> str:
+    """The page script's words in ``tr``'s language: JSON ``{english: translated}`` of those
+    that differ, for the ``data-words`` attribute (no inline script: CSP-safe).
+
+    >>> from firmware_host.i18n import translator
+    >>> json.loads(script_words(translator("ja"), ["white", "online"]))["white"]
+    '白'
+    >>> script_words(translator("en"), ["white"])
+    '{}'
+    """
+    pairs = {word: tr.gettext(word) for word in words}
+    return json.dumps({k: v for k, v in pairs.items() if k != v}, ensure_ascii=False,
+                      sort_keys=True)
+
+
 def _words(tr: Translator) -> dict[str, object]:
     """What a template needs to speak the viewer's language: ``_``, the language and the
     switch's choices (each language in its own name)."""
@@ -120,10 +154,13 @@ class Views:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
         self.env.globals.update(player=player, result_words=result_words, **_words(ENGLISH))
+        self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS)
 
     def page(self, name: str, tr: Translator = ENGLISH, **context: object) -> str:
-        """A whole page, in the viewer's language ``tr`` (its words: ``_("...")``)."""
-        return self.env.get_template(name).render(**_words(tr), **context)
+        """A whole page, in the viewer's language ``tr`` (its words: ``_("...")``; the
+        script's: ``data-words``)."""
+        return self.env.get_template(name).render(
+            **_words(tr), words=script_words(tr, self.live_words), **context)
 
     def card(self, view: BoardView, alive: Liveness, tr: Translator = ENGLISH) -> str:
         """The hall's card of a board (in the viewer's language)."""

@@ -12,6 +12,27 @@
     adjust: "#3a7bd5", crown: "#d4af37", result: "#f4f4f4" };
   var SVG = "http://www.w3.org/2000/svg";
 
+  // -- the viewer's language ----------------------------------------------------------------
+  // The page carries its words in the viewer's language as JSON in <body data-words> (English
+  // -> translated; empty for English): what the script writes and what a whole card or panel
+  // from the feed (drawn once, in English, for every viewer) says, is put in those words.
+  var WORDS = {};
+  try { WORDS = JSON.parse(document.body.dataset.words || "{}"); } catch (e) { WORDS = {}; }
+  function t(text) { return Object.prototype.hasOwnProperty.call(WORDS, text) ? WORDS[text] : text; }
+  function translate(box) {
+    box.querySelectorAll("*").forEach(function (e) {
+      if (e.children.length === 0 && e.textContent) {
+        var text = e.textContent.trim();
+        if (Object.prototype.hasOwnProperty.call(WORDS, text)) { e.textContent = WORDS[text]; }
+      }
+    });
+  }
+  function seenText(data) {
+    if (typeof data.seen !== "number") { return t("never seen"); }
+    var at = new Date(data.seen * 1000).toISOString().slice(0, 19).replace("T", " ") + " UTC";
+    return t("last seen {time}").replace("{time}", at);
+  }
+
   function parseCursor(text, into) {
     (text || "").split(",").forEach(function (part) {
       var i = part.indexOf("=");
@@ -125,7 +146,7 @@
     list.scrollTop = list.scrollHeight;
   }
   function apply(box, data) {
-    if (data.html !== undefined) { box.innerHTML = data.html; }
+    if (data.html !== undefined) { box.innerHTML = data.html; translate(box); }
     var svg = box.querySelector("svg.diagram");
     (data.moves || []).forEach(function (move) {
       var list = box.querySelector("ol.moves");
@@ -135,11 +156,11 @@
     if (move) {
       if (svg && move.fen) { drawPosition(svg, move.fen); drawLast(svg, move.from, move.to); }
       setText(box, ".last-move", move.label);
-      if (move.fen) { setText(box, ".turn", move.fen.charAt(0) === "W" ? "white" : "black"); }
+      if (move.fen) { setText(box, ".turn", t(move.fen.charAt(0) === "W" ? "white" : "black")); }
     }
     if (data.leds && svg) { drawLeds(svg, data.leds); }
     if (data.state) {
-      var state = setText(box, ".state", data.state);
+      var state = setText(box, ".state", t(data.state));
       if (state) { state.className = "state state-" + data.state_key; }
     }
     var said = box.querySelector(".messages");
@@ -157,10 +178,10 @@
   function applyAlive(box, data) {
     var badge = box.querySelector(".alive"), seen = box.querySelector(".seen");
     if (badge) {
-      badge.textContent = data.online ? "online" : "offline";
+      badge.textContent = t(data.online ? "online" : "offline");
       badge.className = "alive " + (data.online ? "on" : "off");
     }
-    if (seen) { seen.textContent = data.seen_text; seen.hidden = data.online; }
+    if (seen) { seen.textContent = seenText(data); seen.hidden = data.online; }
     box.classList.toggle("offline", !data.online);
   }
 
@@ -217,7 +238,7 @@
                            headers: { "Accept": "application/json" } })
         .then(function (r) { return r.json(); })
         .then(function (reply) { if (status) { status.textContent = reply.message; } })
-        .catch(function () { if (status) { status.textContent = "not sent: no connection"; } });
+        .catch(function () { if (status) { status.textContent = t("not sent: no connection"); } });
     }
     document.querySelectorAll(".control form").forEach(function (form) {
       form.addEventListener("submit", function (event) {

@@ -262,3 +262,19 @@ def test_an_open_page_outlives_a_redis_outage(own_redis_server: RedisServer, tmp
     finally:
         web.stop()
         rig.close()
+
+
+def test_the_page_script_writes_the_viewers_language(
+        web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    rig = make_board("ja-1", variant="international")
+    rig.play("32-28")
+    wait = WebDriverWait(browser, WAIT)
+    _screen(browser, DESKTOP)
+    browser.get(web.base + "/?lang=ja")
+    assert _text_of(browser, "#board-ja-1 .turn") == "黒"
+    rig.play("18-23")  # live: the script writes whose turn it is, in Japanese
+    wait.until(lambda b: _text_of(b, "#board-ja-1 .last-move") == "1... 18-23")
+    assert _text_of(browser, "#board-ja-1 .turn") == "白"
+    rig.beat("stopped")
+    wait.until(lambda b: _text_of(b, "#board-ja-1 .alive") == "オフライン")
+    assert _text_of(browser, "#board-ja-1 .seen").startswith("最終確認 ")

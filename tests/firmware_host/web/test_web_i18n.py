@@ -3,6 +3,7 @@ English otherwise; a switch on every page."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -47,7 +48,40 @@ def test_the_board_page_and_its_control_speak_the_viewer_language(
     make_board("lang4")
     _, _, page = web.get("/board/lang4?lang=pt_BR")
     assert '<html lang="pt-BR">' in page
+    page = re.sub(r' data-words="[^"]*"', "", page)  # the script's words: every live word
     assert "<h1>Tabuleiro lang4</h1>" in page and "Último lance" not in page
     assert "Lances" in page and "O tabuleiro diz" in page and "Pareie este dispositivo" in page
     _, _, page = web.get("/board/lang4", {"Accept-Language": "ko"})
     assert "<h1>판 lang4</h1>" in page and "기보" in page
+
+
+def test_the_halls_state_words_and_turn_in_japanese(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    make_board("lang5")
+    _, _, page = web.get("/", {"Accept-Language": "ja"})
+    card = page.split('id="board-lang5"', 1)[1].split("</article>", 1)[0]
+    turn = card.split('<dd class="turn">', 1)[1].split("</dd>", 1)[0]
+    state = card.split('<dd class="state', 1)[1].split(">", 1)[1].split("</dd>", 1)[0]
+    assert turn in ("白", "黒")
+    assert state in ("盤を合わせています", "手を待っています", "思考中", "新しい対局の準備中",
+                     "コンピューターの手を LED で表示中", "盤面の修正が必要")
+    words = re.sub(r"<[^>]*>", " ", card)  # what the viewer reads
+    assert "white" not in words and "waiting" not in words and "setting" not in words
+
+
+def test_the_page_script_gets_its_words_in_a_data_attribute(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    import html
+    import json
+
+    make_board("lang6")
+    _, _, page = web.get("/", {"Accept-Language": "ja"})
+    attribute = page.split('<body data-words="', 1)[1].split('"', 1)[0]
+    words = json.loads(html.unescape(attribute))
+    assert words["white"] == "白" and words["offline"] == "オフライン"
+    assert words["waiting for a move"] == "手を待っています"
+    assert words["last seen {time}"] == "最終確認 {time}"
+    assert words["To move"] and words["Black won"]  # the feed's whole cards, translated in place
+    assert "<script>" not in page  # no inline script: the CSP stays strict
+    _, _, english = web.get("/", {"Accept-Language": "en"})
+    assert '<body data-words="{}">' in english
