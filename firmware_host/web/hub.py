@@ -21,11 +21,12 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from redis.typing import KeyT, StreamIdT
 
+from firmware_host.store.replies import pairs
 from firmware_host.web import liveness
 from firmware_host.web.feed import LIVE_EVENTS, Delta, format_cursor, id_key, sse
 from firmware_host.web.liveness import Liveness
@@ -173,8 +174,8 @@ class Hub:
                 if cards:
                     feed.offer(self._full(board, known[board], await self.card(board))[4])
                 continue
-            entries: Any = await self.client.xrange(events_key(board), "(" + feed.cursor[board],
-                                                    count=CATCH_UP_MAX + 1)
+            entries = pairs(await self.client.xrange(
+                events_key(board), "(" + feed.cursor[board], count=CATCH_UP_MAX + 1))
             missed += len(entries)
             if missed > CATCH_UP_MAX:  # away too long: the page loads itself again
                 feed.offer(sse("reload", {}))
@@ -232,8 +233,9 @@ class Hub:
             if id_key(last) <= id_key(seen):
                 continue  # caught up on it already
             if id_key(first) <= id_key(seen):  # partly: read the rest for this feed alone
-                entries: Any = await self.client.xrange(events_key(board), "(" + seen, last)
-                again = await self._item(board, entries,
+                again_entries = pairs(
+                    await self.client.xrange(events_key(board), "(" + seen, last))
+                again = await self._item(board, again_entries,
                                          hall=feed.boards is None, page=feed.boards is not None)
                 if again is None:
                     continue
@@ -290,11 +292,12 @@ class Hub:
         if not self.head:
             await asyncio.sleep(NEW_BOARD_S)
             return
-        streams: dict[Any, Any] = {events_key(b): i for b, i in self.head.items()}
-        reply: Any = await self.client.xread(streams, count=500,
-                                             block=int(min(self.block_ms, NEW_BOARD_S * 1000)))
-        for key, entries in reply or ():
+        streams: dict[KeyT, StreamIdT] = {events_key(b): i for b, i in self.head.items()}
+        reply: object = await self.client.xread(
+            streams, count=500, block=int(min(self.block_ms, NEW_BOARD_S * 1000)))
+        for key, reply_entries in pairs(reply):
             board = _str(key).split(":")[1]
+            entries = pairs(reply_entries)
             if not entries:
                 continue
             self.head[board] = _str(entries[-1][0])
@@ -308,15 +311,15 @@ class Hub:
             if item is not None:
                 for feed in wanted:
                     feed.offer(item)
-        if reply:
+        if pairs(reply):
             await asyncio.sleep(GATHER_S)
 
-    def _track_state(self, board: str, entries: Sequence[Any]) -> None:
+    def _track_state(self, board: str, entries: Sequence[tuple[object, object]]) -> None:
         for _, message in self.reader.events(board, entries):
             if message.get("event") == "state":
                 self.states[board] = str(message.get("state", ""))
 
-    async def _item(self, board: str, entries: Sequence[Any], *, hall: bool,
+    async def _item(self, board: str, entries: Sequence[tuple[object, object]], *, hall: bool,
                     page: bool, live: bool = False) -> Item | None:
         """The messages of one board's batch (stream ``entries``, oldest first) for its board
         pages and the hall, each encoded once; None when the batch is empty."""
