@@ -35,8 +35,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
 
 from aiohttp import web
 from redis.asyncio import Redis
@@ -200,7 +199,7 @@ class ArbiterSite:
     async def _board(self, board_id: str) -> dict[str, object]:
         game_id = await self.reader.current_game_id(board_id)
         game = None if game_id is None else await self.reader.game(board_id, game_id)
-        last: dict[str, dict[str, Any]] = {}
+        last: dict[str, Mapping[str, object]] = {}
         for _, event in reversed(await self.reader.recent_events(board_id, RECENT)):
             kind = str(event.get("event", ""))
             if kind in ("clock", "state") and kind not in last:
