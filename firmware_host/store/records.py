@@ -139,7 +139,7 @@ class GameRecord:
         return game
 
 
-def encode_op(op: str, seq: int, data: Mapping[str, Any]) -> dict[str, str]:
+def encode_op(op: str, seq: int, data: Mapping[str, object]) -> dict[str, str]:
     """Encode one log operation as stream fields."""
     return {"op": op, "seq": str(seq), "data": json.dumps(data, separators=(",", ":"))}
 

@@ -162,7 +162,7 @@ class RedisStore:
             self._on_change(game)
 
     # -- the game log --------------------------------------------------------------------------
-    def _log(self, game_id: str, ops: list[tuple[str, Mapping[str, Any]]],
+    def _log(self, game_id: str, ops: list[tuple[str, Mapping[str, object]]],
              extra: list[Command] | None = None, session: Session | None = None) -> None:
         """Write ``ops`` to the game's log, with ``extra`` and the session, in one MULTI/EXEC.
 
@@ -231,7 +231,7 @@ class RedisStore:
             RecordError: the move does not follow the game (wrong ply); nothing is written.
             StoreUnavailable: Redis failed and there is no spool.
         """
-        ops: list[tuple[str, Mapping[str, Any]]] = [("move", record.to_json())]
+        ops: list[tuple[str, Mapping[str, object]]] = [("move", record.to_json())]
         if result is not None:
             ops.append(("finish", {"result": result, "termination": termination}))
         self._log(game_id, ops, session=session)
@@ -252,7 +252,7 @@ class RedisStore:
         self._log(game_id, [("headers", headers)])
 
     # -- the session ---------------------------------------------------------------------------
-    def _session_command(self, state: Mapping[str, Any]) -> Command:
+    def _session_command(self, state: Mapping[str, object]) -> Command:
         return ("set", (self.keys.session, json.dumps(state)), {})
 
     def save_session(self, state: Session) -> None:
@@ -289,7 +289,7 @@ class RedisStore:
         return offline_session(self.spool, self.local, self.keys, self.name)
 
     # -- live events ---------------------------------------------------------------------------
-    def publish(self, event: dict[str, Any]) -> None:
+    def publish(self, event: Mapping[str, object]) -> None:
         """Publish a live event (stream for late readers, pub/sub for live ones).
 
         Live-only events (:data:`LIVE_ONLY`: LED frames, occupancy) are dropped during an outage;
