@@ -64,7 +64,8 @@ _READING = MappingProxyType({
     (Color.WHITE, True): Reading.WHITE_KING, (Color.BLACK, True): Reading.BLACK_KING,
 })
 
-HELP = """commands:
+#: The ``help`` block (the commands stay English: they are what is typed).
+HELP = N_("""commands:
   {example}   make a move (or carry out the computer's); a capture joins
       its squares with {sep}, with the landings in between when two ways fit
   lift SQ / place SQ      move one piece by hand, one lift or placement at a time
@@ -77,7 +78,7 @@ HELP = """commands:
   fix       put the pieces right as the lights show (B: put a piece back, E: take it away):
             after a takeback, for a new game, after a slip
   board     draw the board again     help   this text      quit   leave
-squares: {squares}."""
+squares: {squares}.""")
 
 #: Gap between the physical events of a typed move (a hand's pace; above the debounce time).
 STEP_S = 0.08
@@ -289,7 +290,7 @@ class TerminalGame:
             if verb in ("quit", "exit", "q"):
                 return False
             if verb == "help":
-                self.out.write(HELP.format(squares=names(self.variant),
+                self.out.write(self.tr.gettext(HELP).format(squares=names(self.variant, self.tr),
                                            example=example(self.variant),
                                            sep=self.variant.capture_separator) + "\n")
             elif verb == "board":

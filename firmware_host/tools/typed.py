@@ -97,21 +97,22 @@ def square_from_text(variant: Variant, text: str, tr: Translator = ENGLISH) -> S
             raise TypedMoveError(tr.gettext(
                 "{square} is a light square: pieces stand on the dark ones").format(square=key))
     raise TypedMoveError(tr.gettext("{text} is not a square of this board ({squares})").format(
-        text=repr(text.strip()), squares=names(variant)))
+        text=repr(text.strip()), squares=names(variant, tr)))
 
 
-def names(variant: Variant) -> str:
-    """How the squares of ``variant`` may be typed, for a message.
+def names(variant: Variant, tr: Translator = ENGLISH) -> str:
+    """How the squares of ``variant`` may be typed, for a message (in ``tr``'s language).
 
     >>> from engine.variant import find_variant
     >>> names(find_variant("international")), names(find_variant("russian"))
     ('1 to 50, or a1 to j10 as drawn', 'a1 to h8, or 1 to 32')
     """
-    corner = f"a1 to {_FILES[variant.cols - 1]}{variant.rows}"
-    numbers = f"1 to {variant.num_squares}"
+    last = f"{_FILES[variant.cols - 1]}{variant.rows}"
     if variant.numeric_notation:
-        return f"{numbers}, or {corner} as drawn"
-    return f"{corner}, or {numbers}"
+        return tr.gettext("1 to {count}, or a1 to {last} as drawn").format(
+            count=variant.num_squares, last=last)
+    return tr.gettext("a1 to {last}, or 1 to {count}").format(count=variant.num_squares,
+                                                              last=last)
 
 
 def example(variant: Variant) -> str:

@@ -206,3 +206,14 @@ def test_the_package_data_ships_every_catalog() -> None:
         for suffix in (".po", ".mo"):
             path = po_path(language).with_suffix(suffix).relative_to(package).as_posix()
             assert any(fnmatch.fnmatch(path, g) for g in globs), path
+
+
+def test_a_russian_terminals_help_is_in_russian() -> None:
+    config = Config.from_mapping({"game": {"variant": "russian", "human_side": "white"},
+                                  "board": {"language": "ru"}, "store": {"url": "memory"}})
+    out = io.StringIO()
+    options = PlayOptions(config=config, auto_execute=True, colour=False, virtual_time=True)
+    assert play(options, stdin=io.StringIO("help\nquit\n"), out=out) == 0
+    text = out.getvalue()
+    assert "команды:\n" in text and "takeback  ход назад: вернуться к своему прошлому ходу" in text
+    assert "поля: от a1 до h8 или от 1 до 32." in text and "make a move" not in text
