@@ -38,8 +38,8 @@ from engine.search import Limit
 from firmware_host.app.notify import Notifier
 from firmware_host.config.loader import Config
 from firmware_host.feedback.leds import PRIORITY
-from firmware_host.feedback.texts import plural
 from firmware_host.game.types import State
+from firmware_host.i18n import N_, translator
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
 
 #: Seconds each drawn frame stays on screen (a person can follow it).
@@ -52,9 +52,9 @@ _CLEAR = "\x1b[H\x1b[2J"
 _PIECES = {(0, False): Reading.WHITE, (1, False): Reading.BLACK,
            (0, True): Reading.WHITE_KING, (1, True): Reading.BLACK_KING}
 _KING = {Reading.WHITE: Reading.WHITE_KING, Reading.BLACK: Reading.BLACK_KING}
-_HAND_CAPTIONS = {"from": "you lift the computer's piece on {} (lit 'from')",
-                  "to": "you put it down on {} (lit 'to')",
-                  "remove": "you take off the captured piece on {} (blinking 'remove')"}
+_HAND_CAPTIONS = {"from": N_("you lift the computer's piece on {square} (lit 'from')"),
+                  "to": N_("you put it down on {square} (lit 'to')"),
+                  "remove": N_("you take off the captured piece on {square} (blinking 'remove')")}
 
 
 class DemoError(RuntimeError):
@@ -213,6 +213,7 @@ class Demo:
         self.session.subscribe(self.events.append)
         self.held: Reading | None = None
         self.untold: str | None = None  # a caption waiting for the next frame
+        self.tr = translator(options.language)  # the captions speak the board's language
         self._set_up_pieces()
 
     def _set_up_pieces(self) -> None:
@@ -302,7 +303,7 @@ class Demo:
         self.game.push(move)
         self._crown_if_asked()
         # Shown with the computer's reply: the engine thread may answer before the next scan.
-        self.untold = f"you: {text}"
+        self.untold = self.tr.gettext("you: {move}").format(move=text)
         return text
 
     def computer_ply(self) -> str | None:
@@ -316,14 +317,15 @@ class Demo:
         # The caption names the move for the watcher; the hands read only the LEDs.
         shown_as = next(e["pdn"] for e in reversed(self.events)
                         if e["event"] == "computer_move")
-        self.show(f"computer shows {shown_as} on the LEDs")
+        self.show(self.tr.gettext("computer shows {move} on the LEDs").format(move=shown_as))
         move = self._follow_leds()
         text = self.game.move_notation(move)
         self.game.push(move)
         if self.game.fen() != self.session.board.fen():
             raise DemoError(f"the LEDs were read as {text}, but the computer played {shown_as}")
         self._crown_if_asked()
-        self.show(f"computer: {text} (carried out by following the LEDs)")
+        self.show(self.tr.gettext("computer: {move} (carried out by following the LEDs)").format(
+            move=text))
         return text
 
     def _next_led_step(self) -> HandStep | None:
@@ -353,7 +355,8 @@ class Demo:
                 removed.add(step.square)
             self._run_until(self._seen)
             if self._moves("computer") == before:
-                self.show(_HAND_CAPTIONS[step.why].format(self.layout.name(step.square)))
+                self.show(self.tr.gettext(_HAND_CAPTIONS[step.why]).format(
+                    square=self.layout.name(step.square)))
         if self._moves("computer") == before or origin is None or destination is None:
             raise DemoError("following the LEDs did not complete the computer's move")
         try:
@@ -369,7 +372,8 @@ class Demo:
         """
         if not self._run_until(lambda: self.controller.started and self._seen()):
             raise DemoError("the service never read the board")
-        self.show(f"{self.session.variant.name}: you play white against {self.computer}")
+        self.show(self.tr.gettext("{variant}: you play white against {computer}").format(
+            variant=self.session.variant.name, computer=self.computer))
         plies: list[tuple[str, str, bool]] = []
         while len(plies) < self.options.plies and self.session.outcome is None:
             if self.session.human_turn:
@@ -385,14 +389,14 @@ class Demo:
         result = None if outcome is None else outcome.result(self.session.variant.pdn_gametype)
         if result is not None:
             self._run_until(self._seen)
-            self.show(f"game over: {result}")
+            self.show(self.tr.gettext("game over: {result}").format(result=result))
         return DemoResult(self._pdn_path(), plies, result)
 
     @property
     def computer(self) -> str:
         """Who plays the computer's side: ``level 3``, or the Hub engine's name (``Scan 3.1``)."""
         if self.options.hub is None:
-            return f"level {self.options.level}"
+            return self.tr.gettext("level {level}").format(level=self.options.level)
         game_id = self.session.game_id
         if game_id is None:
             raise RuntimeError("the session opens a game at start")
@@ -451,11 +455,13 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
         print(f"draughtsboard demo: the PDN file {result.pdn_path} was not written",
               file=sys.stderr)
         return 1
+    tr = translator(options.language)
     moves = " ".join(text for _, text, _ in result.plies)
-    display.line(f"moves: {moves}" + (f"  {result.result}" if result.result else ""))
+    display.line(tr.gettext("moves: {moves}").format(moves=moves)
+                 + (f"  {result.result}" if result.result else ""))
     led_plies = sum(1 for _, _, followed in result.plies if followed)
-    were = "was" if led_plies == 1 else "were"
-    display.line(f"the computer's {plural(led_plies, 'move')} {were} carried out by following "
-                 "the LEDs")
-    display.line(f"done: PDN written to {result.pdn_path}")
+    display.line(tr.ngettext("the computer's {count} move was carried out by following the LEDs",
+                             "the computer's {count} moves were carried out by following the "
+                             "LEDs", led_plies).format(count=led_plies))
+    display.line(tr.gettext("done: PDN written to {path}").format(path=result.pdn_path))
     return 0

@@ -230,3 +230,14 @@ def test_a_games_dir_that_cannot_be_used_is_one_clear_line(
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard demo: cannot use the games directory") and \
         err.count("\n") == 1
+
+
+def test_a_russian_demo_captions_in_russian(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert run_demo(DemoOptions(variant="russian", plies=2, fast=True, language="ru",
+                                games_dir=str(tmp_path)), out) == 0
+    text = out.getvalue()
+    assert "russian: вы играете белыми против: уровень " in text
+    assert "вы: " in text and "компьютер показывает огнями ход " in text
+    assert "1 ход компьютера сделан по огням" in text
+    assert "готово: PDN записан в " in text and "carried out" not in text
