@@ -21,7 +21,9 @@ from collections.abc import Callable
 from board_io.types import Led, LedFrame
 from engine.types import Square
 from firmware_host.feedback import leds
+from firmware_host.feedback.texts import render
 from firmware_host.game.types import EventData, Store
+from firmware_host.i18n import ENGLISH, Translator
 
 __all__ = ["Listener", "Outbox"]
 
@@ -37,11 +39,16 @@ class Outbox:
         store: its ``publish`` carries the events to the bus.
         now: the session's time (the ``at`` of the event being handled).
         show_leds: called with every new LED frame.
+        tr: the board's language when it is not English: each event with a sentence carries it
+            in ``text`` (its ``reason`` and fields stay language-free); English boards' events
+            are rendered by whoever shows them.
     """
 
     def __init__(self, store: Store, now: Callable[[], float],
-                 show_leds: Callable[[LedFrame], None] | None = None) -> None:
+                 show_leds: Callable[[LedFrame], None] | None = None,
+                 tr: Translator | None = None) -> None:
         self._store = store
+        self._tr = tr if tr is not None and tr.language != ENGLISH.language else None
         self._now = now
         self._show_leds = show_leds
         self._listeners: list[Listener] = []
@@ -55,6 +62,10 @@ class Outbox:
     def publish(self, kind: str, /, **fields: object) -> None:
         """Publish the live event ``kind`` with ``fields``."""
         event: EventData = {"event": kind, "at": round(self._now(), 6), **fields}
+        if self._tr is not None and "text" not in event:
+            text = render(event, self._tr)
+            if text and text != kind:
+                event["text"] = text
         try:
             self._store.publish(event)
         except Exception:  # a broken bus must never stop the game

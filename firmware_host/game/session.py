@@ -127,7 +127,8 @@ class Session(SessionFacts):
         if self.config.mode is not Mode.RECORD and thinker is None:
             raise ValueError(f"{self.config.mode.value} mode needs a thinker (the engine)")
         self._store = store
-        self._outbox = Outbox(store, lambda: self._now, show_leds)
+        self._outbox = Outbox(store, lambda: self._now, show_leds,
+                              translator(self.config.language))
         self._publish = self.publish = self._outbox.publish
         self.subscribe = self._outbox.subscribe
         self._thinker = thinker  # the engine (its level is set from the web)

@@ -217,3 +217,24 @@ def test_a_russian_terminals_help_is_in_russian() -> None:
     text = out.getvalue()
     assert "команды:\n" in text and "takeback  ход назад: вернуться к своему прошлому ходу" in text
     assert "поля: от a1 до h8 или от 1 до 32." in text and "make a move" not in text
+
+
+def test_a_russian_boards_other_events_carry_their_sentence_in_russian() -> None:
+    rig = Rig("russian", fen="W:Wc3:Bd4,h8", language="ru")
+    rig.lift("c3")
+    rig.place("e5")
+    rig.lift("d4")
+    rig.wait(rig.config.settle_ms + 10)
+    assert rig.last("new_game")["text"] == "новая партия (russian, режим «запись»)"
+    assert rig.last("synced")["text"] == "доска совпадает с партией"
+    assert rig.last("touch")["text"] == "тронул — ходи: шашку на c3 тронули, ею надо ходить"
+    move = rig.last("move")
+    assert move["pdn"] == "c3:e5" and move["text"] == "1. c3:e5"
+    state = rig.last("state")
+    assert "text" not in state  # no sentence: nothing added
+    english = Rig("russian", fen="W:Wc3:Bd4,h8")
+    english.lift("c3")
+    english.place("e5")
+    english.lift("d4")
+    english.wait(english.config.settle_ms + 10)
+    assert "text" not in english.last("move")  # English events stay as they were
