@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import escape
 
 from engine import Board
 from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
@@ -108,9 +109,12 @@ class ArchiveRow:
                    game.variant, result_words(game.result), len(game.moves))
 
 
+#: A card's words before its board has a game.
+NO_GAME = N_("no game yet")
 #: The words the page script writes itself (app.js), besides those of the live card and panel.
 SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
-                N_("not sent: no connection"), *STATE_NAMES.values(), *RESULT_WORDS.values())
+                N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
+                *RESULT_WORDS.values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
 LIVE_TEMPLATES = ("card.html", "panel.html")
 
@@ -168,14 +172,14 @@ class Views:
         return self.env.get_template("card.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
             last_move=move_label(last.ply, last.pdn) if last else "",
-            diagram=self._diagram(view, 220), **_words(tr))
+            diagram=self._diagram(view, 220, tr), **_words(tr))
 
     def panel(self, view: BoardView, alive: Liveness, tr: Translator = ENGLISH) -> str:
         """A board page's live panel (in the viewer's language)."""
         moves = [m.pdn for m in view.game.moves] if view.game else []
         return self.env.get_template("panel.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
-            rows=move_rows(moves), diagram=self._diagram(view, 480), **_words(tr))
+            rows=move_rows(moves), diagram=self._diagram(view, 480, tr), **_words(tr))
 
     def replay(self, game: GameRecord, ply: int, paired: bool) -> str:
         """The replay page of ``game`` at ``ply``."""
@@ -189,8 +193,8 @@ class Views:
                          diagram=board_svg(board, last, size=480, label=game.game_id))
 
     @staticmethod
-    def _diagram(view: BoardView, size: int) -> str:
+    def _diagram(view: BoardView, size: int, tr: Translator = ENGLISH) -> str:
         if view.position is None:
-            return '<p class="quiet">no game yet</p>'
+            return f'<p class="quiet">{escape(tr.gettext(NO_GAME))}</p>'
         return board_svg(view.position, view.last_move, view.leds, size=size,
                          label=f"board {view.board_id}")
