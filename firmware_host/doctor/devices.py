@@ -14,6 +14,7 @@ from board_io.devices import I2C, SPI, DeviceClass, Need, needs, unit_device_cla
 from board_io.options import ConfigSource
 from firmware_host.doctor.report import Check
 from firmware_host.doctor.system import Node, System
+from firmware_host.i18n import N_
 
 __all__ = ["check_bus_enabled", "check_devices"]
 
@@ -35,25 +36,35 @@ def _may_open(system: System, node: Node) -> bool:
 
 def _check_node(system: System, need: Need, path: Path, shown: str,
                 majors: dict[int, str]) -> Check:
-    name = f"{shown} ({need.backend}: {need.why})"
+    name = "{node} ({backend}: {why})"
+    said = {"node": shown, "backend": need.backend, "why": need.why}
     kinds = "/".join(c.name for c in need.classes)
     node = system.node(path)
     if node is None:
-        return Check(name, False, "missing", need.classes[0].enable)
+        return Check.said(name, False, N_("missing"), "{enable}", **said,
+                          enable=need.classes[0].enable)
     if not node.char or not _class_of(node, need.classes, majors):
-        kind = majors.get(node.major, "unknown") if node.char else "not a character device"
-        return Check(name, False, f"{node.path} is {kind} (major {node.major}), not {kinds}: "
-                                  "the unit's sandbox refuses it",
-                     f"point the config at the {kinds} device")
+        if node.char:
+            kind = majors.get(node.major, "unknown")
+            detail = N_("{path} is {kind} (major {major}), not {kinds}: the unit's sandbox "
+                        "refuses it")
+        else:
+            kind = ""
+            detail = N_("{path} is not a character device (major {major}), not {kinds}: the "
+                        "unit's sandbox refuses it")
+        return Check.said(name, False, detail, N_("point the config at the {kinds} device"),
+                          **said, path=str(node.path), kind=kind, major=str(node.major),
+                          kinds=kinds)
+    group_name, mode = str(system.name_of_group(node.gid)), f"{node.mode:04o}"
     if not _may_open(system, node):
-        group = need.classes[0].group
-        return Check(name, False, f"{node.path} is {system.name_of_group(node.gid)} "
-                                  f"{node.mode:04o}: {system.user} cannot open it",
-                     f"install systemd/99-draughtsboard.rules (install.sh does) and replug or "
-                     f"reboot; now: sudo chgrp {group} {node.path} && sudo chmod 0660 "
-                     f"{node.path}")
-    return Check(name, True, f"{node.path}: {kinds}, {system.name_of_group(node.gid)} "
-                             f"{node.mode:04o}")
+        return Check.said(name, False, N_("{path} is {group} {mode}: {user} cannot open it"),
+                          N_("install systemd/99-draughtsboard.rules (install.sh does) and "
+                             "replug or reboot; now: sudo chgrp {wanted} {path} && sudo chmod "
+                             "0660 {path}"),
+                          **said, path=str(node.path), group=group_name, mode=mode,
+                          user=system.user, wanted=need.classes[0].group)
+    return Check.said(name, True, "{path}: {kinds}, {group} {mode}", **said,
+                      path=str(node.path), kinds=kinds, group=group_name, mode=mode)
 
 
 def check_devices(config: ConfigSource, system: System) -> list[Check]:
@@ -65,25 +76,28 @@ def check_devices(config: ConfigSource, system: System) -> list[Check]:
         if "*" in need.node:
             found = sorted(pattern.parent.glob(pattern.name))
             if not found:
-                checks.append(Check(f"{need.node} ({need.backend}: {need.why})", False,
-                                    "none found", need.classes[0].enable))
+                checks.append(Check.said("{node} ({backend}: {why})", False, N_("none found"),
+                                         "{enable}", node=need.node, backend=need.backend,
+                                         why=need.why, enable=need.classes[0].enable))
             checks += [_check_node(system, need, path, f"/dev/{path.name}", majors)
                        for path in found]
         else:
             checks.append(_check_node(system, need, pattern, need.node, majors))
     if not checks:
-        checks.append(Check("device nodes", True, "the configured backends open none"))
+        checks.append(Check.said(N_("device nodes"), True,
+                                 N_("the configured backends open none")))
     return checks
 
 
 def check_bus_enabled(config: ConfigSource, system: System, bus: DeviceClass) -> Check:
     """SPI or I2C (``bus``) enabled in the kernel, when a configured backend needs it."""
     label = {SPI.name: "SPI", I2C.name: "I2C"}.get(bus.name, bus.name)
-    name = f"{label} is enabled"
+    name = N_("{label} is enabled")
     users = sorted({n.backend for n in needs(config) if bus in n.classes})
+    said = {"label": label, "bus": bus.name, "users": ", ".join(users)}
     if not users:
-        return Check(name, True, "not needed by the configured backends")
+        return Check.said(name, True, N_("not needed by the configured backends"), **said)
     if bus.name in system.proc_devices().values():
-        return Check(name, True, f"the kernel has {bus.name} devices (for {', '.join(users)})")
-    return Check(name, False, f"{', '.join(users)} need it; the kernel lists no {bus.name} "
-                              "devices", bus.enable)
+        return Check.said(name, True, N_("the kernel has {bus} devices (for {users})"), **said)
+    return Check.said(name, False, N_("{users} need it; the kernel lists no {bus} devices"),
+                      "{enable}", **said, enable=bus.enable)

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from firmware_host.config.urls import parse_sentinel_url
 from firmware_host.doctor.report import Check
+from firmware_host.i18n import N_
 
 __all__ = ["DROPIN", "Resolver", "allowed_addresses", "check_unit_allows_redis", "dropin_text",
            "is_local", "redis_host", "redis_hosts"]
@@ -169,20 +170,24 @@ def _allowed_in(dropin: Path) -> set[str]:
 def check_unit_allows_redis(url: str, *, dropin: Path = DROPIN,
                             resolver: Resolver = resolve) -> Check:
     """PASS when the Redis of ``url`` is local or the unit's drop-in allows its addresses."""
-    name = "the unit lets the service reach Redis"
+    name = N_("the unit lets the service reach Redis")
     remote = [host for host in redis_hosts(url) if not is_local(host)]
     if not remote:
-        return Check(name, True, "store.url is on this machine (IPAddressAllow=localhost)")
+        return Check.said(name, True,
+                          N_("store.url is on this machine (IPAddressAllow=localhost)"))
     host = ", ".join(remote)
     try:
         needed = allowed_addresses(url, resolver=resolver)
     except ValueError as exc:
-        return Check(name, False, str(exc), "use the Redis machine's IP address in store.url")
+        return Check.said(name, False, "{error}",
+                          N_("use the Redis machine's IP address in store.url"), error=str(exc))
     missing = [address for address in needed if address not in _allowed_in(dropin)]
     if missing:
-        return Check(name, False, f"{host} ({', '.join(missing)}) is not allowed by {dropin}",
-                     "re-run sudo systemd/install.sh: it writes the drop-in from store.url")
-    return Check(name, True, f"{dropin} allows {host}")
+        return Check.said(name, False, N_("{host} ({addresses}) is not allowed by {dropin}"),
+                          N_("re-run sudo systemd/install.sh: it writes the drop-in from "
+                             "store.url"), host=host, addresses=", ".join(missing),
+                          dropin=str(dropin))
+    return Check.said(name, True, N_("{dropin} allows {host}"), dropin=str(dropin), host=host)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -97,3 +97,12 @@ def test_a_language_the_doctor_does_not_speak_is_one_message(
                      "--language", "xx"]) == 2
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and "ru" in out
+
+
+def test_the_device_and_network_checks_speak_russian_too() -> None:
+    from firmware_host.doctor.network import check_unit_allows_redis
+    from firmware_host.i18n import translator
+
+    check = check_unit_allows_redis("redis://localhost:6379/0").in_language(translator("ru"))
+    assert check.name == "юнит пускает службу к Redis"
+    assert check.detail == "store.url — на этой машине (IPAddressAllow=localhost)"
