@@ -320,15 +320,15 @@ class Site:
             "X-Accel-Buffering": "no"})
         response.force_close()  # when the feed ends, the connection does: the browser retries
         async with self.hub.open(board, cursor) as feed:  # RedisError here: a 503
-            await response.prepare(request)
             try:
+                await response.prepare(request)  # the client may have gone meanwhile
                 await response.write(b"retry: 1000\n\n")
                 direct = _direct_writer(request)
                 async for chunk in self.hub.chunks(feed, self.settings.block_ms / 1000, direct):
                     async with asyncio.timeout(WRITE_TIMEOUT_S):
                         await response.write(chunk)
-            except (ConnectionResetError, TimeoutError):
-                pass  # the page went away, or stopped reading
+            except (ConnectionResetError, TimeoutError) as exc:  # a normal event
+                log.debug("web: feed client gone (%s)", type(exc).__name__)
             except RedisError as exc:  # the stream ends; the browser comes back with its cursor
                 if not self.closing:
                     log.warning("web: feed ended, the boards' Redis does not answer: %s",
