@@ -441,24 +441,25 @@ class Site:
         return _reply(request, board_id, f"sent to {board_id}: {label}", 200)
 
 
-#: A feed's client with more than this waiting in its socket's buffer is too slow: closed.
+#: A feed's client with more than this waiting in its socket's buffer is busy: the next
+#: messages wait in its feed's queue (written as it reads) instead of piling up here.
 DIRECT_BUFFER = 256 * 1024
 
 
 def _direct_writer(request: web.Request) -> Callable[[bytes], bool] | None:
     """A writer of a live feed's messages straight to its socket (the response is chunked on
-    HTTP/1.1, so each message is framed as a chunk, as aiohttp would): False when the client
-    does not read. None without a transport."""
+    HTTP/1.1, so each message is framed as a chunk, as aiohttp would): False, nothing written,
+    when the client is gone or its buffer is full. None without a transport."""
     transport = request.transport
     if transport is None:
         return None
     chunked = request.version >= (1, 1)
 
     def write(data: bytes) -> bool:
-        if transport.is_closing():
+        if transport.is_closing() or transport.get_write_buffer_size() >= DIRECT_BUFFER:
             return False
         transport.write(b"%x\r\n%b\r\n" % (len(data), data) if chunked else data)
-        return transport.get_write_buffer_size() < DIRECT_BUFFER
+        return True
 
     return write
 

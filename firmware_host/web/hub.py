@@ -39,13 +39,18 @@ log = logging.getLogger(__name__)
 #: A hall looks for new boards at least this often (s).
 NEW_BOARD_S = 2.0
 #: Messages waiting for one feed at most; beyond, the feed is closed (its client is too slow).
-QUEUE = 256
+#: Room for a whole hall's round start (every board's new card at once): the queue holds
+#: references to messages shared by every feed, not copies.
+QUEUE = 2048
 #: A write to a feed's client that takes longer ends the feed (s).
 WRITE_TIMEOUT_S = 30.0
 #: Events a reconnecting feed may have missed and still catch up on; beyond, the page reloads.
 CATCH_UP_MAX = 2000
 #: Feeds reading what they missed at the same time (each uses a Redis connection meanwhile).
 CATCH_UP_AT_ONCE = 4
+#: Whole cards or panels drawn at the same time (each reads Redis on a connection of its own):
+#: a round start asks for every board's at once.
+DRAW_AT_ONCE = 6
 #: How often the heartbeats are read (s).
 ALIVE_EVERY_S = 5.0
 #: After a reply, the reader waits this long before the next read (s), so a move and the state
@@ -67,8 +72,9 @@ class Feed:
     queue: asyncio.Queue[Item | bytes] = field(
         default_factory=lambda: asyncio.Queue(QUEUE))
     closed: bool = False
-    #: While the feed is caught up: writes a message straight to its client (False: the client
-    #: is too slow), so a message fans out to a thousand feeds without waking a task for each.
+    #: While the feed is caught up: writes a message straight to its client (False: not written,
+    #: the client's buffer is full: the message takes the queue's path, which waits for the
+    #: client), so a message fans out to a thousand feeds without waking a task for each.
     direct: Direct | None = None
     #: Set when the queue has something again, or the feed closed.
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -78,17 +84,20 @@ class Feed:
         return self.boards is None or board_id in self.boards
 
     def offer(self, item: Item | bytes) -> None:
-        """Send ``item`` straight to the client when the feed is caught up, else queue it; a
-        feed whose client is too slow (its queue or its socket's buffer full) is closed."""
+        """Send ``item`` straight to the client when the feed is caught up and the client's
+        buffer has room, else queue it; a feed whose queue is full is closed (its client is too
+        slow)."""
         if self.closed:
             return
         if self.direct is not None:
             data = self._now(item)
-            if data is not None:
-                if data and not self.direct(data):
-                    self.close()
+            if data == b"":
                 return
-            self.direct = None  # this one needs a read first: the queue's path
+            if data is not None and self.direct(data):
+                if not isinstance(item, bytes):
+                    self.cursor[item[0]] = item[2]
+                return
+            self.direct = None  # a read first, or the client busy: the queue's path
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:
@@ -108,7 +117,6 @@ class Feed:
             return b""
         if id_key(first) <= id_key(seen):
             return None
-        self.cursor[board] = last
         return hall if self.boards is None else page
 
     def close(self) -> None:
@@ -145,6 +153,7 @@ class Hub:
         self._boards_read = 0.0
         self._tasks: list[asyncio.Task[None]] = []
         self._catch_up = asyncio.Semaphore(CATCH_UP_AT_ONCE)
+        self._draw = asyncio.Semaphore(DRAW_AT_ONCE)
 
     # -- feeds ------------------------------------------------------------------------------
 
@@ -211,7 +220,8 @@ class Hub:
                             await feed.wake.wait()
                     except TimeoutError:
                         if feed.direct is not None and not direct(b": keep-alive\n\n"):
-                            feed.close()
+                            feed.direct = None  # its buffer is full: the queue's path waits
+                            yield b": keep-alive\n\n"
                     continue
                 try:
                     async with asyncio.timeout(keep_alive_s):  # no task per wait (wait_for's)
@@ -295,6 +305,7 @@ class Hub:
         streams: dict[KeyT, StreamIdT] = {events_key(b): i for b, i in self.head.items()}
         reply: object = await self.client.xread(
             streams, count=500, block=int(min(self.block_ms, NEW_BOARD_S * 1000)))
+        batches: list[tuple[str, Sequence[tuple[object, object]], list[Feed]]] = []
         for key, reply_entries in pairs(reply):
             board = _str(key).split(":")[1]
             entries = pairs(reply_entries)
@@ -305,9 +316,14 @@ class Hub:
             if not wanted:
                 self._track_state(board, entries)
                 continue
-            item = await self._item(board, entries,
-                                    hall=any(f.boards is None for f in wanted),
-                                    page=any(f.boards is not None for f in wanted), live=True)
+            batches.append((board, entries, wanted))
+        # Every board's message at once: the whole cards of a round start are drawn side by
+        # side (DRAW_AT_ONCE), not one after another while the other boards' moves wait.
+        items = await asyncio.gather(*(
+            self._item(board, entries, hall=any(f.boards is None for f in wanted),
+                       page=any(f.boards is not None for f in wanted), live=True)
+            for board, entries, wanted in batches))
+        for (_, _, wanted), item in zip(batches, items, strict=True):
             if item is not None:
                 for feed in wanted:
                     feed.offer(item)
@@ -334,9 +350,10 @@ class Hub:
             self.states[board] = delta.state
         event_id = format_cursor({board: last})
         if delta.full:
-            return (board, first, last,
-                    self._full(board, last, await self.panel(board))[4] if page else b"",
-                    self._full(board, last, await self.card(board))[4] if hall else b"")
+            async with self._draw:
+                return (board, first, last,
+                        self._full(board, last, await self.panel(board))[4] if page else b"",
+                        self._full(board, last, await self.card(board))[4] if hall else b"")
         page_data, hall_data = delta.message(board, hall=False), delta.message(board, hall=True)
         if page_data is None:
             return (board, first, last, b"", b"")  # the cursor moves on, nothing to show

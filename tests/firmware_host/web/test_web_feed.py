@@ -226,3 +226,36 @@ def test_a_feed_whose_client_stops_reading_is_closed() -> None:
 
     feed = asyncio.run(fill())
     assert feed.closed and feed.queue.qsize() == QUEUE
+
+
+def test_a_round_start_waits_in_a_busy_clients_queue() -> None:
+    """A round start sends every board's whole card at once (300 boards: some 4 MB). The hall
+    bench saw the feeds closed when the client's socket buffer filled, and the pages reconnect
+    and read it all again, seconds behind. Now what does not fit waits in the feed's queue (it
+    holds a whole hall's burst), written as the client reads, and the feed stays open."""
+    import asyncio
+
+    from firmware_host.web.hub import Feed
+
+    boards = [f"b{n:03d}" for n in range(300)]
+
+    async def burst() -> tuple[Feed, list[bytes]]:
+        feed = Feed(None, dict.fromkeys(boards, "1-0"))
+        written: list[bytes] = []
+
+        def direct(data: bytes) -> bool:  # the client's buffer is full after 10 messages
+            if len(written) == 10:
+                return False
+            written.append(data)
+            return True
+
+        feed.direct = direct
+        for board in boards:
+            feed.offer((board, "2-0", "2-0", b"page", b"card of " + board.encode()))
+        return feed, written
+
+    feed, written = asyncio.run(burst())
+    assert not feed.closed
+    assert written == [b"card of " + b.encode() for b in boards[:10]]
+    assert [feed.cursor[b] for b in boards[9:11]] == ["2-0", "1-0"]  # not delivered: not moved
+    assert feed.queue.qsize() == 290 and feed.queue.get_nowait()[0] == "b010"
