@@ -271,10 +271,10 @@ def test_the_page_script_writes_the_viewers_language(
     wait = WebDriverWait(browser, WAIT)
     _screen(browser, DESKTOP)
     browser.get(web.base + "/?lang=ja")
-    assert _text_of(browser, "#board-ja-1 .turn") == "黒"
+    wait.until(lambda b: _text_of(b, "#board-ja-1 .turn") == "黒")
     rig.play("18-23")  # live: the script writes whose turn it is, in Japanese
     wait.until(lambda b: _text_of(b, "#board-ja-1 .last-move") == "1... 18-23")
-    assert _text_of(browser, "#board-ja-1 .turn") == "白"
+    wait.until(lambda b: _text_of(b, "#board-ja-1 .turn") == "白")
     rig.beat("stopped")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .alive") == "オフライン")
-    assert _text_of(browser, "#board-ja-1 .seen").startswith("最終確認 ")
+    wait.until(lambda b: _text_of(b, "#board-ja-1 .seen").startswith("最終確認 "))
