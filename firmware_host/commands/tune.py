@@ -31,40 +31,50 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Logistic (Texel) tuning of the built-in engine's evaluation.")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     play = actions.add_parser("selfplay", help="write labelled positions from self-play games")
-    play.add_argument("--variant", required=True, help="variant name, e.g. international")
-    play.add_argument("--out", required=True, type=Path, help="positions file to write (.gz)")
-    play.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the openings and the noise")
-    play.add_argument("--nodes", type=int, default=400, help="nodes a move (default 400)")
-    play.add_argument("--random-plies", type=int, default=4,
+    play.add_argument("--variant", metavar="NAME", required=True,
+                      help="variant name, e.g. international")
+    play.add_argument("--out", metavar="FILE", required=True, type=Path,
+                      help="positions file to write (.gz)")
+    play.add_argument("--games", metavar="N", type=int, default=100,
+                      help="games to play (default 100)")
+    play.add_argument("--seed", metavar="N", type=int, default=0,
+                      help="seed of the openings and the noise")
+    play.add_argument("--nodes", metavar="N", type=int, default=400,
+                      help="nodes a move (default 400)")
+    play.add_argument("--random-plies", metavar="N", type=int, default=4,
                       help="random opening plies, plus up to as many again (default 4)")
-    play.add_argument("--noise", type=int, default=20, help="root noise, 1/100 man (default 20)")
-    play.add_argument("--max-plies", type=int, default=200, help="a longer game is a draw")
+    play.add_argument("--noise", metavar="N", type=int, default=20,
+                      help="root noise, 1/100 man (default 20)")
+    play.add_argument("--max-plies", metavar="N", type=int, default=200,
+                      help="a longer game is a draw")
     play.set_defaults(run=run_selfplay)
     fit = actions.add_parser("fit", help="fit one variant's weights on positions files")
-    fit.add_argument("--variant", required=True, help="variant name, e.g. international")
+    fit.add_argument("--variant", metavar="NAME", required=True,
+                     help="variant name, e.g. international")
     fit.add_argument("data", nargs="+", type=Path, help="positions files from tune selfplay")
-    fit.add_argument("--passes", type=int, default=30, help="coordinate-descent passes at most")
-    fit.add_argument("--l2", type=float,
+    fit.add_argument("--passes", metavar="N", type=int, default=30,
+                     help="coordinate-descent passes at most")
+    fit.add_argument("--l2", metavar="X", type=float,
                      help="pull towards the hand-set priors (default: the best held-out loss)")
-    fit.add_argument("--spread-cap", type=int, default=50,
+    fit.add_argument("--spread-cap", metavar="N", type=int, default=50,
                      help="most a positional term may add per standard deviation of its "
                           "feature, 1/100 man (default 50)")
-    fit.add_argument("--term-cap", type=int, default=150,
+    fit.add_argument("--term-cap", metavar="N", type=int, default=150,
                      help="most a positional weight may be either side of 0, 1/100 man "
                           "(default 150)")
-    fit.add_argument("--holdout", type=float, default=0.2,
+    fit.add_argument("--holdout", metavar="FRACTION", type=float, default=0.2,
                      help="share of the positions (the last games) kept out (default 0.2)")
     fit.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
                      help="write the weights into this file (engine/weights.py)")
     fit.set_defaults(run=run_fit)
     patterns = actions.add_parser(
         "patterns", help="fit region patterns and linear weights on a teacher's labels")
-    patterns.add_argument("--variant", required=True, help="variant name, e.g. international")
+    patterns.add_argument("--variant", metavar="NAME", required=True,
+                          help="variant name, e.g. international")
     patterns.add_argument("data", nargs="+", type=Path, help="positions files (scan_labels)")
-    patterns.add_argument("--l2", type=float, default=0.001,
+    patterns.add_argument("--l2", metavar="X", type=float, default=0.001,
                           help="pull of the pattern weights towards 0 (default 0.001)")
-    patterns.add_argument("--holdout", type=float, default=0.2,
+    patterns.add_argument("--holdout", metavar="FRACTION", type=float, default=0.2,
                           help="share of each file (its end) kept out (default 0.2)")
     patterns.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
                           help="write the linear weights into this file (engine/weights.py)")
@@ -72,7 +82,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                           help="write the patterns here (engine/data/patterns_VARIANT.txt.gz)")
     patterns.set_defaults(run=run_patterns)
     forget = actions.add_parser("forget", help="drop a variant's fitted weights (its priors play)")
-    forget.add_argument("--variant", required=True, help="variant name, e.g. international")
+    forget.add_argument("--variant", metavar="NAME", required=True,
+                        help="variant name, e.g. international")
     forget.add_argument("--write", required=True, type=Path, metavar="WEIGHTS_PY",
                         help="the weights file to rewrite (engine/weights.py)")
     forget.set_defaults(run=run_forget)

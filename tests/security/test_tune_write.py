@@ -16,7 +16,7 @@ WEIGHTS = Path(engine.__file__).with_name("weights.py")
 
 @pytest.mark.parametrize("name, text", [
     ("README.md", "# draughtsboard\n"), ("notes.py", "print('mine')\n"),
-    ("empty.py", ""), ("missing.md", None)])
+    ("empty.py", ""), ("missing.txt", None)])
 @pytest.mark.parametrize("action", ["forget", "fit", "patterns"])
 def test_write_refuses_anything_but_a_weights_module(tmp_path: Path, name: str,
                                                      text: str | None, action: str,
