@@ -317,18 +317,20 @@ class Hub:
                 self._track_state(board, entries)
                 continue
             batches.append((board, entries, wanted))
-        # Every board's message at once: the whole cards of a round start are drawn side by
-        # side (DRAW_AT_ONCE), not one after another while the other boards' moves wait.
-        items = await asyncio.gather(*(
-            self._item(board, entries, hall=any(f.boards is None for f in wanted),
-                       page=any(f.boards is not None for f in wanted), live=True)
-            for board, entries, wanted in batches))
-        for (_, _, wanted), item in zip(batches, items, strict=True):
-            if item is not None:
-                for feed in wanted:
-                    feed.offer(item)
+        # Every board's message as soon as it is ready: the whole cards of a round start are
+        # drawn side by side (DRAW_AT_ONCE) while the other boards' moves go out at once.
+        await asyncio.gather(*(self._deliver(board, entries, wanted)
+                               for board, entries, wanted in batches))
         if pairs(reply):
             await asyncio.sleep(GATHER_S)
+
+    async def _deliver(self, board: str, entries: Sequence[tuple[object, object]],
+                       wanted: list[Feed]) -> None:
+        item = await self._item(board, entries, hall=any(f.boards is None for f in wanted),
+                                page=any(f.boards is not None for f in wanted), live=True)
+        if item is not None:
+            for feed in wanted:
+                feed.offer(item)
 
     def _track_state(self, board: str, entries: Sequence[tuple[object, object]]) -> None:
         for _, message in self.reader.events(board, entries):
