@@ -17,6 +17,7 @@ from firmware_host.config.loader import redact_url
 from firmware_host.doctor.network import is_local, redis_host
 from firmware_host.doctor.report import Check
 from firmware_host.doctor.system import RedisProbe, System
+from firmware_host.i18n import N_
 from firmware_host.store.connect import is_sentinel, primary_address
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.lease import lease_key
@@ -42,11 +43,11 @@ def check_acl(client: AclProbe, board_id: str, *, local: bool) -> Check:
     a board id no board can have): harmless when allowed, ``NOPERM`` when the ACL refuses it.
     A Redis on this machine without ACL users passes (one board, nobody else writes to it).
     """
-    name = "this board can write only its own keys in Redis"
+    name = N_("this board can write only its own keys in Redis")
     try:
         user = _text(client.acl_whoami())
     except redis.RedisError as exc:
-        return Check(name, False, f"cannot ask Redis who this is: {exc}", "check Redis (6+)")
+        return Check(name, False, f"cannot ask Redis who this is: {exc}", N_("check Redis (6+)"))
     try:
         client.delete(BoardKeys(board_id).doctor_probe)
     except redis.exceptions.NoPermissionError:
@@ -54,13 +55,13 @@ def check_acl(client: AclProbe, board_id: str, *, local: bool) -> Check:
                      f"give the board its own user (board-{board_id}): re-run install.sh on "
                      "the Redis host with DRAUGHTSBOARD_REDIS_ACL (docs/high-availability.md)")
     except redis.RedisError as exc:
-        return Check(name, False, f"cannot probe the ACL: {exc}", "check Redis")
+        return Check(name, False, f"cannot probe the ACL: {exc}", N_("check Redis"))
     try:
         client.delete(BoardKeys(_NOBODY).doctor_probe)
     except redis.exceptions.NoPermissionError:
         return Check(name, True, f"user {user!r}: its own keys only")
     except redis.RedisError as exc:
-        return Check(name, False, f"cannot probe the ACL: {exc}", "check Redis")
+        return Check(name, False, f"cannot probe the ACL: {exc}", N_("check Redis"))
     if local:
         return Check(name, True, f"user {user!r} writes every key; Redis is on this machine "
                                  "only (a hall's Redis gives each board a user of its own)")
@@ -78,32 +79,34 @@ _WANTED = {"appendonly": "yes", "appendfsync": "always"}
 
 
 def _aof(client: RedisProbe, url: str) -> Check:
-    name = "Redis makes every write durable"
+    name = N_("Redis makes every write durable")
     try:
         found = {key: str(client.config_get(key).get(key, "?")) for key in _WANTED}
     except redis.exceptions.NoPermissionError:  # a board's ACL user: CONFIG is not its to read
-        return Check(name, True, "not readable with this board's Redis user (ACL: no CONFIG); "
-                                 "install.sh sets appendonly yes, appendfsync always on the "
-                                 "Redis hosts: run draughtsboard doctor there to see them")
+        return Check(name, True, N_("not readable with this board's Redis user (ACL: no "
+                                    "CONFIG); install.sh sets appendonly yes, appendfsync "
+                                    "always on the Redis hosts: run draughtsboard doctor there "
+                                    "to see them"))
     except Exception as exc:  # redis-py's ResponseError: CONFIG renamed or not allowed
         return Check(name, False, f"cannot read its settings: {exc}",
-                     "check appendonly yes and appendfsync always in its redis.conf by hand")
+                     N_("check appendonly yes and appendfsync always in its redis.conf by "
+                        "hand"))
     wrong = {key: value for key, value in found.items() if value != _WANTED[key]}
     settings = ", ".join(f"{key} {value}" for key, value in found.items())
     if wrong:
         return Check(name, False, settings,
-                     "include systemd/redis-draughtsboard.conf in /etc/redis/redis.conf (install.sh"
-                     " does) and restart redis-server; now: redis-cli config set appendonly yes "
-                     "&& redis-cli config set appendfsync always")
+                     N_("include systemd/redis-draughtsboard.conf in /etc/redis/redis.conf "
+                        "(install.sh does) and restart redis-server; now: redis-cli config set "
+                        "appendonly yes && redis-cli config set appendfsync always"))
     return Check(name, True, settings)
 
 
 def _lease(client: RedisProbe, board_id: str, system: System) -> Check:
-    name = "no other live board has this board id"
+    name = N_("no other live board has this board id")
     try:
         value = client.get(lease_key(board_id))
     except Exception as exc:  # redis-py's errors
-        return Check(name, False, f"cannot read the lease: {exc}", "check Redis")
+        return Check(name, False, f"cannot read the lease: {exc}", N_("check Redis"))
     if value is None:
         return Check(name, True, f"board.id {board_id!r} is free")
     try:
@@ -116,24 +119,24 @@ def _lease(client: RedisProbe, board_id: str, system: System) -> Check:
         return Check(name, True, f"board.id {board_id!r} is held by this machine's service")
     return Check(name, False, f"board.id {board_id!r} is held by host {holder.get('host', '?')} "
                               f"(since {holder.get('since', '?')})",
-                 "give each board its own board.id in /etc/draughtsboard/draughtsboard.toml "
-                 "(unset, it is the host name: give the Pis different host names)")
+                 N_("give each board its own board.id in /etc/draughtsboard/draughtsboard.toml "
+                    "(unset, it is the host name: give the Pis different host names)"))
 
 
 def check_redis(url: str, system: System, board_id: str = "board1") -> list[Check]:
     """Reachable (PING), then the AOF settings and the board-id lease; a ``memory`` store fails
     (nothing is kept)."""
-    name = "Redis is reachable"
+    name = N_("Redis is reachable")
     if url == "memory":
-        return [Check(name, False, "store.url is 'memory': every game is lost at a restart",
-                      'set store.url = "redis://127.0.0.1:6379/0" in the config')]
+        return [Check(name, False, N_("store.url is 'memory': every game is lost at a restart"),
+                      N_('set store.url = "redis://127.0.0.1:6379/0" in the config'))]
     try:
         client = system.redis(url)
         client.ping()
     except Exception as exc:  # redis-py's ConnectionError, AuthenticationError, TimeoutError
         return [Check(name, False, f"{redact_url(url)}: {exc}",
-                      "sudo systemctl enable --now redis-server (or check store.url, its "
-                      "password, and that the Redis machine listens on the network)")]
+                      N_("sudo systemctl enable --now redis-server (or check store.url, its "
+                         "password, and that the Redis machine listens on the network)"))]
     detail = redact_url(url)
     if is_sentinel(url) and isinstance(client, redis.Redis):
         try:

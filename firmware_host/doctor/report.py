@@ -55,9 +55,11 @@ class Check:
                    _fill(fix, ENGLISH, pairs), (name, detail, fix, pairs))
 
     def in_language(self, tr: Translator) -> Check:
-        """This check in ``tr``'s language (itself when its sentences are not templates)."""
-        if self.source is None:
-            return self
+        """This check in ``tr``'s language."""
+        if self.source is None:  # plain sentences: those in the catalogs are translated
+            return Check(tr.gettext(self.name) if self.name else "", self.ok,
+                         tr.gettext(self.detail) if self.detail else "",
+                         tr.gettext(self.fix) if self.fix else "")
         name, detail, fix, pairs = self.source
         return Check(_fill(name, tr, pairs), self.ok, _fill(detail, tr, pairs),
                      _fill(fix, tr, pairs), self.source)

@@ -106,3 +106,15 @@ def test_the_device_and_network_checks_speak_russian_too() -> None:
     check = check_unit_allows_redis("redis://localhost:6379/0").in_language(translator("ru"))
     assert check.name == "юнит пускает службу к Redis"
     assert check.detail == "store.url — на этой машине (IPAddressAllow=localhost)"
+
+
+def test_a_memory_store_is_a_russian_finding_with_its_fix(tmp_path: Path) -> None:
+    from firmware_host.doctor.redis import check_redis
+    from firmware_host.i18n import translator
+
+    machine = FakeMachine(tmp_path / "machine")
+    [check] = check_redis("memory", machine.system())
+    russian = check.in_language(translator("ru"))
+    assert russian.name == "Redis доступен" and not russian.ok
+    assert russian.detail == "store.url = 'memory': при перезапуске все партии теряются"
+    assert russian.fix == 'задайте в конфигурации store.url = "redis://127.0.0.1:6379/0"'
