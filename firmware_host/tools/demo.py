@@ -39,8 +39,9 @@ from firmware_host.app.notify import Notifier
 from firmware_host.config.loader import Config
 from firmware_host.feedback.leds import PRIORITY
 from firmware_host.game.types import State
-from firmware_host.i18n import N_, translator
+from firmware_host.i18n import ENGLISH, N_, Translator, translator
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
+from firmware_host.web.reader import STATE_NAMES
 
 #: Seconds each drawn frame stays on screen (a person can follow it).
 FRAME_S = 0.5
@@ -55,6 +56,16 @@ _KING = {Reading.WHITE: Reading.WHITE_KING, Reading.BLACK: Reading.BLACK_KING}
 _HAND_CAPTIONS = {"from": N_("you lift the computer's piece on {square} (lit 'from')"),
                   "to": N_("you put it down on {square} (lit 'to')"),
                   "remove": N_("you take off the captured piece on {square} (blinking 'remove')")}
+#: The legend's entry of each kind of LED lit, with its squares.
+_LED_WORDS: Mapping[Role, str] = {
+    Role.FROM: N_("from {squares}"), Role.TO: N_("to {squares}"),
+    Role.PATH: N_("path {squares}"), Role.REMOVE: N_("remove {squares}"),
+    Role.LEGAL: N_("legal {squares}"), Role.MUST: N_("must {squares}"),
+    Role.HINT: N_("hint {squares}"), Role.MISSING: N_("missing {squares}"),
+    Role.EXTRA: N_("extra {squares}"), Role.ADJUST: N_("adjust {squares}"),
+    Role.CROWN: N_("crown {squares}"), Role.RESULT: N_("result {squares}"),
+    Role.FAULT: N_("fault {squares}"),
+}
 
 
 class DemoError(RuntimeError):
@@ -283,9 +294,9 @@ class Demo:
         steady = {sq: Led(Pattern.ON, led.role) for sq, led in frame.items()}
         picture = render(self.layout, self.sim.pieces, steady, self.clock.monotonic(),
                          colour=self.display.tty)
-        ply = len(self.game.move_stack)
-        self.display.frame(picture, [caption, led_legend(frame, self.layout.name),
-                                     f"[ply {ply}, {self.session.state.value.replace('_', ' ')}]"])
+        self.display.frame(picture, [caption, led_legend(frame, self.layout.name, self.tr),
+                                     ply_line(len(self.game.move_stack),
+                                              self.session.state.value, self.tr)])
 
     # -- the game -----------------------------------------------------------------------------
     def human_ply(self) -> str:
@@ -413,8 +424,9 @@ class Demo:
         return PdnFiles(self.games_dir, render_game).path_for(game)
 
 
-def led_legend(frame: Mapping[int, Led], name: Callable[[int], str]) -> str:
-    """The lit LEDs as text, by role in priority order: ``"LEDs: from 32 | to 28"``.
+def led_legend(frame: Mapping[int, Led], name: Callable[[int], str],
+               tr: Translator = ENGLISH) -> str:
+    """The lit LEDs as text in ``tr``'s language, by role in priority order.
 
     >>> from firmware_host.feedback.leds import led
     >>> led_legend({31: led(Role.FROM), 27: led(Role.TO)}, lambda sq: str(sq + 1))
@@ -424,10 +436,21 @@ def led_legend(frame: Mapping[int, Led], name: Callable[[int], str]) -> str:
     for sq in sorted(frame):
         by_role.setdefault(frame[sq].role, []).append(name(sq))
     if not by_role:
-        return "LEDs: off"
-    parts = [f"{role.name.lower()} {' '.join(by_role[role])}" for role in PRIORITY
-             if role in by_role]
-    return "LEDs: " + " | ".join(parts)
+        return tr.gettext("LEDs: off")
+    parts = [tr.gettext(_LED_WORDS[role]).format(squares=" ".join(by_role[role]))
+             for role in PRIORITY if role in by_role]
+    return tr.gettext("LEDs: {lights}").format(lights=" | ".join(parts))
+
+
+def ply_line(ply: int, state: str, tr: Translator = ENGLISH) -> str:
+    """The demo's line of the ply reached and the board's state (a :class:`State` value), in
+    the web's words for the states.
+
+    >>> ply_line(3, "human_to_move")
+    '[ply 3, waiting for a move]'
+    """
+    words = tr.gettext(STATE_NAMES.get(state, STATE_NAMES["unknown"]))
+    return tr.gettext("[ply {ply}, {state}]").format(ply=ply, state=words)
 
 
 def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:

@@ -22,14 +22,16 @@ A still picture cannot blink: every blinking light is drawn lit.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from board_io.leds.base import ROLE_COLOURS
 from board_io.types import Led, Pattern, Reading, Role, Square
 from engine.variant import Variant
+from firmware_host.i18n import ENGLISH, N_, Translator
 
-__all__ = ["LETTERS", "draw", "number_key"]
+__all__ = ["LEGEND", "LETTERS", "draw", "number_key"]
 
 _FILES = "abcdefghijklmnopqrstuvwxyz"
 _PIECES: Mapping[Reading, str] = MappingProxyType({
@@ -52,6 +54,16 @@ LETTERS: Mapping[Role, tuple[str, str]] = MappingProxyType({
     Role.CROWN: ("C", "crown this man"),
     Role.RESULT: ("R", "result"),
     Role.FAULT: ("S", "sensor fault"),
+})
+#: Each kind's entry of the legend, a sentence of the catalogs whole: a translation names the
+#: kind in its language and keeps the letter (it is what is drawn on the board).
+LEGEND: Mapping[Role, str] = MappingProxyType({
+    Role.FROM: N_("F from"), Role.TO: N_("T to"), Role.PATH: N_("P jumps through"),
+    Role.REMOVE: N_("X take off"), Role.LEGAL: N_("L may go"), Role.MUST: N_("M must capture"),
+    Role.HINT: N_("H hint"), Role.MISSING: N_("B put a piece back"),
+    Role.EXTRA: N_("E take this piece away"), Role.ADJUST: N_("A adjust window"),
+    Role.CROWN: N_("C crown this man"), Role.RESULT: N_("R result"),
+    Role.FAULT: N_("S sensor fault"),
 })
 _RESET = "\x1b[0m"
 _DARK = "\x1b[48;2;90;60;40m\x1b[97m"
@@ -109,9 +121,11 @@ def number_key(variant: Variant) -> list[str]:
 
 
 def draw(variant: Variant, pieces: Mapping[Square, Reading], leds: Mapping[Square, Led],
-         *, colour: bool, key: bool = True, columns: int = 80) -> str:
+         *, colour: bool, key: bool = True, columns: int = 80,
+         tr: Translator = ENGLISH) -> str:
     """The board with its lights, the number key of a numeric variant (with ``key``: beside
-    the board when ``columns`` allow, else under it) and the legend of the lights on show."""
+    the board when ``columns`` allow, else under it) and the legend of the lights on show, in
+    ``tr``'s language."""
     lines = _board_lines(variant, pieces, leds, colour)
     if key and variant.numeric_notation:
         numbers = number_key(variant)
@@ -121,12 +135,12 @@ def draw(variant: Variant, pieces: Mapping[Square, Reading], leds: Mapping[Squar
             lines = [f"{line}{' ' * (i == len(lines) - 1)}{_GAP}{numbers[i]}"
                      for i, line in enumerate(lines)]
         else:
-            lines += ["", "  square numbers:", *numbers]
+            lines += ["", "  " + tr.gettext("square numbers:"), *numbers]
     shown = sorted({led.role for led in leds.values() if led.pattern is not Pattern.OFF},
                    key=list(LETTERS).index)
     if shown:
-        lines += _wrap("  lights: ", [f"{LETTERS[role][0]} {LETTERS[role][1]}"
-                                      for role in shown], columns)
+        head = "  " + tr.gettext("lights:") + " "
+        lines += _wrap(head, [tr.gettext(LEGEND[role]) for role in shown], columns)
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -139,9 +153,18 @@ def _wrap(head: str, items: list[str], columns: int) -> list[str]:
     lines, line = [], head
     for i, item in enumerate(items):
         text = item + ("," if i < len(items) - 1 else "")
-        if line.strip() and len(line) + len(text) + 1 > columns and line != head:
+        if line.strip() and _width(line) + _width(text) + 1 > columns and line != head:
             lines.append(line.rstrip())
-            line = " " * len(head)
+            line = " " * _width(head)
         line += text + " "
     lines.append(line.rstrip())
     return lines
+
+
+def _width(text: str) -> int:
+    """The columns ``text`` takes in a terminal (wide East Asian characters take two).
+
+    >>> _width("T to"), _width("T 移動先")
+    (4, 8)
+    """
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

@@ -235,7 +235,7 @@ class TerminalGame:
         self._leave_prompt()
         picture = draw_board(self.variant, self._pieces_seen(), self.leds.frame,
                              colour=self.options.colour,
-                             columns=shutil.get_terminal_size().columns)
+                             columns=shutil.get_terminal_size().columns, tr=self.tr)
         times = self.session.timekeeper.display(self.clock.monotonic())  # None: no clock
         self.out.write(f"{picture}\n  [{self.status()}]" + (f"  {times}" if times else "") + "\n")
         self.out.flush()

@@ -434,8 +434,9 @@ class Site:
             raise web.HTTPNotFound(text="no such board")
         alive = await self._alive(board_id)
         if not alive.online:  # nobody would carry it out: say so, do not queue it
-            return _reply(request, board_id, f"not sent: {board_id} is offline "
-                          f"({alive.seen_text})", 409)
+            tr = _viewer(request)
+            return _reply(request, board_id, tr.gettext("not sent: {board} is offline ({seen})")
+                          .format(board=board_id, seen=alive.seen_in(tr.gettext)), 409)
         await control.send(self.client, board_id, fields)
         label = fields["name"] if "value" not in fields else f"{fields['name']} {fields['value']}"
         return _reply(request, board_id, f"sent to {board_id}: {label}", 200)
