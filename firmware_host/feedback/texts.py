@@ -24,6 +24,15 @@ from types import MappingProxyType
 
 from firmware_host.i18n import ENGLISH, N_, NN_, Translator
 
+#: What a session state is called to a person (the web pages, the demo's status line).
+STATE_NAMES: Mapping[str, str] = {
+    "syncing": N_("setting the board"), "human_to_move": N_("waiting for a move"),
+    "move_in_progress": N_("move in progress"), "adjusting": N_("j'adoube"),
+    "engine_thinking": N_("thinking"), "computer_move_pending": N_("computer's move on the LEDs"),
+    "game_over": N_("game over"), "setting_up": N_("setting up a new game"),
+    "correction": N_("correction needed"), "unknown": N_("unknown"),
+}
+
 #: Templates keyed by ``event`` or ``event.reason`` (the more specific key wins). Fields are the
 #: event's keys; a template whose fields are missing from the event falls back to the event key.
 TEMPLATES: Mapping[str, str] = MappingProxyType({

@@ -38,10 +38,10 @@ from engine.search import Limit
 from firmware_host.app.notify import Notifier
 from firmware_host.config.loader import Config
 from firmware_host.feedback.leds import PRIORITY
+from firmware_host.feedback.texts import STATE_NAMES
 from firmware_host.game.types import State
 from firmware_host.i18n import ENGLISH, N_, Translator, translator
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
-from firmware_host.web.reader import STATE_NAMES
 
 #: Seconds each drawn frame stays on screen (a person can follow it).
 FRAME_S = 0.5

@@ -35,8 +35,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from firmware_host.feedback.texts import render
-from firmware_host.web.reader import SPOKEN, STATE_NAMES
+from firmware_host.feedback.texts import STATE_NAMES, render
+from firmware_host.web.reader import SPOKEN
 
 __all__ = ["FULL_EVENTS", "LIVE_EVENTS", "Delta", "format_cursor", "id_key", "parse_cursor",
            "sse"]

@@ -18,8 +18,7 @@ from redis.exceptions import ResponseError
 
 from engine import Board
 from engine.errors import DraughtsError
-from firmware_host.feedback.texts import render
-from firmware_host.i18n import N_
+from firmware_host.feedback.texts import STATE_NAMES, render
 from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
 from firmware_host.web import edge
@@ -39,14 +38,6 @@ SPOKEN = frozenset({"refused", "correction", "adjust", "hint", "hint_refused",
                     "settings_applied", "header", "draw_declined", "newgame_requested", "result",
                     "engine_error", "sensor_fault", "sensor_recovered", "link", "resumed",
                     "computer_move", "alternative_move"})
-#: What a session state is called on the pages.
-STATE_NAMES: Mapping[str, str] = {
-    "syncing": N_("setting the board"), "human_to_move": N_("waiting for a move"),
-    "move_in_progress": N_("move in progress"), "adjusting": N_("j'adoube"),
-    "engine_thinking": N_("thinking"), "computer_move_pending": N_("computer's move on the LEDs"),
-    "game_over": N_("game over"), "setting_up": N_("setting up a new game"),
-    "correction": N_("correction needed"), "unknown": N_("unknown"),
-}
 
 
 def events_key(board_id: str) -> str:

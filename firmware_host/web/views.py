@@ -17,12 +17,13 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import escape
 
 from engine import Board
+from firmware_host.feedback.texts import STATE_NAMES
 from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
-from firmware_host.web.reader import STATE_NAMES, BoardView
+from firmware_host.web.reader import BoardView
 
 __all__ = ["ArchiveRow", "MoveRow", "Views", "move_label", "move_rows", "player", "result_words"]
 
