@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from firmware_host.cli_options import add_language, add_time_control
 from firmware_host.opponents.arguments import add_hub_arguments
 
 
@@ -41,12 +42,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--games-dir", metavar="DIR",
                         help="where the PDN file is written (default: a new temporary "
                              "directory, printed at the end)")
-    parser.add_argument("--time-control", metavar="M+S",
-                        help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
-                             "one minute a move; 40/90+30:30+30 for moves in a period); "
-                             "docs/tournament.md")
-    parser.add_argument("--language", metavar="LANG", default="en",
-                        help="the language the board speaks: en, ru, nl, fr, pt_BR, ja, ko")
+    add_time_control(parser)
+    add_language(parser, default="en")
     parser.add_argument("--hall", type=_positive, metavar="N",
                         help="N simulated boards playing, and the web app serving their hall "
                              "(a private store; the address and pairing code are printed; "

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from firmware_host.cli_options import add_language, add_time_control
 from firmware_host.config.schema import GAME_VARIANT, MODES, SIDES
 
 
@@ -30,12 +31,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--touch-move", choices=("strict", "off", "auto"),
                         help="touch-move rule (auto: strict in record mode only)")
     parser.add_argument("--fen", metavar="FEN", help="start from this position")
-    parser.add_argument("--language", metavar="LANG",
-                        help="the language the board speaks: en, ru, nl, fr, pt_BR, ja, ko")
-    parser.add_argument("--time-control", metavar="M+S",
-                        help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
-                             "one minute a move; 40/90+30:30+30 for moves in a period); "
-                             "docs/tournament.md")
+    add_language(parser)
+    add_time_control(parser)
     parser.add_argument("--games-dir", metavar="DIR",
                         help="write the games' PDN files here (default: "
                              "$XDG_DATA_HOME/draughtsboard/games, "

@@ -18,6 +18,7 @@ import sys
 
 from board_io.registry import SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
+from firmware_host.cli_options import add_language, add_time_control
 from firmware_host.config.loader import Config, ConfigError
 from firmware_host.config.schema import (
     GAME_VARIANT,
@@ -58,12 +59,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--events", choices=("json",),
                         help="print every session event to stdout (one JSON object a line)")
     parser.add_argument("--fen", metavar="FEN", help="start new games from this position")
-    parser.add_argument("--language", metavar="LANG",
-                        help="the language the board speaks: en, ru, nl, fr, pt_BR, ja, ko")
-    parser.add_argument("--time-control", metavar="M+S",
-                        help="the game clock: minutes+seconds a move (3+2, 90+30; '80+1m' for "
-                             "one minute a move; 40/90+30:30+30 for moves in a period); "
-                             "docs/tournament.md")
+    add_language(parser)
+    add_time_control(parser)
     parser.add_argument("--verbose", action="store_true", help="debug logging")
     parser.set_defaults(run=run)
 
