@@ -152,6 +152,10 @@ class Hub:
         self.alive: dict[str, Liveness] = {}
         self._boards_read = 0.0
         self._tasks: list[asyncio.Task[None]] = []
+        #: Set by :meth:`close`: the reader's loops end at their next turn, even where the Redis
+        #: client turned the cancel into an error (Python 3.11's ``asyncio.timeout`` inside
+        #: redis-py's read can take an outside cancel for its own timeout).
+        self._closing = False
         self._catch_up = asyncio.Semaphore(CATCH_UP_AT_ONCE)
         self._draw = asyncio.Semaphore(DRAW_AT_ONCE)
 
@@ -258,12 +262,13 @@ class Hub:
     # -- the reader ---------------------------------------------------------------------------
 
     def _start(self) -> None:
-        if not self._tasks:
+        if not self._tasks and not self._closing:
             self._tasks = [asyncio.create_task(self._read_events(), name="web-feed-reader"),
                            asyncio.create_task(self._watch_alive(), name="web-feed-alive")]
 
     async def close(self) -> None:
         """Stop reading and end every feed."""
+        self._closing = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -275,11 +280,13 @@ class Hub:
 
     async def _read_events(self) -> None:
         failing = False
-        while True:
+        while not self._closing:
             try:
                 await self._read_once()
                 failing = False
             except RedisError as exc:  # every feed ends; their browsers come back with cursors
+                if self._closing:
+                    return
                 if not failing:
                     log.warning("web: live feeds ended, the boards' Redis does not answer: %s",
                                 type(exc).__name__)
@@ -373,7 +380,7 @@ class Hub:
         return await liveness.read(self.client, list(boards), self.clock())
 
     async def _watch_alive(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 now = await self._read_alive(sorted(self.head))
             except RedisError:
