@@ -41,6 +41,13 @@ def pair(tmp_path: Path) -> Iterator[tuple[RedisServer, RedisServer]]:
         assert time.monotonic() < deadline, replica.log_tail()
         time.sleep(0.05)
     linked.close()
+    # ... and online as the primary sees it, or WAIT counts no replica yet.
+    head = redis.Redis(port=primary.port)
+    while not isinstance(link := head.info("replication").get("slave0"), dict) \
+            or link.get("state") != "online":
+        assert time.monotonic() < deadline, primary.log_tail()
+        time.sleep(0.05)
+    head.close()
     yield primary, replica
     for server in (replica, primary):
         if server.process is not None and server.process.poll() is None:
@@ -53,7 +60,7 @@ def store_on(server: RedisServer, tmp_path: Path) -> RedisStore:
     spool.mkdir(exist_ok=True)
     return RedisStore(redis.Redis(port=server.port, socket_timeout=2), "rp",
                       Spool(spool / "rp.jsonl"), local=LocalCopy(spool / "rp.state.json"),
-                      confirm_ms=300)
+                      confirm_ms=1000)
 
 
 def play(store: RedisStore, game_id: str, ply: int) -> None:
