@@ -23,9 +23,8 @@ from email.utils import format_datetime, parsedate_to_datetime
 
 from aiohttp import web
 from redis.asyncio import Redis
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import RedisError
 
-from engine.errors import DraughtsError
 from engine.variant import VARIANTS
 from firmware_host.i18n import ENGLISH, N_, Translator, negotiate, translator
 from firmware_host.store.records import GameRecord
@@ -36,6 +35,7 @@ from firmware_host.web.devices import Devices
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
 from firmware_host.web.forms import read_form
+from firmware_host.web.headers import errors_as_replies, security_headers
 from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
@@ -528,43 +528,6 @@ def _pdn(text: str, filename: str) -> web.Response:
         "Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-@web.middleware
-async def _security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    try:
-        response = await handler(request)
-    except ResponseError as exc:  # Redis answered with an error: a key of the wrong type...
-        log.warning("web: %s: the boards' Redis refused: %.200s", request.path[:100], exc)
-        response = web.Response(status=503, text="the boards' Redis refused the request (a "
-                                f"key of the wrong type?): {str(exc)[:200]}")
-    except RedisError as exc:  # the boards' Redis is away: say so, the page retries later
-        log.warning("web: the boards' Redis does not answer: %s", type(exc).__name__)
-        response = web.Response(status=503, text="the boards' Redis does not answer: try "
-                                "again in a moment", headers={"Retry-After": "5"})
-    except DraughtsError as exc:  # a stored game the rules cannot replay: a damaged record
-        log.warning("web: %s: a damaged record: %s", request.path[:100], exc)
-        response = web.Response(status=409, text="this game's record is damaged: its moves "
-                                "cannot be replayed (the PDN download has those before it)")
-    return response
-
-
-#: The Content-Security-Policy of every response.
-CSP = ("default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
-       "form-action 'self'; base-uri 'none'")
-
-
-async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-    """Security headers on every response as it is prepared (pages, feeds, static files and
-    errors alike); pages are never cached (they may carry control forms and CSRF fields), and
-    ``Server`` names no version."""
-    response.headers["Server"] = "draughtsboard"
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    if response.content_type == "text/html":
-        response.headers["Cache-Control"] = "no-store"
-
-
 def build_app(settings: WebSettings, client: Redis) -> web.Application:
     """The aiohttp application on ``client`` (a ``redis.asyncio`` client of the boards)."""
     from importlib.resources import files
@@ -572,7 +535,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     site = Site(settings, client)
     # A hall feed's Last-Event-ID holds every board's stream id (about 30 bytes a board): room
     # for some 2,000 boards, beyond aiohttp's default 8 KB header field.
-    app = web.Application(middlewares=[_security_headers], client_max_size=64 * 1024,
+    app = web.Application(middlewares=[errors_as_replies], client_max_size=64 * 1024,
                           handler_args={"max_field_size": 65536, "max_line_size": 65536})
     app.add_routes([
         web.get("/", site.hall),
@@ -595,7 +558,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     if settings.arbiter is not None:  # the arbiter console's routes: web/arbiter.py
         app.add_routes(ArbiterSite(client, settings.arbiter, settings.rate_per_minute).routes())
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
-    app.on_response_prepare.append(_headers)
+    app.on_response_prepare.append(security_headers)
 
     async def closing(app: web.Application) -> None:
         site.closing = True
