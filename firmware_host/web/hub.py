@@ -158,6 +158,7 @@ class Hub:
         self._closing = False
         self._catch_up = asyncio.Semaphore(CATCH_UP_AT_ONCE)
         self._draw = asyncio.Semaphore(DRAW_AT_ONCE)
+        self._beginning = asyncio.Lock()
 
     # -- feeds ------------------------------------------------------------------------------
 
@@ -165,7 +166,7 @@ class Hub:
     async def open(self, board_id: str | None, cursor: dict[str, str]) -> AsyncIterator[Feed]:
         """Open a feed of ``board_id`` (None: the hall) after ``cursor``: what it missed is
         queued first. Raises RedisError if the boards' Redis does not answer."""
-        self._start()
+        await self._begin()
         feed = Feed(None if board_id is None else frozenset({board_id}), dict(cursor))
         self.feeds.add(feed)
         try:
@@ -261,6 +262,17 @@ class Hub:
 
     # -- the reader ---------------------------------------------------------------------------
 
+    async def _begin(self) -> None:
+        """Start the reader, its place in every board's stream taken first: a feed primes after
+        it (up to each stream's end), so nothing falls between the feed's catch-up and the
+        reader's first read (a reader that took its place after a feed's catch-up skipped the
+        events between the two for good)."""
+        async with self._beginning:
+            if not self.head and not self._tasks:
+                self._boards_read = time.monotonic()
+                self.head.update(await self.reader.last_ids(await self.reader.boards()))
+        self._start()
+
     def _start(self) -> None:
         if not self._tasks and not self._closing:
             self._tasks = [asyncio.create_task(self._read_events(), name="web-feed-reader"),
@@ -296,13 +308,11 @@ class Hub:
                 await asyncio.sleep(1.0)
 
     async def _read_once(self) -> None:
-        if time.monotonic() - self._boards_read >= NEW_BOARD_S or not self.head:
+        if time.monotonic() - self._boards_read >= NEW_BOARD_S:
             self._boards_read = time.monotonic()
+            # A board new since the reader began (_begin): from its first event.
             new = [b for b in await self.reader.boards() if b not in self.head]
-            if self.head:  # a board new since the reader started: from its first event
-                self.head.update(dict.fromkeys(new, "0-0"))
-            else:
-                self.head.update(await self.reader.last_ids(new))
+            self.head.update(dict.fromkeys(new, "0-0"))
         for feed in self.feeds:
             for board in feed.boards or ():
                 self.head.setdefault(board, feed.cursor.get(board, "0-0"))
