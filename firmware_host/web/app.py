@@ -495,7 +495,7 @@ def _next(target: str) -> str:
 
     >>> _next("/board/b1"), _next("//evil.example"), _next("/\t/evil.example")
     ('/board/b1', '/', '/')
-    >>> _next("/%09/evil.example"), _next("/\\evil.example"), _next("http://evil.example")
+    >>> _next("/%09/evil.example"), _next("/\\\\evil.example"), _next("http://evil.example")
     ('/', '/', '/')
     """
     return target if _NEXT.fullmatch(target) else "/"
