@@ -34,6 +34,9 @@ class RedisServer:
         #: More redis-server options (``--aclfile PATH``, ``--replicaof HOST PORT``).
         self.extra_args = extra_args
         self.process: subprocess.Popen[bytes] | None = None
+        #: The server's log lines so far (every start's), under :attr:`logged`.
+        self.lines: list[bytes] = []
+        self.logged = threading.Condition()
 
     @property
     def url(self) -> str:
@@ -65,8 +68,36 @@ class RedisServer:
             for line in process.stdout:
                 log.write(line)
                 log.flush()
+                with self.logged:
+                    self.lines.append(line)
+                    self.logged.notify_all()
                 if b"Ready to accept connections" in line:
                     ready.set()
+
+    def log_mark(self) -> int:
+        """Where the log is now (for :meth:`wait_logged`'s ``since``)."""
+        with self.logged:
+            return len(self.lines)
+
+    def wait_logged(self, *texts: bytes | tuple[bytes, ...], since: int = 0,
+                    timeout: float = 20) -> bool:
+        """Until the server's log has had a line with each of ``texts`` (a tuple: any one of
+        them), in that order, after line ``since`` (the log is the server's own account of what
+        it did: a sync finished, a rewrite done); False when ``timeout`` (a bound on a hang)
+        passes first."""
+        def seen() -> bool:
+            at = since
+            for text in texts:
+                alternatives = text if isinstance(text, tuple) else (text,)
+                at = next((n for n in range(at, len(self.lines))
+                           if any(t in self.lines[n] for t in alternatives)), -1)
+                if at < 0:
+                    return False
+                at += 1
+            return True
+
+        with self.logged:
+            return self.logged.wait_for(seen, timeout)
 
     def stop(self) -> None:
         """Stop the server (SIGTERM: it finishes its AOF writes)."""

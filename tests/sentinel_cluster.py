@@ -31,7 +31,8 @@ def replica(directory: Path, primary_port: int) -> RedisServer:
 class Sentinel:
     """One redis-sentinel process watching ``primary_port``."""
 
-    def __init__(self, directory: Path, primary_port: int) -> None:
+    def __init__(self, directory: Path, primary_port: int,
+                 changed: threading.Condition) -> None:
         executable = shutil.which("redis-sentinel") or shutil.which("redis-server")
         if executable is None:
             raise RuntimeError("redis-sentinel is not installed: apt-get install redis-sentinel")
@@ -49,6 +50,11 @@ class Sentinel:
         args = [executable, str(self.config)]
         if executable.endswith("redis-server"):
             args.append("--sentinel")
+        #: Replicas and other sentinels this sentinel has announced (its ``+slave`` and
+        #: ``+sentinel`` log lines), under :attr:`changed`.
+        self.replicas: set[str] = set()
+        self.peers: set[str] = set()
+        self.changed = changed
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         threading.Thread(target=self._drain, daemon=True).start()
 
@@ -58,6 +64,14 @@ class Sentinel:
             for line in self.process.stdout:
                 log.write(line)
                 log.flush()
+                words = line.decode(errors="replace").split()
+                for kind, found in (("+slave", self.replicas), ("+sentinel", self.peers)):
+                    if kind in words and words.index(kind) + 2 < len(words):
+                        with self.changed:
+                            found.add(words[words.index(kind) + 2])
+                            self.changed.notify_all()
+        with self.changed:  # the process ended: a waiter stops waiting on it
+            self.changed.notify_all()
 
     def client(self) -> redis.Redis:
         return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2,
@@ -79,7 +93,9 @@ class SentinelCluster:
         self.primary.start()
         self.replica = replica(directory / "replica", self.primary.port)
         self.replica.start()
-        self.sentinels = [Sentinel(directory / f"sentinel{n}", self.primary.port)
+        #: Notified whenever a sentinel announces a replica or another sentinel.
+        self.changed = threading.Condition()
+        self.sentinels = [Sentinel(directory / f"sentinel{n}", self.primary.port, self.changed)
                           for n in range(3)]
         self.servers = {self.primary.port: self.primary, self.replica.port: self.replica}
 
@@ -89,19 +105,18 @@ class SentinelCluster:
         return f"redis+sentinel://{hosts}/{SERVICE}/0"
 
     def wait_ready(self, timeout: float = 30) -> None:
-        """Until every sentinel knows the replica and the two other sentinels (their hello
-        messages come every 2 s: there is no event to wait on but their state)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                states = [s.client().sentinel_master(SERVICE) for s in self.sentinels]
-            except redis.RedisError:
-                states = []
-            if states and all(int(st["num-slaves"]) >= 1 and int(st["num-other-sentinels"]) >= 2
-                              for st in states):
-                return
-            time.sleep(0.1)
-        raise AssertionError(f"the sentinels did not settle: {self.log_tail()}")
+        """Until every sentinel knows the replica and the two other sentinels: each announces
+        them in its log (``+slave``, ``+sentinel``, from their hello messages, which come every
+        2 s), and the wait is on those lines; the timeout only bounds a hang."""
+        def announced() -> bool:
+            return all(len(s.replicas) >= 1 and len(s.peers) >= 2 for s in self.sentinels)
+
+        with self.changed:
+            settled = self.changed.wait_for(announced, timeout)
+        states = [s.client().sentinel_master(SERVICE) for s in self.sentinels] if settled else []
+        if not states or not all(int(st["num-slaves"]) >= 1
+                                 and int(st["num-other-sentinels"]) >= 2 for st in states):
+            raise AssertionError(f"the sentinels did not settle: {self.log_tail()}")
 
     def switch_listener(self) -> redis.client.PubSub:
         """A subscription to ``+switch-master`` on the first sentinel (made before the fault)."""

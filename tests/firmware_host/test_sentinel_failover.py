@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,14 +48,22 @@ def game_ops(client: redis.Redis, board_id: str) -> list[int]:
     return [int(fields[b"seq"]) for _, fields in client.xrange(key)]
 
 
-def wait_for(check: object, what: str, timeout: float = 30) -> None:
-    """Until ``check()`` is true: the flush into a new primary has no event of its own."""
+def wait_written(client: redis.Redis, check: Callable[[], bool], what: str,
+                 timeout: float = 30) -> None:
+    """Until ``check()`` is true, checked again whenever a key of the board changes on that
+    server (its keyspace notifications: the flush into a new primary has no event of its own);
+    the timeout only bounds a hang."""
+    client.config_set("notify-keyspace-events", "KA")
+    pubsub = client.pubsub()
+    pubsub.psubscribe("__keyspace@0__:draughtsboard:*")
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():  # type: ignore[operator]
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"never: {what}")
+    try:
+        while not check():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never: {what}")
+            pubsub.get_message(timeout=1.0)
+    finally:
+        pubsub.close()
 
 
 def start_web(tmp_path: Path, url: str) -> tuple[subprocess.Popen[str], str]:
@@ -100,8 +109,8 @@ def test_a_failover_mid_game_loses_nothing_and_repeats_nothing(tmp_path: Path) -
         new_port = cluster.wait_switch(switch)
         assert new_port == cluster.replica.port
         primary = redis.Redis(host="127.0.0.1", port=new_port)
-        wait_for(lambda: len(recorded(primary, BOARD)) == len(moves),
-                 "every move in the new primary")
+        wait_written(primary, lambda: len(recorded(primary, BOARD)) == len(moves),
+                     "every move in the new primary")
         assert board.alive(), board.log()
         assert recorded(primary, BOARD) == moves
         ops = game_ops(primary, BOARD)
@@ -115,10 +124,12 @@ def test_a_failover_mid_game_loses_nothing_and_repeats_nothing(tmp_path: Path) -
         assert "Traceback" not in (tmp_path / "web.log").read_text()
 
         # The old primary comes back: the sentinels make it a replica of the new one.
+        mark = old_primary.log_mark()
         old_primary.start()
         back = redis.Redis(host="127.0.0.1", port=old_primary.port)
-        wait_for(lambda: back.info("replication").get("master_link_status") == "up",
-                 "the old primary syncing as a replica")
+        synced = (b"MASTER <-> REPLICA sync: Finished with success",
+                  b"Successful partial resynchronization with master")
+        assert old_primary.wait_logged(synced, since=mark, timeout=30), old_primary.log_tail()
         assert back.info("replication")["role"] == "slave"
         assert recorded(back, BOARD) == moves
         assert game_ops(back, BOARD) == ops

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,23 +29,17 @@ def pair(tmp_path: Path) -> Iterator[tuple[RedisServer, RedisServer]]:
     replica = RedisServer(tmp_path / "replica",
                           extra_args=("--replicaof", "127.0.0.1", str(primary.port)))
     replica.start()
-    linked = redis.Redis(port=replica.port)
-    deadline = time.monotonic() + 20
-    # Synced, and its append-only file rewritten after the sync (what it kept on disk is what a
-    # restart of it holds): no event to wait on but its state.
-    while not (linked.info("replication").get("master_link_status") == "up"
-               and linked.info("persistence").get("aof_rewrite_in_progress") == 0
-               and linked.info("persistence").get("aof_rewrite_scheduled") == 0
-               and linked.info("persistence").get("aof_rewrites", 0) >= 1):
-        assert time.monotonic() < deadline, replica.log_tail()
-        time.sleep(0.05)
-    linked.close()
-    # ... and online as the primary sees it, or WAIT counts no replica yet.
+    # Synced, and its append-only file rewritten after the sync (what it kept on disk is what
+    # a restart of it holds), as its log tells ...
+    assert replica.wait_logged(b"MASTER <-> REPLICA sync: Finished with success",
+                               b"Background AOF rewrite finished successfully"), \
+        replica.log_tail()
+    # ... and online as the primary sees it, or WAIT counts no replica yet: a write the
+    # replica acknowledges (WAIT blocks in the server until it does).
     head = redis.Redis(port=primary.port)
-    while not isinstance(link := head.info("replication").get("slave0"), dict) \
-            or link.get("state") != "online":
-        assert time.monotonic() < deadline, primary.log_tail()
-        time.sleep(0.05)
+    head.set("draughtsboard-test:probe", "1")
+    assert head.wait(1, 20_000) == 1, primary.log_tail()
+    head.delete("draughtsboard-test:probe")
     head.close()
     yield primary, replica
     for server in (replica, primary):
