@@ -42,6 +42,7 @@ from typing import Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import rating
+from bench.ladder_load import parse_load, start_load
 from bench.tally import Tally
 from engine import Board, Move
 from engine.book import ballot_board, random_ballot
@@ -63,12 +64,14 @@ RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 
 @dataclass
 class Side:
-    """What one side did in one game: moves searched, depth reached, nodes, CPU seconds."""
+    """What one side did in one game: moves searched, depth reached, nodes, seconds on its
+    clock and on the wall clock."""
 
     moves: int = 0
     depth: int = 0
     nodes: int = 0
     seconds: float = 0.0
+    wall: float = 0.0
 
 
 @dataclass
@@ -139,7 +142,9 @@ class LevelPlayer:
         self.searcher.new_game()
 
     def choose(self, board: Board) -> Move:
+        started = time.monotonic()
         result = self.searcher.search(board, self.limit)
+        self.side.wall += time.monotonic() - started
         if result.move is None:
             raise RuntimeError(f"{self.name} found no move in {board.fen()}")
         self.side.moves += 1
@@ -199,6 +204,7 @@ class Task:
     seed: int
     clock: str
     scan: str | None = None
+    load: str = "none"
 
 
 def _opening_for(task: Task) -> Board:
@@ -227,7 +233,11 @@ def play_task(task: Task) -> GameRecord:
                1 - first_colour: _player(task, task.second)}
     moves: list[str] = []
     try:
-        winner, termination = play(start, players, task.max_plies, moves)
+        load = start_load(task.load, task.variant)
+        try:
+            winner, termination = play(start, players, task.max_plies, moves)
+        finally:
+            load.close()
     finally:
         for player in players.values():
             player.close()
@@ -323,6 +333,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="engine",
                         help="the searchers' clock: engine (the board's: CPU time capped by the "
                              "wall clock, default), thread or process (CPU time)")
+    parser.add_argument("--load", default="none",
+                        help="what runs beside the search in each game's process: none "
+                             "(default), service (the board service on the simulated board), "
+                             "threads:N or processes:N (CPU-burning); comma-separated")
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--pairs", default=f"{NEIGHBOURS},{LONG_PAIRS}",
                         help="comma-separated pairs of levels (default: neighbours, "
@@ -346,6 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.scan and args.variant == "international":
             pairs += parse_scan_pairs(args.scan_pairs or SCAN_PAIRS)
         Board(args.variant)
+        parse_load(args.load)
     except ValueError as exc:
         parser.error(str(exc))
     if args.games < 1 or args.time_scale <= 0 or args.jobs < 1 or args.max_plies < 1:
@@ -353,10 +368,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not pairs:
         parser.error("no pairs to play")
     print(f"{args.variant}: {args.games} games per pair ({len(pairs)} pairs), "
-          f"time x{args.time_scale} ({args.clock} clock), draw after {args.max_plies} plies")
+          f"time x{args.time_scale} ({args.clock} clock, load {args.load}), "
+          f"draw after {args.max_plies} plies")
     started = time.perf_counter()
     tasks = [Task(args.variant, first, second, game, args.time_scale, args.max_plies, args.seed,
-                  args.clock, args.scan) for first, second in pairs for game in range(args.games)]
+                  args.clock, args.scan, args.load)
+             for first, second in pairs for game in range(args.games)]
 
     def keep(games: list[GameRecord], complete: bool) -> None:
         if args.out is not None:
@@ -426,7 +443,8 @@ def _players(games: list[GameRecord]) -> dict[str, dict[str, object]]:
                      "description": lv.description,
                      "mean_depth": round(sum(s.depth for s in sides) / max(moves, 1), 2),
                      "mean_nodes": round(sum(s.nodes for s in sides) / max(moves, 1)),
-                     "mean_seconds": round(sum(s.seconds for s in sides) / max(moves, 1), 5)}
+                     "mean_seconds": round(sum(s.seconds for s in sides) / max(moves, 1), 5),
+                     "mean_wall": round(sum(s.wall for s in sides) / max(moves, 1), 5)}
     scans = {n for g in games for n in (g.white, g.black) if n.startswith("scan-d")}
     for name in sorted(scans, key=lambda n: int(n[6:])):
         out[name] = {"depth": int(name[6:]),
@@ -449,7 +467,8 @@ def _write(args: argparse.Namespace, argv: Sequence[str] | None, games: list[Gam
         "format": 1, "variant": args.variant,
         "command": " ".join(["bench/level_ladder.py", *shown]),
         "commit": commit, "dirty": dirty, "games_per_pair": args.games,
-        "time_scale": args.time_scale, "clock": args.clock, "max_plies": args.max_plies,
+        "time_scale": args.time_scale, "clock": args.clock, "load": args.load,
+        "max_plies": args.max_plies,
         "seed": args.seed, "wall_seconds": round(wall), "python": sys.version.split()[0],
         "engine_build": build, "complete": complete,
         "players": _players(games), "games": [asdict(g) for g in games],
