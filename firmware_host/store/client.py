@@ -14,10 +14,10 @@ MULTI/EXEC by :func:`run` or kept in the spool and replayed later by name.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 #: One Redis command of a transaction: its name, positional and keyword arguments.
-Command = tuple[str, tuple[Any, ...], dict[str, Any]]
+Command = tuple[str, tuple[object, ...], dict[str, object]]
 #: A string as Redis answers it (bytes, or str when the client decodes).
 Reply = bytes | str
 #: One entry of a stream: its id and its fields.
@@ -35,7 +35,7 @@ class Pipeline(Protocol):
 
     def xlen(self, name: str) -> object: ...
 
-    def execute(self) -> list[Any]: ...
+    def execute(self) -> list[object]: ...
 
 
 class RedisClient(Protocol):

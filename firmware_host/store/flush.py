@@ -35,6 +35,7 @@ import redis
 from firmware_host.store.client import RedisClient, text
 from firmware_host.store.failures import describe_failure, is_poison
 from firmware_host.store.keys import BoardKeys
+from firmware_host.store.replies import stream_entries
 from firmware_host.store.spool import SpoolEntry
 
 __all__ = ["FLUSH_CHUNK", "SpoolReplay"]
@@ -73,8 +74,8 @@ class SpoolReplay:
         done_epoch, _, done_text = text(self.client.get(self.keys.spool) or "").partition(":")
         done_n = int(done_text) if done_text.isdigit() else 0
         todo = [e for e in entries if not (e.epoch and e.epoch == done_epoch and e.n <= done_n)]
-        game_keys = sorted({text(c["args"][0]) for e in todo for c in e.commands
-                            if self.keys.is_game_op(c)})
+        game_keys = sorted({op[0] for e in todo for c in e.commands
+                            if (op := self.keys.game_op(c)) is not None})
         self._tails = self._last_entries(game_keys)
         self._first_seen = set()
         for begin in range(0, len(todo), FLUSH_CHUNK):
@@ -109,9 +110,10 @@ class SpoolReplay:
         pipe = self.client.pipeline(transaction=True)
         for entry in chunk:
             for command in entry.commands:
-                name, args = str(command["cmd"]), list(command.get("args", ()))
-                if self.keys.is_game_op(command):
-                    key, fields = text(args[0]), {k: str(v) for k, v in args[1].items()}
+                name, args = command["cmd"], list(command.get("args", ()))
+                game_op = self.keys.game_op(command)
+                if game_op is not None:
+                    key, fields = game_op
                     seq, last_fields = self._tails.get(key, (0, None))
                     if key not in self._first_seen:
                         self._first_seen.add(key)
@@ -169,11 +171,13 @@ class SpoolReplay:
         replies = pipe.execute()
         found: Tails = {}
         for number, key in enumerate(keys):
-            tail, length = replies[2 * number], int(replies[2 * number + 1])
+            tail, length = stream_entries(replies[2 * number]), replies[2 * number + 1]
             if not tail:
                 found[key] = (0, None)
                 continue
             fields = {text(k): text(v) for k, v in tail[0][1].items()}
+            if not isinstance(length, int):
+                length = 0  # XLEN answers an integer
             seq = fields.get("seq", "")
             found[key] = (int(seq) if seq.isdigit() else length, fields)
         return found

@@ -128,13 +128,15 @@ class BoardKeys:
         name = text(key)
         return name[len(game_prefix):] if name.startswith(game_prefix) else None
 
-    def is_game_op(self, command: Mapping[str, object]) -> bool:
-        """Whether a spooled command appends an operation to one of the board's game logs.
+    def game_op(self, command: Mapping[str, object]) -> tuple[str, dict[str, str]] | None:
+        """The game log's key and the operation's fields of a spooled command that appends to
+        one of the board's game logs; None for any other command.
 
-        >>> BoardKeys("b").is_game_op({"cmd": "xadd", "args": ["draughtsboard:b:game:g", {}]})
-        True
+        >>> BoardKeys("b").game_op({"cmd": "xadd", "args": ["draughtsboard:b:game:g", {"n": 1}]})
+        ('draughtsboard:b:game:g', {'n': '1'})
         """
         args = command.get("args") or []
-        return (command.get("cmd") == "xadd" and isinstance(args, list | tuple)
-                and len(args) >= 2 and isinstance(args[1], dict)
-                and self.game_id_of(args[0]) is not None)
+        if (command.get("cmd") != "xadd" or not isinstance(args, list | tuple) or len(args) < 2
+                or not isinstance(args[1], dict) or self.game_id_of(args[0]) is None):
+            return None
+        return text(args[0]), {str(k): str(v) for k, v in args[1].items()}

@@ -13,10 +13,10 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from firmware_host.store.records import GameRecord, RecordError
+from firmware_host.store.records import GameRecord, RecordError, Session
 
 log = logging.getLogger(__name__)
 
@@ -35,14 +35,15 @@ class LocalCopy:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.session: dict[str, Any] | None = None
-        self._games: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.session: Session | None = None
+        #: Each game kept: its last sequence number and its record as JSON data.
+        self._games: dict[str, tuple[int, Mapping[str, object]]] = {}
         self._failed = False
         self._load()
 
     def _load(self) -> None:
         try:
-            data = json.loads(self.path.read_bytes())
+            data: object = json.loads(self.path.read_bytes())
         except FileNotFoundError:
             return
         except (OSError, ValueError) as exc:
@@ -68,13 +69,13 @@ class LocalCopy:
             log.warning("local copy of game %s unreadable (%s)", game_id, exc)
             return None
 
-    def save_session(self, state: dict[str, Any]) -> None:
+    def save_session(self, state: Session) -> None:
         """Keep ``state`` as the session (written at once)."""
         self.session = state
         self._write()
 
     def save(self, games: dict[str, tuple[int, GameRecord]],
-             session: dict[str, Any] | None = None) -> None:
+             session: Session | None = None) -> None:
         """Keep these games (and the session, if given) and write the file."""
         if session is not None:
             self.session = session

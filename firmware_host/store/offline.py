@@ -18,13 +18,11 @@ the local copy's record brought up to date by the spooled operations it does not
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from firmware_host.store.client import text
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.local import LocalCopy
 from firmware_host.store.reading import parse_session
-from firmware_host.store.records import GameRecord, RecordError, apply_op
+from firmware_host.store.records import GameRecord, RecordError, Session, apply_op
 from firmware_host.store.spool import Spool
 
 __all__ = ["offline_game", "offline_session"]
@@ -33,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 def offline_session(spool: Spool, local: LocalCopy | None, keys: BoardKeys,
-                    name: str) -> dict[str, Any] | None:
+                    name: str) -> Session | None:
     """The latest session the spool holds, else the local copy's (logged), else None."""
     for entry in reversed(spool.entries()):
         for command in reversed(entry.commands):
@@ -55,9 +53,10 @@ def offline_game(spool: Spool, local: LocalCopy | None, keys: BoardKeys,
     key = keys.game(game_id)
     for entry in spool.entries():
         for command in entry.commands:
-            if not keys.is_game_op(command) or text(command["args"][0]) != key:
+            game_op = keys.game_op(command)
+            if game_op is None or game_op[0] != key:
                 continue
-            fields = {k: str(v) for k, v in command["args"][1].items()}
+            fields = game_op[1]
             number = int(fields["seq"]) if fields.get("seq", "").isdigit() else seq + 1
             if number <= seq:
                 continue  # already in the local copy

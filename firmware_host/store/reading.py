@@ -20,10 +20,9 @@ import json
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from firmware_host.store.client import StreamEntry, text
-from firmware_host.store.records import GameRecord, RecordError, apply_op
+from firmware_host.store.records import GameRecord, RecordError, Session, apply_op
 
 __all__ = ["GameSummary", "parse_session", "replay_log", "summaries", "summary"]
 
@@ -91,7 +90,7 @@ def summaries(game_ids: Iterable[str], load: Callable[[str], GameRecord]) -> lis
     return found
 
 
-def parse_session(raw: object, where: str, board_id: str) -> dict[str, Any] | None:
+def parse_session(raw: object, where: str, board_id: str) -> Session | None:
     """A saved session's JSON as a dict, or None (nothing saved, or corrupt: logged).
 
     >>> parse_session(b'{"game_id": "g1"}', "saved", "b")
@@ -100,7 +99,7 @@ def parse_session(raw: object, where: str, board_id: str) -> dict[str, Any] | No
     if raw is None:
         return None
     try:
-        state = json.loads(raw if isinstance(raw, str | bytes) else str(raw))
+        state: object = json.loads(raw if isinstance(raw, str | bytes) else str(raw))
     except ValueError:
         log.error("%s session of board %s is corrupt: starting afresh", where, board_id)
         return None

@@ -9,14 +9,18 @@ Every operation has a sequence number per game, so replaying a spooled operation
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any, TypedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TypedDict
 
 from firmware_host.store.errors import StoreError
 
 #: The longest note a result keeps (characters).
 MAX_NOTE = 200
+
+
+#: A session snapshot (``firmware_host.game.snapshot``): a JSON object, opaque to the store.
+Session = dict[str, object]
 
 
 class RecordError(StoreError, ValueError):
@@ -64,7 +68,7 @@ class MoveRecord:
             clock_black=self.clock_black)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> MoveRecord:
+    def from_json(cls, data: Mapping[str, object]) -> MoveRecord:
         """Build a record from stored data.
 
         Raises:
@@ -72,14 +76,14 @@ class MoveRecord:
         """
         try:
             record = cls(
-                ply=int(data["ply"]),
+                ply=_int(data["ply"]),
                 pdn=str(data["pdn"]),
                 fen_after=str(data["fen_after"]),
-                time=float(data["time"]),
+                time=_float(data["time"]),
                 origin=str(data.get("origin", "")),
                 destination=str(data.get("destination", "")),
-                path=tuple(str(s) for s in data.get("path", ())),
-                captures=tuple(str(s) for s in data.get("captures", ())),
+                path=_strings(data.get("path", ())),
+                captures=_strings(data.get("captures", ())),
                 by=str(data.get("by", "human")),
                 clock_white=_optional_float(data.get("clock_white")),
                 clock_black=_optional_float(data.get("clock_black")),
@@ -91,8 +95,46 @@ class MoveRecord:
         return record
 
 
-def _optional_float(value: Any) -> float | None:
-    return None if value is None else float(value)
+def _int(value: object) -> int:
+    """``int(value)`` of a JSON value (TypeError for null, a list or an object)."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"not a number: {value!r}")
+
+
+def _float(value: object) -> float:
+    """``float(value)`` of a JSON value (TypeError for null, a list or an object)."""
+    if isinstance(value, int | float | str):
+        return float(value)
+    raise TypeError(f"not a number: {value!r}")
+
+
+def _optional_float(value: object) -> float | None:
+    return None if value is None else _float(value)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    """The items of a JSON list as texts."""
+    if not isinstance(value, Iterable):
+        raise TypeError(f"not a list: {value!r}")
+    return tuple(str(s) for s in value)
+
+
+class GameJson(TypedDict):
+    """A :class:`GameRecord` as JSON data (the games of the local copy, :mod:`.local`)."""
+
+    game_id: str
+    board_id: str
+    headers: dict[str, str]
+    variant: str
+    start_fen: str | None
+    mode: str
+    created: float
+    moves: list[MoveJson]
+    result: str
+    termination: str
+    problems: list[str]
+    notes: list[tuple[int, str]]
 
 
 @dataclass
@@ -118,25 +160,43 @@ class GameRecord:
         """Whether the game has a result."""
         return self.result != "*"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameJson:
         """The record as JSON-ready data (:meth:`from_json` reads it back)."""
-        data = asdict(self)
-        data["moves"] = [m.to_json() for m in self.moves]
-        return data
+        return GameJson(
+            game_id=self.game_id, board_id=self.board_id, headers=dict(self.headers),
+            variant=self.variant, start_fen=self.start_fen, mode=self.mode,
+            created=self.created, moves=[m.to_json() for m in self.moves], result=self.result,
+            termination=self.termination, problems=list(self.problems), notes=list(self.notes))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+    def from_json(cls, data: Mapping[str, object]) -> GameRecord:
         """Build a record from :meth:`to_json` data.
 
         Raises:
             RecordError: a field is missing or of the wrong type.
         """
         game = _start(data, "saved game")
-        game.moves = [MoveRecord.from_json(m) for m in data.get("moves", ())]
+        try:
+            game.moves = [MoveRecord.from_json(_object(m)) for m in _list(data.get("moves", ()))]
+            game.notes = [(_int(ply), str(text))
+                          for ply, text in map(_list, _list(data.get("notes", ())))]
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"saved game {game.game_id}: {exc}") from None
         game.result = str(data.get("result", "*"))
         game.termination = str(data.get("termination", ""))
-        game.notes = [(int(ply), str(text)) for ply, text in data.get("notes", ())]
         return game
+
+
+def _list(value: object) -> list[object] | tuple[object, ...]:
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"not a list: {value!r}")
+    return value
+
+
+def _object(value: object) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"not an object: {value!r}")
+    return value
 
 
 def encode_op(op: str, seq: int, data: Mapping[str, object]) -> dict[str, str]:
@@ -187,16 +247,19 @@ def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> 
     return game
 
 
-def _start(data: Mapping[str, Any], where: str) -> GameRecord:
+def _start(data: Mapping[str, object], where: str) -> GameRecord:
     try:
+        headers = data["headers"]
+        if not isinstance(headers, Mapping):
+            raise TypeError(f"headers {headers!r} are not an object")
         return GameRecord(
             game_id=str(data["game_id"]),
             board_id=str(data["board_id"]),
-            headers={str(k): str(v) for k, v in dict(data["headers"]).items()},
+            headers={str(k): str(v) for k, v in headers.items()},
             variant=str(data["variant"]),
             start_fen=None if data.get("start_fen") is None else str(data["start_fen"]),
             mode=str(data["mode"]),
-            created=float(data["created"]),
+            created=_float(data["created"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"{where}: corrupt start entry: {exc}") from None

@@ -20,7 +20,6 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
 
 import redis
 
@@ -33,17 +32,20 @@ from firmware_host.store.offline import offline_game, offline_session
 from firmware_host.store.outage import RETRY_SECONDS, Outage
 from firmware_host.store.publisher import EVENTS_MAXLEN, LIVE_ONLY, EventPublisher, event_commands
 from firmware_host.store.reading import GameSummary, parse_session, replay_log, summaries
-from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op, encode_op
+from firmware_host.store.records import (
+    GameRecord,
+    MoveRecord,
+    RecordError,
+    Session,
+    apply_op,
+    encode_op,
+)
 from firmware_host.store.spool import Spool
 
 __all__ = ["EVENTS_MAXLEN", "LIVE_ONLY", "RETRY_SECONDS", "GameSummary", "RedisStore",
            "describe_failure"]
 
 log = logging.getLogger(__name__)
-
-#: A session snapshot: a JSON object.
-Session = dict[str, Any]
-
 
 class RedisStore:
     """The store of one board.

@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 import redis
 
@@ -36,11 +36,11 @@ class Unconfirmed(redis.ConnectionError):
 class RawPipeline(Protocol):
     """A pipeline without MULTI/EXEC of its own (redis-py's ``transaction=False``)."""
 
-    def execute_command(self, *args: Any, **options: Any) -> object: ...
+    def execute_command(self, *args: object, **options: object) -> object: ...
 
     def wait(self, num_replicas: int, timeout: int) -> object: ...
 
-    def execute(self, raise_on_error: bool = ...) -> list[Any]: ...
+    def execute(self, raise_on_error: bool = ...) -> list[object]: ...
 
 
 class ReplicatedClient(Protocol):
@@ -48,7 +48,7 @@ class ReplicatedClient(Protocol):
 
     def pipeline(self, transaction: bool = ...) -> RawPipeline: ...
 
-    def execute_command(self, *args: Any, **options: Any) -> object: ...
+    def execute_command(self, *args: object, **options: object) -> object: ...
 
 
 def _replicas(role: object) -> int:

@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Required, TypedDict
 
 log = logging.getLogger(__name__)
 
@@ -42,15 +42,32 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+class SpooledCommand(TypedDict, total=False):
+    """One Redis command of a spooled transaction: its name, positional and keyword arguments
+    (a :data:`~.client.Command` as JSON data)."""
+
+    cmd: Required[str]
+    args: list[object]
+    kwargs: dict[str, object]
+
+
+class SpoolLine(TypedDict):
+    """One line of the spool file: a transaction's epoch, place in the sequence and commands."""
+
+    e: str
+    n: int
+    tx: list[SpooledCommand]
+
+
 @dataclass(frozen=True)
 class SpoolEntry:
     """One pending transaction: its place in the sequence and its commands."""
 
     epoch: str
     n: int
-    commands: list[dict[str, Any]]
+    commands: list[SpooledCommand]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SpoolLine:
         """The entry as one line of the spool file."""
         return {"e": self.epoch, "n": self.n, "tx": self.commands}
 
@@ -81,7 +98,7 @@ class Spool:
         """How many entries wait in memory because the disk refused them (0 normally)."""
         return len(self._memory)
 
-    def append(self, commands: list[dict[str, Any]], sync: bool = True) -> None:
+    def append(self, commands: list[SpooledCommand], sync: bool = True) -> None:
         """Append one transaction, after every earlier one; durable on return when ``sync``.
 
         ``sync=False`` (live events) skips the fsync: the entry becomes durable with the next
@@ -139,13 +156,17 @@ class Spool:
             return []
         found: list[SpoolEntry] = []
         for number, line in enumerate(lines, 1):
-            entry = _parse(line)
+            entry, malformed = _parse(line)
             if entry is None:
                 if line.strip() and number not in self._reported:
                     self._reported.add(number)
                     log.warning("spool %s line %d is cut short or corrupt: skipped",
                                 self.path, number)
                 continue
+            if malformed and number not in self._reported:
+                self._reported.add(number)
+                log.warning("spool %s line %d: %d malformed command(s) skipped", self.path,
+                            number, malformed)
             found.append(entry)
         return found
 
@@ -165,17 +186,38 @@ class Spool:
         self._reported.clear()
 
 
-def _parse(line: bytes) -> SpoolEntry | None:
+def _parse(line: bytes) -> tuple[SpoolEntry | None, int]:
+    """The entry of one line (None: cut short or corrupt) and how many of its commands are
+    malformed (left out: nothing could run them)."""
     try:
-        data = json.loads(line)
+        data: object = json.loads(line)
     except ValueError:
-        return None
+        return None, 0
     if isinstance(data, dict) and "cmd" in data:  # an older version's line: one command
-        return SpoolEntry("", 0, [data])
+        command = _command(data)
+        return (None, 0) if command is None else (SpoolEntry("", 0, [command]), 0)
     if not isinstance(data, dict) or not isinstance(data.get("tx"), list):
-        return None
+        return None, 0
     try:
-        return SpoolEntry(str(data["e"]), int(data["n"]),
-                          [c for c in data["tx"] if isinstance(c, dict)])
+        epoch, n = str(data["e"]), int(data["n"])
     except (KeyError, TypeError, ValueError):
+        return None, 0
+    commands = [c for c in map(_command, data["tx"]) if c is not None]
+    return SpoolEntry(epoch, n, commands), len(data["tx"]) - len(commands)
+
+
+def _command(data: object) -> SpooledCommand | None:
+    """A spooled command read back from JSON, or None when it has not the shape of one."""
+    if not isinstance(data, dict) or not isinstance(data.get("cmd"), str):
         return None
+    command = SpooledCommand(cmd=data["cmd"])
+    args, kwargs = data.get("args"), data.get("kwargs")
+    if isinstance(args, list):
+        command["args"] = args
+    elif args is not None:
+        return None
+    if isinstance(kwargs, dict):
+        command["kwargs"] = {str(k): v for k, v in kwargs.items()}
+    elif kwargs is not None:
+        return None
+    return command

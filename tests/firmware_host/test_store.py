@@ -143,3 +143,18 @@ def test_spool_skips_a_line_cut_short(tmp_path: Path, caplog: pytest.LogCaptureF
     assert caplog.text.count("cut short") == 1  # said once, not at every retry
     spool.clear()
     assert len(spool) == 0
+
+
+def test_a_malformed_spooled_command_is_reported_and_the_rest_flushed(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "board1.jsonl"
+    path.write_text('{"e": "x", "n": 1, "tx": [{"args": ["k", "lost"]}, '
+                    '{"cmd": "set", "args": ["k", "1"], "kwargs": 7}, '
+                    '{"cmd": "set", "args": ["k2", "2"]}]}\n')
+    client = fakeredis.FakeRedis()
+    store = RedisStore(client, "board1", Spool(path))
+    with caplog.at_level(logging.WARNING):
+        assert store.flush()
+    assert client.get("k") is None
+    assert client.get("k2") == b"2"
+    assert "line 1: 2 malformed command(s) skipped" in caplog.text
