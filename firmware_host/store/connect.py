@@ -24,7 +24,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TypedDict, Unpack, cast
 
 import redis
 import redis.asyncio
@@ -36,7 +36,8 @@ import redis.sentinel
 
 from firmware_host.config.urls import SENTINEL_SCHEME, SentinelUrl, parse_sentinel_url
 
-__all__ = ["RETRIES", "async_client", "is_sentinel", "primary_address", "sync_client"]
+__all__ = ["RETRIES", "ClientOptions", "async_client", "is_sentinel", "primary_address",
+           "sync_client"]
 
 #: How many times a command that failed on its connection is tried again (at once).
 RETRIES = 1
@@ -51,11 +52,39 @@ def is_sentinel(url: str) -> bool:
     return url.startswith(SENTINEL_SCHEME + "://")
 
 
-def _sentinel_kwargs(parsed: SentinelUrl, kwargs: dict[str, Any]) -> dict[str, Any]:
+class ClientOptions(TypedDict, total=False):
+    """The options of ``redis.Redis`` the clients here are opened with."""
+
+    socket_timeout: float
+    socket_connect_timeout: float
+    decode_responses: bool
+    health_check_interval: float
+    retry: redis.retry.Retry | redis.asyncio.retry.Retry
+    username: str
+    password: str
+
+
+class _SentinelOptions(TypedDict, total=False):
+    socket_timeout: float
+    socket_connect_timeout: float
+    retry: redis.retry.Retry | redis.asyncio.retry.Retry
+    username: str
+    password: str
+
+
+class _PrimaryOptions(ClientOptions, total=False):
+    db: int
+
+
+def _sentinel_kwargs(parsed: SentinelUrl, kwargs: ClientOptions) -> _SentinelOptions:
     """How to talk to the sentinels themselves: their own login, the caller's timeouts."""
-    own: dict[str, Any] = {key: kwargs[key] for key in ("socket_timeout",
-                                                       "socket_connect_timeout", "retry")
-                           if key in kwargs}
+    own = _SentinelOptions()
+    if "socket_timeout" in kwargs:
+        own["socket_timeout"] = kwargs["socket_timeout"]
+    if "socket_connect_timeout" in kwargs:
+        own["socket_connect_timeout"] = kwargs["socket_connect_timeout"]
+    if "retry" in kwargs:
+        own["retry"] = kwargs["retry"]
     if parsed.sentinel_username is not None:
         own["username"] = parsed.sentinel_username
     if parsed.sentinel_password is not None:
@@ -63,9 +92,8 @@ def _sentinel_kwargs(parsed: SentinelUrl, kwargs: dict[str, Any]) -> dict[str, A
     return own
 
 
-def _primary_kwargs(parsed: SentinelUrl, kwargs: dict[str, Any]) -> dict[str, Any]:
-    own = dict(kwargs)
-    own["db"] = parsed.db
+def _primary_kwargs(parsed: SentinelUrl, kwargs: ClientOptions) -> _PrimaryOptions:
+    own: _PrimaryOptions = {**kwargs, "db": parsed.db}
     if parsed.username is not None:
         own["username"] = parsed.username
     if parsed.password is not None:
@@ -73,7 +101,7 @@ def _primary_kwargs(parsed: SentinelUrl, kwargs: dict[str, Any]) -> dict[str, An
     return own
 
 
-def sync_client(url: str, **kwargs: Any) -> redis.Redis:
+def sync_client(url: str, **kwargs: Unpack[ClientOptions]) -> redis.Redis:
     """A redis-py client for ``url`` (``kwargs`` as for ``redis.Redis``: timeouts,
     ``decode_responses``); no connection is made here.
 
@@ -91,7 +119,7 @@ def sync_client(url: str, **kwargs: Any) -> redis.Redis:
     return cast(redis.Redis, primary)
 
 
-def async_client(url: str, **kwargs: Any) -> redis.asyncio.Redis:
+def async_client(url: str, **kwargs: Unpack[ClientOptions]) -> redis.asyncio.Redis:
     """The asyncio client of :func:`sync_client` (the web app's).
 
     Raises:

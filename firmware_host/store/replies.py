@@ -1,5 +1,5 @@
-"""The shapes of Redis replies, checked where they are read: what redis-py returns is typed
-``Any`` by its stubs, so a reply is taken as an ``object`` and these give back the part of the
+"""The shapes of Redis replies, checked where they are read: what redis-py returns is left
+untyped by its stubs, so a reply is taken as an ``object`` and these give back the part of the
 expected shape (another shape is left out: a damaged key never raises here).
 
 >>> items({b"a", b"a"}), items(None), pairs([(b"g1", 1.5), b"junk", (1, 2, 3)])
