@@ -17,15 +17,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from firmware_host.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+
+if TYPE_CHECKING:  # Babel is a developer's tool (the [test] extra), imported where it is used
+    from babel.messages.catalog import Catalog
 
 #: The source folders whose sentences the catalogs hold.
 SOURCES = ("feedback", "tools", "commands", "doctor", "web", "voice", "i18n", "game",
            "recognition")
 #: The marker and translation functions, with the positions of their messages.
-KEYWORDS: dict[str, Any] = {"N_": None, "NN_": (1, 2), "gettext": None, "ngettext": (1, 2)}
+KEYWORDS: dict[str, tuple[int, ...] | None] = {"N_": None, "NN_": (1, 2), "gettext": None,
+                                               "ngettext": (1, 2)}
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 
 
@@ -51,7 +55,7 @@ def _files(root: Path) -> Iterator[tuple[str, Path]]:
         yield "jinja2.ext:babel_extract", path
 
 
-def extract() -> Any:
+def extract() -> Catalog:
     """A Babel catalog of every marked sentence in the sources (English)."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_file
@@ -70,7 +74,7 @@ def extract() -> Any:
     return catalog
 
 
-def msgids(catalog: Any) -> set[str]:
+def msgids(catalog: Catalog) -> set[str]:
     """The singular message ids of a Babel catalog (without the header's empty one)."""
     return {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
 
@@ -84,7 +88,7 @@ def write_pot() -> None:
                  no_location=True)
 
 
-def read(path: Path) -> Any:
+def read(path: Path) -> Catalog:
     """The Babel catalog of the ``.po``/``.pot`` at ``path``."""
     from babel.messages.pofile import read_po
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
@@ -39,7 +39,7 @@ from firmware_host.app.notify import Notifier
 from firmware_host.config.loader import Config
 from firmware_host.feedback.leds import PRIORITY
 from firmware_host.feedback.texts import STATE_NAMES
-from firmware_host.game.types import State
+from firmware_host.game.types import EventData, State
 from firmware_host.i18n import ENGLISH, N_, Translator, translator
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
 
@@ -220,7 +220,7 @@ class Demo:
         self.human_limit = Limit(depth=human.depth or 1)
         self.human = stack.enter_context(BuiltinOpponent(seed=options.seed,
                                                          options=human.options))
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EventData] = []
         self.session.subscribe(self.events.append)
         self.held: Reading | None = None
         self.untold: str | None = None  # a caption waiting for the next frame

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
@@ -27,6 +26,9 @@ from firmware_host.web.edge import BadRecord, Rejects
 __all__ = ["BoardView", "Reader", "events_key"]
 
 log = logging.getLogger(__name__)
+
+#: One event of a board's stream (docs/events.md): a JSON object whose ``event`` names its kind.
+Message = dict[str, object]
 
 #: Events looked at, newest first, for a board's live state (a board page; a hall card needs
 #: only the state and the LED frame: CARD_RECENT).
@@ -183,7 +185,7 @@ class Reader:
         return _current(session, latest)
 
     def events(self, board_id: str, entries: Sequence[object]
-               ) -> list[tuple[str, dict[str, Any]]]:
+               ) -> list[tuple[str, Message]]:
         """The readable messages of event stream ``entries`` (an unreadable one is skipped,
         counted and logged once)."""
         out = []
@@ -196,7 +198,7 @@ class Reader:
         return out
 
     async def recent_events(self, board_id: str, count: int = RECENT
-                            ) -> list[tuple[str, dict[str, Any]]]:
+                            ) -> list[tuple[str, Message]]:
         """The board's newest events, oldest first, as ``(stream id, message)``."""
         entries = await self._read(events_key(board_id), self.client.xrevrange, [],
                                    count=count)
@@ -230,7 +232,7 @@ class Reader:
                 for board_id, newest in zip(board_ids, replies, strict=True)}
 
 
-def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, object]]]) -> None:
     """Fill ``view``'s state, LEDs and sentences from its events (oldest first)."""
     game_id = view.game.game_id if view.game else None
     for entry_id, message in events:
@@ -258,7 +260,7 @@ def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, Any]]
     del view.messages[:-12]
 
 
-def decode_entry(entry: object) -> tuple[str, dict[str, Any] | None]:
+def decode_entry(entry: object) -> tuple[str, Message | None]:
     """``(id, message)`` of an events stream entry (message None when unreadable)."""
     pairs = _pairs([entry])
     if not pairs or not isinstance(pairs[0][1], dict):

@@ -1,6 +1,6 @@
 """The built-in engine as a Hub engine: ``draughtsboard engine --hub`` on stdin/stdout.
 
-Any Hub-speaking program (the Hub GUI, pydraughts, lidraughts bots) can drive it. Declared
+Every Hub-speaking program (the Hub GUI, pydraughts, lidraughts bots) can drive it. Declared
 parameters: ``variant`` (Scan's names where we have the rules -- ``normal``, ``losing`` -- and our
 own variant names for the rest), ``level`` (strength 1-10, as ``engine.levels``), ``tt-size`` (MB)
 and ``seed``. A bad line, an unknown command or a bad value is answered with ``error
