@@ -76,8 +76,10 @@ class SearchResult:
 class SearchOptions:
     """Knobs that make the searcher weaker on purpose (strength levels) or change its habits.
 
-    ``quiescence``: plies of pending captures resolved past the horizon (None: all of them). A
-    beginner sees the capture that answers its move, not the shot that follows it.
+    ``quiescence``: plies of pending captures resolved past the horizon (None: all of them, and
+    a horizon position whose side to move has no capture but faces one gets every reply
+    searched one ply more: captures are compulsory, so a threat is half a capture). A beginner
+    sees the capture that answers its move, not the shot that follows it.
     ``noise``: up to this many hundredths of a man added to each root move's score, from the seed.
     ``max_depth``: hard cap on the iterative deepening.
     ``extensions``: on the principal variation, search one ply deeper after a forced (only)
@@ -165,6 +167,7 @@ class Searcher:
         self._giveaway = self.variant.giveaway
         plies = self.options.quiescence
         self._quiescence_floor = -MAX_PLY if plies is None else -plies
+        self._threats = plies is None
         if tables is None and self.options.endgame_tables and EndgameTable.available(
             self.variant
         ):
@@ -179,7 +182,7 @@ class Searcher:
         #: recorded, and the counts at ``_rules_from`` taken from them.
         self._rule_path: list[State] = [()] * (MAX_PLY + 2)
         self._rules_from = 0
-        self._path_raws: list[RawMove | None] = [None] * (MAX_PLY + 2)
+        self._path_raws: list[RawMove] = [(0, 0, 0, False, (), ())] * (MAX_PLY + 2)
         self._path_boards: list[tuple[int, int, int]] = [(0, 0, 0)] * (MAX_PLY + 2)
         self._root_colour = 0
 
@@ -387,9 +390,15 @@ class Searcher:
             if depth <= self._quiescence_floor or ply >= MAX_PLY:
                 return self.evaluator.evaluate_bits(white, black, kings, colour)
             own, opp = (white, black) if colour == 0 else (black, white)
-            if not gen.has_capture(own, opp, kings, colour):
+            if gen.has_capture(own, opp, kings, colour):
+                moves = gen.captures(own, opp, kings, colour)
+            elif depth < 0 or not self._threats or not gen.has_capture(opp, own, kings,
+                                                                        1 - colour):
                 return self.evaluator.evaluate_bits(white, black, kings, colour)
-            moves = gen.captures(own, opp, kings, colour)
+            else:  # at the horizon with a capture threatened: every reply, one ply more
+                moves = gen.moves(white, black, kings, colour)
+                if not moves:
+                    return self._terminal(ply)
         else:
             moves = gen.moves(white, black, kings, colour)
             if not moves:
@@ -477,7 +486,8 @@ class Searcher:
         end the game before the conversion the table counts on (such a win is still at least
         a draw, such a loss at most one: enough for a cut-off when the window is past 0)."""
         table = self._table
-        assert table is not None
+        if table is None:  # no tables: every position is outside them
+            return None
         byte = table.probe_byte(white, black, kings, colour)
         if byte <= 0:
             return None if byte < 0 else 0
@@ -499,7 +509,8 @@ class Searcher:
                 w2: int, b2: int, k2: int) -> None:
         """Record the move that leads to ``ply`` for the draw-rule counters."""
         rules = self._rules
-        assert rules is not None
+        if rules is None:  # no counting rule: nothing to record
+            return
         if ply > self._rules_from:
             self._rule_path[ply] = rules.child(self._rule_path[ply - 1], white, black, kings,
                                                colour, raw[0], bool(raw[2]), raw[3], w2, b2, k2)
@@ -512,13 +523,13 @@ class Searcher:
         if ply > self._rules_from or ply == 0:
             return self._rule_path[ply]
         rules = self._rules
-        assert rules is not None
         state = self._rule_path[0]
+        if rules is None:  # no counting rule: the counters never change
+            return state
         colour = self._root_colour
         boards, raws = self._path_boards, self._path_raws
         for q in range(1, ply + 1):
             raw = raws[q]
-            assert raw is not None
             white, black, kings = boards[q - 1]
             w2, b2, k2 = boards[q]
             state = rules.child(state, white, black, kings, colour, raw[0], bool(raw[2]),

@@ -112,6 +112,17 @@ def test_finds_the_forced_win_with_three_kings(fen: str) -> None:
     assert _text(board, tabled.move) == "27-22" and tabled.score > TABLE_BOUND
 
 
+def test_horizon_sees_the_capture_it_threatens() -> None:
+    # 17-11 threatens 11x2 (a man and a crown); Black's only way out, 7-12, lets the man on 11
+    # run to the back rank unopposed. Every other white move is quiet. At depth 1 the reply is
+    # at the horizon with no capture of its own: the search must look at Black's answers to
+    # the threat instead of scoring the position as it stands.
+    board = Board("international", "W:W16,17,35,41:B7,15,20,34")
+    result = Searcher("international").search(board, Limit(depth=1))
+    assert _text(board, result.move) == "17-11"
+    assert result.score >= 80
+
+
 def test_english_stroke_problem() -> None:
     # "A Winter Stroke", The Checker Maven: 17-14 10x17 19-16 12x19 15-10 6x15 27-24 20x27
     # 32x7 3x10 18x4. http://www.bobnewell.net/nucleus/checkers.php?itemid=972
