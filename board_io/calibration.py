@@ -161,15 +161,13 @@ class Calibration:
                                              f"cells still occupied: {_cells(occupied)}")
             else:
                 self._advance()
-        elif state is CalibrationState.PLACE:
-            self._place(occupied)
+        elif state is CalibrationState.PLACE and self._step.square is not None:
+            self._place(self._step.square, occupied)
         elif state is CalibrationState.LIFT and not occupied:
             self._advance()
         return self._step
 
-    def _place(self, occupied: set[Cell]) -> None:
-        sq = self._step.square
-        assert sq is not None
+    def _place(self, sq: Square, occupied: set[Cell]) -> None:
         name = self.layout.name(sq)
         if not occupied:
             self._step = CalibrationStep(CalibrationState.PLACE, sq, f"place a piece on {name}")

@@ -179,14 +179,16 @@ class ShiftRegisterChain(SensorMatrix):
         self._load.off()
         if self._spi is not None:
             return bytes(self._spi.readbytes(self.chips))
-        assert self._clock is not None and self._data is not None
+        clock, data_pin = self._clock, self._data
+        if clock is None or data_pin is None:  # the constructor opens SPI or both pins
+            raise BoardIOError("the 74HC165 chain has neither SPI nor clock and data pins")
         data = bytearray()
         for _ in range(self.chips):
             byte = 0
             for _ in range(8):
-                byte = byte << 1 | int(self._data.value)
-                self._clock.on()  # the rising edge shifts the next bit onto Q7
-                self._clock.off()
+                byte = byte << 1 | int(data_pin.value)
+                clock.on()  # the rising edge shifts the next bit onto Q7
+                clock.off()
             data.append(byte)
         return bytes(data)
 

@@ -177,8 +177,10 @@ class SerialLink:
     @property
     def hello(self) -> msg.Hello:
         """The microcontroller's HELLO: protocol version, board size, capabilities."""
-        assert self._hello is not None  # the constructor waits for it
-        return self._hello
+        hello = self._hello
+        if hello is None:  # the constructor waits for it: never None once it returns
+            raise BoardIOError(f"{self.url}: no HELLO yet")
+        return hello
 
     @property
     def closed(self) -> bool:

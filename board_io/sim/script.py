@@ -105,22 +105,22 @@ def parse_script(text: str, layout: Layout, *, initial: Iterable[Square] | None 
             raise ScriptError(number, f"time {event.time_ms} ms is before the previous event's "
                                       f"{events[-1].time_ms} ms (times must not decrease)")
         if occupied is not None and event.square is not None:
-            _check_playable(event, occupied, layout)
+            _check_playable(event, event.square, occupied, layout)
         events.append(event)
     return events
 
 
-def _check_playable(event: ScriptEvent, occupied: set[Square], layout: Layout) -> None:
-    assert event.square is not None
-    name = layout.name(event.square)
+def _check_playable(event: ScriptEvent, square: Square, occupied: set[Square],
+                    layout: Layout) -> None:
+    name = layout.name(square)
     if event.verb == "lift":
-        if event.square not in occupied:
+        if square not in occupied:
             raise ScriptError(event.line, f"lift {name}: the square is empty at that point")
-        occupied.discard(event.square)
+        occupied.discard(square)
     else:
-        if event.square in occupied:
+        if square in occupied:
             raise ScriptError(event.line, f"place {name}: the square is already occupied")
-        occupied.add(event.square)
+        occupied.add(square)
 
 
 def read_script(path: str | Path, layout: Layout, *, initial: Iterable[Square] | None = None
@@ -145,15 +145,14 @@ def apply_event(board: SimulatedBoard, event: ScriptEvent) -> None:
         ScriptError: the event cannot be applied (a lift from an empty square, ...).
     """
     try:
-        if event.verb == "press":
-            assert event.button is not None
+        if event.verb == "press" and event.button is not None:
             board.press(event.button)
-        elif event.verb == "lift":
-            assert event.square is not None
+        elif event.verb == "lift" and event.square is not None:
             board.lift(event.square)
-        else:
-            assert event.square is not None
+        elif event.verb == "place" and event.square is not None:
             board.place(event.square)
+        else:  # the parser gives every verb its square or button
+            raise ValueError(f"{event.verb}: no square or button to act on")
     except (BoardIOError, ValueError) as exc:
         raise ScriptError(event.line, str(exc)) from None
 

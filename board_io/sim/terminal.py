@@ -28,12 +28,11 @@ _LIGHT = "\x1b[48;2;230;210;170m"
 
 
 def _cell(piece: str, led: Led | None, now: float, colour: bool, dark: bool) -> str:
-    lit = led is not None and pattern_lit(led.pattern, now)
+    lit = led if led is not None and pattern_lit(led.pattern, now) else None
     if not colour:
-        return f"[{piece}]" if lit else f" {piece} "
-    if lit:
-        assert led is not None
-        r, g, b = ROLE_COLOURS[led.role]
+        return f"[{piece}]" if lit is not None else f" {piece} "
+    if lit is not None:
+        r, g, b = ROLE_COLOURS[lit.role]
         return f"\x1b[48;2;{r};{g};{b}m\x1b[30m {piece} {_RESET}"
     return f"{_DARK if dark else _LIGHT}\x1b[97m {piece} {_RESET}"
 
