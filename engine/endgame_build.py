@@ -250,7 +250,8 @@ class _Builder:
     def _retro(self, entry: int) -> None:
         wdl, distance = decode_value(self.values[entry])
         found = self.groups.decode(entry)
-        assert found is not None
+        if found is None:  # pieces overlap: no position, so no predecessor either
+            return
         for pred in self._predecessors(*found):
             if self.known[pred]:
                 continue

@@ -233,11 +233,11 @@ def _tag(src: Source, i: int) -> tuple[Token, int]:
         if j > name.end() and text.startswith('"', j):
             j, size = j + 1, 0
             while True:  # plain runs, then one escaped character, until the closing quote
-                plain = _TAG_PLAIN.match(text, j)
-                assert plain is not None  # [^...]* matches the empty string
-                parts.append(plain.group())
-                size += plain.end() - j
-                j = plain.end()
+                plain = _TAG_PLAIN.match(text, j)  # never None: [^...]* matches ""
+                plain_end = j if plain is None else plain.end()
+                parts.append(text[j:plain_end])
+                size += plain_end - j
+                j = plain_end
                 if size > MAX_TAG_VALUE:
                     raise src.error(f"tag {name.group()} is longer than {MAX_TAG_VALUE} "
                                     "characters", i)

@@ -1,6 +1,6 @@
 """Rules of the house that a reader of the code relies on, checked over firmware_host's source.
 
-- no ``assert`` for a runtime check (``python -O`` removes them);
+- no ``assert`` for a runtime check (``python -O`` removes them), in engine and board_io either;
 - ``Square`` is defined once, in :mod:`engine.types`;
 - the Redis keyspace is spelled in one module, ``firmware_host/store/keys.py``;
 - a configuration value is read through its option (``config[STORE_URL]``), not a dotted string.
@@ -16,6 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "firmware_host").rglob("*.py"))
+#: The other two packages, checked for asserts too.
+LIBRARIES = {package: sorted((ROOT / package).rglob("*.py")) for package in ("engine", "board_io")}
 
 
 def _where(path: Path, node: ast.AST) -> str:
@@ -24,10 +26,19 @@ def _where(path: Path, node: ast.AST) -> str:
 
 def test_the_sources_are_found() -> None:
     assert len(SOURCES) > 100
+    assert len(LIBRARIES["engine"]) > 20 and len(LIBRARIES["board_io"]) > 20
 
 
 def test_no_assert_outside_tests() -> None:
     found = [_where(path, node) for path in SOURCES
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Assert)]
+    assert found == []
+
+
+@pytest.mark.parametrize("package", sorted(LIBRARIES))
+def test_no_assert_in_the_libraries(package: str) -> None:
+    found = [_where(path, node) for path in LIBRARIES[package]
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.Assert)]
     assert found == []
