@@ -14,16 +14,15 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
+from engine.draw import outcome
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError
 from engine.fen import parse_fen, write_fen
 from engine.movegen import MoveGen, RawMove, generator_for
+from engine.notation import move_notation, parse_move
+from engine.outcome import Outcome
 from engine.types import BLACK, WHITE, Color, Move, Piece, Square
 from engine.variant import Variant, find_variant
-
-if TYPE_CHECKING:
-    from engine.outcome import Outcome
 
 __all__ = ["Board", "LegalMoves"]
 
@@ -393,20 +392,14 @@ class Board:
             InvalidMoveError: unreadable text. IllegalMoveError: no such legal move.
             AmbiguousMoveError: several legal moves match.
         """
-        from engine.notation import parse_move
-
         return parse_move(self, text)
 
     def move_notation(self, move: Move, full: bool = False) -> str:
         """PDN text of a legal move; the full path only when needed to tell moves apart."""
-        from engine.notation import move_notation
-
         return move_notation(self, move, full=full)
 
     def outcome(self) -> Outcome | None:
         """The result if the game is over (no moves, draw rules, repetition), else None."""
-        from engine.draw import outcome
-
         return outcome(self)
 
     def is_game_over(self) -> bool:

@@ -18,12 +18,11 @@ from collections import Counter
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from engine.outcome import Outcome, Termination
-
-if TYPE_CHECKING:
-    from engine.board import Board
+from engine.position import Position
+from engine.types import Move
 
 __all__ = [
     "DRAW_RULES",
@@ -360,14 +359,14 @@ def evaluate(
 # --- the board adapter -------------------------------------------------------------------------
 
 
-def _material(board: Board) -> Material:
+def _material(board: Position) -> Material:
     counts = [0, 0, 0, 0]
     for piece in board.pieces().values():
         counts[2 * int(piece.color) + int(piece.king)] += 1
     return Material(*counts)
 
 
-def _main_road(board: Board) -> frozenset[int]:
+def _main_road(board: Position) -> frozenset[int]:
     """The long diagonal ("main road", a1-h8 on the Russian board) as square indices."""
     variant = board.variant
     squares = range(variant.num_squares)
@@ -378,7 +377,7 @@ def _main_road(board: Board) -> frozenset[int]:
     return frozenset(sq for sq, (row, col) in coords.items() if row + col == last)
 
 
-def _lone_king_on_road(board: Board, material: Material, road: frozenset[int]) -> bool:
+def _lone_king_on_road(board: Position, material: Material, road: frozenset[int]) -> bool:
     for color in (WHITE_, BLACK_):
         if material.side(color) == _LONE_KING:
             return any(
@@ -387,15 +386,15 @@ def _lone_king_on_road(board: Board, material: Material, road: frozenset[int]) -
     return False
 
 
-def _road_kings(board: Board, road: frozenset[int]) -> frozenset[int]:
+def _road_kings(board: Position, road: frozenset[int]) -> frozenset[int]:
     return frozenset(int(p.color) for sq, p in board.pieces().items() if p.king and sq in road)
 
 
-def _key(board: Board) -> Hashable:
+def _key(board: Position) -> Hashable:
     return (board.zobrist_hash(), int(board.turn))
 
 
-def history(board: Board) -> tuple[Material, Hashable, list[PlyFacts]]:
+def history(board: Position) -> tuple[Material, Hashable, list[PlyFacts]]:
     """Replay ``board``'s game: the start material, start key and one :class:`PlyFacts` a ply.
 
     >>> from engine import Board
@@ -409,7 +408,7 @@ def history(board: Board) -> tuple[Material, Hashable, list[PlyFacts]]:
     return start[0], start[1], plies
 
 
-def start_road(board: Board) -> tuple[bool, frozenset[int]]:
+def start_road(board: Position) -> tuple[bool, frozenset[int]]:
     """The main-road facts of the position ``board``'s game started from (``board.root()``).
 
     >>> from engine import Board
@@ -421,7 +420,7 @@ def start_road(board: Board) -> tuple[bool, frozenset[int]]:
     return _lone_king_on_road(root, _material(root), road), _road_kings(root, road)
 
 
-def _replay(replay: Board, moves: Sequence[Any], road: frozenset[int]) -> Iterator[PlyFacts]:
+def _replay(replay: Position, moves: Sequence[Move], road: frozenset[int]) -> Iterator[PlyFacts]:
     for move in moves:
         piece = replay.piece_at(move.origin)
         mover = int(replay.turn)
@@ -439,15 +438,15 @@ def _replay(replay: Board, moves: Sequence[Any], road: frozenset[int]) -> Iterat
         )
 
 
-def _gametype(board: Board) -> int:
+def _gametype(board: Position) -> int:
     return int(board.variant.pdn_gametype)
 
 
-def _is_giveaway(board: Board) -> bool:
+def _is_giveaway(board: Position) -> bool:
     return bool(board.variant.giveaway)
 
 
-def outcome(board: Board) -> Outcome | None:
+def outcome(board: Position) -> Outcome | None:
     """Return how the game on ``board`` has ended, or ``None`` while it goes on.
 
     No legal move loses (wins in the giveaway variants); otherwise the variant's draw rules

@@ -13,19 +13,46 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Protocol
 
 from engine.errors import InvalidFenError, InvalidSquareError
 from engine.types import BLACK, WHITE, Color, Square
-from engine.variant import Variant
 
-__all__ = ["parse_fen", "write_fen"]
+__all__ = ["Geometry", "parse_fen", "write_fen"]
+
+
+class Geometry(Protocol):
+    """What a FEN reads of its variant (a :class:`~engine.rulesets.Variant`): the squares'
+    names and places. The variants' own ``starting_fen`` is written here, so this module does
+    not import them."""
+
+    @property
+    def numeric_notation(self) -> bool:
+        """Whether squares are numbers (``32``) rather than letters (``c3``)."""
+        ...
+
+    def square_name(self, sq: Square) -> str:
+        """The PDN name of a square."""
+        ...
+
+    def parse_square(self, text: str) -> Square:
+        """The square a PDN name gives."""
+        ...
+
+    def square_coords(self, sq: Square) -> tuple[int, int]:
+        """``(row, col)`` of a square."""
+        ...
+
+    def promotion_row(self, color: Color) -> int:
+        """The row where ``color``'s men are crowned."""
+        ...
 
 _MAX_FEN = 2000
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 _EXTRA = re.compile(r"^[HF]\d+$", re.IGNORECASE)  # lidraughts' halfmove/fullmove fields
 
 
-def parse_fen(fen: str, variant: Variant) -> tuple[Color, dict[Square, bool], dict[Square, bool]]:
+def parse_fen(fen: str, variant: Geometry) -> tuple[Color, dict[Square, bool], dict[Square, bool]]:
     """Read a FEN into (side to move, white pieces, black pieces); pieces map square -> is king.
 
     Accepts surrounding quotes and spaces, a final ``.``, lower-case colour letters, ranges
@@ -62,7 +89,7 @@ def parse_fen(fen: str, variant: Variant) -> tuple[Color, dict[Square, bool], di
 
 
 def _read_pieces(
-    body: str, colour: Color, pieces: dict[Color, dict[Square, bool]], variant: Variant, fen: str
+    body: str, colour: Color, pieces: dict[Color, dict[Square, bool]], variant: Geometry, fen: str
 ) -> None:
     for raw in body.split(","):
         item = raw.strip()
@@ -83,7 +110,7 @@ def _read_pieces(
             pieces[colour][sq] = king
 
 
-def _expand(item: str, variant: Variant, fen: str) -> list[Square]:
+def _expand(item: str, variant: Geometry, fen: str) -> list[Square]:
     match = _RANGE.match(item)
     try:
         if match:
@@ -97,7 +124,7 @@ def _expand(item: str, variant: Variant, fen: str) -> list[Square]:
 
 
 def write_fen(
-    variant: Variant, turn: Color, white: Mapping[Square, bool], black: Mapping[Square, bool]
+    variant: Geometry, turn: Color, white: Mapping[Square, bool], black: Mapping[Square, bool]
 ) -> str:
     """Write a FEN; numeric variants compress runs of three or more men into ranges.
 
@@ -112,7 +139,7 @@ def write_fen(
     return ":".join(parts)
 
 
-def _items(variant: Variant, pieces: Mapping[Square, bool]) -> list[str]:
+def _items(variant: Geometry, pieces: Mapping[Square, bool]) -> list[str]:
     if not variant.numeric_notation:
         ordered = sorted(pieces, key=lambda s: (variant.square_coords(s)[1],
                                                 variant.square_coords(s)[0]))

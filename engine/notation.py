@@ -11,13 +11,10 @@ Example:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from engine.position import Position
 from engine.types import Move, Square
-
-if TYPE_CHECKING:
-    from engine.board import Board
 
 __all__ = ["move_notation", "parse_move"]
 
@@ -29,7 +26,7 @@ _LETTER_SQUARES = re.compile(r"^(?:[a-wyzA-WYZ]\d{1,2}){2,}$")
 _ANNOTATION = re.compile(r"[!?+#*]+$")
 
 
-def move_notation(board: Board, move: Move, full: bool = False) -> str:
+def move_notation(board: Position, move: Move, full: bool = False) -> str:
     """PDN text of ``move`` in ``board``'s variant.
 
     A capture is written with every landing square only when another legal move shares its
@@ -55,7 +52,7 @@ def move_notation(board: Board, move: Move, full: bool = False) -> str:
     return sep.join(name(s) for s in squares)
 
 
-def parse_move(board: Board, text: str) -> Move:
+def parse_move(board: Position, text: str) -> Move:
     """The legal move that ``text`` names.
 
     Takes ``32-28``, ``19x30``, ``c3:e5``, ``c3-d4``, ``a3b4``, and paths such as ``22x13x4``
@@ -87,7 +84,7 @@ def parse_move(board: Board, text: str) -> Move:
     return next(iter(matches.values()))
 
 
-def _squares(board: Board, text: str) -> list[Square]:
+def _squares(board: Position, text: str) -> list[Square]:
     if not isinstance(text, str):
         raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
     body = _ANNOTATION.sub("", text.strip())

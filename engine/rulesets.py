@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from engine.errors import InvalidSquareError
+from engine.fen import write_fen
 from engine.types import BLACK, WHITE, Color, Square
 
 __all__ = [
@@ -229,8 +230,6 @@ class Variant:
     @property
     def starting_fen(self) -> str:
         """FEN of the initial position, e.g. ``W:W31-50:B1-20``."""
-        from engine.fen import write_fen
-
         white = dict.fromkeys(self.initial_squares(WHITE), False)
         black = dict.fromkeys(self.initial_squares(BLACK), False)
         return write_fen(self, self.first_mover, white, black)

@@ -1,6 +1,7 @@
 """Rules of the house that a reader of the code relies on, checked over firmware_host's source.
 
 - no ``assert`` for a runtime check (``python -O`` removes them), in engine and board_io either;
+- no engine module imports another inside a function (a cycle dodged, not removed);
 - ``Square`` is defined once, in :mod:`engine.types`;
 - the Redis keyspace is spelled in one module, ``firmware_host/store/keys.py``;
 - a configuration value is read through its option (``config[STORE_URL]``), not a dotted string.
@@ -41,6 +42,25 @@ def test_no_assert_in_the_libraries(package: str) -> None:
     found = [_where(path, node) for path in LIBRARIES[package]
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.Assert)]
+    assert found == []
+
+
+def _imports_in_functions(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    return [node for function in ast.walk(tree)
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+            for node in ast.walk(function) if isinstance(node, ast.Import | ast.ImportFrom)]
+
+
+def _names_engine(node: ast.Import | ast.ImportFrom) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return bool(node.level) or (node.module or "").partition(".")[0] == "engine"
+    return any(alias.name.partition(".")[0] == "engine" for alias in node.names)
+
+
+def test_engine_modules_import_each_other_at_the_top() -> None:
+    found = [_where(path, node) for path in LIBRARIES["engine"]
+             for node in _imports_in_functions(ast.parse(path.read_text(encoding="utf-8")))
+             if _names_engine(node)]
     assert found == []
 
 
