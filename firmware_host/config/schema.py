@@ -27,6 +27,7 @@ from board_io import registry
 from board_io.options import Option
 from board_io.schema import TRANSFORMS
 from firmware_host.config.urls import store_url_problem
+from firmware_host.game.clock import control_of
 
 __all__ = [
     "BUTTON_BACKENDS", "ENGINE_KINDS", "LED_BACKENDS", "LOG_LEVELS", "MODES", "OPTIONS",
@@ -102,8 +103,6 @@ def _listen_problem(listen: str) -> str | None:
 
 
 def _time_control_problem(text: str) -> str | None:
-    from firmware_host.game.timekeeper import control_of  # the game imports this module
-
     try:
         control_of(text)
     except ValueError as exc:

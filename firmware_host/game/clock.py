@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from engine.types import Color
 
 __all__ = ["LOW_TIME_S", "GameClock", "Period", "TimeControl", "TimeControlError", "clk",
-           "parse_time_control"]
+           "control_of", "parse_time_control"]
 
 #: At this many seconds left and under, a side is short of time (the pages say so).
 LOW_TIME_S = 60.0
@@ -185,6 +185,16 @@ def parse_time_control(text: str) -> TimeControl:
     if periods[0].seconds <= 0:
         raise TimeControlError(f"time control {whole!r}: the game starts with no time")
     return TimeControl(periods, whole)
+
+
+def control_of(text: str) -> TimeControl | None:
+    """The time control of a config value ('' or 'off': none).
+
+    >>> control_of(" off "), control_of("3+2").pdn()
+    (None, '180+2')
+    """
+    text = text.strip()
+    return None if text in ("", "off") else parse_time_control(text)
 
 
 def clk(seconds: float) -> str:

@@ -26,9 +26,8 @@ from types import MappingProxyType
 
 from engine.errors import UnknownVariantError
 from engine.variant import Variant, find_variant
-from firmware_host.game.clock import TimeControlError
+from firmware_host.game.clock import TimeControlError, control_of
 from firmware_host.game.game import Game, Publish
-from firmware_host.game.timekeeper import control_of
 from firmware_host.game.types import Command, Mode, SessionConfig
 from firmware_host.recognition.layout import layout_for
 

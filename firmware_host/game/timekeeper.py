@@ -27,30 +27,20 @@ from engine import Board
 from engine.outcome import Outcome, Termination
 from engine.types import Color
 from engine.variant import Variant
-from firmware_host.game.clock import (
-    GameClock,
-    TimeControl,
-    TimeControlError,
-    clk,
-    parse_time_control,
-)
+from firmware_host.game.clock import GameClock, TimeControlError, clk, control_of
 from firmware_host.game.game import Game
 from firmware_host.game.timers import Timers
 from firmware_host.game.types import Command, SessionConfig, TimerName
 
-__all__ = ["SAVE_EVERY_S", "Timekeeper"]
+#: control_of lives in :mod:`.clock` (the configuration checks it without the game); it is
+#: still named here for the modules that import it from this one.
+__all__ = ["SAVE_EVERY_S", "Timekeeper", "control_of"]
 
 log = logging.getLogger(__name__)
 
 #: While a clock runs, the session snapshot is saved this often (seconds): the most a restart
 #: can give back to the side to move.
 SAVE_EVERY_S = 5.0
-
-
-def control_of(text: str) -> TimeControl | None:
-    """The time control of a config value ('' or 'off': none)."""
-    text = text.strip()
-    return None if text in ("", "off") else parse_time_control(text)
 
 
 class ClockHost(Protocol):

@@ -24,8 +24,8 @@ from engine.errors import UnknownVariantError
 from engine.variant import find_variant
 from firmware_host.config import Config
 from firmware_host.config.schema import BOARD_ID, GAME_VARIANT, STORE_URL, WEB_CONTROL
+from firmware_host.game.clock import control_of
 from firmware_host.game.settings import TOUCH_MOVE_VALUES, check_variant
-from firmware_host.game.timekeeper import control_of
 from firmware_host.store.connect import sync_client
 from firmware_host.store.keys import BoardKeys
 
