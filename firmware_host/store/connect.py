@@ -52,24 +52,21 @@ def is_sentinel(url: str) -> bool:
     return url.startswith(SENTINEL_SCHEME + "://")
 
 
-class ClientOptions(TypedDict, total=False):
+class _SentinelOptions(TypedDict, total=False):
+    """The options a sentinel connection takes (the caller's timeouts, its own login)."""
+
+    socket_timeout: float
+    socket_connect_timeout: float
+    retry: redis.retry.Retry | redis.asyncio.retry.Retry
+    username: str
+    password: str
+
+
+class ClientOptions(_SentinelOptions, total=False):
     """The options of ``redis.Redis`` the clients here are opened with."""
 
-    socket_timeout: float
-    socket_connect_timeout: float
     decode_responses: bool
     health_check_interval: float
-    retry: redis.retry.Retry | redis.asyncio.retry.Retry
-    username: str
-    password: str
-
-
-class _SentinelOptions(TypedDict, total=False):
-    socket_timeout: float
-    socket_connect_timeout: float
-    retry: redis.retry.Retry | redis.asyncio.retry.Retry
-    username: str
-    password: str
 
 
 class _PrimaryOptions(ClientOptions, total=False):
