@@ -63,11 +63,22 @@ class Termination(enum.Enum):
     """A counting rule of the variant (see :attr:`Outcome.rule`)."""
     RESIGNATION = "resignation"
     DRAW_AGREED = "draw_agreed"
-    TIME_FORFEIT = "time_forfeit"
+    TIME_FORFEIT = "time"
+    """The side to move's time ran out (``Termination("time_forfeit")``, the name records
+    written before 2026-12 carry, reads as this too)."""
     ADJUDICATION = "adjudication"
     ABANDONED = "abandoned"
     UNKNOWN = "unknown"
     """The result is known (e.g. from a PDN file) but not why."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Termination | None:
+        """The older spelling of a termination.
+
+        >>> Termination("time_forfeit") is Termination.TIME_FORFEIT
+        True
+        """
+        return cls.TIME_FORFEIT if value == "time_forfeit" else None
 
 
 def result_style(gametype: int | str | None) -> tuple[str, str, str]:

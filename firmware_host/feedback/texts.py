@@ -119,7 +119,8 @@ WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "termination": {
         "no_moves": N_("no moves left"), "repetition": N_("threefold repetition"),
         "draw_rule": N_("draw rule"), "resignation": N_("resignation"),
-        "draw_agreed": N_("draw agreed"), "time_forfeit": N_("lost on time"),
+        "draw_agreed": N_("draw agreed"), "time": N_("lost on time"),
+        "time_forfeit": N_("lost on time"),  # the older records' name
         "adjudication": N_("adjudication"), "abandoned": N_("abandoned"),
         "unknown": N_("unknown")},
     "link_state": {"lost": N_("lost"), "restored": N_("restored")},

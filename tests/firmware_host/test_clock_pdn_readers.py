@@ -27,7 +27,7 @@ def clocked_game_pdn() -> tuple[str, str]:
         rig.wait(2_000)
         rig.play(text)
     rig.wait(70_000)
-    assert rig.last("result")["termination"] == "time_forfeit"
+    assert rig.last("result")["termination"] == "time"
     text = render_game(rig.game())
     # Every clock command whole on its line (the writer wraps at 80 columns).
     assert len(re.findall(r"\{\[%clk \d:\d\d:\d\d\]\}", text)) == len(MOVES)

@@ -55,12 +55,12 @@ def test_a_flag_fall_ends_the_game_by_time_and_the_other_side_wins(control: str,
     increment = 5.0 if control == "1+5" and loser == "white" else 0.0
     rig.wait(61_000 + 5_000 + 5_000)
     result = rig.last("result")
-    assert result["termination"] == "time_forfeit"
+    assert result["termination"] == "time"
     assert result["winner"] == ("black" if loser == "white" else "white")
     assert result["result"] == ("0-2" if loser == "white" else "2-0")
     assert rig.state == "game_over"
     assert result["at"] == pytest.approx(start + 60.0 - used + increment)
-    assert rig.game().result == result["result"] and rig.game().termination == "time_forfeit"
+    assert rig.game().result == result["result"] and rig.game().termination == "time"
     assert '[Result "' + result["result"] + '"]' in render_game(rig.game())
     stopped = rig.last("clock")
     assert stopped["running"] is None and stopped[f"clock_{loser}"] == 0
@@ -71,7 +71,7 @@ def test_a_move_after_the_flag_fell_is_not_recorded() -> None:
     rig.play("32-28")
     rig.wait(60_500)
     rig.play("19-23")
-    assert rig.moves() == ["32-28"] and rig.last("result")["termination"] == "time_forfeit"
+    assert rig.moves() == ["32-28"] and rig.last("result")["termination"] == "time"
 
 
 def test_a_board_nobody_plays_on_loses_nothing_on_time() -> None:
@@ -116,7 +116,7 @@ def test_pause_and_resume_hold_the_clock_and_a_paused_flag_does_not_fall() -> No
     rig.command("resume")
     assert rig.last("clock")["clock_black"] == pytest.approx(49.9)
     rig.wait(50_000)
-    assert rig.last("result")["termination"] == "time_forfeit"
+    assert rig.last("result")["termination"] == "time"
 
 
 def test_clock_commands_without_a_clock_are_refused() -> None:
@@ -233,6 +233,6 @@ def test_a_clock_held_before_the_first_turn_starts_held_and_the_round_starts_at_
     rig.play("32-28")
     assert rig.last("move")["clock_white"] == 60 - 30 - MOVE_S
     rig.wait(60_200)
-    assert rig.last("result")["termination"] == "time_forfeit"
+    assert rig.last("result")["termination"] == "time"
     rig.command("pause")
     assert rig.last("command_refused")["reason"] == "game_over"
