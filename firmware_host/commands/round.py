@@ -1,7 +1,8 @@
 """``draughtsboard round``: a tournament round from its pairing list to its games and results.
 
 ``round import FILE.csv`` checks a pairing list (``board,white,black,round,event``) and keeps it
-in Redis, where each listed board finds the PDN tags of its next game; ``round export --round
+in Redis, where each listed board finds the PDN tags of its next game (``round import FILE.trf
+--round N``: the pairings of round N of a pairing program's FIDE TRF export); ``round export --round
 N`` writes the round's PDN (board order) and its results table (CSV). docs/tournament.md.
 """
 
@@ -25,13 +26,20 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "round", help="import a round's pairing list, export its games and results",
         description="import FILE.csv: the pairing list (columns board,white,black,round,event) "
-                    "names the next game on each listed board. export --round N: the round's "
+                    "names the next game on each listed board (a pairing program's TRF file "
+                    "with --round N: that round's pairings, boards numbered in their order). "
+                    "export --round N: the round's "
                     "games as one PDN file, in board order, and its results as CSV.")
     parser.add_argument("action", choices=("import", "export"),
                         help="import a pairing list, or export a round's games and results")
     parser.add_argument("file", nargs="?", metavar="FILE.csv",
-                        help="import: the pairing list")
-    parser.add_argument("--round", metavar="N", help="export: the round (as in the list)")
+                        help="import: the pairing list (CSV, or a TRF file)")
+    parser.add_argument("--round", metavar="N",
+                        help="export: the round (as in the list); import of a TRF: the round "
+                             "whose pairings are read")
+    parser.add_argument("--board-prefix", metavar="PREFIX", default=None,
+                        help="import of a TRF: board ids are PREFIX and the board's number "
+                             "(default board: board1, board2, ...)")
     parser.add_argument("--pdn", metavar="FILE",
                         help="export: where the PDN goes (default round-N.pdn; - for stdout)")
     parser.add_argument("--results", metavar="FILE",
@@ -77,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
 def _import(client: redis.Redis, args: argparse.Namespace) -> int:
     from firmware_host.store.keys import BOARDS
     from firmware_host.tournament.pairing import read_pairings, store_round
+    from firmware_host.tournament.trf import DEFAULT_PREFIX, is_trf, read_trf
 
     if not args.file:
         return _fail("import needs the pairing list: round import FILE.csv")
@@ -84,7 +93,15 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"{args.file}: cannot be read ({getattr(exc, 'strerror', None) or exc})")
-    pairings, problems = read_pairings(text)
+    if is_trf(text):
+        if not args.round or not args.round.isdigit() or int(args.round) < 1:
+            return _fail(f"{args.file} is a TRF file: say which round, --round N (1, 2, ...)")
+        pairings, problems = read_trf(text, int(args.round),
+                                      args.board_prefix or DEFAULT_PREFIX)
+    elif args.board_prefix is not None:
+        return _fail("--board-prefix is for a TRF file: a CSV list names its boards")
+    else:
+        pairings, problems = read_pairings(text)
     if problems:
         for problem in problems:
             print(f"{PROG}: {args.file}: {problem}", file=sys.stderr)

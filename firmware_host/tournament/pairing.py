@@ -29,7 +29,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 
@@ -44,6 +44,7 @@ __all__ = [
     "FIELDS",
     "Pairing",
     "PairingSource",
+    "check_rows",
     "load_round",
     "open_pairing",
     "pairing_key",
@@ -136,22 +137,41 @@ def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
         return [], [f"line 1: the header must name the columns {','.join(FIELDS)} "
                     f"(missing: {', '.join(missing)})"]
     reader.fieldnames = columns
-    pairings: list[Pairing] = []
+    rows: list[tuple[int, dict[str, str]]] = []
     problems: list[str] = []
-    boards: dict[str, int] = {}
-    players: dict[str, int] = {}
-    rounds: dict[str, int] = {}
     for row in reader:
         line = reader.line_num
-        if len(pairings) + len(problems) >= MAX_ROWS:
+        if len(rows) + len(problems) >= MAX_ROWS:
             problems.append(f"line {line}: more than {MAX_ROWS} rows: the rest is not read")
             break
         if None in row or any(row.get(c) is None for c in FIELDS):
             problems.append(f"line {line}: expected {len(columns)} columns")
             continue
         values = {c: str(row[c]).strip() for c in FIELDS}
-        if not any(values.values()):
-            continue  # a blank line
+        if any(values.values()):  # (a blank line is skipped)
+            rows.append((line, values))
+    pairings, found = check_rows(rows)
+    problems = sorted(problems + found, key=_line_of)
+    if not pairings and not problems:
+        problems.append("line 2: the list has no pairing")
+    return pairings, problems
+
+
+def _line_of(problem: str) -> int:
+    number = problem.removeprefix("line ").split(":", 1)[0]
+    return int(number) if number.isdigit() else 0
+
+
+def check_rows(rows: Iterable[tuple[int, Mapping[str, str]]]) -> tuple[list[Pairing], list[str]]:
+    """The pairings of rows of a list (each with its line number and its :data:`FIELDS`) and
+    the problems found (``line N: ...`` each); a bad row is left out. Any reader of a pairing
+    list (CSV here, TRF in :mod:`.trf`) checks its rows with this."""
+    pairings: list[Pairing] = []
+    problems: list[str] = []
+    boards: dict[str, int] = {}
+    players: dict[str, int] = {}
+    rounds: dict[str, int] = {}
+    for line, values in rows:
         found = _row_problems(values)
         if values["white"] and values["white"] == values["black"]:
             found.append(f"{values['white']} plays both sides")
@@ -172,9 +192,7 @@ def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
         players.setdefault(values["white"], line)
         players.setdefault(values["black"], line)
         rounds.setdefault(values["round"], line)
-        pairings.append(Pairing(**values))
-    if not pairings and not problems:
-        problems.append("line 2: the list has no pairing")
+        pairings.append(Pairing(**{c: values[c] for c in FIELDS}))
     return pairings, problems
 
 
