@@ -16,6 +16,10 @@ from firmware_host.store.records import GameRecord, MoveRecord
 
 log = logging.getLogger(__name__)
 
+#: The PGN/PDN ``Termination`` tag's conventional value for a record's termination, where the
+#: two differ: a game lost on time (``time``; ``time_forfeit`` in older records).
+PDN_TERMINATIONS = {"time": "time forfeit", "time_forfeit": "time forfeit"}
+
 
 def game_headers(game: GameRecord) -> dict[str, str]:
     """The PDN headers of a record: what the session gave, completed from the record."""
@@ -29,7 +33,7 @@ def game_headers(game: GameRecord) -> dict[str, str]:
     headers.setdefault("Mode", game.mode)
     headers.setdefault("GameId", game.game_id)
     if game.termination:
-        headers["Termination"] = game.termination
+        headers["Termination"] = PDN_TERMINATIONS.get(game.termination, game.termination)
     return headers
 
 

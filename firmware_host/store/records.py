@@ -183,8 +183,19 @@ class GameRecord:
         except (TypeError, ValueError) as exc:
             raise RecordError(f"saved game {game.game_id}: {exc}") from None
         game.result = str(data.get("result", "*"))
-        game.termination = str(data.get("termination", ""))
+        game.termination = termination_name(data.get("termination", ""))
         return game
+
+
+def termination_name(value: object) -> str:
+    """A stored termination as the board names it now: ``time_forfeit`` (records written
+    before 2026-12) reads as ``time``.
+
+    >>> termination_name("time_forfeit"), termination_name("resignation")
+    ('time', 'resignation')
+    """
+    text = str(value)
+    return "time" if text == "time_forfeit" else text
 
 
 def _list(value: object) -> list[object] | tuple[object, ...]:
@@ -236,7 +247,7 @@ def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> 
         game.result, game.termination = "*", ""
     elif op == "finish":
         game.result = str(data["result"])
-        game.termination = str(data.get("termination", ""))
+        game.termination = termination_name(data.get("termination", ""))
         note = data.get("note")
         if isinstance(note, str) and note.strip():  # why (an arbiter's decision)
             game.notes.append((len(game.moves), note.strip()[:MAX_NOTE]))
