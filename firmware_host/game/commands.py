@@ -13,7 +13,8 @@ from typing import Protocol
 
 from engine import Board
 from engine.outcome import Outcome, Termination
-from engine.types import Color
+from engine.types import Color, Move
+from firmware_host.game.correction import correct_move
 from firmware_host.game.game import Game
 from firmware_host.game.settings import Settings
 from firmware_host.game.timekeeper import Timekeeper
@@ -54,7 +55,9 @@ class CommandHost(Protocol):
     def set_state(self, state: State) -> None: ...
     def evaluate(self, at: float, settled: bool = False) -> None: ...
     def touch_events(self, events: Iterable[TouchEvent]) -> None: ...
-    def take_back_to(self, ply: int, at: float, guided: bool = False) -> None: ...
+    def take_back_to(self, ply: int, at: float, guided: bool = False, note: str = "") -> None:
+        ...
+    def commit(self, move: Move, by: str, at: float) -> None: ...
     def submit(self, purpose: Purpose) -> None: ...
     def finish(self, outcome: Outcome, at: float, note: str = "") -> None: ...
 
@@ -89,6 +92,7 @@ class Commands:
             CommandName.ADD_TIME: clock.command,
             CommandName.ADJUDICATE: self._cmd_adjudicate,
             CommandName.CORRECT_RESULT: self._cmd_adjudicate,
+            CommandName.CORRECT_MOVE: lambda event: correct_move(session, event),
         })
 
     def handle(self, event: Command) -> None:

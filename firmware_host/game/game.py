@@ -292,9 +292,9 @@ class Game:
         """The result as this variant's PDN writes it (``1-0``, ``2-0``, ...)."""
         return outcome.result(self.variant.pdn_gametype)
 
-    def take_back_to(self, ply: int) -> int:
+    def take_back_to(self, ply: int, note: str = "") -> int:
         """Undo the moves after ``ply`` (logged first, with the session after it); return how
-        many were undone."""
+        many were undone. ``note``: why (an arbiter's correction, a comment of the PDN)."""
         game_id = self._open_id()
         plies = len(self.board.move_stack) - ply
         before = self.board.copy()
@@ -302,7 +302,11 @@ class Game:
             before.pop()
         if self.clock is not None:
             self.clock.switch(Color(before.turn))
-        self._store.truncate(game_id, ply, session=self._snapshot(before, None, None, None))
+        snapshot = self._snapshot(before, None, None, None)
+        if note:
+            self._store.truncate(game_id, ply, session=snapshot, note=note)
+        else:
+            self._store.truncate(game_id, ply, session=snapshot)
         for _ in range(plies):
             self.board.pop()
         del self.history[ply + 1:]

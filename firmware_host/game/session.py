@@ -571,12 +571,13 @@ class Session(SessionFacts):
         self.set_state(State.SYNCING)
         self.evaluate(at)
 
-    def take_back_to(self, ply: int, at: float, guided: bool = False) -> None:
+    def take_back_to(self, ply: int, at: float, guided: bool = False, note: str = "") -> None:
         """Undo the game back to ``ply``; the board is then guided back to that position
-        (``guided``: the button, the board still holds the pieces of the game before it)."""
+        (``guided``: the button, the board still holds the pieces of the game before it;
+        ``note``: why, an arbiter's correction, kept in the record)."""
         self.cancel_jobs()
         before = self.board.pieces()
-        self.game.take_back_to(ply)
+        self.game.take_back_to(ply, note)
         self._expect(at)
         if guided:
             self._judge.note_takeback(before)

@@ -97,6 +97,10 @@ class Timekeeper:
         clock, at = self.clock, self._now()
         if clock is None or by == "ballot":
             return {}
+        if by == "arbiter":  # a corrected move: no increment, the side to move after it runs
+            clock.switch(mover.opponent, at)
+            self._changed(at)
+            return clock.fields(at)
         if not clock.started:  # a move finished before the first turn (a restart): it counts
             clock.start(mover, at)
         if clock.running is mover:

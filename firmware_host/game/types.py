@@ -232,6 +232,10 @@ class CommandName(Enum):
     #: The arbiter's: the finished game's result was wrong (``value`` as for ``adjudicate``).
     #: Both take the arbiter's reason in ``tag``: a comment of the game's PDN.
     CORRECT_RESULT = "correct_result"
+    #: The arbiter's: the game is taken back to before ply N and the right move played there
+    #: (``value`` ``"N MOVE"``, e.g. ``"7 33-28"``; ``tag`` the reason): firmware_host/game/
+    #: correction.py. The board then guides the players to set up the corrected position.
+    CORRECT_MOVE = "correct_move"
 
 
 @dataclass(frozen=True)
@@ -367,8 +371,9 @@ class Store(Protocol):
         ...
 
     def truncate(self, game_id: str, ply: int, *,
-                 session: dict[str, object] | None = None) -> None:
-        """Keep the first ``ply`` moves (a takeback; with the session after it)."""
+                 session: dict[str, object] | None = None, note: str = "") -> None:
+        """Keep the first ``ply`` moves (a takeback; with the session after it); ``note``:
+        why (an arbiter's correction)."""
         ...
 
     def finish(self, game_id: str, result: str, termination: str, *,

@@ -245,6 +245,11 @@ def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> 
             raise RecordError(f"{where}: takeback to ply {to_ply} of {len(game.moves)}")
         del game.moves[to_ply:]
         game.result, game.termination = "*", ""
+        # A note after a move taken back stays, after the last move kept: never lost.
+        game.notes = [(min(ply, to_ply), text) for ply, text in game.notes]
+        note = data.get("note")
+        if isinstance(note, str) and note.strip():  # why (an arbiter's correction)
+            game.notes.append((to_ply, note.strip()[:MAX_NOTE]))
     elif op == "finish":
         game.result = str(data["result"])
         game.termination = termination_name(data.get("termination", ""))

@@ -238,9 +238,12 @@ class RedisStore:
             ops.append(("finish", {"result": result, "termination": termination}))
         self._log(game_id, ops, session=session)
 
-    def truncate(self, game_id: str, ply: int, *, session: Session | None = None) -> None:
-        """Take back every move after ``ply`` (a takeback is logged, never erased)."""
-        self._log(game_id, [("takeback", {"to_ply": ply})], session=session)
+    def truncate(self, game_id: str, ply: int, *, session: Session | None = None,
+                 note: str = "") -> None:
+        """Take back every move after ``ply`` (a takeback is logged, never erased); ``note``:
+        why (an arbiter's correction), a comment of the game's PDN after move ``ply``."""
+        data = {"to_ply": ply, **({"note": note} if note else {})}
+        self._log(game_id, [("takeback", data)], session=session)
 
     def finish(self, game_id: str, result: str, termination: str, *,
                session: Session | None = None, note: str = "") -> None:

@@ -9,10 +9,13 @@ log is only ever written by its board. Each action first adds an entry to the au
 - :func:`pause_all` / :func:`resume_all`: every board's clock held / running again;
 - :func:`add_time`: seconds more (or less) for one side of one board;
 - :func:`adjudicate`: the game in play on a board ends with the arbiter's result;
-- :func:`correct_result`: the finished game on a board gets another result.
+- :func:`correct_result`: the finished game on a board gets another result;
+- :func:`correct_move`: the game on a board is taken back to before a ply and the right move
+  played there (the board then guides the players to set up the corrected position).
 
-The reason of a result goes with the command (``tag``) and the board keeps it in the game's
-record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``).
+The reason of a result or a corrected move goes with the command (``tag``) and the board keeps
+it in the game's record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``,
+``{arbiter: 37-32 corrected to 33-29 (ply 3; ...)}``).
 
 The board checks each command again and answers on its event feed (``clock``, ``result``,
 ``command_refused``).
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Iterable, Mapping
 
@@ -34,13 +38,16 @@ from firmware_host.store.keys import AUDIT
 from firmware_host.store.replies import stream_entries
 
 __all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
-           "audit_entries", "correct_result", "pause_all", "resume_all"]
+           "audit_entries", "correct_move", "correct_result", "pause_all", "resume_all"]
 
 #: The audit stream (:data:`firmware_host.store.keys.AUDIT`) is capped at about this many entries.
 AUDIT_LENGTH = 100_000
 #: The most time one decision may give or take (seconds).
 MAX_ADDED_S = 3600
 RESULTS = ("white", "black", "draw")
+#: A move as the arbiter writes it (the board reads it in its variant's notation):
+#: ``33-28``, ``28x19``, ``c3-d4``, ``a5:c3``.
+_MOVE = re.compile(r"[A-Za-z0-9]{1,3}(?:[-x:][A-Za-z0-9]{1,3}){1,20}")
 
 
 class ArbiterError(ValueError):
@@ -162,6 +169,31 @@ async def correct_result(client: Redis, board: str, result: str, who: str, reaso
     why = _reason(reason, required=True)
     await audit(client, who, "correct_result", board, why, result=result, game_id=game_id)
     await _send(client, board, {"name": "correct_result", "value": result, "tag": why})
+
+
+async def correct_move(client: Redis, board: str, ply: str, move: str, who: str,
+                       reason: str, game_id: str, plies: int) -> None:
+    """Take the game ``game_id`` on ``board`` (the game it shows now, of ``plies`` moves) back
+    to before ply ``ply`` (1 is the game's first move) and play ``move`` there instead.
+
+    The board checks the move against its game (legal before that ply, not the one recorded)
+    and refuses it otherwise (``command_refused``).
+
+    Raises:
+        ArbiterError: a ply the game does not have, not a move, no reason.
+    """
+    if not ply.isdigit() or not 1 <= int(ply) <= plies:
+        raise ArbiterError(f"ply {ply[:10]!r}: the game's plies are 1 to {plies}"
+                           if plies else "the game has no move to correct")
+    text = move.strip()
+    if not _MOVE.fullmatch(text):
+        raise ArbiterError(f"{text[:40]!r} is not a move (as the board writes it: 33-28, "
+                           "28x19, c3-d4)")
+    why = _reason(reason, required=True)
+    await audit(client, who, "correct_move", board, why, game_id=game_id, ply=int(ply),
+                move=text)
+    await _send(client, board, {"name": "correct_move", "value": f"{int(ply)} {text}",
+                                "tag": why})
 
 
 def _text(value: object) -> str:

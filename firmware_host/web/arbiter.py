@@ -19,6 +19,9 @@ Routes (:meth:`ArbiterSite.routes`):
   ``reason``, ``game_id``);
 - ``POST /arbiter/correct`` (``board``, ``result``, ``reason``, ``game_id``): the finished game
   on a board (the game it shows now) gets another result;
+- ``POST /arbiter/correct-move`` (``board``, ``game_id``, ``ply``, ``move``, ``reason``): the
+  game a board shows now is taken back to before ``ply`` and ``move`` played there (the board
+  checks the move; the players then set up the corrected position);
 - ``GET /arbiter/audit.json`` (``count``): the audit log, newest first.
 
 Each decision is an audit entry (:mod:`firmware_host.tournament.arbiter`) and a command the
@@ -128,6 +131,7 @@ class ArbiterSite:
             web.post("/arbiter/add-time", self._guarded(self.add_time)),
             web.post("/arbiter/adjudicate", self._guarded(self.adjudicate)),
             web.post("/arbiter/correct", self._guarded(self.correct)),
+            web.post("/arbiter/correct-move", self._guarded(self.correct_move)),
         ]
 
     # -- who is asking ------------------------------------------------------------------------
@@ -285,4 +289,20 @@ class ArbiterSite:
             raise arbiter.ArbiterError(f"the game on {board} is still going on: adjudicate it")
         await arbiter.correct_result(self.client, board, form.get("result", ""), who,
                                      form.get("reason", ""), game_id)
+        return web.json_response({"ok": True})
+
+    async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
+                           ) -> web.Response:
+        """Take the game a board shows now (``game_id``) back to before ``ply`` and play
+        ``move`` there instead; the board checks the move against its game."""
+        board = await self._known_board(form)
+        game_id = form.get("game_id", "")
+        current = await self.reader.current_game_id(board)
+        game = None if current is None else await self.reader.game(board, current)
+        if game is None or game_id != current:
+            raise arbiter.ArbiterError(f"{board} has moved on from game {game_id[:40]!r}: only "
+                                       "the game a board shows now can be corrected here")
+        await arbiter.correct_move(self.client, board, form.get("ply", ""),
+                                   form.get("move", ""), who, form.get("reason", ""), game_id,
+                                   plies=len(game.moves))
         return web.json_response({"ok": True})

@@ -70,7 +70,7 @@ class ListStore:
         if session is not None:
             self.save_session(session)
 
-    def truncate(self, game_id: str, ply: int, *, session: Any = None) -> None:
+    def truncate(self, game_id: str, ply: int, *, session: Any = None, note: str = "") -> None:
         del self.games[game_id].moves[ply:]
         self.games[game_id].result = "*"
         if session is not None:
