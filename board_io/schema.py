@@ -180,18 +180,21 @@ LEDS = (LED_BRIGHTNESS, LED_SPI_BUS, LED_SPI_DEVICE, LED_ORDER, LED_WIRING,
 _GPIO_BUTTONS = ("buttons:gpio",)
 
 
-def _button_pin(button: ButtonName, words: str) -> Option[int]:
+def _button_pin(button: ButtonName, words: str, more: str = "") -> Option[int]:
     return Option(f"buttons.{button.value}_pin", "int", -1,
-                  f"GPIO pin of the {words} button; -1: none.", minimum=-1, maximum=53,
+                  f"GPIO pin of the {words} button; -1: none.{more}", minimum=-1, maximum=53,
                   readers=_GPIO_BUTTONS, pin=True)
 
 
 #: The pin option of each button, in the order the example file lists them.
 BUTTON_PINS: Mapping[ButtonName, Option[int]] = {
-    button: _button_pin(button, words) for button, words in (
+    **{button: _button_pin(button, words) for button, words in (
         (ButtonName.ADJUST, "adjust"), (ButtonName.HINT, "hint"),
         (ButtonName.TAKEBACK, "takeback"), (ButtonName.NEWGAME, "new-game"),
-        (ButtonName.RESIGN, "resign"), (ButtonName.DRAW, "draw"), (ButtonName.DONE, "done"))}
+        (ButtonName.RESIGN, "resign"), (ButtonName.DRAW, "draw"), (ButtonName.DONE, "done"))},
+    ButtonName.CLOCK: _button_pin(
+        ButtonName.CLOCK, "clock", " Pressed by the player who just moved, it switches the "
+        "clock; with it, a move let go no longer does.")}
 BUTTON_PULL_UP = Option(
     "buttons.pull_up", "bool", True, "Buttons connect the pin to ground (internal pull-up).",
     readers=_GPIO_BUTTONS)

@@ -101,6 +101,9 @@ class ButtonName(Enum):
     DONE = "done"
     RESIGN = "resign"
     DRAW = "draw"
+    #: The clock button: the player who just moved presses it to switch the clock (a board
+    #: without one switches the clock as a move is let go).
+    CLOCK = "clock"
 
     @classmethod
     def parse(cls, text: str) -> ButtonName:

@@ -2,7 +2,8 @@
 
 Button ids are the microcontroller's (``0 .. buttons-1`` from its HELLO); ``names`` maps them
 to functions. The default is the protocol's order: 0 adjust, 1 hint, 2 takeback, 3 newgame,
-4 done, 5 resign, 6 draw. A press is reported on the button going down; releases are ignored.
+4 done, 5 resign, 6 draw, 7 clock. A press is reported on the button going down; releases
+are ignored.
 
 Example:
     >>> buttons = SerialButtons(link, clock=MonotonicClock())   # doctest: +SKIP

@@ -74,8 +74,8 @@ class SimulatedBoard:
     def __init__(self, layout: Layout, occupied: Iterable[Square] | Mapping[Square, Reading] = (),
                  *, clock: Clock, cell_map: CellMap | None = None,
                  sensing: Sensing = Sensing.PRESENCE, faults: SimFaults | None = None,
-                 buttons: Iterable[ButtonName] = tuple(ButtonName)) -> None:
-        from board_io.sim.devices import SimButtons, SimSensorMatrix
+                 buttons: Iterable[ButtonName] | None = None) -> None:
+        from board_io.sim.devices import SIM_BUTTONS, SimButtons, SimSensorMatrix
 
         self.layout = layout
         self.clock = clock
@@ -104,7 +104,7 @@ class SimulatedBoard:
         self._lock = threading.Lock()
         self.link_up = True
         self.sensor_matrix = SimSensorMatrix(self)
-        self.buttons = SimButtons(buttons, clock=clock)
+        self.buttons = SimButtons(SIM_BUTTONS if buttons is None else buttons, clock=clock)
 
     def _check_faults(self) -> None:
         rows, cols = self.cell_map.sensor_rows, self.cell_map.sensor_cols

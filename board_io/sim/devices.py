@@ -84,10 +84,14 @@ class LedRecorder(LedMatrix):
         return shown
 
 
+#: The simulated board's buttons: all but the clock button (its moves switch the clock).
+SIM_BUTTONS = tuple(name for name in ButtonName if name is not ButtonName.CLOCK)
+
+
 class SimButtons(Buttons):
     """Buttons of the simulated board, pressed by :meth:`press`."""
 
-    def __init__(self, available: Iterable[ButtonName] = tuple(ButtonName), *,
+    def __init__(self, available: Iterable[ButtonName] = SIM_BUTTONS, *,
                  clock: Clock) -> None:
         super().__init__(available, clock=clock)
 

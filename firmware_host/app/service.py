@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -48,6 +48,7 @@ from board_io.registry import (
 from board_io.scanner import Scanner
 from board_io.schema import SCAN_HZ, TRANSFORM
 from board_io.sim import SimulatedBoard
+from board_io.types import ButtonName
 from engine import Board, Move
 from engine.search import Limit
 from engine.variant import Variant, find_variant
@@ -287,7 +288,10 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
         expected=start.occupied_squares(), at=clock.monotonic())
     computer = "draughtsboard" if worker is None else worker.opponent.name  # e.g. Scan 3.1
-    session = Session(variant, store, SessionConfig.from_config(config), thinker=worker,
+    # A board with a clock button switches the clock when it is pressed, not as a move is let go.
+    settings = replace(SessionConfig.from_config(config),
+                       clock_button=ButtonName.CLOCK in buttons.available)
+    session = Session(variant, store, settings, thinker=worker,
                       computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
                       opening=ballot_opening(config, variant), health=health)

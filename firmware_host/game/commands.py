@@ -90,6 +90,7 @@ class Commands:
             CommandName.PAUSE: clock.command,
             CommandName.RESUME: clock.command,
             CommandName.ADD_TIME: clock.command,
+            CommandName.CLOCK: clock.press,
             CommandName.ADJUDICATE: self._cmd_adjudicate,
             CommandName.CORRECT_RESULT: self._cmd_adjudicate,
             CommandName.CORRECT_MOVE: lambda event: correct_move(session, event),

@@ -103,8 +103,8 @@ class Timekeeper:
             return clock.fields(at)
         if not clock.started:  # a move finished before the first turn (a restart): it counts
             clock.start(mover, at)
-        if clock.running is mover:
-            clock.press(at)
+        if clock.running is mover and not self._s.config.clock_button:
+            clock.press(at)  # (with a clock button, the mover presses it: :meth:`press`)
         self._changed(at)
         return clock.fields(at)
 
@@ -183,7 +183,8 @@ class Timekeeper:
             if clock is not None and clock.running is not None:
                 self._changed(at)  # under a minute now: said once (``low``)
             return
-        if clock.moves(Color.WHITE) + clock.moves(Color.BLACK) == 0:
+        if clock.moves(Color.WHITE) + clock.moves(Color.BLACK) == 0 \
+                and len(self._s.game.history) == 1:  # (moves after a ballot: history)
             # Nobody has moved: the board stood unused (no game is lost on time by nobody).
             # The clock waits, full, for the first move; the arbiter defaults an absent player.
             log.info("clock: no move in the game's first %.0f s: the clock waits for the "
@@ -201,6 +202,27 @@ class Timekeeper:
         if self.clock is not None and self.clock.started:
             self._s.game.save(self._s.obligation)
             self._schedule(at)
+
+    def press(self, event: Command) -> None:
+        """The clock button: the player who just moved switches the clock (the increment is
+        added, the other side's time runs). Pressed when the running side has not moved (it is
+        its turn on the board), it does nothing: the log says why, and ``command_refused``
+        (``not_your_turn``)."""
+        clock, s = self.clock, self._s
+        reason = ("no_clock" if clock is None else "game_over" if s.outcome is not None
+                  else "not_running" if clock.running is None else "")
+        if not reason and clock is not None and clock.running is Color(s.board.turn):
+            reason = "not_your_turn"
+        if reason or clock is None:
+            log.info("clock button: nothing done (%s)", {
+                "no_clock": "no time control", "game_over": "the game is over",
+                "not_running": "the clock has not started",
+                "not_your_turn": "the side whose time runs has not moved yet"}[reason])
+            s.publish("command_refused", command=event.name, reason=reason)
+            return
+        clock.press(event.at)
+        s.game.save(s.obligation)
+        self._changed(event.at)
 
     def command(self, event: Command) -> None:
         """``pause``, ``resume`` or ``add_time`` (``side``, ``value`` seconds): the arbiter's."""

@@ -117,6 +117,9 @@ class SessionConfig:
     headers: Mapping[str, str] = field(default_factory=dict)
     #: The time control of new games ('': no clock): firmware_host/game/clock.py.
     time_control: str = ""
+    #: The board has a clock button (``buttons.clock_pin``, or a serial board's button 7): the
+    #: player who just moved presses it to switch the clock; without one a move let go does.
+    clock_button: bool = False
     #: The board's language (``board.language``): the events' ``text``, firmware_host/i18n.
     language: str = "en"
 
@@ -226,6 +229,8 @@ class CommandName(Enum):
     PAUSE = "pause"
     RESUME = "resume"
     ADD_TIME = "add_time"
+    #: The clock button (``ButtonName.CLOCK``): the player who just moved switches the clock.
+    CLOCK = "clock"
     #: The arbiter's: end the game in play with ``value`` ``white``, ``black`` (the winner) or
     #: ``draw`` (termination ``adjudication``).
     ADJUDICATE = "adjudicate"

@@ -72,6 +72,16 @@ def test_from_config(factory: MockFactory, monkeypatch: pytest.MonkeyPatch) -> N
         assert [e.button for e in buttons.drain()] == [ButtonName.NEWGAME]
 
 
+def test_the_clock_button_from_buttons_clock_pin(factory: MockFactory,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    with BackendContext(dark_squares(8), VirtualClock(3.0)) as context, \
+            GpioButtons.from_config({"buttons.clock_pin": 26}, context) as buttons:
+        assert buttons.available == {ButtonName.CLOCK}
+        factory.pin(26).drive_low()
+        assert buttons.drain() == [ButtonPressed(ButtonName.CLOCK, 3.0)]
+
+
 @pytest.mark.parametrize(
     ("pins", "words"),
     [

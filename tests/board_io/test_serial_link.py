@@ -177,6 +177,16 @@ def test_buttons_post_presses(port: Path, mcus: list[FakeMcu]) -> None:
         assert presses.empty()
 
 
+def test_button_7_is_the_clock_button_by_default(port: Path, mcus: list[FakeMcu]) -> None:
+    mcu = _mcu(mcus, port, buttons=8)
+    presses: queue.Queue[ButtonPressed] = queue.Queue()
+    with _link(port) as link, SerialButtons(link, clock=MonotonicClock()) as buttons:
+        buttons.when_pressed = presses.put
+        assert ButtonName.CLOCK in buttons.available and len(buttons.available) == 8
+        mcu.send(msg.ButtonChange(7, True))
+        assert presses.get(timeout=WAIT).button is ButtonName.CLOCK
+
+
 def test_button_names_are_checked(port: Path, mcus: list[FakeMcu]) -> None:
     _mcu(mcus, port, buttons=2)
     with _link(port) as link:
@@ -306,7 +316,7 @@ def test_registry_shares_one_link(port: Path, mcus: list[FakeMcu]) -> None:
         leds = create_leds(config, context)
         buttons = create_buttons(config, context)
         assert sensors.link is leds.link is buttons.link  # type: ignore[attr-defined]
-        assert buttons.available == set(ButtonName)
+        assert buttons.available == set(ButtonName) - {ButtonName.CLOCK}  # 7 buttons: no clock
         assert mcu.wait_for(lambda r: len(r) >= 2)[:2] == [msg.Ping(), msg.Config(5, 8)]
         scanner = create_scanner(config, context.layout, sensors, buttons)
         # compact 8x4 map: square 1 (index 0) is b8 = cell (7, 0), square 32 is g1 = (0, 3)
