@@ -77,6 +77,7 @@ class Role(Enum):
     CROWN = "crown"
     RESULT = "result"
     FAULT = "fault"  # a sensor that cannot be trusted (stuck switch, missing diode, wire)
+    CLOCK = "clock"  # the side to move has under a minute (a corner of its home row)
 
 
 @dataclass(frozen=True, slots=True)

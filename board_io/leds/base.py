@@ -54,10 +54,11 @@ ROLE_COLOURS: Mapping[Role, Rgb] = MappingProxyType({
     Role.CROWN: (255, 170, 0),
     Role.RESULT: (255, 255, 255),
     Role.FAULT: (255, 0, 192),
+    Role.CLOCK: (0, 60, 255),  # the adjust colour (serial boards get it as adjust), blinking
 })
 
 #: Roles drawn dimmed, and by how much.
-DIM_ROLES: Mapping[Role, float] = MappingProxyType({Role.ADJUST: 0.25})
+DIM_ROLES: Mapping[Role, float] = MappingProxyType({Role.ADJUST: 0.25, Role.CLOCK: 0.25})
 
 #: Blink frequency per pattern; a blinking LED is lit in the first half of each period.
 BLINK_HZ: Mapping[Pattern, float] = MappingProxyType({Pattern.SLOW: 1.0, Pattern.FAST: 4.0})

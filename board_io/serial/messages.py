@@ -31,6 +31,7 @@ __all__ = [
     "ERROR",
     "ERROR_SENSOR_FAULT",
     "HELLO",
+    "HOST_ROLES",
     "LEDS",
     "MAX_CELLS",
     "OLDEST_VERSION",
@@ -86,13 +87,21 @@ ROLE_SINCE: Mapping[Role, int] = MappingProxyType({Role.FAULT: 2})
 ROLE_FALLBACK: Mapping[Role, Role] = MappingProxyType({Role.FAULT: Role.EXTRA})
 
 
+#: Roles the protocol has no code for, and the role each is sent as: the low-time corner
+#: (``clock``, slow) is lit in the adjust colour, which otherwise never blinks.
+HOST_ROLES: Mapping[Role, Role] = MappingProxyType({Role.CLOCK: Role.ADJUST})
+
+
 def role_for(role: Role, version: int) -> Role:
     """The role to send for ``role`` to firmware of protocol ``version``.
 
     Example:
         >>> role_for(Role.FAULT, 1), role_for(Role.FAULT, 2), role_for(Role.FROM, 1)
         (<Role.EXTRA: 'extra'>, <Role.FAULT: 'fault'>, <Role.FROM: 'from'>)
+        >>> role_for(Role.CLOCK, 2)
+        <Role.ADJUST: 'adjust'>
     """
+    role = HOST_ROLES.get(role, role)
     while ROLE_SINCE.get(role, 1) > version:
         role = ROLE_FALLBACK[role]
     return role

@@ -38,6 +38,7 @@ PATTERNS: Mapping[Role, Pattern] = MappingProxyType({
     Role.CROWN: Pattern.FAST,
     Role.RESULT: Pattern.SLOW,
     Role.FAULT: Pattern.SLOW,
+    Role.CLOCK: Pattern.SLOW,
 })
 
 #: Which role shows when several claim a square: first wins. Corrections matter most (the board
@@ -59,6 +60,8 @@ PRIORITY: tuple[Role, ...] = (
     Role.HINT,
     Role.ADJUST,
     Role.RESULT,
+    # The low-time corner is shown only on a frame nothing else lights (:func:`low_time`).
+    Role.CLOCK,
 )
 
 _RANK: Mapping[Role, int] = MappingProxyType({role: i for i, role in enumerate(PRIORITY)})
@@ -183,6 +186,21 @@ def sensor_fault(squares: Iterable[Square]) -> list[Layer]:
     'FAULT'
     """
     return [(Role.FAULT, sorted(set(squares)))]
+
+
+def low_time(square: Square, others: Iterable[Layer]) -> list[Layer]:
+    """The low-time corner (the side to move has under a minute): ``square`` blinking slowly,
+    only when ``others`` light nothing, so it never hides or muddles a move being shown, a
+    correction or a hint.
+
+    >>> [(r.name, s) for r, s in low_time(45, [])]
+    [('CLOCK', [45])]
+    >>> low_time(45, [(Role.TO, [17])])
+    []
+    """
+    if any(True for _, squares in others for _ in squares):
+        return []
+    return [(Role.CLOCK, [square])]
 
 
 def to_data(frame: Mapping[Square, Led],

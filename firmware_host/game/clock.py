@@ -332,6 +332,19 @@ class GameClock:
             return None
         return deadline - LOW_TIME_S
 
+    def low(self, at: float) -> Color | None:
+        """The running side if it has :data:`LOW_TIME_S` or less at ``at`` (to a microsecond:
+        at :meth:`low_at` it has, whatever the rounding of the times added up).
+
+        >>> clock = GameClock(parse_time_control("3"))
+        >>> clock.start(Color.WHITE, at=120.6)
+        >>> clock.low(at=240.6 - 1e-3), clock.low(at=240.6)
+        (None, <Color.WHITE: 0>)
+        """
+        if self.running is not None and self.left(self.running, at) <= LOW_TIME_S + 1e-6:
+            return self.running
+        return None
+
     def flagged(self, at: float) -> Color | None:
         """The side whose time is up at ``at`` (None: neither)."""
         if self.running is not None and self.left(self.running, at) <= 1e-6:
@@ -347,8 +360,7 @@ class GameClock:
         """The ``clock`` event's fields: both times, who runs, paused, the control."""
         return {**self.fields(at), "running": side_text(self.running), "paused": self.paused,
                 "control": self.control.text,
-                "low": side_text(self.running) if self.running is not None
-                and self.left(self.running, at) <= LOW_TIME_S else None}
+                "low": side_text(self.low(at))}
 
     def to_data(self, at: float) -> dict[str, object]:
         """The clock as JSON-ready data (part of the session snapshot)."""

@@ -594,6 +594,6 @@ class Session(SessionFacts):
         frame = frame_for(led_facts(
             state=self.state, view=self.view, mode=self.config.mode, board=self.board,
             index=self.game.index, occupied=self.occupied, obligation=self.obligation,
-            pending=self.pending, outcome=self.outcome,
+            pending=self.pending, outcome=self.outcome, low_time=self.timekeeper.corner(self._now),
             faults=frozenset() if self.sensors is None else self.sensors.faults))
         self._outbox.show(frame, self.namer.text)

@@ -34,13 +34,27 @@ from firmware_host.game.types import Command, SessionConfig, TimerName
 
 #: control_of lives in :mod:`.clock` (the configuration checks it without the game); it is
 #: still named here for the modules that import it from this one.
-__all__ = ["SAVE_EVERY_S", "Timekeeper", "control_of"]
+__all__ = ["SAVE_EVERY_S", "Timekeeper", "control_of", "home_corner"]
 
 log = logging.getLogger(__name__)
 
 #: While a clock runs, the session snapshot is saved this often (seconds): the most a restart
 #: can give back to the side to move.
 SAVE_EVERY_S = 5.0
+
+
+def home_corner(variant: Variant, side: Color) -> int:
+    """The playing square of ``side``'s first rank nearest its player's left hand.
+
+    >>> from engine.variant import find_variant
+    >>> international = find_variant("international")
+    >>> [international.square_name(home_corner(international, side)) for side in Color]
+    ['46', '5']
+    """
+    row = 0 if side is Color.WHITE else variant.rows - 1
+    squares = [sq for sq in range(variant.num_squares) if variant.square_coords(sq)[0] == row]
+    return (min if side is Color.WHITE else max)(
+        squares, key=lambda sq: variant.square_coords(sq)[1])
 
 
 class ClockHost(Protocol):
@@ -159,6 +173,13 @@ class Timekeeper:
                           for side, name in ((Color.WHITE, "white"), (Color.BLACK, "black")))
         state = " (paused)" if clock.paused else "" if clock.started else " (stopped)"
         return f"{times}{state}"
+
+    def corner(self, at: float) -> int | None:
+        """The square the LEDs blink when the side whose time runs has a minute or less
+        (:data:`~firmware_host.game.clock.LOW_TIME_S`): the left-hand corner of its home row,
+        as its player sees the board (None: no clock, not running, or time enough)."""
+        low = None if self.clock is None else self.clock.low(at)
+        return None if low is None else home_corner(self._s.variant, low)
 
     # -- the session's hooks ----------------------------------------------------------------
 

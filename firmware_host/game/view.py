@@ -89,6 +89,9 @@ class LedFacts:
     num_squares: int = 0
     #: Squares whose sensor is faulty (``fault`` role, above everything else).
     faults: frozenset[Square] = frozenset()
+    #: The side to move has under a minute: this corner of its home row blinks (``clock``
+    #: role) when nothing else is lit. None: no clock, or time enough.
+    low_time: Square | None = None
 
 
 def _correction(facts: LedFacts) -> list[leds.Layer]:
@@ -150,7 +153,8 @@ LAYERS: Mapping[State, Callable[[LedFacts], list[leds.Layer]]] = MappingProxyTyp
 
 def led_facts(*, state: State, view: TurnView, mode: Mode, board: Board, index: MoveIndex,
               occupied: frozenset[Square], obligation: Square | None, pending: Move | None,
-              outcome: Outcome | None, faults: frozenset[Square] = frozenset()) -> LedFacts:
+              outcome: Outcome | None, faults: frozenset[Square] = frozenset(),
+              low_time: Square | None = None) -> LedFacts:
     """The facts of a session's turn that its LEDs show: the touched (or, in teach mode,
     lifted) piece's moves, the pieces of the side to move, the winner's pieces."""
     piece = obligation
@@ -167,6 +171,7 @@ def led_facts(*, state: State, view: TurnView, mode: Mode, board: Board, index: 
         if state is State.ADJUSTING else (),
         over=outcome is not None, winner_squares=winner,
         num_squares=board.variant.num_squares, faults=faults,
+        low_time=None if outcome is not None else low_time,
     )
 
 
@@ -176,4 +181,6 @@ def frame_for(facts: LedFacts) -> dict[Square, Led]:
     layers += leds.crown(facts.view.crown)
     if facts.faults:
         layers += leds.sensor_fault(facts.faults)
+    if facts.low_time is not None:
+        layers += leds.low_time(facts.low_time, layers)
     return leds.build(layers)

@@ -64,7 +64,7 @@ _LED_WORDS: Mapping[Role, str] = {
     Role.HINT: N_("hint {squares}"), Role.MISSING: N_("missing {squares}"),
     Role.EXTRA: N_("extra {squares}"), Role.ADJUST: N_("adjust {squares}"),
     Role.CROWN: N_("crown {squares}"), Role.RESULT: N_("result {squares}"),
-    Role.FAULT: N_("fault {squares}"),
+    Role.FAULT: N_("fault {squares}"), Role.CLOCK: N_("clock {squares}"),
 }
 
 

@@ -54,6 +54,7 @@ LETTERS: Mapping[Role, tuple[str, str]] = MappingProxyType({
     Role.CROWN: ("C", "crown this man"),
     Role.RESULT: ("R", "result"),
     Role.FAULT: ("S", "sensor fault"),
+    Role.CLOCK: ("U", "under a minute"),
 })
 #: Each kind's entry of the legend, a sentence of the catalogs whole: a translation names the
 #: kind in its language and keeps the letter (it is what is drawn on the board).
@@ -63,7 +64,7 @@ LEGEND: Mapping[Role, str] = MappingProxyType({
     Role.HINT: N_("H hint"), Role.MISSING: N_("B put a piece back"),
     Role.EXTRA: N_("E take this piece away"), Role.ADJUST: N_("A adjust window"),
     Role.CROWN: N_("C crown this man"), Role.RESULT: N_("R result"),
-    Role.FAULT: N_("S sensor fault"),
+    Role.FAULT: N_("S sensor fault"), Role.CLOCK: N_("U under a minute"),
 })
 _RESET = "\x1b[0m"
 _DARK = "\x1b[48;2;90;60;40m\x1b[97m"

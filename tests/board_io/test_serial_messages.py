@@ -64,7 +64,10 @@ def test_encode_whole_frame() -> None:
 
 def test_every_reading_role_and_pattern_has_a_code() -> None:
     assert set(msg.READING_CODES) == set(Reading)
-    assert set(msg.ROLE_CODES) == set(Role)
+    # A role without a code of its own (the host's low-time corner) is sent as one that has.
+    assert set(msg.ROLE_CODES) | set(msg.HOST_ROLES) == set(Role)
+    assert not set(msg.ROLE_CODES) & set(msg.HOST_ROLES)
+    assert set(msg.HOST_ROLES.values()) <= set(msg.ROLE_CODES)
     assert set(msg.PATTERN_CODES) == set(Pattern)
     assert sorted(msg.ROLE_CODES.values()) == list(range(1, 14))
 
