@@ -79,6 +79,8 @@ HELP = N_("""commands:
             after a takeback, for a new game, after a slip
   board     draw the board again     help   this text      quit   leave
 squares: {squares}.""")
+#: The help line of ``status`` (after the commands above).
+HELP_STATUS = N_("  status    whose turn it is and what the board waits for, with both clocks")
 
 #: Gap between the physical events of a typed move (a hand's pace; above the debounce time).
 STEP_S = 0.08
@@ -236,10 +238,15 @@ class TerminalGame:
         picture = draw_board(self.variant, self._pieces_seen(), self.leds.frame,
                              colour=self.options.colour,
                              columns=shutil.get_terminal_size().columns, tr=self.tr)
-        times = self.session.timekeeper.display(self.clock.monotonic())  # None: no clock
-        self.out.write(f"{picture}\n  [{self.status()}]" + (f"  {times}" if times else "") + "\n")
+        self.out.write(f"{picture}\n  {self.status_line()}\n")
         self.out.flush()
         self.dirty = False
+
+    def status_line(self) -> str:
+        """The state line and, with a time control, both clocks as they are now (the running
+        side starred): ``[your move; white to move]  white 0:04:57*  black 0:05:00``."""
+        times = self.session.timekeeper.display(self.clock.monotonic())  # None: no clock
+        return f"[{self.status()}]" + (f"  {times}" if times else "")
 
     def status(self) -> str:
         """The state line: whose move it is and what the board waits for."""
@@ -292,9 +299,12 @@ class TerminalGame:
             if verb == "help":
                 self.out.write(self.tr.gettext(HELP).format(squares=names(self.variant, self.tr),
                                            example=example(self.variant),
-                                           sep=self.variant.capture_separator) + "\n")
+                                           sep=self.variant.capture_separator) + "\n"
+                               + self.tr.gettext(HELP_STATUS) + "\n")
             elif verb == "board":
                 self.dirty = True
+            elif verb == "status" and len(words) == 1:
+                self.say(self.status_line())
             elif verb == "fix" and len(words) == 1:
                 self._fix()
             elif verb in _BUTTONS and len(words) == 1:

@@ -183,3 +183,26 @@ def test_fix_does_what_the_correction_lights_ask() -> None:
     assert "nothing to put right: the board matches the game" in after
     text = run_play("lift 11\nfix\nquit\n", auto=False)
     assert "no correction is lit yet" in text  # not "the board matches the game"
+
+
+def test_with_a_time_control_both_clocks_show_after_each_move_and_in_status() -> None:
+    config = Config.from_mapping({"game": {"variant": "international", "mode": "record"},
+                                  "store": {"url": "memory"},
+                                  "clock": {"time_control": "5+3"}})
+    out = io.StringIO()
+    options = PlayOptions(config=config, auto_execute=True, colour=False, virtual_time=True)
+    assert play(options, stdin=io.StringIO("status\n32-28\nstatus\n19-23\nhelp\nquit\n"),
+                out=out) == 0
+    lines = [line.strip() for line in out.getvalue().splitlines()]
+    # Before the first move (status): White's time runs from the start position, untouched.
+    assert "[white to move]  white 0:05:00*  black 0:05:00" in lines
+    # After White's move its 3 s increment is added and Black's time runs: the board's line
+    # after the move and status both say so (a typed move takes White well under a second).
+    after = [line for line in lines if line.endswith("black 0:05:00*")]
+    assert after and all(line.startswith("[") and "white 0:05:02" in line for line in after)
+    assert any("white 0:05:02  black 0:05:00*" in line and "black to move" in line
+               for line in lines)
+    # After Black's move White's time runs again and Black has its increment.
+    assert any(line.endswith("white 0:05:02*  black 0:05:02") for line in lines)
+    assert "1... 19-23 {[%clk 0:05:02]}" in out.getvalue()
+    assert "status    whose turn it is and what the board waits for, with both clocks" in lines
