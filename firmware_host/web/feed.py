@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from firmware_host.feedback.texts import STATE_NAMES, render
+from firmware_host.web.clocks import ClockReading, from_event
 from firmware_host.web.reader import SPOKEN
 
 __all__ = ["FULL_EVENTS", "LIVE_EVENTS", "Delta", "format_cursor", "id_key", "parse_cursor",
@@ -45,7 +46,7 @@ __all__ = ["FULL_EVENTS", "LIVE_EVENTS", "Delta", "format_cursor", "id_key", "pa
 BLOCK_MS = 15_000
 #: Events a page changes on (the LED frames too: the diagrams draw them).
 LIVE_EVENTS = SPOKEN | {"new_game", "synced", "state", "move", "leds", "touch", "correction",
-                        "resume_failed"}
+                        "resume_failed", "clock"}
 #: Events after which the page gets the whole card or panel again.
 FULL_EVENTS = frozenset({"new_game", "resumed", "takeback", "result", "header",
                          "settings_applied", "resume_failed"})
@@ -108,6 +109,8 @@ class Delta:
     leds: dict[str, list[str]] | None = None
     say: list[str] = field(default_factory=list)
     shown_state: str | None = None
+    #: The game clock's newest reading in the batch (its ``clock`` events).
+    clock: ClockReading | None = None
 
     def add(self, message: Mapping[str, object]) -> None:
         """Take in one event."""
@@ -131,6 +134,8 @@ class Delta:
             self.shown_state = self.state
         elif kind == "correction":
             self.shown_state = "correction"
+        elif kind == "clock":
+            self.clock = from_event(message) or self.clock
         elif kind == "synced" and self.shown_state == "correction":
             self.shown_state = self.state
         if kind in SPOKEN:
@@ -139,10 +144,13 @@ class Delta:
             if text:
                 self.say.append(text)
 
-    def message(self, board_id: str, hall: bool) -> dict[str, object] | None:
+    def message(self, board_id: str, hall: bool, now: float | None = None
+                ) -> dict[str, object] | None:
         """The JSON message of the batch for a board page or (``hall``) the hall (which shows
         the last move only, and no sentences); None when nothing it shows changed.
-        (With ``full``, the caller sends the whole card or panel instead.)"""
+        (With ``full``, the caller sends the whole card or panel instead.) A clock is given as
+        both times at ``now`` (the Unix time; None: at its reading), for the page to count
+        down from."""
         data: dict[str, object] = {"board": board_id}
         if self.moves:
             data["moves"] = self.moves[-1:] if hall else self.moves
@@ -153,4 +161,6 @@ class Delta:
             data["state_key"] = self.shown_state
         if self.say and not hall:
             data["say"] = self.say[-12:]
+        if self.clock is not None:
+            data["clock"] = self.clock.at(self.clock.time if now is None else now)
         return data if len(data) > 1 else None

@@ -373,7 +373,9 @@ class Hub:
                 return (board, first, last,
                         self._full(board, last, await self.panel(board))[4] if page else b"",
                         self._full(board, last, await self.card(board))[4] if hall else b"")
-        page_data, hall_data = delta.message(board, hall=False), delta.message(board, hall=True)
+        now = self.clock()
+        page_data = delta.message(board, hall=False, now=now)
+        hall_data = delta.message(board, hall=True, now=now)
         if page_data is None:
             return (board, first, last, b"", b"")  # the cursor moves on, nothing to show
         return (board, first, last, sse("board", page_data, event_id),

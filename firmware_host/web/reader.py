@@ -20,7 +20,7 @@ from engine.errors import DraughtsError
 from firmware_host.feedback.texts import STATE_NAMES, render
 from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
-from firmware_host.web import edge
+from firmware_host.web import clocks, edge
 from firmware_host.web.edge import BadRecord, Rejects
 
 __all__ = ["BoardView", "Reader", "events_key"]
@@ -62,6 +62,9 @@ class BoardView:
     #: The id of the newest event read (where a live feed goes on).
     last_event_id: str = "0-0"
     correction: bool = False
+    #: The game's clock as last read (its newest ``clock`` event, else the session's); None:
+    #: the game has no clock.
+    clock: clocks.ClockReading | None = None
 
     @property
     def last_move(self) -> MoveRecord | None:
@@ -219,6 +222,8 @@ class Reader:
         game = await self.game(board_id, game_id) if game_id else None
         view = BoardView(board_id, game, replay(game) if game else None)
         apply_events(view, self.events(board_id, list(reversed(_items(entries)))))
+        if view.clock is None and game is not None and _session_game(session) == game_id:
+            view.clock = clocks.from_snapshot(_session(session))
         return view
 
     async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:
@@ -241,6 +246,7 @@ def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, objec
         if kind == "new_game":
             view.messages.clear()
             view.correction = False
+            view.clock = None
             if message.get("game_id") != game_id:
                 continue
         if kind == "state":
@@ -252,6 +258,8 @@ def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, objec
             view.correction = True
         elif kind == "synced":
             view.correction = False
+        elif kind == "clock":
+            view.clock = clocks.from_event(message) or view.clock
         if kind in SPOKEN:
             said = message.get("text")  # the sentence in the board's language, if it has one
             text = said[:500] if isinstance(said, str) and said else render(message)
@@ -306,13 +314,18 @@ def _newest_id(reply: object) -> str:
     return _str(entries[0][0]) if entries else "0-0"
 
 
-def _session_game(session: object) -> object:
+def _session(session: object) -> object:
+    """The session snapshot's JSON (None: none, or unreadable)."""
     if not session:
         return None
     try:
-        data = edge.load_json(session, 1 << 20)
+        return edge.load_json(session, 1 << 20)
     except BadRecord:
         return None
+
+
+def _session_game(session: object) -> object:
+    data = _session(session)
     return data.get("game_id") if isinstance(data, dict) else None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -21,6 +21,7 @@ from firmware_host.feedback.texts import STATE_NAMES
 from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
+from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
 from firmware_host.web.reader import BoardView
@@ -117,7 +118,7 @@ SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN
                 N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
                 *RESULT_WORDS.values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
-LIVE_TEMPLATES = ("card.html", "panel.html")
+LIVE_TEMPLATES = ("card.html", "panel.html", "clocks.html")
 
 
 def template_words(env: Environment, names: Sequence[str]) -> tuple[str, ...]:
@@ -155,10 +156,13 @@ def _words(tr: Translator) -> dict[str, object]:
 class Views:
     """The Jinja2 environment and what each page fragment is made of."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
-        self.env.globals.update(player=player, result_words=result_words, **_words(ENGLISH))
+        self.env.globals.update(player=player, result_words=result_words,
+                                clock_text=clock_text, **_words(ENGLISH))
+        #: The Unix time: a clock is drawn as it shows now.
+        self.clock = clock
         self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS)
 
     def page(self, name: str, tr: Translator = ENGLISH, **context: object) -> str:
@@ -173,6 +177,7 @@ class Views:
         return self.env.get_template("card.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
             last_move=move_label(last.ply, last.pdn) if last else "",
+            clock=self.clock_now(view, alive),
             diagram=self._diagram(view, 220, tr), **_words(tr))
 
     def panel(self, view: BoardView, alive: Liveness, tr: Translator = ENGLISH) -> str:
@@ -180,7 +185,19 @@ class Views:
         moves = [m.pdn for m in view.game.moves] if view.game else []
         return self.env.get_template("panel.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
-            rows=move_rows(moves), diagram=self._diagram(view, 480, tr), **_words(tr))
+            rows=move_rows(moves), diagram=self._diagram(view, 480, tr),
+            clock=self.clock_now(view, alive), **_words(tr))
+
+    def clock_now(self, view: BoardView, alive: Liveness) -> ClockNow | None:
+        """The board's clock as it shows now (None: its game has no clock). A board that is
+        offline shows its clock as it was when last seen: its service holds the clock while
+        it is down (the time is charged to nobody)."""
+        if view.clock is None:
+            return None
+        now = self.clock()
+        if not alive.online and alive.seen is not None:
+            now = max(view.clock.time, min(now, alive.seen))
+        return view.clock.at(now)
 
     def replay(self, game: GameRecord, ply: int, paired: bool) -> str:
         """The replay page of ``game`` at ``ply``."""
