@@ -106,7 +106,8 @@ class Site:
         self.settings = settings
         self.client = client
         self.reader = Reader(client)
-        self.views = Views()
+        self.views = Views(settings.clock)
+        self.views.env.globals["arbiter"] = settings.arbiter is not None  # the console's link
         self.limiter = RateLimiter(settings.rate_per_minute)
         #: Pairing requests per address, and wrong codes per address and in all.
         self.pair_limiter = RateLimiter(min(PAIR_ATTEMPTS, settings.rate_per_minute))
@@ -556,7 +557,8 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.post("/devices/revoke", site.revoke),
     ])
     if settings.arbiter is not None:  # the arbiter console's routes: web/arbiter.py
-        app.add_routes(ArbiterSite(client, settings.arbiter, settings.rate_per_minute).routes())
+        app.add_routes(ArbiterSite(client, settings.arbiter, settings.rate_per_minute,
+                                   settings.clock).routes())
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
     app.on_response_prepare.append(security_headers)
 

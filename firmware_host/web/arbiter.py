@@ -9,10 +9,14 @@ of its own, HttpOnly, SameSite=Strict), the *arbiter token* serves scripts
 
 Routes (:meth:`ArbiterSite.routes`):
 
-- ``POST /arbiter/pair`` (``code``): the arbiter cookie; wrong codes are limited as pairing is;
-- ``GET /arbiter/state.json``: every board with its game, players, round, state, clock (the last
-  ``clock`` event: the page counts the running side down from its ``time``, the Unix time the
-  board published it), result; the newest audit entries; the ``csrf`` field;
+- ``GET /arbiter``: the console (templates/arbiter.html, static/app.js): every board with its
+  players, state, clocks and result, and the decisions below, each asked again before it is
+  sent; without the arbiter cookie, the form that pairs with the arbiter code;
+- ``POST /arbiter/pair`` (``code``): the arbiter cookie; wrong codes are limited as pairing is
+  (a browser's form, which accepts HTML, is sent on to the console; a script gets JSON);
+- ``GET /arbiter/state.json``: every board with its game, players, round, state, clock (both
+  times as they are now: :mod:`firmware_host.web.clocks`; the page counts the running side
+  down from there), result, online; the newest audit entries; the ``csrf`` field;
 - ``POST /arbiter/pause-all``, ``POST /arbiter/resume-all`` (``reason`` optional);
 - ``POST /arbiter/add-time`` (``board``, ``side``, ``seconds``, ``reason``);
 - ``POST /arbiter/adjudicate`` (``board``, ``result`` ``white``/``black``/``draw``,
@@ -25,8 +29,9 @@ Routes (:meth:`ArbiterSite.routes`):
 - ``GET /arbiter/audit.json`` (``count``): the audit log, newest first.
 
 Each decision is an audit entry (:mod:`firmware_host.tournament.arbiter`) and a command the
-board carries out itself. Answers are JSON: ``{"ok": true, ...}``, or ``{"error": "..."}`` with
-400 (a bad form), 403 (not the arbiter, or a missing CSRF field) or 429.
+board carries out itself. Answers are JSON: ``{"ok": true, "message": "...", ...}`` (the
+message says in words what was sent), or ``{"error": "..."}`` with 400 (a bad form), 403 (not
+the arbiter, or a missing CSRF field) or 429.
 
 >>> keys = ArbiterKeys("s" * 32)
 >>> len(keys.code), keys.valid_cookie(keys.new_cookie()), keys.valid_cookie("forged.00")
@@ -38,15 +43,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 from redis.asyncio import Redis
 
+from firmware_host.i18n import ENGLISH
 from firmware_host.tournament import arbiter
+from firmware_host.web import liveness
 from firmware_host.web.auth import CODE_DIGITS, PairingGuard, RateLimiter
+from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.reader import Reader
+from firmware_host.web.views import Views, player, result_words
 
 __all__ = ["COOKIE", "ArbiterKeys", "ArbiterSite"]
 
@@ -100,8 +110,23 @@ class ArbiterKeys:
         return bool(cookie) and hmac.compare_digest(field.encode(), self.csrf(cookie).encode())
 
 
+#: The results an arbiter gives, in words.
+RESULT_CHOICES = (("white", "White won"), ("black", "Black won"), ("draw", "Draw"))
+#: The audit entries the console lists.
+AUDIT_SHOWN = 20
+
+
 def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
+
+
+def _done(message: str, **data: object) -> web.Response:
+    return web.json_response({"ok": True, "message": message, **data})
+
+
+def _wants_html(request: web.Request) -> bool:
+    """A browser's own form (its Accept names HTML), not a script's request."""
+    return "text/html" in request.headers.get("Accept", "")
 
 
 class ArbiterSite:
@@ -113,16 +138,21 @@ class ArbiterSite:
         per_minute: decisions and pairing attempts accepted per minute from one address.
     """
 
-    def __init__(self, client: Redis, keys: ArbiterKeys, per_minute: int = 60) -> None:
+    def __init__(self, client: Redis, keys: ArbiterKeys, per_minute: int = 60,
+                 clock: Callable[[], float] = time.time) -> None:
         self.client = client
         self.keys = keys
         self.reader = Reader(client)
         self.limiter = RateLimiter(per_minute)
         self.guard = PairingGuard()
+        self.clock = clock
+        self.views = Views(clock)
+        self.views.env.globals["arbiter"] = True
 
     def routes(self) -> list[web.RouteDef]:
         """The routes to add to the web application."""
         return [
+            web.get("/arbiter", self.page),
             web.post("/arbiter/pair", self.pair),
             web.get("/arbiter/state.json", self._guarded(self.state, post=False)),
             web.get("/arbiter/audit.json", self._guarded(self.audit, post=False)),
@@ -180,53 +210,78 @@ class ArbiterSite:
     # -- pairing ------------------------------------------------------------------------------
 
     async def pair(self, request: web.Request) -> web.Response:
-        """Pair a browser with the arbiter code: the arbiter cookie."""
+        """Pair a browser with the arbiter code: the arbiter cookie (a browser's form: sent on
+        to the console, or the form again with the reason it was refused)."""
         address = request.remote or "?"
-        if not self.limiter.allow(address):
-            return _error(429, "too many attempts: wait a minute")
-        refusal = self.guard.refusal(address)
+        html = _wants_html(request)
+        refusal = None if self.limiter.allow(address) else "too many attempts: wait a minute"
+        refusal = refusal or self.guard.refusal(address)
         if refusal is not None:
-            return _error(429, refusal)
+            return self._pair_page(refusal, 429) if html else _error(429, refusal)
         data = await read_form(request)
         code = data.get("code", "")
         if not isinstance(code, str) or not self.keys.valid_code(code):
             self.guard.failed(address)
-            return _error(403, "not the arbiter code")
+            message = "That is not the arbiter code."
+            return self._pair_page(message, 403) if html else _error(403, "not the arbiter code")
         cookie = self.keys.new_cookie()
-        response = web.json_response({"ok": True, "csrf": self.keys.csrf(cookie)})
+        response: web.Response = web.json_response({"ok": True, "csrf": self.keys.csrf(cookie)})
+        if html:
+            response = web.Response(status=303, headers={"Location": "/arbiter"})
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict",
                             max_age=14 * 24 * 3600, path="/arbiter")
         return response
 
+    def _pair_page(self, error: str, status: int = 200) -> web.Response:
+        return web.Response(text=self.views.page("arbiter_pair.html", error=error, paired=False),
+                            content_type="text/html", status=status)
+
     # -- reading ------------------------------------------------------------------------------
 
-    async def _board(self, board_id: str) -> dict[str, object]:
-        game_id = await self.reader.current_game_id(board_id)
-        game = None if game_id is None else await self.reader.game(board_id, game_id)
-        last: dict[str, Mapping[str, object]] = {}
-        for _, event in reversed(await self.reader.recent_events(board_id, RECENT)):
-            kind = str(event.get("event", ""))
-            if kind in ("clock", "state") and kind not in last:
-                last[kind] = event
+    async def _board(self, board_id: str, alive: liveness.Liveness) -> dict[str, object]:
+        view = await self.reader.board(board_id, RECENT)
+        game = view.game
         tags = {} if game is None else game.headers
+        result = None if game is None else game.result
         return {
-            "board": board_id, "game_id": game_id,
-            "white": tags.get("White"), "black": tags.get("Black"),
+            "board": board_id, "game_id": None if game is None else game.game_id,
+            "white": player(tags, "White"), "black": player(tags, "Black"),
             "round": tags.get("Round"), "event": tags.get("Event"),
             "plies": 0 if game is None else len(game.moves),
-            "result": None if game is None else game.result,
-            "termination": None if game is None else game.termination,
-            "state": last.get("state", {}).get("state"),
-            "clock": last.get("clock"),
+            "result": result, "result_text": result_words(result),
+            "termination": None if game is None else game.termination or None,
+            "finished": game is not None and game.finished,
+            "state": view.state, "state_text": view.state_name,
+            "clock": self.views.clock_now(view, alive), "online": alive.online,
+            "seen_text": alive.seen_text, "said": view.messages[-1] if view.messages else None,
         }
+
+    async def _boards(self) -> list[dict[str, object]]:
+        boards = await self.reader.boards()
+        alive = await liveness.read(self.client, boards, self.clock())
+        return [await self._board(b, alive[b]) for b in boards]
+
+    async def page(self, request: web.Request) -> web.Response:
+        """The console (the pairing form for a browser that is not the arbiter's)."""
+        who = self.who(request)
+        if who is None:
+            return self._pair_page("")
+        boards = await self.reader.boards()
+        cursor = await self.reader.last_ids(boards)
+        cookie = request.cookies.get(COOKIE, "")
+        return web.Response(content_type="text/html", text=self.views.page(
+            "arbiter.html", tr=ENGLISH, boards=await self._boards(), cursor=format_cursor(cursor),
+            csrf=self.keys.csrf(cookie) if cookie else "", who=who, results=RESULT_CHOICES,
+            audit=await _audit(self.client), paired=False,
+            audit_time=lambda t: time.strftime("%H:%M:%S", time.gmtime(t))))
 
     async def state(self, request: web.Request, who: str, form: dict[str, str]
                     ) -> web.Response:
         """Every board, the newest audit entries, the CSRF field."""
-        boards = [await self._board(b) for b in await self.reader.boards()]
         cookie = request.cookies.get(COOKIE, "")
         return web.json_response({
-            "boards": boards, "audit": await arbiter.audit_entries(self.client, 20),
+            "boards": await self._boards(),
+            "audit": await _audit(self.client),
             "csrf": self.keys.csrf(cookie) if cookie else None, "who": who})
 
     async def audit(self, request: web.Request, who: str, form: dict[str, str]
@@ -244,52 +299,71 @@ class ArbiterSite:
             raise arbiter.ArbiterError(f"no board {board[:40]!r}")
         return board
 
+    async def _shown_game(self, board: str, game_id: str) -> tuple[str, bool]:
+        """The game a board shows now, if it is ``game_id`` (the game the arbiter saw), and
+        whether it is finished.
+
+        Raises:
+            ArbiterError: the board has moved on to another game, or has none.
+        """
+        current = await self.reader.current_game_id(board)
+        game = None if current is None else await self.reader.game(board, current)
+        if game is None or game_id != current:
+            raise arbiter.ArbiterError(f"{board} has moved on from game {game_id[:40]!r}: only "
+                                       "the game a board shows now can be decided here")
+        return current, game.finished
+
     async def pause_all(self, request: web.Request, who: str, form: dict[str, str]
                         ) -> web.Response:
         """Hold every board's clock."""
         boards = await arbiter.pause_all(self.client, await self.reader.boards(), who,
                                          form.get("reason", ""))
-        return web.json_response({"ok": True, "boards": boards})
+        return _done(f"Pause sent to {_count(boards)}: {', '.join(boards) or 'none'}",
+                     boards=boards)
 
     async def resume_all(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
         """Run every board's clock again."""
         boards = await arbiter.resume_all(self.client, await self.reader.boards(), who,
                                           form.get("reason", ""))
-        return web.json_response({"ok": True, "boards": boards})
+        return _done(f"Resume sent to {_count(boards)}: {', '.join(boards) or 'none'}",
+                     boards=boards)
 
     async def add_time(self, request: web.Request, who: str, form: dict[str, str]
                        ) -> web.Response:
         """Give one side of one board time."""
         board = await self._known_board(form)
-        await arbiter.add_time(self.client, board, form.get("side", ""),
-                               form.get("seconds", ""), who, form.get("reason", ""))
-        return web.json_response({"ok": True})
+        side, seconds = form.get("side", ""), form.get("seconds", "")
+        await arbiter.add_time(self.client, board, side, seconds, who, form.get("reason", ""))
+        return _done(f"Sent to {board}: {float(seconds):+g} s for {side.capitalize()}")
 
     async def adjudicate(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
-        """End the game in play on one board with the arbiter's result."""
+        """End the game in play on one board with the arbiter's result (the game the arbiter
+        saw: ``game_id``, when given)."""
         board = await self._known_board(form)
-        await arbiter.adjudicate(self.client, board, form.get("result", ""), who,
-                                 form.get("reason", ""), form.get("game_id", ""))
-        return web.json_response({"ok": True})
+        game_id = form.get("game_id", "")
+        if game_id:
+            _, finished = await self._shown_game(board, game_id)
+            if finished:
+                raise arbiter.ArbiterError(f"the game on {board} is over: correct its result")
+        result = form.get("result", "")
+        await arbiter.adjudicate(self.client, board, result, who, form.get("reason", ""),
+                                 game_id)
+        return _done(f"Sent to {board}: adjudicated, {_result(result)}")
 
     async def correct(self, request: web.Request, who: str, form: dict[str, str]
                       ) -> web.Response:
         """Change the result of the finished game a board shows now (its record is the board's
         to write: an older game is corrected in the exported PDN)."""
         board = await self._known_board(form)
-        game_id = form.get("game_id", "")
-        current = await self.reader.current_game_id(board)
-        game = None if current is None else await self.reader.game(board, current)
-        if game is None or game_id != current:
-            raise arbiter.ArbiterError(f"{board} has moved on from game {game_id[:40]!r}: only "
-                                       "the game a board shows now can be corrected here")
-        if not game.finished:
+        game_id, finished = await self._shown_game(board, form.get("game_id", ""))
+        if not finished:
             raise arbiter.ArbiterError(f"the game on {board} is still going on: adjudicate it")
-        await arbiter.correct_result(self.client, board, form.get("result", ""), who,
-                                     form.get("reason", ""), game_id)
-        return web.json_response({"ok": True})
+        result = form.get("result", "")
+        await arbiter.correct_result(self.client, board, result, who, form.get("reason", ""),
+                                     game_id)
+        return _done(f"Sent to {board}: result corrected to {_result(result)}")
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:
@@ -306,3 +380,45 @@ class ArbiterSite:
                                    form.get("move", ""), who, form.get("reason", ""), game_id,
                                    plies=len(game.moves))
         return web.json_response({"ok": True})
+
+
+def audit_words(entry: dict[str, object]) -> str:
+    """An audit entry in words, as the console lists it.
+
+    >>> audit_words({"action": "add_time", "board": "hall-1",
+    ...              "detail": {"side": "black", "seconds": 60.0}})
+    'hall-1: +60 s for Black'
+    >>> audit_words({"action": "correct_result", "board": "hall-2", "detail": {"result": "draw"}})
+    'hall-2: result corrected to Draw'
+    """
+    action, board = str(entry.get("action", "")), str(entry.get("board", ""))
+    raw = entry.get("detail")
+    detail = raw if isinstance(raw, dict) else {}
+    if action in ("pause_all", "resume_all"):
+        return f"every clock {'paused' if action == 'pause_all' else 'resumed'}"
+    if action == "add_time":
+        seconds = detail.get("seconds")
+        amount = f"{seconds:+g}" if isinstance(seconds, int | float) else "?"
+        return f"{board}: {amount} s for {str(detail.get('side', '?')).capitalize()}"
+    if action == "adjudicate":
+        return f"{board}: adjudicated, {_result(str(detail.get('result', '?')))}"
+    if action == "correct_result":
+        return f"{board}: result corrected to {_result(str(detail.get('result', '?')))}"
+    if action == "correct_move":
+        return f"{board}: ply {detail.get('ply', '?')} corrected to {detail.get('move', '?')}"
+    return f"{board}: {action}"
+
+
+async def _audit(client: Redis) -> list[dict[str, object]]:
+    """The newest audit entries, each with its words (``text``)."""
+    return [{**e, "text": audit_words(e)} for e in await arbiter.audit_entries(client,
+                                                                                AUDIT_SHOWN)]
+
+
+def _count(boards: list[str]) -> str:
+    return f"{len(boards)} board{'' if len(boards) == 1 else 's'}"
+
+
+def _result(result: str) -> str:
+    """The arbiter's result in words (``white`` -> ``White won``)."""
+    return dict(RESULT_CHOICES).get(result, result)

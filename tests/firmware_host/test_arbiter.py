@@ -102,7 +102,8 @@ def test_pause_all_add_time_and_adjudicate_reach_the_boards_and_the_audit_log() 
 
         decided = await http.post("/arbiter/adjudicate", headers=bearer,
                                   data={"board": "hall-2", "result": "draw",
-                                        "reason": "dead position", "game_id": "g"})
+                                        "reason": "dead position",
+                                        "game_id": two.session.game_id or ""})
         assert decided.status == 200
         carry_out_commands(sync, two, "hall-2")
         assert (two.last("result")["termination"], two.last("result")["result"]) == (
@@ -163,6 +164,51 @@ def test_a_game_in_play_is_adjudicated_not_corrected() -> None:
             "game_id": rig.session.game_id or ""})
         assert reply.status == 400 and "adjudicate it" in (await reply.json())["error"]
         assert sync.xlen(AUDIT) == 0                   # nothing decided, nothing logged
+
+    run(scenario)
+
+
+def test_a_decision_on_a_game_the_board_has_left_or_finished_is_refused() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        rig = board(sync, "hall-5")
+        rig.play("32-28")
+        seen = rig.session.game_id or ""
+        bearer = {"Authorization": f"Bearer {KEYS.token}"}
+        form = {"board": "hall-5", "result": "white", "reason": "Black absent",
+                "game_id": "20260101-000000-0000"}    # the game the console showed earlier
+        stale = await http.post("/arbiter/adjudicate", headers=bearer, data=form)
+        assert stale.status == 400 and "moved on" in (await stale.json())["error"]
+        rig.command("resign", side="black")
+        over = await http.post("/arbiter/adjudicate", headers=bearer,
+                               data={**form, "game_id": seen})
+        assert over.status == 400 and "correct its result" in (await over.json())["error"]
+        assert sync.xlen(AUDIT) == 0 and sync.xlen(commands_key("hall-5")) == 0
+
+    run(scenario)
+
+
+def test_the_console_pairs_a_browser_and_shows_every_board_with_its_clocks() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        rig = board(sync, "hall-6")
+        rig.play("32-28")
+        html = {"Accept": "text/html"}
+        form = await http.get("/arbiter", headers=html)
+        assert form.status == 200 and 'action="/arbiter/pair"' in await form.text()
+        wrong = await http.post("/arbiter/pair", data={"code": "1234567890"}, headers=html)
+        assert wrong.status == 403 and "not the arbiter code" in await wrong.text()
+        paired = await http.post("/arbiter/pair", data={"code": KEYS.code}, headers=html,
+                                 allow_redirects=False)
+        assert (paired.status, paired.headers["Location"]) == (303, "/arbiter")
+        page = await (await http.get("/arbiter", headers=html)).text()
+        assert 'id="arb-hall-6"' in page and 'id="arb-pause-all"' in page
+        assert page.count('class="clock clock-') == 2
+        state = await (await http.get("/arbiter/state.json")).json()
+        clock = state["boards"][0]["clock"]
+        # White's time as the board last published it; Black's runs down from 3:00.
+        reading = rig.last("clock")
+        assert (clock["running"], clock["white"], clock["paused"]) == (
+            "black", reading["clock_white"], False)
+        assert 0 < clock["black"] <= 180.0
 
     run(scenario)
 

@@ -123,6 +123,54 @@
     });
   }
 
+  // -- the clocks ---------------------------------------------------------------------------
+  // A clock box (templates/clocks.html) holds both times as the server last read them
+  // (data-clock, or a feed message's "clock"); the page counts the running side down from the
+  // moment it got them, with its own timer: the server sends a reading when the clock changes.
+  function clockText(seconds) {
+    var whole = Math.max(0, Math.floor(seconds + 1e-9));
+    var h = Math.floor(whole / 3600), m = Math.floor(whole / 60) % 60, s = whole % 60;
+    var mm = h ? (m < 10 ? "0" : "") + m : String(m);
+    return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function drawClock(box) {
+    if (!box._clock) {
+      try { box._clock = JSON.parse(box.dataset.clock || "null"); } catch (e) { box._clock = null; }
+      box._at = Date.now();
+      if (!box._clock) { return; }
+    }
+    // Paused is said while a side's time would run (not after the game: the clock stopped).
+    var data = box._clock, held = data.paused || !data.running, paused = !!data.paused && !!data.running;
+    var elapsed = held ? 0 : (Date.now() - box._at) / 1000;
+    box.hidden = false;
+    box.classList.toggle("paused", paused);
+    var note = box.querySelector(".held");
+    if (note) { note.hidden = !paused; }
+    ["white", "black"].forEach(function (side) {
+      var p = box.querySelector(".clock-" + side);
+      if (!p) { return; }
+      var running = side === data.running, left = Math.max(0, data[side] - (running ? elapsed : 0));
+      setText(p, ".time", clockText(left));
+      p.classList.toggle("running", running);
+      p.classList.toggle("low", running && left < 60);
+      p.classList.toggle("flagged", left <= 0);
+      p.querySelector(".flag").hidden = left > 0;
+      p.querySelector(".run").hidden = !running || !!data.paused;
+    });
+  }
+  function setClock(box, data) {
+    if (!box) { return; }
+    box._clock = data;
+    box._at = Date.now();
+    drawClock(box);
+  }
+  function tickClocks() {
+    // A board that went offline keeps its clock as last drawn (its service holds it).
+    document.querySelectorAll(".clocks").forEach(function (box) {
+      if (!box.closest(".offline")) { drawClock(box); }
+    });
+  }
+
   // -- applying a message -------------------------------------------------------------------
   function setText(box, selector, text) {
     var e = box.querySelector(selector);
@@ -159,6 +207,7 @@
       if (move.fen) { setText(box, ".turn", t(move.fen.charAt(0) === "W" ? "white" : "black")); }
     }
     if (data.leds && svg) { drawLeds(svg, data.leds); }
+    if (data.clock) { setClock(box.querySelector(".clocks"), data.clock); }
     if (data.state) {
       var state = setText(box, ".state", t(data.state));
       if (state) { state.className = "state state-" + data.state_key; }
@@ -186,9 +235,31 @@
   }
 
   // -- the feed ---------------------------------------------------------------------------
-  function follow(root) {
+  function listen(root, onBoard, onAlive) {
+    // The feed of root's boards (data-feed), resumed after its cursor (data-cursor).
     var cursor = parseCursor(root.dataset.cursor, {});
     var source = null;
+    function open() {
+      var url = root.dataset.feed, text = formatCursor(cursor);
+      if (text) { url += (url.indexOf("?") < 0 ? "?" : "&") + "cursor=" + encodeURIComponent(text); }
+      source = new EventSource(url);
+      window.draughtsboardFeed = source;
+      // Reconnect with the whole cursor ourselves (the browser would send only the last
+      // message's id, which on the hall names one board).
+      source.addEventListener("error", function () {
+        source.close();
+        setTimeout(open, 1000 + Math.random() * 1000);
+      });
+      source.addEventListener("board", function (message) {
+        onBoard(JSON.parse(message.data));
+        parseCursor(message.lastEventId, cursor);
+      });
+      source.addEventListener("alive", function (message) { onAlive(JSON.parse(message.data)); });
+      source.addEventListener("reload", function () { source.close(); window.location.reload(); });
+    }
+    open();
+  }
+  function follow(root) {
     function box(board) {
       if (root.id === "panel") { return board === root.dataset.board ? root : null; }
       var card = document.getElementById("board-" + board);
@@ -203,29 +274,13 @@
       }
       return card;
     }
-    function open() {
-      var url = root.dataset.feed, text = formatCursor(cursor);
-      if (text) { url += (url.indexOf("?") < 0 ? "?" : "&") + "cursor=" + encodeURIComponent(text); }
-      source = new EventSource(url);
-      window.draughtsboardFeed = source;
-      // Reconnect with the whole cursor ourselves (the browser would send only the last
-      // message's id, which on the hall names one board).
-      source.addEventListener("error", function () {
-        source.close();
-        setTimeout(open, 1000 + Math.random() * 1000);
-      });
-      source.addEventListener("board", function (message) {
-        var data = JSON.parse(message.data), target = box(data.board);
-        if (target) { apply(target, data); }
-        parseCursor(message.lastEventId, cursor);
-      });
-      source.addEventListener("alive", function (message) {
-        var data = JSON.parse(message.data), target = box(data.board);
-        if (target) { applyAlive(target, data); }
-      });
-      source.addEventListener("reload", function () { source.close(); window.location.reload(); });
-    }
-    open();
+    listen(root, function (data) {
+      var target = box(data.board);
+      if (target) { apply(target, data); }
+    }, function (data) {
+      var target = box(data.board);
+      if (target) { applyAlive(target, data); }
+    });
   }
 
   // -- controls -------------------------------------------------------------------------------
@@ -260,6 +315,149 @@
       });
     });
   }
+  // -- the arbiter's console (/arbiter) ---------------------------------------------------
+  // Every decision is asked again (what it will do, in words) before it is sent; the reply is
+  // said in the status line; the boards follow the hall's feed (clocks, states) and are read
+  // again from /arbiter/state.json when a game changes, and after each decision.
+  function arbiter(root) {
+    var status = document.getElementById("arb-status"), ask = document.getElementById("arb-confirm");
+    var yes = document.getElementById("arb-confirm-yes"), no = document.getElementById("arb-confirm-no");
+    var csrf = root.dataset.csrf, reading = false, again = false, waiting = null;
+    function say(text, bad) {
+      status.textContent = text;
+      status.classList.toggle("bad", !!bad);
+    }
+    function showForm(card, selector, shown, gameId) {
+      var form = card.querySelector(selector);
+      if (!form) { return; }
+      form.hidden = !shown;
+      var field = form.querySelector("input[name=game_id]");
+      if (field) { field.value = gameId || ""; }
+    }
+    function applyBoard(card, b) {
+      setText(card, ".white-name", b.white);
+      setText(card, ".black-name", b.black);
+      var round = card.querySelector(".round");
+      if (round) { round.hidden = !b.round; setText(round, ".round-n", b.round || ""); }
+      var state = setText(card, ".state", b.state_text);
+      if (state) { state.className = "state state-" + b.state; }
+      setText(card, ".result", b.result_text + (b.termination ? " (" + b.termination + ")" : ""));
+      setText(card, ".said", b.said || "–");
+      applyAlive(card, { online: b.online, seen: null });
+      var box = card.querySelector(".clocks"), none = card.querySelector(".no-clock");
+      if (b.clock) { setClock(box, b.clock); } else if (box) { box.hidden = true; box._clock = null; }
+      if (none) { none.hidden = !!b.clock; }
+      showForm(card, ".arb-add-time", !b.finished && !!b.clock);
+      showForm(card, ".arb-adjudicate", !b.finished && !!b.game_id, b.game_id);
+      showForm(card, ".arb-correct", b.finished, b.game_id);
+      showForm(card, ".arb-correct-move", b.plies > 0 && !!b.game_id, b.game_id);
+      var ply = card.querySelector(".arb-correct-move input[name=ply]");
+      if (ply && b.plies > 0) { ply.max = b.plies; }
+    }
+    function applyAudit(entries) {
+      var list = document.getElementById("arb-audit");
+      if (!list) { return; }
+      list.textContent = "";
+      entries.forEach(function (e) {
+        var li = document.createElement("li"), when = document.createElement("time");
+        when.textContent = new Date(e.time * 1000).toISOString().slice(11, 19);
+        li.appendChild(when);
+        li.appendChild(document.createTextNode(" " + e.text + (e.reason ? " (" + e.reason + ")" : "")));
+        list.appendChild(li);
+      });
+    }
+    function read() {
+      // At most one read at a time; one more after it when asked meanwhile.
+      if (reading) { again = true; return; }
+      reading = true;
+      fetch("/arbiter/state.json", { credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (r) { return r.json(); })
+        .then(function (state) {
+          if (state.csrf) { csrf = state.csrf; }
+          (state.boards || []).forEach(function (b) {
+            var card = document.getElementById("arb-" + b.board);
+            if (!card) { window.location.reload(); return; }  // a board new to the round
+            applyBoard(card, b);
+          });
+          if (state.audit) { applyAudit(state.audit); }
+        })
+        .catch(function () { /* the feed or the next decision reads again */ })
+        .then(function () {
+          reading = false;
+          if (again) { again = false; read(); }
+        });
+    }
+    function readSoon() {
+      if (!waiting) { waiting = setTimeout(function () { waiting = null; read(); }, 300); }
+    }
+    function question(form, button) {
+      // The question (the button's, else the form's) with the choices in words: {board},
+      // {side}, {seconds}, {result}, {reason}.
+      var text = (button && button.dataset.ask) || form.dataset.ask || "", fields = new FormData(form);
+      ["side", "result"].forEach(function (name) {
+        var select = form.querySelector("select[name=" + name + "]");
+        var words = select ? select.options[select.selectedIndex].text : "";
+        text = text.replace("{" + name + "}", words);
+      });
+      var reason = (fields.get("reason") || "").trim();
+      return text.replace("{board}", fields.get("board") || "")
+        .replace("{seconds}", fields.get("seconds") || "")
+        .replace("{ply}", fields.get("ply") || "").replace("{move}", (fields.get("move") || "").trim())
+        .replace("{reason}", reason ? " Reason: " + reason + "." : "");
+    }
+    function send(form, button) {
+      var body = new URLSearchParams(new FormData(form));
+      body.set("csrf", csrf);
+      say("sending…");
+      fetch((button && button.getAttribute("formaction")) || form.action, { method: "POST", body: body,
+        credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (r) {
+          return r.text().then(function (text) {
+            try { return JSON.parse(text); } catch (e) { return { error: text || r.statusText }; }
+          });
+        })
+        .then(function (reply) {
+          if (reply.ok) {
+            say(reply.message || "Sent to " + (new FormData(form).get("board") || "the boards") + ".");
+            form.querySelectorAll("input[name=reason]").forEach(function (i) { i.value = ""; });
+          } else { say("Not done: " + reply.error, true); }
+          read();
+        })
+        .catch(function () { say("Not sent: no connection to the web service.", true); })
+        .then(function () { if (button) { button.focus(); } });
+    }
+    function close(button) {
+      ask.hidden = true;
+      yes.onclick = null;
+      if (button) { button.focus(); }
+    }
+    root.parentNode.querySelectorAll("form.arb-form").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var button = event.submitter || form.querySelector("button[type=submit]");
+        document.getElementById("arb-confirm-text").textContent = question(form, button);
+        ask.hidden = false;
+        yes.onclick = function () { close(null); send(form, button); };
+        no.onclick = function () { close(button); say("Cancelled: nothing was sent."); };
+        yes.focus();
+      });
+    });
+    ask.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { no.click(); }
+    });
+    listen(root, function (data) {
+      var card = document.getElementById("arb-" + data.board);
+      if (!card || data.html !== undefined) { readSoon(); return; }
+      if (data.clock) { setClock(card.querySelector(".clocks"), data.clock); }
+      if (data.state) {
+        var state = setText(card, ".state", data.state);
+        if (state) { state.className = "state state-" + data.state_key; }
+      }
+    }, function (data) {
+      var card = document.getElementById("arb-" + data.board);
+      if (card) { applyAlive(card, data); }
+    });
+  }
   function flip() {
     var buttons = document.querySelectorAll("button.flip");
     function set(on) {
@@ -288,5 +486,9 @@
     var root = document.getElementById("hall") || document.getElementById("panel");
     if (root) { follow(root); }
     controls();
+    var boards = document.getElementById("arb-boards");
+    if (boards) { arbiter(boards); }
+    tickClocks();
+    window.setInterval(tickClocks, 250);
   });
 })();

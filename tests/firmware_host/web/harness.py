@@ -27,6 +27,7 @@ from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Service, Wiring, build_service
 from firmware_host.config import Config
 from firmware_host.web.app import WebSettings, build_app
+from firmware_host.web.arbiter import ArbiterKeys
 from firmware_host.web.auth import Keys
 from tests.firmware_host.web.sse import SseClient
 from tests.redis_server import free_port
@@ -119,12 +120,15 @@ class WebServer:
 
     def __init__(self, url: str, *, control: bool = True, rate_per_minute: int = 600,
                  block_ms: int = 1000, alive_every_s: float = 0.2,
-                 feeds_per_address: int = 32) -> None:
+                 feeds_per_address: int = 32, arbiter: bool = False) -> None:
         self.url = url
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.keys = Keys(TOKEN)
+        #: The arbiter's credentials (the console's routes only with ``arbiter``).
+        self.arbiter = ArbiterKeys(TOKEN)
         self.settings = WebSettings(keys=self.keys, control=control,
+                                    arbiter=self.arbiter if arbiter else None,
                                     rate_per_minute=rate_per_minute, block_ms=block_ms,
                                     alive_every_s=alive_every_s,
                                     feeds_per_address=feeds_per_address)

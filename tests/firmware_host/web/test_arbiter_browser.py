@@ -1,0 +1,240 @@
+"""The arbiter's console end to end in a real browser (Debian's chromium through selenium), with
+boards playing on a 3+2 clock on a real Redis.
+
+The arbiter pairs with the arbiter code, opens the console, pauses every clock (each board
+carries it out, and the console and the board page show the clocks paused), adjudicates a game,
+corrects its result with a reason, and the corrected result and the reason are in
+``/broadcast.pdn``. Every decision is asked again before it is sent and its reply is said in
+words. The console's screenshots (web-arbiter.png, web-arbiter-phone.png) go where
+test_web_browser.py puts its own (``DRAUGHTSBOARD_SCREENSHOTS=docs``: into docs/).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tests.firmware_host.web import test_web_browser as shared
+from tests.firmware_host.web.harness import BoardRig, WebServer
+from tests.firmware_host.web.test_web_browser import (
+    DESKTOP,
+    PHONE,
+    SHOTS,
+    WAIT,
+    _name_boards,
+    _overflow,
+    _screen,
+    _text_of,
+)
+
+pytestmark = pytest.mark.redis
+#: The browser test's chromium (a fixture of test_web_browser.py, shared with it).
+browser = shared.browser
+
+BoardMaker = Callable[..., BoardRig]
+CLOCK = {"clock": {"time_control": "3+2"}}
+
+
+@pytest.fixture
+def arbiter_web(redis_url: str) -> Iterator[WebServer]:
+    server = WebServer(redis_url, arbiter=True).start()
+    yield server
+    server.stop()
+
+
+def _shown(seconds: float) -> str:
+    """A time as a clock face shows it: minutes and whole seconds."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _last_clock(rig: BoardRig) -> dict[str, Any]:
+    clocks = [e for e in rig.events if e.get("event") == "clock"]
+    assert clocks, "the board published no clock event"
+    return clocks[-1]
+
+
+def _obey(rig: BoardRig, before: int) -> None:
+    """The board takes the command sent after ``before`` from its stream and carries it out."""
+    remote = rig.service.remote
+    assert remote is not None and remote.wait_posted(before + 1, 10)
+    rig.run(0.3)
+
+
+def _posted(rig: BoardRig) -> int:
+    assert rig.service.remote is not None
+    return rig.service.remote.posted
+
+
+def _decide(browser: webdriver.Chrome, board: str, form: str, result: str, reason: str) -> str:
+    """Fill a decision's form on ``board``'s card and send it; return the question asked."""
+    card = browser.find_element(By.ID, f"arb-{board}")
+    details = card.find_element(By.CSS_SELECTOR, "details.decide")
+    if details.get_attribute("open") is None:
+        card.find_element(By.CSS_SELECTOR, "summary").click()
+    box = card.find_element(By.CSS_SELECTOR, f"form.{form}")
+    Select(box.find_element(By.NAME, "result")).select_by_visible_text(result)
+    box.find_element(By.NAME, "reason").send_keys(reason)
+    box.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    ask = browser.find_element(By.ID, "arb-confirm")
+    assert ask.is_displayed()
+    question = ask.find_element(By.ID, "arb-confirm-text").text
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    return question
+
+
+def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
+        arbiter_web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    web = arbiter_web
+    one = make_board("hall-1", variant="international", extra=CLOCK)
+    two = make_board("hall-2", variant="international", extra=CLOCK)
+    _name_boards(web, [(one, "Ann Smit", "Bob de Vries"), (two, "Cor Jansen", "Dirk Bos")])
+    for text in ("32-28", "18-23"):
+        one.play(text)
+    two.play("33-29")
+    wait = WebDriverWait(browser, WAIT)
+    _screen(browser, DESKTOP)
+
+    # Not the arbiter yet: the console asks for the arbiter code (the pairing code is not it).
+    browser.get(web.base + "/arbiter")
+    code = browser.find_element(By.NAME, "code")
+    code.send_keys(web.keys.pairing_code)
+    code.submit()
+    wait.until(lambda b: "not the arbiter code" in _text_of(b, ".error"))
+    browser.find_element(By.NAME, "code").send_keys(web.arbiter.code + Keys.ENTER)
+    wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
+    assert browser.current_url == web.base + "/arbiter"
+    assert _text_of(browser, "#arb-hall-1 .players") == "Ann Smit – Bob de Vries"
+    assert _text_of(browser, "#arb-hall-2 .players") == "Cor Jansen – Dirk Bos"
+    assert _text_of(browser, "#arb-hall-1 .result") == "In progress"
+    for board in ("hall-1", "hall-2"):  # both clocks, the running one marked
+        assert browser.find_element(By.CSS_SELECTOR, f"#arb-{board} .clocks").is_displayed()
+    assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-1 .clock-white.running")
+    assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-2 .clock-black.running")
+
+    # Pause every clock, from the keyboard: the question, Enter on "Yes", the reply in words.
+    posted = {rig.board_id: _posted(rig) for rig in (one, two)}
+    browser.find_element(By.ID, "arb-pause-all").send_keys(Keys.ENTER)
+    wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
+    assert _text_of(browser, "#arb-confirm-text") == "Pause the clocks of every board?"
+    assert browser.switch_to.active_element.get_attribute("id") == "arb-confirm-yes"
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    wait.until(lambda b: _text_of(b, "#arb-status") ==
+               "Pause sent to 2 boards: hall-1, hall-2")
+    for rig in (one, two):
+        _obey(rig, posted[rig.board_id])
+        assert _last_clock(rig)["paused"] is True
+    # The feed's clock readings: both boards held.
+    wait.until(lambda b: [_text_of(b, f"#arb-{name} .clocks .held")
+                          for name in ("hall-1", "hall-2")] == ["paused", "paused"])
+    paused = _last_clock(one)
+    assert _text_of(browser, "#arb-hall-1 .clock-white .time") == _shown(paused["clock_white"])
+    assert _text_of(browser, "#arb-hall-1 .clock-black .time") == _shown(paused["clock_black"])
+
+    # Adjudicate hall-2 (the game in play), then correct its result: each with its reason.
+    before = _posted(two)
+    question = _decide(browser, "hall-2", "arb-adjudicate", "White won",
+                       "Black did not come back after the break")
+    assert question == ("End the game on hall-2: White won? Reason: Black did not come back "
+                        "after the break.")
+    wait.until(lambda b: _text_of(b, "#arb-status") == "Sent to hall-2: adjudicated, White won")
+    _obey(two, before)
+    wait.until(lambda b: _text_of(b, "#arb-hall-2 .result") == "White won (adjudication)")
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct")
+               .is_displayed())
+    assert not browser.find_element(By.CSS_SELECTOR,
+                                    "#arb-hall-2 form.arb-adjudicate").is_displayed()
+    before = _posted(two)
+    question = _decide(browser, "hall-2", "arb-correct", "Draw",
+                       "the players had agreed a draw")
+    assert question == "Change the result on hall-2 to Draw? Reason: the players had agreed a draw."
+    wait.until(lambda b: _text_of(b, "#arb-status") ==
+               "Sent to hall-2: result corrected to Draw")
+    _obey(two, before)
+    wait.until(lambda b: _text_of(b, "#arb-hall-2 .result") == "Draw (adjudication)")
+    wait.until(lambda b: "hall-2: result corrected to Draw (the players had agreed a draw)"
+               in _text_of(b, "#arb-audit"))
+    assert _overflow(browser) <= 0
+    browser.save_screenshot(str(SHOTS / "web-arbiter.png"))
+
+    status, _, pdn = web.get("/broadcast.pdn")
+    assert status == 200
+    text = " ".join(pdn.split())
+    game = text[text.index('[White "Cor Jansen"]'):]
+    assert '[Result "1-1"]' in game
+    assert "{arbiter: result corrected from 2-0 (the players had agreed a draw)}" in game
+    assert game.rstrip().endswith("1-1")
+
+    _screen(browser, PHONE)
+    browser.get(web.base + "/arbiter")
+    wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
+    browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 summary").click()
+    assert _overflow(browser) <= 0
+    for form in ("arb-add-time", "arb-adjudicate", "arb-correct-move"):  # a game in play
+        assert browser.find_element(By.CSS_SELECTOR, f"#arb-hall-1 form.{form}").is_displayed()
+    assert not browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 form.arb-correct").is_displayed()
+    for button in browser.find_elements(By.CSS_SELECTOR, "#arb-hall-1 button, .arb-all button"):
+        if button.is_displayed():  # big enough to hit with a thumb, and on the screen
+            assert button.rect["height"] >= 44 and button.rect["x"] >= 0
+            assert button.rect["x"] + button.rect["width"] <= PHONE[0]
+    # Time for Black on hall-1, asked and then cancelled: nothing is sent.
+    before = _posted(one)
+    form = browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 form.arb-add-time")
+    Select(form.find_element(By.NAME, "side")).select_by_visible_text("Black")
+    form.find_element(By.NAME, "reason").send_keys("a spectator disturbed Black")
+    browser.execute_script("arguments[0].scrollIntoView()", form)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert _text_of(browser, "#arb-confirm-text") == \
+        "Give Black 60 s on hall-1? Reason: a spectator disturbed Black."
+    browser.save_screenshot(str(SHOTS / "web-arbiter-phone.png"))
+    browser.find_element(By.ID, "arb-confirm-no").click()
+    assert _text_of(browser, "#arb-status") == "Cancelled: nothing was sent."
+    assert not browser.find_element(By.ID, "arb-confirm").is_displayed()
+    status, _, body = web.get("/arbiter/audit.json",
+                              {"Authorization": f"Bearer {web.arbiter.token}"})
+    assert status == 200
+    assert [e["action"] for e in json.loads(body)["audit"]] == [
+        "correct_result", "adjudicate", "pause_all"]
+
+
+def test_the_board_page_and_the_hall_show_both_clocks(
+        web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    rig = make_board("clock-1", variant="international", extra=CLOCK)
+    plain = make_board("plain-1", variant="international")
+    rig.play("32-28")
+    plain.play("32-28")
+    wait = WebDriverWait(browser, WAIT)
+    browser.get(web.base + "/board/clock-1")
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#panel .clocks").is_displayed())
+    assert _text_of(browser, "#panel .clock-white .who") == "White"
+    assert _text_of(browser, "#panel .clock-black .who") == "Black"
+    reading = _last_clock(rig)
+    assert _text_of(browser, "#panel .clock-white .time") == _shown(reading["clock_white"])
+    assert browser.find_elements(By.CSS_SELECTOR, "#panel .clock-black.running")
+    rig.play("18-23")  # the feed's reading: White's clock runs now
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#panel .clock-white.running"))
+    assert not browser.find_elements(By.CSS_SELECTOR, "#panel .clock-black.running")
+    assert _text_of(browser, "#panel .clock-black .time") == \
+        _shown(_last_clock(rig)["clock_black"])
+
+    rig.run(121.0)  # White's time (in the board's virtual time) falls under a minute: marked
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#panel .clock-white.running.low"))
+    rig.run(60.0)  # ... and runs out: the flag falls, Black wins on time
+    wait.until(lambda b: _text_of(b, "#panel dd.result") == "Black won (time)")
+    assert _text_of(browser, "#panel .clock-white .time") == "0:00"
+    assert _text_of(browser, "#panel .clock-white .flag") == "time"
+    assert not browser.find_element(By.CSS_SELECTOR, "#panel .clock-black .flag").is_displayed()
+
+    browser.get(web.base + "/")  # the hall: a card with a clock shows it, one without does not
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#board-clock-1 .clocks"))
+    assert browser.find_element(By.CSS_SELECTOR, "#board-clock-1 .clocks").is_displayed()
+    assert not browser.find_element(By.CSS_SELECTOR, "#board-plain-1 .clocks").is_displayed()
+    browser.get(web.base + "/board/plain-1")
+    assert not browser.find_element(By.CSS_SELECTOR, "#panel .clocks").is_displayed()
