@@ -167,7 +167,11 @@ class Site:
             return cached[1]
         view = await self.reader.board(board_id, CARD_RECENT)
         html = self.views.card(view, alive)
-        self._cards[board_id] = (view.last_event_id, html, key)
+        running = view.clock is not None and view.clock.running and not view.clock.paused
+        if running:  # its times are those of now: drawn again for the next page
+            self._cards.pop(board_id, None)
+        else:
+            self._cards[board_id] = (view.last_event_id, html, key)
         return html
 
     async def _alive(self, board_id: str) -> Liveness:
