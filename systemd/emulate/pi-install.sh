@@ -5,7 +5,11 @@
 # time (re-runnable: nothing changes), then `draughtsboard doctor` and `draughtsboard demo` as the
 # draughtsboard user, and imports the [pi] extra's hardware libraries.
 #
-# Usage: sudo systemd/emulate/pi-install.sh [arm64] [armhf]        (default: both)
+# Usage: sudo systemd/emulate/pi-install.sh [--bench] [arm64] [armhf]        (default: both)
+#   --bench   then runs bench/engine_speed.py in the root as the draughtsboard user: the installed
+#             venv's engine (compiled, else the run fails) beside the pure one, under qemu (log:
+#             $DRAUGHTSBOARD_EMULATE_CACHE/ARCH/engine-speed.log; add minutes per architecture).
+#             Under qemu the nodes/s are not a Pi's; the ratio compiled/pure is what carries over.
 # Takes minutes per architecture. Caches (the debootstrapped base, downloaded .debs and wheels)
 # live in $DRAUGHTSBOARD_EMULATE_CACHE (default /var/tmp/draughtsboard-emulate); each run starts
 # from a fresh copy of the base. The mirror is the first Debian one in /etc/apt/sources.list*
@@ -27,7 +31,14 @@ fi
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../.." && pwd)"
 cache="${DRAUGHTSBOARD_EMULATE_CACHE:-/var/tmp/draughtsboard-emulate}"
-arches=("$@")
+bench=no
+arches=()
+for arg in "$@"; do
+  case "$arg" in
+    --bench) bench=yes ;;
+    *) arches+=("$arg") ;;
+  esac
+done
 [ ${#arches[@]} -gt 0 ] || arches=(arm64 armhf)
 
 log() { echo "pi-install: $*"; }
@@ -205,6 +216,22 @@ print(" ".join(c["name"] for c in report["checks"] if not c["ok"] and c["name"] 
     > "$cache/$arch/demo.log" 2>&1 || status=$?
   tail -n 6 "$cache/$arch/demo.log"
   log "$arch: demo exit $status in $((SECONDS - start)) s"
+  [ "$bench" = yes ] || return "$status"
+
+  log "$arch: bench/engine_speed.py, the installed venv's engine beside the pure one"
+  start=$SECONDS
+  if ! in_root "$root" runuser -u draughtsboard -- /usr/bin/python3 \
+      /usr/src/draughtsboard/bench/engine_speed.py \
+      --compiled-python /opt/draughtsboard/venv/bin/python 2>&1 \
+      | tee "$cache/$arch/engine-speed.log"; then
+    log "$arch: FAIL bench/engine_speed.py"
+    return 1
+  fi
+  if ! grep -q '^compiled: compiled ' "$cache/$arch/engine-speed.log"; then
+    log "$arch: FAIL bench/engine_speed.py did not run a compiled engine"
+    return 1
+  fi
+  log "$arch: engine_speed.py took $((SECONDS - start)) s"
   return "$status"
 }
 

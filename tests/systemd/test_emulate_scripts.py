@@ -4,6 +4,7 @@ what they drive."""
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,14 @@ def test_probe_opens_nodes_of_every_class_the_unit_allows_and_one_it_refuses() -
         assert f" c {major} " in inside, device_class.name
     assert I2C not in unit_device_classes()
     assert f" c {I2C.major} " in inside
+
+
+def test_pi_install_bench_runs_engine_speed_on_the_installed_venv() -> None:
+    text = (EMULATE / "pi-install.sh").read_text()
+    assert "--bench)" in text and "[--bench]" in text  # parsed and in the usage
+    assert "/usr/src/draughtsboard/bench/engine_speed.py" in text
+    assert "--compiled-python /opt/draughtsboard/venv/bin/python" in text
+    bench = EMULATE.parents[1] / "bench" / "engine_speed.py"
+    usage = subprocess.run([sys.executable, str(bench), "--help"], capture_output=True, text=True,
+                           check=True).stdout
+    assert "--compiled-python" in usage
