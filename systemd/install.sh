@@ -143,18 +143,18 @@ if [ "$compile" = yes ]; then
   say "engine: building it compiled (minutes on a Pi the first time; a re-run reuses the" \
     "build until the engine changes; log: $build_log)"
   if ! DRAUGHTSBOARD_COMPILE=require "$venv/bin/python" -m pip install -q \
-      --no-warn-script-location --no-deps "$build[pi,web]" > "$build_log" 2>&1; then
+      --no-warn-script-location --no-deps "${build}[pi,web]" > "$build_log" 2>&1; then
     engine_note="compiling failed (log: $build_log)"
     if [ "${DRAUGHTSBOARD_COMPILE:-}" = require ]; then
       say "engine: $engine_note; DRAUGHTSBOARD_COMPILE=require: stopping" >&2
       exit 1
     fi
     DRAUGHTSBOARD_COMPILE=0 "$venv/bin/python" -m pip install -q --no-warn-script-location \
-      --no-deps "$build[pi,web]"
+      --no-deps "${build}[pi,web]"
   fi
 else
   DRAUGHTSBOARD_COMPILE=0 "$venv/bin/python" -m pip install -q --no-warn-script-location \
-    --no-deps "$build[pi,web]"
+    --no-deps "${build}[pi,web]"
   engine_note="--no-compile"
 fi
 unset PIP_CONSTRAINT DRAUGHTSBOARD_BUILD_CACHE

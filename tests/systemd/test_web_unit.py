@@ -54,4 +54,4 @@ def test_install_script_installs_the_web_unit_but_does_not_enable_it() -> None:
     assert "/etc/systemd/system/draughtsboard-web.service" in text
     assert not re.search(r"^\s*systemctl (enable|start|restart)\b.*draughtsboard-web", text,
                          re.M)
-    assert '"$build[pi,web]"' in text
+    assert '"${build}[pi,web]"' in text
