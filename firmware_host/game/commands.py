@@ -11,11 +11,10 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Protocol
 
-from engine import Board
 from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
 from firmware_host.game.correction import correct_move
-from firmware_host.game.game import Game
+from firmware_host.game.facts import GameFacts
 from firmware_host.game.settings import Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.touch import TouchEvent, TouchTracker
@@ -32,21 +31,13 @@ from firmware_host.game.types import (
 __all__ = ["CommandHost", "Commands"]
 
 
-class CommandHost(Protocol):
+class CommandHost(GameFacts, Protocol):
     """What the commands need of the session: its facts and the actions they start."""
 
     @property
     def state(self) -> State: ...
     @property
     def config(self) -> SessionConfig: ...
-    @property
-    def game(self) -> Game: ...
-    @property
-    def board(self) -> Board: ...
-    @property
-    def game_id(self) -> str | None: ...
-    @property
-    def outcome(self) -> Outcome | None: ...
     @property
     def human_turn(self) -> bool: ...
     @property

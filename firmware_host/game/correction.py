@@ -31,8 +31,8 @@ import logging
 from typing import Protocol
 
 from engine import Board
-from engine.outcome import Outcome
 from engine.types import Move
+from firmware_host.game.facts import GameFacts
 from firmware_host.game.game import Game
 from firmware_host.game.types import Command, State
 
@@ -41,17 +41,9 @@ __all__ = ["CorrectionHost", "correct_move"]
 log = logging.getLogger(__name__)
 
 
-class CorrectionHost(Protocol):
+class CorrectionHost(GameFacts, Protocol):
     """What a correction needs of the session."""
 
-    @property
-    def game(self) -> Game: ...
-    @property
-    def board(self) -> Board: ...
-    @property
-    def game_id(self) -> str | None: ...
-    @property
-    def outcome(self) -> Outcome | None: ...
     def publish(self, kind: str, /, **fields: object) -> None: ...
     def set_state(self, state: State) -> None: ...
     def evaluate(self, at: float, settled: bool = False) -> None: ...

@@ -7,6 +7,8 @@ Protocol of its own (:class:`~firmware_host.game.judge.Table`, ...), never the s
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from engine import Board
 from engine.outcome import Outcome
 from engine.types import Move, Square
@@ -14,7 +16,21 @@ from firmware_host.game.game import Game
 from firmware_host.game.touch import TouchTracker
 from firmware_host.game.types import Mode, SessionConfig
 
-__all__ = ["SessionFacts"]
+__all__ = ["GameFacts", "SessionFacts"]
+
+
+class GameFacts(Protocol):
+    """The facts of the game in play, as the collaborators' Protocols (commands, timekeeper,
+    correction) read them."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
 
 
 class SessionFacts:

@@ -23,12 +23,11 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from engine import Board
 from engine.outcome import Outcome, Termination
 from engine.types import Color
 from engine.variant import Variant
 from firmware_host.game.clock import GameClock, TimeControlError, clk, control_of
-from firmware_host.game.game import Game
+from firmware_host.game.facts import GameFacts
 from firmware_host.game.timers import Timers
 from firmware_host.game.types import Command, SessionConfig, TimerName
 
@@ -57,21 +56,13 @@ def home_corner(variant: Variant, side: Color) -> int:
         squares, key=lambda sq: variant.square_coords(sq)[1])
 
 
-class ClockHost(Protocol):
+class ClockHost(GameFacts, Protocol):
     """What the timekeeper needs of the session."""
 
     @property
     def config(self) -> SessionConfig: ...
     @property
     def variant(self) -> Variant: ...
-    @property
-    def game(self) -> Game: ...
-    @property
-    def board(self) -> Board: ...
-    @property
-    def game_id(self) -> str | None: ...
-    @property
-    def outcome(self) -> Outcome | None: ...
     @property
     def obligation(self) -> int | None: ...
     @property
