@@ -38,7 +38,7 @@ from firmware_host.web.forms import read_form
 from firmware_host.web.headers import errors_as_replies, security_headers
 from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
-from firmware_host.web.reader import CARD_RECENT, RECENT, Reader
+from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
 from firmware_host.web.views import ArchiveRow, Views
 
 __all__ = ["WebSettings", "build_app"]
@@ -114,7 +114,8 @@ class Site:
         self.pair_guard = PairingGuard()
         #: The hall's cards as last drawn, by board: (newest event id then, HTML). A drawing,
         #: not game state: Redis stays the source.
-        self._cards: dict[str, tuple[str, str, str]] = {}
+        #: Each board's card as last drawn: (its newest event id, liveness key, view, HTML).
+        self._cards: dict[str, tuple[str, str, BoardView, str]] = {}
         #: The service is stopping (set by the application's on_shutdown).
         self.closing = False
         #: The one reader of every live feed (web/hub.py), and the feeds open per address.
@@ -163,15 +164,15 @@ class Site:
             return self.views.card(await self.reader.board(board_id, CARD_RECENT), alive, tr)
         cached = self._cards.get(board_id)
         key = f"{alive.online}{alive.seen if not alive.online else ''}"
-        if cached is not None and id_key(cached[0]) >= id_key(newest) and cached[2] == key:
-            return cached[1]
+        if cached is not None and id_key(cached[0]) >= id_key(newest) and cached[1] == key:
+            view, html = cached[2], cached[3]
+            clock = view.clock
+            if clock is not None and clock.running and not clock.paused:
+                return self.views.card(view, alive)  # its times are those of now: drawn again
+            return html
         view = await self.reader.board(board_id, CARD_RECENT)
         html = self.views.card(view, alive)
-        running = view.clock is not None and view.clock.running and not view.clock.paused
-        if running:  # its times are those of now: drawn again for the next page
-            self._cards.pop(board_id, None)
-        else:
-            self._cards[board_id] = (view.last_event_id, html, key)
+        self._cards[board_id] = (view.last_event_id, key, view, html)
         return html
 
     async def _alive(self, board_id: str) -> Liveness:
