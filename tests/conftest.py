@@ -64,3 +64,17 @@ def _no_unexpected_errors(request: pytest.FixtureRequest,
         lines = "\n".join(f"{r.name}: {r.getMessage()}" for r in errors[:5])
         pytest.fail(f"unexpected ERROR log lines (mark the test logs_errors if they are "
                     f"meant):\n{lines}", pytrace=False)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """In CI (``CI`` set, as ``.ci/run`` sets it) a skipped test is a failure: every tool a
+    test needs (espeak-ng, msgfmt, Babel, py-draughts, the installed console script, root for a
+    tmpfs) is installed there, so a skip means a missing dependency, never a choice."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where nothing may be missing: {reason}"
+    return None
