@@ -27,9 +27,7 @@ Run: ``.venv/bin/python bench/web.py [--boards 100] [--seconds 30] [--interval 2
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
-import os
 import random
 import statistics
 import subprocess
@@ -44,6 +42,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.web_load import beat, load, proc_stats, raise_file_limit
 from engine import Board
 from firmware_host.store import MoveRecord, RedisStore
 from tests.firmware_host.web.sse import SseClient
@@ -202,28 +201,6 @@ class HallInBrowser:
         self.driver.quit()
 
 
-def proc_stats(pid: int) -> tuple[float, int, int]:
-    """``(cpu seconds, rss kB, peak rss kB)`` of a process."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text()
-                  .splitlines() if ":" in line)
-    return cpu, int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0])
-
-
-def beat(boards: list[HallBoard]) -> None:
-    """Write every board's heartbeat (docs/events.md), as each board's service does."""
-    if not boards:
-        return
-    pipe = boards[0].client.pipeline(transaction=False)
-    now = time.time()
-    for board in boards:
-        pipe.set(f"draughtsboard:{board.board_id}:alive",
-                 json.dumps({"time": now, "state": "running", "pid": os.getpid()}),
-                 px=7 * 86400 * 1000)
-    pipe.execute()
-
-
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -263,7 +240,6 @@ def _run(args: argparse.Namespace, rng: random.Random, server: RedisServer, tmp:
     config = tmp / "web.toml"
     config.write_text(f'[web]\ntoken_file = "{tmp / "token"}"\n[log]\nlevel = "warning"\n')
     binary = str(Path(sys.executable).parent / "draughtsboard")
-    from bench.web_load import raise_file_limit
 
     raise_file_limit()  # the web app holds a socket per feed
     web = subprocess.Popen([binary, "web", "--config", str(config), "--store", server.url,
@@ -274,7 +250,6 @@ def _run(args: argparse.Namespace, rng: random.Random, server: RedisServer, tmp:
             raise SystemExit("draughtsboard web did not start")
         base = f"http://127.0.0.1:{port}"
         if args.feeds:
-            from bench.web_load import load
 
             return load(args, boards, web.pid, base, server.url, server.port)
         return _measure(args, rng, boards, web.pid, base, server.url)

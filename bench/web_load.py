@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import random
@@ -21,11 +22,45 @@ import statistics
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+import redis
 
 #: Feeds from one loopback address (the web app allows 32).
 PER_ADDRESS = 20
+
+
+class Beating(Protocol):
+    """A board of the bench's hall, as far as its heartbeat goes."""
+
+    board_id: str
+
+    @property
+    def client(self) -> redis.Redis: ...
+
+
+def proc_stats(pid: int) -> tuple[float, int, int]:
+    """``(cpu seconds, rss kB, peak rss kB)`` of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text()
+                  .splitlines() if ":" in line)
+    return cpu, int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0])
+
+
+def beat(boards: Sequence[Beating]) -> None:
+    """Write every board's heartbeat (docs/events.md), as each board's service does."""
+    if not boards:
+        return
+    pipe = boards[0].client.pipeline(transaction=False)
+    now = time.time()
+    for board in boards:
+        pipe.set(f"draughtsboard:{board.board_id}:alive",
+                 json.dumps({"time": now, "state": "running", "pid": os.getpid()}),
+                 px=7 * 86400 * 1000)
+    pipe.execute()
 
 
 def raise_file_limit() -> None:
@@ -122,8 +157,6 @@ def load(args: argparse.Namespace, boards: list[Any], pid: int, base: str, redis
          redis_port: int) -> int:
     """Hold ``args.feeds`` feeds open for ``args.seconds`` while the boards play; print the
     figures; 0 if the targets are met."""
-    from bench.web import beat, proc_stats
-
     rng = random.Random(25)
     paths = [("/feed" if n % 2 else f"/feed?board={boards[n // 2 % len(boards)].board_id}")
              for n in range(args.feeds)]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from board_io.clock import Clock
 from board_io.errors import BoardIOError, LinkTimeout
 from board_io.geometry import CellMap, Layout
+from board_io.sim.devices import SIM_BUTTONS, SimButtons, SimSensorMatrix
 from board_io.types import ButtonName, Cell, Frame, Reading, Sensing, Square
 
 
@@ -75,8 +76,6 @@ class SimulatedBoard:
                  *, clock: Clock, cell_map: CellMap | None = None,
                  sensing: Sensing = Sensing.PRESENCE, faults: SimFaults | None = None,
                  buttons: Iterable[ButtonName] | None = None) -> None:
-        from board_io.sim.devices import SIM_BUTTONS, SimButtons, SimSensorMatrix
-
         self.layout = layout
         self.clock = clock
         self.cell_map = cell_map if cell_map is not None else CellMap.identity(layout)

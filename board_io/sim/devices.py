@@ -16,22 +16,38 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from board_io.buttons.base import Buttons
 from board_io.clock import Clock
+from board_io.geometry import CellMap
 from board_io.leds.base import LedMatrix, Rgb, pattern_lit
 from board_io.sensors.base import SensorMatrix
-from board_io.types import ButtonName, Frame, Led, Square
+from board_io.types import ButtonName, Frame, Led, Sensing, Square
 
-if TYPE_CHECKING:
-    from board_io.sim.board import SimulatedBoard
+
+class FrameSource(Protocol):
+    """What a sensor matrix reads: a board's cell map, its sensing, and its frame now.
+
+    :class:`board_io.sim.board.SimulatedBoard` is one (this module does not import it: the
+    board builds its devices from here).
+    """
+
+    @property
+    def cell_map(self) -> CellMap: ...
+
+    @property
+    def sensing(self) -> Sensing: ...
+
+    def frame(self) -> Frame:
+        """The sensor frame the board gives now."""
+        ...
 
 
 class SimSensorMatrix(SensorMatrix):
-    """The sensor matrix of a :class:`SimulatedBoard` (faults included)."""
+    """The sensor matrix of a simulated board (faults included)."""
 
-    def __init__(self, board: SimulatedBoard) -> None:
+    def __init__(self, board: FrameSource) -> None:
         cmap = board.cell_map
         super().__init__(cmap.sensor_rows, cmap.sensor_cols, board.sensing)
         self.board = board
