@@ -197,10 +197,10 @@ class Site:
         cookie = request.cookies.get(COOKIE, "")
         tr = _viewer(request)
         return _html(self.views.page(
-            "board.html", tr=tr, board_id=board_id, paired=paired,
+            "board.html", tr=tr, board_id=board_id, paired=paired, notice="",
             panel=self.views.panel(view, await self._alive(board_id), tr),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
-            csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, notice="",
+            csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, game=view.game,
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
                       for n, label in SETTINGS]))
 

@@ -11,7 +11,7 @@ import redis
 
 from engine.levels import level
 from firmware_host.remote.commands import commands_key
-from tests.firmware_host.web.harness import BoardRig, WebServer
+from tests.firmware_host.web.harness import TOKEN, BoardRig, WebServer
 
 pytestmark = pytest.mark.redis
 
@@ -165,3 +165,23 @@ def test_settings_chosen_at_the_web_app_outlive_a_restart(web: WebServer, redis_
     third = make_board("ctl8", mode="play")
     assert third.session.variant.name == "russian"  # another board's variant: ignored
     assert "saved settings ignored" in caplog.text and "variant international" in caplog.text
+
+
+def test_the_forms_start_from_the_game_in_play(web: WebServer, make_board: BoardMaker) -> None:
+    """The page's forms show the game's own variant, mode and names; a setting the page cannot
+    know (level, touch-move) asks for a choice instead of showing one that may be wrong."""
+    rig = make_board("ctl9", mode="play")
+    send(web, rig, "white", value="Ann <Smith>")
+    status, _, html = web.get("/board/ctl9", {"Authorization": f"Bearer {TOKEN}"})
+    assert status == 200
+
+    def select(name: str) -> str:
+        return html.split(f'name="command" value="{name}"', 1)[1].split("</form>", 1)[0]
+
+    assert "<option selected>russian</option>" in select("variant")
+    assert "<option selected>play</option>" in select("mode")
+    for unknown in ("level", "touch_move"):
+        assert '<option value="" selected disabled>' in select(unknown)
+        assert "<option selected>" not in select(unknown)
+    assert 'value="Ann &lt;Smith&gt;"' in select("white")  # escaped, not markup
+    assert 'value="draughtsboard"' in select("black")  # the computer plays Black
