@@ -78,6 +78,9 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "command_refused.no_clock": N_("{command}: this game has no clock"),
     "command_refused.already": N_("{command}: the clock is already so"),
     "command_refused.not_over": N_("{command}: the game is not over (adjudicate it)"),
+    "command_refused.in_game": N_("{command}: a game is going on"),
+    "command_refused.no_pairing": N_("{command}: no pairing of that round waits for this "
+                                     "board"),
     "settings": N_("set for the next game: {pending_text}"),
     "settings_applied": N_("this game: {applied_text}"),
     "header": N_("{tag}: {value}"),

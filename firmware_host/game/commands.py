@@ -82,6 +82,7 @@ class Commands:
             CommandName.RESUME: clock.command,
             CommandName.ADD_TIME: clock.command,
             CommandName.CLOCK: clock.press,
+            CommandName.START_ROUND: clock.start_round,
             CommandName.ADJUDICATE: self._cmd_adjudicate,
             CommandName.CORRECT_RESULT: self._cmd_adjudicate,
             CommandName.CORRECT_MOVE: lambda event: correct_move(session, event),

@@ -251,6 +251,17 @@ class Game:
             self._take_pairing()
         return outcome
 
+    def take_round(self, number: str) -> bool:
+        """The arbiter starts round ``number``: the game, not begun yet, takes the pairing of
+        that round waiting for it now (its names published); False when none waits (or
+        another round's, or the game took its pairing already)."""
+        if self.pairing is None or self._paired or self.game_id is None:
+            return False
+        if self.pairing.peek().get("Round") != number:
+            return False
+        self._take_pairing()
+        return self._paired
+
     def _take_pairing(self) -> None:
         """The game has begun: it takes the pairing waiting (the tags may be newer than those
         it opened with), and the next game is not named by it again."""

@@ -9,7 +9,8 @@ up, the game ends by time (:meth:`Timekeeper.on_flag`): the other side wins (FMJ
 docs/tournament.md) -- unless nobody has moved yet: a board left at the start position is not a
 game lost on time, its clock then waits, full, for the first move. ``pause`` and ``resume``
 commands hold and release the clock (the arbiter); a clock held before its game's first turn
-starts held, so a round starts on every board at once.
+starts held. ``start_round`` (:meth:`Timekeeper.start_round`) starts a round: the game waiting
+at the start takes the round's pairing and its clock starts again, full, at that moment.
 
 The clock is part of the session snapshot (:meth:`data`), saved after every move and every
 :data:`SAVE_EVERY_S` seconds while it runs; a restarted service resumes it as saved, the time
@@ -255,6 +256,36 @@ class Timekeeper:
         elif not (clock.pause(event.at) if event.name == "pause" else clock.resume(event.at)):
             s.publish("command_refused", command=event.name, reason="already")
             return
+        s.game.save(s.obligation)
+        self._changed(event.at)
+
+    def start_round(self, event: Command) -> None:
+        """``start_round`` (``value`` the round): the arbiter starts the round on this board.
+
+        The game must not have begun (no move, no result: the players sit at the start
+        position) and the pairing of that round must wait for it: the game takes it now (its
+        ``header`` events: the names), and its clock, held until this moment, starts again
+        with the full time for the side to move (the time that ran while the players sat down
+        is given back; a board not set up yet starts it at its first turn, as always).
+        Otherwise it is refused (``no_game``, ``game_over``, ``in_game``, ``no_pairing``) and
+        nothing changes.
+        """
+        s = self._s
+        reason = ("no_game" if s.game_id is None else "game_over" if s.outcome is not None
+                  else "in_game" if len(s.game.history) > 1 else "")
+        if not reason and not s.game.take_round(event.value or ""):
+            reason = "no_pairing"
+        if reason:
+            log.info("start_round %s refused (%s)", (event.value or "")[:20], reason)
+            s.publish("command_refused", command=event.name, reason=reason)
+            return
+        log.info("round %s started", event.value)
+        old = self.clock
+        if old is None:
+            return
+        self.clock = GameClock(old.control)  # full, and running (not held) from now on
+        if old.started:
+            self.clock.start(Color(s.board.turn), event.at)
         s.game.save(s.obligation)
         self._changed(event.at)
 

@@ -241,6 +241,10 @@ class CommandName(Enum):
     #: (``value`` ``"N MOVE"``, e.g. ``"7 33-28"``; ``tag`` the reason): firmware_host/game/
     #: correction.py. The board then guides the players to set up the corrected position.
     CORRECT_MOVE = "correct_move"
+    #: The arbiter's: round ``value`` starts now. The game waiting at the start takes its
+    #: pairing (the players' names) and its clock starts again, full (firmware_host/game/
+    #: timekeeper.py); refused once the game has begun or when no pairing of that round waits.
+    START_ROUND = "start_round"
 
 
 @dataclass(frozen=True)
