@@ -11,7 +11,9 @@ log is only ever written by its board. Each action first adds an entry to the au
 - :func:`adjudicate`: the game in play on a board ends with the arbiter's result;
 - :func:`correct_result`: the finished game on a board gets another result;
 - :func:`correct_move`: the game on a board is taken back to before a ply and the right move
-  played there (the board then guides the players to set up the corrected position).
+  played there (the board then guides the players to set up the corrected position);
+- :func:`start_round`: the boards of an imported round start it at once: each one's game
+  waiting at the start takes its pairing (the players' names) and its clock starts, full.
 
 The reason of a result or a corrected move goes with the command (``tag``) and the board keeps
 it in the game's record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``,
@@ -36,9 +38,11 @@ from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.replies import stream_entries
+from firmware_host.tournament.pairing import Pairing, is_round, parse_round, round_key
 
 __all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
-           "audit_entries", "correct_move", "correct_result", "pause_all", "resume_all"]
+           "audit_entries", "correct_move", "correct_result", "pause_all", "resume_all",
+           "round_pairings", "start_round"]
 
 #: The audit stream (:data:`firmware_host.store.keys.AUDIT`) is capped at about this many entries.
 AUDIT_LENGTH = 100_000
@@ -194,6 +198,52 @@ async def correct_move(client: Redis, board: str, ply: str, move: str, who: str,
                 move=text)
     await _send(client, board, {"name": "correct_move", "value": f"{int(ply)} {text}",
                                 "tag": why})
+
+
+async def round_pairings(client: Redis, number: str) -> list[Pairing]:
+    """The pairings of the imported round ``number``, in board order.
+
+    Raises:
+        ArbiterError: not a round number, no such round imported, or its list damaged.
+    """
+    if len(number) > 20 or not is_round(number):
+        raise ArbiterError(f"round {number[:20]!r}: a round number (3, or 3.1)")
+    try:
+        pairings = parse_round(await client.get(round_key(number)), number)
+    except ValueError as exc:
+        raise ArbiterError(f"{exc}: import the round again") from None
+    if not pairings:
+        raise ArbiterError(f"no round {number} imported: import its pairing list first "
+                           "(draughtsboard round import)")
+    return pairings
+
+
+async def start_round(client: Redis, number: str, boards: Iterable[str],
+                      not_started: Mapping[str, str], who: str, reason: str = "") -> list[str]:
+    """Start round ``number`` on ``boards`` (those of its pairing that can start it; the
+    others, in ``not_started``, each with why, go into the audit entry too); return them.
+
+    One audit entry, then every board's ``start_round`` command in one transaction with one
+    ``time``: the boards read them at the same instant.
+
+    Raises:
+        ArbiterError: no board to start, or a bad reason.
+    """
+    chosen = list(dict.fromkeys(boards))
+    if not chosen:
+        raise ArbiterError(f"round {number} can start on no board: " + "; ".join(
+            f"{board} {why}" for board, why in not_started.items()))
+    why = _reason(reason, required=False)
+    await audit(client, who, "start_round", "*", why, round=number, boards=chosen,
+                not_started=dict(not_started))
+    sent = f"{time.time():.3f}"
+    pipe = client.pipeline(transaction=True)
+    for board in chosen:
+        entry: dict[FieldT, EncodableT] = {"name": "start_round", "value": number,
+                                           "time": sent}
+        pipe.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
+    await pipe.execute()
+    return chosen
 
 
 def _text(value: object) -> str:

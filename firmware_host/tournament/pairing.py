@@ -45,9 +45,11 @@ __all__ = [
     "Pairing",
     "PairingSource",
     "check_rows",
+    "is_round",
     "load_round",
     "open_pairing",
     "pairing_key",
+    "parse_round",
     "read_pairings",
     "round_key",
     "store_round",
@@ -84,6 +86,15 @@ class Pairing:
         if self.event:
             tags["Event"] = self.event
         return tags
+
+
+def is_round(text: str) -> bool:
+    """Whether ``text`` is a round as a pairing list writes it (``3``, ``3.1``).
+
+    >>> is_round("3"), is_round("3.1"), is_round("3; DROP"), is_round("")
+    (True, True, False, False)
+    """
+    return _ROUND.fullmatch(text) is not None
 
 
 def pairing_key(board_id: str) -> str:
@@ -221,7 +232,15 @@ def load_round(client: redis.Redis, number: str) -> list[Pairing] | None:
         redis.RedisError: Redis cannot be read.
         ValueError: the stored round is not a list of pairings.
     """
-    raw: object = client.get(round_key(number))
+    return parse_round(client.get(round_key(number)), number)
+
+
+def parse_round(raw: object, number: str) -> list[Pairing] | None:
+    """The pairings of a round as stored (the value of its key; None: no such round).
+
+    Raises:
+        ValueError: the stored round is not a list of pairings.
+    """
     if raw is None:
         return None
     try:

@@ -16,8 +16,13 @@ Routes (:meth:`ArbiterSite.routes`):
   (a browser's form, which accepts HTML, is sent on to the console; a script gets JSON);
 - ``GET /arbiter/state.json``: every board with its game, players, round, state, clock (both
   times as they are now: :mod:`firmware_host.web.clocks`; the page counts the running side
-  down from there), result, online; the newest audit entries; the ``csrf`` field;
+  down from there), result, online, the round whose pairing waits for it (``waiting``); the
+  rounds waiting (``rounds``); the newest audit entries; the ``csrf`` field;
 - ``POST /arbiter/pause-all``, ``POST /arbiter/resume-all`` (``reason`` optional);
+- ``POST /arbiter/start-round`` (``round``, ``reason`` optional): every board of the imported
+  round that can start it (online, its game waiting at the start with the round's pairing)
+  starts it at once, its game named and its clock started full; the reply names the boards
+  that could not, and why;
 - ``POST /arbiter/add-time`` (``board``, ``side``, ``seconds``, ``reason``);
 - ``POST /arbiter/adjudicate`` (``board``, ``result`` ``white``/``black``/``draw``,
   ``reason``, ``game_id``);
@@ -48,9 +53,12 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from firmware_host.i18n import ENGLISH
+from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
+from firmware_host.tournament.pairing import Pairing, pairing_key
 from firmware_host.web import liveness
 from firmware_host.web.auth import CODE_DIGITS, PairingGuard, RateLimiter
 from firmware_host.web.feed import format_cursor
@@ -158,6 +166,7 @@ class ArbiterSite:
             web.get("/arbiter/audit.json", self._guarded(self.audit, post=False)),
             web.post("/arbiter/pause-all", self._guarded(self.pause_all)),
             web.post("/arbiter/resume-all", self._guarded(self.resume_all)),
+            web.post("/arbiter/start-round", self._guarded(self.start_round)),
             web.post("/arbiter/add-time", self._guarded(self.add_time)),
             web.post("/arbiter/adjudicate", self._guarded(self.adjudicate)),
             web.post("/arbiter/correct", self._guarded(self.correct)),
@@ -254,7 +263,17 @@ class ArbiterSite:
             "state": view.state, "state_text": view.state_name,
             "clock": self.views.clock_now(view, alive), "online": alive.online,
             "seen_text": alive.seen_text, "said": view.messages[-1] if view.messages else None,
+            "waiting": (await self._waiting(board_id)).get("Round"),
         }
+
+    async def _waiting(self, board_id: str) -> dict[str, str]:
+        """The pairing waiting for a board's next game (its PDN tags; {}: none)."""
+        try:
+            raw: object = await self.client.hgetall(pairing_key(board_id))
+        except ResponseError:  # a key of another type: no pairing
+            return {}
+        return {_decoded(k): _decoded(v) for k, v in (raw if isinstance(raw, dict) else {}
+                                                       ).items()}
 
     async def _boards(self) -> list[dict[str, object]]:
         boards = await self.reader.boards()
@@ -269,8 +288,10 @@ class ArbiterSite:
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
         cookie = request.cookies.get(COOKIE, "")
+        shown = await self._boards()
         return web.Response(content_type="text/html", text=self.views.page(
-            "arbiter.html", tr=ENGLISH, boards=await self._boards(), cursor=format_cursor(cursor),
+            "arbiter.html", tr=ENGLISH, boards=shown, cursor=format_cursor(cursor),
+            rounds=_rounds(shown),
             csrf=self.keys.csrf(cookie) if cookie else "", who=who, results=RESULT_CHOICES,
             audit=await _audit(self.client), paired=False,
             audit_time=lambda t: time.strftime("%H:%M:%S", time.gmtime(t))))
@@ -279,8 +300,9 @@ class ArbiterSite:
                     ) -> web.Response:
         """Every board, the newest audit entries, the CSRF field."""
         cookie = request.cookies.get(COOKIE, "")
+        shown = await self._boards()
         return web.json_response({
-            "boards": await self._boards(),
+            "boards": shown, "rounds": _rounds(shown),
             "audit": await _audit(self.client),
             "csrf": self.keys.csrf(cookie) if cookie else None, "who": who})
 
@@ -328,6 +350,53 @@ class ArbiterSite:
                                           form.get("reason", ""))
         return _done(f"Resume sent to {_count(boards)}: {', '.join(boards) or 'none'}",
                      boards=boards)
+
+    async def start_round(self, request: web.Request, who: str, form: dict[str, str]
+                          ) -> web.Response:
+        """Start the imported round ``round`` on every board of its pairing that can start it;
+        the reply names the others and why."""
+        number = form.get("round", "").strip()
+        pairings = await arbiter.round_pairings(self.client, number)
+        known = set(await self.reader.boards())
+        alive = await liveness.read(self.client, sorted(known), self.clock())
+        ready: list[str] = []
+        not_started: dict[str, str] = {}
+        for pairing in pairings:
+            why = await self._not_ready(pairing, known, alive)
+            if why:
+                not_started[pairing.board] = why
+            else:
+                ready.append(pairing.board)
+        started = await arbiter.start_round(self.client, number, ready, not_started, who,
+                                            form.get("reason", ""))
+        message = f"Round {number} started on {_count(started)}: {', '.join(started)}"
+        if not_started:
+            message += "; not started: " + "; ".join(
+                f"{board} {why}" for board, why in not_started.items())
+        return _done(message, boards=started, not_started=not_started)
+
+    async def _not_ready(self, pairing: Pairing, known: set[str],
+                         alive: dict[str, liveness.Liveness]) -> str:
+        """Why ``pairing``'s board cannot start its round now ("": it can)."""
+        board = pairing.board
+        if board not in known:
+            return "(no game recorded: is its board.id right?)"
+        if not alive[board].online:
+            return "(offline)"
+        current = await self.reader.current_game_id(board)
+        game = None if current is None else await self.reader.game(board, current)
+        if game is None:
+            return "(no game open)"
+        waiting = await self._waiting(board)
+        if not _names(waiting, pairing) and _names(game.headers, pairing):
+            return "(started already)"
+        if game.finished:
+            return "(its last game is over: set up the start position)"
+        if _played(game):
+            return "(a game is going on)"
+        if not _names(waiting, pairing):
+            return f"(round {pairing.round}'s pairing does not wait for it: import it again)"
+        return ""
 
     async def add_time(self, request: web.Request, who: str, form: dict[str, str]
                        ) -> web.Response:
@@ -379,7 +448,8 @@ class ArbiterSite:
         await arbiter.correct_move(self.client, board, form.get("ply", ""),
                                    form.get("move", ""), who, form.get("reason", ""), game_id,
                                    plies=len(game.moves))
-        return web.json_response({"ok": True})
+        return _done(f"Sent to {board}: ply {int(form.get('ply', ''))} corrected to "
+                     f"{form.get('move', '').strip()}")
 
 
 def audit_words(entry: dict[str, object]) -> str:
@@ -396,6 +466,8 @@ def audit_words(entry: dict[str, object]) -> str:
     detail = raw if isinstance(raw, dict) else {}
     if action in ("pause_all", "resume_all"):
         return f"every clock {'paused' if action == 'pause_all' else 'resumed'}"
+    if action == "start_round":
+        return _round_words(detail)
     if action == "add_time":
         seconds = detail.get("seconds")
         amount = f"{seconds:+g}" if isinstance(seconds, int | float) else "?"
@@ -413,6 +485,42 @@ async def _audit(client: Redis) -> list[dict[str, object]]:
     """The newest audit entries, each with its words (``text``)."""
     return [{**e, "text": audit_words(e)} for e in await arbiter.audit_entries(client,
                                                                                 AUDIT_SHOWN)]
+
+
+def _round_words(detail: dict[object, object]) -> str:
+    """A started round in words.
+
+    >>> _round_words({"round": "3", "boards": ["hall-1", "hall-2"],
+    ...               "not_started": {"hall-3": "(offline)"}})
+    'round 3 started on hall-1, hall-2; not on hall-3 (offline)'
+    """
+    boards, missed = detail.get("boards"), detail.get("not_started")
+    words = f"round {detail.get('round', '?')} started on " + (
+        ", ".join(str(b) for b in boards) if isinstance(boards, list) else "?")
+    if isinstance(missed, dict) and missed:
+        words += "; not on " + "; ".join(f"{b} {why}" for b, why in missed.items())
+    return words
+
+
+def _names(tags: dict[str, str], pairing: Pairing) -> bool:
+    """Whether ``tags`` (a waiting pairing's, or a game's) are those of ``pairing``."""
+    return all(tags.get(tag) == value for tag, value in pairing.headers().items()
+               if tag != "Event")
+
+
+def _played(game: GameRecord) -> bool:
+    """The game has begun: a move by the players (an English ballot's moves do not count)."""
+    return any(m.by != "ballot" for m in game.moves)
+
+
+def _rounds(boards: list[dict[str, object]]) -> list[str]:
+    """The rounds whose pairing waits for a board, in order (``3`` before ``10``)."""
+    found = {str(b["waiting"]) for b in boards if b.get("waiting")}
+    return sorted(found, key=lambda r: [int(part) for part in r.split(".") if part.isdigit()])
+
+
+def _decoded(value: object) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _count(boards: list[str]) -> str:

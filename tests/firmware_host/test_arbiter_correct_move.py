@@ -82,6 +82,9 @@ def test_a_move_corrected_from_the_console_is_audited_replayed_and_set_up(
             assert sync.xlen(AUDIT) == audit_before  # nothing decided yet
             reply = await http.post("/arbiter/correct-move", headers=BEARER, data=form)
             assert reply.status == 200
+            # The console's status line says what was sent, as for every other decision.
+            assert (await reply.json())["message"] == \
+                f"Sent to {board_id}: ply 3 corrected to 33-29"
             entries = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())
             entry = entries["audit"][0]
             assert (entry["action"], entry["board"], entry["detail"]) == (

@@ -9,7 +9,8 @@
   var PIECES = { white: ["#fafafa", "#555"], black: ["#1c1c1c", "#999"] };
   var ROLES = { from: "#2e9e44", to: "#2e9e44", path: "#8e44ad", remove: "#d0342c",
     legal: "#f4f4f4", must: "#f39c12", hint: "#f1c40f", missing: "#2e9e44", extra: "#d0342c",
-    adjust: "#3a7bd5", crown: "#d4af37", result: "#f4f4f4" };
+    adjust: "#3a7bd5", crown: "#d4af37", result: "#f4f4f4", fault: "#c2188f",
+    clock: "#3a7bd5" };
   var SVG = "http://www.w3.org/2000/svg";
 
   // -- the viewer's language ----------------------------------------------------------------
@@ -123,6 +124,35 @@
     });
   }
 
+  // The key to the lights under the board (templates/panel.html, web/lights.py): each kind
+  // lit now, once, in the key's order, in the viewer's words.
+  function drawLights(box, frame) {
+    var list = box.querySelector("ul.lights"), head = box.querySelector(".lights-head");
+    if (!list) { return; }
+    var kinds = [], shown = {};
+    try { kinds = JSON.parse(list.dataset.lights || "[]"); } catch (e) { kinds = []; }
+    Object.keys(frame).forEach(function (name) {
+      var led = frame[name];
+      if (led && led[0] !== "off") { shown[led[1]] = true; }
+    });
+    list.textContent = "";
+    kinds.forEach(function (kind) {
+      if (!shown[kind[0]]) { return; }
+      var item = document.createElement("li"), ring = document.createElementNS(SVG, "svg");
+      var words = document.createElement("span");
+      item.dataset.role = kind[0];
+      [["class", "ring"], ["width", 16], ["height", 16], ["viewBox", "0 0 16 16"],
+        ["aria-hidden", "true"]].forEach(function (a) { ring.setAttribute(a[0], a[1]); });
+      ring.appendChild(circle({ cx: 8, cy: 8, r: 6, fill: "none", stroke: kind[1],
+        "stroke-width": 3 }));
+      words.textContent = t(kind[2]);
+      item.append(ring, " ", words);
+      list.appendChild(item);
+    });
+    list.hidden = !list.children.length;
+    if (head) { head.hidden = list.hidden; }
+  }
+
   // -- the clocks ---------------------------------------------------------------------------
   // A clock box (templates/clocks.html) holds both times as the server last read them
   // (data-clock, or a feed message's "clock"); the page counts the running side down from the
@@ -206,7 +236,7 @@
       setText(box, ".last-move", move.label);
       if (move.fen) { setText(box, ".turn", t(move.fen.charAt(0) === "W" ? "white" : "black")); }
     }
-    if (data.leds && svg) { drawLeds(svg, data.leds); }
+    if (data.leds && svg) { drawLeds(svg, data.leds); drawLights(box, data.leds); }
     if (data.clock) { setClock(box.querySelector(".clocks"), data.clock); }
     if (data.state) {
       var state = setText(box, ".state", t(data.state));
@@ -366,6 +396,23 @@
         list.appendChild(li);
       });
     }
+    function applyRounds(rounds) {
+      // The round the start button offers: the newest waiting on the boards (unless the
+      // arbiter is typing another).
+      var field = document.getElementById("arb-round"), note = document.getElementById("arb-rounds");
+      if (field && document.activeElement !== field && rounds.length) {
+        field.value = rounds[rounds.length - 1];
+        showRound();
+      }
+      if (note) {
+        note.textContent = rounds.length ? "Waiting on the boards: round " + rounds.join(", ") + "."
+          : "No round waits on the boards: import its pairing list (draughtsboard round import).";
+      }
+    }
+    function showRound() {
+      var field = document.getElementById("arb-round");
+      if (field) { setText(document.getElementById("arb-start-round"), ".round-n", field.value.trim()); }
+    }
     function read() {
       // At most one read at a time; one more after it when asked meanwhile.
       if (reading) { again = true; return; }
@@ -380,6 +427,7 @@
             applyBoard(card, b);
           });
           if (state.audit) { applyAudit(state.audit); }
+          if (state.rounds) { applyRounds(state.rounds); }
         })
         .catch(function () { /* the feed or the next decision reads again */ })
         .then(function () {
@@ -403,6 +451,7 @@
       return text.replace("{board}", fields.get("board") || "")
         .replace("{seconds}", fields.get("seconds") || "")
         .replace("{ply}", fields.get("ply") || "").replace("{move}", (fields.get("move") || "").trim())
+        .replace("{round}", (fields.get("round") || "").trim())
         .replace("{reason}", reason ? " Reason: " + reason + "." : "");
     }
     function send(form, button) {
@@ -442,6 +491,8 @@
         yes.focus();
       });
     });
+    var roundField = document.getElementById("arb-round");
+    if (roundField) { roundField.addEventListener("input", showRound); }
     ask.addEventListener("keydown", function (event) {
       if (event.key === "Escape") { no.click(); }
     });

@@ -4,9 +4,12 @@ boards playing on a 3+2 clock on a real Redis.
 The arbiter pairs with the arbiter code, opens the console, pauses every clock (each board
 carries it out, and the console and the board page show the clocks paused), adjudicates a game,
 corrects its result with a reason, and the corrected result and the reason are in
-``/broadcast.pdn``. Every decision is asked again before it is sent and its reply is said in
-words. The console's screenshots (web-arbiter.png, web-arbiter-phone.png) go where
-test_web_browser.py puts its own (``DRAUGHTSBOARD_SCREENSHOTS=docs``: into docs/).
+``/broadcast.pdn``. The arbiter starts round 3 of an imported pairing on every board at once
+(those that can: one is offline); the cards name the players and show full clocks; pressed
+again on a phone, the reply says why nothing can start. Every decision is asked again before it
+is sent and its reply is said in words. The console's screenshots (web-arbiter.png,
+web-arbiter-phone.png, web-arbiter-round.png) go where test_web_browser.py puts its own
+(``DRAUGHTSBOARD_SCREENSHOTS=docs``: into docs/).
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import redis
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from firmware_host.tournament.pairing import read_pairings, store_round
 from tests.firmware_host.web import test_web_browser as shared
 from tests.firmware_host.web.harness import BoardRig, WebServer
 from tests.firmware_host.web.test_web_browser import (
@@ -238,3 +243,78 @@ def test_the_board_page_and_the_hall_show_both_clocks(
     assert not browser.find_element(By.CSS_SELECTOR, "#board-plain-1 .clocks").is_displayed()
     browser.get(web.base + "/board/plain-1")
     assert not browser.find_element(By.CSS_SELECTOR, "#panel .clocks").is_displayed()
+
+
+ROUND_3 = ("board,white,black,round,event\n"
+           "hall-1,Ann Smit,Bob de Vries,3,Club night\n"
+           "hall-2,Cor Jansen,Dirk Bos,3,Club night\n"
+           "hall-3,Eva Kok,Fred Mol,3,Club night\n")
+
+
+def _pair(browser: webdriver.Chrome, web: WebServer) -> None:
+    browser.get(web.base + "/arbiter")
+    browser.find_element(By.NAME, "code").send_keys(web.arbiter.code + Keys.ENTER)
+    WebDriverWait(browser, WAIT).until(lambda b: b.find_elements(By.ID, "arb-boards"))
+
+
+def test_the_arbiter_starts_the_round_on_every_board_at_once(
+        arbiter_web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome,
+        redis_url: str) -> None:
+    web = arbiter_web
+    one = make_board("hall-1", variant="international", extra=CLOCK)
+    two = make_board("hall-2", variant="international", extra=CLOCK)
+    make_board("hall-3", variant="international", extra=CLOCK).close()  # its service stops
+    for rig in (one, two):
+        rig.run(30.0)  # the players sit down: White's time runs on both boards
+    assert one.session.timekeeper.display(one.clock.monotonic()).startswith("white 0:02:29*")
+    store_round(redis.Redis.from_url(redis_url), read_pairings(ROUND_3)[0])  # round import
+    wait = WebDriverWait(browser, WAIT)
+    _screen(browser, DESKTOP)
+    _pair(browser, web)
+    assert browser.find_element(By.ID, "arb-round").get_attribute("value") == "3"
+    assert _text_of(browser, "#arb-start-round") == "Start round 3"
+    assert _text_of(browser, "#arb-rounds") == "Waiting on the boards: round 3."
+
+    # Start round 3: asked, then sent to every board of the pairing that can start it.
+    posted = {rig.board_id: _posted(rig) for rig in (one, two)}
+    browser.find_element(By.ID, "arb-start-round").click()
+    wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
+    assert _text_of(browser, "#arb-confirm-text") == (
+        "Start round 3 on every board of its pairing now? Each board's game gets its players, "
+        "and its clock starts with the full time.")
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    wait.until(lambda b: _text_of(b, "#arb-status") ==
+               "Round 3 started on 2 boards: hall-1, hall-2; not started: hall-3 (offline)")
+    for rig in (one, two):
+        _obey(rig, posted[rig.board_id])
+        clock = _last_clock(rig)
+        assert (clock["running"], clock["paused"], clock["clock_white"]) == ("white", False, 180)
+    # The cards name the players (the boards' header events) and show both clocks full.
+    wait.until(lambda b: _text_of(b, "#arb-hall-1 .players") == "Ann Smit – Bob de Vries")
+    wait.until(lambda b: _text_of(b, "#arb-hall-2 .players") == "Cor Jansen – Dirk Bos")
+    assert _text_of(browser, "#arb-hall-1 .round-n") == "3"
+    assert _text_of(browser, "#arb-hall-2 .clock-black .time") == "3:00"
+    wait.until(lambda b: "round 3 started on hall-1, hall-2; not on hall-3 (offline)"
+               in _text_of(b, "#arb-audit"))
+    wait.until(lambda b: _text_of(b, "#arb-rounds") == "Waiting on the boards: round 3.")
+    assert _overflow(browser) <= 0
+    browser.save_screenshot(str(SHOTS / "web-arbiter-round.png"))
+    status, _, pdn = web.get("/broadcast.pdn?round=3")
+    assert status == 200 and '[White "Ann Smit"]' in pdn and '[Black "Dirk Bos"]' in pdn
+
+    # On a phone: pressed again, nothing can start (started, or offline): one clear reply.
+    _screen(browser, PHONE)
+    browser.get(web.base + "/arbiter")
+    wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
+    assert _overflow(browser) <= 0
+    button = browser.find_element(By.ID, "arb-start-round")
+    assert button.rect["height"] >= 44 and button.rect["x"] + button.rect["width"] <= PHONE[0]
+    button.click()
+    wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    wait.until(lambda b: _text_of(b, "#arb-status") == (
+        "Not done: round 3 can start on no board: hall-1 (started already); "
+        "hall-2 (started already); hall-3 (offline)"))
+    status, _, body = web.get("/arbiter/audit.json",
+                              {"Authorization": f"Bearer {web.arbiter.token}"})
+    assert [e["action"] for e in json.loads(body)["audit"]] == ["start_round"]
