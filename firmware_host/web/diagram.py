@@ -40,6 +40,7 @@ ROLE_COLOURS: Mapping[str, str] = {
     "from": "#2e9e44", "to": "#2e9e44", "path": "#8e44ad", "remove": "#d0342c",
     "legal": "#f4f4f4", "must": "#f39c12", "hint": "#f1c40f", "missing": "#2e9e44",
     "extra": "#d0342c", "adjust": "#3a7bd5", "crown": "#d4af37", "result": "#f4f4f4",
+    "fault": "#c2188f", "clock": "#3a7bd5",
 }
 #: (fill, edge) of a white and a black piece (the page's script draws them the same).
 PIECE_COLOURS: Mapping[str, tuple[str, str]] = {"white": ("#fafafa", "#555"),

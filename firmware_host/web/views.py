@@ -23,6 +23,7 @@ from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
+from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
 from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
 from firmware_host.web.reader import BoardView
 
@@ -116,7 +117,7 @@ NO_GAME = N_("no game yet")
 #: The words the page script writes itself (app.js), besides those of the live card and panel.
 SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
                 N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
-                *RESULT_WORDS.values())
+                *RESULT_WORDS.values(), *LIGHT_WORDS.values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
 LIVE_TEMPLATES = ("card.html", "panel.html", "clocks.html")
 
@@ -186,7 +187,8 @@ class Views:
         return self.env.get_template("panel.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
             rows=move_rows(moves), diagram=self._diagram(view, 480, tr),
-            clock=self.clock_now(view, alive), **_words(tr))
+            clock=self.clock_now(view, alive), lights=lit(view.leds),
+            light_words=words_json(), **_words(tr))
 
     def clock_now(self, view: BoardView, alive: Liveness) -> ClockNow | None:
         """The board's clock as it shows now (None: its game has no clock). A board that is

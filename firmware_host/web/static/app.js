@@ -141,9 +141,13 @@
       var item = document.createElement("li"), ring = document.createElementNS(SVG, "svg");
       var words = document.createElement("span");
       item.dataset.role = kind[0];
-      [["class", "ring"], ["width", 16], ["height", 16], ["viewBox", "0 0 16 16"],
+      var square = document.createElementNS(SVG, "rect");
+      [["class", "ring"], ["width", 18], ["height", 18], ["viewBox", "0 0 18 18"],
         ["aria-hidden", "true"]].forEach(function (a) { ring.setAttribute(a[0], a[1]); });
-      ring.appendChild(circle({ cx: 8, cy: 8, r: 6, fill: "none", stroke: kind[1],
+      [["width", 18], ["height", 18], ["fill", "#8b5a2b"]].forEach(function (a) {
+        square.setAttribute(a[0], a[1]);
+      });
+      ring.append(square, circle({ cx: 9, cy: 9, r: 6, fill: "none", stroke: kind[1],
         "stroke-width": 3 }));
       words.textContent = t(kind[2]);
       item.append(ring, " ", words);

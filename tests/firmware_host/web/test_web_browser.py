@@ -148,10 +148,13 @@ def test_hall_live_move_offline_and_a_new_game_from_the_page(
     wait.until(lambda b: "correction" in _text_of(b, ".state") or "put back" in
                _text_of(b, ".messages"))
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#panel circle.led"))
+    key = _text_of(browser, "ul.lights")  # the key names the rings drawn
+    assert "put a piece back here" in key and "take the piece off this square" in key
     browser.save_screenshot(str(SHOTS / "web-board.png"))
     hall1.sim.lift(hall1.session.board.variant.parse_square("g3"))
     hall1.sim.place(hall1.session.board.variant.parse_square("h4"))
     hall1.run(3.0)
+    wait.until(lambda b: "put a piece back here" not in _text_of(b, "ul.lights"))  # live
 
     reader = hall1.service.remote
     assert reader is not None
