@@ -134,7 +134,8 @@ class Rig:
     def __init__(self, variant: str = "english", *, mode: Mode = Mode.RECORD,
                  fen: str | None = None, computer: Sequence[str] = (), store: Any = None,
                  start: bool = True, occupied: Iterable[int] | None = None,
-                 step: float = 0.1, manual: bool = False, **settings: Any) -> None:
+                 step: float = 0.1, manual: bool = False, wall: float = 1_700_000_000.0,
+                 **settings: Any) -> None:
         self.config = replace(SessionConfig(mode=mode), **settings)
         self.store = store if store is not None else open_store("memory", self.board_id())
         self.opponent = ScriptedOpponent(computer)
@@ -145,7 +146,7 @@ class Rig:
                            else SyncEngineWorker(self.opponent, Limit(depth=1), VirtualClock()))
             self.worker.post = self.queue.append
         self.session = Session(variant, self.store, self.config, thinker=self.worker, fen=fen,
-                               wall_clock=lambda: 1_700_000_000.0)
+                               wall_clock=lambda: wall)  # (``wall``: Unix time, fixed)
         self.events: list[dict[str, Any]] = []
         self.session.subscribe(self.events.append)
         self.now = 0.0

@@ -25,6 +25,10 @@ WHITE, BLACK = Color.WHITE, Color.BLACK
     ("0.5+1", "30+1"),
     ("40/90+30:30+30", "40/5400+30:1800+30"),
     ("40/120", "40/7200"),
+    # The FMJD competition rules' rates of play (annex 3, 6.1): 2 hours for 50 moves, then
+    # an hour for each 25 moves; 1 h 30 for 40 moves, then 1 hour to the end.
+    ("50/2h:25/1h", "50/7200:25/3600"),
+    ("40/1h30m:1h", "40/5400:3600"),
     (" 3 + 2 ", "180+2"),
 ])
 def test_time_controls_are_read_and_written_in_seconds(text: str, pdn: str) -> None:
@@ -80,6 +84,12 @@ def test_fixed_moves_period_adds_the_next_period_after_its_last_move() -> None:
     assert clock.left(BLACK, 40.0) == 60 - 20 + 60
     clock.press(50.0)                            # White's third move: no new period
     assert clock.left(WHITE, 50.0) == 90.0
+
+
+def test_the_fmjd_preferred_rate_gives_an_hour_after_the_50th_and_every_25th_move() -> None:
+    control = parse_time_control("50/2h:25/1h")
+    assert [control.bonus_after(n) for n in (49, 50, 51, 74, 75, 100)] == [
+        0, 3600, 0, 0, 3600, 3600]
 
 
 def test_repeating_fixed_moves_period() -> None:

@@ -3,6 +3,8 @@ game on a flag fall, survives a restart, pauses for the arbiter, and goes into t
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from engine.pdn import read_games
@@ -103,6 +105,36 @@ def test_a_restart_mid_game_keeps_both_clocks_and_charges_the_downtime_to_nobody
     again.play("19-23")                            # Black: 5 s + 1.5 s used, +2
     assert again.last("move")["clock_black"] == 175.5
     assert again.last("move")["clock_white"] == 171.5
+
+
+def test_a_restart_says_how_long_the_clock_was_down_and_charges_it_to_nobody(
+        caplog: pytest.LogCaptureFixture) -> None:
+    store = open_store("memory", Rig.board_id())
+    rig = clocked(store=store)
+    rig.play("32-28")
+    rig.wait(5_000)                                # saved: Black has 175 s
+    # Killed; back ten minutes later by the wall clock (its own monotonic time from 0).
+    with caplog.at_level(logging.INFO, logger="firmware_host.game.timekeeper"):
+        again = clocked(store=store, occupied=rig.session.game.position,
+                        wall=1_700_000_000.0 + 600)
+    assert "clock: resumed as saved 600 s ago (the time the service was down is charged to " \
+        "nobody)" in caplog.text
+    resumed = again.last("clock")
+    assert (resumed["running"], resumed["clock_black"]) == ("black", 175.0)
+    assert again.published("result") == []       # ten minutes down: no flag fell
+
+
+def test_a_flag_fall_loses_even_when_the_opponent_could_not_win() -> None:
+    # White's three kings against Black's lone king: Black could never win this, and still
+    # wins on time when White's flag falls (FMJD: no exception for the material left).
+    rig = Rig("international", time_control="1", fen="W:WK46,K47,K48:BK5")
+    rig.play("47-42")
+    rig.play("5-10")
+    rig.wait(61_000)
+    result = rig.last("result")
+    assert (result["termination"], result["winner"], result["result"]) == (
+        "time", "black", "0-2")
+    assert '[Result "0-2"]' in render_game(rig.game())
 
 
 def test_pause_and_resume_hold_the_clock_and_a_paused_flag_does_not_fall() -> None:
