@@ -133,14 +133,18 @@ class Display:
 
 
 def check_options(options: DemoOptions) -> Level:
-    """Check the variant and the levels; return the computer's :class:`~engine.levels.Level`.
+    """Check the variant, the levels and the time control; return the computer's
+    :class:`~engine.levels.Level`.
 
     Raises:
-        ConfigError: an unknown variant or an out-of-range level.
+        ConfigError: an unknown variant, an out-of-range level, a bad time control.
     """
     from engine.variant import find_variant
     from firmware_host.config.loader import ConfigError
 
+    # --time-control, checked as run and play check it (in the service it would be a crash).
+    Config.from_mapping({"clock": {"time_control": options.time_control}},
+                        source="command line")
     try:
         find_variant(options.variant)
         level(options.human_level)
