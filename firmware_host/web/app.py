@@ -3,9 +3,9 @@
 ``build_app(settings, client)`` makes the aiohttp application; :func:`serve` runs it. It holds
 no game state: every request reads the boards' Redis (:mod:`firmware_host.web.reader`).
 
-Routes: ``/`` the hall, ``/board/<id>`` a board, ``/games`` the archive (``/games.pdn`` the
-selected games), ``/game/<board>/<game>`` a replay (``.pdn``: its PDN), ``/feed`` the live
-feed (SSE), ``/broadcast.pdn`` (``?round=``, ``?board=``; also ``/broadcast/round/<r>.pdn``,
+Routes: ``/`` the hall, ``/board/<id>`` a board, ``/games`` the archive (``/games.pdn`` its
+games), ``/game/<board>/<game>`` a replay (and ``.pdn``), ``/feed`` the live feed, ``/round/<r>``
+a round's results, ``/broadcast.pdn`` (``?round=``, ``?board=``; ``/broadcast/round/<r>.pdn``,
 ``/broadcast/board/<id>.pdn``), ``/pair``, ``POST /board/<id>/command``.
 """
 
@@ -39,6 +39,7 @@ from firmware_host.web.headers import errors_as_replies, security_headers
 from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
+from firmware_host.web.rounds import RoundPages
 from firmware_host.web.views import ArchiveRow, Views
 
 __all__ = ["WebSettings", "build_app"]
@@ -54,13 +55,7 @@ WRITE_TIMEOUT_S = 30.0
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
-BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
-           ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
-           ("resign", N_("Resign")))
-SETTINGS = (("variant", N_("Variant")), ("mode", N_("Mode")), ("level", N_("Engine level")),
-            ("touch_move", N_("Touch-move")))
-TAGS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event")),
-        ("round", N_("Round")))
+NOT_THE_CODE = N_("That is not the pairing code.")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -200,9 +195,10 @@ class Site:
             "board.html", tr=tr, board_id=board_id, paired=paired, notice="",
             panel=self.views.panel(view, await self._alive(board_id), tr),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
-            csrf=self.settings.keys.csrf(cookie), buttons=BUTTONS, tags=TAGS, game=view.game,
+            csrf=self.settings.keys.csrf(cookie), buttons=control.BUTTONS, game=view.game,
+            tags=control.TAG_FORMS, tag_of=control.TAGS,
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
-                      for n, label in SETTINGS]))
+                      for n, label in control.SETTINGS]))
 
     async def games(self, request: web.Request) -> web.Response:
         filters = {k: request.query.get(k, "")[:80] for k in
@@ -261,7 +257,7 @@ class Site:
             ply = max(0, min(int(request.query.get("ply", len(game.moves))), len(game.moves)))
         except ValueError:
             ply = len(game.moves)
-        return _html(self.views.replay(game, ply, self.paired(request)))
+        return _html(self.views.replay(game, ply, self.paired(request), _viewer(request)))
 
     async def game_pdn(self, request: web.Request) -> web.Response:
         game = await self._game(request)
@@ -369,8 +365,9 @@ class Site:
     # -- control ------------------------------------------------------------------------------
 
     async def pair_form(self, request: web.Request) -> web.Response:
-        return _html(self.views.page("pair.html", next=_next(request.query.get("next", "/")),
-                                     error="", paired=self.paired(request)))
+        return _html(self.views.page("pair.html", _viewer(request), error="",
+                                     next=_next(request.query.get("next", "/")),
+                                     paired=self.paired(request)))
 
     async def pair(self, request: web.Request) -> web.Response:
         address = request.remote or "?"
@@ -384,8 +381,8 @@ class Site:
         if not self.settings.keys.valid_code(form.get("code", "")):
             self.pair_guard.failed(address)
             log.warning("pairing refused from %s", address)
-            return _html(self.views.page("pair.html", next=target, paired=False,
-                                         error="That is not the pairing code."), status=403)
+            return _html(self.views.page("pair.html", _viewer(request), next=target,
+                                         paired=False, error=NOT_THE_CODE), status=403)
         label = f"{request.headers.get('User-Agent', 'a browser')[:60]} from {address}"
         try:
             cookie = self.settings.devices.pair(label)
@@ -403,7 +400,7 @@ class Site:
             raise web.HTTPUnauthorized(text="pair this device first (/pair)")
         cookie = request.cookies.get(COOKIE, "")
         return _html(self.views.page(
-            "devices.html", devices=self.settings.devices.list(), paired=True,
+            "devices.html", _viewer(request), devices=self.settings.devices.list(), paired=True,
             this=self.settings.devices.check(cookie), csrf=self.settings.keys.csrf(cookie)))
 
     async def revoke(self, request: web.Request) -> web.Response:
@@ -556,6 +553,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.get("/broadcast.pdn", site.broadcast),
         web.get("/broadcast/round/{round}.pdn", site.broadcast),
         web.get("/broadcast/board/{board}.pdn", site.broadcast),
+        *RoundPages(client, site.views).routes(),  # a round's results: web/rounds.py
         web.get("/pair", site.pair_form),
         web.post("/pair", site.pair),
         web.get("/devices", site.devices),

@@ -26,10 +26,22 @@ from engine.errors import UnknownVariantError
 from engine.variant import VARIANTS, find_variant
 from firmware_host.game.settings import MAX_HEADER_LENGTH, TOUCH_MOVE_VALUES, check_variant
 from firmware_host.game.timekeeper import control_of
+from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 
-__all__ = ["SIMPLE", "TAGS", "choices", "command_fields", "send"]
+__all__ = ["BUTTONS", "SETTINGS", "SIMPLE", "TAGS", "TAG_FORMS", "choices", "command_fields",
+           "send"]
 
+#: The board page's buttons, each with its label.
+BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
+           ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
+           ("resign", N_("Resign")))
+#: The board page's settings forms (a choice each: :func:`choices`), each with its label.
+SETTINGS = (("variant", N_("Variant")), ("mode", N_("Mode")), ("level", N_("Engine level")),
+            ("touch_move", N_("Touch-move")))
+#: The board page's name forms (a PDN tag each: :data:`TAGS`), each with its label.
+TAG_FORMS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event")),
+             ("round", N_("Round")))
 #: Commands without a value (the board's buttons and requests).
 SIMPLE = ("newgame", "hint", "takeback", "resign", "draw", "adjust", "done")
 #: The form's name of each PDN tag set from the web app.

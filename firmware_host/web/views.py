@@ -201,13 +201,13 @@ class Views:
             now = max(view.clock.time, min(now, alive.seen))
         return view.clock.at(now)
 
-    def replay(self, game: GameRecord, ply: int, paired: bool) -> str:
-        """The replay page of ``game`` at ``ply``."""
+    def replay(self, game: GameRecord, ply: int, paired: bool, tr: Translator = ENGLISH) -> str:
+        """The replay page of ``game`` at ``ply`` (in the viewer's language ``tr``)."""
         board = Board(game.variant, fen=game.start_fen)
         for move in game.moves[:ply]:
             board.push(board.parse_move(move.pdn))
         last = game.moves[ply - 1] if ply else None
-        return self.page("replay.html", game=game, headers=game_headers(game), ply=ply,
+        return self.page("replay.html", tr, game=game, headers=game_headers(game), ply=ply,
                          total=len(game.moves), rows=move_rows([m.pdn for m in game.moves]),
                          paired=paired,
                          diagram=board_svg(board, last, size=480, label=game.game_id))

@@ -85,3 +85,19 @@ def test_the_page_script_gets_its_words_in_a_data_attribute(
     assert "<script>" not in page  # no inline script: the CSP stays strict
     _, _, english = web.get("/", {"Accept-Language": "en"})
     assert '<body data-words="{}">' in english
+
+
+def test_the_archive_pairing_and_replay_pages_speak_too(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    rig = make_board("lang9")
+    rig.play("c3-d4")
+    _, _, archive = web.get("/games", {"Accept-Language": "ja"})
+    assert "<h1>棋譜庫</h1>" in archive and ">絞り込む</button>" in archive
+    assert ">再生</a>" in archive and "対局中" in archive  # the result in words too
+    _, _, pairing = web.get("/pair?lang=ru")
+    assert "<h1>Подключите это устройство</h1>" in pairing
+    assert "Код сопряжения" in pairing and ">Pair<" not in pairing
+    status, refused = web.post("/pair?lang=fr", {"code": "0000000000", "next": "/"})
+    assert status == 403 and "Ce n&#39;est pas le code d&#39;appairage." in refused
+    _, _, replay = web.get(f"/game/lang9/{rig.session.game_id}?ply=1&lang=nl")
+    assert "zet 1 van 1" in replay and "Download de PDN" in replay

@@ -93,7 +93,7 @@ def test_archive_filters_replay_and_selection(web: WebServer, make_board: BoardM
     assert row not in html and "No game matches" in html
     game_id = rig.session.game_id
     status, _, replay = web.get(f"/game/arch1/{game_id}?ply=1")
-    assert status == 200 and "move 1 / 2" in replay
+    assert status == 200 and "move 1 of 2" in replay
     assert replay.count('class="piece') == 24 and 'class="last"' in replay
     _, _, pdn = web.get(f"/games.pdn?game=arch1/{game_id}&game=arch2/{other.session.game_id}")
     games = read_games(pdn)
