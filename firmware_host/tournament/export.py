@@ -20,8 +20,8 @@ from firmware_host.store.records import GameRecord
 from firmware_host.store.replies import items
 from firmware_host.tournament.pairing import Pairing, load_round
 
-__all__ = ["LOOK_BACK", "RESULT_COLUMNS", "RoundGame", "results_csv", "round_games",
-           "round_pdn"]
+__all__ = ["LOOK_BACK", "RESULT_COLUMNS", "RoundGame", "is_the_game", "results_csv",
+           "round_games", "round_pdn"]
 
 #: How many of a board's newest games are searched for the round's game.
 LOOK_BACK = 50
@@ -38,7 +38,8 @@ class RoundGame:
     game: GameRecord | None
 
 
-def _is_the_game(game: GameRecord, pairing: Pairing) -> bool:
+def is_the_game(game: GameRecord, pairing: Pairing) -> bool:
+    """Whether ``game`` is the one ``pairing`` named: its round and both players."""
     tags = game.headers
     return (tags.get("Round") == pairing.round and tags.get("White") == pairing.white
             and tags.get("Black") == pairing.black)
@@ -63,7 +64,7 @@ def round_games(client: redis.Redis, number: str) -> list[RoundGame]:
         for raw_id in reversed(items(ids)):
             game_id = raw_id.decode() if isinstance(raw_id, bytes) else str(raw_id)
             game, _ = replay_log(game_id, client.xrange(keys.game(game_id)))
-            if game is not None and _is_the_game(game, pairing):
+            if game is not None and is_the_game(game, pairing):
                 chosen = game
                 break
         found.append(RoundGame(pairing, chosen))

@@ -301,9 +301,20 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
     browser.save_screenshot(str(SHOTS / "web-arbiter-round.png"))
     status, _, pdn = web.get("/broadcast.pdn?round=3")
     assert status == 200 and '[White "Ann Smit"]' in pdn and '[Black "Dirk Bos"]' in pdn
+    one.play("32-28")
+    one.session.command("resign", one.clock.monotonic(), "black")
+    one.run(0.5)
+    browser.get(web.base + "/round/3")  # the round's results, for the hall
+    assert _text_of(browser, "h1") == "Round 3 · Club night"
+    assert [_text_of(browser, f"table.round-results tbody tr:nth-child({n}) .result")
+            for n in (1, 2, 3)] == ["White won (2-0, resignation)", "In progress (*)", "–"]
+    assert _overflow(browser) <= 0
+    browser.save_screenshot(str(SHOTS / "web-round.png"))
 
     # On a phone: pressed again, nothing can start (started, or offline): one clear reply.
     _screen(browser, PHONE)
+    browser.get(web.base + "/round/3")
+    assert _overflow(browser) <= 0
     browser.get(web.base + "/arbiter")
     wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
     assert _overflow(browser) <= 0
