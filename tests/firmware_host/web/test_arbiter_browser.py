@@ -304,6 +304,8 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
     one.play("32-28")
     one.session.command("resign", one.clock.monotonic(), "black")
     one.run(0.5)
+    browser.get(web.base + "/")  # the hall names the players of the round: nobody typed them
+    wait.until(lambda b: _text_of(b, "#board-hall-2 .players") == "Cor Jansen – Dirk Bos")
     browser.get(web.base + "/round/3")  # the round's results, for the hall
     assert _text_of(browser, "h1") == "Round 3 · Club night"
     assert [_text_of(browser, f"table.round-results tbody tr:nth-child({n}) .result")
