@@ -60,8 +60,8 @@ log = logging.getLogger(__name__)
 #: The columns of a pairing list.
 FIELDS = ("board", "white", "black", "round", "event")
 _BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
-#: A PDN round: ``3``, or a sub-round ``3.1``.
-_ROUND = re.compile(r"\d{1,4}(?:\.\d{1,4})*")
+#: A PDN round: ``3``, or a sub-round ``3.1`` (ASCII digits: ``\d`` would take ``٣`` too).
+_ROUND = re.compile(r"[0-9]{1,4}(?:\.[0-9]{1,4})*")
 #: The longest pairing list read (rows).
 MAX_ROWS = 1000
 #: After a failed read, Redis is left alone this long (seconds).
@@ -91,8 +91,8 @@ class Pairing:
 def is_round(text: str) -> bool:
     """Whether ``text`` is a round as a pairing list writes it (``3``, ``3.1``).
 
-    >>> is_round("3"), is_round("3.1"), is_round("3; DROP"), is_round("")
-    (True, True, False, False)
+    >>> is_round("3"), is_round("3.1"), is_round("3; DROP"), is_round(""), is_round("٣")
+    (True, True, False, False, False)
     """
     return _ROUND.fullmatch(text) is not None
 

@@ -65,6 +65,12 @@ def test_every_bad_row_gets_one_message_naming_its_line() -> None:
     assert "Rob plays both sides" in problems[8]
 
 
+def test_a_round_in_other_digits_than_ascii_is_refused() -> None:
+    # "\d" takes the Arabic-Indic three: it would be the PDN Round tag.
+    pairings, problems = read_pairings(HEADER + "b1,Ann,Bob,\u0663,Club\n")
+    assert pairings == [] and "is not a round number" in problems[0]
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ("board,white,black\nb1,Ann,Bob\n", "missing: round, event"),
     ("", "missing: board"),
