@@ -33,6 +33,7 @@ from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
 from firmware_host.web.devices import Devices
 from firmware_host.web.diagram import board_svg
+from firmware_host.web.errors import error_pages
 from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.headers import errors_as_replies, security_headers
@@ -538,7 +539,8 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     site = Site(settings, client)
     # A hall feed's Last-Event-ID holds every board's stream id (about 30 bytes a board): room
     # for some 2,000 boards, beyond aiohttp's default 8 KB header field.
-    app = web.Application(middlewares=[errors_as_replies], client_max_size=64 * 1024,
+    pages = error_pages(site.views, _viewer)  # a browser's error: a page, not a line
+    app = web.Application(middlewares=[pages, errors_as_replies], client_max_size=64 * 1024,
                           handler_args={"max_field_size": 65536, "max_line_size": 65536})
     app.add_routes([
         web.get("/", site.hall),
