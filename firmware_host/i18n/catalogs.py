@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # Babel is a developer's tool (the [test] extra), imported wh
 
 #: The source folders whose sentences the catalogs hold.
 SOURCES = ("feedback", "tools", "commands", "doctor", "web", "voice", "i18n", "game",
-           "recognition")
+           "recognition", "tournament")
 #: The marker and translation functions, with the positions of their messages.
 KEYWORDS: dict[str, tuple[int, ...] | None] = {"N_": None, "NN_": (1, 2), "gettext": None,
                                                "ngettext": (1, 2)}

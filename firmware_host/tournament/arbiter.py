@@ -29,12 +29,13 @@ import json
 import math
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from redis.asyncio import Redis
 from redis.typing import EncodableT, FieldT
 
 from firmware_host.game.settings import MAX_HEADER_LENGTH
+from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.replies import stream_entries
@@ -49,21 +50,41 @@ AUDIT_LENGTH = 100_000
 #: The most time one decision may give or take (seconds).
 MAX_ADDED_S = 3600
 RESULTS = ("white", "black", "draw")
+#: Nothing of a round could start (``{boards}``: each board with why).
+NO_BOARD_STARTS = N_("round {round} can start on no board: {boards}")
 #: A move as the arbiter writes it (the board reads it in its variant's notation):
 #: ``33-28``, ``28x19``, ``c3-d4``, ``a5:c3``.
 _MOVE = re.compile(r"[A-Za-z0-9]{1,3}(?:[-x:][A-Za-z0-9]{1,3}){1,20}")
 
 
 class ArbiterError(ValueError):
-    """An action that cannot be carried out as asked; the message says why."""
+    """An action that cannot be carried out as asked; the message says why.
+
+    ``message`` is a catalog's msgid (English, ``{placeholders}``), formatted with ``fields``:
+    ``str()`` is the English, :meth:`words` the words in another language.
+
+    >>> error = ArbiterError(N_("side {side}: white or black"), side="'red'")
+    >>> str(error)
+    "side 'red': white or black"
+    """
+
+    def __init__(self, message: str, **fields: object) -> None:
+        super().__init__(message.format(**fields))
+        self.message = message
+        self.fields = fields
+
+    def words(self, gettext: Callable[[str], str]) -> str:
+        """The message translated by ``gettext`` (its fields as they are)."""
+        return gettext(self.message).format(**self.fields)
 
 
 def _reason(reason: str, required: bool) -> str:
     reason = reason.strip()
     if required and not reason:
-        raise ArbiterError("say why (a reason is kept with the decision)")
+        raise ArbiterError(N_("say why (a reason is kept with the decision)"))
     if len(reason) > MAX_HEADER_LENGTH or not reason.isprintable():
-        raise ArbiterError(f"the reason: at most {MAX_HEADER_LENGTH} printable characters")
+        raise ArbiterError(N_("the reason: at most {count} printable characters"),
+                           count=MAX_HEADER_LENGTH)
     return reason
 
 
@@ -131,13 +152,14 @@ async def add_time(client: Redis, board: str, side: str, seconds: str, who: str,
         ArbiterError: a bad side, an amount out of range, no reason.
     """
     if side not in ("white", "black"):
-        raise ArbiterError(f"side {side!r}: white or black")
+        raise ArbiterError(N_("side {side}: white or black"), side=repr(side))
     try:
         amount = float(seconds)
     except ValueError:
-        raise ArbiterError(f"{seconds!r} is not a number of seconds") from None
+        raise ArbiterError(N_("{seconds} is not a number of seconds"),
+                           seconds=repr(seconds)) from None
     if not math.isfinite(amount) or not -MAX_ADDED_S <= amount <= MAX_ADDED_S or amount == 0:
-        raise ArbiterError(f"seconds: -{MAX_ADDED_S} to {MAX_ADDED_S}, not 0")
+        raise ArbiterError(N_("seconds: -{most} to {most}, not 0"), most=MAX_ADDED_S)
     why = _reason(reason, required=True)
     await audit(client, who, "add_time", board, why, side=side, seconds=amount)
     await _send(client, board, {"name": "add_time", "side": side, "value": f"{amount:g}"})
@@ -152,10 +174,11 @@ async def adjudicate(client: Redis, board: str, result: str, who: str, reason: s
         ArbiterError: a bad result, no reason.
     """
     if result not in RESULTS:
-        raise ArbiterError(f"result {result!r}: one of {', '.join(RESULTS)}")
+        raise ArbiterError(N_("result {result}: one of {results}"), result=repr(result),
+                           results=", ".join(RESULTS))
     why = _reason(reason, required=True)
     if len(game_id) > MAX_HEADER_LENGTH or not game_id.isprintable():
-        raise ArbiterError("not a game id")
+        raise ArbiterError(N_("not a game id"))
     await audit(client, who, "adjudicate", board, why, result=result, game_id=game_id)
     await _send(client, board, {"name": "adjudicate", "value": result, "tag": why})
 
@@ -169,7 +192,8 @@ async def correct_result(client: Redis, board: str, result: str, who: str, reaso
         ArbiterError: a bad result, no reason.
     """
     if result not in RESULTS:
-        raise ArbiterError(f"result {result!r}: one of {', '.join(RESULTS)}")
+        raise ArbiterError(N_("result {result}: one of {results}"), result=repr(result),
+                           results=", ".join(RESULTS))
     why = _reason(reason, required=True)
     await audit(client, who, "correct_result", board, why, result=result, game_id=game_id)
     await _send(client, board, {"name": "correct_result", "value": result, "tag": why})
@@ -187,12 +211,14 @@ async def correct_move(client: Redis, board: str, ply: str, move: str, who: str,
         ArbiterError: a ply the game does not have, not a move, no reason.
     """
     if not ply.isdigit() or not 1 <= int(ply) <= plies:
-        raise ArbiterError(f"ply {ply[:10]!r}: the game's plies are 1 to {plies}"
-                           if plies else "the game has no move to correct")
+        if not plies:
+            raise ArbiterError(N_("the game has no move to correct"))
+        raise ArbiterError(N_("ply {ply}: the game's plies are 1 to {plies}"),
+                           ply=repr(ply[:10]), plies=plies)
     text = move.strip()
     if not _MOVE.fullmatch(text):
-        raise ArbiterError(f"{text[:40]!r} is not a move (as the board writes it: 33-28, "
-                           "28x19, c3-d4)")
+        raise ArbiterError(N_("{move} is not a move (as the board writes it: 33-28, 28x19, "
+                              "c3-d4)"), move=repr(text[:40]))
     why = _reason(reason, required=True)
     await audit(client, who, "correct_move", board, why, game_id=game_id, ply=int(ply),
                 move=text)
@@ -207,14 +233,15 @@ async def round_pairings(client: Redis, number: str) -> list[Pairing]:
         ArbiterError: not a round number, no such round imported, or its list damaged.
     """
     if len(number) > 20 or not is_round(number):
-        raise ArbiterError(f"round {number[:20]!r}: a round number (3, or 3.1)")
+        raise ArbiterError(N_("round {round}: a round number (3, or 3.1)"),
+                           round=repr(number[:20]))
     try:
         pairings = parse_round(await client.get(round_key(number)), number)
     except ValueError as exc:
-        raise ArbiterError(f"{exc}: import the round again") from None
+        raise ArbiterError(N_("{problem}: import the round again"), problem=exc) from None
     if not pairings:
-        raise ArbiterError(f"no round {number} imported: import its pairing list first "
-                           "(draughtsboard round import)")
+        raise ArbiterError(N_("no round {round} imported: import its pairing list first "
+                              "(draughtsboard round import)"), round=number)
     return pairings
 
 
@@ -231,7 +258,7 @@ async def start_round(client: Redis, number: str, boards: Iterable[str],
     """
     chosen = list(dict.fromkeys(boards))
     if not chosen:
-        raise ArbiterError(f"round {number} can start on no board: " + "; ".join(
+        raise ArbiterError(NO_BOARD_STARTS, round=number, boards="; ".join(
             f"{board} {why}" for board, why in not_started.items()))
     why = _reason(reason, required=False)
     await audit(client, who, "start_round", "*", why, round=number, boards=chosen,

@@ -55,16 +55,31 @@ from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from firmware_host.i18n import ENGLISH
+from firmware_host.i18n import N_, Translator, negotiate, translator
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
 from firmware_host.tournament.pairing import Pairing, pairing_key
 from firmware_host.web import liveness
+from firmware_host.web.arbiter_words import (
+    MOVED_ON,
+    NOT_READY,
+    PAUSED,
+    RESULT_CHOICES,
+    RESUMED,
+    SCRIPT_WORDS,
+    SIDES,
+    STARTED,
+    TERMINATIONS,
+    audit_words,
+    result_words,
+    sent_to,
+)
 from firmware_host.web.auth import CODE_DIGITS, PairingGuard, RateLimiter
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.reader import Reader
-from firmware_host.web.views import Views, player, result_words
+from firmware_host.web.views import Views, player
+from firmware_host.web.views import result_words as game_result_words
 
 __all__ = ["COOKIE", "ArbiterKeys", "ArbiterSite"]
 
@@ -118,8 +133,6 @@ class ArbiterKeys:
         return bool(cookie) and hmac.compare_digest(field.encode(), self.csrf(cookie).encode())
 
 
-#: The results an arbiter gives, in words.
-RESULT_CHOICES = (("white", "White won"), ("black", "Black won"), ("draw", "Draw"))
 #: The audit entries the console lists.
 AUDIT_SHOWN = 20
 
@@ -130,6 +143,12 @@ def _error(status: int, message: str) -> web.Response:
 
 def _done(message: str, **data: object) -> web.Response:
     return web.json_response({"ok": True, "message": message, **data})
+
+
+def viewer(request: web.Request) -> Translator:
+    """The requester's language: ``?lang=``, else Accept-Language (as every page's)."""
+    return translator(negotiate(request.query.get("lang"),
+                                request.headers.get("Accept-Language")))
 
 
 def _wants_html(request: web.Request) -> bool:
@@ -156,6 +175,8 @@ class ArbiterSite:
         self.clock = clock
         self.views = Views(clock)
         self.views.env.globals["arbiter"] = True
+        self.views.live_words = (*self.views.live_words, *SCRIPT_WORDS, *NOT_READY.values(),
+                                 *TERMINATIONS.values())
 
     def routes(self) -> list[web.RouteDef]:
         """The routes to add to the web application."""
@@ -201,18 +222,21 @@ class ArbiterSite:
         async def guarded(request: web.Request) -> web.StreamResponse:
             who = self.who(request)
             if who is None:
-                return _error(403, "the arbiter only: pair with the arbiter code")
+                return _error(403, viewer(request).gettext(
+                    N_("the arbiter only: pair with the arbiter code")))
             form: dict[str, str] = {}
             if post:
                 if not self.limiter.allow(request.remote or "?"):
-                    return _error(429, "too many requests: wait a minute")
+                    return _error(429, viewer(request).gettext(
+                        N_("too many requests: wait a minute")))
                 form = await read_form(request)  # an unreadable body: a 400
                 if not self._csrf_ok(request, form):
-                    return _error(403, "the form is stale or from another site: reload")
+                    return _error(403, viewer(request).gettext(
+                        N_("the form is stale or from another site: reload")))
             try:
                 return await handler(request, who, form)
             except arbiter.ArbiterError as exc:
-                return _error(400, str(exc))
+                return _error(400, exc.words(viewer(request).gettext))
 
         return guarded
 
@@ -223,26 +247,30 @@ class ArbiterSite:
         to the console, or the form again with the reason it was refused)."""
         address = request.remote or "?"
         html = _wants_html(request)
-        refusal = None if self.limiter.allow(address) else "too many attempts: wait a minute"
+        refusal = None if self.limiter.allow(address) else N_("too many attempts: wait a minute")
         refusal = refusal or self.guard.refusal(address)
         if refusal is not None:
-            return self._pair_page(refusal, 429) if html else _error(429, refusal)
+            return self._pair_page(request, refusal, 429) if html else _error(429, refusal)
         data = await read_form(request)
         code = data.get("code", "")
         if not isinstance(code, str) or not self.keys.valid_code(code):
             self.guard.failed(address)
-            message = "That is not the arbiter code."
-            return self._pair_page(message, 403) if html else _error(403, "not the arbiter code")
+            message = N_("That is not the arbiter code.")
+            return (self._pair_page(request, message, 403) if html
+                    else _error(403, "not the arbiter code"))
         cookie = self.keys.new_cookie()
         response: web.Response = web.json_response({"ok": True, "csrf": self.keys.csrf(cookie)})
         if html:
-            response = web.Response(status=303, headers={"Location": "/arbiter"})
+            chosen = f"?lang={viewer(request).language}" if "lang" in request.query else ""
+            response = web.Response(status=303, headers={"Location": "/arbiter" + chosen})
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict",
                             max_age=14 * 24 * 3600, path="/arbiter")
         return response
 
-    def _pair_page(self, error: str, status: int = 200) -> web.Response:
-        return web.Response(text=self.views.page("arbiter_pair.html", error=error, paired=False),
+    def _pair_page(self, request: web.Request, error: str, status: int = 200) -> web.Response:
+        """The pairing form, in the viewer's language (``error``: a msgid, or "")."""
+        return web.Response(text=self.views.page("arbiter_pair.html", viewer(request),
+                                                 error=error, paired=False),
                             content_type="text/html", status=status)
 
     # -- reading ------------------------------------------------------------------------------
@@ -257,8 +285,10 @@ class ArbiterSite:
             "white": player(tags, "White"), "black": player(tags, "Black"),
             "round": tags.get("Round"), "event": tags.get("Event"),
             "plies": 0 if game is None else len(game.moves),
-            "result": result, "result_text": result_words(result),
+            "result": result, "result_text": game_result_words(result),
             "termination": None if game is None else game.termination or None,
+            "termination_text": TERMINATIONS.get(game.termination, game.termination)
+            if game is not None and game.termination else None,
             "finished": game is not None and game.finished,
             "state": view.state, "state_text": view.state_name,
             "clock": self.views.clock_now(view, alive), "online": alive.online,
@@ -284,16 +314,17 @@ class ArbiterSite:
         """The console (the pairing form for a browser that is not the arbiter's)."""
         who = self.who(request)
         if who is None:
-            return self._pair_page("")
+            return self._pair_page(request, "")
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
         cookie = request.cookies.get(COOKIE, "")
         shown = await self._boards()
         return web.Response(content_type="text/html", text=self.views.page(
-            "arbiter.html", tr=ENGLISH, boards=shown, cursor=format_cursor(cursor),
+            "arbiter.html", tr=viewer(request), boards=shown, cursor=format_cursor(cursor),
             rounds=_rounds(shown),
             csrf=self.keys.csrf(cookie) if cookie else "", who=who, results=RESULT_CHOICES,
-            audit=await _audit(self.client), paired=False,
+            sides=SIDES,
+            audit=await _audit(self.client, viewer(request)), paired=False,
             audit_time=lambda t: time.strftime("%H:%M:%S", time.gmtime(t))))
 
     async def state(self, request: web.Request, who: str, form: dict[str, str]
@@ -303,7 +334,7 @@ class ArbiterSite:
         shown = await self._boards()
         return web.json_response({
             "boards": shown, "rounds": _rounds(shown),
-            "audit": await _audit(self.client),
+            "audit": await _audit(self.client, viewer(request)),
             "csrf": self.keys.csrf(cookie) if cookie else None, "who": who})
 
     async def audit(self, request: web.Request, who: str, form: dict[str, str]
@@ -318,7 +349,7 @@ class ArbiterSite:
     async def _known_board(self, form: dict[str, str]) -> str:
         board = form.get("board", "")
         if board not in await self.reader.boards():
-            raise arbiter.ArbiterError(f"no board {board[:40]!r}")
+            raise arbiter.ArbiterError(N_("no board {board}"), board=repr(board[:40]))
         return board
 
     async def _shown_game(self, board: str, game_id: str) -> tuple[str, bool]:
@@ -331,8 +362,7 @@ class ArbiterSite:
         current = await self.reader.current_game_id(board)
         game = None if current is None else await self.reader.game(board, current)
         if game is None or game_id != current:
-            raise arbiter.ArbiterError(f"{board} has moved on from game {game_id[:40]!r}: only "
-                                       "the game a board shows now can be decided here")
+            raise arbiter.ArbiterError(MOVED_ON, board=board, game=repr(game_id[:40]))
         return current, game.finished
 
     async def pause_all(self, request: web.Request, who: str, form: dict[str, str]
@@ -340,16 +370,14 @@ class ArbiterSite:
         """Hold every board's clock."""
         boards = await arbiter.pause_all(self.client, await self.reader.boards(), who,
                                          form.get("reason", ""))
-        return _done(f"Pause sent to {_count(boards)}: {', '.join(boards) or 'none'}",
-                     boards=boards)
+        return _done(sent_to(viewer(request), PAUSED, boards), boards=boards)
 
     async def resume_all(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
         """Run every board's clock again."""
         boards = await arbiter.resume_all(self.client, await self.reader.boards(), who,
                                           form.get("reason", ""))
-        return _done(f"Resume sent to {_count(boards)}: {', '.join(boards) or 'none'}",
-                     boards=boards)
+        return _done(sent_to(viewer(request), RESUMED, boards), boards=boards)
 
     async def start_round(self, request: web.Request, who: str, form: dict[str, str]
                           ) -> web.Response:
@@ -360,42 +388,49 @@ class ArbiterSite:
         known = set(await self.reader.boards())
         alive = await liveness.read(self.client, sorted(known), self.clock())
         ready: list[str] = []
-        not_started: dict[str, str] = {}
+        why: dict[str, str] = {}  # board: msgid of why not, its {round} put in after
         for pairing in pairings:
-            why = await self._not_ready(pairing, known, alive)
-            if why:
-                not_started[pairing.board] = why
+            key = await self._not_ready(pairing, known, alive)
+            if key:
+                why[pairing.board] = NOT_READY[key]
             else:
                 ready.append(pairing.board)
+        tr = viewer(request)
+        said = "; ".join(f"{board} {tr.gettext(msgid).format(round=number)}"
+                         for board, msgid in why.items())
+        if not ready:  # the reason of each board in the requester's words
+            return _error(400, tr.gettext(arbiter.NO_BOARD_STARTS).format(round=number,
+                                                                          boards=said))
+        not_started = {board: msgid.format(round=number) for board, msgid in why.items()}
         started = await arbiter.start_round(self.client, number, ready, not_started, who,
-                                            form.get("reason", ""))
-        message = f"Round {number} started on {_count(started)}: {', '.join(started)}"
+                                            form.get("reason", ""))  # the log: in English
+        message = sent_to(tr, STARTED, started, round=number)
         if not_started:
-            message += "; not started: " + "; ".join(
-                f"{board} {why}" for board, why in not_started.items())
+            message += tr.gettext(N_("; not started: {boards}")).format(boards=said)
         return _done(message, boards=started, not_started=not_started)
 
     async def _not_ready(self, pairing: Pairing, known: set[str],
                          alive: dict[str, liveness.Liveness]) -> str:
-        """Why ``pairing``'s board cannot start its round now ("": it can)."""
+        """Why ``pairing``'s board cannot start its round now (a key of :data:`NOT_READY`;
+        "": it can)."""
         board = pairing.board
         if board not in known:
-            return "(no game recorded: is its board.id right?)"
+            return "unknown"
         if not alive[board].online:
-            return "(offline)"
+            return "offline"
         current = await self.reader.current_game_id(board)
         game = None if current is None else await self.reader.game(board, current)
         if game is None:
-            return "(no game open)"
+            return "no_game"
         waiting = await self._waiting(board)
         if not _names(waiting, pairing) and _names(game.headers, pairing):
-            return "(started already)"
+            return "started"
         if game.finished:
-            return "(its last game is over: set up the start position)"
+            return "over"
         if _played(game):
-            return "(a game is going on)"
+            return "playing"
         if not _names(waiting, pairing):
-            return f"(round {pairing.round}'s pairing does not wait for it: import it again)"
+            return "not_waiting"
         return ""
 
     async def add_time(self, request: web.Request, who: str, form: dict[str, str]
@@ -404,7 +439,9 @@ class ArbiterSite:
         board = await self._known_board(form)
         side, seconds = form.get("side", ""), form.get("seconds", "")
         await arbiter.add_time(self.client, board, side, seconds, who, form.get("reason", ""))
-        return _done(f"Sent to {board}: {float(seconds):+g} s for {side.capitalize()}")
+        tr = viewer(request)
+        return _done(tr.gettext(N_("Sent to {board}: {seconds} s for {side}")).format(
+            board=board, seconds=f"{float(seconds):+g}", side=tr.gettext(SIDES[side])))
 
     async def adjudicate(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
@@ -415,11 +452,14 @@ class ArbiterSite:
         if game_id:
             _, finished = await self._shown_game(board, game_id)
             if finished:
-                raise arbiter.ArbiterError(f"the game on {board} is over: correct its result")
+                raise arbiter.ArbiterError(N_("the game on {board} is over: correct its "
+                                              "result"), board=board)
         result = form.get("result", "")
         await arbiter.adjudicate(self.client, board, result, who, form.get("reason", ""),
                                  game_id)
-        return _done(f"Sent to {board}: adjudicated, {_result(result)}")
+        tr = viewer(request)
+        return _done(tr.gettext(N_("Sent to {board}: adjudicated, {result}")).format(
+            board=board, result=result_words(result, tr)))
 
     async def correct(self, request: web.Request, who: str, form: dict[str, str]
                       ) -> web.Response:
@@ -428,11 +468,14 @@ class ArbiterSite:
         board = await self._known_board(form)
         game_id, finished = await self._shown_game(board, form.get("game_id", ""))
         if not finished:
-            raise arbiter.ArbiterError(f"the game on {board} is still going on: adjudicate it")
+            raise arbiter.ArbiterError(N_("the game on {board} is still going on: adjudicate "
+                                          "it"), board=board)
         result = form.get("result", "")
         await arbiter.correct_result(self.client, board, result, who, form.get("reason", ""),
                                      game_id)
-        return _done(f"Sent to {board}: result corrected to {_result(result)}")
+        tr = viewer(request)
+        return _done(tr.gettext(N_("Sent to {board}: result corrected to {result}")).format(
+            board=board, result=result_words(result, tr)))
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:
@@ -443,63 +486,21 @@ class ArbiterSite:
         current = await self.reader.current_game_id(board)
         game = None if current is None else await self.reader.game(board, current)
         if game is None or game_id != current:
-            raise arbiter.ArbiterError(f"{board} has moved on from game {game_id[:40]!r}: only "
-                                       "the game a board shows now can be corrected here")
+            raise arbiter.ArbiterError(N_("{board} has moved on from game {game}: only the game "
+                                          "a board shows now can be corrected here"),
+                                       board=board, game=repr(game_id[:40]))
         await arbiter.correct_move(self.client, board, form.get("ply", ""),
                                    form.get("move", ""), who, form.get("reason", ""), game_id,
                                    plies=len(game.moves))
-        return _done(f"Sent to {board}: ply {int(form.get('ply', ''))} corrected to "
-                     f"{form.get('move', '').strip()}")
+        return _done(viewer(request).gettext(N_("Sent to {board}: ply {ply} corrected to {move}"))
+                     .format(board=board, ply=int(form.get("ply", "")),
+                             move=form.get("move", "").strip()))
 
 
-def audit_words(entry: dict[str, object]) -> str:
-    """An audit entry in words, as the console lists it.
-
-    >>> audit_words({"action": "add_time", "board": "hall-1",
-    ...              "detail": {"side": "black", "seconds": 60.0}})
-    'hall-1: +60 s for Black'
-    >>> audit_words({"action": "correct_result", "board": "hall-2", "detail": {"result": "draw"}})
-    'hall-2: result corrected to Draw'
-    """
-    action, board = str(entry.get("action", "")), str(entry.get("board", ""))
-    raw = entry.get("detail")
-    detail = raw if isinstance(raw, dict) else {}
-    if action in ("pause_all", "resume_all"):
-        return f"every clock {'paused' if action == 'pause_all' else 'resumed'}"
-    if action == "start_round":
-        return _round_words(detail)
-    if action == "add_time":
-        seconds = detail.get("seconds")
-        amount = f"{seconds:+g}" if isinstance(seconds, int | float) else "?"
-        return f"{board}: {amount} s for {str(detail.get('side', '?')).capitalize()}"
-    if action == "adjudicate":
-        return f"{board}: adjudicated, {_result(str(detail.get('result', '?')))}"
-    if action == "correct_result":
-        return f"{board}: result corrected to {_result(str(detail.get('result', '?')))}"
-    if action == "correct_move":
-        return f"{board}: ply {detail.get('ply', '?')} corrected to {detail.get('move', '?')}"
-    return f"{board}: {action}"
-
-
-async def _audit(client: Redis) -> list[dict[str, object]]:
-    """The newest audit entries, each with its words (``text``)."""
-    return [{**e, "text": audit_words(e)} for e in await arbiter.audit_entries(client,
-                                                                                AUDIT_SHOWN)]
-
-
-def _round_words(detail: dict[object, object]) -> str:
-    """A started round in words.
-
-    >>> _round_words({"round": "3", "boards": ["hall-1", "hall-2"],
-    ...               "not_started": {"hall-3": "(offline)"}})
-    'round 3 started on hall-1, hall-2; not on hall-3 (offline)'
-    """
-    boards, missed = detail.get("boards"), detail.get("not_started")
-    words = f"round {detail.get('round', '?')} started on " + (
-        ", ".join(str(b) for b in boards) if isinstance(boards, list) else "?")
-    if isinstance(missed, dict) and missed:
-        words += "; not on " + "; ".join(f"{b} {why}" for b, why in missed.items())
-    return words
+async def _audit(client: Redis, tr: Translator) -> list[dict[str, object]]:
+    """The newest audit entries, each with its words (``text``, in ``tr``'s language)."""
+    return [{**e, "text": audit_words(e, tr)} for e in await arbiter.audit_entries(client,
+                                                                                    AUDIT_SHOWN)]
 
 
 def _names(tags: dict[str, str], pairing: Pairing) -> bool:
@@ -521,12 +522,3 @@ def _rounds(boards: list[dict[str, object]]) -> list[str]:
 
 def _decoded(value: object) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def _count(boards: list[str]) -> str:
-    return f"{len(boards)} board{'' if len(boards) == 1 else 's'}"
-
-
-def _result(result: str) -> str:
-    """The arbiter's result in words (``white`` -> ``White won``)."""
-    return dict(RESULT_CHOICES).get(result, result)

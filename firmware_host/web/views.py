@@ -21,6 +21,7 @@ from firmware_host.feedback.texts import STATE_NAMES
 from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
+from firmware_host.tournament.pairing import is_round
 from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
@@ -161,7 +162,7 @@ class Views:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
         self.env.globals.update(player=player, result_words=result_words,
-                                clock_text=clock_text, **_words(ENGLISH))
+                                clock_text=clock_text, is_round=is_round, **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock
         self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS)

@@ -357,6 +357,8 @@
     var status = document.getElementById("arb-status"), ask = document.getElementById("arb-confirm");
     var yes = document.getElementById("arb-confirm-yes"), no = document.getElementById("arb-confirm-no");
     var csrf = root.dataset.csrf, reading = false, again = false, waiting = null;
+    // Replies and the audit list in the page's language (it may have been opened with ?lang=).
+    var lang = encodeURIComponent(document.documentElement.lang || "en");
     function say(text, bad) {
       status.textContent = text;
       status.classList.toggle("bad", !!bad);
@@ -368,14 +370,16 @@
       var field = form.querySelector("input[name=game_id]");
       if (field) { field.value = gameId || ""; }
     }
+    function name(player) { return player === "White" || player === "Black" ? t(player) : player; }
     function applyBoard(card, b) {
-      setText(card, ".white-name", b.white);
-      setText(card, ".black-name", b.black);
+      setText(card, ".white-name", name(b.white));
+      setText(card, ".black-name", name(b.black));
       var round = card.querySelector(".round");
       if (round) { round.hidden = !b.round; setText(round, ".round-n", b.round || ""); }
-      var state = setText(card, ".state", b.state_text);
+      var state = setText(card, ".state", t(b.state_text));
       if (state) { state.className = "state state-" + b.state; }
-      setText(card, ".result", b.result_text + (b.termination ? " (" + b.termination + ")" : ""));
+      setText(card, ".result", t(b.result_text) +
+        (b.termination_text ? " (" + t(b.termination_text) + ")" : ""));
       setText(card, ".said", b.said || "–");
       applyAlive(card, { online: b.online, seen: null });
       var box = card.querySelector(".clocks"), none = card.querySelector(".no-clock");
@@ -409,8 +413,9 @@
         showRound();
       }
       if (note) {
-        note.textContent = rounds.length ? "Waiting on the boards: round " + rounds.join(", ") + "."
-          : "No round waits on the boards: import its pairing list (draughtsboard round import).";
+        note.textContent = rounds.length
+          ? t("Waiting on the boards: round {rounds}.").replace("{rounds}", rounds.join(", "))
+          : t("No round waits on the boards: import its pairing list (draughtsboard round import).");
       }
     }
     function showRound() {
@@ -421,7 +426,8 @@
       // At most one read at a time; one more after it when asked meanwhile.
       if (reading) { again = true; return; }
       reading = true;
-      fetch("/arbiter/state.json", { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      fetch("/arbiter/state.json?lang=" + lang, { credentials: "same-origin",
+        headers: { "Accept": "application/json" } })
         .then(function (r) { return r.json(); })
         .then(function (state) {
           if (state.csrf) { csrf = state.csrf; }
@@ -456,13 +462,14 @@
         .replace("{seconds}", fields.get("seconds") || "")
         .replace("{ply}", fields.get("ply") || "").replace("{move}", (fields.get("move") || "").trim())
         .replace("{round}", (fields.get("round") || "").trim())
-        .replace("{reason}", reason ? " Reason: " + reason + "." : "");
+        .replace("{reason}", reason ? " " + t("Reason: {reason}.").replace("{reason}", reason) : "");
     }
     function send(form, button) {
       var body = new URLSearchParams(new FormData(form));
       body.set("csrf", csrf);
-      say("sending…");
-      fetch((button && button.getAttribute("formaction")) || form.action, { method: "POST", body: body,
+      say(t("sending…"));
+      var url = ((button && button.getAttribute("formaction")) || form.action) + "?lang=" + lang;
+      fetch(url, { method: "POST", body: body,
         credentials: "same-origin", headers: { "Accept": "application/json" } })
         .then(function (r) {
           return r.text().then(function (text) {
@@ -471,12 +478,13 @@
         })
         .then(function (reply) {
           if (reply.ok) {
-            say(reply.message || "Sent to " + (new FormData(form).get("board") || "the boards") + ".");
+            say(reply.message || t("Sent to {board}.").replace("{board}",
+              new FormData(form).get("board") || t("the boards")));
             form.querySelectorAll("input[name=reason]").forEach(function (i) { i.value = ""; });
-          } else { say("Not done: " + reply.error, true); }
+          } else { say(t("Not done: {error}").replace("{error}", reply.error), true); }
           read();
         })
-        .catch(function () { say("Not sent: no connection to the web service.", true); })
+        .catch(function () { say(t("Not sent: no connection to the web service."), true); })
         .then(function () { if (button) { button.focus(); } });
     }
     function close(button) {
@@ -491,7 +499,7 @@
         document.getElementById("arb-confirm-text").textContent = question(form, button);
         ask.hidden = false;
         yes.onclick = function () { close(null); send(form, button); };
-        no.onclick = function () { close(button); say("Cancelled: nothing was sent."); };
+        no.onclick = function () { close(button); say(t("Cancelled: nothing was sent.")); };
         yes.focus();
       });
     });
@@ -505,7 +513,7 @@
       if (!card || data.html !== undefined) { readSoon(); return; }
       if (data.clock) { setClock(card.querySelector(".clocks"), data.clock); }
       if (data.state) {
-        var state = setText(card, ".state", data.state);
+        var state = setText(card, ".state", t(data.state));
         if (state) { state.className = "state state-" + data.state_key; }
       }
     }, function (data) {

@@ -331,3 +331,83 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
     status, _, body = web.get("/arbiter/audit.json",
                               {"Authorization": f"Bearer {web.arbiter.token}"})
     assert [e["action"] for e in json.loads(body)["audit"]] == ["start_round"]
+
+
+def _seconds(shown: str) -> int:
+    minutes, _, seconds = shown.partition(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def _times(browser: webdriver.Chrome, board: str) -> list[str]:
+    return [_text_of(browser, f"#arb-{board} .clock-{side} .time") for side in ("white", "black")]
+
+
+def test_the_console_in_russian_and_on_a_japanese_phone(
+        arbiter_web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    web = arbiter_web
+    one = make_board("hall-1", variant="international", extra=CLOCK)
+    two = make_board("hall-2", variant="international", extra=CLOCK)
+    one.play("32-28")  # Black's time runs on both boards
+    two.play("33-29")
+    wait = WebDriverWait(browser, WAIT)
+    _screen(browser, DESKTOP)
+
+    # Opened with ?lang=ru: the pairing form, then the console, in Russian.
+    browser.get(web.base + "/arbiter?lang=ru")
+    assert _text_of(browser, "h1") == "Пульт судьи"
+    browser.find_element(By.NAME, "code").send_keys(web.arbiter.code + Keys.ENTER)
+    wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
+    assert _text_of(browser, "#arb-round-h") == "Начать тур"
+    assert _text_of(browser, "#arb-all-h") == "Часы всех досок"
+    assert _text_of(browser, "#arb-hall-1 .alive") == "в сети"
+    assert _text_of(browser, "#arb-hall-1 .result") == "Идёт партия"
+    browser.find_element(By.CSS_SELECTOR, 'form[action="/arbiter/pause-all"] input[name=reason]'
+                         ).send_keys("пожарная тревога")
+    browser.find_element(By.ID, "arb-pause-all").click()
+    wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
+    assert _text_of(browser, "#arb-confirm-text") == \
+        "Остановить часы на всех досках? Причина: пожарная тревога."
+    assert _text_of(browser, "#arb-confirm-yes") == "Да, отправить"
+    browser.find_element(By.ID, "arb-confirm-no").click()
+    assert _text_of(browser, "#arb-status") == "Отменено: ничего не отправлено."
+    browser.find_element(By.ID, "arb-pause-all").click()
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    wait.until(lambda b: _text_of(b, "#arb-status") ==
+               "Пауза отправлена на 2 доски: hall-1, hall-2")
+
+    # An offline board's clock stays as it was when last seen; an online one's runs on.
+    browser.find_element(By.ID, "arb-resume-all").click()
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    wait.until(lambda b: _text_of(b, "#arb-status").startswith("Пуск часов отправлен"))
+    two.beat("stopped")
+    wait.until(lambda b: _text_of(b, "#arb-hall-2 .alive") == "не в сети")
+    held, running = _times(browser, "hall-2"), _times(browser, "hall-1")
+    # The page's own clock jumps a minute on: hall-1's running side shows a minute less.
+    browser.execute_script("var now = Date.now; Date.now = function () { return now() + 60000; };")
+    wait.until(lambda b: _seconds(_times(b, "hall-1")[1]) <= _seconds(running[1]) - 59)
+    assert _times(browser, "hall-2") == held
+
+    # On a phone, in Russian (long words) and Japanese: nothing wider than the screen.
+    two.beat()
+    _screen(browser, PHONE)
+    for lang, heading in (("ru", "Пульт судьи"), ("ja", "審判コンソール")):
+        browser.get(web.base + "/arbiter?lang=" + lang)
+        wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
+        assert _text_of(browser, "h1") == heading
+        browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 summary").click()
+        assert _overflow(browser) <= 0
+        for button in browser.find_elements(By.CSS_SELECTOR,
+                                            "#arb-hall-1 button, .arb-all button"):
+            if button.is_displayed():  # big enough to hit with a thumb, and on the screen
+                assert button.rect["height"] >= 44 and button.rect["x"] >= 0
+                assert button.rect["x"] + button.rect["width"] <= PHONE[0]
+    form = browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 form.arb-add-time")
+    Select(form.find_element(By.NAME, "side")).select_by_visible_text("黒")
+    form.find_element(By.NAME, "reason").send_keys("観客の妨害")
+    browser.execute_script("arguments[0].scrollIntoView()", form)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert _text_of(browser, "#arb-confirm-text") == \
+        "hall-1 の黒に 60 秒を与えますか？ 理由：観客の妨害。"
+    browser.save_screenshot(str(SHOTS / "web-arbiter-phone-ja.png"))
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    wait.until(lambda b: _text_of(b, "#arb-status") == "hall-1 に送信しました：黒 +60 秒")

@@ -64,3 +64,26 @@ def test_the_round_page_lists_the_pairing_with_each_result_and_the_csv_is_the_ex
         await client.aclose()
 
     asyncio.run(main())
+
+
+def test_the_hall_links_a_card_playing_a_round_to_its_results() -> None:
+    server = fakeredis.FakeServer()
+    sync = fakeredis.FakeRedis(server=server)
+    store_round(sync, read_pairings(ROUND_3)[0])
+    board(sync, "hall-2").play("32-28")  # a game of round 3 (its pairing was waiting)
+    Rig("international", store=RedisStore(sync, "free-1", name="test")).play("32-28")
+
+    async def main() -> None:
+        client = fakeredis.aioredis.FakeRedis(server=server)
+        app = build_app(WebSettings(keys=Keys("the-control-token-of-the-web-service")), client)
+        async with TestClient(TestServer(app)) as http:
+            for query, words in (("", "the results"), ("?lang=fr", "les résultats")):
+                hall = " ".join((await (await http.get("/" + query)).text()).split())
+                card = hall.split('id="board-hall-2"', 1)[1].split("</article>", 1)[0]
+                assert ('<dd class="round"><a href="/round/3"><span class="round-n">3</span> · '
+                        f"<span>{words}</span></a></dd>") in card
+                free = hall.split('id="board-free-1"', 1)[1].split("</article>", 1)[0]
+                assert "/round/" not in free
+        await client.aclose()
+
+    asyncio.run(main())
