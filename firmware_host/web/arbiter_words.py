@@ -10,6 +10,8 @@ are kept in English; only the console's list of them is in the viewer's words.
 >>> audit_words({"action": "add_time", "board": "hall-1",
 ...              "detail": {"side": "black", "seconds": 60.0}}, translator("fr"))
 'hall-1 : +60 s pour les Noirs'
+>>> [translator("ja").gettext(TERMINATIONS[key]) for key in ("time", "adjudication")]
+['時間切れ', '裁定']
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ __all__ = ["MOVED_ON", "NOT_READY", "PAUSED", "RESULT_CHOICES", "RESUMED", "SCRI
 
 #: The results an arbiter gives, in words.
 RESULT_CHOICES = (("white", N_("White won")), ("black", N_("Black won")), ("draw", N_("Draw")))
-#: A game's end, in words.
-TERMINATIONS = WORDS["termination"]
+#: A game's end, in words (a flag fall as the clock says it: ``Black won (time)``).
+TERMINATIONS = {**WORDS["termination"], "time": N_("time"), "time_forfeit": N_("time")}
 #: The sides, in words.
 SIDES = {"white": N_("White"), "black": N_("Black")}
 #: The words the console's script writes itself (app.js), besides the hall's.

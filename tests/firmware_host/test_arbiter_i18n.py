@@ -76,9 +76,10 @@ def test_the_console_speaks_japanese_and_russian() -> None:
     run(scenario)
 
 
-def test_a_decision_is_answered_in_french_and_logged_in_english() -> None:
+def test_a_decision_is_answered_in_french_and_logged_as_it_was() -> None:
     async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        board(sync, "hall-7").play("32-28")
+        rig = board(sync, "hall-7")
+        rig.play("32-28")
         french = {**BEARER, "Accept-Language": "fr-CH, fr;q=0.9"}
         given = await http.post("/arbiter/add-time", headers=french, data={
             "board": "hall-7", "side": "black", "seconds": "60", "reason": "un spectateur"})
@@ -102,6 +103,14 @@ def test_a_decision_is_answered_in_french_and_logged_in_english() -> None:
             ("add_time", {"side": "black", "seconds": 60.0}, "un spectateur")]
         english = await http.post("/arbiter/resume-all", headers=BEARER, data={})
         assert (await english.json())["message"] == "Resume sent to 1 board: hall-7"
+        decided = await http.post("/arbiter/adjudicate?lang=fr", headers=BEARER, data={
+            "board": "hall-7", "result": "white", "reason": "absent"})
+        assert (await decided.json())["message"] == \
+            "Envoyé à hall-7 : décision de l’arbitre, Les Blancs ont gagné"
+        carry_out_commands(sync, rig, "hall-7")
+        page = await (await http.get("/arbiter?lang=fr", headers={**HTML, **BEARER})).text()
+        assert ('<dd class="result">Les Blancs ont gagné (décision de l’arbitre)</dd>'
+                in page)
 
     run(scenario)
 
