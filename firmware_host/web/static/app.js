@@ -291,6 +291,10 @@
       source.addEventListener("alive", function (message) { onAlive(JSON.parse(message.data)); });
       source.addEventListener("reload", function () { source.close(); window.location.reload(); });
     }
+    // A page left for another closes its feed (a page the browser keeps for "back" would hold
+    // its connection: a browser opens only six to one site); shown again, it resumes.
+    window.addEventListener("pagehide", function () { if (source) { source.close(); } });
+    window.addEventListener("pageshow", function (event) { if (event.persisted) { open(); } });
     open();
   }
   function follow(root) {
