@@ -22,6 +22,7 @@ from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.pairing import is_round
+from firmware_host.web.arbiter_words import TERMINATIONS
 from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
@@ -113,12 +114,21 @@ class ArchiveRow:
                    game.variant, result_words(game.result), len(game.moves))
 
 
+def ending(termination: str) -> str:
+    """How a game ended, in words (English: the catalogs' key); a word nobody wrote as it is.
+
+    >>> ending("time"), ending("no_moves"), ending("something new")
+    ('time', 'no moves left', 'something new')
+    """
+    return TERMINATIONS.get(termination, termination)
+
+
 #: A card's words before its board has a game.
 NO_GAME = N_("no game yet")
 #: The words the page script writes itself (app.js), besides those of the live card and panel.
 SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
                 N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
-                *RESULT_WORDS.values(), *LIGHT_WORDS.values())
+                *RESULT_WORDS.values(), *LIGHT_WORDS.values(), *TERMINATIONS.values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
 LIVE_TEMPLATES = ("card.html", "panel.html", "clocks.html")
 
@@ -161,7 +171,7 @@ class Views:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
-        self.env.globals.update(player=player, result_words=result_words,
+        self.env.globals.update(player=player, result_words=result_words, ending=ending,
                                 clock_text=clock_text, is_round=is_round, **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock
