@@ -284,3 +284,25 @@ def test_the_page_script_writes_the_viewers_language(
     rig.beat("stopped")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .alive") == "オフライン")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .seen").startswith("最終確認 "))
+
+
+def test_a_phone_chooses_its_language_from_one_button(
+        web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    make_board("menu-1")
+    wait = WebDriverWait(browser, WAIT)
+    _screen(browser, PHONE)
+    browser.get(web.base + "/?lang=ja")
+    inline = browser.find_element(By.CSS_SELECTOR, ".top nav.languages")
+    menu = browser.find_element(By.CSS_SELECTOR, ".top details.language-menu")
+    assert not inline.is_displayed() and menu.is_displayed()
+    summary = menu.find_element(By.TAG_NAME, "summary")
+    assert summary.text.startswith("日本語")
+    header = browser.find_element(By.CSS_SELECTOR, "header.top").size["height"]
+    assert header <= 2 * 48  # the name and the menu, then the pages: two lines, not four
+    summary.click()
+    menu.find_element(By.LINK_TEXT, "Русский").click()
+    wait.until(lambda b: b.find_element(By.TAG_NAME, "h1").text == "Игровой зал")
+    _screen(browser, DESKTOP)
+    browser.get(web.base + "/?lang=ja")
+    assert browser.find_element(By.CSS_SELECTOR, ".top nav.languages").is_displayed()
+    assert not browser.find_element(By.CSS_SELECTOR, ".top details.language-menu").is_displayed()
