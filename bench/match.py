@@ -279,13 +279,13 @@ def default_games() -> int:
     return GAMES[sample]
 
 
-def _git(*args: str, checkout: str | None = None) -> str | None:
+def _git(*args: str, checkout: str | None = None, strip: bool = True) -> str | None:
     cwd = checkout if checkout is not None else str(Path(__file__).resolve().parent)
     try:
         out = subprocess.run(["git", *args], capture_output=True, text=True, cwd=cwd, check=True)
     except (OSError, subprocess.CalledProcessError):
         return None
-    return out.stdout.strip()
+    return out.stdout.strip() if strip else out.stdout
 
 
 def _git_commit(checkout: str | None = None) -> str:
@@ -296,9 +296,31 @@ def engine_provenance(checkout: str | None = None) -> dict[str, object]:
     """The engine's commit as git reads it in ``checkout`` (default: this script's), and its
     files changed since (``engine/``)."""
     commit = _git("rev-parse", "HEAD", checkout=checkout)
-    dirty = _git("status", "--porcelain", "--", "engine", checkout=checkout)
-    return {"engine_commit": commit or "unknown",
-            "engine_dirty": sorted(line[3:] for line in (dirty or "").splitlines())}
+    # Each entry is "XY path" (X or Y may be a space: " M engine/x.py"); NUL-separated, unquoted,
+    # not stripped (stripping took the first entry's leading space, and with it a letter).
+    dirty = _git("status", "--porcelain", "-z", "--", "engine", checkout=checkout, strip=False)
+    return {"engine_commit": commit or "unknown", "engine_dirty": dirty_paths(dirty or "")}
+
+
+def dirty_paths(porcelain_z: str) -> list[str]:
+    """The paths of ``git status --porcelain -z`` output, sorted; a rename's source (the entry
+    after it) is left out.
+
+    >>> dirty_paths(" M engine/search.py\\0?? engine/new.py\\0R  engine/b.py\\0engine/a.py\\0")
+    ['engine/b.py', 'engine/new.py', 'engine/search.py']
+    """
+    entries = porcelain_z.split("\0")
+    paths: list[str] = []
+    i = 0
+    while i < len(entries):
+        entry = entries[i]
+        i += 1
+        if len(entry) < 4:
+            continue
+        paths.append(entry[3:])
+        if entry[0] in "RC":
+            i += 1
+    return sorted(paths)
 
 
 def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:

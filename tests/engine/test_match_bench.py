@@ -293,3 +293,22 @@ def test_the_games_file_says_which_engine_and_which_peer(tmp_path: Path) -> None
     assert record["players"]["draughtsboard 0.01 s"]["engine"] == "draughtsboard"
     for game in record["games"]:
         assert len(game["search"]) == len(game["moves"])
+
+
+def test_the_engine_files_changed_are_listed_whole(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path,
+                       check=True, capture_output=True)
+
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "search.py").write_text("a\n")
+    (tmp_path / "engine" / "old.py").write_text("b\n")
+    git("init", "-q")
+    git("add", "engine")
+    git("commit", "-q", "-m", "first")
+    # A change in the work tree only: git prints " M engine/search.py", a leading space.
+    (tmp_path / "engine" / "search.py").write_text("changed\n")
+    (tmp_path / "engine" / "new.py").write_text("c\n")
+    git("mv", "engine/old.py", "engine/renamed.py")
+    record = match.engine_provenance(str(tmp_path))
+    assert record["engine_dirty"] == ["engine/new.py", "engine/renamed.py", "engine/search.py"]
