@@ -76,6 +76,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                           help="pull of the pattern weights towards 0 (default 0.001)")
     patterns.add_argument("--holdout", metavar="FRACTION", type=float, default=0.2,
                           help="share of each file (its end) kept out (default 0.2)")
+    patterns.add_argument("--settle", metavar="DEPTH", type=int, default=0,
+                          help="fit only positions the engine's search to DEPTH scores within "
+                               "--settle-margin of its static evaluation (default 0: all)")
+    patterns.add_argument("--settle-margin", metavar="HUNDREDTHS", type=int, default=50,
+                          help="the most a settled position's search may differ (default 50)")
     patterns.add_argument("--write", type=Path, metavar="WEIGHTS_PY",
                           help="write the linear weights into this file (engine/weights.py)")
     patterns.add_argument("--write-patterns", type=Path, metavar="FILE",
@@ -193,7 +198,7 @@ def run_patterns(args: argparse.Namespace) -> int:
 
     from engine import find_variant
     from firmware_host.tools.tuning import render
-    from firmware_host.tools.tuning.patterns import PatternFitError, fit_patterns
+    from firmware_host.tools.tuning.patterns import PatternFitError, fit_patterns, settled
 
     problem = None if args.write is None else weights_problem(args.write)
     if problem is not None:  # before the fit, not after its minutes
@@ -205,6 +210,10 @@ def run_patterns(args: argparse.Namespace) -> int:
         sources = [path.name for path in args.data]
         if not 0.0 <= args.holdout < 1.0:
             raise ValueError(f"--holdout is a share, 0 to 1, not {args.holdout}")
+        if args.settle < 0:
+            raise ValueError(f"--settle is a depth, 0 or more, not {args.settle}")
+        if args.settle:
+            files = [settled(variant, found, args.settle, args.settle_margin) for found in files]
         result = fit_patterns(variant, files, l2=args.l2, holdout=args.holdout)
     except (ValueError, PatternFitError) as exc:
         print(f"draughtsboard tune: {exc}", file=sys.stderr)
@@ -212,6 +221,8 @@ def run_patterns(args: argparse.Namespace) -> int:
     print(result.summary())
     command = (f"draughtsboard tune patterns --variant {variant.name} {' '.join(sources)} "
                f"--l2 {args.l2} --holdout {args.holdout}")
+    if args.settle:
+        command += f" --settle {args.settle} --settle-margin {args.settle_margin}"
     provenance = (f"{result.train + result.held_out} positions ({', '.join(sources)}), fitted "
                   f"with the region patterns; {command}: held-out loss "
                   f"{result.linear_held_out_loss:.4f} (linear alone) -> {result.held_out_loss:.4f}")

@@ -311,6 +311,31 @@ def test_the_command_line_fits_and_writes_patterns(
     assert "held out" in capsys.readouterr().out
 
 
+def test_settled_positions_leave_out_the_shots(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        taught_by_a_pattern: tuple[list[Sample], tuple[int, int]]) -> None:
+    from firmware_host.tools.tuning.patterns import settled
+
+    variant = find_variant("international")
+    # Black to move plays a shot: the static evaluation calls it level, three plies win men.
+    shot = Sample("B:W31-36,38-50:B1-11,13-17,19,20,23", 0.055)
+    quiet = Sample("W:W31-50:B1-20", 0.5)
+    assert settled(variant, [quiet, shot, quiet], 3, 50) == [quiet, quiet]
+    assert settled(variant, [shot], 3, 1000) == [shot]
+    samples = taught_by_a_pattern[0]
+    kept = settled(variant, samples, 3, 50)
+    assert 0 < len(kept) <= len(samples)
+    data = tmp_path / "taught.txt.gz"
+    dataset.write(data, {"variant": "international"}, [*samples, shot])
+    patterns = tmp_path / "patterns.txt.gz"
+    assert main(["tune", "patterns", "--variant", "international", str(data), "--l2", "0.00001",
+                 "--settle", "3", "--write-patterns", str(patterns)]) == 0
+    out = capsys.readouterr().out
+    held = int(len(kept) * 0.2)
+    assert f"{len(kept) - held} positions fitted, {held} held out" in out
+    assert "--settle 3 --settle-margin 50" in gzip.decompress(patterns.read_bytes()).decode()
+
+
 def test_a_pattern_fit_without_numpy_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 

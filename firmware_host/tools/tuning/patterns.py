@@ -31,7 +31,7 @@ from engine.patterns import PATTERNS, TABLES, PatternTable, indices
 from firmware_host.tools.tuning.selfplay import Sample
 from firmware_host.tools.tuning.teacher import SCALE
 
-__all__ = ["PatternFit", "PatternFitError", "fit_patterns"]
+__all__ = ["PatternFit", "PatternFitError", "fit_patterns", "settled"]
 
 
 class PatternFitError(ValueError):
@@ -59,6 +59,36 @@ class PatternFit:
                 f"{len(self.table.weights)} patterns; loss train {self.train_loss:.4f}, "
                 f"held out {self.held_out_loss:.4f} (linear terms alone "
                 f"{self.linear_held_out_loss:.4f}; the labels' entropy {self.floor:.4f})")
+
+
+def settled(variant: Variant, samples: Sequence[Sample], depth: int,
+            margin: int) -> list[Sample]:
+    """The samples whose position the engine's own search to ``depth`` plies scores within
+    ``margin`` hundredths of its static evaluation (both for the side to move, with the
+    evaluation shipped now): the others hold a shot or a threat a few plies deep, which the
+    teacher's label counts and no static term can see, and the search resolves them before it
+    evaluates. Positions that do not parse are dropped too.
+
+    Example:
+        >>> from engine import find_variant
+        >>> quiet = Sample("W:W31-50:B1-20", 0.5)
+        >>> shot = Sample("B:W31-36,38-50:B1-11,13-17,19,20,23", 0.055)  # Black has a shot
+        >>> [s.fen for s in settled(find_variant("international"), [quiet, shot], 3, 50)]
+        ['W:W31-50:B1-20']
+    """
+    from engine.search import Limit, Searcher
+
+    evaluator = Evaluator(variant)
+    kept: list[Sample] = []
+    for sample in samples:
+        try:
+            board = Board(variant, sample.fen)
+        except ValueError:
+            continue
+        searched = Searcher(variant, tt_mb=1, evaluator=evaluator).search(board, Limit(depth=depth))
+        if abs(searched.score - evaluator.evaluate(board)) <= margin:
+            kept.append(sample)
+    return kept
 
 
 def fit_patterns(variant: Variant, files: Sequence[Sequence[Sample]], l2: float = 0.001,
