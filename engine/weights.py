@@ -199,25 +199,25 @@ TUNED: Mapping[str, Mapping[str, int]] = MappingProxyType({
     "russian": MappingProxyType({
         "man": 100,
         "king": 280,
-        "tempo_open": 7,
+        "tempo_open": 8,
         "tempo_end": 7,
-        "centre": 14,
-        "back_guard": 21,
+        "centre": -3,
+        "back_guard": 19,
         "mobility": 8,
         "blocked": 0,
-        "locked": 43,
-        "outpost": 50,
-        "balance": 7,
-        "runaway": 0,
-        "runaway_rank": 0,
+        "locked": 29,
+        "outpost": -21,
+        "balance": -6,
+        "runaway": 1,
+        "runaway_rank": 6,
         "king_mobility": 0,
         "trapped_king": -50,
-        "king_main_road": 11,
-        "king_with_men": 36,
+        "king_main_road": -41,
+        "king_with_men": -33,
         "sole_king": 50,
-        "lead_end": -2,
-        "race": 40,
-        "side_to_move": 5,
+        "lead_end": 2,
+        "race": 32,
+        "side_to_move": 10,
     }),
     "thai": MappingProxyType({
         "man": 100,
@@ -297,10 +297,10 @@ SOURCES: Mapping[str, str] = MappingProxyType({
         "20 --term-cap 50: l2=1.0, K=0.00183, held-out loss 0.7217 -> 0.7183"
     ),
     "russian": (
-        "2360 positions (draughtsboard tune selfplay --variant russian --games 60 --seed 1 "
-        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200), 1888 fitted; draughtsboard"
-        " tune fit --variant russian --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50:"
-        " l2=0.003, K=0.00315, held-out loss 0.6513 -> 0.6075"
+        "59390 positions (draughtsboard tune selfplay --variant russian --games 1500 --seed "
+        "11 --nodes 400 --random-plies 4 --noise 20 --max-plies 200), 47512 fitted; "
+        "draughtsboard tune fit --variant russian --passes 30 --holdout 0.2 --spread-cap 20 "
+        "--term-cap 50: l2=0.01, K=0.00707, held-out loss 0.5706 -> 0.5380"
     ),
     "thai": (
         "1434 positions (draughtsboard tune selfplay --variant thai --games 30 --seed 1 "
