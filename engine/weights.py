@@ -61,25 +61,25 @@ TUNED: Mapping[str, Mapping[str, int]] = MappingProxyType({
     "english": MappingProxyType({
         "man": 100,
         "king": 150,
-        "tempo_open": 1,
-        "tempo_end": 5,
+        "tempo_open": 0,
+        "tempo_end": 6,
         "centre": -1,
-        "back_guard": 20,
-        "mobility": 6,
+        "back_guard": 19,
+        "mobility": 8,
         "blocked": 0,
-        "locked": 32,
-        "outpost": 42,
-        "balance": 5,
-        "runaway": 10,
-        "runaway_rank": 5,
+        "locked": 15,
+        "outpost": 4,
+        "balance": 3,
+        "runaway": 13,
+        "runaway_rank": 4,
         "king_mobility": 0,
-        "trapped_king": -27,
-        "king_main_road": -18,
-        "king_with_men": 3,
-        "sole_king": 50,
+        "trapped_king": -13,
+        "king_main_road": -2,
+        "king_with_men": 2,
+        "sole_king": 0,
         "lead_end": 6,
-        "race": 10,
-        "side_to_move": 3,
+        "race": 2,
+        "side_to_move": 6,
     }),
     "frisian": MappingProxyType({
         "man": 100,
@@ -258,12 +258,10 @@ SOURCES: Mapping[str, str] = MappingProxyType({
         "l2=1.0, K=0.00219, held-out loss 0.7422 -> 0.7404"
     ),
     "english": (
-        "3587 positions (draughtsboard tune selfplay --variant english --games 15 --seed 1 "
-        "--nodes 400 --random-plies 4 --noise 20 --max-plies 200; draughtsboard tune selfplay"
-        " --variant english --games 15 --seed 2 --nodes 400 --random-plies 4 --noise 20 "
-        "--max-plies 200), 2870 fitted; draughtsboard tune fit --variant english --passes 30 "
-        "--holdout 0.2 --spread-cap 20 --term-cap 50: l2=0.3, K=0.00245, held-out loss 0.6890"
-        " -> 0.6842"
+        "15000 positions (bench/engine_labels.py --variant english --nodes 5000 --limit 15000"
+        " --games  --positions english-400.txt.gz), 12000 fitted; draughtsboard tune fit "
+        "--variant english --passes 30 --holdout 0.2 --spread-cap 20 --term-cap 50: l2=0.003,"
+        " K=0.01187, held-out loss 0.3987 -> 0.3944"
     ),
     "frisian": (
         "1446 positions (draughtsboard tune selfplay --variant frisian --games 30 --seed 1 "
