@@ -74,6 +74,9 @@ def test_a_restart_soon_after_a_reconnect_is_counted(port: Path, mcus: list[Fake
     with SerialLink(str(port), clock=clock, watchdog=False, on_event=events.put,
                     config=config) as link:
         link.wait_scan(1, WAIT)
+        # The first SCAN can come in before the handshake's CONFIG reaches the firmware: count
+        # from that CONFIG on, or it is taken for the one the restart asks for.
+        mcu.wait_for(lambda r: any(isinstance(m, msg.Config) for m in r))
         before = mcu.count(msg.Config)
         clock.set(101.0)
         mcu.restart()
