@@ -18,9 +18,8 @@ firmware_host/tools/tuning/data/english-400.txt.gz --nodes 3000 --limit 15000 --
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -29,15 +28,6 @@ if __package__ in (None, ""):
 from engine import Board, find_variant
 from engine.search import Limit, Searcher
 from firmware_host.tools.tuning import dataset, teacher
-
-
-def _inputs(variant: str, games: Sequence[Path], positions: Sequence[Path]) -> Iterator[str]:
-    for path in games:
-        records = json.loads(path.read_text()).get("games", [])
-        yield from teacher.game_positions(variant, records)
-    for path in positions:
-        _, samples = dataset.read(path)
-        yield from (s.fen for s in samples)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,7 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         variant = find_variant(args.variant).name
-        fens = teacher.quiet_positions(variant, _inputs(variant, args.games, args.positions))
+        found = teacher.file_positions(variant, args.games, args.positions)
+        fens = teacher.quiet_positions(variant, found)
     except (ValueError, OSError) as exc:
         parser.error(str(exc))
     if args.nodes < 1:

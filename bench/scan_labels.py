@@ -17,10 +17,9 @@ Run: ``.venv/bin/python bench/scan_labels.py --scan PATH/scan --games bench/data
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -29,15 +28,6 @@ if __package__ in (None, ""):
 from bench.players import PeerError, ScanHub1Player
 from engine import Board
 from firmware_host.tools.tuning import dataset, teacher
-
-
-def _inputs(variant: str, games: Sequence[Path], positions: Sequence[Path]) -> Iterator[str]:
-    for path in games:
-        records = json.loads(path.read_text()).get("games", [])
-        yield from teacher.game_positions(variant, records)
-    for path in positions:
-        _, samples = dataset.read(path)
-        yield from (s.fen for s in samples)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,8 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError
     except ValueError:
         parser.error(f"--shard {args.shard!r}: K/N with 0 <= K < N")
-    fens = teacher.quiet_positions("international",
-                                   _inputs("international", args.games, args.positions))
+    found = teacher.file_positions("international", args.games, args.positions)
+    fens = teacher.quiet_positions("international", found)
     if args.exclude:
         known = {s.fen for path in args.exclude for s in dataset.read(path)[1]}
         fens = [fen for fen in fens if fen not in known]

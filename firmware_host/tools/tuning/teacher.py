@@ -18,15 +18,18 @@ Example:
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 
 from engine import Board, find_variant
 from engine.evaluate import Evaluator
 from engine.movegen import generator_for
+from firmware_host.tools.tuning import dataset
 from firmware_host.tools.tuning.selfplay import Sample, learnable
 
-__all__ = ["SCALE", "Scorer", "game_positions", "label", "quiet_positions"]
+__all__ = ["SCALE", "Scorer", "file_positions", "game_positions", "label", "quiet_positions"]
 
 #: A teacher's score for the side to move, in hundredths of a man (None: it has none).
 Scorer = Callable[[Board], float | None]
@@ -58,6 +61,18 @@ def game_positions(variant: str, games: Iterable[Mapping[str, object]]) -> Itera
             except ValueError:
                 break
             yield board.fen()
+
+
+def file_positions(variant: str, games: Sequence[Path], positions: Sequence[Path]
+                   ) -> Iterator[str]:
+    """The FEN of every position of game-record files (JSON, :func:`game_positions`) and of
+    positions files (``.txt.gz``, :mod:`~firmware_host.tools.tuning.dataset`), in that order."""
+    for path in games:
+        records = json.loads(path.read_text()).get("games", [])
+        yield from game_positions(variant, records)
+    for path in positions:
+        _, samples = dataset.read(path)
+        yield from (s.fen for s in samples)
 
 
 def quiet_positions(variant: str, fens: Iterable[str]) -> list[str]:
