@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from engine.variant import VARIANTS
-from firmware_host.i18n import ENGLISH, N_, Translator, negotiate, translator
+from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
@@ -41,7 +41,7 @@ from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
 from firmware_host.web.rounds import RoundPages
-from firmware_host.web.views import ArchiveRow, Views
+from firmware_host.web.views import ArchiveRow, Views, viewer
 
 __all__ = ["WebSettings", "build_app"]
 
@@ -78,14 +78,6 @@ class WebSettings:
     clock: Callable[[], float] = time.time
     #: How often the live feeds look at the boards' heartbeats (s).
     alive_every_s: float = 5.0
-
-
-def _viewer(request: web.Request) -> Translator:
-    """The viewer's language: ``?lang=`` if it names one, else the best of Accept-Language
-    (each viewer their own: the hall in the viewer's language, each board's events in its
-    player's)."""
-    return translator(negotiate(request.query.get("lang"),
-                                request.headers.get("Accept-Language")))
 
 
 def _board_id(request: web.Request, key: str = "board") -> str:
@@ -144,7 +136,7 @@ class Site:
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
         alive = await liveness.read(self.client, boards, self.settings.clock())
-        tr = _viewer(request)
+        tr = viewer(request)
         cards = [{"board_id": b, "html": await self.card(b, cursor[b], alive[b], tr)}
                  for b in boards]
         return _html(self.views.page("hall.html", tr=tr, cards=cards,
@@ -191,7 +183,7 @@ class Site:
         view = await self.reader.board(board_id)
         paired = self.paired(request)
         cookie = request.cookies.get(COOKIE, "")
-        tr = _viewer(request)
+        tr = viewer(request)
         return _html(self.views.page(
             "board.html", tr=tr, board_id=board_id, paired=paired, notice="",
             panel=self.views.panel(view, await self._alive(board_id), tr),
@@ -207,7 +199,7 @@ class Site:
         games = await self._select(filters)
         boards = await self.reader.boards()
         return _html(self.views.page(
-            "games.html", tr=_viewer(request),
+            "games.html", tr=viewer(request),
             games=[ArchiveRow.of(g) for g in reversed(games)], f=filters,
             boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
             paired=self.paired(request), limit=ARCHIVE_LIMIT))
@@ -258,7 +250,7 @@ class Site:
             ply = max(0, min(int(request.query.get("ply", len(game.moves))), len(game.moves)))
         except ValueError:
             ply = len(game.moves)
-        return _html(self.views.replay(game, ply, self.paired(request), _viewer(request)))
+        return _html(self.views.replay(game, ply, self.paired(request), viewer(request)))
 
     async def game_pdn(self, request: web.Request) -> web.Response:
         game = await self._game(request)
@@ -366,7 +358,7 @@ class Site:
     # -- control ------------------------------------------------------------------------------
 
     async def pair_form(self, request: web.Request) -> web.Response:
-        return _html(self.views.page("pair.html", _viewer(request), error="",
+        return _html(self.views.page("pair.html", viewer(request), error="",
                                      next=_next(request.query.get("next", "/")),
                                      paired=self.paired(request)))
 
@@ -382,7 +374,7 @@ class Site:
         if not self.settings.keys.valid_code(form.get("code", "")):
             self.pair_guard.failed(address)
             log.warning("pairing refused from %s", address)
-            return _html(self.views.page("pair.html", _viewer(request), next=target,
+            return _html(self.views.page("pair.html", viewer(request), next=target,
                                          paired=False, error=NOT_THE_CODE), status=403)
         label = f"{request.headers.get('User-Agent', 'a browser')[:60]} from {address}"
         try:
@@ -401,7 +393,7 @@ class Site:
             raise web.HTTPUnauthorized(text="pair this device first (/pair)")
         cookie = request.cookies.get(COOKIE, "")
         return _html(self.views.page(
-            "devices.html", _viewer(request), devices=self.settings.devices.list(), paired=True,
+            "devices.html", viewer(request), devices=self.settings.devices.list(), paired=True,
             this=self.settings.devices.check(cookie), csrf=self.settings.keys.csrf(cookie)))
 
     async def revoke(self, request: web.Request) -> web.Response:
@@ -438,7 +430,7 @@ class Site:
             raise web.HTTPNotFound(text="no such board")
         alive = await self._alive(board_id)
         if not alive.online:  # nobody would carry it out: say so, do not queue it
-            tr = _viewer(request)
+            tr = viewer(request)
             return _reply(request, board_id, tr.gettext("not sent: {board} is offline ({seen})")
                           .format(board=board_id, seen=alive.seen_in(tr.gettext)), 409)
         await control.send(self.client, board_id, fields)
@@ -539,7 +531,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     site = Site(settings, client)
     # A hall feed's Last-Event-ID holds every board's stream id (about 30 bytes a board): room
     # for some 2,000 boards, beyond aiohttp's default 8 KB header field.
-    pages = error_pages(site.views, _viewer)  # a browser's error: a page, not a line
+    pages = error_pages(site.views, viewer)  # a browser's error: a page, not a line
     app = web.Application(middlewares=[pages, errors_as_replies], client_max_size=64 * 1024,
                           handler_args={"max_field_size": 65536, "max_line_size": 65536})
     app.add_routes([

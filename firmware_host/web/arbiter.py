@@ -55,7 +55,7 @@ from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from firmware_host.i18n import N_, Translator, negotiate, translator
+from firmware_host.i18n import N_, Translator
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
 from firmware_host.tournament.pairing import Pairing, pairing_key
@@ -78,7 +78,7 @@ from firmware_host.web.auth import CODE_DIGITS, PairingGuard, RateLimiter
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.reader import Reader
-from firmware_host.web.views import Views, player
+from firmware_host.web.views import Views, player, viewer
 from firmware_host.web.views import result_words as game_result_words
 
 __all__ = ["COOKIE", "ArbiterKeys", "ArbiterSite"]
@@ -145,10 +145,9 @@ def _done(message: str, **data: object) -> web.Response:
     return web.json_response({"ok": True, "message": message, **data})
 
 
-def viewer(request: web.Request) -> Translator:
-    """The requester's language: ``?lang=``, else Accept-Language (as every page's)."""
-    return translator(negotiate(request.query.get("lang"),
-                                request.headers.get("Accept-Language")))
+def _sent(request: web.Request, message: str, **fields: object) -> web.Response:
+    """A decision's reply: ``message`` (a catalog's msgid) in the requester's language."""
+    return _done(viewer(request).gettext(message).format(**fields))
 
 
 def _wants_html(request: web.Request) -> bool:
@@ -439,9 +438,8 @@ class ArbiterSite:
         board = await self._known_board(form)
         side, seconds = form.get("side", ""), form.get("seconds", "")
         await arbiter.add_time(self.client, board, side, seconds, who, form.get("reason", ""))
-        tr = viewer(request)
-        return _done(tr.gettext(N_("Sent to {board}: {seconds} s for {side}")).format(
-            board=board, seconds=f"{float(seconds):+g}", side=tr.gettext(SIDES[side])))
+        return _sent(request, N_("Sent to {board}: {seconds} s for {side}"), board=board,
+                     seconds=f"{float(seconds):+g}", side=viewer(request).gettext(SIDES[side]))
 
     async def adjudicate(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
@@ -457,9 +455,8 @@ class ArbiterSite:
         result = form.get("result", "")
         await arbiter.adjudicate(self.client, board, result, who, form.get("reason", ""),
                                  game_id)
-        tr = viewer(request)
-        return _done(tr.gettext(N_("Sent to {board}: adjudicated, {result}")).format(
-            board=board, result=result_words(result, tr)))
+        return _sent(request, N_("Sent to {board}: adjudicated, {result}"), board=board,
+                     result=result_words(result, viewer(request)))
 
     async def correct(self, request: web.Request, who: str, form: dict[str, str]
                       ) -> web.Response:
@@ -473,9 +470,8 @@ class ArbiterSite:
         result = form.get("result", "")
         await arbiter.correct_result(self.client, board, result, who, form.get("reason", ""),
                                      game_id)
-        tr = viewer(request)
-        return _done(tr.gettext(N_("Sent to {board}: result corrected to {result}")).format(
-            board=board, result=result_words(result, tr)))
+        return _sent(request, N_("Sent to {board}: result corrected to {result}"), board=board,
+                     result=result_words(result, viewer(request)))
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:
@@ -492,9 +488,8 @@ class ArbiterSite:
         await arbiter.correct_move(self.client, board, form.get("ply", ""),
                                    form.get("move", ""), who, form.get("reason", ""), game_id,
                                    plies=len(game.moves))
-        return _done(viewer(request).gettext(N_("Sent to {board}: ply {ply} corrected to {move}"))
-                     .format(board=board, ply=int(form.get("ply", "")),
-                             move=form.get("move", "").strip()))
+        return _sent(request, N_("Sent to {board}: ply {ply} corrected to {move}"),
+                     board=board, ply=int(form.get("ply", "")), move=form.get("move", "").strip())
 
 
 async def _audit(client: Redis, tr: Translator) -> list[dict[str, object]]:

@@ -13,12 +13,13 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import escape
 
 from engine import Board
 from firmware_host.feedback.texts import STATE_NAMES
-from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator
+from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator, negotiate, translator
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.pairing import is_round
@@ -112,6 +113,14 @@ class ArchiveRow:
                    time.strftime("%Y-%m-%d %H:%M", time.gmtime(game.created)),
                    player(game.headers, "White"), player(game.headers, "Black"),
                    game.variant, result_words(game.result), len(game.moves))
+
+
+def viewer(request: web.Request) -> Translator:
+    """The viewer's language: ``?lang=`` if it names one, else the best of Accept-Language
+    (each viewer their own: the hall in the viewer's language, each board's events in its
+    player's)."""
+    return translator(negotiate(request.query.get("lang"),
+                                request.headers.get("Accept-Language")))
 
 
 def ending(termination: str) -> str:
