@@ -60,13 +60,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return float(searcher.search(board, limit).score)
 
     samples = teacher.label(variant, fens, score)
-    header = {"variant": variant, "teacher": f"the built-in engine, {args.nodes} nodes",
-              "scale": "1/(1+exp(-ln3/100 * score))", "positions": str(len(samples)),
-              "sources": " ".join(p.name for p in [*args.games, *args.positions]),
-              "command": f"bench/engine_labels.py --variant {variant} --nodes {args.nodes} "
-                         f"--limit {args.limit} "
-                         f"--games {' '.join(p.name for p in args.games)} "
-                         f"--positions {' '.join(p.name for p in args.positions)}"}
+    header = teacher.header(
+        variant, f"the built-in engine, {args.nodes} nodes", samples,
+        [*args.games, *args.positions],
+        f"bench/engine_labels.py --variant {variant} --nodes {args.nodes} --limit {args.limit} "
+        f"--games {' '.join(p.name for p in args.games)} "
+        f"--positions {' '.join(p.name for p in args.positions)}")
     dataset.write(args.out, header, samples)
     print(f"engine_labels: {len(fens)} quiet positions, {len(samples)} labelled -> {args.out}")
     return 0

@@ -82,15 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         samples = teacher.label("international", fens, score)
     finally:
         scan.close()
-    header = {"variant": "international", "teacher": f"{scan.engine_name or 'Scan'}, "
-              f"depth {args.depth}, book off", "scale": "1/(1+exp(-ln3/100 * score))",
-              "positions": str(len(samples)),
-              "sources": " ".join(p.name for p in [*args.games, *args.positions]),
-              "command": f"bench/scan_labels.py --depth {args.depth} --limit {args.limit} "
-                         f"--shard {k}/{n} --first {args.first} "
-                         f"--games {' '.join(p.name for p in args.games)} "
-                         f"--positions {' '.join(p.name for p in args.positions)} "
-                         f"--exclude {' '.join(p.name for p in args.exclude)}"}
+    header = teacher.header(
+        "international", f"{scan.engine_name or 'Scan'}, depth {args.depth}, book off", samples,
+        [*args.games, *args.positions],
+        f"bench/scan_labels.py --depth {args.depth} --limit {args.limit} --shard {k}/{n} "
+        f"--first {args.first} --games {' '.join(p.name for p in args.games)} "
+        f"--positions {' '.join(p.name for p in args.positions)} "
+        f"--exclude {' '.join(p.name for p in args.exclude)}")
     dataset.write(args.out, header, samples)
     print(f"scan_labels: {len(fens)} quiet positions, {len(samples)} labelled -> {args.out}")
     return 0

@@ -29,12 +29,26 @@ from engine.movegen import generator_for
 from firmware_host.tools.tuning import dataset
 from firmware_host.tools.tuning.selfplay import Sample, learnable
 
-__all__ = ["SCALE", "Scorer", "file_positions", "game_positions", "label", "quiet_positions"]
+__all__ = ["SCALE", "Scorer", "file_positions", "game_positions", "header", "label",
+           "quiet_positions"]
 
 #: A teacher's score for the side to move, in hundredths of a man (None: it has none).
 Scorer = Callable[[Board], float | None]
 #: Logistic scale of a teacher's score: +100 (a man) is a probability of 3/4.
 SCALE = math.log(3.0) / 100.0
+
+
+def header(variant: str, teacher: str, samples: Sequence[Sample], sources: Sequence[Path],
+           command: str) -> dict[str, str]:
+    """The header of a labelled positions file: who labelled how many positions from which
+    files, at :data:`SCALE`, and the command that does it again.
+
+    >>> header("english", "the built-in engine", [], [Path("a.txt.gz")], "x")["sources"]
+    'a.txt.gz'
+    """
+    return {"variant": variant, "teacher": teacher, "scale": "1/(1+exp(-ln3/100 * score))",
+            "positions": str(len(samples)), "sources": " ".join(p.name for p in sources),
+            "command": command}
 
 
 def game_positions(variant: str, games: Iterable[Mapping[str, object]]) -> Iterator[str]:
