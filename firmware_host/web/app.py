@@ -30,7 +30,7 @@ from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
-from firmware_host.web.auth import Keys, PairingGuard, RateLimiter
+from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
 from firmware_host.web.devices import Devices
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
@@ -364,18 +364,25 @@ class Site:
 
     async def pair(self, request: web.Request) -> web.Response:
         address = request.remote or "?"
-        if not self.pair_limiter.allow(address):
-            raise web.HTTPTooManyRequests(text="too many attempts: wait a minute")
-        refusal = self.pair_guard.refusal(address)
+        refusal = (self.pair_guard.refusal(address) if self.pair_limiter.allow(address)
+                   else TOO_MANY_ATTEMPTS)
         if refusal is not None:
-            raise web.HTTPTooManyRequests(text=refusal, headers={"Retry-After": "60"})
+            retry = {"Retry-After": str(60 * refusal.wait)}
+            if "text/html" not in request.headers.get("Accept", ""):
+                raise web.HTTPTooManyRequests(text=str(refusal), headers=retry)
+            target = _next(request.query.get("next", "/"))
+            page = self.views.page("pair.html", viewer(request), next=target, paired=False,
+                                   error=refusal.words(viewer(request).gettext))
+            return web.Response(text=page, status=429, content_type="text/html", headers=retry)
         form = await _form(request)
         target = _next(form.get("next", "/"))
         if not self.settings.keys.valid_code(form.get("code", "")):
             self.pair_guard.failed(address)
             log.warning("pairing refused from %s", address)
             return _html(self.views.page("pair.html", viewer(request), next=target,
-                                         paired=False, error=NOT_THE_CODE), status=403)
+                                         paired=False,
+                                         error=viewer(request).gettext(NOT_THE_CODE)),
+                         status=403)
         label = f"{request.headers.get('User-Agent', 'a browser')[:60]} from {address}"
         try:
             cookie = self.settings.devices.pair(label)

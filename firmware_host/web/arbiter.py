@@ -74,7 +74,7 @@ from firmware_host.web.arbiter_words import (
     result_words,
     sent_to,
 )
-from firmware_host.web.auth import CODE_DIGITS, PairingGuard, RateLimiter
+from firmware_host.web.auth import CODE_DIGITS, TOO_MANY_ATTEMPTS, PairingGuard, RateLimiter
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.reader import Reader
@@ -135,6 +135,9 @@ class ArbiterKeys:
 
 #: The audit entries the console lists.
 AUDIT_SHOWN = 20
+
+
+NOT_THE_ARBITER_CODE = N_("That is not the arbiter code.")
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -246,15 +249,18 @@ class ArbiterSite:
         to the console, or the form again with the reason it was refused)."""
         address = request.remote or "?"
         html = _wants_html(request)
-        refusal = None if self.limiter.allow(address) else N_("too many attempts: wait a minute")
-        refusal = refusal or self.guard.refusal(address)
+        refusal = self.guard.refusal(address) if self.limiter.allow(address) else TOO_MANY_ATTEMPTS
         if refusal is not None:
-            return self._pair_page(request, refusal, 429) if html else _error(429, refusal)
+            if not html:
+                return _error(429, str(refusal))
+            page = self._pair_page(request, refusal.words(viewer(request).gettext), 429)
+            page.headers["Retry-After"] = str(60 * refusal.wait)
+            return page
         data = await read_form(request)
         code = data.get("code", "")
         if not isinstance(code, str) or not self.keys.valid_code(code):
             self.guard.failed(address)
-            message = N_("That is not the arbiter code.")
+            message = viewer(request).gettext(NOT_THE_ARBITER_CODE)
             return (self._pair_page(request, message, 403) if html
                     else _error(403, "not the arbiter code"))
         cookie = self.keys.new_cookie()
@@ -267,7 +273,7 @@ class ArbiterSite:
         return response
 
     def _pair_page(self, request: web.Request, error: str, status: int = 200) -> web.Response:
-        """The pairing form, in the viewer's language (``error``: a msgid, or "")."""
+        """The pairing form, in the viewer's language (``error``: words in it, or "")."""
         return web.Response(text=self.views.page("arbiter_pair.html", viewer(request),
                                                  error=error, paired=False),
                             content_type="text/html", status=status)

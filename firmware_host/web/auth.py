@@ -21,15 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
 import secrets
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CODE_DIGITS", "PAIR_FAILURES_PER_HOUR", "Keys", "PairingGuard", "RateLimiter",
-           "load_token"]
+from firmware_host.i18n import N_
+
+__all__ = ["CODE_DIGITS", "PAIR_FAILURES_PER_HOUR", "TOO_MANY_ATTEMPTS", "Keys", "PairingGuard",
+           "RateLimiter", "Refusal", "load_token"]
 
 #: Digits of the pairing code.
 CODE_DIGITS = 10
@@ -139,6 +143,32 @@ class RateLimiter:
         return True
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a pairing attempt is refused now: the words (English, a catalog's key, with a
+    ``{wait}`` field) and the minutes to wait.
+
+    >>> str(Refusal(LOCKED_ADDRESS, 3))
+    'too many wrong codes from this address: wait 3 min'
+    """
+
+    message: str
+    wait: int = 1
+
+    def words(self, gettext: Callable[[str], str]) -> str:
+        """The refusal in the language of ``gettext``."""
+        return gettext(self.message).format(wait=self.wait)
+
+    def __str__(self) -> str:
+        return self.words(str)
+
+
+LOCKED_ALL = N_("too many wrong codes: pairing is locked for {wait} min (or pair with the token)")
+LOCKED_ADDRESS = N_("too many wrong codes from this address: wait {wait} min")
+#: The refusal of an address over the control rate limit.
+TOO_MANY_ATTEMPTS = Refusal(N_("too many attempts: wait {wait} min"), 1)
+
+
 class PairingGuard:
     """Wrong pairing codes: per address (:data:`PAIR_FAILURES_PER_ADDRESS`, then locked out for
     :data:`LOCKOUT_S`) and in all (:data:`PAIR_FAILURES_PER_HOUR`), so more addresses buy no more
@@ -148,10 +178,10 @@ class PairingGuard:
     >>> guard = PairingGuard(clock=lambda: now[0], per_address=2, per_hour=3)
     >>> guard.refusal("a") is None
     True
-    >>> guard.failed("a"); guard.failed("a"); guard.refusal("a")[:24]
-    'too many wrong codes fro'
-    >>> guard.failed("b"); guard.refusal("c")[:24]
-    'too many wrong codes: pa'
+    >>> guard.failed("a"); guard.failed("a"); str(guard.refusal("a"))
+    'too many wrong codes from this address: wait 15 min'
+    >>> guard.failed("b"); str(guard.refusal("c"))[:42]
+    'too many wrong codes: pairing is locked fo'
     >>> now[0] = 3601.0
     >>> guard.refusal("a") is None and guard.refusal("c") is None
     True
@@ -167,19 +197,18 @@ class PairingGuard:
         self._all: deque[float] = deque()
         self._by_address = RateLimiter(per_address, clock, window=lockout)
 
-    def refusal(self, address: str) -> str | None:
+    def refusal(self, address: str) -> Refusal | None:
         """Why ``address`` may not try a code now, or None."""
         now = self._clock()
         while self._all and self._all[0] <= now - 3600:
             self._all.popleft()
         if len(self._all) >= self.per_hour:
-            wait = int(self._all[0] + 3600 - now) // 60 + 1
-            return (f"too many wrong codes: pairing is locked for {wait} min "
-                    "(or pair with the token)")
+            wait = math.ceil((self._all[0] + 3600 - now) / 60)
+            return Refusal(LOCKED_ALL, wait)
         times = self._by_address._seen.get(address)
         if times and len(times) >= self.per_address and times[-1] > now - self.lockout:
-            wait = int(times[-1] + self.lockout - now) // 60 + 1
-            return f"too many wrong codes from this address: wait {wait} min"
+            wait = math.ceil((times[-1] + self.lockout - now) / 60)
+            return Refusal(LOCKED_ADDRESS, wait)
         return None
 
     def failed(self, address: str) -> None:

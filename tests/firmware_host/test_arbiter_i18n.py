@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient
 
+from firmware_host.web.auth import PAIR_FAILURES_PER_ADDRESS
 from tests.firmware_host.test_arbiter import KEYS, board, carry_out_commands, run
 from tests.firmware_host.test_arbiter_start_round import BEARER, boards_of_the_evening
 
@@ -140,5 +141,36 @@ def test_the_round_start_names_in_russian_why_a_board_did_not_start() -> None:
                                 headers={**BEARER, "Accept-Language": "ru"})
         assert (await again.json())["error"].startswith(
             "тур 3 не может начаться ни на одной доске: hall-1 (уже начат); hall-2 (уже начат)")
+
+    run(scenario)
+
+
+def test_a_locked_out_browser_is_told_in_its_language_and_when_to_come_back() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        for _ in range(PAIR_FAILURES_PER_ADDRESS):
+            wrong = await http.post("/arbiter/pair?lang=ru", data={"code": "1234567890"},
+                                    headers=HTML)
+            assert wrong.status == 403
+        locked = await http.post("/arbiter/pair?lang=ru", data={"code": KEYS.code},
+                                 headers=HTML)
+        page = await locked.text()
+        assert locked.status == 429 and '<html lang="ru">' in page
+        assert "слишком много неверных кодов с этого адреса: подождите 15 мин" in page
+        assert locked.headers["Retry-After"] == "900"
+        assert "too many" not in _read(page)
+        script = await http.post("/arbiter/pair", data={"code": KEYS.code})
+        assert script.status == 429
+        assert (await script.json())["error"].startswith("too many wrong codes from this address")
+
+    run(scenario)
+
+
+def test_with_no_round_waiting_the_start_button_says_what_it_does() -> None:
+    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+        await _paired(http)
+        page = await (await http.get("/arbiter?lang=ru", headers=HTML)).text()
+        button = page.split('id="arb-start-round">', 1)[1].split("</button>", 1)[0]
+        assert '<span class="round-some" hidden>' in button
+        assert '<span class="round-none">Начать тур</span>' in button
 
     run(scenario)

@@ -118,6 +118,20 @@ def test_wrong_codes_lock_an_address_out(web: WebServer) -> None:
     assert _pair(web, web.keys.pairing_code, source="127.0.0.3")[0] == 303
 
 
+def test_a_locked_out_phone_reads_why_in_its_language(web: WebServer) -> None:
+    for _ in range(PAIR_FAILURES_PER_ADDRESS):
+        assert _pair(web, _wrong(web), source="127.0.0.4")[0] == 403
+    body = urllib.parse.urlencode({"code": web.keys.pairing_code, "next": "/"}).encode()
+    browser = {"Accept": "text/html", "Accept-Language": "ja"}
+    status, headers, page = _post(web, "/pair", body, headers=browser, source="127.0.0.4")
+    assert status == 429 and headers["Content-Type"].startswith("text/html")
+    assert '<html lang="ja">' in page and 'name="code"' in page  # the form, to try later
+    assert "このアドレスからの誤ったコードが多すぎます：15 分待ってください" in page
+    assert headers["Retry-After"] == "900"
+    status, headers, text = _post(web, "/pair", body, source="127.0.0.4")
+    assert status == 429 and text == "too many wrong codes from this address: wait 15 min"
+
+
 def test_more_addresses_buy_no_more_guesses(web: WebServer) -> None:
     tries = 0
     for n in range(2, 2 + PAIR_FAILURES_PER_HOUR):

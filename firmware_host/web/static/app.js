@@ -424,7 +424,13 @@
     }
     function showRound() {
       var field = document.getElementById("arb-round");
-      if (field) { setText(document.getElementById("arb-start-round"), ".round-n", field.value.trim()); }
+      var button = document.getElementById("arb-start-round");
+      if (!field || !button) { return; }
+      // With no number the button says what it does, not "Start round " and a blank.
+      var number = field.value.trim(), some = button.querySelector(".round-some"),
+        none = button.querySelector(".round-none");
+      setText(button, ".round-n", number);
+      if (some && none) { some.hidden = !number; none.hidden = !!number; }
     }
     function read() {
       // At most one read at a time; one more after it when asked meanwhile.

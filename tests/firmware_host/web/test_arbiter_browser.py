@@ -274,6 +274,11 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
     assert browser.find_element(By.ID, "arb-round").get_attribute("value") == "3"
     assert _text_of(browser, "#arb-start-round") == "Start round 3"
     assert _text_of(browser, "#arb-rounds") == "Waiting on the boards: round 3."
+    field = browser.find_element(By.ID, "arb-round")  # emptied, the button says what it does
+    field.send_keys(Keys.BACKSPACE)
+    assert _text_of(browser, "#arb-start-round") == "Start a round"
+    field.send_keys("3")
+    assert _text_of(browser, "#arb-start-round") == "Start round 3"
 
     # Start round 3: asked, then sent to every board of the pairing that can start it.
     posted = {rig.board_id: _posted(rig) for rig in (one, two)}
