@@ -109,9 +109,9 @@ def sync_client(url: str, **kwargs: Unpack[ClientOptions]) -> redis.Redis:
     if not is_sentinel(url):
         return redis.Redis.from_url(url, **kwargs)
     parsed = parse_sentinel_url(url)
-    sentinel = redis.sentinel.Sentinel(  # type: ignore[no-untyped-call]  # redis-py untyped
+    sentinel = redis.sentinel.Sentinel(  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2
         list(parsed.sentinels), sentinel_kwargs=_sentinel_kwargs(parsed, kwargs))
-    primary = sentinel.master_for(  # type: ignore[no-untyped-call]
+    primary = sentinel.master_for(  # type: ignore[no-untyped-call, unused-ignore]
         parsed.service, **_primary_kwargs(parsed, kwargs))
     return cast(redis.Redis, primary)
 
@@ -126,7 +126,7 @@ def async_client(url: str, **kwargs: Unpack[ClientOptions]) -> redis.asyncio.Red
     if not is_sentinel(url):
         return redis.asyncio.Redis.from_url(url, **kwargs)
     parsed = parse_sentinel_url(url)
-    sentinel = redis.asyncio.sentinel.Sentinel(  # type: ignore[no-untyped-call]
+    sentinel = redis.asyncio.sentinel.Sentinel(  # type: ignore[no-untyped-call, unused-ignore]
         list(parsed.sentinels), sentinel_kwargs=_sentinel_kwargs(parsed, kwargs))
     primary = sentinel.master_for(
         parsed.service, **_primary_kwargs(parsed, kwargs))

@@ -5,8 +5,9 @@ sets the board's ``…:spool`` marker to ``<epoch>:<n>`` of its last entry: a fl
 crash is taken up after the marker, never applying a transaction twice.
 
 A game's operations are numbered after what Redis already holds of the game (its last ``seq``),
-so readers see 1, 2, 3… with no gap and no repeat; the first spooled operation of a game that
-equals the last one in Redis is the write whose reply was lost, and is not sent again.
+so readers see 1, 2, 3… with no gap and no repeat. The first spooled transaction of a game whose
+operations on its log equal the last ones in Redis (a move, or a move with the result it ends
+the game with: two entries) is the write whose reply was lost, and is not sent again.
 
 An error reply no retry can cure (:func:`~.failures.is_poison`: ``WRONGTYPE`` because another
 program wrote one of the board's keys, a command Redis refuses) is logged and set aside in
@@ -45,8 +46,9 @@ log = logging.getLogger(__name__)
 #: Spooled transactions sent per MULTI/EXEC when the spool is flushed.
 FLUSH_CHUNK = 200
 
-#: Per game log key: the last ``seq`` in Redis (or sent so far) and that entry's fields.
-Tails = dict[str, tuple[int, dict[str, str] | None]]
+#: Per game log key: the last ``seq`` in Redis (or sent so far) and the fields of its last
+#: entries, oldest first (as many as the first spooled transaction writes to that log).
+Tails = dict[str, tuple[int, list[dict[str, str]]]]
 
 
 class SpoolReplay:
@@ -74,9 +76,11 @@ class SpoolReplay:
         done_epoch, _, done_text = text(self.client.get(self.keys.spool) or "").partition(":")
         done_n = int(done_text) if done_text.isdigit() else 0
         todo = [e for e in entries if not (e.epoch and e.epoch == done_epoch and e.n <= done_n)]
-        game_keys = sorted({op[0] for e in todo for c in e.commands
-                            if (op := self.keys.game_op(c)) is not None})
-        self._tails = self._last_entries(game_keys)
+        first: dict[str, int] = {}  # per game log: how many entries its first transaction adds
+        for entry in todo:
+            for key, ops in self._game_ops(entry).items():
+                first.setdefault(key, len(ops))
+        self._tails = self._last_entries(first)
         self._first_seen = set()
         for begin in range(0, len(todo), FLUSH_CHUNK):
             chunk = todo[begin:begin + FLUSH_CHUNK]
@@ -105,22 +109,35 @@ class SpoolReplay:
     def _restore(self, checkpoint: tuple[Tails, set[str]]) -> None:
         self._tails, self._first_seen = dict(checkpoint[0]), set(checkpoint[1])
 
+    def _game_ops(self, entry: SpoolEntry) -> dict[str, list[dict[str, str]]]:
+        """The entry's operations on each game log, in order."""
+        found: dict[str, list[dict[str, str]]] = {}
+        for command in entry.commands:
+            game_op = self.keys.game_op(command)
+            if game_op is not None:
+                found.setdefault(game_op[0], []).append(game_op[1])
+        return found
+
     def _send_chunk(self, chunk: list[SpoolEntry]) -> None:
         """One MULTI/EXEC: the chunk's commands (games renumbered) and how far the flush got."""
         pipe = self.client.pipeline(transaction=True)
         for entry in chunk:
+            landed: set[str] = set()  # game logs this entry reached before its reply was lost
+            for key, ops in self._game_ops(entry).items():
+                if key not in self._first_seen:
+                    self._first_seen.add(key)
+                    if self._tails.get(key, (0, []))[1] == ops:
+                        landed.add(key)
             for command in entry.commands:
                 name, args = command["cmd"], list(command.get("args", ()))
                 game_op = self.keys.game_op(command)
                 if game_op is not None:
                     key, fields = game_op
-                    seq, last_fields = self._tails.get(key, (0, None))
-                    if key not in self._first_seen:
-                        self._first_seen.add(key)
-                        if last_fields == fields:
-                            continue  # it reached Redis, only its answer was lost
+                    if key in landed:
+                        continue  # it reached Redis, only its answer was lost
+                    seq = self._tails.get(key, (0, []))[0]
                     fields["seq"] = str(seq + 1)
-                    self._tails[key] = (seq + 1, fields)
+                    self._tails[key] = (seq + 1, [fields])
                     args = [key, fields]
                 getattr(pipe, name)(*args, **dict(command.get("kwargs", {})))
         if chunk[-1].epoch:
@@ -160,26 +177,28 @@ class SpoolReplay:
         if entries[-1].epoch:
             self.client.set(self.keys.spool, _marker(entries[-1]))
 
-    def _last_entries(self, keys: list[str]) -> Tails:
-        """Each game stream's last sequence number and last entry (its length if unnumbered)."""
-        if not keys:
+    def _last_entries(self, counts: dict[str, int]) -> Tails:
+        """Each game stream's last sequence number (its length if unnumbered) and its last
+        ``counts[key]`` entries."""
+        if not counts:
             return {}
+        keys = sorted(counts)
         pipe = self.client.pipeline(transaction=False)
         for key in keys:
-            pipe.xrevrange(key, count=1)
+            pipe.xrevrange(key, count=max(1, counts[key]))
             pipe.xlen(key)
         replies = pipe.execute()
         found: Tails = {}
         for number, key in enumerate(keys):
             tail, length = stream_entries(replies[2 * number]), replies[2 * number + 1]
             if not tail:
-                found[key] = (0, None)
+                found[key] = (0, [])
                 continue
-            fields = {text(k): text(v) for k, v in tail[0][1].items()}
+            last = [{text(k): text(v) for k, v in fields.items()} for _, fields in reversed(tail)]
             if not isinstance(length, int):
                 length = 0  # XLEN answers an integer
-            seq = fields.get("seq", "")
-            found[key] = (int(seq) if seq.isdigit() else length, fields)
+            seq = last[-1].get("seq", "")
+            found[key] = (int(seq) if seq.isdigit() else length, last)
         return found
 
 

@@ -492,6 +492,26 @@ def test_a_write_whose_reply_was_lost_is_not_written_twice(redis_server: RedisSe
     assert logged(redis_server, game_id) == (PDNS[:3], [1, 2, 3, 4])
 
 
+def test_a_last_move_whose_reply_was_lost_is_not_written_twice(redis_server: RedisServer,
+                                                               tmp_path: Path) -> None:
+    """The move that ends the game goes with its result in one transaction: two log entries.
+    Its reply lost, the spooled copy must be recognised by both, not sent again."""
+    client = LostReply.from_url(redis_server.url)
+    client.flushall()
+    store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
+                       local=LocalCopy(tmp_path / "l.json"), monotonic=FakeMonotonic())
+    game_id = store.new_game({}, "international", None, "record")
+    store.append_move(game_id, move(1))
+    LostReply.lose_next = True
+    store.append_move(game_id, move(2), result="1-0", termination="resigned",
+                      session=session(game_id, 2))
+    assert not store.connected
+    assert store.flush()
+    assert logged(redis_server, game_id) == (PDNS[:2], [1, 2, 3, 4])
+    game = RedisStore(redis.Redis.from_url(redis_server.url), "board1").load_game(game_id)
+    assert game.result == "1-0" and not game.problems
+
+
 def test_a_key_clobbered_by_another_program_cannot_hold_the_spool_back(
         own_redis_server: RedisServer, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
