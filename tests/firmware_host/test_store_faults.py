@@ -476,15 +476,21 @@ class LostReply(redis.Redis):
         return pipe
 
 
-def test_a_write_whose_reply_was_lost_is_not_written_twice(redis_server: RedisServer,
-                                                           tmp_path: Path) -> None:
-    client = LostReply.from_url(redis_server.url)
+def lossy_game(server: RedisServer, directory: Path) -> tuple[RedisStore, str]:
+    """A store whose next transaction's reply is lost, and a game with one move recorded."""
+    client = LostReply.from_url(server.url)
     client.flushall()
-    store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
-                       local=LocalCopy(tmp_path / "l.json"), monotonic=FakeMonotonic())
+    store = RedisStore(client, "board1", Spool(directory / "s.jsonl"),
+                       local=LocalCopy(directory / "l.json"), monotonic=FakeMonotonic())
     game_id = store.new_game({}, "international", None, "record")
     store.append_move(game_id, move(1))
     LostReply.lose_next = True
+    return store, game_id
+
+
+def test_a_write_whose_reply_was_lost_is_not_written_twice(redis_server: RedisServer,
+                                                           tmp_path: Path) -> None:
+    store, game_id = lossy_game(redis_server, tmp_path)
     store.append_move(game_id, move(2))  # in Redis, but the store cannot know: spooled too
     assert not store.connected
     store.append_move(game_id, move(3))
@@ -496,13 +502,7 @@ def test_a_last_move_whose_reply_was_lost_is_not_written_twice(redis_server: Red
                                                                tmp_path: Path) -> None:
     """The move that ends the game goes with its result in one transaction: two log entries.
     Its reply lost, the spooled copy must be recognised by both, not sent again."""
-    client = LostReply.from_url(redis_server.url)
-    client.flushall()
-    store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
-                       local=LocalCopy(tmp_path / "l.json"), monotonic=FakeMonotonic())
-    game_id = store.new_game({}, "international", None, "record")
-    store.append_move(game_id, move(1))
-    LostReply.lose_next = True
+    store, game_id = lossy_game(redis_server, tmp_path)
     store.append_move(game_id, move(2), result="1-0", termination="resigned",
                       session=session(game_id, 2))
     assert not store.connected
