@@ -41,7 +41,7 @@ from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
 from firmware_host.web.rounds import RoundPages
-from firmware_host.web.views import ArchiveRow, Views, viewer
+from firmware_host.web.views import ArchiveRow, Views, keep_language, viewer
 
 __all__ = ["WebSettings", "build_app"]
 
@@ -565,6 +565,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
                                    settings.clock).routes())
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
     app.on_response_prepare.append(security_headers)
+    app.on_response_prepare.append(keep_language)
 
     async def closing(app: web.Application) -> None:
         site.closing = True

@@ -12,6 +12,7 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from http.cookies import SimpleCookie
 
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -19,7 +20,15 @@ from markupsafe import escape
 
 from engine import Board
 from firmware_host.feedback.texts import STATE_NAMES
-from firmware_host.i18n import ENGLISH, LANGUAGES, N_, Translator, negotiate, translator
+from firmware_host.i18n import (
+    ENGLISH,
+    LANGUAGES,
+    N_,
+    Translator,
+    negotiate,
+    resolve_language,
+    translator,
+)
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.pairing import is_round
@@ -30,7 +39,8 @@ from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
 from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
 from firmware_host.web.reader import BoardView
 
-__all__ = ["ArchiveRow", "MoveRow", "Views", "move_label", "move_rows", "player", "result_words"]
+__all__ = ["LANG_COOKIE", "ArchiveRow", "MoveRow", "Views", "chosen_language", "keep_language",
+           "move_label", "move_rows", "player", "result_words", "viewer"]
 
 #: A result as words (the GameType 20/27 results too: 2-0, 1-1, 0-2).
 RESULT_WORDS: Mapping[str, str] = {
@@ -115,12 +125,44 @@ class ArchiveRow:
                    game.variant, result_words(game.result), len(game.moves))
 
 
+#: The cookie that keeps the language a viewer chose with ``?lang=`` (the language switch) for
+#: the pages they open next: the site's links and forms carry no ``?lang=``.
+LANG_COOKIE = "draughtsboard_lang"
+#: How long the chosen language is kept (s): a year.
+LANG_COOKIE_AGE = 365 * 24 * 3600
+
+
+def chosen_language(request: web.Request) -> str | None:
+    """The language the viewer chose: ``?lang=`` if it names one, else the one the language
+    cookie keeps, else None (Accept-Language decides)."""
+    for spec in (request.query.get("lang"), request.cookies.get(LANG_COOKIE)):
+        language = resolve_language(spec[:40] if spec else None)
+        if language is not None:
+            return language
+    return None
+
+
 def viewer(request: web.Request) -> Translator:
-    """The viewer's language: ``?lang=`` if it names one, else the best of Accept-Language
-    (each viewer their own: the hall in the viewer's language, each board's events in its
-    player's)."""
-    return translator(negotiate(request.query.get("lang"),
+    """The viewer's language: ``?lang=`` if it names one, else the one they chose before (the
+    language cookie), else the best of Accept-Language (each viewer their own: the hall in the
+    viewer's language, each board's events in its player's)."""
+    return translator(negotiate(chosen_language(request),
                                 request.headers.get("Accept-Language")))
+
+
+async def keep_language(request: web.Request, response: web.StreamResponse) -> None:
+    """A page opened with ``?lang=`` (the language switch) keeps that language in a cookie:
+    the next page, a form's reply and the live feed are in it too, not in the browser's."""
+    language = resolve_language(request.query.get("lang", "")[:40])
+    if language is None or request.cookies.get(LANG_COOKIE) == language:
+        return
+    # The headers are made by now (cookies included): the cookie goes in as a header of its own.
+    cookie = SimpleCookie()
+    cookie[LANG_COOKIE] = language
+    morsel = cookie[LANG_COOKIE]
+    morsel["max-age"], morsel["path"], morsel["samesite"] = LANG_COOKIE_AGE, "/", "Lax"
+    morsel["httponly"] = True
+    response.headers.add("Set-Cookie", morsel.OutputString())
 
 
 def ending(termination: str) -> str:

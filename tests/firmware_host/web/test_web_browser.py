@@ -306,3 +306,28 @@ def test_a_phone_chooses_its_language_from_one_button(
     browser.get(web.base + "/?lang=ja")
     assert browser.find_element(By.CSS_SELECTOR, ".top nav.languages").is_displayed()
     assert not browser.find_element(By.CSS_SELECTOR, ".top details.language-menu").is_displayed()
+
+
+def test_the_chosen_language_stays_through_the_sites_links_and_forms(
+        web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    """Русский from the switch, then the Archive link, a board's card and the pairing form:
+    each page stays in Russian (it fell back to the browser's English at the first link)."""
+    make_board("keep-1")
+    wait = WebDriverWait(browser, WAIT)
+    _screen(browser, DESKTOP)
+    browser.get(web.base + "/")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "The hall"
+    browser.find_element(By.CSS_SELECTOR, ".top nav.languages").find_element(
+        By.LINK_TEXT, "Русский").click()
+    wait.until(lambda b: b.find_element(By.TAG_NAME, "h1").text == "Игровой зал")
+    browser.find_element(By.LINK_TEXT, "Архив").click()
+    wait.until(lambda b: b.find_element(By.TAG_NAME, "h1").text == "Архив")
+    browser.find_element(By.LINK_TEXT, "Зал").click()
+    wait.until(lambda b: b.find_element(By.TAG_NAME, "h1").text == "Игровой зал")
+    browser.find_element(By.CSS_SELECTOR, "#board-keep-1 a.card-link").click()
+    wait.until(lambda b: b.find_element(By.TAG_NAME, "h1").text == "Доска keep-1")
+    browser.find_element(By.LINK_TEXT, "Подключить").click()
+    wait.until(lambda b: b.find_element(By.TAG_NAME, "h1").text == "Подключите это устройство")
+    browser.find_element(By.CSS_SELECTOR, "input[name=code]").send_keys("1")
+    browser.find_element(By.CSS_SELECTOR, "form button").click()
+    wait.until(lambda b: "Это не код сопряжения." in b.page_source)

@@ -101,3 +101,27 @@ def test_the_archive_pairing_and_replay_pages_speak_too(
     assert status == 403 and "Ce n&#39;est pas le code d&#39;appairage." in refused
     _, _, replay = web.get(f"/game/lang9/{rig.session.game_id}?ply=1&lang=nl")
     assert "zet 1 van 1" in replay and "Download de PDN" in replay
+
+
+def test_the_language_chosen_with_the_switch_is_kept_for_the_next_pages(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    """The switch's links are ``?lang=``; the site's own links and forms carry none, so the
+    next page ("Архив", the pairing form's reply) fell back to the browser's language."""
+    make_board("lang6")
+    english = {"Accept-Language": "en-GB,en;q=0.9"}
+    _, headers, page = web.get("/?lang=ru", english)
+    assert "<h1>Игровой зал</h1>" in page
+    cookie = headers["Set-Cookie"]
+    assert cookie.startswith("draughtsboard_lang=ru;") and "Path=/" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Max-Age=" in cookie
+    kept = {**english, "Cookie": "draughtsboard_lang=ru"}
+    _, headers, archive = web.get("/games", kept)
+    assert '<html lang="ru">' in archive and "<h1>Архив</h1>" in archive
+    assert "Set-Cookie" not in headers  # nothing new to keep
+    _, _, board = web.get("/board/lang6", kept)
+    assert "<h1>Доска lang6</h1>" in board
+    _, headers, hall = web.get("/?lang=ja", kept)  # the switch again: the new choice is kept
+    assert "<h1>対局場</h1>" in hall and headers["Set-Cookie"].startswith("draughtsboard_lang=ja;")
+    for junk in ("zz", "x" * 5000, "ru\\"):  # a cookie naming no language: the header decides
+        _, _, page = web.get("/games", {**english, "Cookie": f"draughtsboard_lang={junk}"})
+        assert "<h1>The archive</h1>" in page
