@@ -206,7 +206,10 @@ class Demo:
         self.games_dir = games_dir
         self.clock = VirtualClock()
         config = demo_config(options, games_dir)
-        service = build_service(config, stack, Wiring(clock=self.clock,
+        # Never resume a game from the store: the simulated board is set up at the start, so a
+        # resumed game would refuse the simulated human's every move (``demo --hall`` starts a
+        # board's next Demo on the same store after one failed).
+        service = build_service(config, stack, Wiring(clock=self.clock, resume=False,
                                                       notifier=Notifier(environ={})))
         self.store = service.store
         self.leds = service.leds

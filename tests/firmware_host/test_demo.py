@@ -17,6 +17,7 @@ from engine import Board
 from engine.pdn import read_games
 from firmware_host.tools.demo import Demo, DemoOptions, Display, led_legend, run_demo
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
+from tests.redis_server import RedisServer
 
 
 def _apply(occupied: set[int], steps: list[HandStep]) -> set[int]:
@@ -241,3 +242,20 @@ def test_a_russian_demo_captions_in_russian(tmp_path: Path) -> None:
     assert "вы: " in text and "компьютер показывает огнями ход " in text
     assert "1 ход компьютера сделан по огням" in text
     assert "готово: PDN записан в " in text and "carried out" not in text
+
+
+@pytest.mark.redis
+def test_a_demo_on_a_store_with_an_unfinished_game_starts_a_new_one(
+        tmp_path: Path, redis_server: RedisServer) -> None:
+    """``demo --hall`` starts a board's next Demo on the same store and board id after one
+    failed: the simulated board is set up at the start, so resuming the stored game left it
+    refusing every move (each board went offline and online every few seconds, for ever)."""
+    options = DemoOptions(plies=2, fast=True, seed=1001, level=2, store_url=redis_server.url,
+                          board_id="demo-resume")  # this seed's first lift comes at once
+    for run in range(2):
+        with ExitStack() as stack:
+            games = tmp_path / str(run)
+            games.mkdir()
+            result = Demo(options, stack, Display(io.StringIO(), fast=True), str(games)).play()
+        assert [ply[0] for ply in result.plies] == ["human", "computer"]
+        assert result.result is None  # the first game is left unfinished in the store
