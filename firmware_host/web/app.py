@@ -198,9 +198,9 @@ class Site:
                    ("board", "since", "until", "player", "variant", "result")}
         games = await self._select(filters)
         boards = await self.reader.boards()
+        tr = viewer(request)
         return _html(self.views.page(
-            "games.html", tr=viewer(request),
-            games=[ArchiveRow.of(g) for g in reversed(games)], f=filters,
+            "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in reversed(games)], f=filters,
             boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
             paired=self.paired(request), limit=ARCHIVE_LIMIT))
 

@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import escape
 
 from engine import Board
-from firmware_host.feedback.texts import STATE_NAMES
+from firmware_host.feedback.texts import STATE_NAMES, WORDS
 from firmware_host.i18n import (
     ENGLISH,
     LANGUAGES,
@@ -57,14 +57,18 @@ def result_words(result: str | None) -> str:
     return RESULT_WORDS.get(result or "*", result or "In progress")
 
 
-def player(headers: Mapping[str, str], side: str) -> str:
-    """The player's name, or the side's ("White", "Black") while it is not known.
+def player(headers: Mapping[str, str], side: str,
+           gettext: Callable[[str], str] = lambda words: words) -> str:
+    """The player's name, or the side's ("White", "Black", in ``gettext``'s language) while it
+    is not known.
 
     >>> player({"White": "Anna"}, "White"), player({"Black": "?"}, "Black"), player({}, "White")
     ('Anna', 'Black', 'White')
+    >>> player({}, "White", translator("ru").gettext), player({"White": "Anna"}, "White", str)
+    ('Белые', 'Anna')
     """
     name = headers.get(side, "").strip()
-    return side if name in ("", "?", "-") else name
+    return gettext(side) if name in ("", "?", "-") else name
 
 
 def move_label(ply: int, pdn: str) -> str:
@@ -117,11 +121,13 @@ class ArchiveRow:
     moves: int
 
     @classmethod
-    def of(cls, game: GameRecord) -> ArchiveRow:
-        """The row of ``game``."""
+    def of(cls, game: GameRecord, tr: Translator = ENGLISH) -> ArchiveRow:
+        """The row of ``game`` (players not yet named are "White" and "Black" in ``tr``'s
+        language)."""
         return cls(game.board_id, game.game_id,
                    time.strftime("%Y-%m-%d %H:%M", time.gmtime(game.created)),
-                   player(game.headers, "White"), player(game.headers, "Black"),
+                   player(game.headers, "White", tr.gettext),
+                   player(game.headers, "Black", tr.gettext),
                    game.variant, result_words(game.result), len(game.moves))
 
 
@@ -165,6 +171,15 @@ async def keep_language(request: web.Request, response: web.StreamResponse) -> N
     response.headers.add("Set-Cookie", morsel.OutputString())
 
 
+def mode_words(mode: str) -> str:
+    """The board's mode in words (English: the catalogs' key); a mode nobody wrote as it is.
+
+    >>> mode_words("play"), mode_words("teach"), mode_words("something new")
+    ('play', 'teach', 'something new')
+    """
+    return WORDS["mode"].get(mode, mode)
+
+
 def ending(termination: str) -> str:
     """How a game ended, in words (English: the catalogs' key); a word nobody wrote as it is.
 
@@ -179,7 +194,8 @@ NO_GAME = N_("no game yet")
 #: The words the page script writes itself (app.js), besides those of the live card and panel.
 SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
                 N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
-                *RESULT_WORDS.values(), *LIGHT_WORDS.values(), *TERMINATIONS.values())
+                *RESULT_WORDS.values(), *LIGHT_WORDS.values(), *TERMINATIONS.values(),
+                *WORDS["mode"].values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
 LIVE_TEMPLATES = ("card.html", "panel.html", "clocks.html")
 
@@ -223,6 +239,7 @@ class Views:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
         self.env.globals.update(player=player, result_words=result_words, ending=ending,
+                                mode_words=mode_words,
                                 clock_text=clock_text, is_round=is_round, **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock

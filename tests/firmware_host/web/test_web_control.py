@@ -179,9 +179,12 @@ def test_the_forms_start_from_the_game_in_play(web: WebServer, make_board: Board
         return html.split(f'name="command" value="{name}"', 1)[1].split("</form>", 1)[0]
 
     assert "<option selected>russian</option>" in select("variant")
-    assert "<option selected>play</option>" in select("mode")
+    assert '<option value="play" selected>play</option>' in select("mode")  # the value, in words
     for unknown in ("level", "touch_move"):
         assert '<option value="" selected disabled>' in select(unknown)
         assert "<option selected>" not in select(unknown)
     assert 'value="Ann &lt;Smith&gt;"' in select("white")  # escaped, not markup
+    _, _, russian = web.get("/board/ctl9?lang=ru", {"Authorization": f"Bearer {TOKEN}"})
+    mode = russian.split('name="command" value="mode"', 1)[1].split("</form>", 1)[0]
+    assert '<option value="play" selected>игра</option>' in mode  # sent as play
     assert 'value="draughtsboard"' in select("black")  # the computer plays Black

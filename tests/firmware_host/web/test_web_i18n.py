@@ -125,3 +125,29 @@ def test_the_language_chosen_with_the_switch_is_kept_for_the_next_pages(
     for junk in ("zz", "x" * 5000, "ru\\"):  # a cookie naming no language: the header decides
         _, _, page = web.get("/games", {**english, "Cookie": f"draughtsboard_lang={junk}"})
         assert "<h1>The archive</h1>" in page
+
+
+def test_unnamed_players_and_the_mode_are_in_the_viewers_words(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    """A game whose players are not named yet showed "White" and "Black" in English on every
+    page but the board's own labels, and the board's mode as its key ("play")."""
+    rig = make_board("named1", mode="play")
+    rig.play("c3-d4")
+    russian = {"Accept-Language": "ru"}
+
+    def read(page: str) -> str:  # what the viewer reads: no tags, no data-words
+        return re.sub(r"<[^>]*>", " ", re.sub(r' data-words="[^"]*"', "", page))
+
+    _, _, hall = web.get("/", russian)
+    card = read(hall.split('id="board-named1"', 1)[1].split("</article>", 1)[0])
+    assert "Белые" in card and "White" not in card
+    _, _, board = web.get("/board/named1", russian)
+    assert '<dd class="white-name">Белые</dd>' in board and '<dd class="mode">игра</dd>' in board
+    assert "White" not in read(board)
+    _, _, archive = web.get("/games", russian)
+    assert '<span class="w">Белые</span>' in archive and "White" not in read(archive)
+    _, _, replay = web.get(f"/game/named1/{rig.session.game_id}", russian)
+    assert "<h1>Белые – " in replay and "White" not in read(replay)
+    _, _, english = web.get("/board/named1")
+    assert '<dd class="white-name">White</dd>' in english
+    assert '<dd class="mode">play</dd>' in english
