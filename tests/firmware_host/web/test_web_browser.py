@@ -331,3 +331,33 @@ def test_the_chosen_language_stays_through_the_sites_links_and_forms(
     browser.find_element(By.CSS_SELECTOR, "input[name=code]").send_keys("1")
     browser.find_element(By.CSS_SELECTOR, "form button").click()
     wait.until(lambda b: "Это не код сопряжения." in b.page_source)
+
+
+def test_the_paired_devices_page_fits_a_phone(web: WebServer, make_board: BoardMaker,
+                                              browser: webdriver.Chrome) -> None:
+    """On a phone the devices table broke "Revoke" into syllables ("Re/vo/ke", in Russian
+    "От/озв/ать") and each id over three lines; each device is now a small card."""
+    make_board("devices-1")
+    _screen(browser, PHONE)
+    for _ in range(2):  # two devices (one browser, paired twice), one of them "this one"
+        browser.delete_all_cookies()
+        browser.get(web.base + "/pair")
+        browser.find_element(By.NAME, "code").send_keys(web.keys.pairing_code)
+        browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        WebDriverWait(browser, WAIT).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".paired"))
+    for lang in ("en", "ru"):
+        browser.get(web.base + f"/devices?lang={lang}")
+        assert _overflow(browser) <= 0
+        rows = browser.find_elements(By.CSS_SELECTOR, "table.devices tbody tr")
+        assert len(rows) == 2
+        for row in rows:
+            for cell in ("td.id code", "td.revoke button"):
+                lines = browser.execute_script(
+                    "var e = arguments[0].querySelector(arguments[1]);"
+                    "var r = document.createRange(); r.selectNodeContents(e);"
+                    "var tops = new Set(); for (var b of r.getClientRects()) {"
+                    " tops.add(Math.round(b.top)); } return tops.size;", row, cell)
+                assert lines == 1, (lang, cell)  # its words on one line
+            button = row.find_element(By.CSS_SELECTOR, "td.revoke button").rect
+            assert button["x"] >= 0 and button["x"] + button["width"] <= PHONE[0], lang
+            assert button["height"] >= 44  # a finger's target
