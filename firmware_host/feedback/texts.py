@@ -62,6 +62,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "hint_refused.game_over": N_("the game is over: no hints (newgame starts another)"),
     "takeback": N_("took back {plies_text}, {side} to move"),
     "takeback_refused": N_("takebacks are not available in {mode} mode"),
+    "takeback_refused.nothing": N_("nothing to take back: you have not moved yet"),
     "command_refused": N_("{command}: not now"),
     "command_refused.board_size": N_("{value} is played on another board: not on this one"),
     "command_refused.board_layout": N_("{value} puts its squares elsewhere on this board: set "

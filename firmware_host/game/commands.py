@@ -115,7 +115,9 @@ class Commands:
         s = self._s
         target = s.game.previous_turn_of(s.config.human_side)
         if not s.config.takebacks_allowed or target is None:
-            s.publish("takeback_refused", mode=s.config.mode.value)
+            # ``nothing``: the mode allows takebacks, but the player has not moved yet.
+            s.publish("takeback_refused", mode=s.config.mode.value,
+                      reason="mode" if not s.config.takebacks_allowed else "nothing")
             return
         s.take_back_to(target, event.at, guided=True)
 

@@ -206,3 +206,11 @@ def test_with_a_time_control_both_clocks_show_after_each_move_and_in_status() ->
     assert any(line.endswith("white 0:05:02*  black 0:05:02") for line in lines)
     assert "1... 19-23 {[%clk 0:05:02]}" in out.getvalue()
     assert "status    whose turn it is and what the board waits for, with both clocks" in lines
+
+
+def test_a_takeback_before_any_move_says_there_is_nothing_to_take_back() -> None:
+    # It said "takebacks are not available in play mode", in the mode that has them.
+    text = run_play("takeback\n11-15\ntakeback\ntakeback\nquit\n")
+    assert "not available in play mode" not in text
+    assert text.count("nothing to take back: you have not moved yet") == 2
+    assert "took back 2 moves, black to move" in text
