@@ -422,10 +422,15 @@ class TerminalGame:
         last = self.actions[-1][0] if self.actions else self.clock.monotonic()
         self.actions.append((max(last, self.clock.monotonic()) + STEP_S, action))
 
-    def _schedule_hand(self, verb: str, square: int) -> None:
+    def _schedule_hand(self, verb: str, square: int, *, keep: bool = True) -> None:
+        """Lift or place on ``square`` when its turn comes; a lifted piece is held in the hand
+        (put down by the next ``place``) unless ``keep`` is False (a captured piece: off the
+        board for good)."""
         def act() -> None:
             if verb == "lift":
-                self._hand.append(self._reading(square, self.session.board.pieces()))
+                piece = self._reading(square, self.session.board.pieces())
+                if keep:
+                    self._hand.append(piece)
                 self._placed.pop(square, None)
                 self.sim.lift(square)
             else:
@@ -437,8 +442,8 @@ class TerminalGame:
     def _schedule_move(self, move: Move) -> None:
         self._typed_from.add(self.variant.square_name(move.origin))
         self._schedule_hand("lift", move.origin)
-        for captured in move.captures:
-            self._schedule_hand("lift", captured)
+        for captured in move.captures:  # the moving piece, not the last taken, is put down
+            self._schedule_hand("lift", captured, keep=False)
         self._schedule_hand("place", move.destination)
 
     # -- the loop ----------------------------------------------------------------------------

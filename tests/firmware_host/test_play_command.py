@@ -214,3 +214,13 @@ def test_a_takeback_before_any_move_says_there_is_nothing_to_take_back() -> None
     assert "not available in play mode" not in text
     assert text.count("nothing to take back: you have not moved yet") == 2
     assert "took back 2 moves, black to move" in text
+
+
+def test_a_capture_taken_back_shows_the_capturing_piece_in_its_colour() -> None:
+    # After 14x23 and a takeback, 23 was drawn with a white man (the last piece the typed
+    # capture lifted, 18) while the black man stood there to take away.
+    text = run_play("14x23\ntakeback\nquit\n", fen="B:W18,30,31:B14,1")
+    assert "take away: 23, 25" in text
+    board = last_board(text).splitlines()
+    assert board[5] == "3 |            E●E         |"  # 23: the black man that captured
+    assert board[6] == "2 |   E○E                  |"  # 25: the white man that replied
