@@ -270,7 +270,10 @@ class Site:
         round_ = request.match_info.get("round", request.query.get("round", ""))[:40]
         wanted = request.match_info.get("board", request.query.get("board", ""))
         games = []
-        for board in await self.reader.boards():
+        boards = await self.reader.boards()
+        if wanted and wanted not in boards:  # a typo in a broadcast's address: say so
+            raise web.HTTPNotFound(text="no such board")
+        for board in boards:
             if wanted and board != wanted:
                 continue
             game_id = await self.reader.current_game_id(board)

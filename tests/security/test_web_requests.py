@@ -224,3 +224,17 @@ def test_a_malformed_body_to_the_arbiter_is_a_4xx(redis_url: str, case: str) -> 
         assert _post(server, "/arbiter/pair", b"code=1", FORM)[0] == 403  # the route is there
     finally:
         server.stop()
+
+
+# -- §9 a broadcast of a board that is not there -----------------------------------------------
+
+@pytest.mark.parametrize("path", ["/broadcast/board/{board}.pdn", "/broadcast.pdn?board={board}"])
+def test_a_broadcast_of_an_unknown_board_is_a_404(web: WebServer, client: redis.Redis,
+                                                  path: str) -> None:
+    """A broadcast set up with a typo in the board's id got 200 and an empty PDN for ever."""
+    client.sadd("draughtsboard:boards", "cast-b1")
+    for board in ("cast-b2", "%00", "x" * 300, "cast-b1%2F..", "%ff"):
+        status, _, text = web.get(path.format(board=board))
+        assert status == 404 and "no such board" in text, (board, status, text[:200])
+    status, _, text = web.get(path.format(board="cast-b1"))  # known, with no game yet
+    assert status == 200 and text == ""
