@@ -175,6 +175,7 @@ async def _serve(url: str, host: str, port: int, count: int, out: TextIO) -> int
 
     from firmware_host.web.app import WebSettings, build_app, run_forever
     from firmware_host.web.auth import Keys
+    from firmware_host.web.service import cannot_listen
 
     settings = WebSettings(keys=Keys(secrets.token_hex(16)))
     client = Redis.from_url(url, socket_connect_timeout=2,
@@ -203,8 +204,7 @@ async def _serve(url: str, host: str, port: int, count: int, out: TextIO) -> int
     try:
         await run_forever(runner, host, port, stop, banner)
     except OSError as exc:
-        print(f"draughtsboard demo: cannot listen on {host}:{port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(cannot_listen("draughtsboard demo", host, port, exc), file=sys.stderr)
         return 1
     finally:
         closer.cancel()

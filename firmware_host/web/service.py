@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import os
 import signal
 import sys
 
@@ -26,7 +28,7 @@ from firmware_host.web.arbiter import ArbiterKeys
 from firmware_host.web.auth import Keys, load_token
 from firmware_host.web.devices import Devices, devices_file
 
-__all__ = ["parse_listen", "run_web"]
+__all__ = ["cannot_listen", "parse_listen", "run_web"]
 
 log = logging.getLogger("draughtsboard.web")
 
@@ -44,6 +46,24 @@ def parse_listen(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"web.listen = {text!r} is not host:port (e.g. 127.0.0.1:8080)")
     return host.strip("[]"), int(port)
+
+
+def cannot_listen(program: str, host: str, port: int, exc: OSError) -> str:
+    """The one line saying the web app cannot listen, and, for a port that is taken, what to do.
+
+    >>> taken = OSError(errno.EADDRINUSE, "address already in use")
+    >>> print(cannot_listen("draughtsboard demo", "127.0.0.1", 8080, taken))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    draughtsboard demo: cannot listen on 127.0.0.1:8080: address already in use (another
+    program has that port: choose another with --listen 127.0.0.1:PORT)
+    """
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's strerror repeats
+    line = f"{program}: cannot listen on {host}:{port}: {reason[:1].lower()}{reason[1:]}"
+    if exc.errno == errno.EADDRINUSE:
+        shown = f"[{host}]" if ":" in host else host
+        line += (" (another program has that port: choose another with "
+                 f"--listen {shown}:PORT)")
+    return line
 
 
 def run_web(config: Config, out: object = None) -> int:
@@ -92,8 +112,7 @@ async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
     try:
         await run_forever(runner, host, port, stop, banner)
     except OSError as exc:
-        print(f"draughtsboard web: cannot listen on {host}:{port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(cannot_listen("draughtsboard web", host, port, exc), file=sys.stderr)
         return 1
     finally:
         await client.aclose()

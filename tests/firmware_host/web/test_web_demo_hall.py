@@ -57,3 +57,18 @@ def test_demo_hall_serves_three_live_boards() -> None:
     assert "Traceback" not in err
     with socket.socket() as probe:  # the private store went with it
         assert probe.connect_ex(("127.0.0.1", int(store))) != 0
+
+
+def test_a_taken_port_says_how_to_choose_another() -> None:
+    binary = str(Path(sys.executable).parent / "draughtsboard")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([binary, "demo", "--hall", "1", "--listen", f"127.0.0.1:{port}"],
+                              capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"draughtsboard demo: cannot listen on 127.0.0.1:{port}: address already in use "
+        "(another program has that port: choose another with --listen 127.0.0.1:PORT)"]
+    assert done.stdout == ""
