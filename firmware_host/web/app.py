@@ -36,7 +36,7 @@ from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
 from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
 from firmware_host.web.forms import read_form
-from firmware_host.web.headers import errors_as_replies, security_headers
+from firmware_host.web.headers import errors_as_replies, quiet_client_faults, security_headers
 from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
@@ -568,6 +568,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
                                    settings.clock).routes())
     app.router.add_static("/static", str(files("firmware_host.web") / "static"))
     app.on_response_prepare.append(security_headers)
+    quiet_client_faults()  # a request aiohttp cannot read: one line, not a traceback
     app.on_response_prepare.append(keep_language)
 
     async def closing(app: web.Application) -> None:

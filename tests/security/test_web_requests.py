@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import re
+import socket
+import threading
 import time
 import urllib.parse
 
@@ -238,3 +241,69 @@ def test_a_broadcast_of_an_unknown_board_is_a_404(web: WebServer, client: redis.
         assert status == 404 and "no such board" in text, (board, status, text[:200])
     status, _, text = web.get(path.format(board="cast-b1"))  # known, with no game yet
     assert status == 200 and text == ""
+
+
+# -- §10 a request that cannot be read is one log line ---------------------------------------
+
+class _Records(logging.Handler):
+    """The records of one logger, waited on (the server logs from its own thread)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+        self.changed = threading.Condition()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with self.changed:
+            self.records.append(record)
+            self.changed.notify_all()
+
+    def wait_for(self, count: int) -> list[logging.LogRecord]:
+        with self.changed:
+            assert self.changed.wait_for(lambda: len(self.records) >= count, timeout=10)
+            return list(self.records)
+
+
+UNREADABLE = {
+    "a byte outside ASCII in the path": b"GET /board/\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+    "an unknown HTTP version": b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
+    "a header line of 100 KB": b"GET / HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 100_000 + b"\r\n\r\n",
+    "a bad Content-Length": b"POST /pair HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+    "a bad chunk": (b"POST /pair HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                    b"Content-Type: " + FORM.encode() + b"\r\n\r\nZZ\r\ncode\r\n0\r\n\r\n"),
+}
+
+
+@pytest.mark.parametrize("case", UNREADABLE)
+def test_an_unreadable_request_is_a_400_and_one_log_line(web: WebServer, case: str) -> None:
+    """aiohttp logged each of these as an ERROR with a whole traceback (in the journal of
+    ``draughtsboard web``, on the terminal of ``demo --hall``), as if the server had failed."""
+    records = _Records()
+    server_log = logging.getLogger("aiohttp.server")
+    server_log.addHandler(records)
+    try:
+        with socket.create_connection(("127.0.0.1", web.port), timeout=10) as connection:
+            connection.sendall(UNREADABLE[case])
+            reply = connection.recv(65536)
+        assert reply.startswith(b"HTTP/1.0 400 ") or reply.startswith(b"HTTP/1.1 400 "), reply
+        [record] = records.wait_for(1)
+    finally:
+        server_log.removeHandler(records)
+    assert record.levelno == logging.INFO and record.exc_info is None
+    assert record.getMessage().startswith("a request from 127.0.0.1 refused: 400 ")
+    assert "\n" not in record.getMessage() and "Traceback" not in record.getMessage()
+
+
+def test_a_client_gone_in_the_middle_of_its_body_is_one_log_line(web: WebServer) -> None:
+    records = _Records()
+    server_log = logging.getLogger("aiohttp.server")
+    server_log.addHandler(records)
+    try:
+        with socket.create_connection(("127.0.0.1", web.port), timeout=10) as connection:
+            connection.sendall(b"POST /pair HTTP/1.1\r\nHost: x\r\nContent-Type: " +
+                               FORM.encode() + b"\r\nContent-Length: 100\r\n\r\ncode=1")
+        [record] = records.wait_for(1)  # the server notices the connection closed
+    finally:
+        server_log.removeHandler(records)
+    assert record.levelno == logging.INFO and record.exc_info is None
+    assert record.getMessage() == "a request from 127.0.0.1 ended: the client went away"
