@@ -102,7 +102,7 @@ class Commands:
         if s.state in HUMAN_STATES and s.human_turn:
             s.touch_events(s.touch.press_adjust(event.at))
         else:
-            s.publish("command_refused", command="adjust", reason="not_your_turn")
+            s.publish("command_refused", command="adjust", reason=self._not_now())
 
     def _cmd_done(self, event: Command) -> None:
         s = self._s
@@ -139,9 +139,16 @@ class Commands:
             s.publish("hint_refused", reason="game_over")
             return
         if s.state not in HUMAN_STATES:
-            s.publish("hint_refused", reason="not_your_turn")
+            s.publish("hint_refused", reason=self._not_now())
             return
         s.submit(Purpose.HINT)
+
+    def _not_now(self) -> str:
+        """Why a button of the player's turn is refused: ``not_ready`` while the board is put
+        right on the player's own turn (after a takeback, at a resume), else
+        ``not_your_turn``."""
+        s = self._s
+        return "not_ready" if s.state is State.SYNCING and s.human_turn else "not_your_turn"
 
     def _cmd_resign(self, event: Command) -> None:
         s = self._s

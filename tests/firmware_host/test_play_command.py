@@ -224,3 +224,13 @@ def test_a_capture_taken_back_shows_the_capturing_piece_in_its_colour() -> None:
     board = last_board(text).splitlines()
     assert board[5] == "3 |            E●E         |"  # 23: the black man that captured
     assert board[6] == "2 |   E○E                  |"  # 25: the white man that replied
+
+
+def test_adjust_and_hint_while_the_board_is_put_right_say_so() -> None:
+    # After a takeback, on the player's own turn, they said "only on your own turn".
+    text = run_play("11-15\ntakeback\nadjust\nhint\nfix\nadjust\nquit\n")
+    after = text.split("took back 2 moves", 1)[1]
+    assert "only on your own turn" not in after and "a hint is for your own turn" not in after
+    assert "adjust: first put the pieces as the lights show" in after
+    assert "no hint yet: first put the pieces as the lights show" in after
+    assert "adjust window open" in after  # put right (fix): adjust works again
