@@ -16,6 +16,7 @@ import urllib.parse
 import pytest
 import redis
 
+from firmware_host.web import forms
 from firmware_host.web.app import COOKIE
 from firmware_host.web.auth import PAIR_FAILURES_PER_ADDRESS, PAIR_FAILURES_PER_HOUR, RateLimiter
 from tests.firmware_host.web.harness import TOKEN, WebServer
@@ -307,3 +308,16 @@ def test_a_client_gone_in_the_middle_of_its_body_is_one_log_line(web: WebServer)
         server_log.removeHandler(records)
     assert record.levelno == logging.INFO and record.exc_info is None
     assert record.getMessage() == "a request from 127.0.0.1 ended: the client went away"
+
+
+def test_a_body_that_never_comes_is_a_408(web: WebServer, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """A Content-Length promising more than is sent held the connection open until the client
+    closed it: any number of them, from anyone who reaches the app."""
+    monkeypatch.setattr(forms, "BODY_S", 0.2)
+    with socket.create_connection(("127.0.0.1", web.port), timeout=30) as connection:
+        connection.sendall(b"POST /pair HTTP/1.1\r\nHost: x\r\nContent-Type: " +
+                           FORM.encode() + b"\r\nContent-Length: 100\r\n\r\ncode=1")
+        reply = connection.recv(65536)
+    assert reply.startswith(b"HTTP/1.1 408 "), reply
+    assert b"the form did not arrive in time" in reply
