@@ -31,7 +31,7 @@ from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
-from firmware_host.web.devices import Devices
+from firmware_host.web.devices import Devices, device_name
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
 from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
@@ -386,7 +386,7 @@ class Site:
                                          paired=False,
                                          error=viewer(request).gettext(NOT_THE_CODE)),
                          status=403)
-        label = f"{request.headers.get('User-Agent', 'a browser')[:60]} from {address}"
+        label = f"{device_name(request.headers.get('User-Agent', ''))} from {address}"
         try:
             cookie = self.settings.devices.pair(label)
         except OverflowError as exc:

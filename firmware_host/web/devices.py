@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MAX_DEVICES", "Device", "Devices", "devices_file"]
+__all__ = ["MAX_DEVICES", "Device", "Devices", "device_name", "devices_file"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,38 @@ class Device:
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+#: (token in the User-Agent, name) in the order they are looked for.
+_BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("FxiOS", "Firefox"),
+             ("CriOS", "Chrome"), ("Chromium/", "Chromium"), ("Chrome/", "Chrome"),
+             ("Safari/", "Safari"))
+_SYSTEMS = (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"),
+            ("Windows", "Windows"), ("CrOS", "ChromeOS"), ("Macintosh", "macOS"),
+            ("Linux", "Linux"))
+
+
+def device_name(agent: str) -> str:
+    """A short name a person recognises for the device that sent ``agent`` (its User-Agent):
+    the browser and the system where they can be told, else the text cut at a word.
+
+    >>> device_name("Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like "
+    ...             "Gecko) Chrome/131.0.0.0 Mobile Safari/537.36")
+    'Chrome on Android'
+    >>> device_name("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15"
+    ...             " (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
+    'Safari on iPhone'
+    >>> device_name("curl/8.5.0"), device_name("")
+    ('curl/8.5.0', 'a browser')
+    """
+    browser = next((name for token, name in _BROWSERS if token in agent), None)
+    system = next((name for token, name in _SYSTEMS if token in agent), None)
+    if browser and system:
+        return f"{browser} on {system}"
+    text = " ".join(agent.split())
+    if len(text) > 60:
+        text = text[:60].rsplit(" ", 1)[0] + "…"
+    return text or "a browser"
 
 
 def _label(text: str) -> str:

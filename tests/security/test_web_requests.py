@@ -176,6 +176,19 @@ def test_each_device_has_its_own_revocable_cookie(web: WebServer, client: redis.
     assert status == 200 and "phone A" not in page and "phone B" in page
 
 
+
+def test_a_paired_phone_is_named_as_its_owner_knows_it(web: WebServer, client: redis.Redis
+                                                       ) -> None:
+    """The devices page listed the User-Agent cut at 60 characters, mid-word
+    ("Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, l from ...")."""
+    client.sadd("draughtsboard:boards", "b1")
+    agent = ("Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
+             "Chrome/131.0.0.0 Mobile Safari/537.36")
+    cookie = _cookie(_pair(web, web.keys.pairing_code, agent=agent)[1])
+    status, _, page = web.get("/devices", {"Cookie": cookie})
+    assert status == 200 and "Chrome on Android from 127.0.0.1" in page
+    assert "KHTML" not in page
+
 def test_the_origin_check_includes_the_scheme(web: WebServer, client: redis.Redis) -> None:
     client.sadd("draughtsboard:boards", "b1")
     cookie = _cookie(_pair(web, web.keys.pairing_code)[1])
