@@ -29,6 +29,7 @@ from firmware_host.i18n import (
     resolve_language,
     translator,
 )
+from firmware_host.i18n.variants import VARIANT_WORDS, variant_words
 from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.pairing import is_round
@@ -195,7 +196,7 @@ NO_GAME = N_("no game yet")
 SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
                 N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
                 *RESULT_WORDS.values(), *LIGHT_WORDS.values(), *TERMINATIONS.values(),
-                *WORDS["mode"].values())
+                *WORDS["mode"].values(), *VARIANT_WORDS.values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
 LIVE_TEMPLATES = ("card.html", "panel.html", "clocks.html")
 
@@ -239,7 +240,7 @@ class Views:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
         self.env.globals.update(player=player, result_words=result_words, ending=ending,
-                                mode_words=mode_words,
+                                mode_words=mode_words, variant_words=variant_words,
                                 clock_text=clock_text, is_round=is_round, **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock

@@ -178,7 +178,7 @@ def test_the_forms_start_from_the_game_in_play(web: WebServer, make_board: Board
     def select(name: str) -> str:
         return html.split(f'name="command" value="{name}"', 1)[1].split("</form>", 1)[0]
 
-    assert "<option selected>russian</option>" in select("variant")
+    assert '<option value="russian" selected>Russian draughts</option>' in select("variant")
     assert '<option value="play" selected>play</option>' in select("mode")  # the value, in words
     for unknown in ("level", "touch_move"):
         assert '<option value="" selected disabled>' in select(unknown)

@@ -49,7 +49,7 @@ def test_demo_hall_serves_three_live_boards() -> None:
             card = hall.split(f'id="board-{board}"', 1)[1].split("</article>", 1)[0]
             assert '<span class="alive on">online</span>' in card
         for variant in ("international", "russian", "english"):
-            assert f'<dd class="variant">{variant}</dd>' in hall
+            assert f'<dd class="variant" data-variant="{variant}">' in hall
     finally:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)

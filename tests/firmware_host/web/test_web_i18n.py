@@ -151,3 +151,27 @@ def test_unnamed_players_and_the_mode_are_in_the_viewers_words(
     _, _, english = web.get("/board/named1")
     assert '<dd class="white-name">White</dd>' in english
     assert '<dd class="mode">play</dd>' in english
+
+
+def test_the_variant_is_named_in_the_viewers_words(
+        web: WebServer, make_board: Callable[..., BoardRig]) -> None:
+    """Every page showed the variant's key ("russian") whatever the language."""
+    rig = make_board("named2", variant="russian", mode="play")
+    rig.play("c3-d4")
+
+    def read(page: str) -> str:  # what the viewer reads: no tags, no data-words
+        return re.sub(r"<[^>]*>", " ", re.sub(r' data-words="[^"]*"', "", page))
+
+    _, _, hall = web.get("/?lang=ru")
+    card = hall.split('id="board-named2"', 1)[1].split("</article>", 1)[0]
+    assert '<dd class="variant" data-variant="russian">Русские шашки</dd>' in card
+    _, _, board = web.get("/board/named2?lang=ja")
+    assert '<dd class="variant" data-variant="russian">ロシア式チェッカー</dd>' in board
+    _, _, archive = web.get("/games?lang=ko")
+    assert '<option value="russian">러시아 체커</option>' in archive  # the filter
+    assert "러시아 체커" in read(archive.split("<tbody", 1)[1])  # the game's row
+    _, _, replay = web.get(f"/game/named2/{rig.session.game_id}?lang=fr")
+    assert "Dames russes · " in read(replay)
+    _, _, english = web.get("/board/named2")
+    assert '<dd class="variant" data-variant="russian">Russian draughts</dd>' in english
+    assert "russian" not in read(english).split()
