@@ -361,3 +361,19 @@ def test_the_paired_devices_page_fits_a_phone(web: WebServer, make_board: BoardM
             button = row.find_element(By.CSS_SELECTOR, "td.revoke button").rect
             assert button["x"] >= 0 and button["x"] + button["width"] <= PHONE[0], lang
             assert button["height"] >= 44  # a finger's target
+
+
+def test_the_archive_filters_line_up(web: WebServer, make_board: BoardMaker,
+                                     browser: webdriver.Chrome) -> None:
+    """On a desktop the archive's filter labels stood at different heights: a date field is
+    taller than a list, and the fields were lined up by their bottoms."""
+    make_board("filters-1")
+    _screen(browser, DESKTOP)
+    browser.get(web.base + "/games?lang=ja")
+    boxes = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.filters input, .filters select,"
+        " .filters button')).map(function (e) { var r = e.getBoundingClientRect();"
+        " return [r.top, r.height]; });")
+    assert len(boxes) == 7
+    assert len({round(top) for top, _ in boxes}) == 1, boxes
+    assert len({round(height) for _, height in boxes}) == 1, boxes
