@@ -175,3 +175,11 @@ def test_the_variant_is_named_in_the_viewers_words(
     _, _, english = web.get("/board/named2")
     assert '<dd class="variant" data-variant="russian">Russian draughts</dd>' in english
     assert "russian" not in read(english).split()
+
+
+def test_the_pairing_page_says_where_the_code_is_printed(web: WebServer) -> None:
+    """It named draughtsboard web only: a club trying the demo hall looked there in vain."""
+    _, _, english = web.get("/pair")
+    assert "draughtsboard web (or demo --hall) printed when it started" in english
+    _, _, russian = web.get("/pair?lang=ru")
+    assert "draughtsboard web (или demo --hall) показал при запуске" in russian
