@@ -377,7 +377,7 @@ class Site:
             page = self.views.page("pair.html", viewer(request), next=target, paired=False,
                                    error=refusal.words(viewer(request).gettext))
             return web.Response(text=page, status=429, content_type="text/html", headers=retry)
-        form = await _form(request)
+        form = await read_form(request)
         target = _next(form.get("next", "/"))
         if not self.settings.keys.valid_code(form.get("code", "")):
             self.pair_guard.failed(address)
@@ -412,7 +412,7 @@ class Site:
             raise web.HTTPUnauthorized(text="pair this device first (/pair)")
         if not self.limiter.allow(request.remote or "?"):
             raise web.HTTPTooManyRequests(text="too many requests: wait a minute")
-        form = await _form(request)
+        form = await read_form(request)
         if not self._csrf_ok(request, form):
             raise web.HTTPForbidden(text="the form is stale or from another site: reload")
         device = form.get("device", "")
@@ -429,7 +429,7 @@ class Site:
             raise web.HTTPUnauthorized(text="pair this device first (/pair)")
         if not self.limiter.allow(request.remote or "?"):
             raise web.HTTPTooManyRequests(text="too many commands: wait a minute")
-        form = await _form(request)
+        form = await read_form(request)
         if not self._csrf_ok(request, form):
             raise web.HTTPForbidden(text="the form is stale or from another site: reload")
         try:
@@ -505,11 +505,6 @@ def _next(target: str) -> str:
     ('/', '/', '/')
     """
     return target if _NEXT.fullmatch(target) else "/"
-
-
-async def _form(request: web.Request) -> dict[str, str]:
-    """The request's form, read defensively (web/forms.py): 400, never a traceback."""
-    return await read_form(request)
 
 
 def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:
