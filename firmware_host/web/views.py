@@ -139,14 +139,15 @@ LANG_COOKIE = "draughtsboard_lang"
 LANG_COOKIE_AGE = 365 * 24 * 3600
 
 
+def _named(spec: str | None) -> str | None:
+    """The language ``spec`` (a query value or a cookie, cut at 40 characters) names, or None."""
+    return resolve_language(spec[:40] if spec else None)
+
+
 def chosen_language(request: web.Request) -> str | None:
     """The language the viewer chose: ``?lang=`` if it names one, else the one the language
     cookie keeps, else None (Accept-Language decides)."""
-    for spec in (request.query.get("lang"), request.cookies.get(LANG_COOKIE)):
-        language = resolve_language(spec[:40] if spec else None)
-        if language is not None:
-            return language
-    return None
+    return _named(request.query.get("lang")) or _named(request.cookies.get(LANG_COOKIE))
 
 
 def viewer(request: web.Request) -> Translator:
@@ -160,7 +161,7 @@ def viewer(request: web.Request) -> Translator:
 async def keep_language(request: web.Request, response: web.StreamResponse) -> None:
     """A page opened with ``?lang=`` (the language switch) keeps that language in a cookie:
     the next page, a form's reply and the live feed are in it too, not in the browser's."""
-    language = resolve_language(request.query.get("lang", "")[:40])
+    language = _named(request.query.get("lang"))
     if language is None or request.cookies.get(LANG_COOKIE) == language:
         return
     # The headers are made by now (cookies included): the cookie goes in as a header of its own.
