@@ -40,7 +40,9 @@ class Level:
 #: Level 1 looks one move ahead and sees the capture that answers it, but not what follows: it
 #: takes what is offered and walks into two-for-ones. Levels 2-4 see further but still stop in
 #: the middle of long exchanges. From level 5 on the horizon resolves every capture; the noise
-#: falls away and the depth grows until level 10 is limited only by the time.
+#: falls away and the depth grows until level 10 is limited only by the time. Level 9 stops at
+#: 9 plies: at a Raspberry Pi's speed level 10 reaches 10-11 plies in its time, and a cap of 10
+#: left the two levels a few nodes apart (docs/levels.md).
 LEVELS: tuple[Level, ...] = (
     Level(1, 1, 0.2, SearchOptions(quiescence=1, noise=60, max_depth=1),
           "beginner: sees what its move leaves hanging, never the shot behind it"),
@@ -58,7 +60,7 @@ LEVELS: tuple[Level, ...] = (
           "strong club player"),
     Level(8, 8, 1.5, SearchOptions(max_depth=8),
           "expert"),
-    Level(9, 10, 2.0, SearchOptions(max_depth=10),
+    Level(9, 9, 2.0, SearchOptions(max_depth=9),
           "master"),
     Level(10, None, 3.0, SearchOptions(), "full strength within the time"),
 )
