@@ -122,6 +122,8 @@ COUNTED: Mapping[str, tuple[str, str]] = MappingProxyType({
 WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "side": {"white": N_("white"), "black": N_("black")},
     "mode": {"play": N_("play"), "teach": N_("teach"), "record": N_("record")},
+    "touch_move": {"strict": N_("strict"), "off": N_("off"),
+                   "auto": N_("auto: strict when recording")},
     "termination": {
         "no_moves": N_("no moves left"), "repetition": N_("threefold repetition"),
         "draw_rule": N_("draw rule"), "resignation": N_("resignation"),

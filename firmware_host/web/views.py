@@ -182,6 +182,20 @@ def mode_words(mode: str) -> str:
     return WORDS["mode"].get(mode, mode)
 
 
+def choice_words(setting: str, value: str) -> str:
+    """A setting's value as the board page offers it (English: the catalogs' key): a mode, a
+    variant or a touch-move rule in words, anything else as it is.
+
+    >>> choice_words("touch_move", "auto"), choice_words("variant", "russian")
+    ('auto: strict when recording', 'Russian draughts')
+    >>> choice_words("level", "7"), choice_words("mode", "teach")
+    ('7', 'teach')
+    """
+    if setting == "variant":
+        return variant_words(value)
+    return WORDS.get(setting, {}).get(value, value)
+
+
 def ending(termination: str) -> str:
     """How a game ended, in words (English: the catalogs' key); a word nobody wrote as it is.
 
@@ -242,6 +256,7 @@ class Views:
                                autoescape=select_autoescape(["html"]))
         self.env.globals.update(player=player, result_words=result_words, ending=ending,
                                 mode_words=mode_words, variant_words=variant_words,
+                                choice_words=choice_words,
                                 clock_text=clock_text, is_round=is_round, **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock

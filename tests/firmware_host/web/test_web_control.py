@@ -187,4 +187,11 @@ def test_the_forms_start_from_the_game_in_play(web: WebServer, make_board: Board
     _, _, russian = web.get("/board/ctl9?lang=ru", {"Authorization": f"Bearer {TOKEN}"})
     mode = russian.split('name="command" value="mode"', 1)[1].split("</form>", 1)[0]
     assert '<option value="play" selected>игра</option>' in mode  # sent as play
+    # Touch-move's rules in the viewer's words too ("strict", "off", "auto" on a Russian page).
+    touch = russian.split('name="command" value="touch_move"', 1)[1].split("</form>", 1)[0]
+    for value, words in (("strict", "строго"), ("off", "выключено"),
+                         ("auto", "авто: строго при записи")):
+        assert f'<option value="{value}">{words}</option>' in touch
+    assert '<option value="auto">auto: strict when recording</option>' in select("touch_move")
+    assert '<option value="7">7</option>' in select("level")
     assert 'value="draughtsboard"' in select("black")  # the computer plays Black
