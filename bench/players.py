@@ -246,8 +246,22 @@ class ScanHub1Player:
         except (IndexError, ValueError):
             raise PeerError(f"Scan gave no score for {board.fen()}") from None
 
+    def score_or_none(self, board: Board) -> float | None:
+        """:meth:`score`, or None where Scan printed none (a labeller leaves it out)."""
+        try:
+            return self.score(board)
+        except PeerError:
+            return None
+
     def close(self) -> None:
         self.proc.close()
+
+
+def scan_hub1(scan: str, depth: int) -> ScanHub1Player:
+    """Scan 2.0 at the path ``scan``, started in hub mode from its own folder (where its
+    ``scan.ini``, bitbases and weights are), at ``depth``."""
+    program = str(Path(scan).resolve())
+    return ScanHub1Player((program, "hub"), str(Path(program).parent), depth)
 
 
 class HubPlayer:

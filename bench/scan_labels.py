@@ -25,8 +25,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.players import PeerError, ScanHub1Player
-from engine import Board
+from bench.players import scan_hub1
 from firmware_host.tools.tuning import dataset, teacher
 
 
@@ -69,17 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     fens = fens[k::n]
     if args.first > 0:
         fens = fens[:args.first]
-    program = str(Path(args.scan).resolve())
-    scan = ScanHub1Player((program, "hub"), str(Path(program).parent), args.depth)
-
-    def score(board: Board) -> float | None:
-        try:
-            return scan.score(board)
-        except PeerError:
-            return None
-
+    scan = scan_hub1(args.scan, args.depth)
     try:
-        samples = teacher.label("international", fens, score)
+        samples = teacher.label("international", fens, scan.score_or_none)
     finally:
         scan.close()
     header = teacher.header(
