@@ -42,6 +42,7 @@ from typing import Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import rating
+from bench.build import engine_build, warning
 from bench.ladder_load import parse_load, start_load
 from bench.tally import Tally
 from engine import Board, Move
@@ -370,6 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.variant}: {args.games} games per pair ({len(pairs)} pairs), "
           f"time x{args.time_scale} ({args.clock} clock, load {args.load}), "
           f"draw after {args.max_plies} plies")
+    if (hidden := warning()) is not None:
+        print(hidden, flush=True)
     started = time.perf_counter()
     tasks = [Task(args.variant, first, second, game, args.time_scale, args.max_plies, args.seed,
                   args.clock, args.scan, args.load)
@@ -454,9 +457,7 @@ def _players(games: list[GameRecord]) -> dict[str, dict[str, object]]:
 
 def _write(args: argparse.Namespace, argv: Sequence[str] | None, games: list[GameRecord],
            wall: float, complete: bool) -> None:
-    import engine.search
-
-    build = "pure Python" if engine.search.__file__.endswith(".py") else "compiled"
+    build = engine_build()
     shown = list(sys.argv[1:] if argv is None else argv)
     if "--commit" in shown:  # the commit is recorded on its own, not as part of the command
         i = shown.index("--commit")

@@ -80,6 +80,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.build import engine_build
+from bench.build import warning as build_warning
 from bench.level_ladder import opening
 from bench.players import (
     EnginePlayer,
@@ -454,13 +456,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             settings += _settings(args, peer)
 
-    import engine.search
-
-    build = "compiled" if not engine.search.__file__.endswith(".py") else "pure Python"
+    build = engine_build()
     commit = args.commit or _git_commit(args.checkout)
     print(f"match bench, commit {commit}, engine.search {build}, "
           f"{args.variant}, {games} games a setting, openings swapped, draw at {args.max_plies} "
           f"plies, seed {args.seed}", flush=True)
+    if (hidden := build_warning()) is not None:
+        print(hidden, flush=True)
     ours_clock = ("capped at twice that on the wall clock (engine.clock.SearchClock)"
                   if args.clock == "engine" else "not capped (time.thread_time)")
     print(f"time control: ours CPU seconds a move of the search thread, {ours_clock}; Scan: "
