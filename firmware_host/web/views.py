@@ -173,23 +173,14 @@ async def keep_language(request: web.Request, response: web.StreamResponse) -> N
     response.headers.add("Set-Cookie", morsel.OutputString())
 
 
-def mode_words(mode: str) -> str:
-    """The board's mode in words (English: the catalogs' key); a mode nobody wrote as it is.
-
-    >>> mode_words("play"), mode_words("teach"), mode_words("something new")
-    ('play', 'teach', 'something new')
-    """
-    return WORDS["mode"].get(mode, mode)
-
-
 def choice_words(setting: str, value: str) -> str:
     """A setting's value as the board page offers it (English: the catalogs' key): a mode, a
     variant or a touch-move rule in words, anything else as it is.
 
     >>> choice_words("touch_move", "auto"), choice_words("variant", "russian")
     ('auto: strict when recording', 'Russian draughts')
-    >>> choice_words("level", "7"), choice_words("mode", "teach")
-    ('7', 'teach')
+    >>> choice_words("level", "7"), choice_words("mode", "teach"), choice_words("mode", "new")
+    ('7', 'teach', 'new')
     """
     if setting == "variant":
         return variant_words(value)
@@ -255,8 +246,7 @@ class Views:
         self.env = Environment(loader=PackageLoader("firmware_host.web", "templates"),
                                autoescape=select_autoescape(["html"]))
         self.env.globals.update(player=player, result_words=result_words, ending=ending,
-                                mode_words=mode_words, variant_words=variant_words,
-                                choice_words=choice_words,
+                                variant_words=variant_words, choice_words=choice_words,
                                 clock_text=clock_text, is_round=is_round, **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock
