@@ -38,6 +38,7 @@ if __package__ in (None, ""):  # run as a script: make ``bench`` importable
 
 from engine import Board
 from engine.clock import SearchClock
+from engine.endgame import EndgameTable
 from engine.search import Limit, Searcher
 
 __all__ = ["PhaseRow", "judge_moves", "label", "sample_positions"]
@@ -146,12 +147,16 @@ def judge_moves(table: Oracle, chosen: Mapping[str, str]) -> list[PhaseRow]:
 
 
 def _play(table: Oracle, limit: Limit) -> tuple[dict[str, str], int, float]:
-    """The engine's move in each position (a fresh search each), its nodes and depth a move."""
+    """The engine's move in each position (a fresh searcher each, the tables shared), its nodes
+    and depth a move."""
     chosen: dict[str, str] = {}
     nodes = depth = 0
+    # One copy of the tables for every search, as a game keeps its searcher's: a fresh load
+    # would decompress each signature again inside the position's time.
+    tables = EndgameTable.load("international")
     for fen in table:
         board = Board("international", fen)
-        result = Searcher("international", clock=SearchClock()).search(board, limit)
+        result = Searcher("international", clock=SearchClock(), tables=tables).search(board, limit)
         assert result.move is not None  # sampled positions have a choice of moves
         chosen[fen] = board.move_notation(result.move)
         nodes += result.nodes

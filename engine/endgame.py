@@ -69,7 +69,7 @@ SHIPPED: Mapping[str, tuple[int, int, bool]] = MappingProxyType({
     "russian": (4, 3, True),
     "brazilian": (3, 3, False),
     "pool": (3, 3, False),
-    "international": (4, 3, True),
+    "international": (4, 4, False),
     "italian": (3, 3, False),
     "spanish": (3, 3, False),
     "czech": (3, 3, False),
@@ -392,9 +392,11 @@ class EndgameTable:
     def to_bytes(self) -> bytes:
         """The table file: a header line of JSON, then one xz stream per signature.
 
-        The same tables give the same bytes (signatures in order, fixed xz preset).
+        The same tables give the same bytes (signatures in order, fixed xz preset); a table read
+        from a file keeps its streams, so writing it back compresses nothing again.
         """
-        blobs = [(sig, _compress(self.values(sig))) for sig in sorted(self.signatures)]
+        blobs = [(sig, self._blobs.get(sig) or _compress(self.values(sig)))
+                 for sig in sorted(self.signatures)]
         entries = []
         offset = 0
         for sig, blob in blobs:
