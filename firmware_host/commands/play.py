@@ -48,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Start the interactive game."""
-    from firmware_host.config.loader import Config, ConfigError
+    from firmware_host.config.loader import Config, bad_variant
     from firmware_host.tools.terminal import PlayOptions, play
 
     config = Config.load(args.config) if args.config else Config.from_mapping(
@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
         find_variant(config[GAME_VARIANT])
     except ValueError as exc:
-        raise ConfigError(f"game.variant: {exc}") from None
+        source = "command line" if args.variant is not None else config.source
+        raise bad_variant(config[GAME_VARIANT], exc, source) from None
     from firmware_host.app.logsetup import configure
 
     # What a player must know is printed as a message; the log shows only what went wrong.

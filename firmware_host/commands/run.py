@@ -19,7 +19,7 @@ import sys
 from board_io.registry import SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
 from firmware_host.cli_options import add_language, add_time_control
-from firmware_host.config.loader import Config, ConfigError
+from firmware_host.config.loader import Config, ConfigError, bad_variant
 from firmware_host.config.schema import (
     GAME_VARIANT,
     LED_BACKENDS,
@@ -83,7 +83,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         "clock.time_control": args.time_control,
         "board.language": args.language,
     })
-    _check_variant(config)
+    _check_variant(config, "command line" if args.variant is not None else config.source)
     _check_fen(config, args.fen)
     if args.realtime and args.script is None:
         raise ConfigError("--realtime plays a script: give --script FILE")
@@ -94,13 +94,13 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
                       realtime=args.realtime, occupied=args.occupied)
 
 
-def _check_variant(config: Config) -> None:
+def _check_variant(config: Config, source: str) -> None:
     from engine.variant import find_variant  # the engine's tables: only when a command runs
 
     try:
         find_variant(config[GAME_VARIANT])
     except ValueError as exc:
-        raise ConfigError(f"{config.source}: game.variant: {exc}") from None
+        raise bad_variant(config[GAME_VARIANT], exc, source) from None
 
 
 def _check_fen(config: Config, fen: str | None) -> None:

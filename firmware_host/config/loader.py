@@ -23,10 +23,16 @@ from typing import TypeVar, overload
 
 from board_io.errors import ConfigError
 from board_io.options import Option, read
-from firmware_host.config.schema import GAME_MODE, GAME_TOUCH_MOVE, OPTIONS, options_by_path
+from firmware_host.config.schema import (
+    GAME_MODE,
+    GAME_TOUCH_MOVE,
+    GAME_VARIANT,
+    OPTIONS,
+    options_by_path,
+)
 from firmware_host.config.urls import redact_url
 
-__all__ = ["Config", "ConfigError", "redact_url"]
+__all__ = ["Config", "ConfigError", "bad_variant", "redact_url"]
 
 T = TypeVar("T")
 
@@ -190,3 +196,15 @@ def _shown(option: Option[object], value: object) -> object:
 def _suggest(path: str) -> str:
     close = difflib.get_close_matches(path, list(options_by_path()), n=1)
     return f" (did you mean {close[0]}?)" if close else ""
+
+
+def bad_variant(name: str, reason: ValueError, source: str) -> ConfigError:
+    """The error for a ``game.variant`` that names no variant, worded as every bad value is
+    (``SOURCE: KEY = VALUE: why``); the schema cannot check it alone, the rules live in the
+    engine.
+
+    >>> print(bad_variant("chess", ValueError("unknown variant 'chess'"), "command line"))
+    command line: game.variant = 'chess': unknown variant 'chess'
+    """
+    return ConfigError.worded(GAME_VARIANT.path, f"{GAME_VARIANT.path} = {name!r}: {reason}",
+                              source=source)

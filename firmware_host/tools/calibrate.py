@@ -59,7 +59,7 @@ from board_io.schema import DEBOUNCE_MS, SCAN_HZ, STUCK_MS, TRANSFORMS
 from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame
 from firmware_host.config.edit import check_writable, render_value, write_board_options
-from firmware_host.config.loader import Config, ConfigError
+from firmware_host.config.loader import Config, ConfigError, bad_variant
 from firmware_host.config.schema import GAME_VARIANT
 from firmware_host.recognition.layout import layout_for
 
@@ -101,8 +101,8 @@ def load_board_config(options: BoardOptions) -> Config:
     try:
         layout_for(config[GAME_VARIANT])
     except ValueError as exc:
-        where = "--variant" if options.variant else f"{config.source}: game.variant"
-        raise ConfigError(f"{where}: {exc}") from None
+        source = "command line" if options.variant else config.source
+        raise bad_variant(config[GAME_VARIANT], exc, source) from None
     return config
 
 
@@ -115,7 +115,7 @@ def board_layout(config: Config) -> Layout:
     try:
         return layout_for(config[GAME_VARIANT])
     except ValueError as exc:
-        raise ConfigError(f"{config.source}: game.variant: {exc}") from None
+        raise bad_variant(config[GAME_VARIANT], exc, config.source) from None
 
 
 @dataclass

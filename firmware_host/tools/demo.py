@@ -140,13 +140,16 @@ def check_options(options: DemoOptions) -> Level:
         ConfigError: an unknown variant, an out-of-range level, a bad time control.
     """
     from engine.variant import find_variant
-    from firmware_host.config.loader import ConfigError
+    from firmware_host.config.loader import ConfigError, bad_variant
 
     # --time-control, checked as run and play check it (in the service it would be a crash).
     Config.from_mapping({"clock": {"time_control": options.time_control}},
                         source="command line")
     try:
         find_variant(options.variant)
+    except ValueError as exc:
+        raise bad_variant(options.variant, exc, "command line") from None
+    try:
         level(options.human_level)
         return level(options.level)
     except ValueError as exc:

@@ -446,12 +446,13 @@ def test_cli_errors_before_anything_is_asked(tmp_path: Path,
     assert "--write needs the configuration file to write: --config FILE" in \
         capsys.readouterr().err
     assert main(["calibrate", "--variant", "chess"]) == 2
-    assert capsys.readouterr().err.startswith("draughtsboard: --variant: unknown variant 'chess'")
+    assert capsys.readouterr().err.startswith(
+        "draughtsboard: command line: game.variant = 'chess': unknown variant 'chess'")
     bad = tmp_path / "bad.toml"
     bad.write_text('[game]\nvariant = "chess"\n')
     assert main(["calibrate", "--config", str(bad)]) == 2
     assert capsys.readouterr().err.startswith(
-        f"draughtsboard: {bad}: game.variant: unknown variant 'chess'")
+        f"draughtsboard: {bad}: game.variant = 'chess': unknown variant 'chess'")
     assert main(["calibrate", "--board", "gpio-matrix", "--script", "x"]) == 2
     assert "--script needs the simulated board" in capsys.readouterr().err
     missing = tmp_path / "nope.toml"

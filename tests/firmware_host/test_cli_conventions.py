@@ -98,3 +98,22 @@ def test_engine_speaks_hub_without_a_flag() -> None:
     assert done.returncode == 0, done.stderr
     assert "wait" in done.stdout.split()  # the Hub handshake ends with "wait"
     assert build_parser().parse_args(["engine", "--hub"]).command == "engine"  # still taken
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "--store", "memory"], ["play", "--no-save"], ["demo"], ["calibrate"],
+])
+def test_a_bad_variant_is_worded_as_every_bad_value(
+        command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``--variant`` and ``--time-control`` errors read alike: where the value came from, the
+    key, the value, why (run said ``<mapping>: game.variant: ...``, demo ``demo: ...``)."""
+    assert main([*command, "--variant", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard: command line: game.variant = 'chess': unknown variant "
+                          "'chess'; known variants: international,"), err
+    assert err.count("\n") == 1
+    if command[0] == "calibrate":
+        return  # calibrate has no clock
+    assert main([*command, "--time-control", "soon"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "draughtsboard: command line: clock.time_control = 'soon': 'soon' is not a time")
