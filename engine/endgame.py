@@ -66,7 +66,7 @@ _LOSS_BASE = 128
 #: sizes and build times behind the choice.
 SHIPPED: Mapping[str, tuple[int, int, bool]] = MappingProxyType({
     "english": (4, 4, False),
-    "russian": (4, 3, True),
+    "russian": (4, 4, False),
     "brazilian": (3, 3, False),
     "pool": (3, 3, False),
     "international": (4, 4, False),
