@@ -48,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Start the interactive game."""
-    from firmware_host.config.loader import Config, bad_variant
+    from firmware_host.config.loader import Config, check_variant
     from firmware_host.tools.terminal import PlayOptions, play
 
     config = Config.load(args.config) if args.config else Config.from_mapping(
@@ -58,13 +58,8 @@ def run(args: argparse.Namespace) -> int:
         "game.touch_move": args.touch_move, "clock.time_control": args.time_control,
         "board.language": args.language,
     })
-    try:
-        from engine.variant import find_variant
-
-        find_variant(config[GAME_VARIANT])
-    except ValueError as exc:
-        source = "command line" if args.variant is not None else config.source
-        raise bad_variant(config[GAME_VARIANT], exc, source) from None
+    check_variant(config[GAME_VARIANT],
+                  "command line" if args.variant is not None else config.source)
     from firmware_host.app.logsetup import configure
 
     # What a player must know is printed as a message; the log shows only what went wrong.

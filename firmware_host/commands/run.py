@@ -19,7 +19,7 @@ import sys
 from board_io.registry import SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
 from firmware_host.cli_options import add_language, add_time_control
-from firmware_host.config.loader import Config, ConfigError, bad_variant
+from firmware_host.config.loader import Config, ConfigError, check_variant
 from firmware_host.config.schema import (
     GAME_VARIANT,
     LED_BACKENDS,
@@ -83,7 +83,8 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         "clock.time_control": args.time_control,
         "board.language": args.language,
     })
-    _check_variant(config, "command line" if args.variant is not None else config.source)
+    check_variant(config[GAME_VARIANT],
+                  "command line" if args.variant is not None else config.source)
     _check_fen(config, args.fen)
     if args.realtime and args.script is None:
         raise ConfigError("--realtime plays a script: give --script FILE")
@@ -92,15 +93,6 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     return RunOptions(config=config, config_path=args.config, script=args.script,
                       events=args.events, fen=args.fen, verbose=args.verbose,
                       realtime=args.realtime, occupied=args.occupied)
-
-
-def _check_variant(config: Config, source: str) -> None:
-    from engine.variant import find_variant  # the engine's tables: only when a command runs
-
-    try:
-        find_variant(config[GAME_VARIANT])
-    except ValueError as exc:
-        raise bad_variant(config[GAME_VARIANT], exc, source) from None
 
 
 def _check_fen(config: Config, fen: str | None) -> None:

@@ -32,7 +32,7 @@ from firmware_host.config.schema import (
 )
 from firmware_host.config.urls import redact_url
 
-__all__ = ["Config", "ConfigError", "bad_variant", "redact_url"]
+__all__ = ["Config", "ConfigError", "bad_variant", "check_variant", "redact_url"]
 
 T = TypeVar("T")
 
@@ -196,6 +196,23 @@ def _shown(option: Option[object], value: object) -> object:
 def _suggest(path: str) -> str:
     close = difflib.get_close_matches(path, list(options_by_path()), n=1)
     return f" (did you mean {close[0]}?)" if close else ""
+
+
+def check_variant(name: str, source: str) -> None:
+    """Raise :func:`bad_variant`'s error unless ``name`` is a variant the engine knows.
+
+    >>> check_variant("shashki", "command line")
+    >>> check_variant("chess", "command line")
+    Traceback (most recent call last):
+    ...
+    board_io.errors.ConfigError: command line: game.variant = 'chess': unknown variant 'chess'; ...
+    """
+    from engine.variant import find_variant  # the engine's tables: only when a command runs
+
+    try:
+        find_variant(name)
+    except ValueError as exc:
+        raise bad_variant(name, exc, source) from None
 
 
 def bad_variant(name: str, reason: ValueError, source: str) -> ConfigError:

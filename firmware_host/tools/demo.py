@@ -139,16 +139,12 @@ def check_options(options: DemoOptions) -> Level:
     Raises:
         ConfigError: an unknown variant, an out-of-range level, a bad time control.
     """
-    from engine.variant import find_variant
-    from firmware_host.config.loader import ConfigError, bad_variant
+    from firmware_host.config.loader import ConfigError, check_variant
 
     # --time-control, checked as run and play check it (in the service it would be a crash).
     Config.from_mapping({"clock": {"time_control": options.time_control}},
                         source="command line")
-    try:
-        find_variant(options.variant)
-    except ValueError as exc:
-        raise bad_variant(options.variant, exc, "command line") from None
+    check_variant(options.variant, "command line")
     try:
         level(options.human_level)
         return level(options.level)
