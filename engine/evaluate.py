@@ -25,8 +25,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Final
 
 from engine import Board, Variant
+from engine.bits import popcount
 from engine.movegen import MoveGen, generator_for
 from engine.patterns import PatternTable
 from engine.weights import TUNED
@@ -41,11 +43,11 @@ FEATURES: tuple[str, ...] = (
     "locked", "outpost", "balance", "runaway", "runaway_rank", "king_mobility", "trapped_king",
     "king_main_road", "king_with_men", "sole_king", "lead_end", "race", "side_to_move",
 )
-SIDE_FEATURES = 18
+SIDE_FEATURES: Final = 18
 #: Score of a breakthrough position in which a king stands: the game is over, its side has won.
-CROWNED = 10_000
+CROWNED: Final = 10_000
 #: Steps to crown when a side has no runaway man.
-_NO_RACE = 1_000
+_NO_RACE: Final = 1_000
 
 
 @dataclass(frozen=True)
@@ -303,7 +305,7 @@ class Evaluator:
         gen = generator_for(variant)
         self.geometry = _Geometry(gen)
         white, black, _ = gen.initial_bitboards()
-        self._initial = max(1, (white | black).bit_count())
+        self._initial = max(1, popcount(white | black))
         self._vector = self.weights.vector()
         self._king_units = 3 if variant.flying_kings else 2
 
@@ -355,7 +357,7 @@ class Evaluator:
         """
         wm, bm = white & ~kings, black & ~kings
         wk, bk = white & kings, black & kings
-        total = white.bit_count() + black.bit_count()
+        total = popcount(white) + popcount(black)
         # 0 in the opening .. 8 with nothing left.
         phase = max(0, self._initial - total) * 8 // self._initial
         empty = self.geometry.board & ~(white | black)
@@ -376,7 +378,7 @@ class Evaluator:
         """:meth:`is_dead_draw` on raw bitboards."""
         if self.giveaway or self.crown_wins:
             return False
-        n_white, n_black = white.bit_count(), black.bit_count()
+        n_white, n_black = popcount(white), popcount(black)
         if n_white > 1 and n_black > 1:
             return False
         if n_white == 1 and white & kings:
@@ -397,15 +399,15 @@ class Evaluator:
         """The dot product of :meth:`features_bits` with the weights, without the list."""
         wm, bm = white & ~kings, black & ~kings
         wk, bk = white & kings, black & kings
-        phase = max(0, self._initial - white.bit_count() - black.bit_count()) * 8 // self._initial
+        phase = max(0, self._initial - popcount(white) - popcount(black)) * 8 // self._initial
         empty = self.geometry.board & ~(white | black)
         ours, white_steps = self._side_score(wm, wk, 0, white, black, bk, empty, phase)
         theirs, black_steps = self._side_score(bm, bk, 1, black, white, wk, empty, phase)
         w = self.weights
         score = ours - theirs + (w.side_to_move if colour == 0 else -w.side_to_move)
         if phase and w.lead_end:
-            lead = (wm.bit_count() - bm.bit_count()) + self._king_units * (
-                wk.bit_count() - bk.bit_count())
+            lead = (popcount(wm) - popcount(bm)) + self._king_units * (
+                popcount(wk) - popcount(bk))
             score += w.lead_end * lead * phase
         if white_steps < _NO_RACE or black_steps < _NO_RACE:
             white_first = white_steps <= black_steps if colour == 0 else white_steps < black_steps
@@ -422,16 +424,16 @@ class Evaluator:
         """The weighted per-side terms of one colour (as :meth:`_side`), and its runaway steps."""
         w = self.weights
         g = self.geometry
-        score = w.man * men.bit_count()
+        score = w.man * popcount(men)
         steps = _NO_RACE
         if men:
             p0, p1, p2, p3 = g.rank_planes[colour]
-            tempo = ((men & p0).bit_count() + 2 * (men & p1).bit_count()
-                     + 4 * (men & p2).bit_count() + 8 * (men & p3).bit_count())
+            tempo = (popcount(men & p0) + 2 * popcount(men & p1)
+                     + 4 * popcount(men & p2) + 8 * popcount(men & p3))
             score += (w.tempo_open * (tempo * (8 - phase) // 8) + w.tempo_end * (tempo * phase // 8)
-                      + w.centre * (men & g.centre).bit_count())
+                      + w.centre * popcount(men & g.centre))
             if not enemy_kings:
-                score += w.back_guard * (men & g.back[colour]).bit_count()
+                score += w.back_guard * popcount(men & g.back[colour])
             movable, held, mobility = 0, men, 0
             for offset, reach in g.forward[colour]:
                 if offset > 0:
@@ -442,16 +444,16 @@ class Evaluator:
                     targets = (men >> -offset) & empty
                     movable |= targets << -offset
                     held &= (enemy << -offset) | ~reach
-                mobility += targets.bit_count()
-            score += (w.mobility * mobility + w.blocked * (men & ~movable).bit_count()
-                      + w.locked * held.bit_count())
+                mobility += popcount(targets)
+            score += (w.mobility * mobility + w.blocked * popcount(men & ~movable)
+                      + w.locked * popcount(held))
             if w.outpost:
                 supported = men & g.outpost_zone[colour]
                 for offset in g.support[colour]:
                     supported &= _shift(own, offset)
-                score += w.outpost * supported.bit_count()
+                score += w.outpost * popcount(supported)
             if w.balance:
-                balance = (men & g.left).bit_count() - (men & g.right).bit_count()
+                balance = popcount(men & g.left) - popcount(men & g.right)
                 score += w.balance * (balance if balance >= 0 else -balance)
             advanced = men & g.front_half[colour]
             if advanced:
@@ -467,11 +469,11 @@ class Evaluator:
             free = moves = 0
             for offset in g.king_offsets:
                 free |= _shift(empty, -offset)
-                moves += (_shift(own_kings, offset) & empty).bit_count()
-            count = own_kings.bit_count()
+                moves += popcount(_shift(own_kings, offset) & empty)
+            count = popcount(own_kings)
             score += (w.king * count + w.king_mobility * moves
-                      + w.trapped_king * (own_kings & ~free).bit_count()
-                      + w.king_main_road * (own_kings & g.main_road).bit_count())
+                      + w.trapped_king * popcount(own_kings & ~free)
+                      + w.king_main_road * popcount(own_kings & g.main_road))
             if men:
                 score += w.king_with_men * count
             if not enemy_kings:
@@ -489,7 +491,7 @@ class Evaluator:
             king_terms = self._kings(own_kings, bool(men), bool(enemy_kings), empty)
         else:
             king_terms = (0, 0, 0, 0, 0)
-        return (men.bit_count(), own_kings.bit_count(), *men_terms, *king_terms), steps
+        return (popcount(men), popcount(own_kings), *men_terms, *king_terms), steps
 
     def _men(
         self, men: int, colour: int, own: int, enemy: int, enemy_kings: int, empty: int,
@@ -501,9 +503,9 @@ class Evaluator:
         g = self.geometry
         p0, p1, p2, p3 = g.rank_planes[colour]
         # Sum of the men's ranks: bit j of a rank number selects plane j.
-        tempo = ((men & p0).bit_count() + 2 * (men & p1).bit_count()
-                 + 4 * (men & p2).bit_count() + 8 * (men & p3).bit_count())
-        back = 0 if enemy_kings else (men & g.back[colour]).bit_count()
+        tempo = (popcount(men & p0) + 2 * popcount(men & p1)
+                 + 4 * popcount(men & p2) + 8 * popcount(men & p3))
+        back = 0 if enemy_kings else popcount(men & g.back[colour])
         movable, held, mobility = 0, men, 0
         for offset, reach in g.forward[colour]:
             if offset > 0:
@@ -514,11 +516,11 @@ class Evaluator:
                 targets = (men >> -offset) & empty
                 movable |= targets << -offset
                 held &= (enemy << -offset) | ~reach
-            mobility += targets.bit_count()
+            mobility += popcount(targets)
         supported = men & g.outpost_zone[colour]
         for offset in g.support[colour]:
             supported &= _shift(own, offset)
-        balance = (men & g.left).bit_count() - (men & g.right).bit_count()
+        balance = popcount(men & g.left) - popcount(men & g.right)
         runaway = runaway_rank = 0
         steps = _NO_RACE
         advanced = men & g.front_half[colour]
@@ -533,8 +535,8 @@ class Evaluator:
                     runaway_rank += rank[bit]
                     steps = min(steps, last - rank[bit])
         return (
-            tempo * (8 - phase) // 8, tempo * phase // 8, (men & g.centre).bit_count(), back,
-            mobility, (men & ~movable).bit_count(), held.bit_count(), supported.bit_count(),
+            tempo * (8 - phase) // 8, tempo * phase // 8, popcount(men & g.centre), back,
+            mobility, popcount(men & ~movable), popcount(held), popcount(supported),
             balance if balance >= 0 else -balance, runaway, runaway_rank,
         ), steps
 
@@ -545,16 +547,16 @@ class Evaluator:
         free = moves = 0
         for offset in self.geometry.king_offsets:
             free |= _shift(empty, -offset)
-            moves += (_shift(kings, offset) & empty).bit_count()
-        count = kings.bit_count()
+            moves += popcount(_shift(kings, offset) & empty)
+        count = popcount(kings)
         return (
-            moves, (kings & ~free).bit_count(), (kings & self.geometry.main_road).bit_count(),
+            moves, popcount(kings & ~free), popcount(kings & self.geometry.main_road),
             count if with_men else 0, 0 if enemy_kings else 1,
         )
 
     def _giveaway(self, white: int, black: int, kings: int) -> int:
         """Losing draughts: fewer pieces is better; a king is the hardest piece to give away."""
         w = self.weights
-        wk, bk = (white & kings).bit_count(), (black & kings).bit_count()
-        pieces = white.bit_count() - black.bit_count()
+        wk, bk = popcount(white & kings), popcount(black & kings)
+        pieces = popcount(white) - popcount(black)
         return -(w.man * pieces + w.man * (wk - bk))

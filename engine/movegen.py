@@ -24,6 +24,7 @@ import random
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from engine.bits import popcount
 from engine.types import BLACK, WHITE, Color
 from engine.variant import VARIANTS, CaptureRule, PromotionInCapture, Variant, find_variant
 
@@ -235,7 +236,7 @@ class MoveGen:
     def count_moves(self, own: int, opp: int, kings: int, color: int) -> int:
         """Number of legal moves, counting moves with the same key once (perft's last ply).
 
-        Quiet moves of men are counted with ``int.bit_count`` without listing them.
+        Quiet moves of men are counted (:func:`engine.bits.popcount`) without listing them.
         """
         if self.crown_wins and kings:
             return 0
@@ -251,7 +252,7 @@ class MoveGen:
         total = 0
         for k in self.man_dirs[color]:
             off = self.offsets[k]
-            total += ((men << off if off > 0 else men >> -off) & empty).bit_count()
+            total += popcount((men << off if off > 0 else men >> -off) & empty)
         own_kings = own & kings
         if own_kings:
             total += len(self._king_quiet(own_kings, empty))
@@ -275,7 +276,7 @@ class MoveGen:
                 landed = ((src << off) & target) << off & free
             else:
                 landed = ((src >> -off) & target) >> -off & free
-            count += landed.bit_count()
+            count += popcount(landed)
             lands |= landed
         if lands & self.promo_mask[color] and (
             self.promo_mode is PromotionInCapture.CONTINUE_AS_KING

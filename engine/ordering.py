@@ -18,6 +18,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.movegen import RawMove
 
 __all__ = ["MoveKey", "MoveOrder", "raw_key", "unique"]
@@ -45,46 +47,62 @@ def unique(raws: list[RawMove]) -> list[RawMove]:
     return out
 
 
-class MoveOrder:
-    """Killers per ply and history per (origin, destination) of one search."""
+#: A move's place in its list rides in the low bits of its sort key: ties keep the list's order.
+_INDEX_BITS: Final = 12
+_LAST: Final = (1 << _INDEX_BITS) - 1
 
-    def __init__(self, max_ply: int) -> None:
+
+class MoveOrder:
+    """Killers per ply and history per (origin, destination) of one search.
+
+    ``size``: the move generator's bit count (:attr:`engine.movegen.MoveGen.size`); a quiet move
+    is numbered ``origin * size + destination`` in the history and the killers.
+    """
+
+    def __init__(self, max_ply: int, size: int = 128) -> None:
         self.max_ply = max_ply
-        self.killers: list[list[MoveKey | None]] = [[None, None] for _ in range(max_ply + 2)]
-        self.history: dict[tuple[int, int], int] = {}
+        self.size = size
+        self.killers: list[list[int]] = [[-1, -1] for _ in range(max_ply + 2)]
+        self.history: list[int] = [0] * (size * size)
 
     def reward(self, raw: RawMove, depth: int, ply: int) -> None:
         """A quiet move that cut off the search at ``ply``: a killer there, and history."""
         killers = self.killers[ply]
-        mkey = raw_key(raw)
-        if killers[0] != mkey:
+        code = raw[0] * self.size + raw[1]
+        if killers[0] != code:
             killers[1] = killers[0]
-            killers[0] = mkey
-        hkey = (raw[0], raw[1])
-        history = self.history
-        history[hkey] = history.get(hkey, 0) + depth * depth
+            killers[0] = code
+        self.history[code] += depth * depth
 
     def order(self, moves: list[RawMove], tt_move: MoveKey | None, ply: int) -> list[RawMove]:
-        """TT move first, then bigger captures, promotions, killers, and history."""
-        killers = self.killers[min(ply, self.max_ply)]
-        first, second = killers
-        history = self.history
+        """TT move first, then bigger captures, promotions, killers, and history.
+
+        Each move gets one integer key, its rank above its index in ``moves``, and the keys
+        are sorted as plain integers: ties keep the order of ``moves``.
+        """
+        keys: list[int] = []
         if moves[0][2]:
             # Captures: the biggest first (all are forced anyway, only the order matters).
-            ranks = [len(r[5]) + (r[3] << 6) for r in moves]
+            for index, r in enumerate(moves):
+                rank = len(r[5]) + (64 if r[3] else 0)
+                keys.append(rank << _INDEX_BITS | (_LAST - index))
         else:
-            get = history.get
-            ranks = [
-                get((r[0], r[1]), 0)
-                + ((1 << 29) if r[3] else 0)
-                + ((1 << 28) if (r[0], r[1], 0) == first else
-                   (1 << 27) if (r[0], r[1], 0) == second else 0)
-                for r in moves
-            ]
+            first, second = self.killers[min(ply, self.max_ply)]
+            history, size = self.history, self.size
+            for index, r in enumerate(moves):
+                code = r[0] * size + r[1]
+                rank = history[code]
+                if r[3]:
+                    rank += 1 << 29
+                if code == first:
+                    rank += 1 << 28
+                elif code == second:
+                    rank += 1 << 27
+                keys.append(rank << _INDEX_BITS | (_LAST - index))
         if tt_move is not None:
             for index, r in enumerate(moves):
                 if r[0] == tt_move[0] and r[1] == tt_move[1] and r[2] == tt_move[2]:
-                    ranks[index] = 1 << 40
+                    keys[index] = (1 << 40) << _INDEX_BITS | (_LAST - index)
                     break
-        order = sorted(range(len(moves)), key=ranks.__getitem__, reverse=True)
-        return [moves[i] for i in order]
+        keys.sort(reverse=True)
+        return [moves[_LAST - (key & _LAST)] for key in keys]

@@ -27,8 +27,10 @@ from __future__ import annotations
 import gzip
 from collections.abc import Mapping
 from importlib import resources
+from typing import Final
 
 from engine import Board, Variant, find_variant
+from engine.bits import COMPILED
 from engine.errors import DraughtsError
 from engine.movegen import generator_for
 from engine.types import Square
@@ -37,11 +39,42 @@ __all__ = ["BLOCK", "PATTERNS", "TABLES", "PatternError", "PatternTable", "block
            "indices"]
 
 #: Squares per block, patterns per table (3 states a square) and tables (pairs of blocks).
-BLOCK = 8
-PATTERNS = 3 ** BLOCK
-TABLES = 8
+BLOCK: Final = 8
+PATTERNS: Final = 3 ** BLOCK
+TABLES: Final = 8
 _CORNERS = (0, 2, 4, 6)
 _SWAP = (0, 2, 1)
+#: Where a block's 8 squares lie above its lowest bit in the move generator's layout of the
+#: 10x10 board (55 bits, rows of 5 squares and a gap bit every two rows): two neighbouring
+#: squares in each of four rows. Every one of the 16 blocks (and its mirror image) has this shape.
+_BLOCK_OFFSETS: Final = (0, 1, 6, 7, 11, 12, 17, 18)
+#: The bits a block spans above its lowest one.
+_SPAN: Final = 19
+
+
+def _block_byte(x: int) -> int:
+    """The squares of :data:`_BLOCK_OFFSETS` in ``x`` (shifted down to the block's lowest bit),
+    gathered into one byte, bit ``j`` for the ``j``-th offset.
+
+    Example:
+        >>> _block_byte(1 << 0 | 1 << 7 | 1 << 18), _block_byte(1 << 2)
+        (137, 0)
+    """
+    return (x & 0x3) | ((x >> 4) & 0xC) | ((x >> 7) & 0x30) | ((x >> 11) & 0xC0)
+
+
+def _ternary(byte: int) -> int:
+    return sum(3 ** j for j in range(BLOCK) if byte >> j & 1)
+
+
+#: A byte's bits read as base-3 digits (0 or 1): a block's white men plus twice its black men
+#: number the pattern in its table.
+_TERNARY: Final[tuple[int, ...]] = tuple(_ternary(byte) for byte in range(1 << BLOCK))
+
+
+def _code(white: int, black: int) -> int:
+    """The list index of a block with these men (bit masks above the block's lowest bit)."""
+    return _TERNARY[_block_byte(white)] + 2 * _TERNARY[_block_byte(black)]
 
 
 class PatternError(DraughtsError, ValueError):
@@ -119,17 +152,22 @@ class PatternTable:
         gen = generator_for(variant)
         blocks = block_squares(variant)
         last = variant.num_squares - 1
-        masks: list[int] = []
         lows: list[int] = []
-        spans: list[int] = []
-        lookups: list[dict[int, int]] = []
+        masks: list[int] = []
+        tables: list[list[int]] = []
+        sparse: list[dict[int, int]] = []
         for k in range(2 * TABLES):
             t, mirror = (k, False) if k < TABLES else (2 * TABLES - 1 - k, True)
             squares = [last - sq for sq in blocks[t]] if mirror else list(blocks[t])
             bits = [gen.sq2bit[sq] for sq in squares]
             low = min(bits)
-            span = max(bits) - low + 1
-            lookup: dict[int, int] = {}
+            if tuple(sorted(b - low for b in bits)) != _BLOCK_OFFSETS:
+                raise PatternError(f"block {k} does not lie on the move generator's bits as "
+                                   f"_block_byte reads them: {sorted(bits)}")
+            # Compiled, a list indexed by the gathered squares; interpreted, fewer steps: a
+            # dictionary keyed by the block's men as they lie (white bits, then black ones).
+            table = [0] * (PATTERNS if COMPILED else 0)
+            keyed: dict[int, int] = {}
             for (tt, p), w in self.weights.items():
                 if tt != t:
                     continue
@@ -143,15 +181,18 @@ class PatternTable:
                         white |= 1 << (bits[j] - low)
                     elif digit == 2:
                         black |= 1 << (bits[j] - low)
-                lookup[white | black << span] = -w if mirror else w
-            masks.append(sum(1 << b for b in bits))
+                if COMPILED:
+                    table[_code(white, black)] = -w if mirror else w
+                else:
+                    keyed[white | black << _SPAN] = -w if mirror else w
             lows.append(low)
-            spans.append(span)
-            lookups.append(lookup)
-        self._masks = tuple(masks)
+            masks.append(sum(1 << b for b in bits))
+            tables.append(table)
+            sparse.append(keyed)
         self._lows = tuple(lows)
-        self._spans = tuple(spans)
-        self._lookups = tuple(lookups)
+        self._masks = tuple(masks)
+        self._tables = tuple(tables)
+        self._sparse = tuple(sparse)
 
     def score(self, board: Board) -> int:
         """The patterns' score of ``board`` from White's side."""
@@ -159,14 +200,21 @@ class PatternTable:
         return self.score_bits(white & ~kings, black & ~kings)
 
     def score_bits(self, white_men: int, black_men: int) -> int:
-        """:meth:`score` on the men's bitboards (the hot path: 16 masks and lookups)."""
-        masks, lows, spans, lookups = self._masks, self._lows, self._spans, self._lookups
+        """:meth:`score` on the men's bitboards (the hot path: 16 lookups)."""
+        lows = self._lows
         score = 0
-        for k in range(2 * TABLES):
-            mask = masks[k]
-            low = lows[k]
-            score += lookups[k].get(
-                (white_men & mask) >> low | ((black_men & mask) >> low) << spans[k], 0)
+        if COMPILED:
+            tables, ternary = self._tables, _TERNARY
+            for k in range(2 * TABLES):
+                low = lows[k]
+                score += tables[k][ternary[_block_byte(white_men >> low)]
+                                   + 2 * ternary[_block_byte(black_men >> low)]]
+        else:
+            masks, sparse = self._masks, self._sparse
+            for k in range(2 * TABLES):
+                mask, low = masks[k], lows[k]
+                score += sparse[k].get(
+                    (white_men & mask) >> low | ((black_men & mask) >> low) << _SPAN, 0)
         return score
 
     # ------------------------------------------------------------------ the shipped file

@@ -18,8 +18,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine import Board, Move, Variant, find_variant
+from engine.bits import popcount
 from engine.endgame import MAX_DISTANCE, EndgameTable
 from engine.endgame_rules import RuleCounters, State
 from engine.evaluate import Evaluator
@@ -32,19 +34,19 @@ __all__ = ["MAX_PLY", "TABLE_BOUND", "TABLE_WIN", "WIN", "WIN_BOUND", "Limit", "
            "SearchResult", "Searcher", "StopToken"]
 
 #: Score of a won position at the root; a win found ``n`` plies deep scores ``WIN - n``.
-WIN = 30_000
+WIN: Final = 30_000
 #: Scores beyond this bound are wins or losses, not evaluations.
-WIN_BOUND = WIN - 1_000
-MAX_PLY = 96
-_INF = WIN + 1
+WIN_BOUND: Final = WIN - 1_000
+MAX_PLY: Final = 96
+_INF: Final = WIN + 1
 #: An endgame-table win ``d`` plies from conversion, ``ply`` plies below the root, scores
 #: ``TABLE_WIN - ply - d``: above every evaluation, below every forced end of the game.
-TABLE_WIN = WIN_BOUND - 1
+TABLE_WIN: Final = WIN_BOUND - 1
 #: Scores beyond this bound (up to ``WIN_BOUND``) are endgame-table wins or losses.
-TABLE_BOUND = TABLE_WIN - MAX_PLY - MAX_DISTANCE - 1
+TABLE_BOUND: Final = TABLE_WIN - MAX_PLY - MAX_DISTANCE - 1
 
 #: The stop flag and the clock are looked at every this many nodes (a power of two minus one).
-_CHECK_MASK = 63
+_CHECK_MASK: Final = 63
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,7 @@ class Searcher:
         self._gen: MoveGen = generator_for(self.variant)
         # Forced ends and table wins are stored relative to the node, not to the root.
         self._tt = TranspositionTable(tt_mb, TABLE_BOUND)
-        self._ordering = MoveOrder(MAX_PLY)
+        self._ordering = MoveOrder(MAX_PLY, self._gen.size)
         self._nodes = 0
         self._path: dict[int, int] = {}
         self._budget = _Budget()
@@ -195,7 +197,7 @@ class Searcher:
     def new_game(self) -> None:
         """Forget everything learnt in earlier searches (a new game, or a takeback)."""
         self._tt.clear()
-        self._ordering = MoveOrder(MAX_PLY)
+        self._ordering = MoveOrder(MAX_PLY, self._gen.size)
 
     def search(
         self,
@@ -268,7 +270,7 @@ class Searcher:
 
     def _start(self, board: Board, limit: Limit, stop: StopToken | None) -> None:
         self._nodes = 0
-        self._ordering = MoveOrder(MAX_PLY)
+        self._ordering = MoveOrder(MAX_PLY, self._gen.size)
         restart = getattr(self.clock, "restart", None)
         if restart is not None:
             restart()
@@ -287,8 +289,8 @@ class Searcher:
         if self._rules is not None:
             state = self._rule_path[0] = self._rules.start(board)
             white, black, kings = self._path_boards[0] = board.bitboards()
-            wk, bk = (white & kings).bit_count(), (black & kings).bit_count()
-            material = (white.bit_count() - wk, wk, black.bit_count() - bk, bk)
+            wk, bk = popcount(white & kings), popcount(black & kings)
+            material = (popcount(white) - wk, wk, popcount(black) - bk, bk)
             # Far from any count's end (a middle game), the counts are taken only at the rare
             # nodes deep enough to need them.
             self._rules_from = self._rules.horizon(state, material)
@@ -381,7 +383,7 @@ class Searcher:
                 self._rule_path[ply] = self._rule_state(ply)
             if self._rule_path[ply][0]:
                 return 0  # a counting rule has ended the game
-        if self._table_pieces and (white | black).bit_count() <= self._table_pieces:
+        if self._table_pieces and popcount(white | black) <= self._table_pieces:
             found = self._probe(white, black, kings, colour, ply, alpha, beta)
             if found is not None:
                 return found
@@ -494,8 +496,8 @@ class Searcher:
         distance = byte if byte < 128 else byte - 128
         rules = self._rules
         if rules is not None and ply + distance >= self._rules_from:
-            wk, bk = (white & kings).bit_count(), (black & kings).bit_count()
-            material = (white.bit_count() - wk, wk, black.bit_count() - bk, bk)
+            wk, bk = popcount(white & kings), popcount(black & kings)
+            material = (popcount(white) - wk, wk, popcount(black) - bk, bk)
             if distance > rules.plies_left(self._rule_state(ply), material):
                 # The table's win may be too slow for the rules: search on, unless a draw
                 # already decides this node.

@@ -14,14 +14,18 @@ Example:
 
 from __future__ import annotations
 
+from typing import Final
+
 __all__ = ["EXACT", "LOWER", "UPPER", "Entry", "TranspositionTable"]
 
 #: The kinds of score an entry holds: exact, a lower bound (a cut-off), an upper bound.
-EXACT, LOWER, UPPER = 0, 1, 2
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
 #: (key, depth, bound kind, score, best move as (origin bit, destination bit, captured mask)).
 Entry = tuple[int, int, int, int, tuple[int, int, int] | None]
 #: Approximate memory one slot costs, for sizing the table from megabytes.
-SLOT_BYTES = 160
+SLOT_BYTES: Final = 160
 
 
 class TranspositionTable:

@@ -1,0 +1,52 @@
+"""engine.bits.popcount: the same count as ``int.bit_count``, in the build that runs.
+
+The compiled run (.ci/compiled) checks the shifts and masks as compiled; the pure run checks that
+the interpreter uses the builtin (faster there) and that the shifts, as the source writes them,
+count as it does.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import types
+from pathlib import Path
+
+from engine import bits
+from engine.bits import popcount
+
+EXPECTED = os.environ.get("DRAUGHTSBOARD_ENGINE_BUILD", "pure")
+SOURCE = Path(__file__).resolve().parents[2] / "engine" / "bits.py"
+
+
+def _samples() -> list[int]:
+    rng = random.Random(7)
+    values = [0, 1, (1 << 55) - 1, (1 << 56) - 1, 1 << 56, (1 << 78) - 1, 1 << 77 | 1]
+    values += [rng.getrandbits(n) for n in (8, 30, 55, 56, 62, 63, 64, 78, 90) for _ in range(200)]
+    return values
+
+
+def _shifts() -> types.FunctionType:
+    """The source's popcount before the interpreter's module swaps in the builtin."""
+    text = SOURCE.read_text(encoding="utf-8").split("\nif not COMPILED:")[0]
+    namespace: dict[str, object] = {}
+    exec(compile(text, str(SOURCE), "exec"), namespace)
+    function = namespace["popcount"]
+    assert isinstance(function, types.FunctionType)
+    return function
+
+
+def test_popcount_counts_as_bit_count_on_every_board_size() -> None:
+    for value in _samples():
+        assert popcount(value) == value.bit_count(), value
+
+
+def test_the_shifts_as_written_count_as_bit_count() -> None:
+    shifts = _shifts()
+    for value in _samples():
+        assert shifts(value) == value.bit_count(), value
+
+
+def test_the_interpreter_runs_the_builtin_and_the_compiled_build_its_own() -> None:
+    assert bits.COMPILED is (EXPECTED == "compiled")
+    assert (popcount is int.bit_count) == (EXPECTED == "pure")
