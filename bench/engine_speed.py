@@ -12,7 +12,12 @@ never beside the sources). Times are CPU seconds of the worker (``time.process_t
 that other jobs on a shared machine change the figures less than wall-clock time would.
 Each worker reports which build it really ran (engine.compiled.build()).
 
-Run: ``.venv/bin/python bench/engine_speed.py [--seconds S] [--quick] [--compiled-python PY]``
+``--depth D`` searches to a fixed depth instead (the same tree in every build of the same search),
+and ``--baseline-python PY`` puts another install's engine in the left column instead of the
+checkout's pure one: an earlier commit's compiled wheel against this one, node for node.
+
+Run: ``.venv/bin/python bench/engine_speed.py [--seconds S] [--quick] [--compiled-python PY]
+[--depth D] [--baseline-python PY]``
 """
 
 from __future__ import annotations
@@ -50,8 +55,12 @@ PERFT = {
 }
 
 
-def worker(seconds: float, quick: bool) -> Figures:
-    """Measure this interpreter's engine; returns the figures (printed as JSON)."""
+def worker(seconds: float, quick: bool, depth: int | None = None) -> Figures:
+    """Measure this interpreter's engine; returns the figures (printed as JSON).
+
+    ``depth``: search each position to this depth instead of for ``seconds``: the same tree in
+    every build of the same search, so two builds compare node for node.
+    """
     import engine
     from engine import Board
     from engine.compiled import build
@@ -61,9 +70,12 @@ def worker(seconds: float, quick: bool) -> Figures:
     searches = []
     for variant, label, fen in POSITIONS:
         searcher = Searcher(variant, clock=time.process_time)
-        result = searcher.search(Board(variant, fen), Limit(movetime=seconds))
+        limit = Limit(depth=depth) if depth else Limit(movetime=seconds)
+        start = time.process_time()
+        result = searcher.search(Board(variant, fen), limit)
+        cpu = time.process_time() - start
         searches.append({"variant": variant, "label": label, "depth": result.depth,
-                         "nodes": result.nodes, "cpu": result.seconds})
+                         "nodes": result.nodes, "cpu": cpu})
     perfts = []
     for variant, (depth, published) in PERFT.items():
         depth -= quick
@@ -124,13 +136,15 @@ def compiled_python(build_dir: Path) -> Path:
     return python
 
 
-def run_worker(python: Path | str, pure: bool, seconds: float, quick: bool) -> Figures:
+def run_worker(python: Path | str, pure: bool, seconds: float, quick: bool,
+               depth: int | None = None) -> Figures:
     """Run this script's worker under ``python``; the pure one reads the checkout's sources."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     if pure:
         env["PYTHONPATH"] = str(ROOT)  # ahead of any installed (maybe compiled) engine
-    command = [str(python), str(Path(__file__).resolve()), "--worker", "--seconds", str(seconds)]
+    command = [str(python), str(Path(__file__).resolve()), "--worker", "--seconds", str(seconds),
+               *(["--depth", str(depth)] if depth else [])]
     done = subprocess.run([*command, *(["--quick"] if quick else [])], env=env, cwd=ROOT / "bench",
                           capture_output=True, text=True, check=False)
     if done.returncode:
@@ -139,11 +153,11 @@ def run_worker(python: Path | str, pure: bool, seconds: float, quick: bool) -> F
     return result
 
 
-def _table(pure: Figures, compiled: Figures | None) -> list[str]:
+def _table(pure: Figures, compiled: Figures | None, left: str = "pure") -> list[str]:
     def cell(depth: object, rate: float) -> str:
         return f"{depth!s:>5} {rate:>12,.0f}"
 
-    lines = [f"{'':40}{'pure':>18}  {'compiled':>18}  {'ratio':>6}",
+    lines = [f"{'':40}{left:>18}  {'compiled':>18}  {'ratio':>6}",
              f"{'search, CPU s each':40}{'depth':>5} {'nodes/s':>12}  {'depth':>5} "
              f"{'nodes/s':>12}  {'n/s':>6}"]
     rows_p = pure["search"]
@@ -154,6 +168,8 @@ def _table(pure: Figures, compiled: Figures | None) -> list[str]:
         if c is not None:
             c_rate = c["nodes"] / max(c["cpu"], 1e-9)
             line += f"  {cell(c['depth'], c_rate)}  x{c_rate / rate:>5.2f}"
+            if c["nodes"] != p["nodes"]:
+                line += f"  (nodes {p['nodes']:,} and {c['nodes']:,})"
         lines.append(line)
     lines.append(f"{'perft (bulk counting)':40}{'depth':>5} {'leaves/s':>12}  {'depth':>5} "
                  f"{'leaves/s':>12}  {'l/s':>6}")
@@ -177,35 +193,46 @@ def main(argv: list[str] | None = None) -> int:
                         help="a Python with the compiled engine installed (else one is built)")
     parser.add_argument("--build-dir", type=Path, default=ROOT / "build" / "engine_speed",
                         help="where the compiled venv is built and kept")
+    parser.add_argument("--depth", type=int,
+                        help="search each position to this depth, not for --seconds (the same "
+                             "tree in every build: nodes/s compare node for node)")
+    parser.add_argument("--baseline-python", type=Path,
+                        help="the left column runs this Python's installed engine instead of the "
+                             "checkout's pure one (e.g. an earlier commit's compiled wheel)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
+    if args.depth is not None and not 1 <= args.depth <= 30:
+        parser.error("--depth must be 1 to 30")
     if args.worker:
-        print(json.dumps(worker(args.seconds, args.quick)))
+        print(json.dumps(worker(args.seconds, args.quick, args.depth)))
         return 0
     compiled: Figures | None = None
     why = ""
     try:
         python = args.compiled_python or compiled_python(args.build_dir)
-        compiled = run_worker(python, False, args.seconds, args.quick)
+        compiled = run_worker(python, False, args.seconds, args.quick, args.depth)
     except (RuntimeError, OSError, StopIteration) as error:
         why = str(error)
+    left = "baseline" if args.baseline_python else "pure"
     try:
-        pure = run_worker(sys.executable, True, args.seconds, args.quick)
-    except RuntimeError as error:
+        pure = run_worker(args.baseline_python or sys.executable, not args.baseline_python,
+                          args.seconds, args.quick, args.depth)
+    except (RuntimeError, OSError) as error:
         print(f"engine_speed.py: {error}", file=sys.stderr)
         return 1
-    print(f"engine speed, pure Python vs compiled (mypyc); CPU time, one subprocess each; "
-          f"search {args.seconds:g} s per position")
-    print(f"pure:     {pure['build']:<9} {pure['engine']}")
+    search = f"depth {args.depth}" if args.depth else f"{args.seconds:g} s"
+    print(f"engine speed, {left} vs compiled (mypyc); CPU time, one subprocess each; "
+          f"search {search} per position")
+    print(f"{left + ':':<9} {pure['build']:<9} {pure['engine']}")
     if compiled is not None:
         print(f"compiled: {compiled['build']:<9} {compiled['engine']}")
         if compiled["build"] != "compiled":
             print("  (that engine is not compiled: its column is not the compiled engine's)")
     else:
         print(f"compiled: not available ({why})")
-    print("\n".join(_table(pure, compiled)))
+    print("\n".join(_table(pure, compiled, left)))
     return 0
 
 

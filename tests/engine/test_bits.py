@@ -16,7 +16,8 @@ from engine import bits
 from engine.bits import popcount
 
 EXPECTED = os.environ.get("DRAUGHTSBOARD_ENGINE_BUILD", "pure")
-SOURCE = Path(__file__).resolve().parents[2] / "engine" / "bits.py"
+#: The module's source: beside the compiled module as well (the wheel ships both).
+SOURCE = Path(str(bits.__file__)).with_name("bits.py")
 
 
 def _samples() -> list[int]:
