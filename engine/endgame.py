@@ -67,8 +67,8 @@ _LOSS_BASE = 128
 SHIPPED: Mapping[str, tuple[int, int, bool]] = MappingProxyType({
     "english": (4, 4, False),
     "russian": (4, 4, False),
-    "brazilian": (3, 3, False),
-    "pool": (3, 3, False),
+    "brazilian": (4, 4, False),
+    "pool": (4, 4, False),
     "international": (4, 4, False),
     "italian": (3, 3, False),
     "spanish": (3, 3, False),
