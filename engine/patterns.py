@@ -49,7 +49,7 @@ _SWAP = (0, 2, 1)
 #: squares in each of four rows. Every one of the 16 blocks (and its mirror image) has this shape.
 _BLOCK_OFFSETS: Final = (0, 1, 6, 7, 11, 12, 17, 18)
 #: The bits a block spans above its lowest one.
-_SPAN: Final = 19
+_SPAN: Final = _BLOCK_OFFSETS[-1] + 1
 
 
 def _block_byte(x: int) -> int:
