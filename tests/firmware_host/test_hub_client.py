@@ -26,6 +26,7 @@ from firmware_host.opponents.hub.client import (
     limit_to_level,
 )
 from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
+from firmware_host.opponents.hub.process import HubProcess
 from firmware_host.opponents.hub.protocol import Level, SearchInfo
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
 
@@ -198,6 +199,20 @@ def test_why_the_engine_quit_is_in_the_error(scripted: Factory) -> None:
     engine, _ = scripted([run])
     with pytest.raises(HubEngineDied, match=r'exit code 1.*unable to open file "data/eval"'):
         engine.ping()
+
+
+def test_writing_to_an_engine_that_has_exited_says_how_it_ended() -> None:
+    # The race behind an intermittent failure: the engine exits between two lines, the
+    # client's next write meets a closed pipe before its reader sees the end of the output.
+    # The error must still carry the exit code and the last words, not "Broken pipe".
+    program = "import sys; print('out of memory', file=sys.stderr); sys.exit(3)"
+    process = HubProcess([sys.executable, "-c", program])
+    try:
+        assert process._popen.wait(timeout=30) == 3  # exited before the write, every time
+        with pytest.raises(HubEngineDied, match=r"exited \(exit code 3\): out of memory"):
+            process.send("pos pos=" + START)
+    finally:
+        process.close()
 
 
 def test_no_move_even_after_stop_is_a_timeout(scripted: Factory) -> None:

@@ -129,6 +129,12 @@ class HubProcess:
                 stdin.flush()
             except (OSError, ValueError) as exc:
                 self._eof = True
+                # A closed pipe means the engine is exiting: say how it ended (its exit code
+                # and last words), as receive() does, rather than the bare "Broken pipe".
+                if self._wait(1.0) is not None:
+                    self._threads[1].join(1.0)
+                    raise HubEngineDied(
+                        f"hub engine {self.pid} exited{self._exit_details()}") from exc
                 raise HubEngineDied(f"hub engine {self.pid} closed its input: {exc}") from exc
 
     def receive(self, timeout: float) -> str:
