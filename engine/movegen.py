@@ -87,6 +87,7 @@ class MoveGen:
             tuple(rng.getrandbits(62) for _ in range(self.size)) for _ in range(4)
         )
         self.zobrist_black: int = rng.getrandbits(62)
+        self._quiet_tables()
 
     def _directions(self, variant: Variant) -> None:
         # Direction k and k ^ 1 are opposite.
@@ -149,6 +150,42 @@ class MoveGen:
         self.man_jumps: tuple[tuple[tuple[int, tuple[tuple[int, int] | None, ...]], ...], ...] = (
             tuple((k, jumps[k]) for k in self.man_capture_dirs[0]),
             tuple((k, jumps[k]) for k in self.man_capture_dirs[1]),
+        )
+
+    def _quiet_tables(self) -> None:
+        """Every quiet move as a prebuilt raw move, so generating one allocates nothing:
+        men's steps per colour, direction and destination bit; kings' per direction and
+        origin bit, in ray order."""
+        empty_step: RawMove = (0, 0, 0, False, (), ())
+        men: list[tuple[tuple[RawMove, ...], ...]] = []
+        for colour in (0, 1):
+            promo = self.promo_mask[colour]
+            per_dir: list[tuple[RawMove, ...]] = []
+            for k in range(len(self.steps)):
+                steps = [empty_step] * self.size
+                for frm in self.sq2bit:
+                    to = self.nbr[k][frm]
+                    if to >= 0:
+                        steps[to] = (frm, to, 0, bool(promo >> to & 1), (to,), ())
+                per_dir.append(tuple(steps))
+            men.append(tuple(per_dir))
+        self.man_steps: tuple[tuple[tuple[RawMove, ...], ...], ...] = tuple(men)
+        # A man's capture of one piece, per colour, direction and origin (None: no jump).
+        singles: list[tuple[tuple[RawMove | None, ...], ...]] = []
+        for colour in (0, 1):
+            promo = self.promo_mask[colour]
+            singles.append(tuple(
+                tuple(None if jump is None else
+                      (frm, jump[1], 1 << jump[0], bool(promo >> jump[1] & 1), (jump[1],),
+                       (jump[0],))
+                      for frm, jump in enumerate(jumps))
+                for _, jumps in self.man_jumps[colour]
+            ))
+        self.man_singles: tuple[tuple[tuple[RawMove | None, ...], ...], ...] = tuple(singles)
+        self.king_steps: tuple[tuple[tuple[RawMove, ...], ...], ...] = tuple(
+            tuple(tuple((frm, to, 0, False, (to,), ()) for to in self.ray[k][frm])
+                  for frm in range(self.size))
+            for k in range(len(self.steps))
         )
 
     # -- conversions ------------------------------------------------------------------------
@@ -293,21 +330,21 @@ class MoveGen:
 
     def _king_quiet(self, own_kings: int, empty: int) -> list[RawMove]:
         out: list[RawMove] = []
-        nbr, ray = self.nbr, self.ray
+        steps = self.king_steps
         while own_kings:
             low = own_kings & -own_kings
             frm = low.bit_length() - 1
             own_kings ^= low
             for k in self.king_dirs:
                 if self.flying:
-                    for to in ray[k][frm]:
-                        if not (empty >> to) & 1:
+                    for step in steps[k][frm]:
+                        if not (empty >> step[1]) & 1:
                             break
-                        out.append((frm, to, 0, False, (to,), ()))
+                        out.append(step)
                 else:
-                    to = nbr[k][frm]
-                    if to >= 0 and (empty >> to) & 1:
-                        out.append((frm, to, 0, False, (to,), ()))
+                    ray = steps[k][frm]
+                    if ray and (empty >> ray[0][1]) & 1:
+                        out.append(ray[0])
         return out
 
     def quiet_moves(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
@@ -315,15 +352,15 @@ class MoveGen:
         empty = self.board_mask & ~(own | opp)
         out: list[RawMove] = []
         men = own & ~kings
-        promo = self.promo_mask[color]
+        man_steps = self.man_steps[color]
         for k in self.man_dirs[color]:
             off = self.offsets[k]
+            steps = man_steps[k]
             targets = (men << off if off > 0 else men >> -off) & empty
             while targets:
                 low = targets & -targets
-                to = low.bit_length() - 1
                 targets ^= low
-                out.append((to - off, to, 0, bool(low & promo), (to,), ()))
+                out.append(steps[low.bit_length() - 1])
         own_kings = own & kings
         if own_kings:
             out += self._king_quiet(own_kings, empty)
@@ -345,10 +382,19 @@ class MoveGen:
                 else:
                     pieces |= ((free << -off) & target) << -off & src
         seqs: list[_Seq] = []
+        singles = self.man_singles[color]
         while pieces:
             low = pieces & -pieces
             frm = low.bit_length() - 1
             pieces ^= low
+            if not kings & low and self._singles_only(color, frm, free | low, target):
+                # The usual case: each jump of this man takes one piece and cannot go on.
+                for per_origin in singles:
+                    single = per_origin[frm]
+                    if single is not None and (target >> single[5][0]) & 1 and (
+                            free >> single[1]) & 1:
+                        out.append(single)
+                continue
             seqs.clear()
             if kings & low:
                 self._king_caps(frm, free | low, opp, 0, -1, (), (), False, seqs, kings)
@@ -359,6 +405,38 @@ class MoveGen:
         if out and self.rule is not CaptureRule.FREE:
             out = self._precedence(out, kings)
         return out
+
+    def _singles_only(self, color: int, frm: int, empty: int, target: int) -> bool:
+        """True if no capture of the man on ``frm`` can take a second piece (nor crown and
+        go on as a king): its captures are then the prebuilt single jumps."""
+        jumps_of = self.man_jumps[color]
+        promo = self.promo_mask[color]
+        for k, jumps in jumps_of:
+            jump = jumps[frm]
+            if jump is None:
+                continue
+            mid, land = jump
+            if not (target >> mid) & 1 or not (empty >> land) & 1:
+                continue
+            if (promo >> land) & 1:
+                mode = self.promo_mode
+                if mode is PromotionInCapture.ENDS_MOVE:
+                    continue
+                if mode is PromotionInCapture.CONTINUE_AS_KING:
+                    return False
+            bit = 1 << mid
+            if self.immediate:
+                n_empty, n_target = empty | bit, target & ~bit
+            else:
+                n_empty, n_target = empty, target & ~bit  # jumped once, never again
+            for k2, jumps2 in jumps_of:
+                if self.no_reversal and k2 == k ^ 1:
+                    continue
+                jump2 = jumps2[land]
+                if jump2 is not None and (n_target >> jump2[0]) & 1 and (
+                        n_empty >> jump2[1]) & 1:
+                    return False
+        return True
 
     def _man_caps(
         self, color: int, cur: int, empty: int, target: int, opp: int, mask: int,
@@ -461,7 +539,12 @@ class MoveGen:
         """Keep only the sequences the capture rule allows (majority, Spanish, Italian)."""
         rule = self.rule
         if rule is CaptureRule.MAJORITY:
-            best = max(len(m[5]) for m in moves)
+            best = 0
+            for m in moves:
+                if len(m[5]) > best:
+                    best = len(m[5])
+            if best == 1:
+                return moves  # single jumps only (the usual case): all equal
             return [m for m in moves if len(m[5]) == best]
         if rule is CaptureRule.KING_FIRST:
             by_king = [m for m in moves if (kings >> m[0]) & 1]

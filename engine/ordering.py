@@ -12,7 +12,7 @@ Example:
     >>> order.reward(moves[3], depth=4, ply=0)
     >>> order.order(moves, None, 0)[0] == moves[3]
     True
-    >>> order.order(moves, raw_key(moves[5]), 0)[0] == moves[5]
+    >>> order.order(moves, moves[5], 0)[0] == moves[5]
     True
 """
 
@@ -74,7 +74,7 @@ class MoveOrder:
             killers[0] = code
         self.history[code] += depth * depth
 
-    def order(self, moves: list[RawMove], tt_move: MoveKey | None, ply: int) -> list[RawMove]:
+    def order(self, moves: list[RawMove], tt_move: RawMove | None, ply: int) -> list[RawMove]:
         """TT move first, then bigger captures, promotions, killers, and history.
 
         Each move gets one integer key, its rank above its index in ``moves``, and the keys

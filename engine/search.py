@@ -325,8 +325,8 @@ class Searcher:
         noise: dict[MoveKey, int],
     ) -> tuple[RawMove, int, bool]:
         white, black, kings, colour, key = state
-        entry = self._tt.entry(key)
-        tt_move = entry[4] if entry is not None else None
+        slot = self._tt.find(key)
+        tt_move = self._tt.move(slot) if slot >= 0 else None
         ordered = self._ordering.order(moves, tt_move, 0)
         z, z_black = self._gen.zobrist, self._gen.zobrist_black
         alpha, beta = -_INF, _INF
@@ -359,7 +359,7 @@ class Searcher:
             return best_move, best_score, False
         finally:
             self._leave(key)
-        self._tt.store(key, depth, EXACT, best_score, 0, raw_key(best_move))
+        self._tt.store(key, depth, EXACT, best_score, 0, best_move)
         return best_move, best_score, True
 
     def _leave(self, key: int) -> None:
@@ -408,13 +408,14 @@ class Searcher:
         capture = bool(moves[0][2])
         if capture and len(moves) > 1:
             moves = unique(moves)
-        entry = self._tt.entry(key)
+        tt = self._tt
+        slot = tt.find(key)
         tt_move = None
-        if entry is not None:
-            tt_move = entry[4]
-            if entry[1] >= depth and not pv:
-                score = self._tt.score(entry, ply)
-                flag = entry[2]
+        if slot >= 0:
+            tt_move = tt.move(slot)
+            if not pv and tt.depth(slot) >= depth:
+                score = tt.score(slot, ply)
+                flag = tt.flag(slot)
                 if flag == EXACT or (flag == LOWER and score >= beta) or (
                     flag == UPPER and score <= alpha
                 ):
@@ -479,7 +480,7 @@ class Searcher:
         finally:
             del self._path[key]
         flag = LOWER if best >= beta else (EXACT if best > original_alpha else UPPER)
-        self._tt.store(key, depth, flag, best, ply, raw_key(best_move))
+        self._tt.store(key, depth, flag, best, ply, best_move)
         return best
 
     def _probe(self, white: int, black: int, kings: int, colour: int, ply: int, alpha: int,
@@ -555,10 +556,11 @@ class Searcher:
         colour = 1 - colour
         while len(raws) < depth and key not in seen:
             seen.add(key)
-            entry = self._tt.entry(key)
-            if entry is None or entry[4] is None:
+            slot = self._tt.find(key)
+            stored = self._tt.move(slot) if slot >= 0 else None
+            if stored is None:
                 break
-            wanted = entry[4]
+            wanted = raw_key(stored)
             raw = next(
                 (r for r in self._gen.moves(white, black, kings, colour) if raw_key(r) == wanted),
                 None,

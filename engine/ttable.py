@@ -4,28 +4,45 @@ replaced by a deeper search, an exact score or another position.
 Scores beyond ``bound`` (forced ends of the game, endgame-table wins) are stored relative to the
 node and read back relative to the root of the search that finds them.
 
+The slots are three parallel lists (keys, depth, bound and score packed in one integer, moves),
+so storing an entry allocates no container: the search stores one at nearly every inner node,
+and a tuple an entry kept Python's cyclic garbage collector busy (about a tenth of the
+compiled search's time).
+
 Example:
     >>> table = TranspositionTable(mb=0.01, bound=1000)
-    >>> table.store(key=12345, depth=4, flag=EXACT, score=1500, ply=3, move=(1, 2, 0))
-    >>> entry = table.entry(12345)
-    >>> entry[1], table.score(entry, ply=5), table.entry(54321) is None
-    (4, 1498, True)
+    >>> table.store(key=12345, depth=4, flag=EXACT, score=1500, ply=3,
+    ...             move=(1, 2, 0, False, (2,), ()))
+    >>> slot = table.find(12345)
+    >>> table.depth(slot), table.flag(slot), table.score(slot, ply=5), table.move(slot)[:2]
+    (4, 0, 1498, (1, 2))
+    >>> table.find(54321)
+    -1
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["EXACT", "LOWER", "UPPER", "Entry", "TranspositionTable"]
+from engine.movegen import RawMove
+
+__all__ = ["EXACT", "LOWER", "UPPER", "TranspositionTable"]
 
 #: The kinds of score an entry holds: exact, a lower bound (a cut-off), an upper bound.
 EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
-#: (key, depth, bound kind, score, best move as (origin bit, destination bit, captured mask)).
-Entry = tuple[int, int, int, int, tuple[int, int, int] | None]
 #: Approximate memory one slot costs, for sizing the table from megabytes.
 SLOT_BYTES: Final = 160
+#: The packed word: bound kind in 2 bits, depth in 8, then the score offset to be non-negative.
+_FLAG_BITS: Final = 2
+_DEPTH_BITS: Final = 8
+_SCORE_SHIFT: Final = _FLAG_BITS + _DEPTH_BITS
+_DEPTH_MASK: Final = (1 << _DEPTH_BITS) - 1
+_FLAG_MASK: Final = (1 << _FLAG_BITS) - 1
+_SCORE_OFFSET: Final = 1 << 20
+#: The key of an empty slot (keys are non-negative).
+_EMPTY: Final = -1
 
 
 class TranspositionTable:
@@ -41,20 +58,37 @@ class TranspositionTable:
         slots = 1 << max(10, int(mb * (1 << 20) / SLOT_BYTES).bit_length() - 1)
         self.mask = slots - 1
         self.bound = bound
-        self.slots: list[Entry | None] = [None] * slots
+        self._keys: list[int] = [_EMPTY] * slots
+        self._data: list[int] = [0] * slots
+        self._moves: list[RawMove | None] = [None] * slots
 
     def clear(self) -> None:
         """Forget every entry."""
-        self.slots = [None] * (self.mask + 1)
+        slots = self.mask + 1
+        self._keys = [_EMPTY] * slots
+        self._data = [0] * slots
+        self._moves = [None] * slots
 
-    def entry(self, key: int) -> Entry | None:
-        """The entry of the position with this key, or None."""
-        entry = self.slots[key & self.mask]
-        return entry if entry is not None and entry[0] == key else None
+    def find(self, key: int) -> int:
+        """The slot holding the position with this key, or -1."""
+        slot = key & self.mask
+        return slot if self._keys[slot] == key else -1
 
-    def score(self, entry: Entry, ply: int) -> int:
-        """The entry's score for a node ``ply`` plies below the root."""
-        score, bound = entry[3], self.bound
+    def depth(self, slot: int) -> int:
+        """The depth the slot's entry was searched to."""
+        return self._data[slot] >> _FLAG_BITS & _DEPTH_MASK
+
+    def flag(self, slot: int) -> int:
+        """The slot's kind of score: EXACT, LOWER or UPPER."""
+        return self._data[slot] & _FLAG_MASK
+
+    def move(self, slot: int) -> RawMove | None:
+        """The slot's best move (the move generator's own raw move), if any."""
+        return self._moves[slot]
+
+    def score(self, slot: int, ply: int) -> int:
+        """The slot's score for a node ``ply`` plies below the root."""
+        score, bound = (self._data[slot] >> _SCORE_SHIFT) - _SCORE_OFFSET, self.bound
         if score > bound:
             return score - ply
         if score < -bound:
@@ -62,15 +96,18 @@ class TranspositionTable:
         return score
 
     def store(self, key: int, depth: int, flag: int, score: int, ply: int,
-              move: tuple[int, int, int] | None) -> None:
+              move: RawMove | None) -> None:
         """Keep a result unless the slot holds a deeper one of the same position (an exact
         score always replaces)."""
         slot = key & self.mask
-        old = self.slots[slot]
-        if old is None or old[0] != key or depth >= old[1] or flag == EXACT:
+        if (self._keys[slot] != key or flag == EXACT
+                or depth >= (self._data[slot] >> _FLAG_BITS & _DEPTH_MASK)):
             bound = self.bound
             if score > bound:
                 score += ply
             elif score < -bound:
                 score -= ply
-            self.slots[slot] = (key, max(depth, 0), flag, score, move)
+            self._keys[slot] = key
+            self._data[slot] = ((score + _SCORE_OFFSET) << _SCORE_SHIFT
+                                | min(max(depth, 0), _DEPTH_MASK) << _FLAG_BITS | flag)
+            self._moves[slot] = move
