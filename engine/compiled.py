@@ -20,11 +20,13 @@ from importlib.machinery import ExtensionFileLoader
 
 __all__ = ["COMPILABLE", "build", "compiled_modules"]
 
-#: The hot path: bit counting, move generation (with make/unmake), evaluation and its region
-#: patterns, move ordering, the transposition table, search, perft. setup.py reads this tuple
-#: (without importing the engine); every module in it must compile with mypyc.
+#: The hot path: bit counting, the capture rules' choice, move generation (with make/unmake),
+#: evaluation and its region patterns, move ordering, the transposition table, search, perft.
+#: setup.py reads this tuple (without importing the engine); every module in it must compile
+#: with mypyc.
 COMPILABLE: tuple[str, ...] = (
     "engine.bits",
+    "engine.precedence",
     "engine.movegen",
     "engine.patterns",
     "engine.evaluate",

@@ -25,13 +25,12 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from engine.bits import popcount
-from engine.types import BLACK, WHITE, Color
+from engine.precedence import allowed_captures
+from engine.types import BLACK, WHITE, Color, RawMove
 from engine.variant import VARIANTS, CaptureRule, PromotionInCapture, Variant, find_variant
 
 __all__ = ["MoveGen", "RawMove", "generator_for", "make_move"]
 
-#: (origin bit, destination bit, captured mask, promotes, landing bits, captured bits in order)
-RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 #: A finished capture sequence: (destination, promotes, landings, captured bits, captured mask)
 _Seq = tuple[int, bool, tuple[int, ...], tuple[int, ...], int]
 
@@ -403,7 +402,7 @@ class MoveGen:
             for to, promotes, path, capbits, mask in seqs:
                 out.append((frm, to, mask, promotes, path, capbits))
         if out and self.rule is not CaptureRule.FREE:
-            out = self._precedence(out, kings)
+            out = allowed_captures(self.rule, out, kings)
         return out
 
     def _singles_only(self, color: int, frm: int, empty: int, target: int) -> bool:
@@ -534,43 +533,6 @@ class MoveGen:
                 for land in landings:
                     out.append((land, promoted, (*path, land), n_caps, n_mask))
         return found
-
-    def _precedence(self, moves: list[RawMove], kings: int) -> list[RawMove]:
-        """Keep only the sequences the capture rule allows (majority, Spanish, Italian)."""
-        rule = self.rule
-        if rule is CaptureRule.MAJORITY:
-            best = 0
-            for m in moves:
-                if len(m[5]) > best:
-                    best = len(m[5])
-            if best == 1:
-                return moves  # single jumps only (the usual case): all equal
-            return [m for m in moves if len(m[5]) == best]
-        if rule is CaptureRule.KING_FIRST:
-            by_king = [m for m in moves if (kings >> m[0]) & 1]
-            return by_king or moves
-        if rule is CaptureRule.VALUE:
-            # Frisian: the most valuable capture (a king 199, a man 100, as lidraughts scores
-            # "less than two men, more than one"); at equal value a king must capture.
-            def value(m: RawMove) -> tuple[int, bool]:
-                kings_taken = sum((kings >> b) & 1 for b in m[5])
-                return (100 * len(m[5]) + 99 * kings_taken, bool((kings >> m[0]) & 1))
-
-            values = [value(m) for m in moves]
-            best_value = max(values)
-            return [m for m, v in zip(moves, values, strict=True) if v == best_value]
-
-        def score(m: RawMove) -> tuple[object, ...]:
-            n = len(m[5])
-            flags = tuple(bool((kings >> b) & 1) for b in m[5])
-            if rule is CaptureRule.SPANISH:
-                return (n, sum(flags))
-            by_king = bool((kings >> m[0]) & 1)
-            return (n, by_king, sum(flags), flags)
-
-        scores = [score(m) for m in moves]
-        top = max(scores)
-        return [m for m, s in zip(moves, scores, strict=True) if s == top]
 
 
 #: Capture rules under which a man's single jumps can be counted without listing them.

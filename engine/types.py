@@ -13,10 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-__all__ = ["BLACK", "WHITE", "Color", "Move", "Piece", "Square"]
+__all__ = ["BLACK", "WHITE", "Color", "Move", "Piece", "RawMove", "Square"]
 
 #: A square is an index ``0 .. n-1`` (for numeric variants, the PDN number minus one).
 Square = int
+#: The search's move, on the move generator's bits (:mod:`engine.movegen`): (origin bit,
+#: destination bit, captured mask, promotes, landing bits, captured bits in order).
+RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
 
 
 class Color(IntEnum):
