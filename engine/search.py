@@ -113,7 +113,6 @@ class _Budget:
     started: float = 0.0
 
 
-
 class Searcher:
     """Iterative-deepening PVS with a bounded transposition table, for one variant.
 
@@ -185,7 +184,10 @@ class Searcher:
         self._rule_path: list[State] = [()] * (MAX_PLY + 2)
         self._rules_from = 0
         self._path_raws: list[RawMove] = [(0, 0, 0, False, (), ())] * (MAX_PLY + 2)
-        self._path_boards: list[tuple[int, int, int]] = [(0, 0, 0)] * (MAX_PLY + 2)
+        # The path's positions, a list a bitboard (not a tuple a node for the collector).
+        self._path_white: list[int] = [0] * (MAX_PLY + 2)
+        self._path_black: list[int] = [0] * (MAX_PLY + 2)
+        self._path_kings: list[int] = [0] * (MAX_PLY + 2)
         self._root_colour = 0
 
     # ------------------------------------------------------------------ public API
@@ -253,9 +255,8 @@ class Searcher:
                 break
             if self._soft_time_up():
                 break
-        return SearchResult(
-            best.move, best.score, best.depth, self._nodes, self._elapsed(), best.pv
-        )
+        return SearchResult(best.move, best.score, best.depth, self._nodes, self._elapsed(),
+                            best.pv)
 
     # ------------------------------------------------------------------ set-up and limits
     def _converter(
@@ -288,7 +289,8 @@ class Searcher:
             self._path[key] = self._path.get(key, 0) + 1
         if self._rules is not None:
             state = self._rule_path[0] = self._rules.start(board)
-            white, black, kings = self._path_boards[0] = board.bitboards()
+            white, black, kings = board.bitboards()
+            self._path_white[0], self._path_black[0], self._path_kings[0] = white, black, kings
             wk, bk = popcount(white & kings), popcount(black & kings)
             material = (popcount(white) - wk, wk, popcount(black) - bk, bk)
             # Far from any count's end (a middle game), the counts are taken only at the rare
@@ -440,7 +442,8 @@ class Searcher:
         # self._node(...), not a local alias of it: compiled (mypyc) that is a native call.
         rules, rule_path = self._rules, self._rule_path
         incremental = child_ply > self._rules_from
-        raws, boards = self._path_raws, self._path_boards
+        raws = self._path_raws
+        path_white, path_black, path_kings = self._path_white, self._path_black, self._path_kings
         self._path[key] = 1
         try:
             for index, raw in enumerate(ordered):
@@ -452,7 +455,8 @@ class Searcher:
                                                            w2, b2, k2)
                     else:
                         raws[child_ply] = raw
-                        boards[child_ply] = (w2, b2, k2)
+                        path_white[child_ply], path_black[child_ply] = w2, b2
+                        path_kings[child_ply] = k2
                 if index == 0:
                     score = -self._node(w2, b2, k2, other, key2, depth - 1, -beta, -alpha,
                                         child_ply, pv)
@@ -519,7 +523,7 @@ class Searcher:
                                                colour, raw[0], bool(raw[2]), raw[3], w2, b2, k2)
         else:
             self._path_raws[ply] = raw
-            self._path_boards[ply] = (w2, b2, k2)
+            self._path_white[ply], self._path_black[ply], self._path_kings[ply] = w2, b2, k2
 
     def _rule_state(self, ply: int) -> State:
         """The draw-rule counters of the position ``ply`` plies down the current path."""
@@ -530,13 +534,13 @@ class Searcher:
         if rules is None:  # no counting rule: the counters never change
             return state
         colour = self._root_colour
-        boards, raws = self._path_boards, self._path_raws
+        raws = self._path_raws
+        path_white, path_black, path_kings = self._path_white, self._path_black, self._path_kings
         for q in range(1, ply + 1):
             raw = raws[q]
-            white, black, kings = boards[q - 1]
-            w2, b2, k2 = boards[q]
-            state = rules.child(state, white, black, kings, colour, raw[0], bool(raw[2]),
-                                raw[3], w2, b2, k2)
+            state = rules.child(state, path_white[q - 1], path_black[q - 1], path_kings[q - 1],
+                                colour, raw[0], bool(raw[2]), raw[3], path_white[q],
+                                path_black[q], path_kings[q])
             colour = 1 - colour
         return state
 
