@@ -86,7 +86,7 @@ class MoveGen:
             tuple(rng.getrandbits(62) for _ in range(self.size)) for _ in range(4)
         )
         self.zobrist_black: int = rng.getrandbits(62)
-        self._quiet_tables()
+        self._prebuilt_moves()
 
     def _directions(self, variant: Variant) -> None:
         # Direction k and k ^ 1 are opposite.
@@ -151,10 +151,11 @@ class MoveGen:
             tuple((k, jumps[k]) for k in self.man_capture_dirs[1]),
         )
 
-    def _quiet_tables(self) -> None:
-        """Every quiet move as a prebuilt raw move, so generating one allocates nothing:
-        men's steps per colour, direction and destination bit; kings' per direction and
-        origin bit, in ray order."""
+    def _prebuilt_moves(self) -> None:
+        """Every quiet move and every man's single jump as a raw move built once, so that
+        generating one allocates nothing: men's steps per colour, direction and destination
+        bit; single jumps per colour, direction and origin; kings' steps per direction and
+        origin, in ray order."""
         empty_step: RawMove = (0, 0, 0, False, (), ())
         men: list[tuple[tuple[RawMove, ...], ...]] = []
         for colour in (0, 1):
