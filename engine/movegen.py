@@ -382,19 +382,12 @@ class MoveGen:
                 else:
                     pieces |= ((free << -off) & target) << -off & src
         seqs: list[_Seq] = []
-        singles = self.man_singles[color]
         while pieces:
             low = pieces & -pieces
             frm = low.bit_length() - 1
             pieces ^= low
-            if not kings & low and self._singles_only(color, frm, free | low, target):
-                # The usual case: each jump of this man takes one piece and cannot go on.
-                for per_origin in singles:
-                    single = per_origin[frm]
-                    if single is not None and (target >> single[5][0]) & 1 and (
-                            free >> single[1]) & 1:
-                        out.append(single)
-                continue
+            if not kings & low and self._add_singles(color, frm, free | low, target, out):
+                continue  # the usual case: each jump of this man takes one piece, no more
             seqs.clear()
             if kings & low:
                 self._king_caps(frm, free | low, opp, 0, -1, (), (), False, seqs, kings)
@@ -406,36 +399,45 @@ class MoveGen:
             out = allowed_captures(self.rule, out, kings)
         return out
 
-    def _singles_only(self, color: int, frm: int, empty: int, target: int) -> bool:
-        """True if no capture of the man on ``frm`` can take a second piece (nor crown and
-        go on as a king): its captures are then the prebuilt single jumps."""
-        jumps_of = self.man_jumps[color]
+    def _add_singles(self, color: int, frm: int, empty: int, target: int,
+                     out: list[RawMove]) -> bool:
+        """Append the prebuilt single jumps of the man on ``frm`` and return True, unless one
+        of its captures can take a second piece (or crown and go on as a king): then append
+        nothing and return False, and the sequences are generated in full."""
+        jumps_of, singles = self.man_jumps[color], self.man_singles[color]
         promo = self.promo_mask[color]
-        for k, jumps in jumps_of:
+        start = len(out)
+        for i in range(len(jumps_of)):
+            k, jumps = jumps_of[i]
             jump = jumps[frm]
             if jump is None:
                 continue
             mid, land = jump
             if not (target >> mid) & 1 or not (empty >> land) & 1:
                 continue
+            single = singles[i][frm]
+            if single is None:  # built for every jump: never None here
+                continue
             if (promo >> land) & 1:
                 mode = self.promo_mode
                 if mode is PromotionInCapture.ENDS_MOVE:
+                    out.append(single)
                     continue
                 if mode is PromotionInCapture.CONTINUE_AS_KING:
+                    del out[start:]
                     return False
             bit = 1 << mid
-            if self.immediate:
-                n_empty, n_target = empty | bit, target & ~bit
-            else:
-                n_empty, n_target = empty, target & ~bit  # jumped once, never again
+            n_empty = empty | bit if self.immediate else empty
+            n_target = target & ~bit  # a piece is jumped once
             for k2, jumps2 in jumps_of:
                 if self.no_reversal and k2 == k ^ 1:
                     continue
                 jump2 = jumps2[land]
                 if jump2 is not None and (n_target >> jump2[0]) & 1 and (
                         n_empty >> jump2[1]) & 1:
+                    del out[start:]
                     return False
+            out.append(single)
         return True
 
     def _man_caps(

@@ -100,8 +100,7 @@ class TranspositionTable:
         """Keep a result unless the slot holds a deeper one of the same position (an exact
         score always replaces)."""
         slot = key & self.mask
-        if (self._keys[slot] != key or flag == EXACT
-                or depth >= (self._data[slot] >> _FLAG_BITS & _DEPTH_MASK)):
+        if self._keys[slot] != key or flag == EXACT or depth >= self.depth(slot):
             bound = self.bound
             if score > bound:
                 score += ply
