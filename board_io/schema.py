@@ -194,7 +194,13 @@ BUTTON_PINS: Mapping[ButtonName, Option[int]] = {
         (ButtonName.RESIGN, "resign"), (ButtonName.DRAW, "draw"), (ButtonName.DONE, "done"))},
     ButtonName.CLOCK: _button_pin(
         ButtonName.CLOCK, "clock", " Pressed by the player who just moved, it switches the "
-        "clock; with it, a move let go no longer does.")}
+        "clock; with it, a move let go no longer does."),
+    **{button: _button_pin(button, words, " At that player's edge of the board, so a press "
+                           "says whose it is (record mode needs it: docs/players.md).")
+       for button, words in (
+        (ButtonName.DRAW_WHITE, "White-side draw"), (ButtonName.DRAW_BLACK, "Black-side draw"),
+        (ButtonName.RESIGN_WHITE, "White-side resign"),
+        (ButtonName.RESIGN_BLACK, "Black-side resign"))}}
 BUTTON_PULL_UP = Option(
     "buttons.pull_up", "bool", True, "Buttons connect the pin to ground (internal pull-up).",
     readers=_GPIO_BUTTONS)

@@ -105,6 +105,12 @@ class ButtonName(Enum):
     #: The clock button: the player who just moved presses it to switch the clock (a board
     #: without one switches the clock as a move is let go).
     CLOCK = "clock"
+    #: A draw button and a resign button at each player's edge of the board (White's edge:
+    #: row 0, :mod:`board_io.geometry`), so a press says whose it is.
+    DRAW_WHITE = "draw_white"
+    DRAW_BLACK = "draw_black"
+    RESIGN_WHITE = "resign_white"
+    RESIGN_BLACK = "resign_black"
 
     @classmethod
     def parse(cls, text: str) -> ButtonName:

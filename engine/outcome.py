@@ -66,6 +66,7 @@ class Termination(enum.Enum):
     TIME_FORFEIT = "time"
     """The side to move's time ran out (``Termination("time_forfeit")``, the name records
     written before 2026-12 carry, reads as this too)."""
+    FORFEIT = "forfeit"
     ADJUDICATION = "adjudication"
     ABANDONED = "abandoned"
     UNKNOWN = "unknown"

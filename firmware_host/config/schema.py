@@ -27,7 +27,7 @@ from board_io import registry
 from board_io.options import Option
 from board_io.schema import TRANSFORMS
 from firmware_host.config.urls import store_url_problem
-from firmware_host.game.clock import control_of
+from firmware_host.game.clock import control_of, duration_of
 
 __all__ = [
     "BUTTON_BACKENDS", "ENGINE_KINDS", "LED_BACKENDS", "LOG_LEVELS", "MODES", "OPTIONS",
@@ -111,6 +111,15 @@ def _time_control_problem(text: str) -> str | None:
     return None
 
 
+def _duration_problem(text: str) -> str | None:
+    try:
+        duration_of(text)
+    except ValueError:
+        return (f"= {text!r} is not a length of time (minutes, or with h, m, s: 30, 1h, 45m; "
+                "0: none)")
+    return None
+
+
 def _hub_params_problem(params: Mapping[str, object]) -> str | None:
     if "variant" in params:
         return "may not set variant: the board sets it from game.variant"
@@ -173,6 +182,10 @@ GAME_WHITE: Option[str] = _str(
     "game.white", "", "PDN White tag (player name) in record mode.")
 GAME_BLACK: Option[str] = _str(
     "game.black", "", "PDN Black tag (player name) in record mode.")
+GAME_DRAW_MIN_MOVES: Option[int] = _int(
+    "game.draw_min_moves", 0,
+    "Record mode: a draw may be offered from the offering side's Nth move on (a club's "
+    "rule; 0: from the first move). docs/tournament.md.", 0, 200)
 
 # [engine]
 ENGINE_KIND: Option[str] = _str(
@@ -262,6 +275,12 @@ CLOCK_TIME_CONTROL: Option[str] = Option(
     "minutes and one minute a move), or N/minutes for N moves (40/90+30:30+30); empty or "
     "off: no clock. docs/tournament.md.", readers=_SERVICE, check=_time_control_problem)
 
+CLOCK_DEFAULT_TIME: Option[str] = Option(
+    "clock.default_time", "str", "0",
+    "Default time: a player who has not made a move this long after the clock started (the "
+    "round's start) loses by forfeit; minutes, or with h, m, s (30, 1h); 0: none. "
+    "docs/tournament.md.", readers=_SERVICE, check=_duration_problem)
+
 # [board] (the backends, the map and rgb are board_io's)
 BOARD_ID: Option[str] = Option(
     "board.id", "str", "board1",
@@ -274,6 +293,12 @@ BOARD_LANGUAGE: Option[str] = Option(
     "The language the board speaks (the terminal, the events' text, the voice): "
     "en, ru, nl, fr, pt_BR, ja or ko (docs/languages.md).", readers=("service", "web"),
     check=_language_problem)
+BOARD_GUIDANCE: Option[str] = _str(
+    "board.guidance", "auto",
+    "The lights that guide a move (a touched piece's destinations, the pieces that must "
+    "capture): auto: off in record mode while a round is played (a rated game), on "
+    "otherwise; on; off. Correction, result and clock lights always show.",
+    ("auto", "on", "off"))
 
 # [store]
 STORE_URL: Option[str] = Option(
@@ -326,13 +351,15 @@ LOG_LEVEL: Option[str] = _str(
 #: The keys only the service reads, in the order the example and the docs show them.
 SERVICE_OPTIONS: tuple[Option[object], ...] = (
     GAME_VARIANT, GAME_MODE, GAME_HUMAN_SIDE, GAME_TOUCH_MOVE, GAME_ALTERNATIVE_MOVE,
-    GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK, ENGINE_KIND,
+    GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK,
+    GAME_DRAW_MIN_MOVES, ENGINE_KIND,
     ENGINE_LEVEL, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND, ENGINE_HUB_TIMEOUT_S,
     ENGINE_HUB_CWD, ENGINE_HUB_PARAMS, ENGINE_HUB_HANDSHAKE_TIMEOUT_S, ENGINE_HUB_INIT_TIMEOUT_S,
     ENGINE_HUB_SEARCH_TIMEOUT_S, ENGINE_HUB_SEARCH_MARGIN_S, ENGINE_HUB_STOP_TIMEOUT_S,
     ENGINE_HUB_DEPTH, ENGINE_HUB_NODES, ENGINE_HUB_MOVETIME_S, ENGINE_SEED, TIMING_SETTLE_MS,
     TIMING_ERROR_MS, TIMING_TAKEBACK_MS, TIMING_NEWGAME_MS, TIMING_CROWN_MS, CLOCK_TIME_CONTROL,
-    BOARD_ID, BOARD_LANGUAGE, STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, WEB_LISTEN, WEB_CONTROL,
+    CLOCK_DEFAULT_TIME, BOARD_ID, BOARD_LANGUAGE, BOARD_GUIDANCE, STORE_URL, STORE_GAMES_DIR,
+    STORE_SPOOL_DIR, WEB_LISTEN, WEB_CONTROL,
     WEB_TOKEN_FILE, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
 )
 

@@ -30,6 +30,7 @@ STATE_NAMES: Mapping[str, str] = {
     "move_in_progress": N_("move in progress"), "adjusting": N_("j'adoube"),
     "engine_thinking": N_("thinking"), "computer_move_pending": N_("computer's move on the LEDs"),
     "game_over": N_("game over"), "setting_up": N_("setting up a new game"),
+    "paused": N_("clock held"),
     "correction": N_("correction needed"), "unknown": N_("unknown"),
 }
 
@@ -51,6 +52,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "refused.unknown_piece": N_("a piece appeared on {squares_text}"),
     "refused.wrong_colour": N_("a piece of the wrong colour on {squares_text}"),
     "refused.ambiguous": N_("two moves fit the board: {pdn_text}; play it again step by step"),
+    "refused.paused": N_("the clock is stopped: {pdn} does not count, put it back"),
     "touch": N_("touch-move: {square} was touched and must be moved"),
     "adjust": N_("adjust window {state}"),
     "correction": N_("put back on: {missing_text}; take away: {extra_text}"),
@@ -84,6 +86,20 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "command_refused.in_game": N_("{command}: a game is going on"),
     "command_refused.no_pairing": N_("{command}: no pairing of that round waits for this "
                                      "board"),
+    "command_refused.bad_ply": N_("{command}: the game has no such ply"),
+    "command_refused.not_a_move": N_("{command}: that move is not legal there"),
+    "command_refused.same_move": N_("{command}: that move is the one recorded"),
+    "command_refused.hall": N_("{command}: the hall's pause holds every clock (resume them "
+                               "all)"),
+    "command_refused.which_side": N_("{command}: whose? Press your own side's button (or the "
+                                     "arbiter records it)"),
+    "command_refused.already_offered": N_("{command}: the offer stands: the other side accepts "
+                                          "with its draw button or declines by moving"),
+    "command_refused.clock_held": N_("{command}: not while the clock is held (the arbiter "
+                                     "records it)"),
+    "command_refused.no_move_yet": N_("{command}: not before the first move"),
+    "command_refused.offer_after_moving": N_("{command}: offer a draw after your own move"),
+    "command_refused.too_early": N_("{command}: no draw offer before move {count}"),
     "settings": N_("set for the next game: {pending_text}"),
     "settings_applied": N_("this game: {applied_text}"),
     "header": N_("{tag}: {value}"),
@@ -98,6 +114,9 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "new_game": N_("new game ({variant}, {mode} mode)"),
     "newgame_requested": N_("set up the initial position to start a new game"),
     "draw_declined": N_("the computer declines the draw"),
+    "draw_declined.moved": N_("{side} declines the draw by moving"),
+    "draw_offer": N_("{side} offers a draw"),
+    "answer": "",
     "state": "",
     "clock": "",
     "leds": "",
@@ -130,6 +149,7 @@ WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
         "draw_agreed": N_("draw agreed"), "time": N_("lost on time"),
         "time_forfeit": N_("lost on time"),  # the older records' name
         "adjudication": N_("adjudication"), "abandoned": N_("abandoned"),
+        "forfeit": N_("forfeit"),
         "unknown": N_("unknown")},
     "link_state": {"lost": N_("lost"), "restored": N_("restored")},
     "window": {"open": N_("open"), "closed": N_("closed")},

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from engine.types import Color
 
 __all__ = ["LOW_TIME_S", "GameClock", "Period", "TimeControl", "TimeControlError", "clk",
-           "control_of", "parse_time_control"]
+           "control_of", "duration_of", "parse_time_control"]
 
 #: At this many seconds left and under, a side is short of time (the pages say so).
 LOW_TIME_S = 60.0
@@ -195,6 +195,24 @@ def control_of(text: str) -> TimeControl | None:
     """
     text = text.strip()
     return None if text in ("", "off") else parse_time_control(text)
+
+
+def duration_of(text: str) -> float:
+    """Seconds of a length of time as a club writes it (``clock.default_time``): minutes
+    when bare, or with units (``"30"``, ``"1h"``, ``"45m"``, ``"90s"``); ``""``, ``"0"`` or
+    ``"off"``: none (0).
+
+    >>> duration_of("30"), duration_of("1h"), duration_of("off"), duration_of(" 1h30m ")
+    (1800.0, 3600.0, 0.0, 5400.0)
+
+    Raises:
+        TimeControlError: not a length of time.
+    """
+    whole = text.strip()
+    compact = re.sub(r"\s+", "", whole).lower()
+    if compact in ("", "0", "off"):
+        return 0.0
+    return _amount(compact, 60.0, whole)
 
 
 def clk(seconds: float) -> str:

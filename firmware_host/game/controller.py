@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 from board_io.clock import Clock, VirtualClock
 from board_io.events import BoardEvent, OccupancyChanged
 from board_io.types import Reading
-from firmware_host.game.types import SessionEvent, TimerFired
+from firmware_host.game.types import Command, SessionEvent, TimerFired
 
 if TYPE_CHECKING:
     from firmware_host.opponents.worker import EngineWorker
@@ -86,6 +86,9 @@ class Controller(Generic[S]):
         self.leds = leds
         self.resume = resume
         self._queue: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()
+        #: Commands that came before the first stable scan (the hall's pause read at start):
+        #: handled as soon as the session starts.
+        self._early: list[Command] = []
         self.started = False
         if worker is not None:
             worker.post = self.post
@@ -130,7 +133,12 @@ class Controller(Generic[S]):
         elif isinstance(event, OccupancyChanged):
             self.started = True
             self.session.start(event.occupied, event.at, event.colours, resume=self.resume)
-        # Anything before the first full scan (a button bounce at power-on) is dropped.
+            early, self._early = self._early, []
+            for command in early:
+                self._dispatch(command)
+        elif isinstance(event, Command):
+            self._early.append(event)
+        # Anything else before the first full scan (a button bounce at power-on) is dropped.
 
     def _recover(self) -> None:
         """The handler may have left the session half-updated: it re-syncs from the board."""

@@ -1,25 +1,31 @@
 """The arbiter's correction of a move: the game taken back to before a ply, the right move
-played there, and the reason kept in the record.
+played there, and the reason kept in the record. A correction never changes a result by itself.
 
 The command ``correct_move`` (:data:`~firmware_host.game.types.CommandName.CORRECT_MOVE`)
-carries ``value`` ``"N MOVE"`` (the ply to correct, counted from the game's first move, and the
-move that was really played there, in the variant's notation) and ``tag`` the reason. The
-board checks it against the game it has: ply N must be one of the game's moves (not a move of
-an English ballot) and MOVE a legal move, different from the one recorded, in the position
-before it. Then
+carries ``value`` ``"N MOVE [RESULT]"`` (the ply to correct, counted from the game's first
+move; the move that was really played there, in the variant's notation; for a finished game
+what becomes of its result) and ``tag`` the reason. The board checks it against the game it
+has: ply N must be one of the game's moves (not a move of an English ballot) and MOVE a legal
+move, different from the one recorded, in the position before it. :func:`plan` returns the
+:class:`Correction`, which the session carries out:
 
 1. the game is taken back to before ply N: a ``takeback`` in the game's log with the note
    ``arbiter: 32-28 corrected to 33-28 (ply 7; the reason)``, a comment of the game's PDN,
    so the record says what was changed and why (never a silent rewrite; the arbiter's audit
    stream has the decision too);
 2. MOVE is played as ply N, ``by`` ``arbiter`` (its own ``move`` event and record);
-3. the board guides the players to set up the corrected position, square by square, as after
-   any takeback (the ``syncing`` state and its LEDs); the game goes on once it stands.
+3. a finished game keeps its result (``keep``, the default: its termination too, the note
+   says ``result 1-1 kept``) or takes the arbiter's (``white``, ``black``, ``draw``: an
+   adjudication) and stays over: no clock runs and nothing is to set up. ``withdraw`` (or a
+   game in play) goes on from the corrected position: the board guides the players to set it
+   up, square by square (the ``syncing`` state and its LEDs), and the clock of the side to
+   move stays held (:class:`~firmware_host.game.timekeeper.Hold` ``SETUP``) until the board
+   shows it and the arbiter (``resume``) or the clock button releases it.
 
 Moves after ply N are gone from the game (the takeback note names the corrected move; the
-players replay what follows). A result the game had goes with them: the corrected game may
-end again by its moves, or the arbiter adjudicates. The clock is not rewound: the side to move
-after the correction runs, nothing is added (the arbiter gives time with ``add_time``).
+players replay what follows). The clock is not rewound: the side to move after the correction
+is the one whose time runs once released, nothing is added (the arbiter gives time with
+``add_time``).
 
 A command that does not fit is refused (``command_refused`` with ``reason`` ``no_game``,
 ``bad_value``, ``bad_ply``, ``not_a_move`` or ``same_move``), the game untouched.
@@ -28,33 +34,33 @@ A command that does not fit is refused (``command_refused`` with ``reason`` ``no
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from dataclasses import dataclass
 
 from engine import Board
-from engine.types import Move
-from firmware_host.game.facts import GameFacts
+from engine.outcome import Outcome, Termination
+from engine.types import Color, Move
 from firmware_host.game.game import Game
-from firmware_host.game.types import Command, State
+from firmware_host.game.types import Command, Refused
 
-__all__ = ["CorrectionHost", "correct_move"]
+__all__ = ["RESULT_CHOICES", "Correction", "plan"]
 
 log = logging.getLogger(__name__)
 
-
-class CorrectionHost(GameFacts, Protocol):
-    """What a correction needs of the session."""
-
-    def publish(self, kind: str, /, **fields: object) -> None: ...
-    def set_state(self, state: State) -> None: ...
-    def evaluate(self, at: float, settled: bool = False) -> None: ...
-    def take_back_to(self, ply: int, at: float, guided: bool = False, note: str = "") -> None:
-        ...
-    def commit(self, move: Move, by: str, at: float) -> None: ...
+#: What becomes of a finished game's result (``keep`` when not said).
+RESULT_CHOICES = ("keep", "withdraw", "white", "black", "draw")
+_WINNERS = {"white": Color.WHITE, "black": Color.BLACK, "draw": None}
 
 
-def _refuse(s: CorrectionHost, reason: str, detail: str) -> None:
-    log.info("correct_move refused (%s): %s", reason, detail)
-    s.publish("command_refused", command="correct_move", reason=reason)
+@dataclass(frozen=True)
+class Correction:
+    """A checked correction: ply ``ply`` (1 the first) becomes ``move``; ``note`` says so in
+    the record; ``result`` is the game's result after it (None: the game goes on from the
+    corrected position, its clock held until the position is set up and released)."""
+
+    ply: int
+    move: Move
+    note: str
+    result: Outcome | None
 
 
 def _first_correctable(game: Game, plies: int) -> int:
@@ -79,39 +85,53 @@ def _parse(board: Board, text: str) -> Move | None:
     return move if move in board.legal_moves else None
 
 
-def correct_move(s: CorrectionHost, event: Command) -> None:
-    """Carry out the arbiter's ``correct_move`` (module docstring)."""
-    if s.game_id is None:
-        _refuse(s, "no_game", "no game open")
-        return
+def _refused(reason: str, detail: str) -> Refused:
+    log.info("correct_move refused (%s): %s", reason, detail)
+    return Refused(reason, command="correct_move")
+
+
+def plan(game: Game, event: Command) -> Correction:
+    """The correction ``event`` asks of ``game`` (module docstring).
+
+    Raises:
+        Refused: it does not fit the game (nothing changes).
+    """
+    if game.game_id is None:
+        raise _refused("no_game", "no game open")
     parts = (event.value or "").split()
-    if len(parts) != 2 or not parts[0].isdigit():
-        _refuse(s, "bad_value", f"{event.value!r}: expected the ply and the move, e.g. 7 33-28")
-        return
+    if len(parts) not in (2, 3) or not parts[0].isdigit() or (
+            len(parts) == 3 and parts[2] not in RESULT_CHOICES):
+        raise _refused("bad_value", f"{event.value!r}: expected the ply and the move, e.g. "
+                       "7 33-28, and for a finished game keep, withdraw, white, black or draw")
     ply, text = int(parts[0]), parts[1]
-    plies = len(s.board.move_stack)
-    first = _first_correctable(s.game, plies)
+    choice = parts[2] if len(parts) == 3 else "keep"
+    board = game.board
+    plies = len(board.move_stack)
+    first = _first_correctable(game, plies)
     if not first <= ply <= plies:
-        _refuse(s, "bad_ply", f"ply {ply}: the game's plies that can be corrected are "
-                f"{first} to {plies}")
-        return
-    before = _before(s.board, ply)
-    wrong = s.board.move_stack[ply - 1]
+        raise _refused("bad_ply", f"ply {ply}: the game's plies that can be corrected are "
+                       f"{first} to {plies}")
+    before = _before(board, ply)
+    wrong = board.move_stack[ply - 1]
     move = _parse(before, text)
     if move is None:
-        _refuse(s, "not_a_move", f"{text!r} is not a legal move before ply {ply}")
-        return
+        raise _refused("not_a_move", f"{text!r} is not a legal move before ply {ply}")
     if move == wrong:
-        _refuse(s, "same_move", f"ply {ply} is {text} already")
-        return
+        raise _refused("same_move", f"ply {ply} is {text} already")
     reason = (event.tag or "").strip()
     note = (f"arbiter: {before.move_notation(wrong)} corrected to {before.move_notation(move)}"
             f" (ply {ply}" + (f"; {reason}" if reason else "") + ")")
-    if s.outcome is not None:
-        note += f", result {s.game.result_text(s.outcome)} withdrawn"
+    old = game.outcome
+    result: Outcome | None = None
+    if choice in _WINNERS:
+        result = Outcome(Termination.ADJUDICATION, _WINNERS[choice])
+        new = game.result_text(result)
+        note += (f", result {game.result_text(old)} changed to {new}" if old is not None
+                 else f", result {new}")
+    elif old is not None and choice == "keep":
+        result = old
+        note += f", result {game.result_text(old)} kept"
+    elif old is not None:
+        note += f", result {game.result_text(old)} withdrawn: play resumes"
     log.info("%s", note)
-    s.take_back_to(ply - 1, event.at, note=note)
-    s.commit(move, "arbiter", event.at)
-    if s.outcome is None:
-        s.set_state(State.SYNCING)  # the players set up the corrected position
-        s.evaluate(event.at)
+    return Correction(ply, move, note, result)

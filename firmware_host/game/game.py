@@ -123,6 +123,10 @@ class Game:
         #: The round's pairing of this board (None: no rounds), and whether this game took it.
         self.pairing: Pairings | None = None
         self._paired = True
+        #: The round this game belongs to (the ``Round`` tag it took from a pairing), if any.
+        self.round: str | None = None
+        #: The side whose draw offer stands (None: none); a move of the other side declines it.
+        self.offer: Color | None = None
 
     # -- facts --------------------------------------------------------------------------------
 
@@ -169,6 +173,8 @@ class Game:
         self.history = [occupancy(self.board)]
         self.set_pending(None)
         self.outcome = None
+        self.offer = None
+        self.round = None
         headers = dict(self._headers)
         if self.clock is not None:
             headers.update(self.clock.new_game())
@@ -220,20 +226,23 @@ class Game:
             self.play(move, "ballot")
             self.history = [occupancy(self.board)]  # no takeback into the ballot
 
-    def play(self, move: Move, by: str) -> Outcome | None:
+    def play(self, move: Move, by: str, *, ends: bool = True) -> Outcome | None:
         """Log ``move`` (write-ahead), play it and publish it; return the outcome it brings.
 
         The move, the result it brings (if it ends the game) and the live session after it are
         one store write: a stop keeps all three or none, so a game that is over stays over.
+        ``ends=False``: the move brings no result (an arbiter's correction of a finished game,
+        whose result is the arbiter's). A move of the side a draw was offered to declines it.
         """
         game_id = self._open_id()
-        clocks = {} if self.clock is None else self.clock.moved(Color(self.board.turn), by)
+        mover = Color(self.board.turn)
+        clocks = {} if self.clock is None else self.clock.moved(mover, by)
         record = replace(move_record(self.board, move, by, self._wall_clock(), self.namer),
                          clock_white=clocks.get("clock_white"),
                          clock_black=clocks.get("clock_black"))
         after = self.board.copy()
         after.push(move)
-        outcome = after.outcome()
+        outcome = after.outcome() if ends else None
         if outcome is not None and self.clock is not None:
             self.clock.stopped()
         result = None if outcome is None else self.result_text(outcome)
@@ -247,6 +256,10 @@ class Game:
         self.set_pending(None)
         self.outcome = outcome
         self._publish("move", ply=record.ply, by=by, fen=record.fen_after, **fields, **clocks)
+        if self.offer is not None and self.offer is not mover:
+            self._publish("draw_declined", reason="moved", side=side_name(mover),
+                          offered_by=side_name(self.offer))
+        self.offer = None
         if not self._paired and by != "ballot":
             self._take_pairing()
         return outcome
@@ -271,6 +284,7 @@ class Game:
         tags = self.pairing.take()
         self._paired = tags is not None  # unread (Redis away): tried again at the next move
         if tags:
+            self.round = tags.get("Round") or self.round
             self._store.set_headers(game_id, tags)
             for tag, value in tags.items():
                 self._publish("header", tag=tag, value=value, game_id=game_id)
@@ -290,6 +304,7 @@ class Game:
             self._store.finish(game_id, result, outcome.termination.value,
                                session=snapshot)
         self.outcome = outcome
+        self.offer = None
         self.set_pending(None)
         return result
 
@@ -323,6 +338,7 @@ class Game:
         del self.history[ply + 1:]
         self.set_pending(None)
         self.outcome = None
+        self.offer = None
         self._publish("takeback", plies=plies, ply=ply, side=side_name(self.board.turn),
                       fen=self.board.fen())
         return plies
@@ -373,6 +389,8 @@ class Game:
             return None
         self.game_id = str(state["game_id"])
         self.start_fen = str(state["start_fen"])
+        self.offer = None
+        self.round = None
         if self.clock is not None:
             self.clock.restore(state.get("clock"))
         saved = state.get("obligation")
@@ -406,6 +424,8 @@ class Game:
         except (ValueError, KeyError, StoreError) as exc:
             log.error("session: game log unreadable (%s): resuming from the snapshot", exc)
             return outcome, False
+        if self.pairing is not None:
+            self.round = game.headers.get("Round") or None
         changed = False
         while len(board.move_stack) > len(logged):
             board.pop()

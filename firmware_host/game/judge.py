@@ -121,6 +121,7 @@ class Judge:
             State.COMPUTER_MOVE_PENDING: self._pending,
             State.GAME_OVER: self._over,
             State.SETTING_UP: self._setting_up,
+            State.PAUSED: self._paused,
         })
 
     def watch(self, name: TimerName, holds: bool, at: float, delay_ms: int) -> None:
@@ -266,11 +267,44 @@ class Judge:
         self.watch(TimerName.NEWGAME, s.is_initial() and not s.in_sync, at, s.config.newgame_ms)
         self.watch_takeback(at)
 
+    def _back_in_sync(self) -> None:
+        """The board shows the position again after a correction was shown: say so (the
+        pages' last sentence is no longer what to put back)."""
+        if self._view.correction is not None or self._view.refused_at is not None:
+            self._say("synced")
+
+    def _paused(self, at: float, settled: bool) -> None:
+        """The clock is held: no move counts. What is out of place lights at once; a move made
+        on the board is refused (``paused``) once, and must be put back."""
+        s = self._s
+        target = s.game.position
+        if s.in_sync:
+            if self._view.sync is not None:
+                self._say("synced")
+            self._view.sync = None
+            self._view.refused_at = None
+            return
+        sync = (target - s.occupied, s.occupied - target)
+        if sync != self._view.sync:
+            result = s.game.index.resolve(s.occupied, colours=s.colours)
+            if isinstance(result, Complete) and self._view.refused_at != s.occupied:
+                self._view.refused_at = s.occupied
+                fields = {"reason": "paused", "pdn": s.board.move_notation(result.move),
+                          "missing": s.namer.squares(sync[0]),
+                          "extra": s.namer.squares(sync[1])}
+                text = render({"event": "refused", **fields}, translator(s.config.language))
+                self._say("refused", text=text, **fields)
+            else:
+                self._say("correction", missing=s.namer.squares(sync[0]),
+                          extra=s.namer.squares(sync[1]))
+        self._view.sync = sync
+
     def _human(self, at: float, settled: bool) -> None:
         s = self._s
         self._view.guide = None
         self._forget_stale()
         if s.in_sync:
+            self._back_in_sync()
             self.release.forget()
             self._out.append(EnterState(State.HUMAN_TO_MOVE))
             self.clear_error()
@@ -386,6 +420,7 @@ class Judge:
     def _thinking(self, at: float, settled: bool) -> None:
         s = self._s
         if s.in_sync:
+            self._back_in_sync()
             self.clear_error()
             self._timers.cancel(TimerName.SETTLE)
         else:

@@ -43,6 +43,7 @@ from engine.outcome import Outcome
 from engine.types import Move, Square
 from engine.variant import Variant, find_variant
 from firmware_host.game.commands import Commands
+from firmware_host.game.correction import Correction
 from firmware_host.game.decisions import (
     CancelSearch,
     CloseTouch,
@@ -274,7 +275,7 @@ class Session(SessionFacts):
             case OccupancyChanged():
                 self._on_occupancy(event)
             case ButtonPressed():
-                self._commands.handle(Command(event.button.value, event.at))
+                self._commands.press(event)
             case Command():
                 self._commands.handle(event)
             case EngineResult():
@@ -497,13 +498,17 @@ class Session(SessionFacts):
             self.enter_turn(at)
 
     def enter_turn(self, at: float) -> None:
-        """Go to the state of the side to move (the board is in sync or about to be)."""
+        """Go to the state of the side to move (the board is in sync or about to be); a human's
+        turn while the clock is held is ``paused``: no move counts until it is released."""
         if self.outcome is not None:
             self.set_state(State.GAME_OVER)
             return
         self.timekeeper.turn(at)
         self._reset_touch(at)
-        if self.human_turn:
+        if self.human_turn and self.timekeeper.holding:
+            self._saved_obligation = self.touch.obliged
+            self.set_state(State.PAUSED)
+        elif self.human_turn:
             self.set_state(State.HUMAN_TO_MOVE)
             if self.config.mode is Mode.TEACH:
                 self.view.must = must_capture(self.board)
@@ -530,10 +535,45 @@ class Session(SessionFacts):
         self._searches.cancel()
 
     def finish(self, outcome: Outcome, at: float, note: str = "") -> None:
-        """End the game with an outcome no move brought (resignation, agreed draw, time)."""
-        self._conclude(outcome, self.game.finish(outcome, note), at)
+        """End the game with an outcome no move brought (resignation, agreed draw, time);
+        ``note`` says who did what (kept in the record, and in the ``result`` event)."""
+        self._conclude(outcome, self.game.finish(outcome, note), at, note)
 
-    def _conclude(self, outcome: Outcome, result: str, at: float) -> None:
+    def hold_changed(self, at: float) -> None:
+        """The clock was held or released: a human's turn pauses (no move counts, what is out
+        of place lights at once) or goes on once the board shows the position again."""
+        if self.timekeeper.holding and self.state in HUMAN_STATES:
+            self._saved_obligation = self.touch.obliged  # a touch before the hold still binds
+            self.timers.cancel(TimerName.SETTLE, TimerName.ERROR, TimerName.TAKEBACK)
+            self.view.new_turn()
+            self._judge.clear_error()
+            self.set_state(State.PAUSED)
+            self.evaluate(at)
+        elif not self.timekeeper.holding and self.state is State.PAUSED:
+            self.set_state(State.SYNCING)
+            self.evaluate(at)
+
+    def correct(self, correction: Correction, at: float) -> None:
+        """Carry out the arbiter's corrected move (firmware_host/game/correction.py): a game
+        whose result stands (kept or the arbiter's) is rewritten and stays over, no clock
+        running; otherwise the game goes on from the corrected position, its clock held
+        until the players have set it up and it is released."""
+        ply, move, note = correction.ply, correction.move, correction.note
+        self.cancel_jobs()
+        if correction.result is not None:
+            self.game.take_back_to(ply - 1, note)
+            self.game.play(move, "arbiter", ends=False)
+            self._expect(at)
+            self.finish(correction.result, at)
+            return
+        self.timekeeper.hold_for_setup(at)
+        self.take_back_to(ply - 1, at, note=note)
+        self.commit(move, "arbiter", at)
+        if self.outcome is None:
+            self.set_state(State.SYNCING)  # the players set up the corrected position
+            self.evaluate(at)
+
+    def _conclude(self, outcome: Outcome, result: str, at: float, note: str = "") -> None:
         """The game is over (and logged so): stop the turn and light the result."""
         self.cancel_jobs()
         self.timers.cancel(TimerName.SETTLE, TimerName.ERROR, TimerName.TAKEBACK)
@@ -545,6 +585,7 @@ class Session(SessionFacts):
         self._publish(
             "result", result=result, termination=outcome.termination.value, rule=outcome.rule,
             winner=None if outcome.winner is None else side_name(outcome.winner),
+            **({"note": note} if note else {}),
         )
 
     def _save(self) -> None:
@@ -590,10 +631,20 @@ class Session(SessionFacts):
 
     # -- LEDs ---------------------------------------------------------------------------------
 
+    @property
+    def guidance(self) -> bool:
+        """Guard: the lights that guide a move show (``board.guidance``: ``auto`` turns them
+        off for a rated game, in record mode while a round is played)."""
+        chosen = self.config.guidance
+        if chosen == "auto":
+            return not (self.config.mode is Mode.RECORD and self.game.round is not None)
+        return chosen == "on"
+
     def _render(self) -> None:
         frame = frame_for(led_facts(
             state=self.state, view=self.view, mode=self.config.mode, board=self.board,
             index=self.game.index, occupied=self.occupied, obligation=self.obligation,
             pending=self.pending, outcome=self.outcome, low_time=self.timekeeper.corner(self._now),
-            faults=frozenset() if self.sensors is None else self.sensors.faults))
+            faults=frozenset() if self.sensors is None else self.sensors.faults,
+            guidance=self.guidance))
         self._outbox.show(frame, self.namer.text)

@@ -28,7 +28,7 @@ from engine.errors import UnknownVariantError
 from engine.variant import Variant, find_variant
 from firmware_host.game.clock import TimeControlError, control_of
 from firmware_host.game.game import Game, Publish
-from firmware_host.game.types import Command, Mode, SessionConfig
+from firmware_host.game.types import Command, Mode, Refused, SessionConfig
 from firmware_host.recognition.layout import layout_for
 
 __all__ = ["HEADER_TAGS", "TOUCH_MOVE_VALUES", "Settings", "check_variant"]
@@ -113,8 +113,7 @@ class Settings:
         value = (event.value or "").strip()
         reason = self._checks[event.name](value)
         if reason is not None:
-            self._publish("command_refused", command=event.name, value=value, reason=reason)
-            return
+            raise Refused(reason, command=event.name, value=value)
         self.pending[event.name] = value
         self._publish("settings", pending=dict(self.pending), applies="next_game")
 
@@ -123,11 +122,9 @@ class Settings:
         game, publish = self._game, self._publish
         tag, value = event.tag or "", (event.value or "").strip()
         if tag not in HEADER_TAGS or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
-            publish("command_refused", command="header", tag=tag, reason="bad_value")
-            return
+            raise Refused("bad_value", command="header", tag=tag)
         if game.game_id is None:
-            publish("command_refused", command="header", tag=tag, reason="no_game")
-            return
+            raise Refused("no_game", command="header", tag=tag)
         game.set_header(tag, value)
         publish("header", tag=tag, value=value, game_id=game.game_id)
 

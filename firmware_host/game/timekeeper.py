@@ -7,10 +7,15 @@ side (:meth:`Timekeeper.moved`, called by :class:`~firmware_host.game.game.Game`
 move, so the record carries ``clock_white`` / ``clock_black``). When the running side's time is
 up, the game ends by time (:meth:`Timekeeper.on_flag`): the other side wins (FMJD rules; see
 docs/tournament.md) -- unless nobody has moved yet: a board left at the start position is not a
-game lost on time, its clock then waits, full, for the first move. ``pause`` and ``resume``
-commands hold and release the clock (the arbiter); a clock held before its game's first turn
-starts held. ``start_round`` (:meth:`Timekeeper.start_round`) starts a round: the game waiting
-at the start takes the round's pairing and its clock starts again, full, at that moment.
+game lost on time, its clock then waits, full, for the first move.
+
+The clock is held while any :class:`Hold` stands (``pause``/``resume``: the arbiter's hold of
+this board; ``hall``: the hall's pause, a state kept in Redis; a corrected position waiting to
+be set up); a clock held before its game's first turn starts held. While it is held the
+session is ``paused`` on a human's turn: no move counts. ``start_round``
+(:meth:`Timekeeper.start_round`) starts a round: the game waiting at the start takes the
+round's pairing and its clock starts again, full, at that moment; with ``clock.default_time``
+the side to move that has not moved that long (the clock's running time) loses by forfeit.
 
 The clock is part of the session snapshot (:meth:`data`), saved after every move and every
 :data:`SAVE_EVERY_S` seconds while it runs; a restarted service resumes it as saved, the time
@@ -21,7 +26,9 @@ Its timers are background ones: they do not keep the session from being idle.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 from engine.outcome import Outcome, Termination
@@ -30,11 +37,11 @@ from engine.variant import Variant
 from firmware_host.game.clock import GameClock, TimeControlError, clk, control_of
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.timers import Timers
-from firmware_host.game.types import Command, SessionConfig, TimerName
+from firmware_host.game.types import Command, Refused, SessionConfig, State, TimerName
 
 #: control_of lives in :mod:`.clock` (the configuration checks it without the game); it is
 #: still named here for the modules that import it from this one.
-__all__ = ["SAVE_EVERY_S", "Timekeeper", "control_of", "home_corner"]
+__all__ = ["SAVE_EVERY_S", "Absence", "Hold", "Timekeeper", "control_of", "home_corner"]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +64,51 @@ def home_corner(variant: Variant, side: Color) -> int:
         squares, key=lambda sq: variant.square_coords(sq)[1])
 
 
+class Hold(Enum):
+    """Why a clock is held (any one holds it; it runs again when none is left)."""
+
+    #: The hall's pause (``hall``): every board of the hall, kept in Redis
+    #: (firmware_host/tournament/hall.py); a new game of this board starts held by it too.
+    HALL = "hall"
+    #: The arbiter held this board's clock (``pause``; ``resume`` releases it): a claim.
+    ARBITER = "arbiter"
+    #: A corrected position is being set up: released once the board shows it, by the
+    #: arbiter (``resume``) or the clock button.
+    SETUP = "setup"
+
+
+@dataclass
+class Absence:
+    """The default time (``clock.default_time``) of a round's game, counted while the clock
+    runs and its running side has not moved yet: when it is used up, that side loses by
+    forfeit.
+
+    >>> absence = Absence(600.0)
+    >>> absence.run(at=0.0); absence.deadline()
+    600.0
+    >>> absence.stop(at=100.0); absence.left, absence.deadline()
+    (500.0, None)
+    """
+
+    left: float
+    since: float | None = None
+
+    def run(self, at: float) -> None:
+        """Count from ``at`` (no change when counting already)."""
+        if self.since is None:
+            self.since = at
+
+    def stop(self, at: float) -> None:
+        """Stop counting at ``at``."""
+        if self.since is not None:
+            self.left = max(0.0, self.left - (at - self.since))
+            self.since = None
+
+    def deadline(self) -> float | None:
+        """When it is used up (None: not counting)."""
+        return None if self.since is None else self.since + self.left
+
+
 class ClockHost(GameFacts, Protocol):
     """What the timekeeper needs of the session."""
 
@@ -68,8 +120,13 @@ class ClockHost(GameFacts, Protocol):
     def obligation(self) -> int | None: ...
     @property
     def timers(self) -> Timers: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def in_sync(self) -> bool: ...
     def publish(self, kind: str, /, **fields: object) -> None: ...
     def finish(self, outcome: Outcome, at: float, note: str = "") -> None: ...
+    def hold_changed(self, at: float) -> None: ...
 
 
 class Timekeeper:
@@ -87,14 +144,27 @@ class Timekeeper:
         self._now = now
         self._wall_clock = wall_clock
         self.clock: GameClock | None = None
+        #: What holds the clock now (kept without a clock too: the hall's pause).
+        self.holds: set[Hold] = set()
+        #: The default time left to the round game's absent side (None: none counts).
+        self.absence: Absence | None = None
+
+    @property
+    def holding(self) -> bool:
+        """The game's clock is held (a game without a clock is never held)."""
+        return self.clock is not None and bool(self.holds)
 
     # -- the game's hooks (firmware_host/game/game.py) -------------------------------------
 
     def new_game(self) -> dict[str, str]:
-        """A new game opens: a fresh clock (not running yet); returns its PDN tags."""
+        """A new game opens: a fresh clock (not running yet; held if the hall is paused);
+        returns its PDN tags."""
         self._cancel()
         control = control_of(self._s.config.time_control)
         self.clock = None if control is None else GameClock(control)
+        self.holds &= {Hold.HALL}
+        self.absence = None
+        self._apply(self._now())
         return {} if control is None else {"TimeControl": control.pdn()}
 
     def moved(self, mover: Color, by: str) -> dict[str, float]:
@@ -120,6 +190,7 @@ class Timekeeper:
             at = self._now()
             self.clock.stop(at)
             self._changed(at)
+        self.absence = None
 
     def switch(self, side: Color) -> None:
         """A takeback: ``side`` is to move again (no increment for the moves undone)."""
@@ -132,12 +203,20 @@ class Timekeeper:
         """The clock for the session snapshot (None: no clock)."""
         if self.clock is None:
             return None
-        return {**self.clock.to_data(self._now()), "saved": self._wall_clock()}
+        at = self._now()
+        data: dict[str, object] = {**self.clock.to_data(at), "saved": self._wall_clock(),
+                                   "holds": sorted(hold.value for hold in self.holds)}
+        if self.absence is not None:
+            self.absence.stop(at)
+            data["absence"] = self.absence.left
+            self._sync_absence(at)
+        return data
 
     def restore(self, data: object) -> None:
         """Resume the clock of a saved session (the service was restarted)."""
         self._cancel()
         self.clock = None
+        self.absence = None
         if not isinstance(data, Mapping):
             return
         at = self._now()
@@ -146,10 +225,17 @@ class Timekeeper:
         except TimeControlError as exc:
             log.error("clock: %s: the game goes on without a clock", exc)
             return
+        self.holds = set(_holds(data.get("holds")))
+        if self.clock.paused and not self.holds:
+            self.holds = {Hold.ARBITER}  # a snapshot of before the holds had names
+        absence = data.get("absence")
+        if isinstance(absence, int | float) and not isinstance(absence, bool) and absence >= 0:
+            self.absence = Absence(float(absence))
         saved = data.get("saved")
         if isinstance(saved, int | float) and not isinstance(saved, bool):
             log.info("clock: resumed as saved %.0f s ago (the time the service was down is "
                      "charged to nobody)", max(0.0, self._wall_clock() - saved))
+        self._apply(at)
         self._changed(at)
 
     def display(self, at: float) -> str | None:
@@ -182,14 +268,34 @@ class Timekeeper:
             clock.start(Color(self._s.board.turn), at)
             self._changed(at)
 
+    def hold_for_setup(self, at: float) -> None:
+        """A corrected position is to be set up: the clock is held until it stands and is
+        released (no hold without a clock, nor after the game)."""
+        if self.clock is not None and Hold.SETUP not in self.holds:
+            self.holds.add(Hold.SETUP)
+            self._apply(at)
+            self._changed(at)
+
     def timer_handlers(self) -> dict[TimerName, Callable[[float], None]]:
         """The session's handlers of the clock's timers."""
         return {TimerName.FLAG: self.on_flag, TimerName.CLOCK_SAVE: self.on_save}
 
     def on_flag(self, at: float) -> None:
         """The running side's time may be up: then the game ends, the other side wins. (The
-        timer also wakes when the running side falls under a minute: a ``clock`` event.)"""
+        timer also wakes when the running side falls under a minute: a ``clock`` event; and
+        when an absent side's default time is up: it loses by forfeit.)"""
         clock = self.clock
+        absent = self._absent(at)
+        if absent is not None and clock is not None:
+            self.absence = None
+            minutes = self._s.config.default_time_s / 60
+            name = "White" if absent is Color.WHITE else "Black"
+            log.info("clock: %s has not moved %g min after the round's start: forfeit",
+                     name, minutes)
+            self._s.finish(Outcome(Termination.FORFEIT, absent.opponent,
+                                   gametype=self._s.variant.pdn_gametype), at,
+                           f"default time: {name} absent {minutes:g} min after the start")
+            return
         flagged = None if clock is None else clock.flagged(at)
         if (clock is None or flagged is None or self._s.outcome is not None
                 or self._s.game_id is None):
@@ -203,6 +309,7 @@ class Timekeeper:
             log.info("clock: no move in the game's first %.0f s: the clock waits for the "
                      "first move", clock.control.periods[0].seconds)
             self.clock = GameClock(clock.control)
+            self._apply(at)
             self._s.game.save(self._s.obligation)
             self._changed(at)
             return
@@ -220,8 +327,12 @@ class Timekeeper:
         """The clock button: the player who just moved switches the clock (the increment is
         added, the other side's time runs). Pressed when the running side has not moved (it is
         its turn on the board), it does nothing: the log says why, and ``command_refused``
-        (``not_your_turn``)."""
+        (``not_your_turn``). While a corrected position waits to be released, the press
+        releases it once the board shows it (``not_ready`` before)."""
         clock, s = self.clock, self._s
+        if clock is not None and Hold.SETUP in self.holds and s.outcome is None:
+            self._release(event, {Hold.SETUP})
+            return
         reason = ("no_clock" if clock is None else "game_over" if s.outcome is not None
                   else "not_running" if clock.running is None else "")
         if not reason and clock is not None and clock.running is Color(s.board.turn):
@@ -231,33 +342,60 @@ class Timekeeper:
                 "no_clock": "no time control", "game_over": "the game is over",
                 "not_running": "the clock has not started",
                 "not_your_turn": "the side whose time runs has not moved yet"}[reason])
-            s.publish("command_refused", command=event.name, reason=reason)
-            return
+            raise Refused(reason, command=event.name)
         clock.press(event.at)
         s.game.save(s.obligation)
         self._changed(event.at)
 
     def command(self, event: Command) -> None:
-        """``pause``, ``resume`` or ``add_time`` (``side``, ``value`` seconds): the arbiter's."""
+        """``pause``, ``resume`` or ``add_time`` (``side``, ``value`` seconds): the arbiter's.
+
+        ``pause`` holds this board's clock; ``resume`` releases it, and a corrected position
+        once the board shows it (``not_ready`` before: the players are setting it up).
+        """
         clock, s = self.clock, self._s
         if clock is None or s.outcome is not None:
-            reason = "no_clock" if clock is None else "game_over"
-            s.publish("command_refused", command=event.name, reason=reason)
-            return
+            raise Refused("no_clock" if clock is None else "game_over", command=event.name)
         if event.name == "add_time":
             try:
                 seconds = float(event.value or "")
             except ValueError:
                 seconds = float("nan")
             if event.side not in ("white", "black") or not -3600 <= seconds <= 3600:
-                s.publish("command_refused", command=event.name, reason="bad_value")
-                return
+                raise Refused("bad_value", command=event.name)
             clock.add(Color.WHITE if event.side == "white" else Color.BLACK, seconds, event.at)
-        elif not (clock.pause(event.at) if event.name == "pause" else clock.resume(event.at)):
-            s.publish("command_refused", command=event.name, reason="already")
+        elif event.name == "pause":
+            if Hold.ARBITER in self.holds:
+                raise Refused("already", command=event.name)
+            self.holds.add(Hold.ARBITER)
+            self._held(event.at)
+            return
+        else:
+            self._release(event, {Hold.ARBITER, Hold.SETUP})
             return
         s.game.save(s.obligation)
         self._changed(event.at)
+
+    def hall(self, event: Command) -> None:
+        """``hall`` (``value`` ``pause`` or ``resume``): the hall's pause, as kept in Redis.
+
+        A state, not a toggle: the same value twice changes nothing and is not refused (the
+        board reads it again as it starts and after Redis was away). It is kept without a clock
+        and after the game too (the next game starts held); the answer then says why this
+        game's clock was not held (``no_clock``; a finished game's clock is stopped anyway).
+        """
+        if event.value not in ("pause", "resume"):
+            raise Refused("bad_value", command=event.name)
+        paused = event.value == "pause"
+        if paused != (Hold.HALL in self.holds):
+            if paused:
+                self.holds.add(Hold.HALL)
+            else:
+                self.holds.discard(Hold.HALL)
+            if self.clock is not None and self._s.outcome is None:
+                self._held(event.at)
+        if self.clock is None and event.id is not None:
+            raise Refused("no_clock", command=event.name)
 
     def start_round(self, event: Command) -> None:
         """``start_round`` (``value`` the round): the arbiter starts the round on this board.
@@ -266,9 +404,9 @@ class Timekeeper:
         position) and the pairing of that round must wait for it: the game takes it now (its
         ``header`` events: the names), and its clock, held until this moment, starts again
         with the full time for the side to move (the time that ran while the players sat down
-        is given back; a board not set up yet starts it at its first turn, as always).
-        Otherwise it is refused (``no_game``, ``game_over``, ``in_game``, ``no_pairing``) and
-        nothing changes.
+        is given back; a board not set up yet starts it at its first turn, as always; the
+        hall's pause, if the hall is paused, still holds it). Otherwise it is refused
+        (``no_game``, ``game_over``, ``in_game``, ``no_pairing``) and nothing changes.
         """
         s = self._s
         reason = ("no_game" if s.game_id is None else "game_over" if s.outcome is not None
@@ -277,35 +415,106 @@ class Timekeeper:
             reason = "no_pairing"
         if reason:
             log.info("start_round %s refused (%s)", (event.value or "")[:20], reason)
-            s.publish("command_refused", command=event.name, reason=reason)
-            return
+            raise Refused(reason, command=event.name)
         log.info("round %s started", event.value)
         old = self.clock
         if old is None:
             return
-        self.clock = GameClock(old.control)  # full, and running (not held) from now on
+        self.clock = GameClock(old.control)  # full, and running from now on (but the hall's)
+        self.holds &= {Hold.HALL}
+        default = s.config.default_time_s
+        self.absence = Absence(default) if default > 0 else None
+        self._apply(event.at)
         if old.started:
             self.clock.start(Color(s.board.turn), event.at)
         s.game.save(s.obligation)
         self._changed(event.at)
+        s.hold_changed(event.at)
 
     # -- inside -------------------------------------------------------------------------------
+
+    def _release(self, event: Command, holds: set[Hold]) -> None:
+        """Release ``holds`` (a corrected position only once the board shows it)."""
+        s = self._s
+        if not self.holds & holds:
+            raise Refused("hall" if self.holds else "already", command=event.name)
+        if Hold.SETUP in self.holds & holds and not (s.state is State.PAUSED and s.in_sync):
+            raise Refused("not_ready", command=event.name)
+        self.holds -= holds
+        self._held(event.at)
+
+    def _held(self, at: float) -> None:
+        """The holds changed: hold or run the clock, save, say so, and tell the session."""
+        self._apply(at)
+        self._s.game.save(self._s.obligation)
+        self._changed(at)
+        self._s.hold_changed(at)
+
+    def _apply(self, at: float) -> None:
+        """Hold the clock while a hold stands, run it when none does."""
+        clock = self.clock
+        if clock is None:
+            return
+        if self.holds:
+            clock.pause(at)
+        else:
+            clock.resume(at)
+
+    def _absent(self, at: float) -> Color | None:
+        """The side that has used up its default time without a move (None: none)."""
+        absence, clock = self.absence, self.clock
+        if absence is None or clock is None or self._s.outcome is not None:
+            return None
+        deadline = absence.deadline()
+        if deadline is None or at < deadline - 1e-6:
+            return None
+        return clock.running
+
+    def _sync_absence(self, at: float) -> None:
+        """Count the default time while the clock runs and its running side has not moved."""
+        absence, clock = self.absence, self.clock
+        if absence is None or clock is None:
+            return
+        if clock.running is None or clock.moves(clock.running) > 0 or self._s.outcome is not None:
+            absence.stop(at)
+            if clock.running is not None and clock.moves(Color.WHITE) and clock.moves(Color.BLACK):
+                self.absence = None  # both have moved: nobody is absent any more
+            return
+        if clock.paused:
+            absence.stop(at)
+        else:
+            absence.run(at)
 
     def _changed(self, at: float) -> None:
         if self.clock is None:
             return
-        self._s.publish("clock", **self.clock.state(at))
+        self._sync_absence(at)
+        self._s.publish("clock", **self.clock.state(at),
+                        held=sorted(hold.value for hold in self.holds))
         self._schedule(at)
 
     def _schedule(self, at: float) -> None:
         deadline = None if self.clock is None else self.clock.deadline()
-        if deadline is None:
+        absent = None if self.absence is None else self.absence.deadline()
+        if deadline is None and absent is None:
             self._cancel()
             return
         low = self.clock.low_at() if self.clock is not None else None
-        wake = deadline if low is None or low <= at else low
+        wakes = [t for t in (deadline, absent) if t is not None]
+        wake = min(wakes)
+        if low is not None and low > at:
+            wake = min(wake, low)
         self._s.timers.start(TimerName.FLAG, max(at, wake), 0)
-        self._s.timers.start(TimerName.CLOCK_SAVE, at, SAVE_EVERY_S * 1000)
+        if deadline is not None:
+            self._s.timers.start(TimerName.CLOCK_SAVE, at, SAVE_EVERY_S * 1000)
+        else:
+            self._s.timers.cancel(TimerName.CLOCK_SAVE)
 
     def _cancel(self) -> None:
         self._s.timers.cancel(TimerName.FLAG, TimerName.CLOCK_SAVE)
+
+
+def _holds(raw: object) -> Iterable[Hold]:
+    """The holds of a saved clock (unknown names are dropped)."""
+    values = {hold.value: hold for hold in Hold}
+    return [values[item] for item in raw if item in values] if isinstance(raw, list) else []

@@ -28,10 +28,13 @@ from board_io.events import (
 from engine import Board
 from engine.types import Color, Move
 from firmware_host.config.schema import (
+    BOARD_GUIDANCE,
     BOARD_LANGUAGE,
+    CLOCK_DEFAULT_TIME,
     CLOCK_TIME_CONTROL,
     GAME_ALTERNATIVE_MOVE,
     GAME_BLACK,
+    GAME_DRAW_MIN_MOVES,
     GAME_EVENT,
     GAME_HUMAN_SIDE,
     GAME_MODE,
@@ -46,6 +49,7 @@ from firmware_host.config.schema import (
     TIMING_TAKEBACK_MS,
     Settings,
 )
+from firmware_host.game.clock import duration_of
 from firmware_host.store.records import GameRecord, MoveRecord
 
 
@@ -72,6 +76,10 @@ class State(Enum):
     GAME_OVER = "game_over"
     #: A new game was asked for: waiting for the initial position to be set up.
     SETTING_UP = "setting_up"
+    #: A human's turn while the clock is held (the hall's pause, the arbiter's hold of this
+    #: board, a corrected position waiting to be set up): no move counts, and a piece out of
+    #: place lights at once (firmware_host/game/timekeeper.py: ``Hold``).
+    PAUSED = "paused"
 
 
 #: The states of a human's turn (touch-move, adjust, hints apply).
@@ -122,6 +130,15 @@ class SessionConfig:
     clock_button: bool = False
     #: The board's language (``board.language``): the events' ``text``, firmware_host/i18n.
     language: str = "en"
+    #: ``board.guidance``: ``auto`` (off in record mode while a round is played), ``on`` or
+    #: ``off``: the lights that guide a move (a touched piece's destinations, the pieces that
+    #: must capture). Correction, result, clock and arbiter lights show whatever it says.
+    guidance: str = BOARD_GUIDANCE.default
+    #: ``game.draw_min_moves``: a draw may be offered from the offering side's Nth move on.
+    draw_min_moves: int = GAME_DRAW_MIN_MOVES.default
+    #: ``clock.default_time`` in seconds (0: none): the side to move that has not moved that
+    #: long after the game's clock started (a round's start) loses by forfeit.
+    default_time_s: float = 0.0
 
     @property
     def touch_strict(self) -> bool:
@@ -170,6 +187,9 @@ class SessionConfig:
             headers={k: v for k, v in headers.items() if v},
             time_control=config[CLOCK_TIME_CONTROL],
             language=config[BOARD_LANGUAGE],
+            guidance=config[BOARD_GUIDANCE],
+            draw_min_moves=config[GAME_DRAW_MIN_MOVES],
+            default_time_s=float(duration_of(config[CLOCK_DEFAULT_TIME])),
         )
 
 
@@ -225,10 +245,14 @@ class CommandName(Enum):
     HEADER = "header"
     #: The time control of new games (``value``: ``3+2``, ``off``): a setting.
     TIME_CONTROL = "time_control"
-    #: The arbiter's: hold and release the clock; give a ``side`` ``value`` seconds more.
+    #: The arbiter's: hold this board's clock, and release it (the hold, and a corrected
+    #: position's once it is set up); give a ``side`` ``value`` seconds more.
     PAUSE = "pause"
     RESUME = "resume"
     ADD_TIME = "add_time"
+    #: The hall's pause (``value`` ``pause`` or ``resume``): every clock of the hall held, a
+    #: state kept in Redis that a board reads as it starts (firmware_host/tournament/hall.py).
+    HALL = "hall"
     #: The clock button (``ButtonName.CLOCK``): the player who just moved switches the clock.
     CLOCK = "clock"
     #: The arbiter's: end the game in play with ``value`` ``white``, ``black`` (the winner) or
@@ -238,8 +262,10 @@ class CommandName(Enum):
     #: Both take the arbiter's reason in ``tag``: a comment of the game's PDN.
     CORRECT_RESULT = "correct_result"
     #: The arbiter's: the game is taken back to before ply N and the right move played there
-    #: (``value`` ``"N MOVE"``, e.g. ``"7 33-28"``; ``tag`` the reason): firmware_host/game/
-    #: correction.py. The board then guides the players to set up the corrected position.
+    #: (``value`` ``"N MOVE [RESULT]"``, e.g. ``"7 33-28"``; ``tag`` the reason; a finished
+    #: game's ``RESULT``: ``keep`` (the default), ``withdraw``, ``white``, ``black``, ``draw``):
+    #: firmware_host/game/correction.py. The board then guides the players to set up the
+    #: corrected position; its clock stays held until it is set up and released.
     CORRECT_MOVE = "correct_move"
     #: The arbiter's: round ``value`` starts now. The game waiting at the start takes its
     #: pairing (the players' names) and its clock starts again, full (firmware_host/game/
@@ -280,7 +306,8 @@ class TimerFired:
 
 @dataclass(frozen=True)
 class Command:
-    """A request from a button, the CLI or the web; ``side`` names who resigns in record mode.
+    """A request from a button, the CLI or the web; ``side`` names who resigns or offers a
+    draw in record mode.
 
     ``name`` is kept as given: an unknown one is refused with ``command_refused``.
     """
@@ -292,6 +319,25 @@ class Command:
     value: str | None = None
     #: The PDN tag of a ``header`` command.
     tag: str | None = None
+    #: The arbiter's decision this command carries out (its audit entry's id): the board
+    #: answers it with an ``answer`` event (done, or refused and why).
+    id: str | None = None
+
+
+class Refused(Exception):
+    """A command that does not apply now: raised by its handler, published by
+    :class:`~firmware_host.game.commands.Commands` as the event ``kind`` with ``fields``
+    (``command_refused`` with its ``reason``, ``hint_refused``, ...) and answered so.
+
+    >>> Refused("game_over", command="resign").fields
+    {'command': 'resign', 'reason': 'game_over'}
+    """
+
+    def __init__(self, reason: str, kind: str = "command_refused", **fields: object) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.kind = kind
+        self.fields: dict[str, object] = {**fields, "reason": reason}
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,9 @@ class LedFacts:
     #: The side to move has under a minute: this corner of its home row blinks (``clock``
     #: role) when nothing else is lit. None: no clock, or time enough.
     low_time: Square | None = None
+    #: The lights that guide a move show (a touched piece's destinations, the pieces that must
+    #: capture, the rest of a move being made, a hint); off in a rated game (``board.guidance``).
+    guidance: bool = True
 
 
 def _correction(facts: LedFacts) -> list[leds.Layer]:
@@ -107,6 +110,8 @@ def _sync(facts: LedFacts) -> list[leds.Layer]:
 def _human(facts: LedFacts) -> list[leds.Layer]:
     view = facts.view
     layers = _correction(facts)
+    if not facts.guidance:
+        return layers
     if view.guide is not None:
         layers += leds.move_to_carry_out(view.guide, facts.occupied)
     elif view.stuck is not None and view.stuck_shown:
@@ -148,13 +153,14 @@ LAYERS: Mapping[State, Callable[[LedFacts], list[leds.Layer]]] = MappingProxyTyp
     State.ENGINE_THINKING: _correction,
     State.COMPUTER_MOVE_PENDING: _pending,
     State.GAME_OVER: _over,
+    State.PAUSED: _sync,
 })
 
 
 def led_facts(*, state: State, view: TurnView, mode: Mode, board: Board, index: MoveIndex,
               occupied: frozenset[Square], obligation: Square | None, pending: Move | None,
               outcome: Outcome | None, faults: frozenset[Square] = frozenset(),
-              low_time: Square | None = None) -> LedFacts:
+              low_time: Square | None = None, guidance: bool = True) -> LedFacts:
     """The facts of a session's turn that its LEDs show: the touched (or, in teach mode,
     lifted) piece's moves, the pieces of the side to move, the winner's pieces."""
     piece = obligation
@@ -171,7 +177,7 @@ def led_facts(*, state: State, view: TurnView, mode: Mode, board: Board, index: 
         if state is State.ADJUSTING else (),
         over=outcome is not None, winner_squares=winner,
         num_squares=board.variant.num_squares, faults=faults,
-        low_time=None if outcome is not None else low_time,
+        low_time=None if outcome is not None else low_time, guidance=guidance,
     )
 
 

@@ -11,7 +11,15 @@ the board's event feed (``settings``, ``command_refused``, ``hint``, ...).
 Entries already in the stream when the reader starts are not carried out (a command sent while
 the board was off is stale), nor are entries older than :data:`MAX_AGE` seconds, nor entries
 without a ``time`` or dated more than :data:`MAX_SKEW` seconds ahead (a forged entry cannot skip
-the staleness rule). Whoever can write to the stream controls the board within these checks:
+the staleness rule). An arbiter's decision carries its audit entry's ``id`` (the board answers
+it: an ``answer`` event) and ``until``, the Unix time after which the console no longer waits
+for the answer: read later, it is not carried out, so a decision the console reported as
+unanswered never happens behind its back.
+
+The hall's pause is a state in Redis (:mod:`firmware_host.tournament.hall`), not only a
+command: the reader reads it as it starts and again whenever Redis answers after a fault, and
+posts it as a ``hall`` command, so a board that starts, or comes back, during a pause is
+paused. Whoever can write to the stream controls the board within these checks:
 docs/security.md. A key of the wrong type or an error reply is one clear line in the log, and
 the reader keeps trying: it never stops taking commands silently.
 
@@ -27,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -38,8 +47,10 @@ from firmware_host.game.types import Command, CommandName, SessionEvent
 from firmware_host.store.client import text
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.replies import newest_id, pairs
+from firmware_host.tournament.hall import read_hall
 
-__all__ = ["MAX_AGE", "MAX_SKEW", "CommandReader", "commands_key", "parse_command"]
+__all__ = ["MAX_AGE", "MAX_SKEW", "CommandReader", "commands_key", "decision_id",
+           "parse_command"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +65,8 @@ BLOCK_MS = 250
 STREAM_LENGTH = 1000
 
 Parsed = tuple[str, str | None, str | None, str | None]
+#: An audit entry's id, as a command carries it.
+_DECISION_ID = re.compile(r"\d{1,20}-\d{1,20}")
 
 
 def commands_key(board_id: str) -> str:
@@ -103,7 +116,29 @@ def parse_command(fields: Mapping[bytes, bytes], now: float) -> Parsed:
         raise ValueError(f"stale: sent {age:.0f} s ago")
     if age < -MAX_SKEW:
         raise ValueError(f"dated {-age:.0f} s in the future")
+    until = _text(fields, "until")
+    if until is not None:
+        try:
+            deadline = float(until)
+        except ValueError:
+            raise ValueError(f"bad until {until!r}") from None
+        if not math.isfinite(deadline) or now > deadline:
+            raise ValueError("expired: the console no longer waits for its answer")
     return name, side, value, tag
+
+
+def decision_id(fields: Mapping[bytes, bytes]) -> str | None:
+    """The arbiter's decision a command entry carries out (its audit id), if any.
+
+    >>> decision_id({b"id": b"1700000000000-0"}), decision_id({b"id": b"x" * 99})
+    ('1700000000000-0', None)
+    """
+    raw = fields.get(b"id")
+    try:
+        text = raw.decode("ascii") if isinstance(raw, bytes) else None
+    except UnicodeDecodeError:
+        return None
+    return text if text is not None and _DECISION_ID.fullmatch(text) else None
 
 
 class CommandReader:
@@ -122,6 +157,8 @@ class CommandReader:
                  wall_clock: Callable[[], float] = time.time) -> None:
         self._client = client
         self._key = commands_key(board_id)
+        #: Whether the hall is paused, as last posted (None: not read yet).
+        self._hall: bool | None = None
         self._post = post
         self._monotonic = monotonic
         self._wall_clock = wall_clock
@@ -133,10 +170,24 @@ class CommandReader:
                                         daemon=True)
 
     def start(self) -> CommandReader:
-        """Start reading (from the entries added from now on)."""
+        """Start reading (from the entries added from now on), once the hall's pause is read
+        and posted."""
         self._last_id = self._newest_id()
+        self._read_hall()
         self._thread.start()
         return self
+
+    def _read_hall(self) -> None:
+        """Post the hall's pause as Redis has it (a ``hall`` command), when it is not the one
+        posted last (Redis away: tried again once it answers)."""
+        try:
+            paused = read_hall(self._client).paused
+        except redis.RedisError:
+            return
+        if paused != self._hall:
+            self._hall = paused
+            self._post(Command(CommandName.HALL.value, self._monotonic(),
+                               value="pause" if paused else "resume"))
 
     def _newest_id(self) -> str:
         try:
@@ -155,6 +206,7 @@ class CommandReader:
                 if trouble:
                     log.info("remote commands: reading %s again", self._key)
                     trouble = ""
+                    self._read_hall()  # it may have changed while Redis was away
                 for _key, entries in pairs(reply):
                     for entry_id, fields in pairs(entries):
                         self._last_id = text(entry_id)
@@ -174,7 +226,10 @@ class CommandReader:
             log.warning("remote command refused: %s", str(exc)[:200])
             return
         log.info("remote command %s", name)
-        self._post(Command(name, self._monotonic(), side=side, value=value, tag=tag))
+        if name == CommandName.HALL.value:
+            self._hall = value == "pause"
+        self._post(Command(name, self._monotonic(), side=side, value=value, tag=tag,
+                           id=decision_id(fields)))
         with self._posted:
             self.posted += 1
             self._posted.notify_all()

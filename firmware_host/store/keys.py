@@ -13,7 +13,8 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:settings`` hash: the settings chosen at the web app (:mod:`firmware_host.remote.saved`);
 - ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
 - ``draughtsboard:rounds:<round>`` string: a round's pairings; ``draughtsboard:audit`` stream:
-  the arbiter's decisions (:mod:`firmware_host.tournament`).
+  the arbiter's decisions; ``draughtsboard:hall`` string: the hall's pause
+  (:mod:`firmware_host.tournament`).
 
 Every module that names a key takes it from here.
 
@@ -33,13 +34,15 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["AUDIT", "BOARDS", "ROOT", "BoardKeys", "new_game_id", "round_key"]
+__all__ = ["AUDIT", "BOARDS", "HALL", "ROOT", "BoardKeys", "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
 #: The set of every board id that has recorded a game.
 BOARDS = f"{ROOT}:boards"
 #: The arbiter's audit stream (every board's decisions).
 AUDIT = f"{ROOT}:audit"
+#: The hall's pause (JSON: paused, since, decision, reason; absent: the clocks run).
+HALL = f"{ROOT}:hall"
 
 
 def round_key(number: str) -> str:

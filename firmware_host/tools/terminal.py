@@ -74,7 +74,8 @@ HELP = N_("""commands:
   hint      show a suggested move (type it back to play it)
   takeback  go back to your previous turn
   newgame   start a new game (again: back to this one)
-  resign    resign the game          draw   offer (record mode: agree) a draw
+  resign    resign the game          draw   offer or accept a draw
+            (record mode: say whose, resign white, draw black)
   fix       put the pieces right as the lights show (B: put a piece back, E: take it away):
             after a takeback, for a new game, after a slip
   board     draw the board again     help   this text      quit   leave
@@ -98,6 +99,7 @@ _STATES: Mapping[State, str] = MappingProxyType({
     State.COMPUTER_MOVE_PENDING: N_("carry out the computer's move"),
     State.GAME_OVER: N_("game over"),
     State.SETTING_UP: N_("set up the initial position"),
+    State.PAUSED: N_("the clock is held: no move counts"),
 })
 #: Refusals of a typed move worded as the board words them when the move is made by hand:
 #: those that name a rule (for the others the typed squares tell more).
@@ -307,8 +309,10 @@ class TerminalGame:
                 self.say(self.status_line())
             elif verb == "fix" and len(words) == 1:
                 self._fix()
-            elif verb in _BUTTONS and len(words) == 1:
-                button = ButtonName.parse(verb)
+            elif verb in _BUTTONS and (len(words) == 1 or (
+                    verb in ("resign", "draw") and len(words) == 2
+                    and words[1] in ("white", "black"))):
+                button = ButtonName.parse("_".join(words))  # resign white: White's button
                 self._asking_hint = verb == "hint" or self._asking_hint
                 self._schedule(lambda: self.sim.press(button))
             elif verb in ("lift", "place") and len(words) == 2:

@@ -6,7 +6,21 @@ log is only ever written by its board. Each action first adds an entry to the au
 ``draughtsboard:audit`` (fields ``time``, ``who``, ``action``, ``board``, ``detail`` (JSON) and
 ``reason``): what was decided, by whom, why; nothing is changed silently.
 
-- :func:`pause_all` / :func:`resume_all`: every board's clock held / running again;
+Then the board's answer: the command carries the audit entry's id (``id``) and the time the
+console stops waiting (``until``); the board answers on its event feed (an ``answer`` event:
+``done``, or ``refused`` with the refusal) and :func:`decide` waits for it, at most
+:data:`ANSWER_WAIT_S` seconds. A board offline (its heartbeat: :mod:`firmware_host.web.liveness`)
+is not sent anything: ``not_reached``. A board that does not answer in time: ``no_answer`` (it
+does not carry the command out later: ``until`` has passed). The answers go to the audit stream
+as an entry of their own (``action`` ``answer``, ``detail`` ``of`` the decision's id and the
+``answers`` by board), which :func:`audit_entries` folds into the decision's entry: each
+decision in the log says what the boards did, not only what was sent.
+
+- :func:`pause_all` / :func:`resume_all`: the hall's pause (kept in Redis,
+  :mod:`firmware_host.tournament.hall`: a board that starts or comes back during it is
+  paused), sent to every board online;
+- :func:`hold` / :func:`release`: one board's clock held (a claim) and released (also a
+  corrected position once it is set up);
 - :func:`add_time`: seconds more (or less) for one side of one board;
 - :func:`adjudicate`: the game in play on a board ends with the arbiter's result;
 - :func:`correct_result`: the finished game on a board gets another result;
@@ -19,8 +33,7 @@ The reason of a result or a corrected move goes with the command (``tag``) and t
 it in the game's record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``,
 ``{arbiter: 37-32 corrected to 33-29 (ply 3; ...)}``).
 
-The board checks each command again and answers on its event feed (``clock``, ``result``,
-``command_refused``).
+The board checks each command again: its answer is the decision's outcome.
 """
 
 from __future__ import annotations
@@ -30,26 +43,36 @@ import math
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from redis.asyncio import Redis
-from redis.typing import EncodableT, FieldT
+from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
-from firmware_host.store.keys import AUDIT
-from firmware_host.store.replies import stream_entries
+from firmware_host.store.keys import AUDIT, BoardKeys
+from firmware_host.store.replies import newest_id, pairs, stream_entries
+from firmware_host.tournament.hall import HallState, clear_hall, store_hall
 from firmware_host.tournament.pairing import Pairing, is_round, parse_round, round_key
 
-__all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
-           "audit_entries", "correct_move", "correct_result", "pause_all", "resume_all",
-           "round_pairings", "start_round"]
+__all__ = ["ANSWER_WAIT_S", "AUDIT", "AUDIT_LENGTH", "Answer", "ArbiterError", "Decided",
+           "add_time", "adjudicate", "audit", "audit_entries", "correct_move", "correct_result",
+           "decide", "hold", "pause_all", "release", "resume_all", "round_pairings",
+           "start_round"]
+
+#: How long a decision waits for the boards' answers (seconds).
+ANSWER_WAIT_S = 5.0
+#: A board's answers: done, refused (and why), not reached (offline: nothing sent), no answer.
+DONE, REFUSED, NOT_REACHED, NO_ANSWER = "done", "refused", "not_reached", "no_answer"
 
 #: The audit stream (:data:`firmware_host.store.keys.AUDIT`) is capped at about this many entries.
 AUDIT_LENGTH = 100_000
 #: The most time one decision may give or take (seconds).
 MAX_ADDED_S = 3600
 RESULTS = ("white", "black", "draw")
+#: What becomes of a finished game's result when one of its moves is corrected.
+CORRECTED_RESULTS = ("keep", "withdraw", *RESULTS)
 #: Nothing of a round could start (``{boards}``: each board with why).
 NO_BOARD_STARTS = N_("round {round} can start on no board: {boards}")
 #: A move as the arbiter writes it (the board reads it in its variant's notation):
@@ -98,9 +121,58 @@ async def audit(client: Redis, who: str, action: str, board: str, reason: str,
     return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A board's answer to a decision: ``answer`` (``done``, ``refused``, ``not_reached``,
+    ``no_answer``), the refusal's ``reason`` and its event (``refusal``: to say it in words)."""
+
+    answer: str
+    reason: str = ""
+    refusal: Mapping[str, object] | None = None
+
+    def to_data(self) -> dict[str, object]:
+        """The answer as JSON-ready data (the audit entry, the replies)."""
+        data: dict[str, object] = {"answer": self.answer}
+        if self.reason:
+            data["reason"] = self.reason
+        if self.refusal:
+            data["refusal"] = dict(self.refusal)
+        return data
+
+    @classmethod
+    def from_data(cls, data: object) -> Answer:
+        """An answer read back (a damaged one reads as no answer)."""
+        if not isinstance(data, dict) or data.get("answer") not in (DONE, REFUSED, NOT_REACHED,
+                                                                    NO_ANSWER):
+            return cls(NO_ANSWER)
+        refusal = data.get("refusal")
+        return cls(str(data["answer"]), str(data.get("reason", ""))[:40],
+                   refusal if isinstance(refusal, dict) else None)
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decision carried out: its audit entry's ``id`` and each board's :class:`Answer`."""
+
+    id: str
+    answers: Mapping[str, Answer]
+
+    def boards(self, *answers: str) -> list[str]:
+        """The boards that answered one of ``answers``, in order."""
+        return sorted(b for b, a in self.answers.items() if a.answer in answers)
+
+    @property
+    def done(self) -> bool:
+        """Every board carried it out."""
+        return all(a.answer == DONE for a in self.answers.values())
+
+
 async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, object]]:
-    """The newest ``count`` decisions, newest first, as JSON-ready data."""
-    raw: object = await client.xrevrange(AUDIT, count=max(1, min(count, 1000)))
+    """The newest ``count`` decisions, newest first, as JSON-ready data, each with the boards'
+    ``answers`` (``{}``: none recorded, e.g. the web service stopped while it waited)."""
+    wanted = max(1, min(count, 1000))
+    raw: object = await client.xrevrange(AUDIT, count=2 * wanted + 10)
+    answers: dict[str, dict[str, object]] = {}
     out: list[dict[str, object]] = []
     for entry_id, fields in stream_entries(raw):
         data = {_text(k): _text(v) for k, v in fields.items()}
@@ -108,44 +180,149 @@ async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, objec
             detail: object = json.loads(data.get("detail", "{}"))
         except json.JSONDecodeError:
             detail = {}
-        out.append({"id": _text(entry_id), "time": float(data.get("time", "0") or 0),
-                    "who": data.get("who", ""), "action": data.get("action", ""),
-                    "board": data.get("board", ""), "detail": detail,
-                    "reason": data.get("reason", "")})
+        if data.get("action") == "answer":
+            if isinstance(detail, dict) and isinstance(detail.get("answers"), dict):
+                answers[str(detail.get("of", ""))] = {
+                    str(b): Answer.from_data(a).to_data()
+                    for b, a in detail["answers"].items()}
+            continue
+        if len(out) < wanted:
+            out.append({"id": _text(entry_id), "time": float(data.get("time", "0") or 0),
+                         "who": data.get("who", ""), "action": data.get("action", ""),
+                         "board": data.get("board", ""), "detail": detail,
+                         "reason": data.get("reason", ""),
+                         "answers": answers.get(_text(entry_id), {})})
     return out
 
 
-async def _send(client: Redis, board: str, fields: Mapping[str, str]) -> None:
-    entry: dict[FieldT, EncodableT] = {k: v for k, v in fields.items()}
-    entry["time"] = f"{time.time():.3f}"
-    await client.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
+def events_key(board: str) -> str:
+    """The board's event feed, where it answers."""
+    return BoardKeys(board).events
 
 
-async def _to_every_board(client: Redis, boards: Iterable[str], name: str, who: str,
-                          reason: str) -> list[str]:
-    chosen = sorted(set(boards))
-    await audit(client, who, f"{name}_all", "*", _reason(reason, required=False),
-                boards=chosen)
-    for board in chosen:
-        await _send(client, board, {"name": name})
-    return chosen
+async def decide(client: Redis, online: Mapping[str, bool], fields: Mapping[str, str], *,
+                 who: str, action: str, board: str, reason: str,
+                 wait_s: float = ANSWER_WAIT_S, **detail: object) -> Decided:
+    """Log a decision, send its command (``fields``) to every board of ``online`` that is
+    online, in one transaction, and wait for their answers; log the answers too.
+
+    ``online``: the boards addressed, each with whether its service runs now; ``board``: the
+    audit entry's board (``*``: several).
+    """
+    entry_id = await audit(client, who, action, board, reason, **detail)
+    answers: dict[str, Answer] = {b: Answer(NOT_REACHED) for b, up in online.items() if not up}
+    reached = sorted(b for b, up in online.items() if up)
+    if reached:
+        answers.update(await _send_and_wait(client, reached, fields, entry_id, wait_s))
+    await client.xadd(AUDIT, {
+        "time": f"{time.time():.3f}", "who": who, "action": "answer", "board": board,
+        "detail": json.dumps({"of": entry_id, "answers": {
+            b: a.to_data() for b, a in sorted(answers.items())}}, sort_keys=True),
+        "reason": ""}, maxlen=AUDIT_LENGTH, approximate=True)
+    return Decided(entry_id, answers)
 
 
-async def pause_all(client: Redis, boards: Iterable[str], who: str, reason: str = ""
-                    ) -> list[str]:
-    """Hold the clock of every board in ``boards``; return them."""
-    return await _to_every_board(client, boards, "pause", who, reason)
+async def _send_and_wait(client: Redis, boards: list[str], fields: Mapping[str, str],
+                         entry_id: str, wait_s: float) -> dict[str, Answer]:
+    """Send ``fields`` to ``boards`` (one transaction, one ``time``) and read their event
+    feeds, from before the sending, until each has answered ``entry_id`` or the time is up."""
+    pipe = client.pipeline(transaction=False)
+    for board in boards:
+        pipe.xrevrange(events_key(board), count=1)
+    cursors = {events_key(b): newest_id(reply)
+               for b, reply in zip(boards, await pipe.execute(), strict=True)}
+    sent = time.time()
+    deadline = sent + wait_s
+    pipe = client.pipeline(transaction=True)
+    for board in boards:
+        entry: dict[FieldT, EncodableT] = {k: v for k, v in fields.items()}
+        entry.update({"id": entry_id, "time": f"{sent:.3f}", "until": f"{deadline:.3f}"})
+        pipe.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
+    await pipe.execute()
+    by_key = {events_key(b): b for b in boards}
+    found: dict[str, Answer] = {}
+    while len(found) < len(boards):
+        left = deadline + 0.5 - time.time()  # (the board's last moment, and its publishing)
+        if left <= 0:
+            break
+        waiting = {key: cursor for key, cursor in cursors.items() if by_key[key] not in found}
+        streams: dict[KeyT, StreamIdT] = {k: v for k, v in waiting.items()}
+        reply: object = await client.xread(streams, block=max(1, int(left * 1000)))
+        for key, entries in pairs(reply):
+            name = _text(key)
+            for answer_id, raw in stream_entries(entries):
+                cursors[name] = answer_id
+                answer = _answer_of(raw, entry_id)
+                if answer is not None and name in by_key:
+                    found[by_key[name]] = answer
+    return {b: found.get(b, Answer(NO_ANSWER)) for b in boards}
 
 
-async def resume_all(client: Redis, boards: Iterable[str], who: str, reason: str = ""
-                     ) -> list[str]:
-    """Run the clock of every board in ``boards`` again (from a pause, or to start a round
-    whose boards were paused); return them."""
-    return await _to_every_board(client, boards, "resume", who, reason)
+def _answer_of(fields: Mapping[bytes, bytes], entry_id: str) -> Answer | None:
+    """The answer to ``entry_id`` in an event entry's fields (None: another event)."""
+    raw = fields.get(b"event", fields.get("event"))  # type: ignore[call-overload]
+    try:
+        message = json.loads(raw) if raw is not None else None
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(message, dict) or message.get("event") != "answer" \
+            or message.get("id") != entry_id:
+        return None
+    refusal = message.get("refusal")
+    return Answer(DONE if message.get("answer") == DONE else REFUSED,
+                  str(message.get("reason", ""))[:40],
+                  refusal if isinstance(refusal, dict) else None)
 
 
-async def add_time(client: Redis, board: str, side: str, seconds: str, who: str,
-                   reason: str) -> None:
+async def pause_all(client: Redis, online: Mapping[str, bool], who: str, reason: str = "",
+                    wait_s: float = ANSWER_WAIT_S) -> Decided:
+    """Pause the hall: the state in Redis first (a board away reads it as it comes back),
+    then ``hall pause`` to every board of ``online`` that is online."""
+    why = _reason(reason, required=False)
+    await store_hall(client, HallState(True, time.time(), reason=why))
+    return await decide(client, online, {"name": "hall", "value": "pause"}, who=who,
+                        action="pause_all", board="*", reason=why, wait_s=wait_s,
+                        boards=sorted(online))
+
+
+async def resume_all(client: Redis, online: Mapping[str, bool], who: str, reason: str = "",
+                     wait_s: float = ANSWER_WAIT_S) -> Decided:
+    """End the hall's pause: the state in Redis first, then ``hall resume`` to every board
+    online (a board away runs again as it comes back)."""
+    why = _reason(reason, required=False)
+    await clear_hall(client)
+    return await decide(client, online, {"name": "hall", "value": "resume"}, who=who,
+                        action="resume_all", board="*", reason=why, wait_s=wait_s,
+                        boards=sorted(online))
+
+
+async def hold(client: Redis, board: str, online: bool, who: str, reason: str,
+               wait_s: float = ANSWER_WAIT_S) -> Decided:
+    """Hold the clock of ``board`` (a claim, a dispute): no move counts until it is released.
+
+    Raises:
+        ArbiterError: no reason.
+    """
+    why = _reason(reason, required=True)
+    return await decide(client, {board: online}, {"name": "pause"}, who=who, action="hold",
+                        board=board, reason=why, wait_s=wait_s)
+
+
+async def release(client: Redis, board: str, online: bool, who: str, reason: str,
+                  wait_s: float = ANSWER_WAIT_S) -> Decided:
+    """Release the clock of ``board``: the arbiter's hold, and a corrected position once the
+    board shows it (the board refuses before: the players are setting it up).
+
+    Raises:
+        ArbiterError: no reason.
+    """
+    why = _reason(reason, required=True)
+    return await decide(client, {board: online}, {"name": "resume"}, who=who,
+                        action="release", board=board, reason=why, wait_s=wait_s)
+
+
+async def add_time(client: Redis, board: str, online: bool, side: str, seconds: str, who: str,
+                   reason: str, wait_s: float = ANSWER_WAIT_S) -> Decided:
     """Give ``side`` of ``board`` ``seconds`` more (negative: less).
 
     Raises:
@@ -161,54 +338,71 @@ async def add_time(client: Redis, board: str, side: str, seconds: str, who: str,
     if not math.isfinite(amount) or not -MAX_ADDED_S <= amount <= MAX_ADDED_S or amount == 0:
         raise ArbiterError(N_("seconds: -{most} to {most}, not 0"), most=MAX_ADDED_S)
     why = _reason(reason, required=True)
-    await audit(client, who, "add_time", board, why, side=side, seconds=amount)
-    await _send(client, board, {"name": "add_time", "side": side, "value": f"{amount:g}"})
+    return await decide(client, {board: online},
+                        {"name": "add_time", "side": side, "value": f"{amount:g}"}, who=who,
+                        action="add_time", board=board, reason=why, wait_s=wait_s, side=side,
+                        seconds=amount)
 
 
-async def adjudicate(client: Redis, board: str, result: str, who: str, reason: str,
-                     game_id: str = "") -> None:
+def _result(result: str) -> str:
+    if result not in RESULTS:
+        raise ArbiterError(N_("result {result}: one of {results}"), result=repr(result),
+                           results=", ".join(RESULTS))
+    return result
+
+
+def _game_id(game_id: str) -> str:
+    if len(game_id) > MAX_HEADER_LENGTH or not game_id.isprintable():
+        raise ArbiterError(N_("not a game id"))
+    return game_id
+
+
+async def adjudicate(client: Redis, board: str, online: bool, result: str, who: str,
+                     reason: str, game_id: str = "", wait_s: float = ANSWER_WAIT_S) -> Decided:
     """End the game in play on ``board``: ``result`` is the winner (``white``, ``black``) or
     ``draw``; ``game_id`` (the game the arbiter saw) goes into the audit entry.
 
     Raises:
         ArbiterError: a bad result, no reason.
     """
-    if result not in RESULTS:
-        raise ArbiterError(N_("result {result}: one of {results}"), result=repr(result),
-                           results=", ".join(RESULTS))
+    _result(result)
     why = _reason(reason, required=True)
-    if len(game_id) > MAX_HEADER_LENGTH or not game_id.isprintable():
-        raise ArbiterError(N_("not a game id"))
-    await audit(client, who, "adjudicate", board, why, result=result, game_id=game_id)
-    await _send(client, board, {"name": "adjudicate", "value": result, "tag": why})
+    return await decide(client, {board: online},
+                        {"name": "adjudicate", "value": result, "tag": why}, who=who,
+                        action="adjudicate", board=board, reason=why, wait_s=wait_s,
+                        result=result, game_id=_game_id(game_id))
 
 
-async def correct_result(client: Redis, board: str, result: str, who: str, reason: str,
-                         game_id: str) -> None:
+async def correct_result(client: Redis, board: str, online: bool, result: str, who: str,
+                         reason: str, game_id: str, wait_s: float = ANSWER_WAIT_S) -> Decided:
     """Give the finished game ``game_id`` on ``board`` (the board's game now) the result
-    ``result`` (the winner, or ``draw``).
+    ``result`` (the winner, or ``draw``); a resignation or an agreed draw corrected to the
+    same kind keeps its termination (the board decides).
 
     Raises:
         ArbiterError: a bad result, no reason.
     """
-    if result not in RESULTS:
-        raise ArbiterError(N_("result {result}: one of {results}"), result=repr(result),
-                           results=", ".join(RESULTS))
+    _result(result)
     why = _reason(reason, required=True)
-    await audit(client, who, "correct_result", board, why, result=result, game_id=game_id)
-    await _send(client, board, {"name": "correct_result", "value": result, "tag": why})
+    return await decide(client, {board: online},
+                        {"name": "correct_result", "value": result, "tag": why}, who=who,
+                        action="correct_result", board=board, reason=why, wait_s=wait_s,
+                        result=result, game_id=_game_id(game_id))
 
 
-async def correct_move(client: Redis, board: str, ply: str, move: str, who: str,
-                       reason: str, game_id: str, plies: int) -> None:
+async def correct_move(client: Redis, board: str, online: bool, ply: str, move: str, who: str,
+                       reason: str, game_id: str, plies: int, finished: bool = False,
+                       result: str = "keep", wait_s: float = ANSWER_WAIT_S) -> Decided:
     """Take the game ``game_id`` on ``board`` (the game it shows now, of ``plies`` moves) back
-    to before ply ``ply`` (1 is the game's first move) and play ``move`` there instead.
+    to before ply ``ply`` (1 is the game's first move) and play ``move`` there instead. A
+    ``finished`` game's ``result`` is ``keep`` (it stays over, its result unchanged),
+    ``withdraw`` (play resumes) or the arbiter's (``white``, ``black``, ``draw``).
 
     The board checks the move against its game (legal before that ply, not the one recorded)
-    and refuses it otherwise (``command_refused``).
+    and refuses it otherwise.
 
     Raises:
-        ArbiterError: a ply the game does not have, not a move, no reason.
+        ArbiterError: a ply the game does not have, not a move, no reason, a bad result.
     """
     if not ply.isdigit() or not 1 <= int(ply) <= plies:
         if not plies:
@@ -219,11 +413,19 @@ async def correct_move(client: Redis, board: str, ply: str, move: str, who: str,
     if not _MOVE.fullmatch(text):
         raise ArbiterError(N_("{move} is not a move (as the board writes it: 33-28, 28x19, "
                               "c3-d4)"), move=repr(text[:40]))
+    if result not in CORRECTED_RESULTS:
+        raise ArbiterError(N_("result {result}: one of {results}"), result=repr(result[:20]),
+                           results=", ".join(CORRECTED_RESULTS))
     why = _reason(reason, required=True)
-    await audit(client, who, "correct_move", board, why, game_id=game_id, ply=int(ply),
-                move=text)
-    await _send(client, board, {"name": "correct_move", "value": f"{int(ply)} {text}",
-                                "tag": why})
+    chosen = result if finished else "keep"
+    value = f"{int(ply)} {text}" + (f" {chosen}" if finished else "")
+    detail: dict[str, object] = {"game_id": _game_id(game_id), "ply": int(ply), "move": text}
+    if finished:
+        detail["result"] = chosen
+    return await decide(client, {board: online},
+                        {"name": "correct_move", "value": value, "tag": why}, who=who,
+                        action="correct_move", board=board, reason=why, wait_s=wait_s,
+                        **detail)
 
 
 async def round_pairings(client: Redis, number: str) -> list[Pairing]:
@@ -246,12 +448,14 @@ async def round_pairings(client: Redis, number: str) -> list[Pairing]:
 
 
 async def start_round(client: Redis, number: str, boards: Iterable[str],
-                      not_started: Mapping[str, str], who: str, reason: str = "") -> list[str]:
-    """Start round ``number`` on ``boards`` (those of its pairing that can start it; the
-    others, in ``not_started``, each with why, go into the audit entry too); return them.
+                      not_started: Mapping[str, str], who: str, reason: str = "",
+                      wait_s: float = ANSWER_WAIT_S) -> Decided:
+    """Start round ``number`` on ``boards`` (those of its pairing that can start it: online,
+    each game waiting; the others, in ``not_started``, each with why, go into the audit entry
+    too).
 
     One audit entry, then every board's ``start_round`` command in one transaction with one
-    ``time``: the boards read them at the same instant.
+    ``time``: the boards read them at the same instant; then their answers.
 
     Raises:
         ArbiterError: no board to start, or a bad reason.
@@ -261,16 +465,10 @@ async def start_round(client: Redis, number: str, boards: Iterable[str],
         raise ArbiterError(NO_BOARD_STARTS, round=number, boards="; ".join(
             f"{board} {why}" for board, why in not_started.items()))
     why = _reason(reason, required=False)
-    await audit(client, who, "start_round", "*", why, round=number, boards=chosen,
-                not_started=dict(not_started))
-    sent = f"{time.time():.3f}"
-    pipe = client.pipeline(transaction=True)
-    for board in chosen:
-        entry: dict[FieldT, EncodableT] = {"name": "start_round", "value": number,
-                                           "time": sent}
-        pipe.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
-    await pipe.execute()
-    return chosen
+    return await decide(client, dict.fromkeys(chosen, True),
+                        {"name": "start_round", "value": number}, who=who,
+                        action="start_round", board="*", reason=why, wait_s=wait_s,
+                        round=number, boards=chosen, not_started=dict(not_started))
 
 
 def _text(value: object) -> str:

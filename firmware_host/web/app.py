@@ -188,7 +188,8 @@ class Site:
             "board.html", tr=tr, board_id=board_id, paired=paired, notice="",
             panel=self.views.panel(view, await self._alive(board_id), tr),
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
-            csrf=self.settings.keys.csrf(cookie), buttons=control.BUTTONS, game=view.game,
+            csrf=self.settings.keys.csrf(cookie),
+            buttons=control.buttons_for(view.game.mode if view.game else None), game=view.game,
             tags=control.TAG_FORMS, tag_of=control.TAGS,
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
                       for n, label in control.SETTINGS]))

@@ -61,17 +61,17 @@ from firmware_host.tournament import arbiter
 from firmware_host.tournament.pairing import Pairing, pairing_key
 from firmware_host.web import liveness
 from firmware_host.web.arbiter_words import (
+    CORRECTED_CHOICES,
     MOVED_ON,
     NOT_READY,
-    PAUSED,
     RESULT_CHOICES,
-    RESUMED,
     SCRIPT_WORDS,
     SIDES,
     STARTED,
     TERMINATIONS,
+    answered,
     audit_words,
-    result_words,
+    decision_words,
     sent_to,
 )
 from firmware_host.web.auth import CODE_DIGITS, TOO_MANY_ATTEMPTS, PairingGuard, RateLimiter
@@ -168,8 +168,11 @@ class ArbiterSite:
     """
 
     def __init__(self, client: Redis, keys: ArbiterKeys, per_minute: int = 60,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 wait_s: float = arbiter.ANSWER_WAIT_S) -> None:
         self.client = client
+        #: How long a decision waits for the boards' answers.
+        self.wait_s = wait_s
         self.keys = keys
         self.reader = Reader(client)
         self.limiter = RateLimiter(per_minute)
@@ -189,6 +192,8 @@ class ArbiterSite:
             web.get("/arbiter/audit.json", self._guarded(self.audit, post=False)),
             web.post("/arbiter/pause-all", self._guarded(self.pause_all)),
             web.post("/arbiter/resume-all", self._guarded(self.resume_all)),
+            web.post("/arbiter/hold", self._guarded(self.hold)),
+            web.post("/arbiter/release", self._guarded(self.release)),
             web.post("/arbiter/start-round", self._guarded(self.start_round)),
             web.post("/arbiter/add-time", self._guarded(self.add_time)),
             web.post("/arbiter/adjudicate", self._guarded(self.adjudicate)),
@@ -290,6 +295,7 @@ class ArbiterSite:
             "white": player(tags, "White"), "black": player(tags, "Black"),
             "round": tags.get("Round"), "event": tags.get("Event"),
             "plies": 0 if game is None else len(game.moves),
+            "first": _first_mover(game),
             "result": result, "result_text": game_result_words(result),
             "termination": None if game is None else game.termination or None,
             "termination_text": TERMINATIONS.get(game.termination, game.termination)
@@ -328,7 +334,7 @@ class ArbiterSite:
             "arbiter.html", tr=viewer(request), boards=shown, cursor=format_cursor(cursor),
             rounds=_rounds(shown),
             csrf=self.keys.csrf(cookie) if cookie else "", who=who, results=RESULT_CHOICES,
-            sides=SIDES,
+            sides=SIDES, corrected=CORRECTED_CHOICES,
             audit=await _audit(self.client, viewer(request)), paired=False,
             audit_time=lambda t: time.strftime("%H:%M:%S", time.gmtime(t))))
 
@@ -370,24 +376,66 @@ class ArbiterSite:
             raise arbiter.ArbiterError(MOVED_ON, board=board, game=repr(game_id[:40]))
         return current, game.finished
 
+    async def _online(self, boards: list[str]) -> dict[str, bool]:
+        """Each board with whether its service runs now (its heartbeat)."""
+        alive = await liveness.read(self.client, boards, self.clock())
+        return {b: alive[b].online for b in boards}
+
+    def _reply(self, request: web.Request, decided: arbiter.Decided, entry: dict[str, object],
+               **data: object) -> web.Response:
+        """A decision's reply: the decision and the boards' answers, in the requester's words;
+        200 when every board carried it out, 409 when a board refused it, 503 when one was not
+        reached or did not answer (the JSON says each board's ``answers``)."""
+        tr = viewer(request)
+        answers = {b: a.to_data() for b, a in decided.answers.items()}
+        message = answered(decision_words(entry, tr), answers, str(entry["action"]), tr)
+        body = {"message": message, "id": decided.id, "answers": answers, **data}
+        if decided.done or (str(entry["action"]) in ("pause_all", "resume_all")
+                            and not decided.boards(arbiter.REFUSED, arbiter.NO_ANSWER)):
+            return web.json_response({"ok": True, **body})  # (an offline board follows the hall)
+        status = 409 if decided.boards(arbiter.REFUSED) else 503
+        return web.json_response({"ok": False, "error": message, **body}, status=status)
+
     async def pause_all(self, request: web.Request, who: str, form: dict[str, str]
                         ) -> web.Response:
-        """Hold every board's clock."""
-        boards = await arbiter.pause_all(self.client, await self.reader.boards(), who,
-                                         form.get("reason", ""))
-        return _done(sent_to(viewer(request), PAUSED, boards), boards=boards)
+        """Pause the hall: every board's clock held (a board offline is paused as it comes
+        back)."""
+        online = await self._online(await self.reader.boards())
+        decided = await arbiter.pause_all(self.client, online, who, form.get("reason", ""),
+                                          self.wait_s)
+        return self._reply(request, decided, {"action": "pause_all", "board": "*"},
+                           boards=sorted(online))
 
     async def resume_all(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
-        """Run every board's clock again."""
-        boards = await arbiter.resume_all(self.client, await self.reader.boards(), who,
-                                          form.get("reason", ""))
-        return _done(sent_to(viewer(request), RESUMED, boards), boards=boards)
+        """End the hall's pause: every board's clock runs again."""
+        online = await self._online(await self.reader.boards())
+        decided = await arbiter.resume_all(self.client, online, who, form.get("reason", ""),
+                                           self.wait_s)
+        return self._reply(request, decided, {"action": "resume_all", "board": "*"},
+                           boards=sorted(online))
+
+    async def hold(self, request: web.Request, who: str, form: dict[str, str]) -> web.Response:
+        """Hold one board's clock (a claim): no move counts until it is released."""
+        board = await self._known_board(form)
+        online = (await self._online([board]))[board]
+        decided = await arbiter.hold(self.client, board, online, who, form.get("reason", ""),
+                                     self.wait_s)
+        return self._reply(request, decided, {"action": "hold", "board": board})
+
+    async def release(self, request: web.Request, who: str, form: dict[str, str]
+                      ) -> web.Response:
+        """Release one board's clock (the arbiter's hold, or a corrected position set up)."""
+        board = await self._known_board(form)
+        online = (await self._online([board]))[board]
+        decided = await arbiter.release(self.client, board, online, who,
+                                        form.get("reason", ""), self.wait_s)
+        return self._reply(request, decided, {"action": "release", "board": board})
 
     async def start_round(self, request: web.Request, who: str, form: dict[str, str]
                           ) -> web.Response:
         """Start the imported round ``round`` on every board of its pairing that can start it;
-        the reply names the others and why."""
+        the reply names the others and why, and what the started ones answered."""
         number = form.get("round", "").strip()
         pairings = await arbiter.round_pairings(self.client, number)
         known = set(await self.reader.boards())
@@ -407,12 +455,20 @@ class ArbiterSite:
             return _error(400, tr.gettext(arbiter.NO_BOARD_STARTS).format(round=number,
                                                                           boards=said))
         not_started = {board: msgid.format(round=number) for board, msgid in why.items()}
-        started = await arbiter.start_round(self.client, number, ready, not_started, who,
-                                            form.get("reason", ""))  # the log: in English
+        decided = await arbiter.start_round(self.client, number, ready, not_started, who,
+                                            form.get("reason", ""), self.wait_s)
+        started = decided.boards(arbiter.DONE)
         message = sent_to(tr, STARTED, started, round=number)
+        others = {b: a.to_data() for b, a in decided.answers.items() if a.answer != arbiter.DONE}
+        if others:
+            message = answered(message, others, "start_round", tr)
         if not_started:
             message += tr.gettext(N_("; not started: {boards}")).format(boards=said)
-        return _done(message, boards=started, not_started=not_started)
+        answers = {b: a.to_data() for b, a in decided.answers.items()}
+        if not started:
+            return web.json_response({"ok": False, "error": message, "answers": answers,
+                                      "not_started": not_started}, status=409)
+        return _done(message, boards=started, not_started=not_started, answers=answers)
 
     async def _not_ready(self, pairing: Pairing, known: set[str],
                          alive: dict[str, liveness.Liveness]) -> str:
@@ -443,9 +499,11 @@ class ArbiterSite:
         """Give one side of one board time."""
         board = await self._known_board(form)
         side, seconds = form.get("side", ""), form.get("seconds", "")
-        await arbiter.add_time(self.client, board, side, seconds, who, form.get("reason", ""))
-        return _sent(request, N_("Sent to {board}: {seconds} s for {side}"), board=board,
-                     seconds=f"{float(seconds):+g}", side=viewer(request).gettext(SIDES[side]))
+        online = (await self._online([board]))[board]
+        decided = await arbiter.add_time(self.client, board, online, side, seconds, who,
+                                         form.get("reason", ""), self.wait_s)
+        return self._reply(request, decided, {"action": "add_time", "board": board, "detail": {
+            "side": side, "seconds": float(seconds)}})
 
     async def adjudicate(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
@@ -459,10 +517,11 @@ class ArbiterSite:
                 raise arbiter.ArbiterError(N_("the game on {board} is over: correct its "
                                               "result"), board=board)
         result = form.get("result", "")
-        await arbiter.adjudicate(self.client, board, result, who, form.get("reason", ""),
-                                 game_id)
-        return _sent(request, N_("Sent to {board}: adjudicated, {result}"), board=board,
-                     result=result_words(result, viewer(request)))
+        online = (await self._online([board]))[board]
+        decided = await arbiter.adjudicate(self.client, board, online, result, who,
+                                           form.get("reason", ""), game_id, self.wait_s)
+        return self._reply(request, decided, {"action": "adjudicate", "board": board,
+                                              "detail": {"result": result}})
 
     async def correct(self, request: web.Request, who: str, form: dict[str, str]
                       ) -> web.Response:
@@ -474,15 +533,17 @@ class ArbiterSite:
             raise arbiter.ArbiterError(N_("the game on {board} is still going on: adjudicate "
                                           "it"), board=board)
         result = form.get("result", "")
-        await arbiter.correct_result(self.client, board, result, who, form.get("reason", ""),
-                                     game_id)
-        return _sent(request, N_("Sent to {board}: result corrected to {result}"), board=board,
-                     result=result_words(result, viewer(request)))
+        online = (await self._online([board]))[board]
+        decided = await arbiter.correct_result(self.client, board, online, result, who,
+                                               form.get("reason", ""), game_id, self.wait_s)
+        return self._reply(request, decided, {"action": "correct_result", "board": board,
+                                              "detail": {"result": result}})
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:
         """Take the game a board shows now (``game_id``) back to before ``ply`` and play
-        ``move`` there instead; the board checks the move against its game."""
+        ``move`` there instead; a finished game's ``result``: ``keep`` (the default),
+        ``withdraw``, or the arbiter's. The board checks the move against its game."""
         board = await self._known_board(form)
         game_id = form.get("game_id", "")
         current = await self.reader.current_game_id(board)
@@ -491,17 +552,33 @@ class ArbiterSite:
             raise arbiter.ArbiterError(N_("{board} has moved on from game {game}: only the game "
                                           "a board shows now can be corrected here"),
                                        board=board, game=repr(game_id[:40]))
-        await arbiter.correct_move(self.client, board, form.get("ply", ""),
-                                   form.get("move", ""), who, form.get("reason", ""), game_id,
-                                   plies=len(game.moves))
-        return _sent(request, N_("Sent to {board}: ply {ply} corrected to {move}"),
-                     board=board, ply=int(form.get("ply", "")), move=form.get("move", "").strip())
+        online = (await self._online([board]))[board]
+        result = form.get("result", "") or "keep"
+        decided = await arbiter.correct_move(
+            self.client, board, online, form.get("ply", ""), form.get("move", ""), who,
+            form.get("reason", ""), game_id, plies=len(game.moves), finished=game.finished,
+            result=result, wait_s=self.wait_s)
+        detail: dict[str, object] = {"ply": int(form.get("ply", "")),
+                                     "move": form.get("move", "").strip()}
+        if game.finished:
+            detail["result"] = result
+        return self._reply(request, decided, {"action": "correct_move", "board": board,
+                                              "detail": detail})
 
 
 async def _audit(client: Redis, tr: Translator) -> list[dict[str, object]]:
     """The newest audit entries, each with its words (``text``, in ``tr``'s language)."""
     return [{**e, "text": audit_words(e, tr)} for e in await arbiter.audit_entries(client,
                                                                                     AUDIT_SHOWN)]
+
+
+def _first_mover(game: GameRecord | None) -> str | None:
+    """The side that made the game's first move (None: no move yet): the one not to move after
+    it, as its FEN says."""
+    if game is None or not game.moves:
+        return None
+    after = game.moves[0].fen_after[:1].upper()
+    return {"W": "black", "B": "white"}.get(after)
 
 
 def _names(tags: dict[str, str], pairing: Pairing) -> bool:

@@ -29,13 +29,19 @@ from firmware_host.game.timekeeper import control_of
 from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 
-__all__ = ["BUTTONS", "SETTINGS", "SIMPLE", "TAGS", "TAG_FORMS", "choices", "command_fields",
-           "send"]
+__all__ = ["BUTTONS", "SETTINGS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for",
+           "choices", "command_fields", "send"]
 
 #: The board page's buttons, each with its label.
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
            ("resign", N_("Resign")))
+#: A recorded game's draw and resign buttons name their side (``command:side``): the board
+#: refuses a side-less one in record mode, it never guesses whose it is.
+SIDED = {"draw": (("draw:white", N_("White offers a draw")),
+                  ("draw:black", N_("Black offers a draw"))),
+         "resign": (("resign:white", N_("White resigns")),
+                    ("resign:black", N_("Black resigns")))}
 #: The board page's settings forms (a choice each: :func:`choices`), each with its label.
 SETTINGS = (("variant", N_("Variant")), ("mode", N_("Mode")), ("level", N_("Engine level")),
             ("touch_move", N_("Touch-move")))
@@ -72,18 +78,35 @@ def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
     return tuple(v for v in CHOICES[name] if check_variant(current, v) is None)
 
 
+def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
+    """The board page's buttons for a game in ``mode``: in record mode a draw and a resign
+    button for each side.
+
+    >>> [name for name, _ in buttons_for("record")][-4:]
+    ['draw:white', 'draw:black', 'resign:white', 'resign:black']
+    """
+    if mode != "record":
+        return BUTTONS
+    return tuple(button for name, label in BUTTONS
+                 for button in SIDED.get(name, ((name, label),)))
+
+
 def command_fields(form: Mapping[str, str]) -> dict[str, str]:
-    """The command stream fields of a control form (without ``time``).
+    """The command stream fields of a control form (without ``time``); a button's
+    ``command:side`` (``draw:white``) names the side.
+
+    >>> command_fields({"command": "resign:black"})
+    {'name': 'resign', 'side': 'black'}
 
     Raises:
         ValueError: an unknown command, a value not allowed, a side not white or black.
     """
-    name = form.get("command", "")
+    name, _, sided = form.get("command", "").partition(":")
     fields: dict[str, str] = {}
     value = form.get("value", "").strip()
     if name in SIMPLE:
         fields["name"] = name
-        side = form.get("side", "")
+        side = sided or form.get("side", "")
         if side:
             if side not in ("white", "black"):
                 raise ValueError(f"bad side {side!r}")

@@ -276,6 +276,10 @@ class Rig:
         frame = self.session.frame
         return {self.variant.square_name(sq) for sq, led in frame.items() if led.role is role}
 
+    def leds_of(self, role: str) -> set[str]:
+        """Names of the squares lit with the role called ``role`` now."""
+        return self.leds(Role(role))
+
     def lit(self) -> dict[str, str]:
         frame = self.session.frame
         return {self.variant.square_name(sq): led.role.value for sq, led in frame.items()}

@@ -1,5 +1,6 @@
-"""The arbiter console's server side: the arbiter role, decisions carried out by the boards, the
-audit log. (The page itself is the web front's: docs/tournament.md.)"""
+"""The arbiter console's server side: the arbiter role, decisions carried out by the boards and
+answered by them, the audit log with each board's answer. (The page itself is the web front's:
+docs/tournament.md.)"""
 
 from __future__ import annotations
 
@@ -9,55 +10,45 @@ from typing import Any
 
 import fakeredis
 import fakeredis.aioredis
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from firmware_host.game.types import Command
 from firmware_host.remote.commands import commands_key, parse_command
 from firmware_host.store import RedisStore
 from firmware_host.store.pdnrender import render_game
 from firmware_host.tournament.arbiter import AUDIT
 from firmware_host.web.arbiter import COOKIE, ArbiterKeys, ArbiterSite
-from tests.firmware_host.session_harness import Rig
+from tests.firmware_host.arbiter_hall import Hall
 
 KEYS = ArbiterKeys("secret-of-the-web-service-0123456789")
+BEARER = {"Authorization": f"Bearer {KEYS.token}"}
+
+Scenario = Callable[[TestClient[Any, Any], Hall], Awaitable[None]]
 
 
-def board(sync: Any, board_id: str) -> Rig:
-    """A board playing on a 3+2 clock whose store is the shared (fake) Redis."""
-    return Rig("international", store=RedisStore(sync, board_id, name="test"),
-               time_control="3+2")
-
-
-def carry_out_commands(sync: Any, rig: Rig, board_id: str) -> None:
-    """The board reads its command stream (as firmware_host/remote does) and obeys."""
-    for _, fields in sync.xrange(commands_key(board_id)):
-        name, side, value, tag = parse_command(fields, now=float(fields[b"time"]))
-        rig.wait(100)
-        rig.session.handle(Command(name, rig.now, side=side, value=value, tag=tag))
-    sync.delete(commands_key(board_id))
-
-
-Scenario = Callable[[TestClient[Any, Any], Any], Awaitable[None]]
-
-
-def run(scenario: Scenario) -> None:
+def run(scenario: Scenario, wait_s: float = 5.0) -> None:
+    """``scenario`` with the console on a fake Redis and a hall of boards that answer it
+    (``wait_s``: how long a decision waits for the answers)."""
     server = fakeredis.FakeServer()
-    sync = fakeredis.FakeRedis(server=server)
 
     async def main() -> None:
         client = fakeredis.aioredis.FakeRedis(server=server)
         app = web.Application()
-        app.add_routes(ArbiterSite(client, KEYS).routes())
-        async with TestClient(TestServer(app)) as http:
-            await scenario(http, sync)
-        await client.aclose()
+        app.add_routes(ArbiterSite(client, KEYS, wait_s=wait_s).routes())
+        hall = Hall(server)
+        try:
+            async with TestClient(TestServer(app)) as http:
+                await scenario(http, hall)
+        finally:
+            hall.close()
+            await client.aclose()
 
     asyncio.run(main())
 
 
 def test_only_the_arbiter_may_decide() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
         assert (await http.get("/arbiter/state.json")).status == 403
         forged = {COOKIE: "0123456789abcdef.00"}
         assert (await http.post("/arbiter/pause-all", cookies=forged)).status == 403
@@ -68,85 +59,156 @@ def test_only_the_arbiter_may_decide() -> None:
         # Paired, but a form without its CSRF field (another site's) is refused.
         assert (await http.post("/arbiter/pause-all", data={})).status == 403
         assert (await http.post("/arbiter/pause-all", data={"csrf": csrf})).status == 200
-        assert sync.xlen(AUDIT) == 1
+        # The decision and the boards' answers (none here): two entries of the stream.
+        assert [f[b"action"] for _, f in hall.sync.xrange(AUDIT)] == [b"pause_all", b"answer"]
 
     run(scenario)
 
 
-def test_pause_all_add_time_and_adjudicate_reach_the_boards_and_the_audit_log() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        one, two = board(sync, "hall-1"), board(sync, "hall-2")
+def test_pause_all_add_time_and_adjudicate_are_answered_by_the_boards_and_logged() -> None:
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        one, two = hall.board("hall-1"), hall.board("hall-2")
         one.play("32-28")
-        bearer = {"Authorization": f"Bearer {KEYS.token}"}
-        reply = await http.post("/arbiter/pause-all", headers=bearer,
+        reply = await http.post("/arbiter/pause-all", headers=BEARER,
                                 data={"reason": "fire alarm"})
-        assert (await reply.json())["boards"] == ["hall-1", "hall-2"]
-        for rig, name in ((one, "hall-1"), (two, "hall-2")):
-            carry_out_commands(sync, rig, name)
+        paused = await reply.json()
+        assert paused["boards"] == ["hall-1", "hall-2"]
+        assert paused["message"] == "every clock paused: done on hall-1, hall-2"
+        for rig in (one, two):
             assert rig.last("clock")["paused"] is True
 
-        no_reason = await http.post("/arbiter/add-time", headers=bearer,
+        no_reason = await http.post("/arbiter/add-time", headers=BEARER,
                                     data={"board": "hall-1", "side": "black", "seconds": "60"})
         assert no_reason.status == 400 and "say why" in (await no_reason.json())["error"]
-        unknown = await http.post("/arbiter/add-time", headers=bearer,
+        unknown = await http.post("/arbiter/add-time", headers=BEARER,
                                   data={"board": "hall-9", "side": "black", "seconds": "60",
                                         "reason": "x"})
         assert unknown.status == 400
-        given = await http.post("/arbiter/add-time", headers=bearer,
+        given = await http.post("/arbiter/add-time", headers=BEARER,
                                 data={"board": "hall-1", "side": "black", "seconds": "60",
                                       "reason": "disturbed by a spectator"})
         assert given.status == 200
-        carry_out_commands(sync, one, "hall-1")
-        # Black's time ran 0.11 s (the let-go's 10 ms, then 100 ms to the pause); then 60 more.
-        assert one.last("clock")["clock_black"] == 239.9
+        assert (await given.json())["message"] == "hall-1: +60 s for Black: done"
+        # Black's time ran 10 ms (the let-go's) before the pause; then 60 more.
+        assert one.last("clock")["clock_black"] == 240.0
 
-        decided = await http.post("/arbiter/adjudicate", headers=bearer,
+        decided = await http.post("/arbiter/adjudicate", headers=BEARER,
                                   data={"board": "hall-2", "result": "draw",
                                         "reason": "dead position",
                                         "game_id": two.session.game_id or ""})
         assert decided.status == 200
-        carry_out_commands(sync, two, "hall-2")
         assert (two.last("result")["termination"], two.last("result")["result"]) == (
             "adjudication", "1-1")
-        game = RedisStore(sync, "hall-2", name="test").load_game(two.session.game_id or "")
+        game = RedisStore(hall.sync, "hall-2", name="test").load_game(two.session.game_id or "")
         assert "{arbiter: adjudicated (dead position)}" in " ".join(render_game(game).split())
 
-        state = await (await http.get("/arbiter/state.json", headers=bearer)).json()
+        state = await (await http.get("/arbiter/state.json", headers=BEARER)).json()
         boards = {b["board"]: b for b in state["boards"]}
         assert boards["hall-1"]["clock"]["paused"] is True
         assert boards["hall-1"]["plies"] == 1 and boards["hall-2"]["result"] == "1-1"
-        actions = [(e["action"], e["board"], e["reason"]) for e in state["audit"]]
-        assert actions == [("adjudicate", "hall-2", "dead position"),
-                           ("add_time", "hall-1", "disturbed by a spectator"),
-                           ("pause_all", "*", "fire alarm")]
+        actions = [(e["action"], e["board"], e["reason"], e["answers"]) for e in state["audit"]]
+        assert actions == [
+            ("adjudicate", "hall-2", "dead position", {"hall-2": {"answer": "done"}}),
+            ("add_time", "hall-1", "disturbed by a spectator", {"hall-1": {"answer": "done"}}),
+            ("pause_all", "*", "fire alarm", {"hall-1": {"answer": "done"},
+                                              "hall-2": {"answer": "done"}})]
         assert state["audit"][1]["detail"] == {"side": "black", "seconds": 60.0}
         assert "arbiter token" in state["audit"][0]["who"]
 
     run(scenario)
 
 
-def test_a_corrected_result_leaves_an_audit_entry_and_a_pdn_comment() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rig = board(sync, "hall-3")
+def test_a_refusal_is_logged_and_answered_as_the_boards_refusal_not_as_done() -> None:
+    """Issue 38: "the audit log records refusals as decisions": extra time for a finished
+    game, an illegal correction, adjudicating a finished game were each "ok" in the reply and
+    the audit, and refused by the board."""
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-3")
+        rig.play("32-28")
+        game_id = rig.session.game_id or ""
+        wrong = await http.post("/arbiter/correct-move", headers=BEARER, data={
+            "board": "hall-3", "game_id": game_id, "ply": "1", "move": "32-26",
+            "reason": "misread"})
+        assert wrong.status == 409
+        reply = await wrong.json()
+        assert reply["ok"] is False and reply["answers"]["hall-3"]["answer"] == "refused"
+        assert reply["error"] == ("hall-3: ply 1 corrected to 32-26: refused by the board: "
+                                  "correct_move: that move is not legal there")
+        rig.command("resign", side="white")
+        late = await http.post("/arbiter/add-time", headers=BEARER, data={
+            "board": "hall-3", "side": "black", "seconds": "60", "reason": "late claim"})
+        assert late.status == 409
+        assert (await late.json())["error"] == ("hall-3: +60 s for Black: refused by the board: "
+                                                "add_time: the game is over")
+        log = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())["audit"]
+        assert [(e["action"], e["answers"]["hall-3"]["answer"], e["answers"]["hall-3"]["reason"])
+                for e in log] == [("add_time", "refused", "game_over"),
+                                  ("correct_move", "refused", "not_a_move")]
+        assert [m.pdn for m in rig.game().moves] == ["32-28"]
+
+    run(scenario)
+
+
+def test_an_offline_board_is_not_sent_the_decision_and_the_log_says_so() -> None:
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-4")
+        rig.play("32-28")
+        hall.power_off("hall-4")
+        reply = await http.post("/arbiter/add-time", headers=BEARER, data={
+            "board": "hall-4", "side": "black", "seconds": "60", "reason": "disturbed"})
+        assert reply.status == 503
+        assert (await reply.json())["error"] == ("hall-4: +60 s for Black: not sent, the board "
+                                                 "is offline")
+        assert hall.sync.exists(commands_key("hall-4")) == 0
+        entry = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())["audit"][0]
+        assert entry["answers"] == {"hall-4": {"answer": "not_reached"}}
+
+    run(scenario)
+
+
+def test_a_board_that_does_not_answer_in_time_never_carries_the_decision_out_later() -> None:
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-5")
+        rig.play("32-28")
+        hall.readers.pop("hall-5").close()     # its service hangs: the heartbeat still fresh
+        reply = await http.post("/arbiter/add-time", headers=BEARER, data={
+            "board": "hall-5", "side": "black", "seconds": "60", "reason": "disturbed"})
+        assert reply.status == 503
+        assert (await reply.json())["error"] == (
+            "hall-5: +60 s for Black: sent, but the board did not answer (see its card)")
+        ((_, fields),) = hall.sync.xrange(commands_key("hall-5"))
+        # Read once the console stopped waiting (the board's reader after a Redis fault reads
+        # on from where it was), the command is dropped, not carried out behind its back.
+        with pytest.raises(ValueError, match="expired"):
+            parse_command(fields, now=float(fields[b"until"]) + 0.1)
+        assert parse_command(fields, now=float(fields[b"time"]))[0] == "add_time"
+        entry = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())["audit"][0]
+        assert entry["answers"] == {"hall-5": {"answer": "no_answer"}}
+
+    run(scenario, wait_s=0.3)
+
+
+def test_a_corrected_resignation_keeps_its_termination_and_its_pdn_comment() -> None:
+    """Issue 38: correcting who resigned turned the termination into "adjudication"."""
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-3")
         rig.play("32-28")
         rig.command("resign", side="black")            # reported wrongly: White had resigned
         game_id = rig.session.game_id
         assert game_id is not None and rig.game().result == "2-0"
-        bearer = {"Authorization": f"Bearer {KEYS.token}"}
         form = {"board": "hall-3", "result": "black", "game_id": game_id,
                 "reason": "White resigned, the wrong button was pressed"}
-        stale = await http.post("/arbiter/correct", headers=bearer,
+        stale = await http.post("/arbiter/correct", headers=BEARER,
                                 data={**form, "game_id": "20260101-000000-0000"})
         assert stale.status == 400 and "moved on" in (await stale.json())["error"]
-        assert (await http.post("/arbiter/correct", headers=bearer, data=form)).status == 200
-        carry_out_commands(sync, rig, "hall-3")
-        game = RedisStore(sync, "hall-3", name="test").load_game(game_id)
-        assert (game.result, game.termination) == ("0-2", "adjudication")
+        assert (await http.post("/arbiter/correct", headers=BEARER, data=form)).status == 200
+        game = RedisStore(hall.sync, "hall-3", name="test").load_game(game_id)
+        assert (game.result, game.termination) == ("0-2", "resignation")
         text = render_game(game)
-        assert '[Result "0-2"]' in text
+        assert '[Result "0-2"]' in text and '[Termination "resignation"]' in text
         assert ("{arbiter: result corrected from 2-0 (White resigned, the wrong button was "
                 "pressed)}") in " ".join(text.split())
-        entry = (await (await http.get("/arbiter/audit.json", headers=bearer)).json())["audit"][0]
+        entry = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())["audit"][0]
         assert (entry["action"], entry["board"], entry["detail"]) == (
             "correct_result", "hall-3", {"game_id": game_id, "result": "black"})
         assert entry["reason"] == "White resigned, the wrong button was pressed"
@@ -155,41 +217,39 @@ def test_a_corrected_result_leaves_an_audit_entry_and_a_pdn_comment() -> None:
 
 
 def test_a_game_in_play_is_adjudicated_not_corrected() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rig = board(sync, "hall-4")
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-4")
         rig.play("32-28")
-        bearer = {"Authorization": f"Bearer {KEYS.token}"}
-        reply = await http.post("/arbiter/correct", headers=bearer, data={
+        reply = await http.post("/arbiter/correct", headers=BEARER, data={
             "board": "hall-4", "result": "draw", "reason": "x",
             "game_id": rig.session.game_id or ""})
         assert reply.status == 400 and "adjudicate it" in (await reply.json())["error"]
-        assert sync.xlen(AUDIT) == 0                   # nothing decided, nothing logged
+        assert hall.sync.xlen(AUDIT) == 0                   # nothing decided, nothing logged
 
     run(scenario)
 
 
 def test_a_decision_on_a_game_the_board_has_left_or_finished_is_refused() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rig = board(sync, "hall-5")
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-5")
         rig.play("32-28")
         seen = rig.session.game_id or ""
-        bearer = {"Authorization": f"Bearer {KEYS.token}"}
         form = {"board": "hall-5", "result": "white", "reason": "Black absent",
                 "game_id": "20260101-000000-0000"}    # the game the console showed earlier
-        stale = await http.post("/arbiter/adjudicate", headers=bearer, data=form)
+        stale = await http.post("/arbiter/adjudicate", headers=BEARER, data=form)
         assert stale.status == 400 and "moved on" in (await stale.json())["error"]
         rig.command("resign", side="black")
-        over = await http.post("/arbiter/adjudicate", headers=bearer,
+        over = await http.post("/arbiter/adjudicate", headers=BEARER,
                                data={**form, "game_id": seen})
         assert over.status == 400 and "correct its result" in (await over.json())["error"]
-        assert sync.xlen(AUDIT) == 0 and sync.xlen(commands_key("hall-5")) == 0
+        assert hall.sync.xlen(AUDIT) == 0 and hall.sync.exists(commands_key("hall-5")) == 0
 
     run(scenario)
 
 
 def test_the_console_pairs_a_browser_and_shows_every_board_with_its_clocks() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rig = board(sync, "hall-6")
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-6")
         rig.play("32-28")
         html = {"Accept": "text/html"}
         form = await http.get("/arbiter", headers=html)
@@ -235,3 +295,25 @@ def test_the_web_app_serves_the_arbiter_routes_only_with_the_arbiter_keys() -> N
         await client.aclose()
 
     asyncio.run(main())
+
+
+def test_the_card_stops_saying_put_back_once_the_board_is_back_in_sync() -> None:
+    """Issue 38: "the board says 'put back on: 25; take away: nothing' for minutes after the
+    board is back in sync"."""
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-8")
+        rig.play("32-28")
+        rig.lift("31")                             # a piece knocked off: White's man on 31
+        rig.wait(3_000)
+
+        async def said() -> str:
+            state = await (await http.get("/arbiter/state.json", headers=BEARER)).json()
+            return str(state["boards"][0]["said"])
+
+        assert await said() == "put back on: 31; take away: nothing"
+        rig.place("31")
+        assert await said() == "board in sync with the game"
+        rig.wait(60_000)
+        assert await said() == "board in sync with the game"
+
+    run(scenario)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import redis
@@ -15,12 +17,13 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from board_io.types import Role
 from firmware_host.game.types import Command
-from firmware_host.remote.commands import commands_key, parse_command
+from firmware_host.remote.commands import CommandReader, commands_key, parse_command
 from firmware_host.store import RedisStore
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.pdnrender import render_game
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from tests.firmware_host.session_harness import SimRig
+from tests.firmware_host.web.harness import heartbeat
 from tests.redis_server import RedisServer
 
 KEYS = ArbiterKeys("secret-of-the-web-service-0123456789")
@@ -46,6 +49,22 @@ def obey(sync: redis.Redis, rig: SimRig, board_id: str) -> None:
         rig.controller.post(Command(name, rig.now, side=side, value=value, tag=tag))
     sync.delete(commands_key(board_id))
     rig.run_for(100)
+
+
+def answering(rig: SimRig, sync: redis.Redis, board_id: str,
+              console: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``console`` (the arbiter's requests) while the board service reads its command
+    stream and carries the commands out, at the virtual time it stands at, until the console
+    is done (its decisions wait for the board's answers)."""
+    reader = CommandReader(sync, board_id, rig.controller.post, lambda: rig.now).start()
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            future = pool.submit(asyncio.run, console())
+            while not future.done():
+                rig.controller.step(rig.now)
+            future.result()
+    finally:
+        reader.close()
 
 
 def lit(rig: SimRig, role: Role) -> set[int]:
@@ -82,18 +101,20 @@ def test_a_move_corrected_from_the_console_is_audited_replayed_and_set_up(
             assert sync.xlen(AUDIT) == audit_before  # nothing decided yet
             reply = await http.post("/arbiter/correct-move", headers=BEARER, data=form)
             assert reply.status == 200
-            # The console's status line says what was sent, as for every other decision.
+            # The console's status line says what was decided and what the board answered.
             assert (await reply.json())["message"] == \
-                f"Sent to {board_id}: ply 3 corrected to 33-29"
+                f"{board_id}: ply 3 corrected to 33-29: done"
             entries = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())
             entry = entries["audit"][0]
             assert (entry["action"], entry["board"], entry["detail"]) == (
                 "correct_move", board_id, {"game_id": game_id, "ply": 3, "move": "33-29"})
             assert entry["reason"] == "White played 33-29, the board saw 37-32"
+            assert entry["answers"] == {board_id: {"answer": "done"}}
         await client.aclose()
 
-    asyncio.run(console())
-    obey(sync, rig, board_id)
+    heartbeat(redis_server.url, board_id)
+    answering(rig, sync, board_id, console)
+    rig.run_for(100)
     game = RedisStore(sync, board_id, name="test").load_game(game_id)
     assert [m.pdn for m in game.moves] == ["32-28", "18-23", "33-29"]
     text = " ".join(render_game(game).split())
@@ -110,7 +131,12 @@ def test_a_move_corrected_from_the_console_is_audited_replayed_and_set_up(
     rig.board.place(28)
     rig.board.place(36)
     rig.run_for(1_000)
-    assert rig.session.state.value == "human_to_move" and not lit(rig, Role.MISSING)
+    # Set up: the clock, held since the correction, waits for the arbiter (or the clock
+    # button); then play goes on.
+    assert rig.session.state.value == "paused" and not lit(rig, Role.MISSING)
+    rig.controller.post(Command("resume", rig.now))
+    rig.run_for(100)
+    assert rig.session.state.value == "human_to_move"
     move(rig, 23, 32, 28)    # Black's capture in the corrected position
     sync.close()
     game = RedisStore(sync, board_id, name="test").load_game(game_id)

@@ -13,7 +13,8 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 
 from firmware_host.web.auth import PAIR_FAILURES_PER_ADDRESS
-from tests.firmware_host.test_arbiter import KEYS, board, carry_out_commands, run
+from tests.firmware_host.arbiter_hall import Hall
+from tests.firmware_host.test_arbiter import KEYS, run
 from tests.firmware_host.test_arbiter_start_round import BEARER, boards_of_the_evening
 
 HTML = {"Accept": "text/html"}
@@ -38,8 +39,8 @@ def _words(page: str) -> dict[str, str]:
 
 
 def test_the_console_speaks_japanese_and_russian() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        board(sync, "hall-1").play("32-28")
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        hall.board("hall-1").play("32-28")
         form = await (await http.get("/arbiter", headers={**HTML,
                                                           "Accept-Language": "ja"})).text()
         assert '<html lang="ja">' in form and "<h1>審判コンソール</h1>" in form
@@ -78,8 +79,8 @@ def test_the_console_speaks_japanese_and_russian() -> None:
 
 
 def test_a_decision_is_answered_in_french_and_logged_as_it_was() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rig = board(sync, "hall-7")
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-7")
         rig.play("32-28")
         french = {**BEARER, "Accept-Language": "fr-CH, fr;q=0.9"}
         given = await http.post("/arbiter/add-time", headers=french, data={
@@ -108,7 +109,6 @@ def test_a_decision_is_answered_in_french_and_logged_as_it_was() -> None:
             "board": "hall-7", "result": "white", "reason": "absent"})
         assert (await decided.json())["message"] == \
             "Envoyé à hall-7 : décision de l’arbitre, Les Blancs ont gagné"
-        carry_out_commands(sync, rig, "hall-7")
         page = await (await http.get("/arbiter?lang=fr", headers={**HTML, **BEARER})).text()
         assert ('<dd class="result">Les Blancs ont gagné (décision de l’arbitre)</dd>'
                 in page)
@@ -117,8 +117,8 @@ def test_a_decision_is_answered_in_french_and_logged_as_it_was() -> None:
 
 
 def test_the_round_start_names_in_russian_why_a_board_did_not_start() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rigs = boards_of_the_evening(sync)
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        boards_of_the_evening(hall)
         reply = await http.post("/arbiter/start-round?lang=ru", headers=BEARER,
                                 data={"round": "3"})
         answer = await reply.json()
@@ -135,8 +135,6 @@ def test_the_round_start_names_in_russian_why_a_board_did_not_start() -> None:
         assert state["audit"][0]["text"].startswith(
             "тур 3 начат на досках hall-1, hall-2; не начат: hall-3 (идёт партия); "
             "hall-4 (не в сети)")
-        for name in ("hall-1", "hall-2"):
-            carry_out_commands(sync, rigs[name], name)
         again = await http.post("/arbiter/start-round", data={"round": "3"},
                                 headers={**BEARER, "Accept-Language": "ru"})
         assert (await again.json())["error"].startswith(
@@ -146,7 +144,7 @@ def test_the_round_start_names_in_russian_why_a_board_did_not_start() -> None:
 
 
 def test_a_locked_out_browser_is_told_in_its_language_and_when_to_come_back() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
         for _ in range(PAIR_FAILURES_PER_ADDRESS):
             wrong = await http.post("/arbiter/pair?lang=ru", data={"code": "1234567890"},
                                     headers=HTML)
@@ -166,7 +164,7 @@ def test_a_locked_out_browser_is_told_in_its_language_and_when_to_come_back() ->
 
 
 def test_with_no_round_waiting_the_start_button_says_what_it_does() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
         await _paired(http)
         page = await (await http.get("/arbiter?lang=ru", headers=HTML)).text()
         button = page.split('id="arb-start-round">', 1)[1].split("</button>", 1)[0]

@@ -4,20 +4,17 @@ names the boards that could not and why; a bad form is one 400 and decides nothi
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient
 
 from firmware_host.remote.commands import commands_key
-from firmware_host.store import RedisStore
-from firmware_host.store.keys import BoardKeys
 from firmware_host.tournament.arbiter import AUDIT
-from firmware_host.tournament.pairing import PairingSource, read_pairings, store_round
+from firmware_host.tournament.pairing import read_pairings, store_round
+from tests.firmware_host.arbiter_hall import Hall
 from tests.firmware_host.session_harness import Rig
-from tests.firmware_host.test_arbiter import KEYS, carry_out_commands, run
+from tests.firmware_host.test_arbiter import KEYS, run
 
 BEARER = {"Authorization": f"Bearer {KEYS.token}"}
 ROUND_3 = ("board,white,black,round,event\n"
@@ -29,30 +26,17 @@ ROUND_3 = ("board,white,black,round,event\n"
            "hall-6,Kees Wit,Lot Zwart,3,Club night\n")
 
 
-def board(sync: Any, board_id: str, online: bool = True) -> Rig:
-    """A board at the start position on a 3+2 clock, its store and pairing in the shared
-    (fake) Redis; ``online``: its service's heartbeat is fresh."""
-    rig = Rig("international", store=RedisStore(sync, board_id, name="test"),
-              time_control="3+2", start=False)
-    rig.session.game.pairing = PairingSource(sync, board_id)
-    rig.occupied = set(rig.session.game.initial)
-    rig.session.start(frozenset(rig.occupied), rig.now)
-    if online:
-        sync.set(BoardKeys(board_id).alive,
-                 json.dumps({"time": time.time(), "state": "running", "pid": 1}))
-    return rig
-
-
-def boards_of_the_evening(sync: Any) -> dict[str, Rig]:
-    """hall-1 and hall-2 ready (hall-2 paused while the players sit down), hall-3 with a game
-    going on, hall-4 offline, hall-5 never seen, hall-6 still showing its last game."""
-    rigs = {name: board(sync, name, online=name != "hall-4")
+def boards_of_the_evening(hall: Hall) -> dict[str, Rig]:
+    """hall-1 and hall-2 ready at the start position on a 3+2 clock (hall-2 held while the
+    players sit down), hall-3 with a game going on, hall-4 offline, hall-5 never seen, hall-6
+    still showing its last game; each reading the round's pairing from the shared Redis."""
+    rigs = {name: hall.board(name, online=name != "hall-4", paired=True)
             for name in ("hall-1", "hall-2", "hall-3", "hall-4", "hall-6")}
     for name in ("hall-3", "hall-6"):
         rigs[name].play("32-28")
     rigs["hall-6"].command("resign", side="white")
     rigs["hall-2"].command("pause")
-    store_round(sync, read_pairings(ROUND_3)[0])
+    store_round(hall.sync, read_pairings(ROUND_3)[0])
     return rigs
 
 
@@ -66,8 +50,9 @@ def boards_of_the_evening(sync: Any) -> dict[str, Rig]:
     ({"round": "3", "reason": "bell\x07"}, "the reason: at most"),
 ])
 def test_a_bad_form_is_one_400_and_decides_nothing(form: dict[str, str], words: str) -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        boards_of_the_evening(sync)
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        sync = hall.sync
+        boards_of_the_evening(hall)
         reply = await http.post("/arbiter/start-round", headers=BEARER, data=form)
         assert reply.status == 400
         assert words in (await reply.json())["error"]
@@ -78,8 +63,9 @@ def test_a_bad_form_is_one_400_and_decides_nothing(form: dict[str, str], words: 
 
 
 def test_the_round_starts_at_once_on_every_board_that_can_and_names_the_others() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rigs = boards_of_the_evening(sync)
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        sync = hall.sync
+        rigs = boards_of_the_evening(hall)
         state = await (await http.get("/arbiter/state.json", headers=BEARER)).json()
         assert state["rounds"] == ["3"]
         assert {b["board"]: b["waiting"] for b in state["boards"]}["hall-1"] == "3"
@@ -105,6 +91,7 @@ def test_the_round_starts_at_once_on_every_board_that_can_and_names_the_others()
         assert entry["detail"]["round"] == "3" and entry["detail"]["boards"] == [
             "hall-1", "hall-2"]
         assert entry["detail"]["not_started"]["hall-4"] == "(offline)"
+        assert entry["answers"] == {"hall-1": {"answer": "done"}, "hall-2": {"answer": "done"}}
         sent = [sync.xrange(commands_key(name)) for name in ("hall-1", "hall-2")]
         assert [[(f[b"name"], f[b"value"]) for _, f in entries] for entries in sent] == [
             [(b"start_round", b"3")], [(b"start_round", b"3")]]
@@ -114,7 +101,6 @@ def test_the_round_starts_at_once_on_every_board_that_can_and_names_the_others()
 
         for name in ("hall-1", "hall-2"):
             rig = rigs[name]
-            carry_out_commands(sync, rig, name)
             clock = rig.last("clock")
             assert (clock["running"], clock["paused"], clock["clock_white"]) == (
                 "white", False, 180)
@@ -132,25 +118,23 @@ def test_the_round_starts_at_once_on_every_board_that_can_and_names_the_others()
         error = (await again.json())["error"]
         assert error.startswith("round 3 can start on no board: hall-1 (started already); "
                                 "hall-2 (started already); hall-3 (a game is going on)")
-        assert sync.xlen(AUDIT) == 1
+        assert sync.xlen(AUDIT) == 2  # the first start and its answers: nothing more
 
     run(scenario)
 
 
 def test_a_board_set_up_after_the_start_is_started_by_pressing_again() -> None:
-    async def scenario(http: TestClient[Any, Any], sync: Any) -> None:
-        rigs = boards_of_the_evening(sync)
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rigs = boards_of_the_evening(hall)
         await http.post("/arbiter/start-round", headers=BEARER, data={"round": "3"})
-        carry_out_commands(sync, rigs["hall-1"], "hall-1")
         late = rigs["hall-6"]                 # its players set up the start position
         late.set(late.session.game.initial)
         late.wait(late.config.newgame_ms + 10)
         assert late.game().headers["White"] == "Kees Wit"  # named from its start already
         reply = await http.post("/arbiter/start-round", headers=BEARER, data={"round": "3"})
         answer = await reply.json()
-        assert answer["boards"] == ["hall-2", "hall-6"]
+        assert answer["boards"] == ["hall-6"]
         assert answer["not_started"]["hall-1"] == "(started already)"
-        carry_out_commands(sync, late, "hall-6")
         assert late.last("clock")["clock_white"] == 180
         assert late.published("command_refused") == []
 

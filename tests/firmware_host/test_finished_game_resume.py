@@ -132,7 +132,7 @@ def test_a_start_position_set_up_on_a_cleared_board_starts_a_new_game(scans: int
     start = Board("russian").occupied_squares()
     _watch(rig, _watched_session(rig.store, "russian"), start, 0.0)
     rig.play("c3-d4")
-    rig.command("resign")
+    rig.command("resign", side="black")
     assert rig.state == "game_over"
     rig.set(set())
     ordered = sorted(start)
@@ -155,7 +155,7 @@ def test_a_ghost_beside_a_start_position_is_still_a_ghost() -> None:
     start = Board("russian").occupied_squares()
     _watch(rig, _watched_session(rig.store, "russian"), start, 0.0)
     rig.play("c3-d4")
-    rig.command("resign")
+    rig.command("resign", side="black")
     rig.set(set())
     # Two squares of one empty middle row put down with the start position: each closes a
     # rectangle with the other and two start squares, so the one without a piece is a ghost.

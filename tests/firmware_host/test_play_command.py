@@ -54,7 +54,7 @@ def test_bad_input_is_explained_and_the_game_goes_on() -> None:
 
 
 def test_record_mode_takes_both_sides() -> None:
-    text = run_play("11-15\n23-19\nresign\nquit\n", mode="record")
+    text = run_play("11-15\n23-19\nresign black\nquit\n", mode="record")
     assert "1... 23-19" in text
     assert "game over: 0-1 (resignation)" in text  # White won: 0-1 where Black moves first
 

@@ -221,18 +221,20 @@ def test_giveaway_inverts_the_winner() -> None:
 
 
 @pytest.mark.parametrize(("how", "expected"), [  # English: Black, the first mover, scores first
-    ("resign-button", "0-1"),  # black to move resigns
+    ("resign-button", "0-1"),  # black's own button: black resigns
     ("resign-white", "1-0"),
     ("draw-button", "1/2-1/2"),
 ])
 def test_resignation_and_agreed_draw(how: str, expected: str) -> None:
     rig = Rig("english")
     if how == "resign-button":
-        rig.press("resign")
+        rig.press("resign_black")
     elif how == "resign-white":
         rig.command("resign", side="white")
     else:
-        rig.press("draw")
+        rig.play("11-15")
+        rig.press("draw_black")  # offered by Black, who has just moved
+        rig.press("draw_white")  # accepted by White
     assert rig.last("result")["result"] == expected
     assert rig.game().result == expected
     assert rig.state == "game_over"
@@ -243,7 +245,7 @@ def test_resignation_and_agreed_draw(how: str, expected: str) -> None:
 def test_new_game_when_the_initial_position_is_set_up_after_game_over() -> None:
     rig = Rig("english")
     rig.play("11-15")
-    rig.press("resign")
+    rig.press("resign_white")
     old = rig.session.game_id
     rig.set(Board("english").occupied_squares())
     rig.wait(rig.config.newgame_ms - 100)
@@ -356,7 +358,7 @@ def test_resume_trusts_the_game_log_over_a_lagging_snapshot() -> None:
     rig.play("11-15")
     stale = rig.store.load_session()  # the snapshot of a stop between log and snapshot writes
     rig.play("23-19")
-    rig.press("resign")
+    rig.press("resign_black")
     rig.store.save_session(stale)
     again = Rig("english", store=rig.store, occupied=set(rig.occupied))
     assert len(again.session.board.move_stack) == 2
@@ -383,7 +385,7 @@ def test_new_games_after_a_resume_start_from_the_configured_position() -> None:
     fen = "B:W18,30:B14,1"
     again = Rig("english", store=rig.store, fen=fen, occupied=set(rig.occupied))
     assert again.session.game_id == rig.session.game_id  # resumed, from the standard start
-    again.press("resign")
+    again.press("resign_black")
     again.set(Board("english", fen=fen).occupied_squares())
     again.wait(again.config.newgame_ms + 10)
     assert again.session.game_id != rig.session.game_id

@@ -45,7 +45,13 @@ def _computer_move_pending() -> Rig:
 
 def _game_over() -> Rig:
     rig = Rig("english")
-    rig.press("resign")
+    rig.press("resign_black")
+    return rig
+
+
+def _paused() -> Rig:
+    rig = Rig("english", time_control="3+2")
+    rig.command("pause")
     return rig
 
 
@@ -64,6 +70,7 @@ RECIPES: dict[State, Callable[[], Rig]] = {
     State.COMPUTER_MOVE_PENDING: _computer_move_pending,
     State.GAME_OVER: _game_over,
     State.SETTING_UP: _setting_up,
+    State.PAUSED: _paused,
 }
 
 

@@ -20,6 +20,7 @@ from board_io.events import (
 )
 from board_io.types import ButtonName
 from engine import Board
+from firmware_host.game.commands import BUTTON_COMMANDS
 from firmware_host.game.session import Session
 from firmware_host.game.types import (
     Command,
@@ -90,4 +91,9 @@ def test_every_timer_and_command_has_a_handler() -> None:
 
 
 def test_every_button_is_a_command() -> None:
-    assert {button.value for button in ButtonName} <= {name.value for name in CommandName}
+    sided = {button for button, (name, _) in BUTTON_COMMANDS.items()
+             if name in CommandName}  # a side's draw or resign button: that command, its side
+    assert {button.value for button in ButtonName if button not in sided} <= {
+        name.value for name in CommandName}
+    assert sided == {ButtonName.DRAW_WHITE, ButtonName.DRAW_BLACK, ButtonName.RESIGN_WHITE,
+                     ButtonName.RESIGN_BLACK}

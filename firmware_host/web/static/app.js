@@ -392,7 +392,18 @@
       showForm(card, ".arb-add-time", !b.finished && !!b.clock);
       showForm(card, ".arb-adjudicate", !b.finished && !!b.game_id, b.game_id);
       showForm(card, ".arb-correct", b.finished, b.game_id);
+      showForm(card, ".arb-hold", !b.finished && !!b.clock);
       showForm(card, ".arb-correct-move", b.plies > 0 && !!b.game_id, b.game_id);
+      card.dataset.first = b.first || "white";
+      var fix = card.querySelector(".arb-correct-move");
+      if (fix) {
+        // A finished game's correction says what becomes of its result (kept by default).
+        fix.dataset.finished = b.finished ? "1" : "";
+        fix.dataset.result = t(b.result_text) + (b.termination_text ? " (" + t(b.termination_text) + ")" : "");
+        var over = fix.querySelector(".over"), choice = fix.querySelector("select[name=result]");
+        if (over) { over.hidden = !b.finished; }
+        if (choice) { choice.disabled = !b.finished; }
+      }
       var ply = card.querySelector(".arb-correct-move input[name=ply]");
       if (ply && b.plies > 0) { ply.max = b.plies; }
     }
@@ -458,10 +469,27 @@
     function readSoon() {
       if (!waiting) { waiting = setTimeout(function () { waiting = null; read(); }, 300); }
     }
+    function correction(form, fields) {
+      // A corrected move says what happens: a finished game's result kept, changed or
+      // withdrawn, and whose clock stays held until released ({side}: the side to move after
+      // the corrected ply, from the side that moved first).
+      var card = form.closest(".arb-board"), first = (card && card.dataset.first) || "white";
+      var ply = parseInt(fields.get("ply") || "0", 10), other = first === "white" ? "black" : "white";
+      var side = ply % 2 === 1 ? other : first;
+      var choice = form.dataset.finished ? (fields.get("result") || "keep") : "";
+      var ask = !choice ? form.dataset.ask : choice === "keep" ? form.dataset.askKeep
+        : choice === "withdraw" ? form.dataset.askWithdraw : form.dataset.askChange;
+      var select = form.querySelector("select[name=result]");
+      var chosen = select && select.selectedIndex >= 0 ? select.options[select.selectedIndex].text : "";
+      return (ask || "").replace("{side}", form.dataset[side] || side)
+        .replace("{result}", form.dataset.result || "").replace("{new}", chosen);
+    }
     function question(form, button) {
       // The question (the button's, else the form's) with the choices in words: {board},
       // {side}, {seconds}, {result}, {reason}.
-      var text = (button && button.dataset.ask) || form.dataset.ask || "", fields = new FormData(form);
+      var fields = new FormData(form);
+      var text = form.classList.contains("arb-correct-move") ? correction(form, fields)
+        : (button && button.dataset.ask) || form.dataset.ask || "";
       ["side", "result"].forEach(function (name) {
         var select = form.querySelector("select[name=" + name + "]");
         var words = select ? select.options[select.selectedIndex].text : "";
@@ -491,11 +519,30 @@
             say(reply.message || t("Sent to {board}.").replace("{board}",
               new FormData(form).get("board") || t("the boards")));
             form.querySelectorAll("input[name=reason]").forEach(function (i) { i.value = ""; });
-          } else { say(t("Not done: {error}").replace("{error}", reply.error), true); }
+          } else {
+            var text = t("Not done: {error}").replace("{error}", reply.error);
+            say(text, true);
+            if (reply.answers) { keep(text); }  // the boards answered: kept until dismissed
+          }
           read();
         })
         .catch(function () { say(t("Not sent: no connection to the web service."), true); })
         .then(function () { if (button) { button.focus(); } });
+    }
+    function keep(text) {
+      // A refusal (or a board not reached) stays on the console until it is dismissed.
+      var list = document.getElementById("arb-refusals");
+      if (!list) { return; }
+      var item = document.createElement("li"), words = document.createElement("span");
+      var dismiss = document.createElement("button");
+      words.textContent = text;
+      dismiss.type = "button";
+      dismiss.textContent = list.dataset.dismiss || t("Dismiss");
+      dismiss.addEventListener("click", function () { list.removeChild(item); });
+      item.appendChild(words);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(dismiss);
+      list.appendChild(item);
     }
     function close(button) {
       ask.hidden = true;
