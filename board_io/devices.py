@@ -10,7 +10,7 @@ Example:
     >>> [(need.node, need.classes[0].name) for need in needs({"board.leds": "ws2812-spi"})]
     [('/dev/spidev0.0', 'spi')]
     >>> sorted(c.name for c in unit_device_classes())
-    ['gpiochip', 'spi', 'ttyACM', 'ttyUSB']
+    ['gpiochip', 'i2c', 'spi', 'ttyACM', 'ttyUSB']
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ TTY_USB = DeviceClass("ttyUSB", 188, "dialout",
                       "plug in the microcontroller (USB-serial: CH340, FTDI) and check its "
                       "vendor:product id in /etc/udev/rules.d/99-draughtsboard.rules")
 CLASSES = (GPIOCHIP, SPI, I2C, TTY_ACM, TTY_USB)
-"""Every class a Pi board may use (I2C: none of today's backends)."""
+"""Every class a Pi board may use (I2C: the OLED clock display)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,18 @@ def _shift_register(config: ConfigSource, backend: str) -> tuple[Need, ...]:
     return _gpio(config, backend) + spi
 
 
+def _i2c(config: ConfigSource, backend: str) -> tuple[Need, ...]:
+    port = _get(config, "clock.display_i2c_port", 1)
+    return (Need(backend, f"/dev/i2c-{port}", (I2C,), "the I2C bus of the clock display"),)
+
+
+def _display_spi(config: ConfigSource, backend: str) -> tuple[Need, ...]:
+    bus = _get(config, "clock.display_spi_bus", 0)
+    device = _get(config, "clock.display_spi_device", 1)
+    return (Need(backend, f"/dev/spidev{bus}.{device}", (SPI,), "the SPI bus of the clock "
+                 "display"),)
+
+
 def _serial(config: ConfigSource, backend: str) -> tuple[Need, ...]:
     port = str(_get(config, "serial.port", "/dev/serial/by-id/draughtsboard"))
     if not port.startswith("/dev/"):
@@ -107,6 +119,9 @@ _NEEDS: Mapping[tuple[str, str], Callable[[ConfigSource, str], tuple[Need, ...]]
     ("leds", "serial"): _serial,
     ("buttons", "gpio"): _gpio,
     ("buttons", "serial"): _serial,
+    ("display", "max7219"): _display_spi,
+    ("display", "ssd1306"): _i2c,
+    ("display", "sh1106"): _i2c,
 }
 """(kind, backend name) -> its needs; a backend absent here (sim, none) opens no device."""
 
@@ -115,15 +130,17 @@ _FULL_CONFIG: Mapping[str, object] = {"shift_register.use_spi": True,
 
 
 def needs(config: ConfigSource) -> tuple[Need, ...]:
-    """The device nodes the backends chosen in ``config`` open, in sensors, LEDs, buttons order.
+    """The device nodes the backends chosen in ``config`` open, in sensors, LEDs, buttons,
+    display order.
 
     Example:
         >>> [n.node for n in needs({"board.sensors": "shift-register", "board.buttons": "gpio"})]
         ['/dev/gpiochip*', '/dev/spidev0.0', '/dev/gpiochip*']
     """
     found: list[Need] = []
-    for kind in ("sensors", "leds", "buttons"):
-        backend = str(_get(config, f"board.{kind}", "sim"))
+    for kind in ("sensors", "leds", "buttons", "display"):
+        key = "clock.display" if kind == "display" else f"board.{kind}"
+        backend = str(_get(config, key, "none" if kind == "display" else "sim"))
         rule = _NEEDS.get((kind, backend))
         if rule is not None:
             found.extend(rule(config, backend))

@@ -30,6 +30,7 @@ from typing import Any, Self, TypeVar
 from board_io import schema
 from board_io.buttons.base import Buttons
 from board_io.clock import Clock
+from board_io.display.base import Display
 from board_io.errors import BoardIOError, ConfigError, MissingExtraError
 from board_io.geometry import CellMap, Layout
 from board_io.leds.base import LedMatrix
@@ -59,6 +60,13 @@ BUTTON_BACKENDS: Mapping[str, str] = MappingProxyType({
     "gpio": "board_io.buttons.gpio:GpioButtons",
     "serial": "board_io.buttons.serial_mcu:SerialButtons",
 })
+DISPLAY_BACKENDS: Mapping[str, str] = MappingProxyType({
+    "none": "board_io.sim.backends:no_display",
+    "sim": "board_io.sim.backends:sim_display",
+    "max7219": "board_io.display.seven_segment:SevenSegment",
+    "ssd1306": "board_io.display.oled:Oled",
+    "sh1106": "board_io.display.oled:sh1106",
+})
 
 SENSOR_BACKEND = Option("board.sensors", "str", "sim", "Sensor backend.",
                         choices=tuple(SENSOR_BACKENDS), readers=("registry",))
@@ -66,9 +74,15 @@ LED_BACKEND = Option("board.leds", "str", "sim", "LED backend.", choices=tuple(L
                      readers=("registry",))
 BUTTON_BACKEND = Option("board.buttons", "str", "sim", "Button backend.",
                         choices=tuple(BUTTON_BACKENDS), readers=("registry",))
+DISPLAY_BACKEND = Option(
+    "clock.display", "str", "none",
+    "The clock display players read (both times, the side to move, a flag fall, a pause): "
+    "max7219 (an 8-digit 7-segment module on SPI), ssd1306 or sh1106 (a 128x64 OLED on I2C), "
+    "sim, none. docs/hardware.md.", choices=tuple(DISPLAY_BACKENDS), readers=("registry",))
 
 #: Every key board_io reads: the backend names, then :data:`board_io.schema.OPTIONS`.
-OPTIONS: tuple[Option[Any], ...] = (SENSOR_BACKEND, LED_BACKEND, BUTTON_BACKEND, *schema.OPTIONS)
+OPTIONS: tuple[Option[Any], ...] = (SENSOR_BACKEND, LED_BACKEND, BUTTON_BACKEND,
+                                    DISPLAY_BACKEND, *schema.OPTIONS)
 
 
 @dataclass
@@ -158,6 +172,13 @@ def create_buttons(config: ConfigSource, context: BackendContext) -> Buttons:
     buttons: Buttons = _create("button", BUTTON_BACKEND, BUTTON_BACKENDS, Buttons, config,
                                context)
     return buttons
+
+
+def create_display(config: ConfigSource, context: BackendContext) -> Display:
+    """Build the clock display named by ``clock.display`` (see :func:`create_sensors`)."""
+    display: Display = _create("display", DISPLAY_BACKEND, DISPLAY_BACKENDS, Display, config,
+                               context)
+    return display
 
 
 def create_scanner(config: ConfigSource, layout: Layout, sensors: SensorMatrix,

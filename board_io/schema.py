@@ -26,7 +26,7 @@ from board_io.options import Option
 from board_io.types import ButtonName
 
 __all__ = [
-    "BOARD", "BUTTONS", "BUTTON_PINS", "GPIO_MATRIX", "LEDS", "OPTIONS", "SERIAL",
+    "BOARD", "BUTTONS", "BUTTON_PINS", "DISPLAY", "GPIO_MATRIX", "LEDS", "OPTIONS", "SERIAL",
     "SHIFT_REGISTER", "SIM", "TIMING",
 ]
 
@@ -209,6 +209,32 @@ BUTTON_BOUNCE_MS = Option(
     readers=_GPIO_BUTTONS)
 BUTTONS = (*BUTTON_PINS.values(), BUTTON_PULL_UP, BUTTON_BOUNCE_MS)
 
+# -- [clock] (the display: the clock's times are the service's) --------------------------------
+_OLED = ("display:ssd1306", "display:sh1106")
+_DISPLAYS = ("display:max7219", *_OLED)
+DISPLAY_BRIGHTNESS = Option(
+    "clock.display_brightness", "float", 1.0, "Brightness of the clock display, 0..1.",
+    minimum=0.0, maximum=1.0, readers=_DISPLAYS)
+DISPLAY_SPI_BUS = Option(
+    "clock.display_spi_bus", "int", 0, "SPI bus of the max7219 clock display.", minimum=0,
+    maximum=6, readers=("display:max7219",))
+DISPLAY_SPI_DEVICE = Option(
+    "clock.display_spi_device", "int", 1,
+    "SPI chip select of the max7219 clock display (CE1: the LEDs may be on CE0).", minimum=0,
+    maximum=3, readers=("display:max7219",))
+DISPLAY_I2C_PORT = Option(
+    "clock.display_i2c_port", "int", 1, "I2C bus of the OLED clock display (/dev/i2c-N).",
+    minimum=0, maximum=20, readers=_OLED)
+DISPLAY_I2C_ADDRESS = Option(
+    "clock.display_i2c_address", "int", 0x3C,
+    "I2C address of the OLED clock display (0x3C on most modules; 0x3D).", minimum=0x03,
+    maximum=0x77, readers=_OLED)
+DISPLAY_ROTATE = Option(
+    "clock.display_rotate", "int", 0, "Turn the OLED's picture by this many degrees.",
+    choices=(0, 90, 180, 270), readers=_OLED)
+DISPLAY = (DISPLAY_BRIGHTNESS, DISPLAY_SPI_BUS, DISPLAY_SPI_DEVICE, DISPLAY_I2C_PORT,
+           DISPLAY_I2C_ADDRESS, DISPLAY_ROTATE)
+
 # -- [sim] ------------------------------------------------------------------------------------
 SIM_WIRING = Option(
     "sim.wiring", "str", "grid",
@@ -248,4 +274,4 @@ SIM = (SIM_WIRING, SIM_SENSING, SIM_BOUNCE_MS, SIM_BOUNCE_TOGGLES, SIM_GLITCH_RA
 
 #: Every key above, section by section.
 OPTIONS: tuple[Option[Any], ...] = (
-    *TIMING, *BOARD, *GPIO_MATRIX, *SHIFT_REGISTER, *SERIAL, *LEDS, *BUTTONS, *SIM)
+    *TIMING, *BOARD, *GPIO_MATRIX, *SHIFT_REGISTER, *SERIAL, *LEDS, *BUTTONS, *DISPLAY, *SIM)

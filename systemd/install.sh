@@ -88,7 +88,7 @@ else
 fi
 
 # 2. The service user and the groups that own the devices.
-for group in gpio dialout spi; do
+for group in gpio dialout spi i2c; do
   if ! getent group "$group" >/dev/null; then
     groupadd --system "$group"
     say "created group $group"
@@ -99,9 +99,9 @@ if ! id draughtsboard >/dev/null 2>&1; then
     --user-group draughtsboard
   say "created system user draughtsboard"
 fi
-if [ "$(id -nG draughtsboard | tr ' ' '\n' | grep -cxE 'gpio|dialout|spi')" -ne 3 ]; then
-  usermod -a -G gpio,dialout,spi draughtsboard
-  say "added draughtsboard to the groups gpio, dialout, spi"
+if [ "$(id -nG draughtsboard | tr ' ' '\n' | grep -cxE 'gpio|dialout|spi|i2c')" -ne 4 ]; then
+  usermod -a -G gpio,dialout,spi,i2c draughtsboard
+  say "added draughtsboard to the groups gpio, dialout, spi, i2c"
 fi
 
 # 3. Directories (a minimal root has no /etc/udev/rules.d, and the state directory is otherwise

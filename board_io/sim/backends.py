@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from board_io.buttons.base import Buttons, NoButtons
+from board_io.display.base import Display, NoDisplay, SimDisplay
 from board_io.errors import ConfigError
 from board_io.geometry import CellMap
 from board_io.leds.base import LedMatrix, NoLeds
@@ -121,3 +122,13 @@ def no_leds(config: ConfigSource, context: BackendContext) -> LedMatrix:
 def no_buttons(config: ConfigSource, context: BackendContext) -> Buttons:
     """The ``none`` button backend."""
     return NoButtons(clock=context.clock)
+
+
+def no_display(config: ConfigSource, context: BackendContext) -> Display:
+    """The ``none`` display backend: no clock display."""
+    return NoDisplay()
+
+
+def sim_display(config: ConfigSource, context: BackendContext) -> Display:
+    """The ``sim`` display backend: keeps the faces it is shown."""
+    return SimDisplay()

@@ -35,12 +35,14 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from board_io.clock import Clock, MonotonicClock
+from board_io.display.base import Display, Half, NoDisplay
 from board_io.errors import BoardIOError
 from board_io.leds.base import LedMatrix
 from board_io.registry import (
     SENSOR_BACKEND,
     BackendContext,
     create_buttons,
+    create_display,
     create_leds,
     create_scanner,
     create_sensors,
@@ -50,6 +52,7 @@ from board_io.schema import SCAN_HZ, TRANSFORM
 from board_io.sim import SimulatedBoard
 from board_io.types import ButtonName
 from engine import Board, Move
+from engine.outcome import Termination
 from engine.search import Limit
 from engine.variant import Variant, find_variant
 from firmware_host.app import logsetup
@@ -58,6 +61,8 @@ from firmware_host.app.notify import Notifier
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
     BOARD_ID,
+    BOARD_LANGUAGE,
+    CLOCK_DISPLAY_WHITE,
     ENGINE_SEED,
     GAME_BALLOT,
     GAME_MODE,
@@ -67,10 +72,12 @@ from firmware_host.config.schema import (
     STORE_SPOOL_DIR,
     STORE_URL,
 )
+from firmware_host.feedback.clockface import clock_face
 from firmware_host.game.controller import Controller
 from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
 from firmware_host.game.types import Mode, SessionConfig
+from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent
 from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.health import HealthTracker
@@ -131,7 +138,8 @@ class Service:
     def __init__(self, controller: Controller[Session], scanner: Scanner, store: RedisStore,
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
-                 transform: str = "identity", keepalive: KeepAlive | None = None) -> None:
+                 transform: str = "identity", keepalive: KeepAlive | None = None,
+                 display: ClockDisplay | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -151,6 +159,8 @@ class Service:
         self.keepalive = keepalive
         if keepalive is not None:
             keepalive.on_lost = self._lost
+        #: The clock display the players read (None: none).
+        self.display = display
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
@@ -191,6 +201,8 @@ class Service:
         if now - self._last_faults >= FAULTS_PERIOD:
             self._last_faults = now
             self._pass_reported_faults()
+        if self.display is not None:
+            self.display.show(self.session, now)
 
     def _lost(self, exc: BoardIdInUse) -> None:
         """From the keep-alive thread: another board took the id while Redis was away."""
@@ -304,12 +316,34 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                             resume=wiring.resume)
     remote = open_remote(config, controller, stack, clock, worker,
                          VIRTUAL_TIME_DEPTH if wiring.virtual_time else None)
+    display = stack.enter_context(create_display(config, context))
+    clock_display = None if isinstance(display, NoDisplay) else ClockDisplay(
+        display, Half(config[CLOCK_DISPLAY_WHITE]), translator(config[BOARD_LANGUAGE]).gettext)
     notifier = wiring.notifier or stack.enter_context(Notifier())
     sim = context.shared.get("sim-board")
     period = 1.0 / config[SCAN_HZ]
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=remote,
-                   transform=config[TRANSFORM], keepalive=keepalive)
+                   transform=config[TRANSFORM], keepalive=keepalive, display=clock_display)
+
+
+@dataclass(frozen=True)
+class ClockDisplay:
+    """The clock display and how the game's clock is put on it (``white``: the half of White's
+    time; ``words``: the board's language)."""
+
+    display: Display
+    white: Half
+    words: Callable[[str], str]
+
+    def show(self, session: Session, now: float) -> None:
+        """Show the game's clock as it is at ``now`` (the display skips a face it shows)."""
+        keeper, outcome = session.timekeeper, session.outcome
+        flag = None if outcome is None or outcome.winner is None \
+            or outcome.termination is not Termination.TIME_FORFEIT else outcome.winner.opponent
+        self.display.show(clock_face(keeper.clock, now, width=self.display.half_width,
+                                     white=self.white, held=keeper.holding, flag=flag,
+                                     words=self.words))
 
 
 def _open_store(config: Config, pdn_files: bool) -> RedisStore:

@@ -281,6 +281,12 @@ CLOCK_DEFAULT_TIME: Option[str] = Option(
     "round's start) loses by forfeit; minutes, or with h, m, s (30, 1h); 0: none. "
     "docs/tournament.md.", readers=_SERVICE, check=_duration_problem)
 
+CLOCK_DISPLAY_WHITE: Option[str] = _str(
+    "clock.display_white", "left",
+    "The half of the clock display that shows White's time, as the players see it (the "
+    "display stands at the board's side, as a chess clock does). docs/hardware.md.",
+    ("left", "right"))
+
 # [board] (the backends, the map and rgb are board_io's)
 BOARD_ID: Option[str] = Option(
     "board.id", "str", "board1",
@@ -358,9 +364,9 @@ SERVICE_OPTIONS: tuple[Option[object], ...] = (
     ENGINE_HUB_SEARCH_TIMEOUT_S, ENGINE_HUB_SEARCH_MARGIN_S, ENGINE_HUB_STOP_TIMEOUT_S,
     ENGINE_HUB_DEPTH, ENGINE_HUB_NODES, ENGINE_HUB_MOVETIME_S, ENGINE_SEED, TIMING_SETTLE_MS,
     TIMING_ERROR_MS, TIMING_TAKEBACK_MS, TIMING_NEWGAME_MS, TIMING_CROWN_MS, CLOCK_TIME_CONTROL,
-    CLOCK_DEFAULT_TIME, BOARD_ID, BOARD_LANGUAGE, BOARD_GUIDANCE, STORE_URL, STORE_GAMES_DIR,
-    STORE_SPOOL_DIR, WEB_LISTEN, WEB_CONTROL,
-    WEB_TOKEN_FILE, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
+    CLOCK_DEFAULT_TIME, CLOCK_DISPLAY_WHITE, BOARD_ID, BOARD_LANGUAGE, BOARD_GUIDANCE,
+    STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, WEB_LISTEN, WEB_CONTROL, WEB_TOKEN_FILE,
+    WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
 )
 
 

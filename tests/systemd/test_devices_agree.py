@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from board_io.devices import CLASSES, backend_classes, unit_device_classes
-from board_io.registry import BUTTON_BACKENDS, LED_BACKENDS, SENSOR_BACKENDS
+from board_io.registry import BUTTON_BACKENDS, DISPLAY_BACKENDS, LED_BACKENDS, SENSOR_BACKENDS
 
 UNIT = Path(__file__).resolve().parents[2] / "systemd" / "draughtsboard.service"
 
@@ -27,7 +27,8 @@ def test_supplementary_groups_are_the_classes_groups() -> None:
 
 def test_every_hardware_backend_declares_its_devices() -> None:
     declared = backend_classes()
-    tables = {"sensors": SENSOR_BACKENDS, "leds": LED_BACKENDS, "buttons": BUTTON_BACKENDS}
+    tables = {"sensors": SENSOR_BACKENDS, "leds": LED_BACKENDS, "buttons": BUTTON_BACKENDS,
+              "display": DISPLAY_BACKENDS}
     for kind, table in tables.items():
         for name in table:
             if name in ("sim", "none"):
