@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -87,8 +88,13 @@ class Hall:
         self.sync.set(BoardKeys(board_id).alive, json.dumps(value))
 
     def _post(self, board_id: str) -> Any:
+        owner = threading.get_ident()
+
         def post(event: SessionEvent) -> None:
-            self.loop.call_soon_threadsafe(self._handle, board_id, event)
+            if threading.get_ident() == owner:  # the reader's start (the hall's pause, read
+                self._handle(board_id, event)   # first): handled as the service starts
+            else:
+                self.loop.call_soon_threadsafe(self._handle, board_id, event)
         return post
 
     def _handle(self, board_id: str, event: SessionEvent) -> None:

@@ -317,3 +317,66 @@ def test_the_card_stops_saying_put_back_once_the_board_is_back_in_sync() -> None
         assert await said() == "board in sync with the game"
 
     run(scenario)
+
+
+def test_a_board_powered_off_during_the_hall_pause_comes_back_paused() -> None:
+    """Issue 38: "Pause all does not reach a board that is offline": the reply said "Pause
+    sent to 4 boards", the board came back with its clock running while the hall stayed
+    paused, and Resume answered "the clock is already so"."""
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        boards = {name: hall.board(name) for name in ("hall-1", "hall-2")}
+        for rig in boards.values():
+            rig.play("32-28")
+        hall.power_off("hall-2")                   # a power cut at hall-2
+        reply = await http.post("/arbiter/pause-all", headers=BEARER,
+                                data={"reason": "fire alarm"})
+        paused = await reply.json()
+        assert reply.status == 200
+        assert paused["message"] == ("every clock paused: done on hall-1; offline, paused as "
+                                     "it comes back: hall-2")
+        assert paused["answers"] == {"hall-1": {"answer": "done"},
+                                     "hall-2": {"answer": "not_reached"}}
+        back = hall.restart("hall-2")              # the power is back during the pause
+        clock = back.last("clock")
+        assert (clock["paused"], clock["held"]) == (True, ["hall"])
+        assert back.state == "paused"
+        back.wait(120_000)
+        assert back.published("result") == []
+        resumed = await http.post("/arbiter/resume-all", headers=BEARER, data={})
+        assert (await resumed.json())["message"] == "every clock resumed: done on hall-1, hall-2"
+        assert back.last("clock")["paused"] is False and back.state == "human_to_move"
+
+    run(scenario)
+
+
+def test_one_boards_clock_is_held_for_a_correction_and_released_from_the_console() -> None:
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        rig = hall.board("hall-2")
+        for text in ("32-28", "18-23", "37-32"):
+            rig.play(text)
+        corrected = await http.post("/arbiter/correct-move", headers=BEARER, data={
+            "board": "hall-2", "game_id": rig.session.game_id or "", "ply": "3",
+            "move": "33-29", "reason": "White played 33-29"})
+        assert (await corrected.json())["message"] == "hall-2: ply 3 corrected to 33-29: done"
+        held = rig.last("clock")
+        assert (held["paused"], held["held"], held["running"]) == (True, ["setup"], "black")
+        early = await http.post("/arbiter/release", headers=BEARER, data={
+            "board": "hall-2", "reason": "go on"})
+        assert early.status == 409                 # not set up yet: the board says so
+        assert (await early.json())["error"] == (
+            "hall-2: clock released: refused by the board: resume: first put the pieces as "
+            "the lights show")
+        rig.wait(40_000)                           # the players set the position up
+        rig.lift("32", "33")
+        rig.place("29", "37")
+        assert rig.state == "paused" and rig.last("clock")["clock_black"] == held["clock_black"]
+        released = await http.post("/arbiter/release", headers=BEARER, data={
+            "board": "hall-2", "reason": "set up"})
+        assert (await released.json())["message"] == "hall-2: clock released: done"
+        assert rig.state == "human_to_move" and rig.last("clock")["paused"] is False
+        claim = await http.post("/arbiter/hold", headers=BEARER, data={
+            "board": "hall-2", "reason": "a claim of a repetition"})
+        assert (await claim.json())["message"] == "hall-2: clock held: done"
+        assert rig.last("clock")["held"] == ["arbiter"] and rig.state == "paused"
+
+    run(scenario)
