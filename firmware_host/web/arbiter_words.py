@@ -151,7 +151,8 @@ def answered(decision: str, answers: Mapping[str, Mapping[str, object]], action:
             parts.append(tr.gettext(HALL_OFFLINE[action]).format(boards=", ".join(boards)))
         else:
             parts.append(tr.gettext(MANY_ANSWERS[key]).format(boards=", ".join(boards)))
-    return f"{decision}: " + "; ".join(parts)
+    return tr.gettext(N_("{decision}: {answers}")).format(decision=decision,
+                                                          answers="; ".join(parts))
 
 
 def decision_words(entry: Mapping[str, object], tr: Translator = ENGLISH) -> str:

@@ -85,7 +85,7 @@ def test_a_decision_is_answered_in_french_and_logged_as_it_was() -> None:
         french = {**BEARER, "Accept-Language": "fr-CH, fr;q=0.9"}
         given = await http.post("/arbiter/add-time", headers=french, data={
             "board": "hall-7", "side": "black", "seconds": "60", "reason": "un spectateur"})
-        assert (await given.json())["message"] == "Envoyé à hall-7 : +60 s pour les Noirs"
+        assert (await given.json())["message"] == "hall-7 : +60 s pour les Noirs : fait"
         no_reason = await http.post("/arbiter/add-time?lang=fr", headers=BEARER, data={
             "board": "hall-7", "side": "black", "seconds": "60"})
         assert no_reason.status == 400
@@ -95,20 +95,22 @@ def test_a_decision_is_answered_in_french_and_logged_as_it_was() -> None:
             "board": "hall-9", "side": "black", "seconds": "60", "reason": "x"})
         assert (await nowhere.json())["error"] == "pas de damier 'hall-9'"
         paused = await http.post("/arbiter/pause-all?lang=fr", headers=BEARER, data={})
-        assert (await paused.json())["message"] == "Pause envoyée à 1 damier : hall-7"
+        assert (await paused.json())["message"] == \
+            "toutes les pendules arrêtées : fait sur hall-7"
         state = await (await http.get("/arbiter/state.json?lang=fr", headers=BEARER)).json()
-        assert [e["text"] for e in state["audit"]] == ["toutes les pendules arrêtées",
-                                                       "hall-7 : +60 s pour les Noirs"]
+        assert [e["text"] for e in state["audit"]] == [
+            "toutes les pendules arrêtées : fait sur hall-7",
+            "hall-7 : +60 s pour les Noirs : fait"]
         log = await (await http.get("/arbiter/audit.json?lang=fr", headers=BEARER)).json()
         assert [(e["action"], e["detail"], e["reason"]) for e in log["audit"]] == [
             ("pause_all", {"boards": ["hall-7"]}, ""),
             ("add_time", {"side": "black", "seconds": 60.0}, "un spectateur")]
         english = await http.post("/arbiter/resume-all", headers=BEARER, data={})
-        assert (await english.json())["message"] == "Resume sent to 1 board: hall-7"
+        assert (await english.json())["message"] == "every clock resumed: done on hall-7"
         decided = await http.post("/arbiter/adjudicate?lang=fr", headers=BEARER, data={
             "board": "hall-7", "result": "white", "reason": "absent"})
         assert (await decided.json())["message"] == \
-            "Envoyé à hall-7 : décision de l’arbitre, Les Blancs ont gagné"
+            "hall-7 : décision de l’arbitre, Les Blancs ont gagné : fait"
         page = await (await http.get("/arbiter?lang=fr", headers={**HTML, **BEARER})).text()
         assert ('<dd class="result">Les Blancs ont gagné (décision de l’arbitre)</dd>'
                 in page)

@@ -66,16 +66,15 @@ def _last_clock(rig: BoardRig) -> dict[str, Any]:
     return clocks[-1]
 
 
-def _obey(rig: BoardRig, before: int) -> None:
-    """The board takes the command sent after ``before`` from its stream and carries it out."""
-    remote = rig.service.remote
-    assert remote is not None and remote.wait_posted(before + 1, 10)
-    rig.run(0.3)
-
-
-def _posted(rig: BoardRig) -> int:
-    assert rig.service.remote is not None
-    return rig.service.remote.posted
+def _until(wait: WebDriverWait[webdriver.Chrome], rigs: tuple[BoardRig, ...],
+           seen: Callable[[webdriver.Chrome], bool]) -> None:
+    """Wait until the page shows what ``seen`` looks for, the boards running meanwhile (a
+    decision waits for their answers: they read it and carry it out as they run)."""
+    def running(browser: webdriver.Chrome) -> bool:
+        for rig in rigs:
+            rig.run(0.1)
+        return seen(browser)
+    wait.until(running)
 
 
 def _decide(browser: webdriver.Chrome, board: str, form: str, result: str, reason: str) -> str:
@@ -124,17 +123,16 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
     assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-1 .clock-white.running")
     assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-2 .clock-black.running")
 
-    # Pause every clock, from the keyboard: the question, Enter on "Yes", the reply in words.
-    posted = {rig.board_id: _posted(rig) for rig in (one, two)}
+    # Pause every clock, from the keyboard: the question, Enter on "Yes", the reply in words:
+    # what the boards answered.
     browser.find_element(By.ID, "arb-pause-all").send_keys(Keys.ENTER)
     wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
     assert _text_of(browser, "#arb-confirm-text") == "Pause the clocks of every board?"
     assert browser.switch_to.active_element.get_attribute("id") == "arb-confirm-yes"
     browser.switch_to.active_element.send_keys(Keys.ENTER)
-    wait.until(lambda b: _text_of(b, "#arb-status") ==
-               "Pause sent to 2 boards: hall-1, hall-2")
+    _until(wait, (one, two), lambda b: _text_of(b, "#arb-status") ==
+           "every clock paused: done on hall-1, hall-2")
     for rig in (one, two):
-        _obey(rig, posted[rig.board_id])
         assert _last_clock(rig)["paused"] is True
     # The feed's clock readings: both boards held.
     wait.until(lambda b: [_text_of(b, f"#arb-{name} .clocks .held")
@@ -144,28 +142,25 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
     assert _text_of(browser, "#arb-hall-1 .clock-black .time") == _shown(paused["clock_black"])
 
     # Adjudicate hall-2 (the game in play), then correct its result: each with its reason.
-    before = _posted(two)
     question = _decide(browser, "hall-2", "arb-adjudicate", "White won",
                        "Black did not come back after the break")
     assert question == ("End the game on hall-2: White won? Reason: Black did not come back "
                         "after the break.")
-    wait.until(lambda b: _text_of(b, "#arb-status") == "Sent to hall-2: adjudicated, White won")
-    _obey(two, before)
+    _until(wait, (two,), lambda b: _text_of(b, "#arb-status") ==
+           "hall-2: adjudicated, White won: done")
     wait.until(lambda b: _text_of(b, "#arb-hall-2 .result") == "White won (adjudication)")
     wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct")
                .is_displayed())
     assert not browser.find_element(By.CSS_SELECTOR,
                                     "#arb-hall-2 form.arb-adjudicate").is_displayed()
-    before = _posted(two)
     question = _decide(browser, "hall-2", "arb-correct", "Draw",
                        "the players had agreed a draw")
     assert question == "Change the result on hall-2 to Draw? Reason: the players had agreed a draw."
-    wait.until(lambda b: _text_of(b, "#arb-status") ==
-               "Sent to hall-2: result corrected to Draw")
-    _obey(two, before)
+    _until(wait, (two,), lambda b: _text_of(b, "#arb-status") ==
+           "hall-2: result corrected to Draw: done")
     wait.until(lambda b: _text_of(b, "#arb-hall-2 .result") == "Draw (adjudication)")
-    wait.until(lambda b: "hall-2: result corrected to Draw (the players had agreed a draw)"
-               in _text_of(b, "#arb-audit"))
+    wait.until(lambda b: "hall-2: result corrected to Draw: done (the players had agreed a "
+               "draw)" in _text_of(b, "#arb-audit"))
     assert _overflow(browser) <= 0
     browser.save_screenshot(str(SHOTS / "web-arbiter.png"))
 
@@ -190,7 +185,6 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
             assert button.rect["height"] >= 44 and button.rect["x"] >= 0
             assert button.rect["x"] + button.rect["width"] <= PHONE[0]
     # Time for Black on hall-1, asked and then cancelled: nothing is sent.
-    before = _posted(one)
     form = browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 form.arb-add-time")
     Select(form.find_element(By.NAME, "side")).select_by_visible_text("Black")
     form.find_element(By.NAME, "reason").send_keys("a spectator disturbed Black")
@@ -281,17 +275,15 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
     assert _text_of(browser, "#arb-start-round") == "Start round 3"
 
     # Start round 3: asked, then sent to every board of the pairing that can start it.
-    posted = {rig.board_id: _posted(rig) for rig in (one, two)}
     browser.find_element(By.ID, "arb-start-round").click()
     wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
     assert _text_of(browser, "#arb-confirm-text") == (
         "Start round 3 on every board of its pairing now? Each board's game gets its players, "
         "and its clock starts with the full time.")
     browser.find_element(By.ID, "arb-confirm-yes").click()
-    wait.until(lambda b: _text_of(b, "#arb-status") ==
-               "Round 3 started on 2 boards: hall-1, hall-2; not started: hall-3 (offline)")
+    started = "Round 3 started on 2 boards: hall-1, hall-2; not started: hall-3 (offline)"
+    _until(wait, (one, two), lambda b: _text_of(b, "#arb-status") == started)
     for rig in (one, two):
-        _obey(rig, posted[rig.board_id])
         clock = _last_clock(rig)
         assert (clock["running"], clock["paused"], clock["clock_white"]) == ("white", False, 180)
     # The cards name the players (the boards' header events) and show both clocks full.
@@ -377,13 +369,14 @@ def test_the_console_in_russian_and_on_a_japanese_phone(
     assert _text_of(browser, "#arb-status") == "Отменено: ничего не отправлено."
     browser.find_element(By.ID, "arb-pause-all").click()
     browser.find_element(By.ID, "arb-confirm-yes").click()
-    wait.until(lambda b: _text_of(b, "#arb-status") ==
-               "Пауза отправлена на 2 доски: hall-1, hall-2")
+    _until(wait, (one, two), lambda b: _text_of(b, "#arb-status") ==
+           "все часы остановлены: выполнено на hall-1, hall-2")
 
     # An offline board's clock stays as it was when last seen; an online one's runs on.
     browser.find_element(By.ID, "arb-resume-all").click()
     browser.find_element(By.ID, "arb-confirm-yes").click()
-    wait.until(lambda b: _text_of(b, "#arb-status").startswith("Пуск часов отправлен"))
+    _until(wait, (one, two), lambda b: _text_of(b, "#arb-status").startswith(
+        "все часы снова пущены: выполнено"))
     two.beat("stopped")
     wait.until(lambda b: _text_of(b, "#arb-hall-2 .alive") == "не в сети")
     held, running = _times(browser, "hall-2"), _times(browser, "hall-1")
@@ -419,4 +412,5 @@ def test_the_console_in_russian_and_on_a_japanese_phone(
         "hall-1 の黒に 60 秒を与えますか？ 理由：観客の妨害。"
     browser.save_screenshot(str(SHOTS / "web-arbiter-phone-ja.png"))
     browser.find_element(By.ID, "arb-confirm-yes").click()
-    wait.until(lambda b: _text_of(b, "#arb-status") == "hall-1 に送信しました：黒 +60 秒")
+    _until(wait, (one, two), lambda b: _text_of(b, "#arb-status") ==
+           "hall-1：黒 +60 秒：実行しました")

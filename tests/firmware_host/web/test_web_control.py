@@ -112,8 +112,13 @@ def test_resign_draw_and_adjust(web: WebServer, make_board: BoardMaker) -> None:
     assert [e["state"] for e in events if e["event"] == "adjust"] == [True]
     events = send(web, rig, "done")
     assert [e["state"] for e in events if e["event"] == "adjust"] == [False]
-    events = send(web, rig, "draw")
-    assert [e["result"] for e in events if e["event"] == "result"] == ["1/2-1/2"]
+    refused = send(web, rig, "draw")              # the phone's draw names no side: whose?
+    assert [e["reason"] for e in refused if e["event"] == "command_refused"] == ["which_side"]
+    offered = send(web, rig, "draw:white")        # White, who has just moved, offers ...
+    assert [e["side"] for e in offered if e["event"] == "draw_offer"] == ["white"]
+    events = send(web, rig, "draw:black")         # ... and Black accepts
+    assert [(e["result"], e["note"]) for e in events if e["event"] == "result"] == [
+        ("1/2-1/2", "draw offered by White, accepted by Black")]
     play = make_board("ctl5", mode="play")
     assert "draw_declined" in kinds(send(web, play, "draw"))
     events = send(web, play, "resign")
