@@ -11,7 +11,7 @@ Draws and resignations in ``record`` mode name their side (a button of each side
 ``draw_white`` ... ``resign_black``, or the phone's form with ``side``): a side-less press is
 refused there (``which_side``), never guessed. A draw is offered by the side that has just
 moved, and stands until the other side accepts it (its own draw button) or declines it by
-moving (docs/tournament.md#draw-offers).
+moving (docs/tournament.md#draw-offers-and-resignations).
 """
 
 from __future__ import annotations
