@@ -5,6 +5,7 @@ held counts for nothing and is put back; every arbiter command is answered."""
 from __future__ import annotations
 
 import fakeredis
+import pytest
 
 from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
@@ -19,12 +20,14 @@ def hall(rig: Rig, value: str, decision: str | None = None) -> None:
     rig.session.handle(Command("hall", rig.now, value=value, id=decision))
 
 
-def test_a_move_made_during_the_pause_is_refused_put_back_and_earns_nothing() -> None:
+@pytest.mark.parametrize("held_by", ["hall", "pause"])
+def test_a_move_made_during_the_pause_is_refused_put_back_and_earns_nothing(held_by: str
+                                                                           ) -> None:
     """Issue 38: "a move made during a hall pause is recorded and earns the increment;
-    nothing marks it"."""
+    nothing marks it" (the hall's pause, and the arbiter's hold of the board)."""
     rig = clocked()
     rig.play("32-28")
-    hall(rig, "pause")
+    rig.session.handle(Command(held_by, rig.now, value="pause"))
     assert rig.state == "paused"
     black = rig.last("clock")["clock_black"]
     rig.play("19-23")                            # Black moves although the clock is stopped
@@ -35,7 +38,8 @@ def test_a_move_made_during_the_pause_is_refused_put_back_and_earns_nothing() ->
     assert rig.leds_of("missing") == {"19"} and rig.leds_of("extra") == {"23"}
     rig.wait(60_000)
     assert rig.last("clock")["clock_black"] == black     # no time ran, no increment
-    hall(rig, "resume")
+    rig.session.handle(Command("hall" if held_by == "hall" else "resume", rig.now,
+                               value="resume"))
     assert rig.state == "syncing"                # the board is not the game's: put it back
     assert rig.last("clock")["paused"] is False
     rig.lift("23")

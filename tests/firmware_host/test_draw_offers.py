@@ -10,14 +10,7 @@ import pytest
 from engine.pdn import read_games
 from firmware_host.game.types import Command
 from firmware_host.store.pdnrender import render_game
-from tests.firmware_host.session_harness import Rig
-
-
-def played(*moves: str, **settings: object) -> Rig:
-    rig = Rig("international", **settings)  # type: ignore[arg-type]
-    for text in moves:
-        rig.play(text)
-    return rig
+from tests.firmware_host.test_correct_move import played
 
 
 def test_a_draw_is_one_press_no_more() -> None:
