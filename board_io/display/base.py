@@ -63,6 +63,7 @@ class Display(Device):
         self.half_width = half_width
         self._shown: Face | None = None
         self._next: Face | None = None
+        self._asked: Face | None = None
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         if threaded:
@@ -82,7 +83,9 @@ class Display(Device):
                 self._draw(face)
             return
         with self._wake:
-            self._next = face
+            if face == self._asked:
+                return  # asked for already (the service asks at every scan)
+            self._asked = self._next = face
             self._wake.notify()
 
     def _run(self) -> None:

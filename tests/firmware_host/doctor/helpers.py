@@ -35,7 +35,7 @@ class FakeMachine:
         (self.proc / "devices").write_text(PI_DEVICES)
         self.nodes: dict[str, Node] = {}
         self.user_groups: frozenset[str] | None = frozenset({"draughtsboard", "gpio",
-                                                            "dialout", "spi"})
+                                                            "dialout", "spi", "i2c"})
         self.groups = {"draughtsboard", "gpio", "dialout", "spi", "i2c"}
 
     def add(self, name: str, major: int, group: str = "gpio", mode: int = 0o660, *,

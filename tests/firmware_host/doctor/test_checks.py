@@ -73,7 +73,7 @@ def test_user_outside_a_group_fails_with_the_usermod_line(machine: FakeMachine) 
     machine.user_groups = frozenset({"draughtsboard", "gpio"})
     check = check_user(machine.system())
     assert not check.ok
-    assert check.fix == "sudo usermod -a -G dialout,spi draughtsboard"
+    assert check.fix == "sudo usermod -a -G dialout,i2c,spi draughtsboard"
 
 
 # --- device nodes -----------------------------------------------------------------------------

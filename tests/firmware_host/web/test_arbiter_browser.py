@@ -164,6 +164,37 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
     assert _overflow(browser) <= 0
     browser.save_screenshot(str(SHOTS / "web-arbiter.png"))
 
+    # A move of the finished game corrected: the question says the result is kept and no
+    # clock runs; the board refuses a move that is not legal there, and the refusal stays on
+    # the console until it is dismissed.
+    fix = browser.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct-move")
+    ply = fix.find_element(By.NAME, "ply")
+    ply.clear()
+    ply.send_keys("1")
+    fix.find_element(By.NAME, "move").send_keys("33-28")
+    fix.find_element(By.NAME, "reason").send_keys("the score sheets")
+    browser.execute_script("arguments[0].scrollIntoView()", fix)
+    fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert _text_of(browser, "#arb-confirm-text") == (
+        "Correct ply 1 on hall-2 to 33-28? The result (Draw (adjudication)) is kept: the game "
+        "stays over and no clock runs. Reason: the score sheets.")
+    Select(fix.find_element(By.NAME, "result")).select_by_visible_text(
+        "Withdraw it: play resumes")
+    fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert "Black's clock stays held until you release it" in _text_of(
+        browser, "#arb-confirm-text")
+    browser.find_element(By.ID, "arb-confirm-no").click()
+    fix.find_element(By.NAME, "move").clear()
+    fix.find_element(By.NAME, "move").send_keys("46-1")
+    fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    refusal = ("Not done: hall-2: ply 1 corrected to 46-1, result withdrawn: refused by the "
+               "board: correct_move: that move is not legal there")
+    _until(wait, (two,), lambda b: _text_of(b, "#arb-status") == refusal)
+    assert _text_of(browser, "#arb-refusals li span") == refusal
+    browser.find_element(By.CSS_SELECTOR, "#arb-refusals li button").click()  # Dismiss
+    assert browser.find_elements(By.CSS_SELECTOR, "#arb-refusals li") == []
+
     status, _, pdn = web.get("/broadcast.pdn")
     assert status == 200
     text = " ".join(pdn.split())
@@ -200,7 +231,7 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
                               {"Authorization": f"Bearer {web.arbiter.token}"})
     assert status == 200
     assert [e["action"] for e in json.loads(body)["audit"]] == [
-        "correct_result", "adjudicate", "pause_all"]
+        "correct_move", "correct_result", "adjudicate", "pause_all"]
 
 
 def test_the_board_page_and_the_hall_show_both_clocks(
