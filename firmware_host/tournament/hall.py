@@ -49,7 +49,7 @@ class HallState:
         try:
             data = json.loads(raw.decode() if isinstance(raw, bytes) else str(raw))
         except (ValueError, UnicodeDecodeError):
-            log.error("hall: %s is not JSON: the hall counts as paused", HALL)
+            log.warning("hall: %s is not JSON: the hall counts as paused", HALL)
             return cls(True)
         if not isinstance(data, dict):
             return cls(True)

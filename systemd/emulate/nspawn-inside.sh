@@ -15,7 +15,7 @@ venv=/opt/draughtsboard/venv
 # 0. A Raspberry Pi's /proc/devices lines (this kernel has no GPIO/SPI/I2C drivers), for systemd
 #    to resolve DeviceAllow=char-spi and the others.
 if mount --bind /etc/draughtsboard-emulate/proc-devices /proc/devices; then
-  verdict "INFO /proc/devices overlaid with a Pi's gpiochip, spi, ttyACM, ttyUSB, i2c lines"
+  verdict "INFO /proc/devices overlaid with a Pi's gpiochip, spi, i2c, ttyACM, ttyUSB, ttyAMA lines"
 else
   verdict "FAIL cannot overlay /proc/devices"
 fi
@@ -51,8 +51,9 @@ mknod -m 0666 /dev/spidev0.0 c 153 0
 mknod -m 0666 /dev/ttyACM0 c 166 0
 mknod -m 0666 /dev/ttyUSB0 c 188 0
 mknod -m 0666 /dev/i2c-1 c 89 1
-nodes=(/dev/gpiochip0 /dev/spidev0.0 /dev/ttyACM0 /dev/ttyUSB0 /dev/i2c-1)
-verdict "INFO /proc/devices here: gpiochip $gpiochip, spi 153, ttyACM 166, ttyUSB 188, i2c 89"
+mknod -m 0666 /dev/ttyAMA0 c 204 64
+nodes=(/dev/gpiochip0 /dev/spidev0.0 /dev/ttyACM0 /dev/ttyUSB0 /dev/i2c-1 /dev/ttyAMA0)
+verdict "INFO /proc/devices here: gpiochip $gpiochip, spi 153, i2c 89, ttyACM 166, ttyUSB 188, ttyAMA 204"
 
 # 3. A "remote" Redis address: 192.0.2.10 on the loopback interface, with a listener.
 ip addr add 192.0.2.10/32 dev lo
@@ -97,10 +98,10 @@ devices = report["devices"]
 lines = []
 def check(ok, text):
     lines.append(("PASS " if ok else "FAIL ") + text)
-for node in ("/dev/gpiochip0", "/dev/spidev0.0", "/dev/ttyACM0", "/dev/ttyUSB0"):
+for node in ("/dev/gpiochip0", "/dev/spidev0.0", "/dev/ttyACM0", "/dev/ttyUSB0", "/dev/i2c-1"):
     check(devices[node] in ("ENXIO", "ENODEV", "opened"),
           f"{node} let through the device policy ({devices[node]}: no driver on this kernel)")
-check(devices["/dev/i2c-1"] == "EPERM", f"/dev/i2c-1 refused by the device policy ({devices['/dev/i2c-1']})")
+check(devices["/dev/ttyAMA0"] == "EPERM", f"/dev/ttyAMA0 refused by the device policy ({devices['/dev/ttyAMA0']})")
 check(report["/proc/cpuinfo readable"], "/proc/cpuinfo readable (no ProcSubset=pid)")
 check(report["redis 127.0.0.1:6379"] == "connected", "local Redis reachable")
 # IPAddressDeny= drops the packets (a TCP connect times out; the same connect outside the

@@ -5,8 +5,8 @@
 # nothing is missing but the build's setuptools, from a local wheel), checks the service sends
 # READY=1, and runs a probe
 # as the service in the unit's sandbox (systemd/emulate/device-probe.py) that opens device nodes
-# of a Raspberry Pi's majors: gpiochip, spi 153, ttyACM 166, ttyUSB 188 must pass the device
-# policy, i2c 89 (no backend opens it) must be refused.
+# of a Raspberry Pi's majors: gpiochip, spi 153, i2c 89, ttyACM 166, ttyUSB 188 must pass the
+# device policy, ttyAMA 204 (the Pi's own UART: no backend opens it) must be refused.
 #
 # This machine's kernel has no GPIO, SPI or I2C drivers, so /proc/devices lacks their names and
 # systemd could not resolve DeviceAllow=char-spi: the container sees the host's /proc/devices with
@@ -67,7 +67,8 @@ gpiochip=239
 while grep -qE "^ *$gpiochip " /proc/devices; do gpiochip=$((gpiochip - 1)); done
 awk -v g="$gpiochip" '
   /^Character devices:/ {print; print " 89 i2c"; print "153 spi"; print "166 ttyACM";
-                         print "188 ttyUSB"; print g " gpiochip"; next} {print}' /proc/devices \
+                         print "188 ttyUSB"; print "204 ttyAMA"; print g " gpiochip"; next}
+  {print}' /proc/devices \
   > "$devices"
 cat > "$root/etc/systemd/system/emulate-check.service" <<UNIT
 [Unit]

@@ -47,7 +47,7 @@ def test_control_needs_pairing_and_a_fresh_form(web: WebServer, make_board: Boar
     session = cookie.split(";", 1)[0]
     assert session.startswith(f"{COOKIE}=") and len(session) > len(COOKIE) + 40  # its own
     _, _, page = web.get("/board/auth1", {"Cookie": session})
-    assert 'value="resign"' in page
+    assert 'value="resign:white"' in page  # a recorded game: a button for each side
     assert '<option value="brazilian">Brazilian draughts</option>' in page
     assert 'value="international"' not in page
     csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
