@@ -12,8 +12,10 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:commands`` stream: the web app's commands to the board (:mod:`firmware_host.remote`);
 - ``…:settings`` hash: the settings chosen at the web app (:mod:`firmware_host.remote.saved`);
 - ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
-- ``draughtsboard:rounds:<round>`` string: a round's pairings; ``draughtsboard:audit`` stream:
-  the arbiter's decisions (:mod:`firmware_host.tournament`).
+- ``draughtsboard:rounds:<round>`` string: a round's pairings (``…:<round>:<event key>`` for a
+  round of a named event, :func:`round_key`), ``draughtsboard:round-index`` hash: every stored
+  round's key and its round and event; ``draughtsboard:audit`` stream: the arbiter's decisions
+  (:mod:`firmware_host.tournament`).
 
 Every module that names a key takes it from here.
 
@@ -26,6 +28,7 @@ Every module that names a key takes it from here.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 from collections.abc import Mapping
@@ -33,7 +36,7 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["AUDIT", "BOARDS", "ROOT", "BoardKeys", "new_game_id", "round_key"]
+__all__ = ["AUDIT", "BOARDS", "ROOT", "ROUND_INDEX", "BoardKeys", "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
 #: The set of every board id that has recorded a game.
@@ -42,13 +45,20 @@ BOARDS = f"{ROOT}:boards"
 AUDIT = f"{ROOT}:audit"
 
 
-def round_key(number: str) -> str:
-    """A round's pairings.
+#: Every stored round: its key -> JSON ``{"round", "event"}``.
+ROUND_INDEX = f"{ROOT}:round-index"
 
-    >>> round_key("3")
-    'draughtsboard:rounds:3'
+
+def round_key(number: str, event: str = "") -> str:
+    """A round's pairings: of a named event, keyed by a digest of the name too (two groups'
+    round 2 are two rounds).
+
+    >>> round_key("3"), round_key("3", "Group A")
+    ('draughtsboard:rounds:3', 'draughtsboard:rounds:3:0d2687dd82e2')
     """
-    return f"{ROOT}:rounds:{number}"
+    if not event:
+        return f"{ROOT}:rounds:{number}"
+    return f"{ROOT}:rounds:{number}:{hashlib.sha256(event.encode()).hexdigest()[:12]}"
 
 
 def new_game_id(created: float) -> str:

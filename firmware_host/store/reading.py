@@ -52,10 +52,12 @@ def replay_log(game_id: str, entries: Iterable[StreamEntry] | None,
     problems: list[str] = []
     for entry_id, raw in entries or ():
         fields = {text(k): text(v) for k, v in (raw or {}).items()}
-        seq = int(fields["seq"]) if fields.get("seq", "").isdigit() else last_seq + 1
-        if seq <= last_seq:
-            continue  # written twice by a spool flush interrupted by a crash
-        last_seq = seq
+        if "seq" in fields or fields.get("by") != "arbiter":
+            seq = int(fields["seq"]) if fields.get("seq", "").isdigit() else last_seq + 1
+            if seq <= last_seq:
+                continue  # written twice by a spool flush interrupted by a crash
+            last_seq = seq
+        # (an arbiter's amendment has no seq: applied where it stands, never a board's place)
         try:
             game = apply_op(game, fields, f"game {game_id} entry {text(entry_id)}")
         except RecordError as exc:

@@ -1,9 +1,16 @@
 """The data the store keeps: game headers, move records, and the operations of a game's log.
 
-A game is an append-only log of operations (``start``, ``move``, ``takeback``, ``finish``) in a
-Redis stream. Replaying the log gives the game; a takeback is an operation, not a deletion, so a
-record is never rewritten in place and a crash can at worst lose the operation being written.
-Every operation has a sequence number per game, so replaying a spooled operation twice is harmless.
+A game is an append-only log of operations (``start``, ``move``, ``takeback``, ``finish``,
+``headers``, ``note``) in a Redis stream. Replaying the log gives the game; a takeback is an
+operation, not a deletion, so a record is never rewritten in place and a crash can at worst lose
+the operation being written. Every operation the board writes has a sequence number per game,
+so replaying a spooled operation twice is harmless.
+
+The arbiter's tools add two kinds of entry beside the board's (:func:`arbiter_op`): a
+``headers`` entry that corrects the players' names (a re-imported round) and a ``note``, a
+comment of the PDN (a time award). They carry ``by`` ``arbiter`` and no sequence number, so
+they never take the place of a board's operation; they are written once, straight to Redis, by
+a decision that is in the audit log too, whether or not the board is online.
 """
 
 from __future__ import annotations
@@ -215,6 +222,24 @@ def encode_op(op: str, seq: int, data: Mapping[str, object]) -> dict[str, str]:
     return {"op": op, "seq": str(seq), "data": json.dumps(data, separators=(",", ":"))}
 
 
+#: The operations an arbiter's tool may add to a game's log (:func:`arbiter_op`).
+ARBITER_OPS = frozenset({"headers", "note"})
+
+
+def arbiter_op(op: str, data: Mapping[str, object]) -> dict[str, str]:
+    """Encode an arbiter's amendment of a game's log: ``by`` ``arbiter``, no sequence number.
+
+    >>> arbiter_op("note", {"ply": 12, "text": "arbiter: +60 s for Black"})["by"]
+    'arbiter'
+
+    Raises:
+        ValueError: ``op`` is not one the arbiter adds.
+    """
+    if op not in ARBITER_OPS:
+        raise ValueError(f"an arbiter adds {sorted(ARBITER_OPS)} entries, not {op!r}")
+    return {"op": op, "by": "arbiter", "data": json.dumps(data, separators=(",", ":"))}
+
+
 def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> GameRecord:
     """Apply one stored operation to the game being replayed.
 
@@ -258,6 +283,11 @@ def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> 
             game.notes.append((len(game.moves), note.strip()[:MAX_NOTE]))
     elif op == "headers":
         game.headers.update({str(k): str(v) for k, v in data.items()})
+    elif op == "note":
+        text = data.get("text")
+        ply = data.get("ply", len(game.moves))
+        if isinstance(text, str) and text.strip() and isinstance(ply, int):
+            game.notes.append((max(0, min(ply, len(game.moves))), text.strip()[:MAX_NOTE]))
     else:
         raise RecordError(f"{where}: unknown operation {op!r}")
     return game

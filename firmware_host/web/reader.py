@@ -181,6 +181,15 @@ class Reader:
                 self.rejects.skip(key, where, exc)  # (the last three: a check's own gap)
         return game
 
+    async def recent_games(self, board_id: str, count: int) -> list[GameRecord]:
+        """The board's newest ``count`` games, newest first (a round's game is among them)."""
+        found = []
+        for game_id, _ in reversed((await self.games_started(board_id))[-count:]):
+            game = await self.game(board_id, game_id)
+            if game is not None:
+                found.append(game)
+        return found
+
     async def current_game_id(self, board_id: str) -> str | None:
         """The game the board plays now: its session's, else its latest."""
         session = await self._read(BoardKeys(board_id).session, self.client.get, None)

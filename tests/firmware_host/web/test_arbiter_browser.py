@@ -25,7 +25,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from firmware_host.tournament.pairing import read_pairings, store_round
+from firmware_host.tournament.pairing import read_pairings
+from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.web import test_web_browser as shared
 from tests.firmware_host.web.harness import BoardRig, WebServer
 from tests.firmware_host.web.test_web_browser import (
@@ -267,7 +268,7 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
     for rig in (one, two):
         rig.run(30.0)  # the players sit down: White's time runs on both boards
     assert one.session.timekeeper.display(one.clock.monotonic()).startswith("white 0:02:29*")
-    store_round(redis.Redis.from_url(redis_url), read_pairings(ROUND_3)[0])  # round import
+    import_round(redis.Redis.from_url(redis_url), read_pairings(ROUND_3)[0], "test")  # round import
     wait = WebDriverWait(browser, WAIT)
     _screen(browser, DESKTOP)
     _pair(browser, web)
