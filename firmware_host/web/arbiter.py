@@ -77,6 +77,7 @@ from firmware_host.tournament.trf import ORDER_WORDS
 from firmware_host.web import liveness
 from firmware_host.web.arbiter_words import (
     DECIDED,
+    DECISION_CHOICES,
     IMPORTED,
     MOVED_ON,
     NOT_READY,
@@ -350,11 +351,12 @@ class ArbiterSite:
         of_round = rounds.get(board_id)
         decision = None if of_round is None else of_round[0].decisions.get(board_id)
         played = game is not None and _played(game)
+        # The game's names; before it begins, those of the pairing that waits for it.
+        shown = waiting if waiting and not named and not played and not (
+            game is not None and game.finished) else tags
         return {
             "board": board_id, "game_id": None if game is None else game.game_id,
-            # The game's names; before its start, the pairing's that waits for it.
-            "white": player(tags if named or not waiting else waiting, "White"),
-            "black": player(tags if named or not waiting else waiting, "Black"),
+            "white": player(shown, "White"), "black": player(shown, "Black"),
             "round": tags.get("Round") or waiting.get("Round"),
             "event": tags.get("Event") or waiting.get("Event"),
             "plies": 0 if game is None else len(game.moves),
@@ -428,8 +430,9 @@ class ArbiterSite:
             b["diagram"] = self.views.diagram(view, 200, tr)
         return web.Response(content_type="text/html", text=self.views.page(
             "arbiter.html", tr=viewer(request), boards=shown, cursor=format_cursor(cursor),
-            rounds=_rounds(shown), statuses=_counts(shown), order_words=ORDER_WORDS,
-            encodings=ENCODINGS,
+            rounds=_rounds(shown), statuses=_counts(shown), status_words=STATUSES,
+            encodings=ENCODINGS, decisions=DECISION_CHOICES,
+            decision_words=dict(DECISION_CHOICES),
             csrf=self.keys.csrf(cookie) if cookie else "", who=who, results=RESULT_CHOICES,
             sides=SIDES,
             audit=await _audit(self.client, viewer(request)), paired=False,

@@ -199,7 +199,8 @@ def test_round_import_and_export_from_the_command_line(redis_server: RedisServer
     play_round(client)
     pdn, results = tmp_path / "r1.pdn", tmp_path / "r1.csv"
     assert main(["round", "export", "--round", "1", "--store", redis_server.url,
-                 "--pdn", str(pdn), "--results", str(results)]) == 0
+                 "--pdn", str(pdn), "--results", str(results),
+                 "--decisions", str(tmp_path / "d.csv")]) == 0
     assert "2 of 2 games" in capsys.readouterr().out
     assert [g.headers["Black"] for g in read_games(pdn.read_text())] == ["Bob de Vries", "Dirk"]
     assert results.read_text().splitlines()[1].startswith(
