@@ -85,8 +85,11 @@ class ListStore:
     def save_session(self, state: Any) -> None:
         self.session = json.loads(json.dumps(state))  # what Redis would keep: JSON data
 
-    def load_session(self) -> Any:
-        return self.session
+    def load_session(self, board_id: str | None = None) -> Any:
+        return self.session if board_id is None else None
+
+    def note(self, game_id: str, ply: int, text: str) -> None:
+        self.games[game_id].notes.append((ply, text))
 
     def publish(self, event: Any) -> None:
         json.dumps(event)  # every event must be plain JSON data
