@@ -142,8 +142,14 @@ def games_of(stored: StoredRound, games: Mapping[str, Iterable[GameRecord]]) -> 
 
 
 def round_pdn(games: list[RoundGame]) -> str:
-    """The PDN of the round's games that were found, in board order."""
-    return "\n".join(render_game(g.game) for g in games if g.game is not None)
+    """The PDN of the round's games that were played (a move at least), in board order.
+
+    A game without a move (not begun, or ended before its first move: a forfeit) is left out:
+    its result is in the results table and the TRF, and pydraughts (0.6.7) reads no game of a
+    file after one without moves.
+    """
+    return "\n".join(render_game(g.game) for g in games
+                     if g.game is not None and g.decision is None and g.game.moves)
 
 
 def results_csv(games: list[RoundGame]) -> str:
@@ -159,7 +165,8 @@ def results_csv(games: list[RoundGame]) -> str:
     for item in games:
         p, game = item.pairing, item.game
         outcome = outcome_of(item)
-        writer.writerow([p.board, p.white, p.black, p.round, p.event, outcome.score or "*",
+        score = outcome.score or ("" if outcome.white else "*")  # (no game: a forfeit, a bye)
+        writer.writerow([p.board, p.white, p.black, p.round, p.event, score,
                          outcome.points, _POINTS.get(outcome.white, ""),
                          _POINTS.get(outcome.black, ""), outcome.termination,
                          0 if game is None else len(game.moves),
