@@ -409,13 +409,15 @@
       var pairing = card.querySelector(".pairing");
       if (pairing) {
         pairing.hidden = !b.pairing;
-        setText(pairing, ".pairing-names", b.pairing ? b.pairing.white + " – " + b.pairing.black : "");
+        // The names of the pairing waiting, when the card's players are others (a game going on).
+        var others = b.pairing && (b.pairing.white !== b.white || b.pairing.black !== b.black);
+        setText(pairing, ".pairing-names", others ? ": " + b.pairing.white + " – " + b.pairing.black : "");
       }
       setText(card, ".last-moves", b.last_moves || "–");
       var state = setText(card, ".state", t(b.state_text));
       if (state) { state.className = "state state-" + b.state; }
       var decided = b.decision ? DECISIONS[b.decision.kind + ":" + b.decision.side] : "";
-      setText(card, ".result", decided ? t(decided) : t(b.result_text) +
+      setText(card, "dd.result", decided ? t(decided) : t(b.result_text) +
         (b.termination_text ? " (" + t(b.termination_text) + ")" : ""));
       setText(card, ".said", b.said || "–");
       card.dataset.status = b.status;

@@ -71,7 +71,10 @@ def test_before_the_start_a_card_shows_the_pairing_waiting_on_it() -> None:
         card = page.split('id="arb-hall-1"', 1)[1].split("</article>", 1)[0]
         assert '<span class="white-name">Ann Smit</span> – <span class="black-name">Bob de ' \
                'Vries</span>' in card
-        assert "Waiting for its start: <span" in card and 'class="diagram"' in card
+        assert "Waiting for its start<span" in card and 'class="diagram"' in card
+        playing = page.split('id="arb-hall-2"', 1)[1].split("</article>", 1)[0]
+        assert "Waiting for its start<span class=\"pairing-names\">: Cor Jansen – Dirk Bos" \
+            in playing
 
     run(scenario)
 
