@@ -36,8 +36,8 @@ SCRIPT_WORDS = (N_("sending…"), N_("Sent to {board}."), N_("the boards"),
                 N_("Not done: {error}"), N_("Not sent: no connection to the web service."),
                 N_("Cancelled: nothing was sent."), N_("Reason: {reason}."),
                 N_("Waiting on the boards: round {rounds}."),
-                N_("No round waits on the boards: import its pairing list "
-                   "(draughtsboard round import)."),
+                N_("No round waits on the boards: import its pairing list above (or "
+                   "draughtsboard round import)."),
                 N_("Showing {shown} of {count} boards."),
                 N_("Look at the boards below, then import it."))
 #: Why a board cannot start its round (``{round}``: the round's number).

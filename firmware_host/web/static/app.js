@@ -463,7 +463,7 @@
       if (note) {
         note.textContent = rounds.length
           ? t("Waiting on the boards: round {rounds}.").replace("{rounds}", rounds.join(", "))
-          : t("No round waits on the boards: import its pairing list (draughtsboard round import).");
+          : t("No round waits on the boards: import its pairing list above (or draughtsboard round import).");
       }
     }
     function showRound() {
