@@ -3,7 +3,8 @@
 Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one Redis:
 
 - ``…:games`` sorted set of game ids by start time; ``draughtsboard:boards`` set of board ids;
-- ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`);
+- ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`); ``…:amend:<id>``
+  stream: the arbiter's amendments of that game (``headers``, ``note``);
 - ``…:session`` string: JSON of the live session, so a restart resumes;
 - ``…:events`` stream (capped) and pub/sub channel of the same name: live events;
 - ``…:spool`` string: how far the disk spool has been flushed (so a flush is applied once);
@@ -131,6 +132,12 @@ class BoardKeys:
     def game(self, game_id: str) -> str:
         """The stream of the game's log."""
         return f"{self.prefix}game:{game_id}"
+
+    def amendments(self, game_id: str) -> str:
+        """The stream of the arbiter's amendments of a game (:mod:`.records`): names a
+        re-import corrects, a time award's note; written by the arbiter's tools, never by the
+        board, read after the game's log."""
+        return f"{self.prefix}amend:{game_id}"
 
     def game_id_of(self, key: object) -> str | None:
         """The game id of a game log's key, or None for any other key."""

@@ -6,11 +6,13 @@ operation, not a deletion, so a record is never rewritten in place and a crash c
 the operation being written. Every operation the board writes has a sequence number per game,
 so replaying a spooled operation twice is harmless.
 
-The arbiter's tools add two kinds of entry beside the board's (:func:`arbiter_op`): a
-``headers`` entry that corrects the players' names (a re-imported round) and a ``note``, a
-comment of the PDN (a time award). They carry ``by`` ``arbiter`` and no sequence number, so
-they never take the place of a board's operation; they are written once, straight to Redis, by
-a decision that is in the audit log too, whether or not the board is online.
+A game's log is written by its board alone. The arbiter's tools amend a game in a stream of
+their own (``draughtsboard:<board>:amend:<game id>``, :func:`arbiter_op`), read after the log:
+a ``headers`` entry that corrects the players' names (a re-imported round; only the tags a
+pairing gives, :data:`AMENDED_TAGS`) and a ``note``, a comment of the PDN (a time award). They
+carry ``by`` ``arbiter``; they are written once, straight to Redis, by a decision that is in the
+audit log too, whether or not the board is online; an entry of another kind there is not
+applied (:func:`apply_amendment`).
 """
 
 from __future__ import annotations
@@ -222,12 +224,34 @@ def encode_op(op: str, seq: int, data: Mapping[str, object]) -> dict[str, str]:
     return {"op": op, "seq": str(seq), "data": json.dumps(data, separators=(",", ":"))}
 
 
-#: The operations an arbiter's tool may add to a game's log (:func:`arbiter_op`).
+#: The operations of an arbiter's amendment (:func:`arbiter_op`).
 ARBITER_OPS = frozenset({"headers", "note"})
+#: The PDN tags an amendment may set: a pairing's (the players, the round, their facts).
+AMENDED_TAGS = frozenset({"White", "Black", "Round", "Event", "Site", "WhiteRating",
+                          "BlackRating", "WhiteFederation", "BlackFederation", "WhiteTitle",
+                          "BlackTitle", "WhiteFmjdId", "BlackFmjdId"})
+
+
+def apply_amendment(game: GameRecord, fields: Mapping[str, str], where: str) -> GameRecord:
+    """Apply one entry of a game's amendments (after its log).
+
+    Raises:
+        RecordError: not an arbiter's ``headers`` (of :data:`AMENDED_TAGS`) or ``note``.
+    """
+    if fields.get("op") not in ARBITER_OPS or fields.get("by") != "arbiter":
+        raise RecordError(f"{where}: {fields.get('op')!r} is not an arbiter's amendment")
+    if fields.get("op") == "headers":
+        try:
+            data = json.loads(fields["data"])
+        except (KeyError, ValueError) as exc:
+            raise RecordError(f"{where}: corrupt amendment: {exc}") from None
+        if not isinstance(data, dict) or not set(data) <= AMENDED_TAGS:
+            raise RecordError(f"{where}: an amendment sets only a pairing's tags")
+    return apply_op(game, fields, where)
 
 
 def arbiter_op(op: str, data: Mapping[str, object]) -> dict[str, str]:
-    """Encode an arbiter's amendment of a game's log: ``by`` ``arbiter``, no sequence number.
+    """Encode an arbiter's amendment of a game (its amendments' stream): ``by`` ``arbiter``.
 
     >>> arbiter_op("note", {"ply": 12, "text": "arbiter: +60 s for Black"})["by"]
     'arbiter'

@@ -353,13 +353,14 @@ class RedisStore:
                 if own and not self._outage.flush_locked(force=False):
                     raise redis.ConnectionError("the spool is not flushed yet")
                 entries = self.client.xrange(keys.game(game_id))
+                amendments = self.client.xrange(keys.amendments(game_id))
         except FAILURES as exc:
             found = (offline_game(self.spool, self.local, self.keys, game_id)
                      if own and self.spool is not None else None)
             if found is None:
                 raise StoreUnavailable(self._outage.unavailable(exc)) from None
             return self._known(game_id, *found)
-        game, last_seq = replay_log(game_id, entries)
+        game, last_seq = replay_log(game_id, entries, amendments)
         if game is None:
             raise RecordError(f"no game {game_id!r} on board {board_id or self.board_id}")
         return self._known(game_id, last_seq, game) if own else game

@@ -189,7 +189,7 @@ async def add_time(client: Redis, board: str, side: str, seconds: str, who: str,
                 game_id=game_id)
     if game_id:
         note = f"arbiter: {amount:+g} s for {side.capitalize()} ({why})"
-        await client.xadd(BoardKeys(board).game(game_id),
+        await client.xadd(BoardKeys(board).amendments(game_id),
                           arbiter_op("note", {"ply": ply, "text": note}))  # type: ignore[arg-type]
     await _send(client, board, {"name": "add_time", "side": side, "value": f"{amount:g}"})
 

@@ -379,7 +379,7 @@ def plan_commands(plan: ImportPlan, who: str, at: float) -> list[Command]:
         names = {tag: new for tag, old, new in (("White", before[0], row.pairing.white),
                                                 ("Black", before[1], row.pairing.black))
                  if old != new}
-        commands.append(("xadd", (BoardKeys(row.board).game(row.game_id),
+        commands.append(("xadd", (BoardKeys(row.board).amendments(row.game_id),
                                   arbiter_op("headers", names)), {}))
         commands.append(audit_command(who, "rename", row.board, "names corrected by a "
                                       "re-imported list", at, game_id=row.game_id,
@@ -459,7 +459,9 @@ def board_games(client: redis.Redis, board: str) -> list[GameRecord]:
     ids: object = client.zrange(keys.games, -LOOK_BACK, -1)
     games = []
     for raw_id in reversed(items(ids)):
-        game, _ = replay_log(text(raw_id), client.xrange(keys.game(text(raw_id))))
+        game_id = text(raw_id)
+        game, _ = replay_log(game_id, client.xrange(keys.game(game_id)),
+                             client.xrange(keys.amendments(game_id)))
         if game is not None:
             games.append(game)
     return games

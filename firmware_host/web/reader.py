@@ -19,7 +19,13 @@ from engine import Board
 from engine.errors import DraughtsError
 from firmware_host.feedback.texts import STATE_NAMES, render
 from firmware_host.store.keys import BOARDS, BoardKeys
-from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
+from firmware_host.store.records import (
+    GameRecord,
+    MoveRecord,
+    RecordError,
+    apply_amendment,
+    apply_op,
+)
 from firmware_host.web import clocks, edge
 from firmware_host.web.edge import BadRecord, Rejects
 
@@ -179,6 +185,19 @@ class Reader:
                 seen = max(seen, seq)
             except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
                 self.rejects.skip(key, where, exc)  # (the last three: a check's own gap)
+        if game is None:
+            return None
+        amended = BoardKeys(board_id).amendments(game_id)  # the arbiter's, after the log
+        for entry_id, raw in _pairs(await self._read(amended, self.client.xrange, [])):
+            where = _str(entry_id)
+            try:
+                if not isinstance(raw, dict):
+                    raise BadRecord("an entry without fields")
+                fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
+                edge.check_op(fields)
+                game = apply_amendment(game, fields, f"{board_id}/{game_id} amendment {where}")
+            except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
+                self.rejects.skip(amended, where, exc)
         return game
 
     async def recent_games(self, board_id: str, count: int) -> list[GameRecord]:

@@ -11,7 +11,15 @@ import pytest
 
 from engine.pdn import read_games
 from firmware_host.store.pdnrender import render_game
-from firmware_host.store.records import GameRecord, MoveRecord, apply_op, arbiter_op, encode_op
+from firmware_host.store.records import (
+    GameRecord,
+    MoveRecord,
+    RecordError,
+    apply_amendment,
+    apply_op,
+    arbiter_op,
+    encode_op,
+)
 
 #: 2026-12-02 18:50:00 UTC: the board was set up; 20:01:42 in Amsterdam the game began.
 SET_UP = 1796237400.0
@@ -69,8 +77,8 @@ def test_the_pairing_programs_facts_and_an_award_are_in_the_pdn() -> None:
     record = apply_op(None, start, "test")
     move = MoveRecord(1, "32-28", "B:W28", 0.0).to_json()
     record = apply_op(record, encode_op("move", 2, dict(move)), "test")
-    record = apply_op(record, arbiter_op("note", {"ply": 1, "text": "arbiter: +60 s for Black "
-                                                  "(disturbed)"}), "test")
+    record = apply_amendment(record, arbiter_op("note", {"ply": 1, "text": "arbiter: +60 s for "
+                                                         "Black (disturbed)"}), "test")
     text = render_game(record)
     found = read_games(text)[0]
     assert {k: found.headers[k] for k in ("WhiteRating", "BlackRating", "WhiteFederation",
@@ -78,3 +86,19 @@ def test_the_pairing_programs_facts_and_an_award_are_in_the_pdn() -> None:
         "WhiteRating": "1850", "BlackRating": "2210", "WhiteFederation": "SUR",
         "BlackTitle": "GMI", "BlackFmjdId": "16000001", "Site": "Utrecht NED"}
     assert found.comments == {1: ["arbiter: +60 s for Black (disturbed)"]}
+
+
+def test_an_amendment_other_than_the_arbiters_names_or_note_is_not_applied() -> None:
+    start = encode_op("start", 1, {"game_id": "g", "board_id": "hall-1", "headers": {},
+                                   "variant": "international", "start_fen": None,
+                                   "mode": "record", "created": SET_UP})
+    record = apply_op(None, start, "test")
+    forged = [{**encode_op("move", 2, dict(MoveRecord(1, "32-28", "B", 0.0).to_json())),
+               "by": "arbiter"},
+              {**encode_op("finish", 2, {"result": "2-0"}), "by": "arbiter"},
+              arbiter_op("headers", {"Result": "2-0"}),
+              {"op": "note", "data": '{"ply": 0, "text": "not the arbiter"}'}]
+    for fields in forged:
+        with pytest.raises(RecordError):
+            apply_amendment(record, fields, "test")
+    assert record.moves == [] and record.result == "*" and record.notes == []
