@@ -392,20 +392,24 @@ class ArbiterSite:
                                                        ).items()}
 
     async def _current_rounds(self) -> dict[str, tuple[StoredRound, Pairing]]:
-        """Each board's pairing in the newest imported round that has it (by round number)."""
+        """Each board's pairing in its event's newest imported round (a board in two events'
+        newest rounds: the later round's)."""
         index: object = await self.client.hgetall(ROUND_INDEX)
-        numbers = sorted({_round_of(v) for v in (index.values() if isinstance(index, dict)
-                                                 else ()) if _round_of(v)},
-                         key=_round_order)
+        newest: dict[str, tuple[str, str]] = {}  # event -> (round, key)
+        for key, value in (index.items() if isinstance(index, dict) else ()):
+            number, event = _round_of(value), _event_of(value)
+            if number and (event not in newest or _round_order(number) > _round_order(
+                    newest[event][0])):
+                newest[event] = (number, _decoded(key))
         found: dict[str, tuple[StoredRound, Pairing]] = {}
-        for number in numbers:  # a later round's pairing of a board wins
+        for number, key in sorted(newest.values(), key=lambda item: _round_order(item[0])):
             try:
-                stored = await arbiter.stored_rounds(self.client, number)
-            except arbiter.ArbiterError:
-                continue
-            for each in stored:
-                for pairing in each.pairings:
-                    found[pairing.board] = (each, pairing)
+                stored = StoredRound.parse(await self.client.get(key), number)
+            except ValueError:
+                stored = None  # a damaged round: the console shows the boards without it
+            if stored is not None:
+                for pairing in stored.pairings:
+                    found[pairing.board] = (stored, pairing)
         return found
 
     async def _boards(self) -> list[dict[str, object]]:
@@ -780,6 +784,15 @@ def _round_of(value: object) -> str:
     except ValueError:
         return ""
     return str(data.get("round", "")) if isinstance(data, dict) else ""
+
+
+def _event_of(value: object) -> str:
+    """The event of a round index entry."""
+    try:
+        data = json.loads(_decoded(value))
+    except ValueError:
+        return ""
+    return str(data.get("event", "")) if isinstance(data, dict) else ""
 
 
 def _round_order(number: str) -> list[int]:
