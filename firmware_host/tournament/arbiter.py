@@ -57,6 +57,7 @@ from firmware_host.tournament.rounds import (
     StoredRound,
     audit_command,
     audit_fields,
+    index_entry,
     round_commands,
 )
 
@@ -266,7 +267,7 @@ async def stored_rounds(client: Redis, number: str) -> list[StoredRound]:
                            round=repr(number[:20]))
     index: object = await client.hgetall(ROUND_INDEX)
     keys = [text(k) for k, v in (index.items() if isinstance(index, dict) else ())
-            if _round_of(v) == number]
+            if index_entry(v)[0] == number]
     if round_key(number) not in keys:
         keys.append(round_key(number))  # a round stored before the index
     found: dict[str, StoredRound] = {}
@@ -279,13 +280,6 @@ async def stored_rounds(client: Redis, number: str) -> list[StoredRound]:
             found.setdefault(stored.key, stored)
     return sorted(found.values(), key=lambda r: r.event)
 
-
-def _round_of(value: object) -> str:
-    try:
-        data = json.loads(text(value))
-    except (ValueError, UnicodeDecodeError):
-        return ""
-    return str(data.get("round", "")) if isinstance(data, dict) else ""
 
 
 async def round_pairings(client: Redis, number: str) -> list[Pairing]:

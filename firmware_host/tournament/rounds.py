@@ -40,12 +40,33 @@ from firmware_host.store.replies import items
 from firmware_host.tournament.pairing import Pairing, pairing_key, read_pairings
 from firmware_host.tournament.trf import DEFAULT_PREFIX, is_trf, read_trf
 
-__all__ = ["ACTIONS", "DECISION_KINDS", "LOOK_BACK", "BoardDecision", "BoardFacts",
-           "ImportPlan", "PlanRow", "StoredRound", "audit_command", "audit_fields", "began",
-           "board_games",
-           "find_game", "import_round", "is_the_game", "load_round", "load_rounds",
-           "plan_commands", "plan_import", "read_list", "round_commands", "rounds_of",
-           "waiting_tags"]
+__all__ = [
+    "ACTIONS",
+    "DECISION_KINDS",
+    "LOOK_BACK",
+    "BoardDecision",
+    "BoardFacts",
+    "ImportPlan",
+    "PlanRow",
+    "StoredRound",
+    "audit_command",
+    "audit_fields",
+    "began",
+    "board_games",
+    "find_game",
+    "import_round",
+    "index_entry",
+    "is_the_game",
+    "load_round",
+    "load_rounds",
+    "plan_commands",
+    "plan_import",
+    "read_list",
+    "round_commands",
+    "round_order",
+    "rounds_of",
+    "waiting_tags",
+]
 
 #: How many of a board's newest games are searched for its game of a round.
 LOOK_BACK = 50
@@ -402,7 +423,7 @@ def rounds_of(client: redis.Redis, number: str) -> dict[str, StoredRound]:
     found: dict[str, StoredRound] = {}
     index: object = client.hgetall(ROUND_INDEX)
     keys = [text(k) for k, v in (index.items() if isinstance(index, dict) else ())
-            if _indexed(v) == number]
+            if index_entry(v)[0] == number]
     if round_key(number) not in keys:
         keys.append(round_key(number))  # a round stored before the index
     for key in keys:
@@ -412,12 +433,28 @@ def rounds_of(client: redis.Redis, number: str) -> dict[str, StoredRound]:
     return found
 
 
-def _indexed(value: object) -> str:
+def index_entry(value: object) -> tuple[str, str]:
+    """The round and event of an entry of the round index (``("", "")``: unreadable).
+
+    >>> index_entry(b'{"round": "3", "event": "Group A"}'), index_entry("junk")
+    (('3', 'Group A'), ('', ''))
+    """
     try:
         data = json.loads(text(value))
     except (ValueError, UnicodeDecodeError):
-        return ""
-    return str(data.get("round", "")) if isinstance(data, dict) else ""
+        return "", ""
+    if not isinstance(data, dict):
+        return "", ""
+    return str(data.get("round", "")), str(data.get("event", ""))
+
+
+def round_order(number: str) -> list[int]:
+    """A round's place among rounds (``3`` before ``10``, ``3.1`` after ``3``).
+
+    >>> sorted(["10", "3.1", "3"], key=round_order)
+    ['3', '3.1', '10']
+    """
+    return [int(part) for part in number.split(".") if part.isdigit()]
 
 
 def load_rounds(client: redis.Redis, number: str, event: str | None = None

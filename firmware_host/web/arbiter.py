@@ -49,7 +49,6 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -68,9 +67,11 @@ from firmware_host.tournament.rounds import (
     BoardFacts,
     StoredRound,
     find_game,
+    index_entry,
     plan_commands,
     plan_import,
     read_list,
+    round_order,
 )
 from firmware_host.tournament.textfile import ENCODINGS, decode
 from firmware_host.tournament.trf import ORDER_WORDS
@@ -397,12 +398,12 @@ class ArbiterSite:
         index: object = await self.client.hgetall(ROUND_INDEX)
         newest: dict[str, tuple[str, str]] = {}  # event -> (round, key)
         for key, value in (index.items() if isinstance(index, dict) else ()):
-            number, event = _round_of(value), _event_of(value)
-            if number and (event not in newest or _round_order(number) > _round_order(
+            number, event = index_entry(value)
+            if number and (event not in newest or round_order(number) > round_order(
                     newest[event][0])):
                 newest[event] = (number, _decoded(key))
         found: dict[str, tuple[StoredRound, Pairing]] = {}
-        for number, key in sorted(newest.values(), key=lambda item: _round_order(item[0])):
+        for number, key in sorted(newest.values(), key=lambda item: round_order(item[0])):
             try:
                 stored = StoredRound.parse(await self.client.get(key), number)
             except ValueError:
@@ -734,7 +735,7 @@ def _played(game: GameRecord) -> bool:
 def _rounds(boards: list[dict[str, object]]) -> list[str]:
     """The rounds whose pairing waits for a board, in order (``3`` before ``10``)."""
     found = {str(b["waiting"]) for b in boards if b.get("waiting")}
-    return sorted(found, key=_round_order)
+    return sorted(found, key=round_order)
 
 
 def _last_moves(game: GameRecord | None, count: int = 6) -> str:
@@ -775,28 +776,6 @@ def _status(online: bool, game: GameRecord | None, waiting: bool, played: bool) 
 def _counts(boards: list[dict[str, object]]) -> dict[str, int]:
     """How many boards each status has (the filters' counts)."""
     return {key: sum(1 for b in boards if b["status"] == key) for key in STATUSES}
-
-
-def _round_of(value: object) -> str:
-    """The round of a round index entry (JSON ``{"round", "event"}``)."""
-    try:
-        data = json.loads(_decoded(value))
-    except ValueError:
-        return ""
-    return str(data.get("round", "")) if isinstance(data, dict) else ""
-
-
-def _event_of(value: object) -> str:
-    """The event of a round index entry."""
-    try:
-        data = json.loads(_decoded(value))
-    except ValueError:
-        return ""
-    return str(data.get("event", "")) if isinstance(data, dict) else ""
-
-
-def _round_order(number: str) -> list[int]:
-    return [int(part) for part in number.split(".") if part.isdigit()]
 
 
 def _decoded(value: object) -> str:

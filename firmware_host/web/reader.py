@@ -92,6 +92,19 @@ class BoardView:
         return STATE_NAMES.get(self.state, self.state)
 
 
+def _op_fields(raw: object) -> dict[str, str]:
+    """An entry of a game's log (or of its amendments) as text, checked at the edge.
+
+    Raises:
+        BadRecord: not an entry of a game's log.
+    """
+    if not isinstance(raw, dict):
+        raise BadRecord("an entry without fields")
+    fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
+    edge.check_op(fields)
+    return fields
+
+
 def replay(game: GameRecord) -> Board | None:
     """The position after the game's moves (from the last move's FEN: no replay needed), or
     None if the record holds no readable position."""
@@ -172,10 +185,7 @@ class Reader:
         for entry_id, raw in _pairs(entries):
             where = _str(entry_id)
             try:
-                if not isinstance(raw, dict):
-                    raise BadRecord("an entry without fields")
-                fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
-                edge.check_op(fields)
+                fields = _op_fields(raw)
                 seq = int(fields.get("seq", "0") or 0)
                 if seq and seq <= seen:
                     continue  # replayed twice after a power cut: docs/events.md
@@ -191,11 +201,8 @@ class Reader:
         for entry_id, raw in _pairs(await self._read(amended, self.client.xrange, [])):
             where = _str(entry_id)
             try:
-                if not isinstance(raw, dict):
-                    raise BadRecord("an entry without fields")
-                fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
-                edge.check_op(fields)
-                game = apply_amendment(game, fields, f"{board_id}/{game_id} amendment {where}")
+                game = apply_amendment(game, _op_fields(raw),
+                                       f"{board_id}/{game_id} amendment {where}")
             except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
                 self.rejects.skip(amended, where, exc)
         return game

@@ -292,6 +292,20 @@ class Rig:
         return self.store.load_game(self.session.game_id)
 
 
+def hall_board(client: Any, board_id: str, **settings: Any) -> Rig:
+    """A board of a hall: international draughts recorded into ``client`` (a Redis) as
+    ``board_id``, reading its round's pairing there, its game open at the start position."""
+    from firmware_host.store import RedisStore
+    from firmware_host.tournament.pairing import PairingSource
+
+    rig = Rig("international", store=RedisStore(client, board_id, name="test"), start=False,
+              **settings)
+    rig.session.game.pairing = PairingSource(client, board_id)
+    rig.occupied = set(rig.session.game.initial)
+    rig.session.start(frozenset(rig.occupied), rig.now)
+    return rig
+
+
 class SimRig:
     """The whole pipeline in virtual time: simulated board, scanner, controller and session."""
 

@@ -46,6 +46,19 @@ def clocked_game_pdn() -> tuple[str, str]:
     return text, rig.session.board.fen()
 
 
+def py_draughts_replay(python: str, path: Path) -> tuple[int, str]:
+    """How many moves py-draughts (``python``: its venv's) replays of the PDN game in
+    ``path``, and the FEN it ends with."""
+    script = ("import sys, draughts\n"
+              "board = draughts.StandardBoard.from_pdn(open(sys.argv[1]).read())\n"
+              "print(len(board._moves_stack), board.fen)\n")
+    done = subprocess.run([python, "-c", script, str(path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    count, fen = done.stdout.split(maxsplit=1)
+    return int(count), fen
+
+
 def test_pydraughts_reads_every_move_and_the_result() -> None:
     pdn = pytest.importorskip("draughts.PDN")
     text, _ = clocked_game_pdn()
@@ -62,14 +75,8 @@ def test_py_draughts_replays_the_game(tmp_path: Path) -> None:
         pytest.skip("set DRAUGHTSBOARD_PY_DRAUGHTS to the python of a py-draughts venv")
     text, fen = clocked_game_pdn()
     (tmp_path / "game.pdn").write_text(text)
-    script = ("import sys, draughts\n"
-              "board = draughts.StandardBoard.from_pdn(open(sys.argv[1]).read())\n"
-              "print(len(board._moves_stack), board.fen)\n")
-    done = subprocess.run([python, "-c", script, str(tmp_path / "game.pdn")],
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    count, their_fen = done.stdout.split(maxsplit=1)
-    assert int(count) == len(MOVES)
+    count, their_fen = py_draughts_replay(python, tmp_path / "game.pdn")
+    assert count == len(MOVES)
     found = re.search(r'"([^"]+)"', their_fen)
     assert found is not None, their_fen
     assert Board("international", fen=found.group(1)).fen() == fen

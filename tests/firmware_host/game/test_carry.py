@@ -13,24 +13,18 @@ from board_io.types import Role
 from engine import Board
 from engine.pdn import read_games
 from firmware_host.game.types import Command
-from firmware_host.store import RedisStore
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
-from firmware_host.tournament.pairing import PairingSource, read_pairings
+from firmware_host.tournament.pairing import read_pairings
 from firmware_host.tournament.rounds import import_round
-from tests.firmware_host.session_harness import Rig
+from tests.firmware_host.session_harness import Rig, hall_board
 
 MOVES = ("32-28", "19-23", "28x19", "14x23", "37-32", "10-14")
 
 
 def board(sync: Any, board_id: str) -> Rig:
     """A board of the hall on a 5+3 clock, at the start position, reading its pairing."""
-    rig = Rig("international", store=RedisStore(sync, board_id, name="test"),
-              time_control="5+3", start=False)
-    rig.session.game.pairing = PairingSource(sync, board_id)
-    rig.occupied = set(rig.session.game.initial)
-    rig.session.start(frozenset(rig.occupied), rig.now)
-    return rig
+    return hall_board(sync, board_id, time_control="5+3")
 
 
 def carry(rig: Rig, value: str, reason: str = "hall-1's sensors failed") -> None:

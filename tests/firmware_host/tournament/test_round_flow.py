@@ -10,7 +10,6 @@ import asyncio
 import csv
 import io
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,13 +19,11 @@ import redis.asyncio
 from engine import Board
 from firmware_host.cli import main
 from firmware_host.game.types import Command
-from firmware_host.store import RedisStore
 from firmware_host.tournament.arbiter import decide_board
-from firmware_host.tournament.pairing import PairingSource
 from firmware_host.tournament.rounds import load_round
 from firmware_host.tournament.trf import Entry, read_trf, round_entries
-from tests.firmware_host.session_harness import Rig
-from tests.firmware_host.test_clock_pdn_readers import MOVES
+from tests.firmware_host.session_harness import Rig, hall_board
+from tests.firmware_host.test_clock_pdn_readers import MOVES, py_draughts_replay
 from tests.redis_server import RedisServer
 
 SWISS = (Path(__file__).parent / "swiss-round-3.trf").read_text(encoding="utf-8")
@@ -45,12 +42,7 @@ def test_a_round_from_the_pairing_programs_trf_back_to_it(
         return capsys.readouterr().out
 
     def board(board_id: str) -> Rig:
-        rig = Rig("international", store=RedisStore(client, board_id, name="test"),
-                  time_control="90+30", start=False)
-        rig.session.game.pairing = PairingSource(client, board_id)
-        rig.occupied = set(rig.session.game.initial)
-        rig.session.start(frozenset(rig.occupied), rig.now)
-        return rig
+        return hall_board(client, board_id, time_control="90+30")
 
     trf = tmp_path / "club.trf"
     trf.write_text(SWISS)
@@ -155,15 +147,8 @@ def test_a_round_from_the_pairing_programs_trf_back_to_it(
     assert games[1].tags["Termination"] == "adjudication"
     python = os.environ.get("DRAUGHTSBOARD_PY_DRAUGHTS")
     if python:   # (.ci/test sets it: py-draughts has a venv of its own)
-        first = text.split("\n\n[", 1)[0]
-        (tmp_path / "first.pdn").write_text(first)
-        script = ("import sys, draughts\n"
-                  "board = draughts.StandardBoard.from_pdn(open(sys.argv[1]).read())\n"
-                  "print(len(board._moves_stack))\n")
-        done = subprocess.run([python, "-c", script, str(tmp_path / "first.pdn")],
-                              capture_output=True, text=True, timeout=120, check=False)
-        assert done.returncode == 0, done.stderr
-        assert int(done.stdout) == 64
+        (tmp_path / "first.pdn").write_text(text.split("\n\n[", 1)[0])
+        assert py_draughts_replay(python, tmp_path / "first.pdn")[0] == 64
     final = Board("international")
     for move in MOVES:
         final.push(final.parse_move(move))

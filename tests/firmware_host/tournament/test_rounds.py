@@ -17,8 +17,8 @@ from firmware_host.cli import main
 from firmware_host.store import RedisStore
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.pdnrender import render_game
-from firmware_host.tournament.pairing import PairingSource, pairing_key
-from tests.firmware_host.session_harness import Rig
+from firmware_host.tournament.pairing import pairing_key
+from tests.firmware_host.session_harness import Rig, hall_board
 from tests.redis_server import RedisServer
 
 HEADER = "board,white,black,round,event\n"
@@ -60,11 +60,7 @@ class Hall:
 
     def board(self, board_id: str) -> Rig:
         """A board at the start position (its service reading its pairing)."""
-        rig = Rig("international", store=RedisStore(self.client, board_id, name="test"),
-                  start=False)
-        rig.session.game.pairing = PairingSource(self.client, board_id)
-        rig.occupied = set(rig.session.game.initial)
-        rig.session.start(frozenset(rig.occupied), rig.now)
+        rig = hall_board(self.client, board_id)
         self.boards[board_id] = rig
         return rig
 

@@ -18,14 +18,13 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from firmware_host.remote.commands import commands_key
-from firmware_host.store import RedisStore
 from firmware_host.store.keys import AUDIT, BoardKeys
 from firmware_host.tournament.export import RoundGame, results_csv, round_games, round_trf
-from firmware_host.tournament.pairing import PairingSource, pairing_key, read_pairings
+from firmware_host.tournament.pairing import pairing_key, read_pairings
 from firmware_host.tournament.rounds import BoardDecision, import_round, load_round, read_list
 from firmware_host.tournament.trf import round_entries
 from firmware_host.web.arbiter import COOKIE, ArbiterKeys, ArbiterSite
-from tests.firmware_host.session_harness import Rig
+from tests.firmware_host.session_harness import Rig, hall_board
 from tests.firmware_host.test_arbiter import KEYS, carry_out_commands, run
 
 BEARER = {"Authorization": f"Bearer {KEYS.token}"}
@@ -37,11 +36,7 @@ SWISS = (Path(__file__).parents[1] / "tournament" / "swiss-round-3.trf").read_by
 
 def board(sync: Any, board_id: str) -> Rig:
     """A board at the start position, online, on a 3+2 clock, reading its pairing."""
-    rig = Rig("international", store=RedisStore(sync, board_id, name="test"),
-              time_control="3+2", start=False)
-    rig.session.game.pairing = PairingSource(sync, board_id)
-    rig.occupied = set(rig.session.game.initial)
-    rig.session.start(frozenset(rig.occupied), rig.now)
+    rig = hall_board(sync, board_id, time_control="3+2")
     sync.set(BoardKeys(board_id).alive,
              json.dumps({"time": time.time(), "state": "running", "pid": 1}))
     return rig
