@@ -341,9 +341,10 @@ class ArbiterSite:
 
     # -- reading ------------------------------------------------------------------------------
 
-    async def _board(self, board_id: str, alive: liveness.Liveness,
+    async def _board(self, view: BoardView, alive: liveness.Liveness,
                      rounds: dict[str, tuple[StoredRound, Pairing]]) -> dict[str, object]:
-        view = await self.reader.board(board_id, RECENT)
+        """A card's facts, as the page renders them and ``state.json`` sends them."""
+        board_id = view.board_id
         game = view.game
         tags = {} if game is None else game.headers
         result = None if game is None else game.result
@@ -380,7 +381,6 @@ class ArbiterSite:
             "decision": None if decision is None else {"kind": decision.kind,
                                                        "side": decision.side},
             "status": _status(alive.online, game, bool(waiting), played),
-            "_view": view,
         }
 
     async def _waiting(self, board_id: str) -> dict[str, str]:
@@ -413,11 +413,16 @@ class ArbiterSite:
                     found[pairing.board] = (stored, pairing)
         return found
 
-    async def _boards(self) -> list[dict[str, object]]:
+    async def _boards(self) -> list[tuple[BoardView, dict[str, object]]]:
+        """Every board as the reader sees it, and its card's facts."""
         boards = await self.reader.boards()
         alive = await liveness.read(self.client, boards, self.clock())
         rounds = await self._current_rounds()
-        return [await self._board(b, alive[b], rounds) for b in boards]
+        found = []
+        for board in boards:
+            view = await self.reader.board(board, RECENT)
+            found.append((view, await self._board(view, alive[board], rounds)))
+        return found
 
     async def page(self, request: web.Request) -> web.Response:
         """The console (the pairing form for a browser that is not the arbiter's)."""
@@ -427,12 +432,9 @@ class ArbiterSite:
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
         cookie = request.cookies.get(COOKIE, "")
-        shown = await self._boards()
         tr = viewer(request)
-        for b in shown:
-            view = b.pop("_view")
-            assert isinstance(view, BoardView)
-            b["diagram"] = self.views.diagram(view, 200, tr)
+        shown = [{**facts, "diagram": self.views.diagram(view, 200, tr)}
+                 for view, facts in await self._boards()]
         return web.Response(content_type="text/html", text=self.views.page(
             "arbiter.html", tr=viewer(request), boards=shown, cursor=format_cursor(cursor),
             rounds=_rounds(shown), statuses=_counts(shown), status_words=STATUSES,
@@ -447,9 +449,7 @@ class ArbiterSite:
                     ) -> web.Response:
         """Every board, the newest audit entries, the CSRF field."""
         cookie = request.cookies.get(COOKIE, "")
-        shown = await self._boards()
-        for b in shown:
-            b.pop("_view")
+        shown = [facts for _, facts in await self._boards()]
         return web.json_response({
             "boards": shown, "rounds": _rounds(shown),
             "audit": await _audit(self.client, viewer(request)),
