@@ -24,6 +24,7 @@ from board_io.events import ButtonPressed
 from board_io.types import ButtonName
 from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
+from firmware_host.game.carry import carry_game
 from firmware_host.game.correction import Correction, plan
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.fields import side_name
@@ -77,6 +78,7 @@ class CommandHost(GameFacts, Protocol):
     def submit(self, purpose: Purpose) -> None: ...
     def finish(self, outcome: Outcome, at: float, note: str = "") -> None: ...
     def correct(self, correction: Correction, at: float) -> None: ...
+    def resync(self, at: float) -> None: ...
 
 
 class Commands:
@@ -115,6 +117,7 @@ class Commands:
             CommandName.CORRECT_RESULT: self._cmd_adjudicate,
             CommandName.CORRECT_MOVE:
                 lambda event: session.correct(plan(session.game, event), event.at),
+            CommandName.CARRY: lambda event: carry_game(session, clock, event),
         })
 
     def handle(self, event: Command) -> None:

@@ -9,7 +9,10 @@ rewrites the game. So on a hall's Redis (Redis 6 or later) each program logs in 
   board's game or command stream is refused with ``NOPERM``);
 - ``draughtsboard-web``: reads every key (and subscribes to every channel) under
   ``draughtsboard:``, writes only the command streams ``draughtsboard:<id>:commands``, the
-  arbiter's audit stream ``draughtsboard:audit`` and its own keys ``draughtsboard-web:*``;
+  arbiter's audit stream ``draughtsboard:audit``, what the arbiter's console imports and
+  decides (the rounds ``draughtsboard:rounds:*`` and their index, the boards' pairing tags
+  ``draughtsboard:<id>:pairing``, the arbiter's amendments of a game
+  ``draughtsboard:<id>:amend:*``: never a game's log) and its own keys ``draughtsboard-web:*``;
 - ``draughtsboard-replica`` and ``draughtsboard-sentinel``: what a replica and Redis Sentinel
   need (replication; the failover's commands);
 - ``default``: the administrator (``redis-cli``), behind its own password.
@@ -75,12 +78,16 @@ def board_user(board_id: str) -> str:
 def rules(user: str) -> str:
     """The ACL rules of ``user`` (after ``on`` and its password).
 
-    >>> rules("draughtsboard-web").split()[-4:-1]
-    ['%W~draughtsboard:*:commands', '%W~draughtsboard:audit', '~draughtsboard-web:*']
+    >>> rules("draughtsboard-web").split()[-8:-1]  # doctest: +NORMALIZE_WHITESPACE
+    ['%W~draughtsboard:*:commands', '%W~draughtsboard:audit', '%W~draughtsboard:rounds:*',
+     '%W~draughtsboard:round-index', '%W~draughtsboard:*:pairing',
+     '%W~draughtsboard:*:amend:*', '~draughtsboard-web:*']
     """
     if user == WEB:
         return (f"resetkeys resetchannels {_COMMANDS} -publish %R~{ROOT}:* "
-                f"%W~{ROOT}:*:commands %W~{ROOT}:audit ~{ROOT}-web:* &{ROOT}:*")
+                f"%W~{ROOT}:*:commands %W~{ROOT}:audit %W~{ROOT}:rounds:* "
+                f"%W~{ROOT}:round-index %W~{ROOT}:*:pairing %W~{ROOT}:*:amend:* "
+                f"~{ROOT}-web:* &{ROOT}:*")
     if user == REPLICA:
         return "resetkeys resetchannels -@all +psync +replconf +ping"
     if user == SENTINEL:

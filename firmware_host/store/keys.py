@@ -3,7 +3,8 @@
 Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one Redis:
 
 - ``…:games`` sorted set of game ids by start time; ``draughtsboard:boards`` set of board ids;
-- ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`);
+- ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`); ``…:amend:<id>``
+  stream: the arbiter's amendments of that game (``headers``, ``note``);
 - ``…:session`` string: JSON of the live session, so a restart resumes;
 - ``…:events`` stream (capped) and pub/sub channel of the same name: live events;
 - ``…:spool`` string: how far the disk spool has been flushed (so a flush is applied once);
@@ -12,8 +13,10 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:commands`` stream: the web app's commands to the board (:mod:`firmware_host.remote`);
 - ``…:settings`` hash: the settings chosen at the web app (:mod:`firmware_host.remote.saved`);
 - ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
-- ``draughtsboard:rounds:<round>`` string: a round's pairings; ``draughtsboard:audit`` stream:
-  the arbiter's decisions; ``draughtsboard:hall`` string: the hall's pause
+- ``draughtsboard:rounds:<round>`` string: a round's pairings (``…:<round>:<event key>`` for a
+  round of a named event, :func:`round_key`), ``draughtsboard:round-index`` hash: every stored
+  round's key and its round and event; ``draughtsboard:audit`` stream: the arbiter's decisions;
+  ``draughtsboard:hall`` string: the hall's pause
   (:mod:`firmware_host.tournament`).
 
 Every module that names a key takes it from here.
@@ -27,6 +30,7 @@ Every module that names a key takes it from here.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
 from collections.abc import Mapping
@@ -34,7 +38,8 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["AUDIT", "BOARDS", "HALL", "ROOT", "BoardKeys", "new_game_id", "round_key"]
+__all__ = ["AUDIT", "BOARDS", "HALL", "ROOT", "ROUND_INDEX", "BoardKeys", "new_game_id",
+           "round_key"]
 
 ROOT = "draughtsboard"
 #: The set of every board id that has recorded a game.
@@ -45,13 +50,20 @@ AUDIT = f"{ROOT}:audit"
 HALL = f"{ROOT}:hall"
 
 
-def round_key(number: str) -> str:
-    """A round's pairings.
+#: Every stored round: its key -> JSON ``{"round", "event"}``.
+ROUND_INDEX = f"{ROOT}:round-index"
 
-    >>> round_key("3")
-    'draughtsboard:rounds:3'
+
+def round_key(number: str, event: str = "") -> str:
+    """A round's pairings: of a named event, keyed by a digest of the name too (two groups'
+    round 2 are two rounds).
+
+    >>> round_key("3"), round_key("3", "Group A")
+    ('draughtsboard:rounds:3', 'draughtsboard:rounds:3:0d2687dd82e2')
     """
-    return f"{ROOT}:rounds:{number}"
+    if not event:
+        return f"{ROOT}:rounds:{number}"
+    return f"{ROOT}:rounds:{number}:{hashlib.sha256(event.encode()).hexdigest()[:12]}"
 
 
 def new_game_id(created: float) -> str:
@@ -124,6 +136,12 @@ class BoardKeys:
     def game(self, game_id: str) -> str:
         """The stream of the game's log."""
         return f"{self.prefix}game:{game_id}"
+
+    def amendments(self, game_id: str) -> str:
+        """The stream of the arbiter's amendments of a game (:mod:`.records`): names a
+        re-import corrects, a time award's note; written by the arbiter's tools, never by the
+        board, read after the game's log."""
+        return f"{self.prefix}amend:{game_id}"
 
     def game_id_of(self, key: object) -> str | None:
         """The game id of a game log's key, or None for any other key."""

@@ -27,13 +27,24 @@ decision in the log says what the boards did, not only what was sent.
 - :func:`correct_move`: the game on a board is taken back to before a ply and the right move
   played there (the board then guides the players to set up the corrected position);
 - :func:`start_round`: the boards of an imported round start it at once: each one's game
-  waiting at the start takes its pairing (the players' names) and its clock starts, full.
+  waiting at the start takes its pairing (the players' names, and the round's local start date
+  and time as its PDN ``Date`` and ``Time``) and its clock starts, full;
+- :func:`decide_board`: no game on a board of a round: a forfeit (one player did not come), a
+  double forfeit, a bye; kept with the round (its export's results), the board's pairing
+  withdrawn, and a game the start left waiting ended;
+- :func:`carry`: the game of a board that failed goes on on a spare board: its moves, names and
+  clocks (the spare board reads them itself), the round's pairing moved with it.
+
+A time award the board carried out is also a note of the game's record (an arbiter's ``note``
+entry of its log: ``{arbiter: +60 s for Black (reason)}`` in its PDN).
 
 The reason of a result or a corrected move goes with the command (``tag``) and the board keeps
 it in the game's record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``,
 ``{arbiter: 37-32 corrected to 33-29 (ply 3; ...)}``).
 
-The board checks each command again: its answer is the decision's outcome.
+The board checks each command again: its answer is the decision's outcome. (A board decision
+of a round, :func:`decide_board`, and a :func:`carry` are kept with the round in the same
+transaction as their audit entry; the board's own answer to them is on its feed.)
 """
 
 from __future__ import annotations
@@ -51,23 +62,31 @@ from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
-from firmware_host.store.keys import AUDIT, BoardKeys
+from firmware_host.store.client import Command, text
+from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, round_key
+from firmware_host.store.records import arbiter_op
 from firmware_host.store.replies import newest_id, pairs, stream_entries
 from firmware_host.tournament.hall import HallState, clear_hall, store_hall
-from firmware_host.tournament.pairing import Pairing, is_round, parse_round, round_key
+from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
+from firmware_host.tournament.rounds import (
+    AUDIT_LENGTH,
+    BoardDecision,
+    StoredRound,
+    audit_command,
+    audit_fields,
+    index_entry,
+    round_commands,
+)
 
 __all__ = ["ANSWER_WAIT_S", "AUDIT", "AUDIT_LENGTH", "Answer", "ArbiterError", "Decided",
-           "add_time", "adjudicate", "audit", "audit_entries", "correct_move", "correct_result",
-           "decide", "hold", "pause_all", "release", "resume_all", "round_pairings",
-           "start_round"]
+           "add_time", "adjudicate", "audit", "audit_entries", "carry", "correct_move",
+           "correct_result", "decide", "decide_board", "hold", "pause_all", "release",
+           "resume_all", "round_pairings", "run_commands", "start_round", "stored_rounds"]
 
 #: How long a decision waits for the boards' answers (seconds).
 ANSWER_WAIT_S = 5.0
 #: A board's answers: done, refused (and why), not reached (offline: nothing sent), no answer.
 DONE, REFUSED, NOT_REACHED, NO_ANSWER = "done", "refused", "not_reached", "no_answer"
-
-#: The audit stream (:data:`firmware_host.store.keys.AUDIT`) is capped at about this many entries.
-AUDIT_LENGTH = 100_000
 #: The most time one decision may give or take (seconds).
 MAX_ADDED_S = 3600
 RESULTS = ("white", "black", "draw")
@@ -114,11 +133,17 @@ def _reason(reason: str, required: bool) -> str:
 async def audit(client: Redis, who: str, action: str, board: str, reason: str,
                 **detail: object) -> str:
     """Add one decision to the audit stream; return its id."""
-    entry: dict[FieldT, EncodableT] = {
-        "time": f"{time.time():.3f}", "who": who, "action": action, "board": board,
-        "detail": json.dumps(detail, sort_keys=True), "reason": reason}
+    entry = audit_fields(who, action, board, reason, time.time(), **detail)
     entry_id = await client.xadd(AUDIT, entry, maxlen=AUDIT_LENGTH, approximate=True)
-    return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+    return text(entry_id)
+
+
+async def run_commands(client: Redis, commands: Iterable[Command]) -> None:
+    """Run ``commands`` in one MULTI/EXEC (as :func:`firmware_host.store.client.run`)."""
+    pipe = client.pipeline(transaction=True)
+    for name, args, kwargs in commands:
+        getattr(pipe, name)(*args, **kwargs)
+    await pipe.execute()
 
 
 @dataclass(frozen=True)
@@ -202,38 +227,44 @@ def events_key(board: str) -> str:
 
 async def decide(client: Redis, online: Mapping[str, bool], fields: Mapping[str, str], *,
                  who: str, action: str, board: str, reason: str,
-                 wait_s: float = ANSWER_WAIT_S, **detail: object) -> Decided:
+                 wait_s: float = ANSWER_WAIT_S, also: Iterable[Command] = (),
+                 now: float | None = None, detail: Mapping[str, object] | None = None
+                 ) -> Decided:
     """Log a decision, send its command (``fields``) to every board of ``online`` that is
-    online, in one transaction, and wait for their answers; log the answers too.
+    online, in one transaction (with the writes ``also``), and wait for their answers; log
+    the answers too.
 
     ``online``: the boards addressed, each with whether its service runs now; ``board``: the
-    audit entry's board (``*``: several).
+    audit entry's board (``*``: several); ``now``: the decision's Unix time.
     """
-    entry_id = await audit(client, who, action, board, reason, **detail)
+    entry_id = await audit(client, who, action, board, reason, **(detail or {}))
     answers: dict[str, Answer] = {b: Answer(NOT_REACHED) for b, up in online.items() if not up}
     reached = sorted(b for b, up in online.items() if up)
     if reached:
-        answers.update(await _send_and_wait(client, reached, fields, entry_id, wait_s))
-    await client.xadd(AUDIT, {
-        "time": f"{time.time():.3f}", "who": who, "action": "answer", "board": board,
-        "detail": json.dumps({"of": entry_id, "answers": {
-            b: a.to_data() for b, a in sorted(answers.items())}}, sort_keys=True),
-        "reason": ""}, maxlen=AUDIT_LENGTH, approximate=True)
+        answers.update(await _send_and_wait(client, reached, fields, entry_id, wait_s, also,
+                                             time.time() if now is None else now))
+    await client.xadd(AUDIT, audit_fields(
+        who, "answer", board, "", time.time(), of=entry_id,
+        answers={b: a.to_data() for b, a in sorted(answers.items())}),
+        maxlen=AUDIT_LENGTH, approximate=True)
     return Decided(entry_id, answers)
 
 
 async def _send_and_wait(client: Redis, boards: list[str], fields: Mapping[str, str],
-                         entry_id: str, wait_s: float) -> dict[str, Answer]:
-    """Send ``fields`` to ``boards`` (one transaction, one ``time``) and read their event
-    feeds, from before the sending, until each has answered ``entry_id`` or the time is up."""
+                         entry_id: str, wait_s: float, also: Iterable[Command],
+                         sent: float) -> dict[str, Answer]:
+    """Send ``fields`` to ``boards`` (one transaction with ``also``, one ``time``: ``sent``)
+    and read their event feeds, from before the sending, until each has answered
+    ``entry_id`` or the time is up."""
     pipe = client.pipeline(transaction=False)
     for board in boards:
         pipe.xrevrange(events_key(board), count=1)
     cursors = {events_key(b): newest_id(reply)
                for b, reply in zip(boards, await pipe.execute(), strict=True)}
-    sent = time.time()
-    deadline = sent + wait_s
+    deadline = time.time() + wait_s
     pipe = client.pipeline(transaction=True)
+    for name, args, kwargs in also:
+        getattr(pipe, name)(*args, **kwargs)
     for board in boards:
         entry: dict[FieldT, EncodableT] = {k: v for k, v in fields.items()}
         entry.update({"id": entry_id, "time": f"{sent:.3f}", "until": f"{deadline:.3f}"})
@@ -282,7 +313,7 @@ async def pause_all(client: Redis, online: Mapping[str, bool], who: str, reason:
     await store_hall(client, HallState(True, time.time(), reason=why))
     return await decide(client, online, {"name": "hall", "value": "pause"}, who=who,
                         action="pause_all", board="*", reason=why, wait_s=wait_s,
-                        boards=sorted(online))
+                        detail={"boards": sorted(online)})
 
 
 async def resume_all(client: Redis, online: Mapping[str, bool], who: str, reason: str = "",
@@ -293,7 +324,7 @@ async def resume_all(client: Redis, online: Mapping[str, bool], who: str, reason
     await clear_hall(client)
     return await decide(client, online, {"name": "hall", "value": "resume"}, who=who,
                         action="resume_all", board="*", reason=why, wait_s=wait_s,
-                        boards=sorted(online))
+                        detail={"boards": sorted(online)})
 
 
 async def hold(client: Redis, board: str, online: bool, who: str, reason: str,
@@ -322,8 +353,11 @@ async def release(client: Redis, board: str, online: bool, who: str, reason: str
 
 
 async def add_time(client: Redis, board: str, online: bool, side: str, seconds: str, who: str,
-                   reason: str, wait_s: float = ANSWER_WAIT_S) -> Decided:
-    """Give ``side`` of ``board`` ``seconds`` more (negative: less).
+                   reason: str, wait_s: float = ANSWER_WAIT_S, game_id: str = "",
+                   ply: int = 0) -> Decided:
+    """Give ``side`` of ``board`` ``seconds`` more (negative: less); once the board carried it
+    out, ``game_id`` (the game in play, after ``ply`` moves) gets the award as a note of its
+    record, a comment of its PDN.
 
     Raises:
         ArbiterError: a bad side, an amount out of range, no reason.
@@ -338,10 +372,15 @@ async def add_time(client: Redis, board: str, online: bool, side: str, seconds: 
     if not math.isfinite(amount) or not -MAX_ADDED_S <= amount <= MAX_ADDED_S or amount == 0:
         raise ArbiterError(N_("seconds: -{most} to {most}, not 0"), most=MAX_ADDED_S)
     why = _reason(reason, required=True)
-    return await decide(client, {board: online},
-                        {"name": "add_time", "side": side, "value": f"{amount:g}"}, who=who,
-                        action="add_time", board=board, reason=why, wait_s=wait_s, side=side,
-                        seconds=amount)
+    decided = await decide(client, {board: online},
+                           {"name": "add_time", "side": side, "value": f"{amount:g}"}, who=who,
+                           action="add_time", board=board, reason=why, wait_s=wait_s,
+                           detail={"side": side, "seconds": amount, "game_id": game_id})
+    if game_id and decided.done:
+        note = f"arbiter: {amount:+g} s for {side.capitalize()} ({why})"
+        await client.xadd(BoardKeys(board).amendments(game_id),
+                          arbiter_op("note", {"ply": ply, "text": note}))  # type: ignore[arg-type]
+    return decided
 
 
 def _result(result: str) -> str:
@@ -370,7 +409,7 @@ async def adjudicate(client: Redis, board: str, online: bool, result: str, who: 
     return await decide(client, {board: online},
                         {"name": "adjudicate", "value": result, "tag": why}, who=who,
                         action="adjudicate", board=board, reason=why, wait_s=wait_s,
-                        result=result, game_id=_game_id(game_id))
+                        detail={"result": result, "game_id": _game_id(game_id)})
 
 
 async def correct_result(client: Redis, board: str, online: bool, result: str, who: str,
@@ -387,7 +426,7 @@ async def correct_result(client: Redis, board: str, online: bool, result: str, w
     return await decide(client, {board: online},
                         {"name": "correct_result", "value": result, "tag": why}, who=who,
                         action="correct_result", board=board, reason=why, wait_s=wait_s,
-                        result=result, game_id=_game_id(game_id))
+                        detail={"result": result, "game_id": _game_id(game_id)})
 
 
 async def correct_move(client: Redis, board: str, online: bool, ply: str, move: str, who: str,
@@ -425,22 +464,43 @@ async def correct_move(client: Redis, board: str, online: bool, ply: str, move: 
     return await decide(client, {board: online},
                         {"name": "correct_move", "value": value, "tag": why}, who=who,
                         action="correct_move", board=board, reason=why, wait_s=wait_s,
-                        **detail)
+                        detail=detail)
 
 
-async def round_pairings(client: Redis, number: str) -> list[Pairing]:
-    """The pairings of the imported round ``number``, in board order.
+async def stored_rounds(client: Redis, number: str) -> list[StoredRound]:
+    """The imported rounds numbered ``number``, of every event (events in name order).
 
     Raises:
-        ArbiterError: not a round number, no such round imported, or its list damaged.
+        ArbiterError: not a round number, or a stored round damaged.
     """
     if len(number) > 20 or not is_round(number):
         raise ArbiterError(N_("round {round}: a round number (3, or 3.1)"),
                            round=repr(number[:20]))
-    try:
-        pairings = parse_round(await client.get(round_key(number)), number)
-    except ValueError as exc:
-        raise ArbiterError(N_("{problem}: import the round again"), problem=exc) from None
+    index: object = await client.hgetall(ROUND_INDEX)
+    keys = [text(k) for k, v in (index.items() if isinstance(index, dict) else ())
+            if index_entry(v)[0] == number]
+    if round_key(number) not in keys:
+        keys.append(round_key(number))  # a round stored before the index
+    found: dict[str, StoredRound] = {}
+    for key in keys:
+        try:
+            stored = StoredRound.parse(await client.get(key), number)
+        except ValueError as exc:
+            raise ArbiterError(N_("{problem}: import the round again"), problem=exc) from None
+        if stored is not None:
+            found.setdefault(stored.key, stored)
+    return sorted(found.values(), key=lambda r: r.event)
+
+
+
+async def round_pairings(client: Redis, number: str) -> list[Pairing]:
+    """The pairings of the imported round ``number`` (every event's), in board order.
+
+    Raises:
+        ArbiterError: not a round number, no such round imported, or its list damaged.
+    """
+    pairings = [p for stored in await stored_rounds(client, number) for p in stored.pairings
+                if p.board not in stored.decisions]
     if not pairings:
         raise ArbiterError(N_("no round {round} imported: import its pairing list first "
                               "(draughtsboard round import)"), round=number)
@@ -449,12 +509,13 @@ async def round_pairings(client: Redis, number: str) -> list[Pairing]:
 
 async def start_round(client: Redis, number: str, boards: Iterable[str],
                       not_started: Mapping[str, str], who: str, reason: str = "",
-                      wait_s: float = ANSWER_WAIT_S) -> Decided:
+                      now: float | None = None, wait_s: float = ANSWER_WAIT_S) -> Decided:
     """Start round ``number`` on ``boards`` (those of its pairing that can start it: online,
     each game waiting; the others, in ``not_started``, each with why, go into the audit entry
     too).
 
-    One audit entry, then every board's ``start_round`` command in one transaction with one
+    One audit entry, then every board's pairing gets the round's start as its PDN ``Date``
+    and ``Time`` (local time) and its ``start_round`` command, in one transaction with one
     ``time``: the boards read them at the same instant; then their answers.
 
     Raises:
@@ -465,10 +526,103 @@ async def start_round(client: Redis, number: str, boards: Iterable[str],
         raise ArbiterError(NO_BOARD_STARTS, round=number, boards="; ".join(
             f"{board} {why}" for board, why in not_started.items()))
     why = _reason(reason, required=False)
+    at = time.time() if now is None else now
+    local = time.localtime(at)
+    started = {"Date": time.strftime("%Y.%m.%d", local), "Time": time.strftime("%H:%M:%S", local)}
+    also: list[Command] = [("hset", (pairing_key(board),), {"mapping": started})
+                           for board in chosen]
     return await decide(client, dict.fromkeys(chosen, True),
                         {"name": "start_round", "value": number}, who=who,
-                        action="start_round", board="*", reason=why, wait_s=wait_s,
-                        round=number, boards=chosen, not_started=dict(not_started))
+                        action="start_round", board="*", reason=why, wait_s=wait_s, also=also,
+                        now=at, detail={"round": number, "boards": chosen,
+                                        "not_started": dict(not_started)})
+
+
+#: The sides a board decision names, and who wins a forfeit.
+SIDES = ("white", "black")
+
+
+async def decide_board(client: Redis, stored: StoredRound, board: str, kind: str, side: str,
+                       who: str, reason: str, waiting_game: str = "") -> None:
+    """No game on ``board`` of ``stored``: ``kind`` ``forfeit`` (``side`` did not come),
+    ``double_forfeit`` (``side`` empty) or ``bye`` (``side`` gets a full-point bye).
+
+    One transaction: the audit entry, the round with the decision, the board's pairing
+    withdrawn (its next game is not named); when the start left a game waiting on the board
+    (``waiting_game``: named, clock running, no move), an ``adjudicate`` command ends it.
+
+    Raises:
+        ArbiterError: a bad kind or side, no reason, a board not of the round, one decided
+            already.
+    """
+    if kind not in ("forfeit", "double_forfeit", "bye"):
+        raise ArbiterError(N_("{kind}: forfeit, double_forfeit or bye"), kind=repr(kind[:20]))
+    if (kind == "double_forfeit") != (side == "") or (side and side not in SIDES):
+        raise ArbiterError(N_("side {side}: white or black"), side=repr(side[:20]))
+    pairing = stored.board(board)
+    if pairing is None:
+        raise ArbiterError(N_("{board} is not a board of round {round}"), board=board,
+                           round=stored.number)
+    if board in stored.decisions:
+        raise ArbiterError(N_("{board}: decided already ({kind})"), board=board,
+                           kind=stored.decisions[board].kind)
+    why = _reason(reason, required=True)
+    at = time.time()
+    decided = StoredRound(stored.number, stored.event, stored.pairings, stored.imported,
+                          stored.trf, {**stored.decisions, board: BoardDecision(kind, side, who,
+                                                                                 at)},
+                          dict(stored.carried))
+    commands: list[Command] = [
+        audit_command(who, kind, board, why, at, round=stored.number, event=stored.event,
+                      side=side, white=pairing.white, black=pairing.black,
+                      game_id=waiting_game),
+        *round_commands(decided), ("delete", (pairing_key(board),), {})]
+    if waiting_game:
+        winner = {"forfeit": "black" if side == "white" else "white", "bye": side,
+                  "double_forfeit": "draw"}[kind]
+        entry: dict[FieldT, EncodableT] = {"name": "adjudicate", "value": winner,
+                                           "tag": f"{kind.replace('_', ' ')}: {why}"[:80],
+                                           "time": f"{at:.3f}"}
+        commands.append(("xadd", (commands_key(board), entry),
+                         {"maxlen": STREAM_LENGTH, "approximate": True}))
+    await run_commands(client, commands)
+
+
+async def carry(client: Redis, stored: StoredRound | None, source: str, spare: str,
+                game_id: str, who: str, reason: str) -> None:
+    """Carry the game ``game_id`` of board ``source`` (it failed) to board ``spare``: the
+    spare board takes its moves, names and clocks and guides the players to set up its
+    position (its clock held until the arbiter resumes it); the round's pairing of ``source``
+    (``stored``, when the game is a round's) moves to ``spare``. One transaction.
+
+    Raises:
+        ArbiterError: the same board, no reason, a spare board that plays in the round.
+    """
+    if source == spare:
+        raise ArbiterError(N_("carry the game to another board"))
+    why = _reason(reason, required=True)
+    value = f"{source}/{game_id}"
+    if len(value) > MAX_HEADER_LENGTH:
+        raise ArbiterError(N_("board and game ids too long to send"))
+    at = time.time()
+    commands: list[Command] = [audit_command(who, "carry", source, why, at, to=spare,
+                                             game_id=game_id)]
+    if stored is not None:
+        if stored.board(spare) is not None:
+            raise ArbiterError(N_("{board} is a board of round {round}: carry the game to a "
+                                  "free board"), board=spare, round=stored.number)
+        moved = [Pairing(spare, p.white, p.black, p.round, p.event, p.tags, p.white_rank,
+                         p.black_rank, p.formerly) if p.board == source else p
+                 for p in stored.pairings]
+        commands += round_commands(StoredRound(
+            stored.number, stored.event, moved, stored.imported, stored.trf,
+            {spare if b == source else b: d for b, d in stored.decisions.items()},
+            {**stored.carried, spare: source}))
+    entry: dict[FieldT, EncodableT] = {"name": "carry", "value": value, "tag": why[:80],
+                                       "time": f"{at:.3f}"}
+    commands.append(("xadd", (commands_key(spare), entry),
+                     {"maxlen": STREAM_LENGTH, "approximate": True}))
+    await run_commands(client, commands)
 
 
 def _text(value: object) -> str:

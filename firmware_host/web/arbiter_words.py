@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from firmware_host.feedback.texts import WORDS, render
 from firmware_host.i18n import ENGLISH, N_, NN_, Translator
 
-__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "MOVED_ON", "NOT_READY", "RESULT_CHOICES",
-           "SCRIPT_WORDS", "SIDES", "STARTED", "TERMINATIONS", "answered", "audit_words",
-           "decision_words", "refusal_words", "result_words", "sent_to"]
+__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECIDED", "DECISION_CHOICES", "IMPORTED",
+           "MOVED_ON", "NOT_READY", "RESULT_CHOICES", "SCRIPT_WORDS", "SIDES", "STARTED",
+           "TERMINATIONS", "answered", "audit_words", "decision_words", "refusal_words",
+           "result_words", "sent_to"]
 
 #: The results an arbiter gives, in words.
 RESULT_CHOICES = (("white", N_("White won")), ("black", N_("Black won")), ("draw", N_("Draw")))
@@ -31,7 +32,9 @@ RESULT_CHOICES = (("white", N_("White won")), ("black", N_("Black won")), ("draw
 CORRECTED_CHOICES = (("keep", N_("Keep the result")),
                      ("withdraw", N_("Withdraw it: play resumes")), *RESULT_CHOICES)
 #: A game's end, in words (a flag fall as the clock says it: ``Black won (time)``).
-TERMINATIONS = {**WORDS["termination"], "time": N_("time"), "time_forfeit": N_("time")}
+TERMINATIONS = {**WORDS["termination"], "time": N_("time"), "time_forfeit": N_("time"),
+                "forfeit": N_("forfeit"), "double forfeit": N_("double forfeit"),
+                "bye": N_("bye")}
 #: The sides, in words.
 SIDES = {"white": N_("White"), "black": N_("Black")}
 #: The words the console's script writes itself (app.js), besides the hall's.
@@ -39,8 +42,10 @@ SCRIPT_WORDS = (N_("sending…"), N_("Sent to {board}."), N_("the boards"),
                 N_("Not done: {error}"), N_("Not sent: no connection to the web service."),
                 N_("Cancelled: nothing was sent."), N_("Reason: {reason}."),
                 N_("Waiting on the boards: round {rounds}."),
-                N_("No round waits on the boards: import its pairing list "
-                   "(draughtsboard round import)."), N_("Dismiss"))
+                N_("No round waits on the boards: import its pairing list above (or "
+                   "draughtsboard round import)."),
+                N_("Showing {shown} of {count} boards."),
+                N_("Look at the boards below, then import it."), N_("Dismiss"))
 #: Why a board cannot start its round (``{round}``: the round's number).
 NOT_READY = {
     "unknown": N_("(no game recorded: is its board.id right?)"), "offline": N_("(offline)"),
@@ -50,6 +55,20 @@ NOT_READY = {
     "not_waiting": N_("(round {round}'s pairing does not wait for it: import it again)")}
 MOVED_ON = N_("{board} has moved on from game {game}: only the game a board shows now can be "
               "decided here")
+IMPORTED = NN_("Imported into {round}: {count} board", "Imported into {round}: {count} boards")
+#: A decision on a board where no game is played, as the reply says it.
+DECIDED = {
+    "forfeit": N_("Sent to {board}: a forfeit ({white} – {black}); its pairing withdrawn"),
+    "double_forfeit": N_("Sent to {board}: a double forfeit ({white} – {black}); its pairing "
+                         "withdrawn"),
+    "bye": N_("Sent to {board}: a bye ({white} – {black}); its pairing withdrawn")}
+#: The console's choices of a decision on a board where no game is played.
+DECISION_CHOICES = (
+    ("forfeit:white", N_("White did not come: Black wins by forfeit")),
+    ("forfeit:black", N_("Black did not come: White wins by forfeit")),
+    ("double_forfeit:", N_("Neither came: double forfeit")),
+    ("bye:white", N_("Pairing cancelled: a bye for White")),
+    ("bye:black", N_("Pairing cancelled: a bye for Black")))
 #: The audit entries in words, by action (``{board}``, and the fields of the entry's detail).
 AUDIT_WORDS = {
     "pause_all": N_("every clock paused"), "resume_all": N_("every clock resumed"),
@@ -61,6 +80,12 @@ AUDIT_WORDS = {
     "correct_move.keep": N_("{board}: ply {ply} corrected to {move}, result kept"),
     "correct_move.withdraw": N_("{board}: ply {ply} corrected to {move}, result withdrawn"),
     "correct_move.change": N_("{board}: ply {ply} corrected to {move}, result {result}"),
+    "forfeit": N_("{board}: forfeit, {side} did not come"),
+    "double_forfeit": N_("{board}: double forfeit"),
+    "bye": N_("{board}: a bye for {side}, the pairing cancelled"),
+    "carry": N_("{board}: the game carried to {to}"),
+    "rename": N_("{board}: names corrected to {names}"),
+    "import": N_("round {round} imported"),
 }
 #: One board's answer to a decision, after the decision in words (``{why}``: the board's
 #: refusal in words).
@@ -178,7 +203,10 @@ def decision_words(entry: Mapping[str, object], tr: Translator = ENGLISH) -> str
         board=board, seconds=f"{seconds:+g}" if isinstance(seconds, int | float) else "?",
         side=tr.gettext(SIDES[side]) if side in SIDES else side,
         result=result_words(str(detail.get("result", "?")), tr),
-        ply=detail.get("ply", "?"), move=detail.get("move", "?"))
+        ply=detail.get("ply", "?"), move=detail.get("move", "?"), to=detail.get("to", "?"),
+        round=" ".join(str(detail.get(k, "")) for k in ("round", "event")).strip() or "?",
+        names=" – ".join(str(v) for v in (detail.get("after") or {}).values()
+                         if isinstance(detail.get("after"), dict)) or "?")
 
 
 def audit_words(entry: Mapping[str, object], tr: Translator = ENGLISH) -> str:

@@ -15,6 +15,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +39,7 @@ class Hall:
         self.readers: dict[str, CommandReader] = {}
         self.loop = asyncio.get_running_loop()
         self.handled = 0
+        self._news = asyncio.Condition()
 
     def board(self, board_id: str, *, online: bool = True, paired: bool = False,
               occupied: set[int] | None = None, now: float = 0.0, **settings: Any) -> Rig:
@@ -104,6 +106,17 @@ class Hall:
         rig.session.handle(event)
         rig._drain()
         self.handled += 1
+        self.loop.create_task(self._tell())
+
+    async def _tell(self) -> None:
+        async with self._news:
+            self._news.notify_all()
+
+    async def until(self, done: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Wait until ``done()`` holds, looking again each time a board handled a command (a
+        command sent without waiting for the board's answer: a forfeit's adjudication)."""
+        async with self._news:
+            await asyncio.wait_for(self._news.wait_for(done), timeout)
 
     def close(self) -> None:
         for board_id in list(self.readers):

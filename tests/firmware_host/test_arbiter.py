@@ -112,8 +112,14 @@ def test_pause_all_add_time_and_adjudicate_are_answered_by_the_boards_and_logged
             ("add_time", "hall-1", "disturbed by a spectator", {"hall-1": {"answer": "done"}}),
             ("pause_all", "*", "fire alarm", {"hall-1": {"answer": "done"},
                                               "hall-2": {"answer": "done"}})]
-        assert state["audit"][1]["detail"] == {"side": "black", "seconds": 60.0}
+        assert state["audit"][1]["detail"] == {"side": "black", "seconds": 60.0,
+                                               "game_id": one.session.game_id}
         assert "arbiter token" in state["audit"][0]["who"]
+        # The award is a comment of the game's PDN, after the move it followed.
+        timed = RedisStore(hall.sync, "hall-1", name="test").load_game(
+            one.session.game_id or "")
+        assert "1. 32-28 {[%clk 0:03:01]} {arbiter: +60 s for Black (disturbed by a " \
+            "spectator)}" in " ".join(render_game(timed).split())
 
     run(scenario)
 
