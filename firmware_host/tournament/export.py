@@ -107,7 +107,7 @@ def outcome_of(item: RoundGame) -> Outcome:
     if outcome is None:  # "0-0": both lost
         return Outcome(game.result, "-" if not played else "0", "-" if not played else "0",
                        game.termination)
-    if game.termination == "forfeit" and not played:
+    if game.termination == "forfeit":  # (default time: the absent side never moved)
         win, loss, draw = "+", "-", "="
     elif not played:
         win, loss, draw = "W", "L", "D"

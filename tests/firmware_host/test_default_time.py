@@ -9,7 +9,8 @@ import fakeredis
 from engine.outcome import Termination
 from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
-from firmware_host.tournament.pairing import PairingSource, read_pairings, store_round
+from firmware_host.tournament.pairing import PairingSource, read_pairings
+from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.session_harness import Rig
 
 ROUND = "board,white,black,round,event\nhall-1,Ann Smit,Bob de Vries,3,Club night\n"
@@ -17,7 +18,7 @@ ROUND = "board,white,black,round,event\nhall-1,Ann Smit,Bob de Vries,3,Club nigh
 
 def round_board(**settings: object) -> Rig:
     client = fakeredis.FakeRedis()
-    store_round(client, read_pairings(ROUND)[0])
+    import_round(client, read_pairings(ROUND)[0], "test")
     rig = Rig("international", store=RedisStore(client, "hall-1", name="test"), start=False,
               time_control="90+30", **settings)  # type: ignore[arg-type]
     rig.session.game.pairing = PairingSource(client, "hall-1")
@@ -63,3 +64,15 @@ def test_an_absent_black_loses_too_and_a_board_not_started_by_a_round_never_forf
     casual = Rig("international", time_control="90+30", default_time_s=60.0)
     casual.wait(600_000)
     assert casual.published("result") == []
+
+
+def test_a_forfeit_by_default_time_goes_back_to_the_pairing_program_as_a_forfeit() -> None:
+    from firmware_host.tournament.export import RoundGame, outcome_of
+    from firmware_host.tournament.pairing import read_pairings as pairings_of
+
+    rig = round_board(default_time_s=600.0)
+    rig.play("32-28")                            # White came; Black did not
+    rig.wait(600_000)
+    pairing = pairings_of(ROUND)[0][0]
+    outcome = outcome_of(RoundGame(pairing, rig.game()))
+    assert (outcome.points, outcome.termination) == ("+/-", "forfeit")  # not "1-0": unplayed

@@ -7,7 +7,8 @@ from __future__ import annotations
 import fakeredis
 
 from firmware_host.store import RedisStore
-from firmware_host.tournament.pairing import PairingSource, read_pairings, store_round
+from firmware_host.tournament.pairing import PairingSource, read_pairings
+from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.session_harness import Rig
 
 #: White to move must capture 28x19 (a man of Black on 23, White's on 28).
@@ -50,7 +51,7 @@ def test_record_mode_in_a_round_turns_guidance_off_by_itself() -> None:
     client = fakeredis.FakeRedis()
     pairings, _ = read_pairings("board,white,black,round,event\n"
                                 "hall-1,Ann Smit,Bob de Vries,3,Club night\n")
-    store_round(client, pairings)
+    import_round(client, pairings, "test")
     rig = Rig("international", store=RedisStore(client, "hall-1", name="test"), start=False,
               touch_move="strict")
     rig.session.game.pairing = PairingSource(client, "hall-1")
