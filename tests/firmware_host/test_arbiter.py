@@ -314,7 +314,7 @@ def test_the_card_stops_saying_put_back_once_the_board_is_back_in_sync() -> None
 
         async def said() -> str:
             state = await (await http.get("/arbiter/state.json", headers=BEARER)).json()
-            return str(state["boards"][0]["said"])
+            return str(state["boards"][0]["said"]["en"])  # the viewer's language: English
 
         assert await said() == "put back on: 31; take away: nothing"
         rig.place("31")
