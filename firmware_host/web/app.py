@@ -31,10 +31,11 @@ from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
+from firmware_host.web.bounded import bounded
 from firmware_host.web.devices import Devices, device_name
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
-from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
+from firmware_host.web.feed import BLOCK_MS, BadCursor, format_cursor, id_key, parse_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.headers import errors_as_replies, quiet_client_faults, security_headers
 from firmware_host.web.hub import Hub
@@ -295,14 +296,20 @@ class Site:
         board = request.query.get("board", "")
         if board and not _ID.fullmatch(board):
             raise web.HTTPBadRequest(text="bad board id")
+        # The page's cursor, and the browser's own (the last message's id) over it: checked
+        # before anything reads with it (a 400, never an id Redis refuses: web/feed.py).
+        try:
+            cursor = parse_cursor(request.query.get("cursor", ""))
+            for key, entry in parse_cursor(request.headers.get("Last-Event-ID", "")).items():
+                if id_key(entry) > id_key(cursor.get(key, "0-0")):
+                    cursor[key] = entry
+        except BadCursor as exc:
+            raise web.HTTPBadRequest(text=f"bad cursor: {exc}") from None
+        if board and board not in await self.reader.boards():
+            raise web.HTTPNotFound(text="no such board")
         address = request.remote or "?"
         if self.feeds.get(address, 0) >= self.settings.feeds_per_address:
             raise web.HTTPTooManyRequests(text="too many live feeds open from this address")
-        # The page's cursor, and the browser's own (the last message's id) over it.
-        cursor = parse_cursor(request.query.get("cursor", ""))
-        for key, entry in parse_cursor(request.headers.get("Last-Event-ID", "")).items():
-            if id_key(entry) > id_key(cursor.get(key, "0-0")):
-                cursor[key] = entry
         self.feeds[address] = self.feeds.get(address, 0) + 1
         try:
             return await self._stream(request, board or None, cursor)
@@ -332,6 +339,14 @@ class Site:
                     log.warning("web: feed ended, the boards' Redis does not answer: %s",
                                 type(exc).__name__)
         return response
+
+    async def health(self, request: web.Request) -> web.Response:
+        """``/health.json``: whether the web app reads the boards, and its live feed's reader's
+        figures (feeds open, streams read, boards set aside and why, restarts, faults) and the
+        bad records skipped: for a monitor, and for the tests."""
+        return web.json_response({"ok": True, "feed_reader": self.hub.health(),
+                                  "skipped_records": self.reader.rejects.count
+                                  + self.hub.reader.rejects.count})
 
     async def board_image(self, request: web.Request) -> web.Response:
         """``/board/<id>.svg``: the board's diagram as an image (``?flip=1``: from Black's
@@ -533,7 +548,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     """The aiohttp application on ``client`` (a ``redis.asyncio`` client of the boards)."""
     from importlib.resources import files
 
-    site = Site(settings, client)
+    site = Site(settings, bounded(client))  # no reply larger than the web app reads
     # A hall feed's Last-Event-ID holds every board's stream id (about 30 bytes a board): room
     # for some 2,000 boards, beyond aiohttp's default 8 KB header field.
     pages = error_pages(site.views, viewer)  # a browser's error: a page, not a line
@@ -549,6 +564,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.get("/game/{board}/{game}.pdn", site.game_pdn),
         web.get("/game/{board}/{game}", site.game_page),
         web.get("/feed", site.feed),
+        web.get("/health.json", site.health),
         web.get("/broadcast.pdn", site.broadcast),
         web.get("/broadcast/round/{round}.pdn", site.broadcast),
         web.get("/broadcast/board/{board}.pdn", site.broadcast),

@@ -11,8 +11,15 @@ board resumes exactly).
 {'b1': '1-0', 'b2': '5-3'}
 >>> format_cursor({"b1": "1-0", "b2": "5-3"})
 'b1=1-0,b2=5-3'
->>> parse_cursor("garbage,b3=x")
-{}
+
+A cursor comes from the client, so it is checked before anything reads with it: a board id by
+the configuration's rule and a stream id Redis accepts (two ASCII numbers below 2**64); anything
+else is a :class:`BadCursor` (the feed answers 400), never a read that Redis refuses:
+
+>>> parse_cursor("b1=99999999999999999999-0")
+Traceback (most recent call last):
+...
+firmware_host.web.feed.BadCursor: 'b1=99999999999999999999-0': not a board and a stream id
 
 A batch of a board's events becomes one small JSON message of what changed (:func:`delta`): the
 moves with the position after them, the LED frame, the state, the board's sentences. A batch
@@ -35,12 +42,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from firmware_host.digits import whole_number
 from firmware_host.feedback.texts import STATE_NAMES, render
 from firmware_host.web.clocks import ClockReading, from_event
 from firmware_host.web.reader import SPOKEN
 
-__all__ = ["FULL_EVENTS", "LIVE_EVENTS", "Delta", "format_cursor", "id_key", "parse_cursor",
-           "sse"]
+__all__ = ["FULL_EVENTS", "LIVE_EVENTS", "BadCursor", "Delta", "format_cursor", "id_key",
+           "parse_cursor", "sse", "stream_id"]
 
 #: How long a feed waits without news before a keep-alive comment (ms).
 BLOCK_MS = 15_000
@@ -52,17 +60,48 @@ FULL_EVENTS = frozenset({"new_game", "resumed", "takeback", "result", "header",
                          "settings_applied", "resume_failed"})
 #: Fields of a move event passed on (the clocks when the board keeps them).
 MOVE_FIELDS = ("fen", "from", "to", "clock_white", "clock_black")
-_ID = re.compile(r"\d{1,20}-\d{1,20}")
+#: A part of a stream id: what Redis takes (an unsigned 64-bit number).
+MAX_ID_PART = 2**64 - 1
+#: Boards a cursor names at most (a hall's boards: web/reader.py MAX_BOARDS).
+MAX_CURSOR_BOARDS = 1000
 _BOARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 
 
+class BadCursor(ValueError):
+    """A feed's cursor that is not boards and stream ids (the feed answers 400)."""
+
+
+def stream_id(text: str) -> str | None:
+    """``text`` if it is a stream id Redis takes (``1764590000000-3``: ASCII digits, each part
+    below 2**64), else None.
+
+    >>> stream_id("1-0"), stream_id("18446744073709551616-0"), stream_id("١-0")
+    ('1-0', None, None)
+    """
+    ms, sep, seq = text.partition("-")
+    try:
+        whole_number(ms, 0, MAX_ID_PART)
+        whole_number(seq, 0, MAX_ID_PART)
+    except ValueError:
+        return None
+    return text if sep else None
+
+
 def parse_cursor(text: str) -> dict[str, str]:
-    """The cursor of a ``Last-Event-ID``; anything malformed in it is ignored."""
+    """The cursor of a feed's ``cursor`` or ``Last-Event-ID`` (empty parts are skipped).
+
+    Raises:
+        BadCursor: a part that is not ``board=id``, or more than :data:`MAX_CURSOR_BOARDS`.
+    """
     out = {}
-    for part in text.split(",")[:5000]:
+    parts = [part for part in text.split(",", MAX_CURSOR_BOARDS + 1) if part]
+    if len(parts) > MAX_CURSOR_BOARDS:
+        raise BadCursor(f"more than {MAX_CURSOR_BOARDS} boards")
+    for part in parts:
         board, sep, entry = part.partition("=")
-        if sep and _BOARD.fullmatch(board) and _ID.fullmatch(entry):
-            out[board] = entry
+        if not (sep and _BOARD.fullmatch(board) and stream_id(entry)):
+            raise BadCursor(f"{part[:60]!r}: not a board and a stream id")
+        out[board] = entry
     return out
 
 
