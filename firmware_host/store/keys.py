@@ -12,10 +12,12 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:commands`` stream: the web app's commands to the board (:mod:`firmware_host.remote`);
 - ``…:settings`` hash: the settings chosen at the web app (:mod:`firmware_host.remote.saved`);
 - ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
-- ``draughtsboard:rounds:<round>`` string: a round's pairings; ``draughtsboard:audit`` stream:
-  the arbiter's decisions (:mod:`firmware_host.tournament`).
+- ``draughtsboard:rounds:<round>`` string: a round's pairings; ``draughtsboard:audit-log``
+  list: the arbiter's decisions, append-only (:mod:`firmware_host.tournament`).
 
-Every module that names a key takes it from here.
+Every module that names a key takes it from here, and every board id follows the rule of
+:func:`board_id_problem`: a board named like a shared key (``rounds``, ``boards``, ...) would
+own that key's name space, so such a name is no board id.
 
 >>> keys = BoardKeys("board1")
 >>> keys.game("20261129-183005-3fa2")
@@ -26,6 +28,7 @@ Every module that names a key takes it from here.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -33,13 +36,36 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["AUDIT", "BOARDS", "ROOT", "BoardKeys", "new_game_id", "round_key"]
+__all__ = ["AUDIT", "BOARDS", "BOARD_ID", "ROOT", "SHARED", "BoardKeys", "board_id_problem",
+           "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
-#: The set of every board id that has recorded a game.
+#: The set of the hall's boards: written by the web app and the administrator (a board logged
+#: in as its own ACL user cannot: store/acl.py), and by a board on a Redis without ACL users.
 BOARDS = f"{ROOT}:boards"
-#: The arbiter's audit stream (every board's decisions).
-AUDIT = f"{ROOT}:audit"
+#: The arbiter's audit log (every board's decisions): a list the web app may only append to.
+AUDIT = f"{ROOT}:audit-log"
+#: The names right under the root that are not boards (``audit``: the audit stream of earlier
+#: versions): a board of one of these ids would own the keys beneath it.
+SHARED = ("audit", "audit-log", "boards", "rounds")
+#: A board id: letters, digits, ``-`` and ``_``, at most 63 (no ``:`` or glob character).
+BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+
+
+def board_id_problem(board_id: str) -> str | None:
+    """Why ``board_id`` is no board id (None: it is one).
+
+    >>> board_id_problem("club-1") is None, board_id_problem("rounds")
+    (True, "'rounds' is the name of a shared key: a board of that id would write it")
+    >>> board_id_problem("a:b")
+    "'a:b' is not letters, digits, - and _ (at most 63, starting with a letter or digit)"
+    """
+    if not isinstance(board_id, str) or not BOARD_ID.fullmatch(board_id):
+        return (f"{str(board_id)[:80]!r} is not letters, digits, - and _ (at most 63, "
+                "starting with a letter or digit)")
+    if board_id.lower() in SHARED:
+        return f"{board_id!r} is the name of a shared key: a board of that id would write it"
+    return None
 
 
 def round_key(number: str) -> str:
