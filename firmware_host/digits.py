@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_DIGITS", "is_whole_number", "whole_number"]
+__all__ = ["MAX_DIGITS", "is_whole_number", "whole_number", "whole_number_or"]
 
 #: The most digits read (a 64-bit unsigned number has 20).
 MAX_DIGITS = 20
@@ -61,3 +61,16 @@ def is_whole_number(text: str, low: int, high: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+def whole_number_or(text: str, default: int, low: int = 0, high: int = 2**63 - 1) -> int:
+    """:func:`whole_number` of ``text``, or ``default`` when it is not one (a counter read back
+    from a store, where a damaged value means "unknown", not an error).
+
+    >>> whole_number_or("12", 0), whole_number_or("²", 0), whole_number_or("", 5)
+    (12, 0, 5)
+    """
+    try:
+        return whole_number(text, low, high)
+    except ValueError:
+        return default

@@ -83,9 +83,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _import(client: redis.Redis, args: argparse.Namespace) -> int:
+    from firmware_host.digits import whole_number
     from firmware_host.store.keys import BOARDS
     from firmware_host.tournament.pairing import read_pairings, store_round
-    from firmware_host.tournament.trf import DEFAULT_PREFIX, is_trf, read_trf
+    from firmware_host.tournament.trf import DEFAULT_PREFIX, MAX_TRF_ROUNDS, is_trf, read_trf
 
     if not args.file:
         return _fail("import needs the pairing list: round import FILE.csv")
@@ -94,10 +95,12 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"{args.file}: cannot be read ({getattr(exc, 'strerror', None) or exc})")
     if is_trf(text):
-        if not args.round or not args.round.isdigit() or int(args.round) < 1:
-            return _fail(f"{args.file} is a TRF file: say which round, --round N (1, 2, ...)")
-        pairings, problems = read_trf(text, int(args.round),
-                                      args.board_prefix or DEFAULT_PREFIX)
+        try:
+            round_number = whole_number(args.round or "", 1, MAX_TRF_ROUNDS)
+        except ValueError:
+            return _fail(f"{args.file} is a TRF file: say which round, --round N (1 to "
+                         f"{MAX_TRF_ROUNDS})")
+        pairings, problems = read_trf(text, round_number, args.board_prefix or DEFAULT_PREFIX)
     elif args.board_prefix is not None:
         return _fail("--board-prefix is for a TRF file: a CSV list names its boards")
     else:

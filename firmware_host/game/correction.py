@@ -32,6 +32,7 @@ from typing import Protocol
 
 from engine import Board
 from engine.types import Move
+from firmware_host.digits import is_whole_number
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.game import Game
 from firmware_host.game.types import Command, State
@@ -79,13 +80,17 @@ def _parse(board: Board, text: str) -> Move | None:
     return move if move in board.legal_moves else None
 
 
+#: The largest ply number read from a command (any game has fewer).
+MAX_PLY_READ = 10**6
+
+
 def correct_move(s: CorrectionHost, event: Command) -> None:
     """Carry out the arbiter's ``correct_move`` (module docstring)."""
     if s.game_id is None:
         _refuse(s, "no_game", "no game open")
         return
     parts = (event.value or "").split()
-    if len(parts) != 2 or not parts[0].isdigit():
+    if len(parts) != 2 or not is_whole_number(parts[0], 0, MAX_PLY_READ):
         _refuse(s, "bad_value", f"{event.value!r}: expected the ply and the move, e.g. 7 33-28")
         return
     ply, text = int(parts[0]), parts[1]

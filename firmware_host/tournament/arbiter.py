@@ -2,9 +2,13 @@
 
 Every action goes to the boards the way the web's control does: an entry of the board's command
 stream (:mod:`firmware_host.remote.commands`), carried out by the board itself, so the game's
-log is only ever written by its board. Each action first adds an entry to the audit stream
-``draughtsboard:audit`` (fields ``time``, ``who``, ``action``, ``board``, ``detail`` (JSON) and
-``reason``): what was decided, by whom, why; nothing is changed silently.
+log is only ever written by its board. Each action first adds an entry to the audit log
+``draughtsboard:audit-log``, a list of JSON objects (``time``, ``who``, ``action``, ``board``,
+``detail``, ``reason``): what was decided, by whom, why; nothing is changed silently. The web
+app's Redis user may only append to it (``RPUSH``: store/acl.py), so nobody but the
+administrator can trim, delete or rewrite what was decided; an entry's ``id`` is its place in
+the list. What is read back is checked like every value the web app reads (a damaged entry is
+left out, never a page that fails).
 
 - :func:`pause_all` / :func:`resume_all`: every board's clock held / running again;
 - :func:`add_time`: seconds more (or less) for one side of one board;
@@ -34,19 +38,21 @@ from collections.abc import Callable, Iterable, Mapping
 from redis.asyncio import Redis
 from redis.typing import EncodableT, FieldT
 
+from firmware_host.digits import is_whole_number
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 from firmware_host.store.keys import AUDIT
-from firmware_host.store.replies import stream_entries
 from firmware_host.tournament.pairing import Pairing, is_round, parse_round, round_key
 
-__all__ = ["AUDIT", "AUDIT_LENGTH", "ArbiterError", "add_time", "adjudicate", "audit",
+__all__ = ["AUDIT", "AUDIT_READ", "ArbiterError", "add_time", "adjudicate", "audit",
            "audit_entries", "correct_move", "correct_result", "pause_all", "resume_all",
            "round_pairings", "start_round"]
 
-#: The audit stream (:data:`firmware_host.store.keys.AUDIT`) is capped at about this many entries.
-AUDIT_LENGTH = 100_000
+#: The audit log (:data:`firmware_host.store.keys.AUDIT`) read at most at once.
+AUDIT_READ = 1000
+#: The largest audit entry read (bytes of its JSON).
+AUDIT_ENTRY_BYTES = 16 * 1024
 #: The most time one decision may give or take (seconds).
 MAX_ADDED_S = 3600
 RESULTS = ("white", "black", "draw")
@@ -90,29 +96,71 @@ def _reason(reason: str, required: bool) -> str:
 
 async def audit(client: Redis, who: str, action: str, board: str, reason: str,
                 **detail: object) -> str:
-    """Add one decision to the audit stream; return its id."""
-    entry: dict[FieldT, EncodableT] = {
-        "time": f"{time.time():.3f}", "who": who, "action": action, "board": board,
-        "detail": json.dumps(detail, sort_keys=True), "reason": reason}
-    entry_id = await client.xadd(AUDIT, entry, maxlen=AUDIT_LENGTH, approximate=True)
-    return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+    """Add one decision to the audit log; return its id (its place in the log)."""
+    entry = {"time": round(time.time(), 3), "who": who, "action": action, "board": board,
+             "detail": detail, "reason": reason}
+    length = await client.rpush(AUDIT, json.dumps(entry, sort_keys=True, allow_nan=False))
+    return str(int(length) - 1)
 
 
 async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, object]]:
-    """The newest ``count`` decisions, newest first, as JSON-ready data."""
-    raw: object = await client.xrevrange(AUDIT, count=max(1, min(count, 1000)))
+    """The newest ``count`` decisions (at most :data:`AUDIT_READ`), newest first, as JSON-ready
+    data; a damaged entry (not a JSON object, a time that is not a Unix time, a field that is
+    not one line of text) is left out."""
+    count = max(1, min(count, AUDIT_READ))
+    pipe = client.pipeline(transaction=False)
+    pipe.llen(AUDIT)
+    pipe.lrange(AUDIT, -count, -1)
+    length, raw = await pipe.execute()
+    first = (length if isinstance(length, int) else 0) - len(raw)
     out: list[dict[str, object]] = []
-    for entry_id, fields in stream_entries(raw):
-        data = {_text(k): _text(v) for k, v in fields.items()}
-        try:
-            detail: object = json.loads(data.get("detail", "{}"))
-        except json.JSONDecodeError:
-            detail = {}
-        out.append({"id": _text(entry_id), "time": float(data.get("time", "0") or 0),
-                    "who": data.get("who", ""), "action": data.get("action", ""),
-                    "board": data.get("board", ""), "detail": detail,
-                    "reason": data.get("reason", "")})
+    for place, value in reversed(list(enumerate(raw, start=first))):
+        entry = _entry(value)
+        if entry is not None:
+            out.append({"id": str(place), **entry})
     return out
+
+
+def _entry(value: object) -> dict[str, object] | None:
+    """An audit entry as read, checked (None: damaged): a JSON object of at most
+    :data:`AUDIT_ENTRY_BYTES`, its time a Unix time (1970 to year 5138), its texts one line."""
+    if not isinstance(value, bytes | str) or len(value) > AUDIT_ENTRY_BYTES:
+        return None
+    try:
+        data = json.loads(value, parse_constant=_no_constant, parse_float=_finite,
+                          parse_int=_integer)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    stamp, detail = data.get("time"), data.get("detail", {})
+    if (isinstance(stamp, bool) or not isinstance(stamp, int | float)
+            or not (math.isfinite(stamp) and 0 <= stamp <= 1e11)):
+        return None
+    texts = {"who": 200, "action": 40, "board": 80, "reason": 400}
+    found = {name: data.get(name, "") for name in texts}
+    if not all(isinstance(v, str) and len(v) <= texts[k] and v.isprintable()
+               for k, v in found.items()):
+        return None
+    return {"time": float(stamp), **found, "detail": detail if isinstance(detail, dict) else {}}
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > 18:
+        raise ValueError(f"{text[:20]}... is too long an integer")
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    """A JSON number that is a finite float (``1e400`` is not: a browser reads Infinity)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is not a finite number")
+    return value
 
 
 async def _send(client: Redis, board: str, fields: Mapping[str, str]) -> None:
@@ -210,9 +258,9 @@ async def correct_move(client: Redis, board: str, ply: str, move: str, who: str,
     Raises:
         ArbiterError: a ply the game does not have, not a move, no reason.
     """
-    if not ply.isdigit() or not 1 <= int(ply) <= plies:
-        if not plies:
-            raise ArbiterError(N_("the game has no move to correct"))
+    if not plies:
+        raise ArbiterError(N_("the game has no move to correct"))
+    if not is_whole_number(ply, 1, plies):
         raise ArbiterError(N_("ply {ply}: the game's plies are 1 to {plies}"),
                            ply=repr(ply[:10]), plies=plies)
     text = move.strip()
@@ -271,7 +319,3 @@ async def start_round(client: Redis, number: str, boards: Iterable[str],
         pipe.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
     await pipe.execute()
     return chosen
-
-
-def _text(value: object) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)

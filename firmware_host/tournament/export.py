@@ -89,9 +89,23 @@ def results_csv(games: list[RoundGame]) -> str:
     writer.writerow(RESULT_COLUMNS)
     for item in games:
         p, game = item.pairing, item.game
-        writer.writerow([p.board, p.white, p.black, p.round,
-                         "*" if game is None else game.result,
-                         "" if game is None else game.termination,
+        writer.writerow([csv_cell(p.board), csv_cell(p.white), csv_cell(p.black),
+                         csv_cell(p.round), "*" if game is None else csv_cell(game.result),
+                         "" if game is None else csv_cell(game.termination),
                          0 if game is None else len(game.moves),
-                         "" if game is None else game.game_id])
+                         "" if game is None else csv_cell(game.game_id)])
     return out.getvalue()
+
+
+#: What a spreadsheet reads as a formula at the start of a cell (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: str) -> str:
+    """A text cell a spreadsheet shows as text: one that starts like a formula gets a ``'``
+    before it (OWASP's rule for CSV injection), anything else is as it is.
+
+    >>> csv_cell("=cmd|' /C calc'!A0"), csv_cell("@SUM(A1)"), csv_cell("+1+1"), csv_cell("Ann")
+    ("'=cmd|' /C calc'!A0", "'@SUM(A1)", "'+1+1", 'Ann')
+    """
+    return "'" + value if value.startswith(FORMULA_STARTS) else value

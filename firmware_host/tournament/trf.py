@@ -26,15 +26,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firmware_host.digits import is_whole_number, whole_number_or
 from firmware_host.tournament.pairing import MAX_ROWS, Pairing, check_rows
 
-__all__ = ["DEFAULT_PREFIX", "is_trf", "read_trf"]
+__all__ = ["DEFAULT_PREFIX", "MAX_TRF_ROUNDS", "is_trf", "read_trf"]
 
 #: Board ids are this prefix and the board's number unless another is given.
 DEFAULT_PREFIX = "board"
 #: The first round's block starts at this column (counted from 1); each round has ten.
 _ROUND_1 = 92
 _BLOCK = 10
+#: The most rounds a TRF's player line holds a block for (a round's columns then pass 9,999).
+MAX_TRF_ROUNDS = 990
 #: Results of a round that is not played over the board (forfeits and byes).
 _NOT_PLAYED = frozenset("+-FHUZ")
 
@@ -65,11 +68,11 @@ def _field(line: str, first: int, last: int) -> str:
 
 def _player(line: str, number: int, round_number: int) -> _Player | str:
     rank_text = _field(line, 5, 8)
-    if not rank_text.isdigit() or int(rank_text) == 0:
+    if not is_whole_number(rank_text, 1, 9999):
         return f"line {number}: {rank_text!r} in columns 5-8 is not a starting rank"
     start = _ROUND_1 + _BLOCK * (round_number - 1)
     opponent_text = _field(line, start, start + 3)
-    if opponent_text and not opponent_text.isdigit():
+    if opponent_text and not is_whole_number(opponent_text, 0, 9999):
         return (f"line {number}: round {round_number}: {opponent_text!r} in columns "
                 f"{start}-{start + 3} is not an opponent's starting rank")
     colour = _field(line, start + 5, start + 5).lower()
@@ -139,4 +142,4 @@ def read_trf(text: str, round_number: int, prefix: str = DEFAULT_PREFIX
 
 def _line_of(problem: str) -> int:
     number = problem.removeprefix("line ").split(":", 1)[0]
-    return int(number) if number.isdigit() else 0
+    return whole_number_or(number, 0)

@@ -123,8 +123,9 @@ class Site:
         return self.settings.devices.check(request.cookies.get(COOKIE, "")) is not None
 
     def _csrf_ok(self, request: web.Request, form: dict[str, str]) -> bool:
-        if request.headers.get("Authorization", "").startswith("Bearer "):
-            return True  # a script with the token: no cookie to forge with
+        if request.headers.get("Authorization", "").startswith("Bearer ") \
+                and not request.cookies:
+            return True  # a script with the token and no cookie: nothing a page forges with
         origin = request.headers.get("Origin")
         if origin is not None and origin != f"{request.scheme}://{request.host}":
             return False  # another site, or this one over another scheme
@@ -530,7 +531,7 @@ def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:
     if since:
         try:
             return parsedate_to_datetime(since) >= modified
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # (a year of 20 digits overflows)
             return False
     return False
 

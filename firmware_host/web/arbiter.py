@@ -55,10 +55,12 @@ from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from firmware_host.digits import whole_number
+from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_, Translator
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
-from firmware_host.tournament.pairing import Pairing, pairing_key
+from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
 from firmware_host.web import liveness
 from firmware_host.web.arbiter_words import (
     MOVED_ON,
@@ -75,6 +77,7 @@ from firmware_host.web.arbiter_words import (
     sent_to,
 )
 from firmware_host.web.auth import CODE_DIGITS, TOO_MANY_ATTEMPTS, PairingGuard, RateLimiter
+from firmware_host.web.bounded import ReplyTooLarge
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.reader import Reader
@@ -135,6 +138,8 @@ class ArbiterKeys:
 
 #: The audit entries the console lists.
 AUDIT_SHOWN = 20
+#: The tags of a waiting pairing read (tournament/pairing.py writes these).
+PAIRING_TAGS = ("White", "Black", "Round", "Event")
 
 
 NOT_THE_ARBITER_CODE = N_("That is not the arbiter code.")
@@ -211,8 +216,9 @@ class ArbiterSite:
         return None
 
     def _csrf_ok(self, request: web.Request, form: dict[str, str]) -> bool:
-        if request.headers.get("Authorization", "").startswith("Bearer "):
-            return True  # a script with the token: no cookie to forge with
+        if request.headers.get("Authorization", "").startswith("Bearer ") \
+                and not request.cookies:
+            return True  # a script with the token and no cookie: nothing a page forges with
         origin = request.headers.get("Origin")
         if origin is not None and origin != f"{request.scheme}://{request.host}":
             return False
@@ -302,13 +308,16 @@ class ArbiterSite:
         }
 
     async def _waiting(self, board_id: str) -> dict[str, str]:
-        """The pairing waiting for a board's next game (its PDN tags; {}: none)."""
+        """The pairing waiting for a board's next game (its PDN tags, each one printable line
+        of at most MAX_HEADER_LENGTH; {}: none, or not a pairing)."""
         try:
-            raw: object = await self.client.hgetall(pairing_key(board_id))
-        except ResponseError:  # a key of another type: no pairing
+            raw: object = await self.client.hmget(pairing_key(board_id), *PAIRING_TAGS)
+        except (ResponseError, ReplyTooLarge):  # a key of another type, or huge: no pairing
             return {}
-        return {_decoded(k): _decoded(v) for k, v in (raw if isinstance(raw, dict) else {}
-                                                       ).items()}
+        values = raw if isinstance(raw, list) else []
+        return {tag: text for tag, value in zip(PAIRING_TAGS, values, strict=False)
+                if value is not None and (text := _decoded(value))
+                and len(text) <= MAX_HEADER_LENGTH and text.isprintable()}
 
     async def _boards(self) -> list[dict[str, object]]:
         boards = await self.reader.boards()
@@ -345,8 +354,11 @@ class ArbiterSite:
     async def audit(self, request: web.Request, who: str, form: dict[str, str]
                     ) -> web.Response:
         """The audit log, newest first (``count``, at most 1000)."""
-        count = request.query.get("count", "100")
-        number = int(count) if count.isdigit() else 100
+        count = request.query.get("count", "100")[:20]
+        try:  # (not a number of entries: the default, as for no count at all)
+            number = whole_number(count, 0, 10**20)
+        except ValueError:
+            number = 100
         return web.json_response({"audit": await arbiter.audit_entries(self.client, number)})
 
     # -- decisions ----------------------------------------------------------------------------
@@ -516,9 +528,15 @@ def _played(game: GameRecord) -> bool:
 
 
 def _rounds(boards: list[dict[str, object]]) -> list[str]:
-    """The rounds whose pairing waits for a board, in order (``3`` before ``10``)."""
-    found = {str(b["waiting"]) for b in boards if b.get("waiting")}
-    return sorted(found, key=lambda r: [int(part) for part in r.split(".") if part.isdigit()])
+    """The rounds whose pairing waits for a board, in order (``3`` before ``10``); a waiting
+    "round" that is not a round number (``²``: a board wrote it) is left out.
+
+    >>> _rounds([{"waiting": "10"}, {"waiting": "3"}, {"waiting": "²"}, {"waiting": None}])
+    ['3', '10']
+    """
+    found = {str(b["waiting"]) for b in boards
+             if isinstance(b.get("waiting"), str) and is_round(str(b["waiting"]))}
+    return sorted(found, key=lambda r: [int(part) for part in r.split(".")])
 
 
 def _decoded(value: object) -> str:

@@ -27,12 +27,13 @@ that starts a game, takes moves back, ends a game or changes its tags asks for t
 panel instead (``full``): rare, and simpler than a delta of them.
 
 >>> d = Delta()
->>> d.add({"event": "move", "ply": 1, "pdn": "32-28", "fen": "B:W28,...", "from": "32",
+>>> d.add({"event": "move", "ply": 1, "pdn": "32-28", "fen": "B:W28,31-50:B1-20", "from": "32",
 ...        "to": "28", "by": "human", "at": 1.0})
 >>> d.add({"event": "state", "state": "engine_thinking"})
 >>> d.message("board1", hall=False)
 {'board': 'board1', 'moves': [{'ply': 1, 'pdn': '32-28', 'label': '1. 32-28', 'fen': \
-'B:W28,...', 'from': '32', 'to': '28'}], 'state': 'thinking', 'state_key': 'engine_thinking'}
+'B:W28,31-50:B1-20', 'from': '32', 'to': '28'}], 'state': 'thinking', 'state_key': \
+'engine_thinking'}
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ from dataclasses import dataclass, field
 
 from firmware_host.digits import whole_number
 from firmware_host.feedback.texts import STATE_NAMES, render
-from firmware_host.web.clocks import ClockReading, from_event
+from firmware_host.web import edge
+from firmware_host.web.clocks import MAX_LEFT_S, ClockReading, from_event
 from firmware_host.web.reader import SPOKEN
 
 __all__ = ["FULL_EVENTS", "LIVE_EVENTS", "BadCursor", "Delta", "format_cursor", "id_key",
@@ -127,11 +129,51 @@ def sse(event: str, data: object, event_id: str | None = None) -> bytes:
     b'event: board\\nid: b1=1-0\\ndata: {"a":1}\\n\\n'
     """
     head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id is not None else "")
-    return (head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n").encode()
+    return (head + "data: " + json.dumps(data, separators=(",", ":"), allow_nan=False)
+            + "\n\n").encode()
 
 
 def _label(ply: int, pdn: str) -> str:
     return f"{(ply + 1) // 2}{'.' if ply % 2 else '...'} {pdn}"
+
+
+def _move(message: Mapping[str, object]) -> dict[str, object] | None:
+    """What the page is sent of a ``move`` event, every field checked first (the page's
+    script draws the FEN and lights the squares): None when the move itself is unreadable;
+    a field that is not what it says is left out.
+
+    >>> _move({"ply": 1, "pdn": "32-28", "fen": "W:W1-300000000:B1", "clock_white": 1e300})
+    {'ply': 1, 'pdn': '32-28', 'label': '1. 32-28'}
+    """
+    try:
+        ply = edge.integer(message.get("ply"), 1, edge.MAX_PLY)
+        pdn = edge.text(message.get("pdn"), 200)
+        if not edge.MOVE_TEXT.fullmatch(pdn):
+            return None
+    except edge.BadRecord:
+        return None
+    move: dict[str, object] = {"ply": ply, "pdn": pdn, "label": _label(ply, pdn)}
+    checks = {"fen": edge.fen_text, "from": edge.square, "to": edge.square,
+              "clock_white": _clock_time, "clock_black": _clock_time}
+    for name in MOVE_FIELDS:
+        if message.get(name) is not None:
+            try:
+                move[name] = checks[name](message[name])
+            except edge.BadRecord:
+                continue
+    return move
+
+
+def _clock_time(value: object) -> float:
+    return edge.number(value, 0, MAX_LEFT_S)
+
+
+def _state(value: object, before: str) -> str:
+    """A board's state name as sent: one printable word of at most 40 characters."""
+    try:
+        return edge.text(value, 40)
+    except edge.BadRecord:
+        return before
 
 
 @dataclass
@@ -157,19 +199,13 @@ class Delta:
         if kind in FULL_EVENTS:
             self.full = True
         if kind == "move":
-            ply, pdn = message.get("ply"), message.get("pdn")
-            if isinstance(ply, int) and not isinstance(ply, bool) and isinstance(pdn, str):
-                move: dict[str, object] = {"ply": ply, "pdn": pdn, "label": _label(ply, pdn)}
-                move.update({k: message[k] for k in MOVE_FIELDS
-                             if isinstance(message.get(k), str | int | float)})
+            move = _move(message)
+            if move is not None:
                 self.moves.append(move)
         elif kind == "leds":
-            frame = message.get("frame")
-            self.leds = ({str(k): [str(v[0]), str(v[1])] for k, v in frame.items()
-                          if isinstance(v, list) and len(v) == 2}
-                         if isinstance(frame, dict) else {})
+            self.leds = {k: list(v) for k, v in edge.led_frame(message.get("frame")).items()}
         elif kind == "state":
-            self.state = str(message.get("state", self.state))
+            self.state = _state(message.get("state"), self.state)
             self.shown_state = self.state
         elif kind == "correction":
             self.shown_state = "correction"
@@ -179,9 +215,9 @@ class Delta:
             self.shown_state = self.state
         if kind in SPOKEN:
             said = message.get("text")  # the sentence in the board's language, if it has one
-            text = said[:500] if isinstance(said, str) and said else render(message)
+            text = said if isinstance(said, str) and said else render(message)
             if text:
-                self.say.append(text)
+                self.say.append(text[:500])
 
     def message(self, board_id: str, hall: bool, now: float | None = None
                 ) -> dict[str, object] | None:

@@ -378,7 +378,6 @@ class Hub:
             try:
                 await self._read_once()
                 failing = False
-                self._said.clear()
             except RedisError as exc:  # every feed ends; their browsers come back with cursors
                 if self._closing:
                     return
@@ -498,6 +497,7 @@ class Hub:
             await self._refused(exc)
             return
         self._count = min(READ_COUNT, self._count * 2)
+        self._said.clear()  # it reads again: a fault is worth a line again
         batches: list[tuple[str, Sequence[tuple[object, object]], list[Feed]]] = []
         for key, reply_entries in pairs(reply):
             board = _str(key).split(":")[1]

@@ -68,7 +68,7 @@ def test_only_the_arbiter_may_decide() -> None:
         # Paired, but a form without its CSRF field (another site's) is refused.
         assert (await http.post("/arbiter/pause-all", data={})).status == 403
         assert (await http.post("/arbiter/pause-all", data={"csrf": csrf})).status == 200
-        assert sync.xlen(AUDIT) == 1
+        assert sync.llen(AUDIT) == 1
 
     run(scenario)
 
@@ -163,7 +163,7 @@ def test_a_game_in_play_is_adjudicated_not_corrected() -> None:
             "board": "hall-4", "result": "draw", "reason": "x",
             "game_id": rig.session.game_id or ""})
         assert reply.status == 400 and "adjudicate it" in (await reply.json())["error"]
-        assert sync.xlen(AUDIT) == 0                   # nothing decided, nothing logged
+        assert sync.llen(AUDIT) == 0                   # nothing decided, nothing logged
 
     run(scenario)
 
@@ -182,7 +182,7 @@ def test_a_decision_on_a_game_the_board_has_left_or_finished_is_refused() -> Non
         over = await http.post("/arbiter/adjudicate", headers=bearer,
                                data={**form, "game_id": seen})
         assert over.status == 400 and "correct its result" in (await over.json())["error"]
-        assert sync.xlen(AUDIT) == 0 and sync.xlen(commands_key("hall-5")) == 0
+        assert sync.llen(AUDIT) == 0 and sync.xlen(commands_key("hall-5")) == 0
 
     run(scenario)
 

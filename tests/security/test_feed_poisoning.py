@@ -84,7 +84,7 @@ def test_poisoned_cursors_are_refused_and_the_hall_feed_goes_on(
         thread.start()
     try:  # every move of the board, played while the requests go on, reaches the hall feed
         for ply in range(2, 22):
-            add_event(client, "zp1", {"event": "move", "ply": ply, "pdn": f"m{ply}"})
+            add_event(client, "zp1", {"event": "move", "ply": ply, "pdn": f"{ply}-{ply + 4}"})
             hall.wait_for(lambda data, ply=ply: any(m.get("ply") == ply
                                                     for m in data.get("moves", ())))
     finally:
@@ -94,7 +94,7 @@ def test_poisoned_cursors_are_refused_and_the_hall_feed_goes_on(
         hall.close()
     fresh = SseClient(web.base, f"/feed?cursor={urllib.parse.quote(cursor)}")
     try:
-        assert fresh.wait_for(_has("m21"))
+        assert fresh.wait_for(_has("21-25"))
     finally:
         fresh.close()
     for text in POISON:
