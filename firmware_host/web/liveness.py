@@ -14,6 +14,8 @@ False
 False
 >>> of(None, now=1.0), of(b"not json", now=1.0).seen
 (Liveness(online=False, seen=None), None)
+>>> of(b'{"time": 1e20, "state": "running"}', 1.0), of(b'{"time": ' + b"9" * 400 + b'}', 1.0)
+(Liveness(online=False, seen=None), Liveness(online=False, seen=None))
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def of(raw: object, now: float) -> Liveness:
         return Liveness(False, None)
     seen = data.get("time")
     if (isinstance(seen, bool) or not isinstance(seen, int | float)
-            or not (math.isfinite(seen) and 0 <= seen <= MAX_TIME)):
+            or not 0 <= seen <= MAX_TIME or not math.isfinite(seen)):
         return Liveness(False, None)  # (1e20 or a 400-digit int: no time a page can show)
     running = data.get("state") == "running"
     return Liveness(running and now - float(seen) <= OFFLINE_AFTER_S, float(seen))

@@ -269,9 +269,10 @@ class Reader:
                 seen = max(seen, seq)
             except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
                 self.rejects.skip(key, where, exc)  # (the last three: a check's own gap)
-        if more and game is not None:
-            game.problems.append(f"the log has more than {MAX_LOG_ENTRIES} entries: the rest "
-                                 "is not read")
+        if more and game is not None:  # said in the game's record: a comment of its PDN
+            said = f"the log has more than {MAX_LOG_ENTRIES} entries: the rest is not read"
+            game.problems.append(said)
+            game.notes.append((len(game.moves), said))
             self.rejects.skip(key, "(the key)", f"more than {MAX_LOG_ENTRIES} entries")
         return game
 

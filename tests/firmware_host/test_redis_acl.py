@@ -17,8 +17,8 @@ from firmware_host.doctor.redis import check_acl
 from firmware_host.store import open_store
 from firmware_host.store.acl import WEB, board_user, main, read_passwords
 from firmware_host.store.keepalive import KeepAlive
-from firmware_host.store.lease import BoardLease
 from firmware_host.store.keys import AUDIT, BOARDS
+from firmware_host.store.lease import BoardLease
 from firmware_host.store.records import MoveRecord
 from tests.redis_server import RedisServer
 
