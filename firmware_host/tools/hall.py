@@ -170,11 +170,11 @@ def run_hall(count: int, listen: str, out: TextIO = sys.stdout) -> int:
 
 
 async def _serve(url: str, host: str, port: int, count: int, out: TextIO) -> int:
-    from aiohttp import web
     from redis.asyncio import Redis
 
     from firmware_host.web.app import WebSettings, build_app, run_forever
     from firmware_host.web.auth import Keys
+    from firmware_host.web.connections import runner as runner_of
     from firmware_host.web.service import cannot_listen
 
     settings = WebSettings(keys=Keys(secrets.token_hex(16)))
@@ -185,7 +185,7 @@ async def _serve(url: str, host: str, port: int, count: int, out: TextIO) -> int
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     app = build_app(settings, client)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+    runner = runner_of(app)
 
     async def feeds_first() -> None:  # open feeds end before the server waits for them
         await stop.wait()

@@ -32,6 +32,7 @@ from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
 from firmware_host.web.bounded import bounded
+from firmware_host.web.connections import GuardedSite
 from firmware_host.web.devices import Devices, device_name
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
@@ -383,8 +384,8 @@ class Site:
 
     async def pair(self, request: web.Request) -> web.Response:
         address = request.remote or "?"
-        refusal = (self.pair_guard.refusal(address) if self.pair_limiter.allow(address)
-                   else TOO_MANY_ATTEMPTS)
+        refusal = (self.pair_guard.begin(address) if self.pair_limiter.allow(address)
+                   else TOO_MANY_ATTEMPTS)  # (counted now, before the body is read)
         if refusal is not None:
             retry = {"Retry-After": str(60 * refusal.wait)}
             if "text/html" not in request.headers.get("Accept", ""):
@@ -396,12 +397,12 @@ class Site:
         form = await read_form(request)
         target = _next(form.get("next", "/"))
         if not self.settings.keys.valid_code(form.get("code", "")):
-            self.pair_guard.failed(address)
             log.warning("pairing refused from %s", address)
             return _html(self.views.page("pair.html", viewer(request), next=target,
                                          paired=False,
                                          error=viewer(request).gettext(NOT_THE_CODE)),
                          status=403)
+        self.pair_guard.succeeded(address)
         label = f"{device_name(request.headers.get('User-Agent', ''))} from {address}"
         try:
             cookie = self.settings.devices.pair(label)
@@ -598,7 +599,7 @@ async def run_forever(runner: web.AppRunner, host: str, port: int, stop: asyncio
                       on_ready: Callable[[], None]) -> None:
     """Serve on ``host:port`` until ``stop`` is set; ``on_ready`` once it listens."""
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = GuardedSite(runner, host, port)  # web/connections.py
     try:
         await site.start()
     except OSError:

@@ -255,7 +255,7 @@ class ArbiterSite:
         to the console, or the form again with the reason it was refused)."""
         address = request.remote or "?"
         html = _wants_html(request)
-        refusal = self.guard.refusal(address) if self.limiter.allow(address) else TOO_MANY_ATTEMPTS
+        refusal = self.guard.begin(address) if self.limiter.allow(address) else TOO_MANY_ATTEMPTS
         if refusal is not None:
             if not html:
                 return _error(429, str(refusal))
@@ -265,10 +265,10 @@ class ArbiterSite:
         data = await read_form(request)
         code = data.get("code", "")
         if not isinstance(code, str) or not self.keys.valid_code(code):
-            self.guard.failed(address)
             message = viewer(request).gettext(NOT_THE_ARBITER_CODE)
             return (self._pair_page(request, message, 403) if html
                     else _error(403, "not the arbiter code"))
+        self.guard.succeeded(address)
         cookie = self.keys.new_cookie()
         response: web.Response = web.json_response({"ok": True, "csrf": self.keys.csrf(cookie)})
         if html:
