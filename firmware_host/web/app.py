@@ -20,16 +20,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
+from urllib.parse import urlencode
 
 from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from engine.variant import VARIANTS
+from firmware_host.digits import whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
+from firmware_host.web.archive import PAGE, Archive
 from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
 from firmware_host.web.bounded import bounded
 from firmware_host.web.connections import GuardedSite
@@ -50,8 +53,13 @@ __all__ = ["WebSettings", "build_app"]
 log = logging.getLogger(__name__)
 
 COOKIE = "draughtsboard_pair"
-#: Games an archive page or a selection's PDN holds at most (the newest that match).
-ARCHIVE_LIMIT = 500
+#: Games a selection's PDN holds at most (the newest that match; an archive page shows
+#: web/archive.py PAGE).
+PDN_GAMES = 500
+#: Archive requests (the page, its PDN) accepted per minute from one address.
+ARCHIVE_PER_MINUTE = 30
+#: The archive's filters (query parameters), each at most 80 characters.
+FILTERS = ("board", "since", "until", "player", "event", "variant", "result")
 #: A write to a live feed's client that takes longer ends the feed (s): it stopped reading.
 WRITE_TIMEOUT_S = 30.0
 #: Pairing attempts accepted per minute from one address.
@@ -112,6 +120,9 @@ class Site:
         self.hub = Hub(client, self._card_now, self._panel_now, block_ms=settings.block_ms,
                        clock=settings.clock, alive_every_s=settings.alive_every_s)
         self.feeds: dict[str, int] = {}
+        #: The archive's index (web/archive.py), and its requests per address.
+        self.archive = Archive(self.reader)
+        self.archive_limiter = RateLimiter(ARCHIVE_PER_MINUTE)
 
     # -- authorisation ------------------------------------------------------------------------
 
@@ -196,45 +207,35 @@ class Site:
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
                       for n, label in control.SETTINGS]))
 
+    def _archive_allowed(self, request: web.Request) -> None:
+        """An archive request counts against its address's limit (each may read many games).
+
+        Raises:
+            web.HTTPTooManyRequests: over :data:`ARCHIVE_PER_MINUTE`.
+        """
+        if not self.archive_limiter.allow(request.remote or "?"):
+            raise web.HTTPTooManyRequests(text="too many requests: wait a minute",
+                                          headers={"Retry-After": "60"})
+
     async def games(self, request: web.Request) -> web.Response:
-        filters = {k: request.query.get(k, "")[:80] for k in
-                   ("board", "since", "until", "player", "variant", "result")}
-        games = await self._select(filters)
+        self._archive_allowed(request)
+        filters = _filters(request)
+        page = _page(request)
+        found = await self.archive.search(filters, _day(filters, "since", 0.0),
+                                          _day(filters, "until", float("inf")), page)
         boards = await self.reader.boards()
         tr = viewer(request)
         return _html(self.views.page(
-            "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in reversed(games)], f=filters,
+            "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in found.games], f=filters,
             boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
-            paired=self.paired(request), limit=ARCHIVE_LIMIT))
-
-    async def _select(self, filters: dict[str, str]) -> list[GameRecord]:
-        since, until = _day(filters, "since", 0.0), _day(filters, "until", float("inf"))
-        boards = await self.reader.boards()
-        if filters["board"]:
-            boards = [b for b in boards if b == filters["board"]]
-        started = [(created, board, game_id) for board in boards
-                   for game_id, created in await self.reader.games_started(board, since)
-                   if created < until]
-        out = []
-        player = filters["player"].lower()
-        for _, board, game_id in sorted(started, reverse=True):  # newest first, up to LIMIT
-            game = await self.reader.game(board, game_id)
-            if game is None or (filters["variant"] and game.variant != filters["variant"]):
-                continue
-            if filters["result"] and game.result != filters["result"]:
-                continue
-            names = (game.headers.get("White", "") + "\n" + game.headers.get("Black", ""))
-            if player and player not in names.lower():
-                continue
-            out.append(game)
-            if len(out) >= ARCHIVE_LIMIT:
-                break
-        return out[::-1]
+            paired=self.paired(request), limit=PAGE, page=page, more=found.more,
+            waiting=found.waiting, query=_query(filters)))
 
     async def games_pdn(self, request: web.Request) -> web.Response:
-        chosen = request.query.getall("game", [])[:1000]
+        self._archive_allowed(request)
+        chosen = request.query.getall("game", [])[:PDN_GAMES]
+        games: list[GameRecord] = []
         if chosen:
-            games = []
             for item in chosen:
                 board, _, game_id = item.partition("/")
                 if _ID.fullmatch(board) and _ID.fullmatch(game_id):
@@ -242,9 +243,14 @@ class Site:
                     if game is not None:
                         games.append(game)
         else:
-            filters = {k: request.query.get(k, "")[:80] for k in
-                       ("board", "since", "until", "player", "variant", "result")}
-            games = await self._select(filters)
+            filters = _filters(request)
+            found = await self.archive.search(filters, _day(filters, "since", 0.0),
+                                              _day(filters, "until", float("inf")),
+                                              size=PDN_GAMES)
+            for summary in reversed(found.games):
+                game = await self.reader.game(summary.board_id, summary.game_id)
+                if game is not None:
+                    games.append(game)
         return _pdn(broadcast.render_games(games), "games.pdn")
 
     async def game_page(self, request: web.Request) -> web.Response:
@@ -494,6 +500,20 @@ def _reply(request: web.Request, board_id: str, message: str, status: int) -> we
     if status != 200:
         return web.Response(text=message, status=status)
     raise web.HTTPSeeOther(f"/board/{board_id}")
+
+
+def _filters(request: web.Request) -> dict[str, str]:
+    return {k: request.query.get(k, "")[:80] for k in FILTERS}
+
+
+def _page(request: web.Request) -> int:
+    """The archive page asked for (1 when not a page number)."""
+    return whole_number_or(request.query.get("page", "1")[:20], 1, 1, 10**6)
+
+
+def _query(filters: dict[str, str]) -> str:
+    """The query string of ``filters`` (those set), for the page's links to its neighbours."""
+    return urlencode({k: v for k, v in filters.items() if v})
 
 
 def _day(filters: dict[str, str], key: str, default: float) -> float:

@@ -333,24 +333,24 @@ class Reader:
 
     async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:
         """The newest event id of each board ('0-0' for a board without events)."""
-        if not board_ids:
-            return {}
+        newest = await self.newest_ids([events_key(b) for b in board_ids])
+        return dict(zip(board_ids, newest, strict=True))
+
+    async def newest_ids(self, keys: Sequence[str]) -> list[str]:
+        """The id of each stream's newest entry ('0-0': none, or unreadable), in one round
+        trip (an entry too large to read: that stream alone again)."""
+        if not keys:
+            return []
         pipe = self.client.pipeline(transaction=False)
-        for board_id in board_ids:
-            pipe.xrevrange(events_key(board_id), count=1)
+        for key in keys:
+            pipe.xrevrange(key, count=1)
         try:
             replies = self._replies(await pipe.execute(raise_on_error=False),
-                                    [(events_key(b), []) for b in board_ids])
-        except ReplyTooLarge:  # a newest event larger than the web app reads: each alone
-            replies = [await self._newest_alone(b) for b in board_ids]
-        return {board_id: _newest_id(newest)
-                for board_id, newest in zip(board_ids, replies, strict=True)}
-
-    async def _newest_alone(self, board_id: str) -> object:
-        """A board's newest event read alone ([]: none readable, a key of another type or an
-        event larger than the web app reads: the board is then read from its start, and the
-        live feed's reader sets a stream too large aside)."""
-        return await self._read(events_key(board_id), self.client.xrevrange, [], count=1)
+                                    [(key, []) for key in keys])
+        except ReplyTooLarge:  # a newest entry larger than the web app reads: each alone
+            replies = [await self._read(key, self.client.xrevrange, [], count=1)
+                       for key in keys]
+        return [_newest_id(reply) for reply in replies]
 
 
 def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, object]]]) -> None:
