@@ -30,6 +30,7 @@ from engine.variant import VARIANTS
 from firmware_host.digits import whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
+from firmware_host.tournament import arbiter
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from firmware_host.web.archive import PAGE, Archive
@@ -133,6 +134,15 @@ class Site:
         if bearer.startswith("Bearer ") and keys.valid_token(bearer[7:].strip()):
             return True
         return self.settings.devices.check(request.cookies.get(COOKIE, "")) is not None
+
+    def _holder(self, request: web.Request) -> str:
+        """Who sends a paired request: the device (its id and name) or the token, and the
+        address (an audit entry's ``who``)."""
+        address = request.remote or "?"
+        device_id = self.settings.devices.check(request.cookies.get(COOKIE, ""))
+        if device_id is None:
+            return f"the control token from {address}"
+        return f"device {device_id} ({self.settings.devices.label(device_id)}) from {address}"
 
     def _csrf_ok(self, request: web.Request, form: dict[str, str]) -> bool:
         if request.headers.get("Authorization", "").startswith("Bearer ") \
@@ -410,10 +420,7 @@ class Site:
                          status=403)
         self.pair_guard.succeeded(address)
         label = f"{device_name(request.headers.get('User-Agent', ''))} from {address}"
-        try:
-            cookie = self.settings.devices.pair(label)
-        except OverflowError as exc:
-            raise web.HTTPConflict(text=str(exc)) from None
+        cookie = self.settings.devices.pair(label)
         log.info("paired device %s from %s", cookie.split(".")[0], address)
         response = web.HTTPSeeOther(target)
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict",
@@ -466,6 +473,9 @@ class Site:
             tr = viewer(request)
             return _reply(request, board_id, tr.gettext("not sent: {board} is offline ({seen})")
                           .format(board=board_id, seen=alive.seen_in(tr.gettext)), 409)
+        if fields["name"] == "header":  # a name, event or round: audited with who set it
+            await arbiter.audit(self.client, self._holder(request), "header", board_id, "",
+                                tag=fields["tag"], value=fields["value"])
         await control.send(self.client, board_id, fields)
         label = fields["name"] if "value" not in fields else f"{fields['name']} {fields['value']}"
         return _reply(request, board_id, f"sent to {board_id}: {label}", 200)

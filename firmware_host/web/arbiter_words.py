@@ -28,6 +28,9 @@ RESULT_CHOICES = (("white", N_("White won")), ("black", N_("Black won")), ("draw
 TERMINATIONS = {**WORDS["termination"], "time": N_("time"), "time_forfeit": N_("time")}
 #: The sides, in words.
 SIDES = {"white": N_("White"), "black": N_("Black")}
+#: The PDN tags a paired device sets, in words.
+TAG_WORDS = {"White": N_("White"), "Black": N_("Black"), "Event": N_("Event"),
+             "Round": N_("Round"), "Site": N_("Site")}
 #: The words the console's script writes itself (app.js), besides the hall's.
 SCRIPT_WORDS = (N_("sending…"), N_("Sent to {board}."), N_("the boards"),
                 N_("Not done: {error}"), N_("Not sent: no connection to the web service."),
@@ -56,6 +59,8 @@ AUDIT_WORDS = {
     "adjudicate": N_("{board}: adjudicated, {result}"),
     "correct_result": N_("{board}: result corrected to {result}"),
     "correct_move": N_("{board}: ply {ply} corrected to {move}"),
+    "header": N_("{board}: {tag} set to {value} by {who}"),
+    "revoke_session": N_("arbiter session {session} ended"),
 }
 
 
@@ -99,7 +104,10 @@ def audit_words(entry: dict[str, object], tr: Translator = ENGLISH) -> str:
         board=board, seconds=f"{seconds:+g}" if isinstance(seconds, int | float) else "?",
         side=tr.gettext(SIDES[side]) if side in SIDES else side,
         result=result_words(str(detail.get("result", "?")), tr),
-        ply=detail.get("ply", "?"), move=detail.get("move", "?"))
+        ply=detail.get("ply", "?"), move=detail.get("move", "?"),
+        tag=tr.gettext(TAG_WORDS.get(str(detail.get("tag")), str(detail.get("tag", "?")))),
+        value=detail.get("value", "?"), session=detail.get("session", "?"),
+        who=entry.get("who", "?"))
 
 
 def _round_words(detail: dict[object, object], tr: Translator) -> str:

@@ -13,6 +13,15 @@ like a button press. Everything is checked here first, and again by the board at
 Traceback (most recent call last):
 ...
 ValueError: unknown command 'rm -rf'
+
+A paired phone presses the board's own buttons, with the board's own rule for the side (resign:
+the side to move in ``record``, the player in ``play``: docs/players.md): it names no side, so
+it cannot resign for the other player.
+
+>>> command_fields({"command": "resign", "side": "white"})
+Traceback (most recent call last):
+...
+ValueError: resign: a button of the board names no side
 """
 
 from __future__ import annotations
@@ -83,11 +92,8 @@ def command_fields(form: Mapping[str, str]) -> dict[str, str]:
     value = form.get("value", "").strip()
     if name in SIMPLE:
         fields["name"] = name
-        side = form.get("side", "")
-        if side:
-            if side not in ("white", "black"):
-                raise ValueError(f"bad side {side!r}")
-            fields["side"] = side
+        if form.get("side"):  # a paired device presses the board's own buttons, for the
+            raise ValueError(f"{name}: a button of the board names no side")  # side they do
     elif name in CHOICES:
         if value not in CHOICES[name]:
             raise ValueError(f"{name}: {value!r} is not one of {', '.join(CHOICES[name])}")

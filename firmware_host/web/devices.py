@@ -31,7 +31,7 @@ __all__ = ["MAX_DEVICES", "Device", "Devices", "device_name", "devices_file"]
 
 log = logging.getLogger(__name__)
 
-#: Devices paired at once at most (pairing one more asks to revoke one first).
+#: Devices paired at once at most (pairing one more revokes the one paired longest ago).
 MAX_DEVICES = 200
 _ID = re.compile(r"[0-9a-f]{8}")
 
@@ -160,14 +160,15 @@ class Devices:
         return sorted(self._devices.values(), key=lambda d: d.created)
 
     def pair(self, label: str, now: float | None = None) -> str:
-        """Pair a new device; return its cookie.
-
-        Raises:
-            OverflowError: :data:`MAX_DEVICES` are paired already.
-        """
+        """Pair a new device; return its cookie. With :data:`MAX_DEVICES` paired already, the
+        one paired longest ago is revoked to make room (logged): pairing never locks every
+        device out."""
         self._load()
-        if len(self._devices) >= MAX_DEVICES:
-            raise OverflowError(f"{MAX_DEVICES} devices are paired: revoke one first")
+        while len(self._devices) >= MAX_DEVICES:
+            oldest = min(self._devices.values(), key=lambda d: d.created)
+            del self._devices[oldest.device_id]
+            log.info("web: %d devices are paired: revoked the oldest, %s (%s), for a new one",
+                     MAX_DEVICES, oldest.device_id, oldest.label)
         device_id = secrets.token_hex(4)
         while device_id in self._devices:
             device_id = secrets.token_hex(4)
@@ -187,6 +188,12 @@ class Devices:
         if device is None or not hmac.compare_digest(device.digest, _digest(secret)):
             return None
         return device_id
+
+    def label(self, device_id: str) -> str:
+        """The name of a paired device ("" if there is none of that id)."""
+        self._load()
+        device = self._devices.get(device_id)
+        return device.label if device is not None else ""
 
     def revoke(self, device_id: str) -> bool:
         """Revoke a device; False if no device has that id."""

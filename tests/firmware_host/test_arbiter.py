@@ -67,7 +67,9 @@ def test_only_the_arbiter_may_decide() -> None:
         csrf = (await paired.json())["csrf"]
         # Paired, but a form without its CSRF field (another site's) is refused.
         assert (await http.post("/arbiter/pause-all", data={})).status == 403
-        assert (await http.post("/arbiter/pause-all", data={"csrf": csrf})).status == 200
+        assert (await http.post("/arbiter/pause-all", data={"csrf": csrf,
+                                                             "decision": "d0000001"})
+                ).status == 200
         assert sync.llen(AUDIT) == 1
 
     run(scenario)

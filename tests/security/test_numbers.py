@@ -48,11 +48,12 @@ def test_the_console_refuses_a_ply_that_is_not_a_number_and_reads_any_count() ->
                     )["csrf"]
             state = await (await http.get("/arbiter/state.json")).json()
             game_id = state["boards"][0]["game_id"]
-            for ply in BAD:
+            for n, ply in enumerate(BAD):
                 reply = await http.post("/arbiter/correct-move", data={
-                    "csrf": csrf, "board": "n1", "game_id": game_id, "ply": ply,
-                    "move": "31-27", "reason": "misread"})
+                    "csrf": csrf, "decision": f"decision{n}", "board": "n1",
+                    "game_id": game_id, "ply": ply, "move": "31-27", "reason": "misread"})
                 statuses.append(reply.status)
+                assert "ply" in (await reply.json())["error"]
             for count in BAD:
                 statuses.append((await http.get(f"/arbiter/audit.json?count={count}")).status)
         await client.aclose()

@@ -408,6 +408,18 @@
         list.appendChild(li);
       });
     }
+    function applySessions(sessions) {
+      // A session revoked (here or elsewhere) leaves the list; this browser's own: the page
+      // asks for the arbiter code again at its next read.
+      var list = document.getElementById("arb-sessions");
+      if (!list) { return; }
+      var open = {};
+      sessions.forEach(function (s) { open[s.id] = true; });
+      list.querySelectorAll("li[data-session]").forEach(function (li) {
+        if (!open[li.dataset.session]) { li.remove(); }
+      });
+      if (sessions.length > list.children.length) { window.location.reload(); }  // a new one
+    }
     function applyRounds(rounds) {
       // The round the start button offers: the newest waiting on the boards (unless the
       // arbiter is typing another).
@@ -447,6 +459,7 @@
             applyBoard(card, b);
           });
           if (state.audit) { applyAudit(state.audit); }
+          if (state.sessions) { applySessions(state.sessions); }
           if (state.rounds) { applyRounds(state.rounds); }
         })
         .catch(function () { /* the feed or the next decision reads again */ })
@@ -474,9 +487,17 @@
         .replace("{round}", (fields.get("round") || "").trim())
         .replace("{reason}", reason ? " " + t("Reason: {reason}.").replace("{reason}", reason) : "");
     }
+    function decisionId() {
+      // Each decision sent names itself: the same request again decides nothing twice.
+      if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+      var bytes = new Uint8Array(16);
+      window.crypto.getRandomValues(bytes);
+      return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    }
     function send(form, button) {
       var body = new URLSearchParams(new FormData(form));
       body.set("csrf", csrf);
+      body.set("decision", decisionId());
       say(t("sending…"));
       var url = ((button && button.getAttribute("formaction")) || form.action) + "?lang=" + lang;
       fetch(url, { method: "POST", body: body,

@@ -51,7 +51,7 @@ def test_control_needs_pairing_and_a_fresh_form(web: WebServer, make_board: Boar
     assert '<option value="brazilian">Brazilian draughts</option>' in page
     assert 'value="international"' not in page
     csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
-    form = {"command": "resign", "side": "white"}
+    form = {"command": "resign"}  # (the board's own rule says for which side: docs/players.md)
     assert web.post("/board/auth1/command", form, {"Cookie": session})[0] == 403
     foreign = {"Cookie": session, "Origin": "http://evil.example"}
     assert web.post("/board/auth1/command", {**form, "csrf": csrf}, foreign)[0] == 403
