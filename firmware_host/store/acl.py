@@ -84,22 +84,22 @@ def _allow(commands: tuple[str, ...]) -> str:
 
 #: What each user can and cannot do (docs/security.md's table; the test tries every line).
 POWERS: tuple[tuple[str, str, str], ...] = (
-    ("board-<id>", "read and write its own keys draughtsboard:<id>:*, publish on its own "
-     "channels draughtsboard:<id>:*, read the set of boards",
+    ("board-<id>", "read and write its own keys `draughtsboard:<id>:*`, publish on its own "
+     "channels `draughtsboard:<id>:*`, read the set of boards",
      "write another board's keys or a shared key (the set of boards, rounds, the audit log), "
      "read another board's keys, publish on another board's channel, run or flush scripts or "
-     "functions (EVAL, SCRIPT, FUNCTION), read the keyspace (SCAN, KEYS, RANDOMKEY, DBSIZE, "
-     "PUBSUB CHANNELS), track keys (CLIENT TRACKING), flush (FLUSHALL, FLUSHDB), change the "
-     "server (CONFIG, ACL, DEBUG, SHUTDOWN, MONITOR)"),
-    ("draughtsboard-web", "read every key under draughtsboard:, write the command streams "
-     "draughtsboard:<id>:commands and the set of boards, append to the audit log (RPUSH), "
-     "list the ACL's users, its own keys draughtsboard-web:*",
+     "functions (`EVAL`, `SCRIPT`, `FUNCTION`), read the keyspace (`SCAN`, `KEYS`, `RANDOMKEY`, "
+     "`DBSIZE`, `PUBSUB CHANNELS`), track keys (`CLIENT TRACKING`), flush (`FLUSHALL`, "
+     "`FLUSHDB`), change the server (`CONFIG`, `ACL`, `DEBUG`, `SHUTDOWN`, `MONITOR`)"),
+    ("draughtsboard-web", "read every key under `draughtsboard:`, write the command streams "
+     "`draughtsboard:<id>:commands` and the set of boards, append to the audit log "
+     "(`RPUSH`), list the ACL's users, its own keys `draughtsboard-web:*`",
      "write a game log, a session, an event stream, a heartbeat or a pairing, trim, delete or "
-     "rewrite the audit log (LTRIM, LSET, DEL), publish, run scripts, read the keyspace, "
+     "rewrite the audit log (`LTRIM`, `LSET`, `DEL`), publish, run scripts, read the keyspace, "
      "flush, change the server"),
-    ("draughtsboard-replica", "replicate (PSYNC, REPLCONF)", "read or write a key"),
-    ("draughtsboard-sentinel", "what Sentinel needs (INFO, ROLE, SLAVEOF, CONFIG REWRITE, its "
-     "hello channel)", "read or write a key"),
+    ("draughtsboard-replica", "replicate (`PSYNC`, `REPLCONF`)", "read or write a key"),
+    ("draughtsboard-sentinel", "what Sentinel needs (`INFO`, `ROLE`, `SLAVEOF`, "
+     "`CONFIG REWRITE`, its hello channel)", "read or write a key"),
     ("default", "everything: the administrator, behind its own password", ""),
 )
 
