@@ -27,7 +27,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from engine.variant import VARIANTS
-from firmware_host.digits import whole_number_or
+from firmware_host.digits import whole_number, whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
@@ -127,11 +127,14 @@ class Site:
 
     # -- authorisation ------------------------------------------------------------------------
 
+    def _token(self, request: web.Request) -> bool:
+        """Whether the request sends the control token itself (a script)."""
+        bearer = request.headers.get("Authorization", "")
+        return bearer.startswith("Bearer ") and self.settings.keys.valid_token(bearer[7:].strip())
+
     def paired(self, request: web.Request) -> bool:
         """Whether the request may control the boards."""
-        keys = self.settings.keys
-        bearer = request.headers.get("Authorization", "")
-        if bearer.startswith("Bearer ") and keys.valid_token(bearer[7:].strip()):
+        if self._token(request):
             return True
         return self.settings.devices.check(request.cookies.get(COOKIE, "")) is not None
 
@@ -140,7 +143,7 @@ class Site:
         address (an audit entry's ``who``)."""
         address = request.remote or "?"
         device_id = self.settings.devices.check(request.cookies.get(COOKIE, ""))
-        if device_id is None:
+        if device_id is None or self._token(request):
             return f"the control token from {address}"
         return f"device {device_id} ({self.settings.devices.label(device_id)}) from {address}"
 
@@ -265,10 +268,8 @@ class Site:
 
     async def game_page(self, request: web.Request) -> web.Response:
         game = await self._game(request)
-        try:
-            ply = max(0, min(int(request.query.get("ply", len(game.moves))), len(game.moves)))
-        except ValueError:
-            ply = len(game.moves)
+        ply = whole_number_or(request.query.get("ply", "")[:20], len(game.moves), 0,
+                              len(game.moves))
         return _html(self.views.replay(game, ply, self.paired(request), viewer(request)))
 
     async def game_pdn(self, request: web.Request) -> web.Response:
@@ -376,10 +377,7 @@ class Site:
         if view.position is None:
             raise web.HTTPNotFound(text="the board has no game yet")
         flip = request.query.get("flip", "") in ("1", "true", "yes")
-        try:
-            size = max(120, min(int(request.query.get("size", "480")), 2000))
-        except ValueError:
-            size = 480
+        size = max(120, min(whole_number_or(request.query.get("size", "")[:20], 480), 2000))
         svg = board_svg(view.position, view.last_move, view.leds, size=size,
                         label=f"board {board_id}", flip=flip)
         tag = '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
@@ -463,7 +461,7 @@ class Site:
         if not self._csrf_ok(request, form):
             raise web.HTTPForbidden(text="the form is stale or from another site: reload")
         try:
-            fields = control.command_fields(form)
+            fields = control.command_fields(form, sides=self._token(request))
         except ValueError as exc:
             return _reply(request, board_id, str(exc), 400)
         if board_id not in await self.reader.boards():
@@ -531,10 +529,12 @@ def _day(filters: dict[str, str], key: str, default: float) -> float:
     if not filters[key]:
         return default
     try:
-        day = datetime.fromisoformat(filters[key]).replace(tzinfo=UTC)
-    except ValueError:
+        year, month, day = filters[key].split("-")
+        date = datetime(whole_number(year, 1, 9998), whole_number(month, 1, 12),
+                        whole_number(day, 1, 31), tzinfo=UTC)
+    except ValueError:  # (not ASCII digits, out of range, or no such day: 2026-02-30)
         raise web.HTTPBadRequest(text=f"{key}: a date like 2026-12-01") from None
-    return day.timestamp() + (86400 if key == "until" else 0)
+    return date.timestamp() + (86400 if key == "until" else 0)
 
 
 #: A redirect target: a path of this site (one ``/``, then no ``/`` or ``\\``), made of the

@@ -16,7 +16,7 @@ ValueError: unknown command 'rm -rf'
 
 A paired phone presses the board's own buttons, with the board's own rule for the side (resign:
 the side to move in ``record``, the player in ``play``: docs/players.md): it names no side, so
-it cannot resign for the other player.
+it cannot resign for the other player (a script with the control token may name one).
 
 >>> command_fields({"command": "resign", "side": "white"})
 Traceback (most recent call last):
@@ -81,19 +81,26 @@ def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
     return tuple(v for v in CHOICES[name] if check_variant(current, v) is None)
 
 
-def command_fields(form: Mapping[str, str]) -> dict[str, str]:
-    """The command stream fields of a control form (without ``time``).
+def command_fields(form: Mapping[str, str], sides: bool = False) -> dict[str, str]:
+    """The command stream fields of a control form (without ``time``); ``sides``: a side may be
+    named (the control token's scripts, not a paired device).
 
     Raises:
-        ValueError: an unknown command, a value not allowed, a side not white or black.
+        ValueError: an unknown command, a value not allowed, a side named (or not white or
+            black).
     """
     name = form.get("command", "")
     fields: dict[str, str] = {}
     value = form.get("value", "").strip()
     if name in SIMPLE:
         fields["name"] = name
-        if form.get("side"):  # a paired device presses the board's own buttons, for the
+        side = form.get("side", "")
+        if side and not sides:  # a paired device presses the board's own buttons, for the
             raise ValueError(f"{name}: a button of the board names no side")  # side they do
+        if side:
+            if side not in ("white", "black"):
+                raise ValueError(f"bad side {side!r}")
+            fields["side"] = side
     elif name in CHOICES:
         if value not in CHOICES[name]:
             raise ValueError(f"{name}: {value!r} is not one of {', '.join(CHOICES[name])}")
