@@ -493,7 +493,6 @@ def _movetext(
 ) -> Iterator[str]:
     for text in comments.get(0, ()):
         yield from _comment(text)
-    after_comment = False
     for ply, item in enumerate(moves):
         move = board.parse_move(_plain(item, board.variant)) if isinstance(item, str) else item
         if move not in board.legal_moves:
@@ -501,16 +500,15 @@ def _movetext(
         label = _move_label(ply, first_mover_starts)
         notation = board.move_notation(move)
         board.push(move)
-        # The second mover's number is written only to resume after a comment, as in PGN.
-        if label.endswith("...") and ply > 0 and not after_comment:
+        # The second mover's number only when the game starts with its move: never to resume
+        # after a comment as PGN does. PDN makes move numbers optional, and pydraughts (0.6.7)
+        # misreads a game that has one past move 10 (it deletes every later "1." it finds).
+        if label.endswith("...") and ply > 0:
             yield notation
         else:
             yield f"{label} {notation}"
-        after_comment = False
         for text in comments.get(ply + 1, ()):
-            units = _comment(text)
-            after_comment = after_comment or bool(units)
-            yield from units
+            yield from _comment(text)
     for key in sorted(k for k in comments if k > len(moves)):  # past the end: keep them last
         for text in comments[key]:
             yield from _comment(text)

@@ -106,6 +106,15 @@ def _listen_problem(listen: str) -> str | None:
     return f"= {listen!r} is not host:port (e.g. 127.0.0.1:8080)"
 
 
+def _arbiters_problem(names: list[str]) -> str | None:
+    for name in names:
+        if not name.strip() or len(name) > 40 or not name.isprintable():
+            return f"= {name!r}: a name is 1 to 40 printable characters"
+    if len(set(names)) != len(names):
+        return "names an arbiter twice"
+    return None
+
+
 def _time_control_problem(text: str) -> str | None:
     try:
         control_of(text)
@@ -309,6 +318,11 @@ WEB_TOKEN_FILE: Option[str] = Option(
     "web.token_file", "str", "/var/lib/draughtsboard/web-token",
     "File of the control token (made on first start, mode 0600); the web service prints "
     "its pairing code.", readers=("web",))
+WEB_ARBITERS: Option[list[str]] = Option(
+    "web.arbiters", "list[str]", [],
+    "The arbiters' names: each gets an arbiter code of their own (draughtsboard web prints "
+    "them) and the audit log names who decided. Empty: one arbiter code.", readers=("web",),
+    check=_arbiters_problem)
 WEB_RATE_PER_MINUTE: Option[int] = Option(
     "web.rate_per_minute", "int", 60,
     "Control requests accepted per minute from one address (more are refused: 429).",
@@ -337,7 +351,7 @@ SERVICE_OPTIONS: tuple[Option[object], ...] = (
     ENGINE_HUB_DEPTH, ENGINE_HUB_NODES, ENGINE_HUB_MOVETIME_S, ENGINE_SEED, TIMING_SETTLE_MS,
     TIMING_ERROR_MS, TIMING_TAKEBACK_MS, TIMING_NEWGAME_MS, TIMING_CROWN_MS, CLOCK_TIME_CONTROL,
     BOARD_ID, BOARD_LANGUAGE, STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, WEB_LISTEN, WEB_CONTROL,
-    WEB_TOKEN_FILE, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
+    WEB_TOKEN_FILE, WEB_ARBITERS, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
 )
 
 

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
+from firmware_host.game.carry import carry_game
 from firmware_host.game.correction import correct_move
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.settings import Settings
@@ -51,6 +52,7 @@ class CommandHost(GameFacts, Protocol):
     def commit(self, move: Move, by: str, at: float) -> None: ...
     def submit(self, purpose: Purpose) -> None: ...
     def finish(self, outcome: Outcome, at: float, note: str = "") -> None: ...
+    def resync(self, at: float) -> None: ...
 
 
 class Commands:
@@ -86,6 +88,7 @@ class Commands:
             CommandName.ADJUDICATE: self._cmd_adjudicate,
             CommandName.CORRECT_RESULT: self._cmd_adjudicate,
             CommandName.CORRECT_MOVE: lambda event: correct_move(session, event),
+            CommandName.CARRY: lambda event: carry_game(session, clock, event),
         })
 
     def handle(self, event: Command) -> None:

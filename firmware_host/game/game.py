@@ -35,6 +35,7 @@ from firmware_host.game.snapshot import restore, restore_outcome, snapshot
 from firmware_host.game.types import GameClockHooks, Mode, SessionError, Store
 from firmware_host.recognition.recogniser import MoveIndex, PendingIndex
 from firmware_host.store.errors import StoreError
+from firmware_host.store.records import GameRecord
 
 __all__ = ["Game", "Opening", "Publish", "Resumed"]
 
@@ -188,6 +189,49 @@ class Game:
         self._publish("new_game", game_id=self.game_id, variant=self.variant.name,
                       mode=self._mode.value, fen=self.board.fen())
         self._play_opening()
+
+    def load_other(self, board_id: str, game_id: str) -> tuple[GameRecord, dict[str, object]
+                                                                | None]:
+        """Another board's game and that board's saved session (None: none saved).
+
+        Raises:
+            StoreError: the game cannot be read (no such game, Redis away).
+        """
+        return self._store.load_game(game_id, board_id), self._store.load_session(board_id)
+
+    def adopt(self, record: GameRecord, note: str) -> None:
+        """Open a new game that carries on ``record`` (a game of another board): its tags, its
+        start and its moves (with their clock fields, as recorded there) logged as this
+        board's game, ``note`` after its last move; the new game is its position, not begun
+        here (the clock's keeper sets the clock).
+
+        Raises:
+            ValueError: a move of the record is not legal (a damaged record): nothing logged.
+        """
+        start_fen = record.start_fen or self.variant.starting_fen
+        board = Board(self.variant, fen=start_fen)
+        history = [occupancy(board)]
+        for move in record.moves:
+            board.push(board.parse_move(move.pdn))
+            history.append(occupancy(board))
+        headers = {k: v for k, v in record.headers.items() if k not in ("GameId", "Board")}
+        first = Board(self.variant, fen=start_fen)
+        self.game_id = None
+        self.game_id = self._store.new_game(
+            headers, self.variant.name,
+            None if start_fen == self.variant.starting_fen else start_fen, self._mode.value,
+            session=self._snapshot(first, None, None, None))
+        for move in record.moves:
+            self._store.append_move(self.game_id, move)
+        self._store.note(self.game_id, len(record.moves), note)
+        self.start_fen, self.board, self.history = start_fen, board, history
+        self.outcome = None
+        self._paired = True  # the carried game has its names: a pairing waiting is not its
+        self.set_pending(None)
+        self._publish("new_game", game_id=self.game_id, variant=self.variant.name,
+                      mode=self._mode.value, fen=board.fen())
+        for tag, value in headers.items():
+            self._publish("header", tag=tag, value=value, game_id=self.game_id)
 
     def reconfigure(self, variant: Variant, mode: Mode) -> None:
         """Play the next new game (:meth:`open_new`) in ``variant`` and ``mode``."""

@@ -588,6 +588,19 @@ class Session(SessionFacts):
         self.set_state(State.SYNCING)
         self.evaluate(at)
 
+    def resync(self, at: float) -> None:
+        """The game in play was replaced (a game carried here from another board): the turn
+        starts over and the board guides the players to its position."""
+        self.cancel_jobs()
+        self._expect(at)
+        self.view.reset()
+        self.clear_error()
+        self.timers.cancel(TimerName.SETTLE, TimerName.TAKEBACK, TimerName.NEWGAME,
+                           TimerName.ERROR)
+        self.starting = False
+        self.set_state(State.SYNCING)
+        self.evaluate(at)
+
     # -- LEDs ---------------------------------------------------------------------------------
 
     def _render(self) -> None:

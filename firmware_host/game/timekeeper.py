@@ -27,10 +27,11 @@ from typing import Protocol
 from engine.outcome import Outcome, Termination
 from engine.types import Color
 from engine.variant import Variant
-from firmware_host.game.clock import GameClock, TimeControlError, clk, control_of
+from firmware_host.game.clock import GameClock, TimeControlError, clk, control_of, side_text
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.timers import Timers
 from firmware_host.game.types import Command, SessionConfig, TimerName
+from firmware_host.store.records import GameRecord
 
 #: control_of lives in :mod:`.clock` (the configuration checks it without the game); it is
 #: still named here for the modules that import it from this one.
@@ -151,6 +152,28 @@ class Timekeeper:
             log.info("clock: resumed as saved %.0f s ago (the time the service was down is "
                      "charged to nobody)", max(0.0, self._wall_clock() - saved))
         self._changed(at)
+
+    def carried(self, saved: Mapping[str, object] | None, record: GameRecord) -> None:
+        """A game carried here from another board (:mod:`firmware_host.game.carry`): its clock
+        as that board last saved it (``saved``, its session's clock), else as its last move
+        left it in ``record`` (this board's time control, each side's time after its last
+        move), held: it runs again when the arbiter resumes it. No clock when the game had
+        none."""
+        data: dict[str, object] | None = dict(saved) if saved else None
+        if data is None and record.moves:
+            control = control_of(self._s.config.time_control)
+            last = {"white": None, "black": None} | {
+                side: value for side, value in (("white", record.moves[-1].clock_white),
+                                                ("black", record.moves[-1].clock_black))
+                if value is not None}
+            if control is not None and None not in last.values():
+                white = sum(1 for m in record.moves if m.fen_after.lstrip().upper()[:1] == "B")
+                data = {"control": control.text, **last,
+                        "moves": [white, len(record.moves) - white],
+                        "running": side_text(Color(self._s.board.turn))}
+        if data is not None:
+            data["paused"] = True
+        self.restore(data)
 
     def display(self, at: float) -> str | None:
         """Both times as a player reads them (None: no clock).

@@ -241,6 +241,10 @@ class CommandName(Enum):
     #: (``value`` ``"N MOVE"``, e.g. ``"7 33-28"``; ``tag`` the reason): firmware_host/game/
     #: correction.py. The board then guides the players to set up the corrected position.
     CORRECT_MOVE = "correct_move"
+    #: The arbiter's: the game ``value`` (``"<board>/<game id>"``) of a board that failed
+    #: goes on here, a spare board whose game has not begun: its moves, names and clock
+    #: (held), the players guided to set up its position (firmware_host/game/carry.py).
+    CARRY = "carry"
     #: The arbiter's: round ``value`` starts now. The game waiting at the start takes its
     #: pairing (the players' names) and its clock starts again, full (firmware_host/game/
     #: timekeeper.py); refused once the game has begun or when no pairing of that round waits.
@@ -394,15 +398,19 @@ class Store(Protocol):
         """Keep the live session so a restart resumes it."""
         ...
 
-    def load_session(self) -> dict[str, object] | None:
-        """The saved live session, or None."""
+    def load_session(self, board_id: str | None = None) -> dict[str, object] | None:
+        """The saved live session (of another board: ``board_id``), or None."""
+        ...
+
+    def note(self, game_id: str, ply: int, text: str) -> None:
+        """Keep ``text`` in the game's record after its ``ply``-th move (a PDN comment)."""
         ...
 
     def set_headers(self, game_id: str, headers: dict[str, str]) -> None:
         """Add or change PDN tags of a game (a ``headers`` entry of its log)."""
         ...
 
-    def load_game(self, game_id: str) -> GameRecord:
+    def load_game(self, game_id: str, board_id: str | None = None) -> GameRecord:
         """The logged game (raises KeyError when unknown, ValueError when unreadable)."""
         ...
 

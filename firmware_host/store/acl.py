@@ -13,7 +13,10 @@ commands its program runs (a list, not families of commands), on only its keys:
   the server. A board announces itself by its own keys: the hall's boards are the ACL's board
   users, which the web app reads (``ACL USERS``) and adds to the set;
 - ``draughtsboard-web``: reads every key under ``draughtsboard:``; writes only the command
-  streams ``draughtsboard:<id>:commands``, the set of boards, and its own keys
+  streams ``draughtsboard:<id>:commands``, the set of boards, what the arbiter's console imports
+  and decides (the rounds ``draughtsboard:rounds:*`` and their index, the boards' pairing tags
+  ``draughtsboard:<id>:pairing``, the arbiter's amendments of a game
+  ``draughtsboard:<id>:amend:*``: never a game's log) and its own keys
   ``draughtsboard-web:*``; may only append to the arbiter's audit log
   ``draughtsboard:audit-log`` (``RPUSH``: never trim, delete or rewrite it);
 - ``draughtsboard-replica`` and ``draughtsboard-sentinel``: what a replica and Redis Sentinel
@@ -47,7 +50,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from firmware_host.store.keys import AUDIT, BOARDS, ROOT, board_id_problem
+from firmware_host.store.keys import AUDIT, BOARDS, ROOT, ROUND_INDEX, board_id_problem
 
 __all__ = ["ADMIN", "BOARD_PREFIX", "POWERS", "REPLICA", "SENTINEL", "WEB", "acl_file",
            "board_id_of_user", "board_user", "main", "rules", "user_line"]
@@ -70,12 +73,13 @@ _BOARD_COMMANDS = (*_CONNECTION, "get", "set", "del", "exists", "type", "pexpire
                    "zrangebyscore", "zrevrange", "zcard", "hset", "hget", "hgetall", "hdel",
                    "smembers", "sismember", "scard", "publish", "wait")
 #: The web app: reads (with their sizes first: web/bounded.py), the command streams, the set of
-#: boards, and the board users' names (the hall's boards: web/reader.py).
+#: boards, the board users' names (the hall's boards: web/reader.py), and the console's rounds,
+#: pairings and amendments (tournament/rounds.py).
 _WEB_COMMANDS = (*_CONNECTION, "get", "getrange", "strlen", "mget", "exists", "type", "pttl",
-                 "memory|usage", "xadd", "xrange", "xrevrange", "xread", "xlen", "zrange",
-                 "zrangebyscore", "zrevrange", "zcard", "zscore", "hget", "hgetall", "hmget",
-                 "hlen", "smembers", "sismember", "scard", "sscan", "sadd", "lrange", "llen",
-                 "acl|users")
+                 "memory|usage", "set", "del", "xadd", "xrange", "xrevrange", "xread", "xlen",
+                 "zrange", "zrangebyscore", "zrevrangebyscore", "zrevrange", "zcard", "zscore",
+                 "hset", "hget", "hgetall", "hmget", "hlen", "smembers", "srandmember",
+                 "sismember", "scard", "sscan", "sadd", "lrange", "llen", "acl|users")
 
 
 def _allow(commands: tuple[str, ...]) -> str:
@@ -86,17 +90,20 @@ def _allow(commands: tuple[str, ...]) -> str:
 POWERS: tuple[tuple[str, str, str], ...] = (
     ("board-<id>", "read and write its own keys `draughtsboard:<id>:*`, publish on its own "
      "channels `draughtsboard:<id>:*`, read the set of boards",
-     "write another board's keys or a shared key (the set of boards, rounds, the audit log), "
+     "write another board's keys or a shared key (the set of boards, rounds and their index, "
+     "the audit log), "
      "read another board's keys, publish on another board's channel, run or flush scripts or "
      "functions (`EVAL`, `SCRIPT`, `FUNCTION`), read the keyspace (`SCAN`, `KEYS`, `RANDOMKEY`, "
      "`DBSIZE`, `PUBSUB CHANNELS`), track keys (`CLIENT TRACKING`), flush (`FLUSHALL`, "
      "`FLUSHDB`), change the server (`CONFIG`, `ACL`, `DEBUG`, `SHUTDOWN`, `MONITOR`)"),
     ("draughtsboard-web", "read every key under `draughtsboard:`, write the command streams "
-     "`draughtsboard:<id>:commands` and the set of boards, append to the audit log "
-     "(`RPUSH`), list the ACL's users, its own keys `draughtsboard-web:*`",
-     "write a game log, a session, an event stream, a heartbeat or a pairing, trim, delete or "
-     "rewrite the audit log (`LTRIM`, `LSET`, `DEL`), publish, run scripts, read the keyspace, "
-     "flush, change the server"),
+     "`draughtsboard:<id>:commands`, the set of boards, the rounds and their index, the "
+     "boards' pairings and the arbiter's amendments of a game (`draughtsboard:<id>:amend:*`), "
+     "append to the audit log (`RPUSH`), list the ACL's users, its own keys "
+     "`draughtsboard-web:*`",
+     "write a game log, a session, an event stream or a heartbeat, trim, delete or rewrite "
+     "the audit log (`LTRIM`, `LSET`, `DEL`), publish, run scripts, read the keyspace, flush, "
+     "change the server"),
     ("draughtsboard-replica", "replicate (`PSYNC`, `REPLCONF`)", "read or write a key"),
     ("draughtsboard-sentinel", "what Sentinel needs (`INFO`, `ROLE`, `SLAVEOF`, "
      "`CONFIG REWRITE`, its hello channel)", "read or write a key"),
@@ -134,13 +141,16 @@ def board_id_of_user(user: str) -> str | None:
 def rules(user: str) -> str:
     """The ACL rules of ``user`` (after ``on`` and its password).
 
-    >>> rules("draughtsboard-web").split()[-5:]
-    ['%W~draughtsboard:boards', '~draughtsboard-web:*', '(~draughtsboard:audit-log', \
-'-@all', '+rpush)']
+    >>> rules("draughtsboard-web").split()[-10:-3]  # doctest: +NORMALIZE_WHITESPACE
+    ['%W~draughtsboard:*:commands', '%W~draughtsboard:boards', '%W~draughtsboard:rounds:*',
+     '%W~draughtsboard:round-index', '%W~draughtsboard:*:pairing',
+     '%W~draughtsboard:*:amend:*', '~draughtsboard-web:*']
     """
     if user == WEB:
         return (f"resetkeys resetchannels {_allow(_WEB_COMMANDS)} %R~{ROOT}:* "
-                f"%W~{ROOT}:*:commands %W~{BOARDS} ~{ROOT}-web:* (~{AUDIT} -@all +rpush)")
+                f"%W~{ROOT}:*:commands %W~{BOARDS} %W~{ROOT}:rounds:* %W~{ROUND_INDEX} "
+                f"%W~{ROOT}:*:pairing %W~{ROOT}:*:amend:* ~{ROOT}-web:* "
+                f"(~{AUDIT} -@all +rpush)")
     if user == REPLICA:
         return "resetkeys resetchannels -@all +psync +replconf +ping"
     if user == SENTINEL:

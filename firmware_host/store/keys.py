@@ -3,7 +3,8 @@
 Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one Redis:
 
 - ``…:games`` sorted set of game ids by start time; ``draughtsboard:boards`` set of board ids;
-- ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`);
+- ``…:game:<id>`` stream: the game's log of operations (see :mod:`.records`); ``…:amend:<id>``
+  stream: the arbiter's amendments of that game (``headers``, ``note``);
 - ``…:session`` string: JSON of the live session, so a restart resumes;
 - ``…:events`` stream (capped) and pub/sub channel of the same name: live events;
 - ``…:spool`` string: how far the disk spool has been flushed (so a flush is applied once);
@@ -12,8 +13,10 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:commands`` stream: the web app's commands to the board (:mod:`firmware_host.remote`);
 - ``…:settings`` hash: the settings chosen at the web app (:mod:`firmware_host.remote.saved`);
 - ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
-- ``draughtsboard:rounds:<round>`` string: a round's pairings; ``draughtsboard:audit-log``
-  list: the arbiter's decisions, append-only (:mod:`firmware_host.tournament`).
+- ``draughtsboard:rounds:<round>`` string: a round's pairings (``…:<round>:<event key>`` for a
+  round of a named event, :func:`round_key`), ``draughtsboard:round-index`` hash: every stored
+  round's key and its round and event; ``draughtsboard:audit-log`` list: the arbiter's
+  decisions, append-only (:mod:`firmware_host.tournament`).
 
 Every module that names a key takes it from here, and every board id follows the rule of
 :func:`board_id_problem`: a board named like a shared key (``rounds``, ``boards``, ...) would
@@ -28,6 +31,7 @@ own that key's name space, so such a name is no board id.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import time
@@ -36,8 +40,8 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["AUDIT", "BOARDS", "BOARD_ID", "ROOT", "SHARED", "BoardKeys", "board_id_problem",
-           "new_game_id", "round_key"]
+__all__ = ["AUDIT", "BOARDS", "BOARD_ID", "ROOT", "ROUND_INDEX", "SHARED", "BoardKeys",
+           "board_id_problem", "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
 #: The set of the hall's boards: written by the web app and the administrator (a board logged
@@ -47,7 +51,7 @@ BOARDS = f"{ROOT}:boards"
 AUDIT = f"{ROOT}:audit-log"
 #: The names right under the root that are not boards (``audit``: the audit stream of earlier
 #: versions): a board of one of these ids would own the keys beneath it.
-SHARED = ("audit", "audit-log", "boards", "rounds")
+SHARED = ("audit", "audit-log", "boards", "round-index", "rounds")
 #: A board id: letters, digits, ``-`` and ``_``, at most 63 (no ``:`` or glob character).
 BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 
@@ -68,13 +72,20 @@ def board_id_problem(board_id: str) -> str | None:
     return None
 
 
-def round_key(number: str) -> str:
-    """A round's pairings.
+#: Every stored round: its key -> JSON ``{"round", "event"}``.
+ROUND_INDEX = f"{ROOT}:round-index"
 
-    >>> round_key("3")
-    'draughtsboard:rounds:3'
+
+def round_key(number: str, event: str = "") -> str:
+    """A round's pairings: of a named event, keyed by a digest of the name too (two groups'
+    round 2 are two rounds).
+
+    >>> round_key("3"), round_key("3", "Group A")
+    ('draughtsboard:rounds:3', 'draughtsboard:rounds:3:0d2687dd82e2')
     """
-    return f"{ROOT}:rounds:{number}"
+    if not event:
+        return f"{ROOT}:rounds:{number}"
+    return f"{ROOT}:rounds:{number}:{hashlib.sha256(event.encode()).hexdigest()[:12]}"
 
 
 def new_game_id(created: float) -> str:
@@ -147,6 +158,12 @@ class BoardKeys:
     def game(self, game_id: str) -> str:
         """The stream of the game's log."""
         return f"{self.prefix}game:{game_id}"
+
+    def amendments(self, game_id: str) -> str:
+        """The stream of the arbiter's amendments of a game (:mod:`.records`): names a
+        re-import corrects, a time award's note; written by the arbiter's tools, never by the
+        board, read after the game's log."""
+        return f"{self.prefix}amend:{game_id}"
 
     def game_id_of(self, key: object) -> str | None:
         """The game id of a game log's key, or None for any other key."""

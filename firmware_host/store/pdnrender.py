@@ -2,6 +2,12 @@
 
 A move recorded with the clock (``clock_white`` / ``clock_black``) is followed by the PGN
 supplement's clock command with the mover's remaining time, ``{[%clk 0:02:56]}``.
+
+``Date`` and ``Time`` are the local date and time the game began: the tags the arbiter's
+*Start round* gave it (the round's start), else the first move's time less the time its mover
+had used on the clock (the game's set-up time only for a game without a move). A draw by a
+counting rule names the rule in ``Termination`` (``fmjd-16-moves``, the engine's name for it),
+not ``draw_rule``.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ import logging
 import time
 from collections.abc import Sequence
 
+from engine import Board
 from engine.pdn import write_game
 from firmware_host.game.clock import clk
 from firmware_host.store.records import GameRecord, MoveRecord
@@ -21,9 +28,38 @@ log = logging.getLogger(__name__)
 PDN_TERMINATIONS = {"time": "time forfeit", "time_forfeit": "time forfeit"}
 
 
+def began_at(game: GameRecord) -> float:
+    """When the game began (Unix time): its first move's time less what its mover used on the
+    clock (from ``TimeControl``, seconds and increment), else the first move's time, else when
+    it was set up."""
+    first = next((m for m in game.moves if m.by != "ballot"), None)
+    if first is None:
+        return game.created
+    white_moved = first.fen_after.lstrip().upper().startswith("B")
+    left = first.clock_white if white_moved else first.clock_black
+    control = game.headers.get("TimeControl", "")
+    base, _, increment = control.partition("+")
+    if left is None or not base.isdigit() or not (increment or "0").isdigit():
+        return first.time
+    used = int(base) + int(increment or 0) - left
+    return first.time - min(max(used, 0.0), int(base))
+
+
+def _rule(game: GameRecord) -> str:
+    """The draw rule that ended the game (its moves replayed), or ``draw_rule``."""
+    try:
+        board = Board(game.variant, fen=game.start_fen)
+        for move in game.moves:
+            board.push(board.parse_move(move.pdn))
+    except ValueError:
+        return game.termination
+    outcome = board.outcome()
+    return outcome.rule if outcome is not None and outcome.rule else game.termination
+
+
 def game_headers(game: GameRecord) -> dict[str, str]:
     """The PDN headers of a record: what the session gave, completed from the record."""
-    started = time.gmtime(game.created)
+    started = time.localtime(began_at(game))
     headers = {
         "Date": time.strftime("%Y.%m.%d", started),
         "Time": time.strftime("%H:%M:%S", started),
@@ -32,7 +68,9 @@ def game_headers(game: GameRecord) -> dict[str, str]:
     headers.setdefault("Board", game.board_id)
     headers.setdefault("Mode", game.mode)
     headers.setdefault("GameId", game.game_id)
-    if game.termination:
+    if game.termination == "draw_rule":
+        headers["Termination"] = _rule(game)
+    elif game.termination:
         headers["Termination"] = PDN_TERMINATIONS.get(game.termination, game.termination)
     return headers
 

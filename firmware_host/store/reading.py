@@ -23,7 +23,13 @@ from dataclasses import dataclass
 
 from firmware_host.digits import whole_number_or
 from firmware_host.store.client import StreamEntry, text
-from firmware_host.store.records import GameRecord, RecordError, Session, apply_op
+from firmware_host.store.records import (
+    GameRecord,
+    RecordError,
+    Session,
+    apply_amendment,
+    apply_op,
+)
 
 __all__ = ["GameSummary", "parse_session", "replay_log", "summaries", "summary"]
 
@@ -45,9 +51,11 @@ class GameSummary:
 
 
 def replay_log(game_id: str, entries: Iterable[StreamEntry] | None,
+               amendments: Iterable[StreamEntry] | None = None,
                ) -> tuple[GameRecord | None, int]:
-    """The game a log's ``entries`` (stream id, fields) give, and the last ``seq`` seen; the
-    game is None when the log has no readable start."""
+    """The game a log's ``entries`` (stream id, fields) give, then the arbiter's
+    ``amendments`` of it, and the last ``seq`` seen; the game is None when the log has no
+    readable start."""
     game: GameRecord | None = None
     last_seq = 0
     problems: list[str] = []
@@ -59,6 +67,15 @@ def replay_log(game_id: str, entries: Iterable[StreamEntry] | None,
         last_seq = seq
         try:
             game = apply_op(game, fields, f"game {game_id} entry {text(entry_id)}")
+        except RecordError as exc:
+            log.error("%s: skipped", exc)
+            problems.append(str(exc))
+    for entry_id, raw in amendments or ():
+        if game is None:
+            break
+        fields = {text(k): text(v) for k, v in (raw or {}).items()}
+        try:
+            game = apply_amendment(game, fields, f"game {game_id} amendment {text(entry_id)}")
         except RecordError as exc:
             log.error("%s: skipped", exc)
             problems.append(str(exc))

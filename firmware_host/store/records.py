@@ -1,9 +1,18 @@
 """The data the store keeps: game headers, move records, and the operations of a game's log.
 
-A game is an append-only log of operations (``start``, ``move``, ``takeback``, ``finish``) in a
-Redis stream. Replaying the log gives the game; a takeback is an operation, not a deletion, so a
-record is never rewritten in place and a crash can at worst lose the operation being written.
-Every operation has a sequence number per game, so replaying a spooled operation twice is harmless.
+A game is an append-only log of operations (``start``, ``move``, ``takeback``, ``finish``,
+``headers``, ``note``) in a Redis stream. Replaying the log gives the game; a takeback is an
+operation, not a deletion, so a record is never rewritten in place and a crash can at worst lose
+the operation being written. Every operation the board writes has a sequence number per game,
+so replaying a spooled operation twice is harmless.
+
+A game's log is written by its board alone. The arbiter's tools amend a game in a stream of
+their own (``draughtsboard:<board>:amend:<game id>``, :func:`arbiter_op`), read after the log:
+a ``headers`` entry that corrects the players' names (a re-imported round; only the tags a
+pairing gives, :data:`AMENDED_TAGS`) and a ``note``, a comment of the PDN (a time award). They
+carry ``by`` ``arbiter``; they are written once, straight to Redis, by a decision that is in the
+audit log too, whether or not the board is online; an entry of another kind there is not
+applied (:func:`apply_amendment`).
 """
 
 from __future__ import annotations
@@ -215,6 +224,46 @@ def encode_op(op: str, seq: int, data: Mapping[str, object]) -> dict[str, str]:
     return {"op": op, "seq": str(seq), "data": json.dumps(data, separators=(",", ":"))}
 
 
+#: The operations of an arbiter's amendment (:func:`arbiter_op`).
+ARBITER_OPS = frozenset({"headers", "note"})
+#: The PDN tags an amendment may set: a pairing's (the players, the round, their facts).
+AMENDED_TAGS = frozenset({"White", "Black", "Round", "Event", "Site", "WhiteRating",
+                          "BlackRating", "WhiteFederation", "BlackFederation", "WhiteTitle",
+                          "BlackTitle", "WhiteFmjdId", "BlackFmjdId"})
+
+
+def apply_amendment(game: GameRecord, fields: Mapping[str, str], where: str) -> GameRecord:
+    """Apply one entry of a game's amendments (after its log).
+
+    Raises:
+        RecordError: not an arbiter's ``headers`` (of :data:`AMENDED_TAGS`) or ``note``.
+    """
+    if fields.get("op") not in ARBITER_OPS or fields.get("by") != "arbiter":
+        raise RecordError(f"{where}: {fields.get('op')!r} is not an arbiter's amendment")
+    if fields.get("op") == "headers":
+        try:
+            data = json.loads(fields["data"])
+        except (KeyError, ValueError) as exc:
+            raise RecordError(f"{where}: corrupt amendment: {exc}") from None
+        if not isinstance(data, dict) or not set(data) <= AMENDED_TAGS:
+            raise RecordError(f"{where}: an amendment sets only a pairing's tags")
+    return apply_op(game, fields, where)
+
+
+def arbiter_op(op: str, data: Mapping[str, object]) -> dict[str, str]:
+    """Encode an arbiter's amendment of a game (its amendments' stream): ``by`` ``arbiter``.
+
+    >>> arbiter_op("note", {"ply": 12, "text": "arbiter: +60 s for Black"})["by"]
+    'arbiter'
+
+    Raises:
+        ValueError: ``op`` is not one the arbiter adds.
+    """
+    if op not in ARBITER_OPS:
+        raise ValueError(f"an arbiter adds {sorted(ARBITER_OPS)} entries, not {op!r}")
+    return {"op": op, "by": "arbiter", "data": json.dumps(data, separators=(",", ":"))}
+
+
 def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> GameRecord:
     """Apply one stored operation to the game being replayed.
 
@@ -258,6 +307,11 @@ def apply_op(game: GameRecord | None, fields: Mapping[str, str], where: str) -> 
             game.notes.append((len(game.moves), note.strip()[:MAX_NOTE]))
     elif op == "headers":
         game.headers.update({str(k): str(v) for k, v in data.items()})
+    elif op == "note":
+        text = data.get("text")
+        ply = data.get("ply", len(game.moves))
+        if isinstance(text, str) and text.strip() and isinstance(ply, int):
+            game.notes.append((max(0, min(ply, len(game.moves))), text.strip()[:MAX_NOTE]))
     else:
         raise RecordError(f"{where}: unknown operation {op!r}")
     return game

@@ -261,6 +261,10 @@ class RedisStore:
         """Add or change headers (player names entered after the start, say)."""
         self._log(game_id, [("headers", headers)])
 
+    def note(self, game_id: str, ply: int, text: str) -> None:
+        """Keep ``text`` in the game's record after its ``ply``-th move (a PDN comment)."""
+        self._log(game_id, [("note", {"ply": ply, "text": text})])
+
     # -- the session ---------------------------------------------------------------------------
     def _session_command(self, state: Mapping[str, object]) -> Command:
         return ("set", (self.keys.session, json.dumps(state)), {})
@@ -272,15 +276,23 @@ class RedisStore:
             if self.local is not None:
                 self.local.save_session(state)
 
-    def load_session(self) -> Session | None:
-        """The saved live session, or None (none saved, or corrupt).
+    def load_session(self, board_id: str | None = None) -> Session | None:
+        """The saved live session, or None (none saved, or corrupt); ``board_id``: another
+        board's, as Redis has it (a spare board carrying on its game).
 
         While Redis is away it answers from the spool's latest snapshot, else from the local
         copy: a service that starts without Redis resumes its game.
 
         Raises:
-            StoreUnavailable: Redis failed and there is no spool (nothing to answer from).
+            StoreUnavailable: Redis failed and there is no spool (nothing to answer from), or
+                another board's is asked for.
         """
+        if board_id not in (None, self.board_id):
+            try:
+                raw = self.client.get(BoardKeys(board_id or "").session)
+            except FAILURES as exc:
+                raise StoreUnavailable(self._outage.unavailable(exc)) from None
+            return parse_session(raw, "saved", board_id or "")
         with self._lock:
             try:
                 if not self._outage.flush_locked(force=False):
@@ -346,13 +358,14 @@ class RedisStore:
                 if own and not self._outage.flush_locked(force=False):
                     raise redis.ConnectionError("the spool is not flushed yet")
                 entries = self.client.xrange(keys.game(game_id))
+                amendments = self.client.xrange(keys.amendments(game_id))
         except FAILURES as exc:
             found = (offline_game(self.spool, self.local, self.keys, game_id)
                      if own and self.spool is not None else None)
             if found is None:
                 raise StoreUnavailable(self._outage.unavailable(exc)) from None
             return self._known(game_id, *found)
-        game, last_seq = replay_log(game_id, entries)
+        game, last_seq = replay_log(game_id, entries, amendments)
         if game is None:
             raise RecordError(f"no game {game_id!r} on board {board_id or self.board_id}")
         return self._known(game_id, last_seq, game) if own else game

@@ -17,7 +17,16 @@ left out, never a page that fails).
 - :func:`correct_move`: the game on a board is taken back to before a ply and the right move
   played there (the board then guides the players to set up the corrected position);
 - :func:`start_round`: the boards of an imported round start it at once: each one's game
-  waiting at the start takes its pairing (the players' names) and its clock starts, full.
+  waiting at the start takes its pairing (the players' names, and the round's local start date
+  and time as its PDN ``Date`` and ``Time``) and its clock starts, full;
+- :func:`decide_board`: no game on a board of a round: a forfeit (one player did not come), a
+  double forfeit, a bye; kept with the round (its export's results), the board's pairing
+  withdrawn, and a game the start left waiting ended;
+- :func:`carry`: the game of a board that failed goes on on a spare board: its moves, names and
+  clocks (the spare board reads them itself), the round's pairing moved with it.
+
+A time award is also a note of the game's record (an arbiter's ``note`` entry of its log:
+``{arbiter: +60 s for Black (reason)}`` in its PDN).
 
 The reason of a result or a corrected move goes with the command (``tag``) and the board keeps
 it in the game's record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``,
@@ -42,13 +51,39 @@ from firmware_host.digits import is_whole_number
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
-from firmware_host.store.keys import AUDIT
-from firmware_host.tournament.pairing import Pairing, is_round, parse_round, round_key
+from firmware_host.store.client import Command, text
+from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, round_key
+from firmware_host.store.records import arbiter_op
+from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
+from firmware_host.tournament.rounds import (
+    BoardDecision,
+    StoredRound,
+    audit_command,
+    audit_entry,
+    index_entry,
+    round_commands,
+)
 
-__all__ = ["AUDIT", "AUDIT_READ", "ArbiterError", "add_time", "adjudicate", "audit",
-           "audit_entries", "correct_move", "correct_result", "pause_all", "resume_all",
-           "round_pairings", "start_round"]
-
+__all__ = [
+    "AUDIT",
+    "AUDIT_READ",
+    "ArbiterError",
+    "add_time",
+    "adjudicate",
+    "audit",
+    "audit_entries",
+    "carry",
+    "checked_entry",
+    "correct_move",
+    "correct_result",
+    "decide_board",
+    "pause_all",
+    "resume_all",
+    "round_pairings",
+    "run_commands",
+    "start_round",
+    "stored_rounds",
+]
 #: The audit log (:data:`firmware_host.store.keys.AUDIT`) read at most at once.
 AUDIT_READ = 1000
 #: The largest audit entry read (bytes of its JSON).
@@ -97,10 +132,17 @@ def _reason(reason: str, required: bool) -> str:
 async def audit(client: Redis, who: str, action: str, board: str, reason: str,
                 **detail: object) -> str:
     """Add one decision to the audit log; return its id (its place in the log)."""
-    entry = {"time": round(time.time(), 3), "who": who, "action": action, "board": board,
-             "detail": detail, "reason": reason}
-    length = await client.rpush(AUDIT, json.dumps(entry, sort_keys=True, allow_nan=False))
+    length = await client.rpush(AUDIT, audit_entry(who, action, board, reason, time.time(),
+                                                   **detail))
     return str(int(length) - 1)
+
+
+async def run_commands(client: Redis, commands: Iterable[Command]) -> None:
+    """Run ``commands`` in one MULTI/EXEC (as :func:`firmware_host.store.client.run`)."""
+    pipe = client.pipeline(transaction=True)
+    for name, args, kwargs in commands:
+        getattr(pipe, name)(*args, **kwargs)
+    await pipe.execute()
 
 
 async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, object]]:
@@ -115,13 +157,13 @@ async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, objec
     first = (length if isinstance(length, int) else 0) - len(raw)
     out: list[dict[str, object]] = []
     for place, value in reversed(list(enumerate(raw, start=first))):
-        entry = _entry(value)
+        entry = checked_entry(value)
         if entry is not None:
             out.append({"id": str(place), **entry})
     return out
 
 
-def _entry(value: object) -> dict[str, object] | None:
+def checked_entry(value: object) -> dict[str, object] | None:
     """An audit entry as read, checked (None: damaged): a JSON object of at most
     :data:`AUDIT_ENTRY_BYTES`, its time a Unix time (1970 to year 5138), its texts one line."""
     if not isinstance(value, bytes | str) or len(value) > AUDIT_ENTRY_BYTES:
@@ -193,8 +235,9 @@ async def resume_all(client: Redis, boards: Iterable[str], who: str, reason: str
 
 
 async def add_time(client: Redis, board: str, side: str, seconds: str, who: str,
-                   reason: str) -> None:
-    """Give ``side`` of ``board`` ``seconds`` more (negative: less).
+                   reason: str, game_id: str = "", ply: int = 0) -> None:
+    """Give ``side`` of ``board`` ``seconds`` more (negative: less); ``game_id`` (the game in
+    play, after ``ply`` moves) gets the award as a note of its record, a comment of its PDN.
 
     Raises:
         ArbiterError: a bad side, an amount out of range, no reason.
@@ -209,7 +252,12 @@ async def add_time(client: Redis, board: str, side: str, seconds: str, who: str,
     if not math.isfinite(amount) or not -MAX_ADDED_S <= amount <= MAX_ADDED_S or amount == 0:
         raise ArbiterError(N_("seconds: -{most} to {most}, not 0"), most=MAX_ADDED_S)
     why = _reason(reason, required=True)
-    await audit(client, who, "add_time", board, why, side=side, seconds=amount)
+    await audit(client, who, "add_time", board, why, side=side, seconds=amount,
+                game_id=game_id)
+    if game_id:
+        note = f"arbiter: {amount:+g} s for {side.capitalize()} ({why})"
+        await client.xadd(BoardKeys(board).amendments(game_id),
+                          arbiter_op("note", {"ply": ply, "text": note}))  # type: ignore[arg-type]
     await _send(client, board, {"name": "add_time", "side": side, "value": f"{amount:g}"})
 
 
@@ -274,19 +322,40 @@ async def correct_move(client: Redis, board: str, ply: str, move: str, who: str,
                                 "tag": why})
 
 
-async def round_pairings(client: Redis, number: str) -> list[Pairing]:
-    """The pairings of the imported round ``number``, in board order.
+async def stored_rounds(client: Redis, number: str) -> list[StoredRound]:
+    """The imported rounds numbered ``number``, of every event (events in name order).
 
     Raises:
-        ArbiterError: not a round number, no such round imported, or its list damaged.
+        ArbiterError: not a round number, or a stored round damaged.
     """
     if len(number) > 20 or not is_round(number):
         raise ArbiterError(N_("round {round}: a round number (3, or 3.1)"),
                            round=repr(number[:20]))
-    try:
-        pairings = parse_round(await client.get(round_key(number)), number)
-    except ValueError as exc:
-        raise ArbiterError(N_("{problem}: import the round again"), problem=exc) from None
+    index: object = await client.hgetall(ROUND_INDEX)
+    keys = [text(k) for k, v in (index.items() if isinstance(index, dict) else ())
+            if index_entry(v)[0] == number]
+    if round_key(number) not in keys:
+        keys.append(round_key(number))  # a round stored before the index
+    found: dict[str, StoredRound] = {}
+    for key in keys:
+        try:
+            stored = StoredRound.parse(await client.get(key), number)
+        except ValueError as exc:
+            raise ArbiterError(N_("{problem}: import the round again"), problem=exc) from None
+        if stored is not None:
+            found.setdefault(stored.key, stored)
+    return sorted(found.values(), key=lambda r: r.event)
+
+
+
+async def round_pairings(client: Redis, number: str) -> list[Pairing]:
+    """The pairings of the imported round ``number`` (every event's), in board order.
+
+    Raises:
+        ArbiterError: not a round number, no such round imported, or its list damaged.
+    """
+    pairings = [p for stored in await stored_rounds(client, number) for p in stored.pairings
+                if p.board not in stored.decisions]
     if not pairings:
         raise ArbiterError(N_("no round {round} imported: import its pairing list first "
                               "(draughtsboard round import)"), round=number)
@@ -294,11 +363,13 @@ async def round_pairings(client: Redis, number: str) -> list[Pairing]:
 
 
 async def start_round(client: Redis, number: str, boards: Iterable[str],
-                      not_started: Mapping[str, str], who: str, reason: str = "") -> list[str]:
+                      not_started: Mapping[str, str], who: str, reason: str = "",
+                      now: float | None = None) -> list[str]:
     """Start round ``number`` on ``boards`` (those of its pairing that can start it; the
     others, in ``not_started``, each with why, go into the audit entry too); return them.
 
-    One audit entry, then every board's ``start_round`` command in one transaction with one
+    One audit entry, then every board's pairing gets the round's start as its PDN ``Date``
+    and ``Time`` (local time) and its ``start_round`` command, in one transaction with one
     ``time``: the boards read them at the same instant.
 
     Raises:
@@ -309,13 +380,107 @@ async def start_round(client: Redis, number: str, boards: Iterable[str],
         raise ArbiterError(NO_BOARD_STARTS, round=number, boards="; ".join(
             f"{board} {why}" for board, why in not_started.items()))
     why = _reason(reason, required=False)
+    at = time.time() if now is None else now
     await audit(client, who, "start_round", "*", why, round=number, boards=chosen,
                 not_started=dict(not_started))
-    sent = f"{time.time():.3f}"
+    local = time.localtime(at)
+    started = {"Date": time.strftime("%Y.%m.%d", local), "Time": time.strftime("%H:%M:%S", local)}
     pipe = client.pipeline(transaction=True)
     for board in chosen:
+        pipe.hset(pairing_key(board), mapping=started)  # type: ignore[arg-type]
         entry: dict[FieldT, EncodableT] = {"name": "start_round", "value": number,
-                                           "time": sent}
+                                           "time": f"{at:.3f}"}
         pipe.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
     await pipe.execute()
     return chosen
+
+
+#: The sides a board decision names, and who wins a forfeit.
+SIDES = ("white", "black")
+
+
+async def decide_board(client: Redis, stored: StoredRound, board: str, kind: str, side: str,
+                       who: str, reason: str, waiting_game: str = "") -> None:
+    """No game on ``board`` of ``stored``: ``kind`` ``forfeit`` (``side`` did not come),
+    ``double_forfeit`` (``side`` empty) or ``bye`` (``side`` gets a full-point bye).
+
+    One transaction: the audit entry, the round with the decision, the board's pairing
+    withdrawn (its next game is not named); when the start left a game waiting on the board
+    (``waiting_game``: named, clock running, no move), an ``adjudicate`` command ends it.
+
+    Raises:
+        ArbiterError: a bad kind or side, no reason, a board not of the round, one decided
+            already.
+    """
+    if kind not in ("forfeit", "double_forfeit", "bye"):
+        raise ArbiterError(N_("{kind}: forfeit, double_forfeit or bye"), kind=repr(kind[:20]))
+    if (kind == "double_forfeit") != (side == "") or (side and side not in SIDES):
+        raise ArbiterError(N_("side {side}: white or black"), side=repr(side[:20]))
+    pairing = stored.board(board)
+    if pairing is None:
+        raise ArbiterError(N_("{board} is not a board of round {round}"), board=board,
+                           round=stored.number)
+    if board in stored.decisions:
+        raise ArbiterError(N_("{board}: decided already ({kind})"), board=board,
+                           kind=stored.decisions[board].kind)
+    why = _reason(reason, required=True)
+    at = time.time()
+    decided = StoredRound(stored.number, stored.event, stored.pairings, stored.imported,
+                          stored.trf, {**stored.decisions, board: BoardDecision(kind, side, who,
+                                                                                 at)},
+                          dict(stored.carried))
+    commands: list[Command] = [
+        audit_command(who, kind, board, why, at, round=stored.number, event=stored.event,
+                      side=side, white=pairing.white, black=pairing.black,
+                      game_id=waiting_game),
+        *round_commands(decided), ("delete", (pairing_key(board),), {})]
+    if waiting_game:
+        winner = {"forfeit": "black" if side == "white" else "white", "bye": side,
+                  "double_forfeit": "draw"}[kind]
+        entry: dict[FieldT, EncodableT] = {"name": "adjudicate", "value": winner,
+                                           "tag": f"{kind.replace('_', ' ')}: {why}"[:80],
+                                           "time": f"{at:.3f}"}
+        commands.append(("xadd", (commands_key(board), entry),
+                         {"maxlen": STREAM_LENGTH, "approximate": True}))
+    await run_commands(client, commands)
+
+
+async def carry(client: Redis, stored: StoredRound | None, source: str, spare: str,
+                game_id: str, who: str, reason: str) -> None:
+    """Carry the game ``game_id`` of board ``source`` (it failed) to board ``spare``: the
+    spare board takes its moves, names and clocks and guides the players to set up its
+    position (its clock held until the arbiter resumes it); the round's pairing of ``source``
+    (``stored``, when the game is a round's) moves to ``spare``. One transaction.
+
+    Raises:
+        ArbiterError: the same board, no reason, a spare board that plays in the round.
+    """
+    if source == spare:
+        raise ArbiterError(N_("carry the game to another board"))
+    why = _reason(reason, required=True)
+    value = f"{source}/{game_id}"
+    if len(value) > MAX_HEADER_LENGTH:
+        raise ArbiterError(N_("board and game ids too long to send"))
+    at = time.time()
+    commands: list[Command] = [audit_command(who, "carry", source, why, at, to=spare,
+                                             game_id=game_id)]
+    if stored is not None:
+        if stored.board(spare) is not None:
+            raise ArbiterError(N_("{board} is a board of round {round}: carry the game to a "
+                                  "free board"), board=spare, round=stored.number)
+        moved = [Pairing(spare, p.white, p.black, p.round, p.event, p.tags, p.white_rank,
+                         p.black_rank, p.formerly) if p.board == source else p
+                 for p in stored.pairings]
+        commands += round_commands(StoredRound(
+            stored.number, stored.event, moved, stored.imported, stored.trf,
+            {spare if b == source else b: d for b, d in stored.decisions.items()},
+            {**stored.carried, spare: source}))
+    entry: dict[FieldT, EncodableT] = {"name": "carry", "value": value, "tag": why[:80],
+                                       "time": f"{at:.3f}"}
+    commands.append(("xadd", (commands_key(spare), entry),
+                     {"maxlen": STREAM_LENGTH, "approximate": True}))
+    await run_commands(client, commands)
+
+
+def _text(value: object) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)

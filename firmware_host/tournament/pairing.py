@@ -1,20 +1,19 @@
-"""A round's pairing list: read and checked from CSV, kept in Redis, read by each board.
+"""A round's pairing list: read and checked from CSV, and read by each board as its games open.
 
 The list is a CSV file with the header ``board,white,black,round,event`` (the order of the
-columns is free, ``event`` may be empty), one row per board. Every row is checked and every bad
-row gets one message naming its line; a list with any bad row is not stored at all.
+columns is free, ``event`` may be empty), one row per board. Excel's CSV in Dutch, French or
+German separates the columns with ``;``: the header says which (``,``, ``;`` or a tab). Every
+row is checked and every bad row gets one message naming its line; a list with any bad row is
+not stored at all. How a list is stored, merged with the round's boards imported before, and
+exported: :mod:`~firmware_host.tournament.rounds`.
 
-Stored (:func:`store_round`, one MULTI/EXEC):
-
-- ``draughtsboard:<board>:pairing``: a hash of the PDN tags (``White``, ``Black``, ``Round``,
-  ``Event``) of the board's next game;
-- ``draughtsboard:rounds:<round>``: JSON of the round's pairings in board order (the export's
-  order, and the boards whose game is still missing).
-
-A board reads its pairing through a :class:`PairingSource`: a game that opens takes the tags
-(:meth:`PairingSource.peek`), and its first move consumes them (:meth:`PairingSource.take`),
-so a list imported while a board waits at the start position names that game, and the game
-after it is not named again.
+Each listed board gets ``draughtsboard:<board>:pairing``, a hash of the PDN tags of its next
+game (:data:`PAIRING_TAGS`: the names, ``Round`` and ``Event``, and from a TRF the ``Site``,
+the round's ``Date`` and the players' ratings, federations, titles and ids). A board reads it
+through a :class:`PairingSource`: a game that opens takes the tags (:meth:`PairingSource.peek`),
+and its first move (or the arbiter's *Start round*) consumes them
+(:meth:`PairingSource.take`), so a list imported while a board waits at the start position
+names that game, and the game after it is not named again.
 
 >>> rows, problems = read_pairings("board,white,black,round,event\\nb1,Ann,Bob,1,Club\\n")
 >>> rows[0].headers(), problems
@@ -25,44 +24,47 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import logging
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, replace
 
 import redis
-from redis.typing import EncodableT, FieldT
 
 from firmware_host.config.schema import BOARD_ID, STORE_URL, Settings
 from firmware_host.digits import whole_number_or
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.store.keys import BOARD_ID as BOARD_ID_RULE
-from firmware_host.store.keys import BoardKeys, board_id_problem, round_key
+from firmware_host.store.keys import BoardKeys, board_id_problem
 
 __all__ = [
     "FIELDS",
+    "MAX_ROWS",
+    "PAIRING_TAGS",
     "Pairing",
     "PairingSource",
     "check_rows",
     "is_round",
-    "load_round",
+    "name_problem",
     "open_pairing",
     "pairing_key",
-    "parse_round",
     "read_pairings",
-    "round_key",
-    "store_round",
 ]
 
 log = logging.getLogger(__name__)
 
 #: The columns of a pairing list.
 FIELDS = ("board", "white", "black", "round", "event")
+#: The PDN tags a pairing gives the board's game (and a board takes from its pairing hash).
+PAIRING_TAGS = ("White", "Black", "Round", "Event", "Site", "Date", "Time",
+                "WhiteRating", "BlackRating", "WhiteFederation", "BlackFederation",
+                "WhiteTitle", "BlackTitle", "WhiteFmjdId", "BlackFmjdId")
 #: A PDN round: ``3``, or a sub-round ``3.1`` (ASCII digits: ``\d`` would take ``٣`` too).
 _ROUND = re.compile(r"[0-9]{1,4}(?:\.[0-9]{1,4})*")
+#: The separators a list's header may use (Excel writes ``;`` where ``,`` is the decimal mark).
+_SEPARATORS = (",", ";", "\t")
 #: The longest pairing list read (rows).
 MAX_ROWS = 1000
 #: After a failed read, Redis is left alone this long (seconds).
@@ -73,20 +75,78 @@ FAILURES = (redis.RedisError, OSError, ValueError)
 
 @dataclass(frozen=True)
 class Pairing:
-    """One board of a round."""
+    """One board of a round.
+
+    ``tags``: more PDN tags of the game (from a TRF: ``Site``, ``Date``, the players'
+    ratings, federations, titles and ids); ``white_rank`` / ``black_rank``: the players'
+    starting ranks in the TRF the pairing came from (0: a CSV list); ``formerly``: the names
+    the board's game of the round had before a re-import corrected them (the export still
+    finds that game).
+    """
 
     board: str
     white: str
     black: str
     round: str
     event: str = ""
+    tags: tuple[tuple[str, str], ...] = ()
+    white_rank: int = 0
+    black_rank: int = 0
+    formerly: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def headers(self) -> dict[str, str]:
-        """The PDN tags of the board's game."""
+        """The PDN tags of the board's game.
+
+        >>> Pairing("b1", "Ann", "Bob", "2", tags=(("WhiteRating", "2210"),)).headers()
+        {'White': 'Ann', 'Black': 'Bob', 'Round': '2', 'WhiteRating': '2210'}
+        """
         tags = {"White": self.white, "Black": self.black, "Round": self.round}
         if self.event:
             tags["Event"] = self.event
+        tags.update({k: v for k, v in self.tags if k not in tags})
         return tags
+
+    def names(self) -> set[tuple[str, str]]:
+        """The (White, Black) names the board's game of the round may carry: the pairing's,
+        and those a re-import corrected."""
+        return {(self.white, self.black), *self.formerly}
+
+    def with_facts(self, tags: Mapping[str, str], white_rank: int, black_rank: int) -> Pairing:
+        """The pairing with more PDN tags (those that are PDN tag values) and the TRF ranks."""
+        kept = tuple((k, v) for k, v in tags.items()
+                     if k in PAIRING_TAGS and name_problem(k, v) is None)
+        return replace(self, tags=kept, white_rank=white_rank, black_rank=black_rank)
+
+    def to_json(self) -> dict[str, object]:
+        """The pairing as JSON-ready data (:meth:`from_json` reads it back)."""
+        return {"board": self.board, "white": self.white, "black": self.black,
+                "round": self.round, "event": self.event, "tags": [list(t) for t in self.tags],
+                "white_rank": self.white_rank, "black_rank": self.black_rank,
+                "formerly": [list(n) for n in self.formerly]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Pairing:
+        """A pairing as stored (a round stored before these fields has none of them).
+
+        Raises:
+            KeyError, TypeError, ValueError: not a stored pairing.
+        """
+        def pairs(key: str) -> tuple[tuple[str, str], ...]:
+            raw = data.get(key, [])
+            if not isinstance(raw, list):
+                raise TypeError(f"{key}: not a list")
+            return tuple((str(a), str(b)) for a, b in raw)
+
+        def rank(key: str) -> int:
+            raw = data.get(key, 0)
+            if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= 9999:
+                raise ValueError(f"{key}: not a starting rank")
+            return raw
+
+        return cls(str(data["board"]), str(data["white"]), str(data["black"]),
+                   str(data["round"]), str(data.get("event", "")), tags=pairs("tags"),
+                   white_rank=rank("white_rank"), black_rank=rank("black_rank"),
+                   formerly=pairs("formerly"))
 
 
 def is_round(text: str) -> bool:
@@ -103,7 +163,12 @@ def pairing_key(board_id: str) -> str:
     return BoardKeys(board_id).pairing
 
 
-def _name_problem(column: str, value: str) -> str | None:
+def name_problem(column: str, value: str) -> str | None:
+    """Why ``value`` cannot be the PDN tag ``column`` (None: it can).
+
+    >>> name_problem("white", ""), name_problem("white", "Ann")
+    ('white is empty', None)
+    """
     if not value:
         return f"{column} is empty"
     if len(value) > MAX_HEADER_LENGTH or not value.isprintable() or '"' in value \
@@ -122,35 +187,49 @@ def _row_problems(row: Mapping[str, str]) -> list[str]:
         problems.append(f"board {row['board']!r} is the name of a key every board shares, not "
                         "a board id")
     for column in ("white", "black"):
-        problem = _name_problem(column, row[column])
+        problem = name_problem(column, row[column])
         if problem:
             problems.append(problem)
     if not _ROUND.fullmatch(row["round"]):
         problems.append(f"round {row['round']!r} is not a round number (3, or 3.1)")
     if row["event"]:
-        problem = _name_problem("event", row["event"])
+        problem = name_problem("event", row["event"])
         if problem:
             problems.append(problem)
     return problems
 
 
+def _separator(header: str) -> str:
+    """The column separator a list's header line uses (``,`` unless it has more of another).
+
+    >>> _separator("board;white;black;round;event"), _separator("board,white,black")
+    (';', ',')
+    """
+    return max(_SEPARATORS, key=lambda sep: (header.count(sep), sep == ","))
+
+
 def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
     """The pairings of a CSV pairing list and the problems found (``line N: ...`` each).
 
-    A bad row is left out; so is everything after a header that lacks a column.
+    A bad row is left out; so is everything after a header that lacks a column. The columns
+    are separated by ``,``, ``;`` or a tab, as the header line has them.
 
     >>> _, problems = read_pairings("board,white,black,round,event\\nb 1,Ann,Ann,x,\\n")
     >>> print(problems[0].replace("; ", "\\n"))
     line 2: board 'b 1' is not a board id (letters, digits, - and _, as board.id)
     round 'x' is not a round number (3, or 3.1)
     Ann plays both sides
+    >>> read_pairings("board;white;black;round;event\\nb1;Ann;Bob;1;\\n")[0][0].black
+    'Bob'
     """
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")), skipinitialspace=True)
+    text = text.lstrip("\ufeff")
+    separator = _separator(text.split("\n", 1)[0])
+    reader = csv.DictReader(io.StringIO(text), delimiter=separator, skipinitialspace=True)
     columns = [c.strip().lower() for c in reader.fieldnames or ()]
     missing = [c for c in FIELDS if c not in columns]
     if missing:
         return [], [f"line 1: the header must name the columns {','.join(FIELDS)} "
-                    f"(missing: {', '.join(missing)})"]
+                    f"(missing: {', '.join(missing)}; columns separated by , or ;)"]
     reader.fieldnames = columns
     rows: list[tuple[int, dict[str, str]]] = []
     problems: list[str] = []
@@ -215,53 +294,9 @@ def check_rows(rows: Iterable[tuple[int, Mapping[str, str]]]) -> tuple[list[Pair
         players.setdefault(values["white"], line)
         players.setdefault(values["black"], line)
         rounds.setdefault(values["round"], line)
-        pairings.append(Pairing(**{c: values[c] for c in FIELDS}))
+        pairings.append(Pairing(values["board"], values["white"], values["black"],
+                                values["round"], values["event"]))
     return pairings, problems
-
-
-def store_round(client: redis.Redis, pairings: list[Pairing]) -> None:
-    """Keep a checked round (one transaction): each board's next-game tags, the round's list.
-
-    Raises:
-        redis.RedisError: Redis cannot be written (nothing is then stored).
-    """
-    if not pairings:
-        return
-    pipe = client.pipeline(transaction=True)
-    for pairing in pairings:
-        key = pairing_key(pairing.board)
-        pipe.delete(key)
-        tags: dict[FieldT, EncodableT] = {k: v for k, v in pairing.headers().items()}
-        pipe.hset(key, mapping=tags)
-    pipe.set(round_key(pairings[0].round), json.dumps([asdict(p) for p in pairings]))
-    pipe.execute()
-
-
-def load_round(client: redis.Redis, number: str) -> list[Pairing] | None:
-    """A stored round's pairings in board order (None: no such round).
-
-    Raises:
-        redis.RedisError: Redis cannot be read.
-        ValueError: the stored round is not a list of pairings.
-    """
-    return parse_round(client.get(round_key(number)), number)
-
-
-def parse_round(raw: object, number: str) -> list[Pairing] | None:
-    """The pairings of a round as stored (the value of its key; None: no such round).
-
-    Raises:
-        ValueError: the stored round is not a list of pairings.
-    """
-    if raw is None:
-        return None
-    try:
-        if not isinstance(raw, str | bytes):
-            raise TypeError(f"a {type(raw).__name__}, not text")
-        data = json.loads(raw)
-        return [Pairing(**{c: str(item[c]) for c in FIELDS}) for item in data]
-    except (TypeError, KeyError, json.JSONDecodeError) as exc:
-        raise ValueError(f"round {number}: the stored pairings are damaged ({exc})") from None
 
 
 class PairingSource:
@@ -296,8 +331,8 @@ class PairingSource:
             return None
         self._failed_at = None
         tags = {_text(k): _text(v) for k, v in (raw if isinstance(raw, dict) else {}).items()}
-        return {k: v for k, v in tags.items() if k in ("White", "Black", "Round", "Event")
-                and _name_problem(k, v) is None}
+        return {k: v for k, v in tags.items() if k in PAIRING_TAGS
+                and name_problem(k, v) is None}
 
     def peek(self) -> dict[str, str]:
         """The tags of the board's next game (empty: none waiting, or Redis away)."""

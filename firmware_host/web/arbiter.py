@@ -1,14 +1,14 @@
 """The arbiter console's server side: JSON routes under ``/arbiter``, behind an arbiter role.
 
 The arbiter role is a credential of its own, derived from a secret the web service holds (the
-control token): the ten-digit *arbiter code* pairs a browser (``POST /arbiter/pair``: a session
-of its own, :mod:`~firmware_host.web.sessions`, its cookie HttpOnly, SameSite=Strict, expiring
-after a day, listed on the console and revocable there), the *arbiter token* serves scripts
-(``Authorization: Bearer <token>``, and no cookie). A phone paired for control is not an
-arbiter. Every ``POST`` from a browser carries its session's CSRF field (``csrf``, given by
-``/arbiter/state.json``), comes from this site (``Origin``) and names its decision
-(``decision``, an id the console makes for each one: the same request again decides nothing
-twice; a script may send one too).
+control token): the ten-digit *arbiter code* (with named arbiters, each one's code) pairs a
+browser (``POST /arbiter/pair``: a session of its own, :mod:`~firmware_host.web.sessions`, its
+cookie HttpOnly, SameSite=Strict, expiring after a day, listed on the console and revocable
+there), the *arbiter token* serves scripts (``Authorization: Bearer <token>``, and no cookie).
+A phone paired for control is not an arbiter. Every ``POST`` from a browser carries its
+session's CSRF field (``csrf``, given by ``/arbiter/state.json``), comes from this site
+(``Origin``) and names its decision (``decision_id``, an id the console makes for each one:
+the same request again decides nothing twice; a script may send one too).
 
 Routes (:meth:`ArbiterSite.routes`):
 
@@ -45,11 +45,13 @@ the arbiter, or a missing CSRF field) or 429.
 
 >>> keys = ArbiterKeys("s" * 32)
 >>> len(keys.code), keys.valid_code(keys.code), keys.valid_code("0123456789")
-(10, True, False)
+(10, -1, None)
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import json
@@ -61,14 +63,31 @@ from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from firmware_host.digits import whole_number
+from firmware_host.digits import whole_number_or
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_, Translator
+from firmware_host.store.keys import ROUND_INDEX
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
-from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
+from firmware_host.tournament.pairing import PAIRING_TAGS, Pairing, is_round, pairing_key
+from firmware_host.tournament.rounds import (
+    LOOK_BACK,
+    BoardFacts,
+    StoredRound,
+    find_game,
+    index_entry,
+    plan_commands,
+    plan_import,
+    read_list,
+    round_order,
+)
+from firmware_host.tournament.textfile import ENCODINGS, decode
+from firmware_host.tournament.trf import ORDER_WORDS
 from firmware_host.web import liveness
 from firmware_host.web.arbiter_words import (
+    DECIDED,
+    DECISION_CHOICES,
+    IMPORTED,
     MOVED_ON,
     NOT_READY,
     PAUSED,
@@ -87,9 +106,9 @@ from firmware_host.web.bounded import ReplyTooLarge
 from firmware_host.web.devices import device_name
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
-from firmware_host.web.reader import Reader
+from firmware_host.web.reader import BoardView, Reader
 from firmware_host.web.sessions import DECISION, UNDER_WAY, ArbiterSession, ArbiterSessions
-from firmware_host.web.views import Views, player, viewer
+from firmware_host.web.views import Views, move_label, player, viewer
 from firmware_host.web.views import result_words as game_result_words
 
 __all__ = ["COOKIE", "ArbiterKeys", "ArbiterSite"]
@@ -101,34 +120,62 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class ArbiterKeys:
-    """The arbiter's credentials, derived from ``secret`` (the web's control token)."""
+    """The arbiter's credentials, derived from ``secret`` (the web's control token).
 
-    def __init__(self, secret: str) -> None:
+    With ``names`` (``web.arbiters``), each arbiter has a code of their own and the audit log
+    names who decided; without, one code serves, and the log says ``arbiter``.
+
+    >>> keys = ArbiterKeys("s" * 32, ("Eva Kok", "Jan de Vries"))
+    >>> keys.name_of(keys.valid_code(keys.codes["Jan de Vries"]))
+    'Jan de Vries'
+    """
+
+    def __init__(self, secret: str, names: tuple[str, ...] = ()) -> None:
         self._secret = secret.encode()
+        self.names = tuple(names)
 
     def _mac(self, purpose: str) -> str:
         return hmac.new(self._secret, purpose.encode(), hashlib.sha256).hexdigest()
 
+    def _digits(self, purpose: str) -> str:
+        return f"{int(self._mac(purpose)[:20], 16) % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
+
     @property
     def code(self) -> str:
-        """The arbiter code: ten digits to type on the arbiter's browser."""
-        return f"{int(self._mac('arbiter-pair')[:20], 16) % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
+        """The arbiter code: ten digits to type on the arbiter's browser (with named arbiters,
+        the first one's)."""
+        return self.codes[self.names[0]] if self.names else self._digits("arbiter-pair")
+
+    @property
+    def codes(self) -> dict[str, str]:
+        """Each named arbiter's code."""
+        return {name: self._digits("arbiter-pair:" + name) for name in self.names}
 
     @property
     def token(self) -> str:
         """The arbiter token, for scripts (``Authorization: Bearer``)."""
         return self._mac("arbiter-token")
 
-    def valid_code(self, code: str) -> bool:
-        """Whether ``code`` is the arbiter code (spaces and dashes allowed)."""
-        digits = code.replace(" ", "").replace("-", "")
-        return hmac.compare_digest(digits.encode(), self.code.encode())
+    def valid_code(self, code: str) -> int | None:
+        """Whose code ``code`` is (spaces and dashes allowed): the named arbiter's index, -1
+        for the one code without names; None: nobody's."""
+        digits = code.replace(" ", "").replace("-", "").encode()
+        if not self.names:
+            return -1 if hmac.compare_digest(digits, self.code.encode()) else None
+        found = None
+        for index, name in enumerate(self.names):  # (every code compared: constant time)
+            if hmac.compare_digest(digits, self.codes[name].encode()):
+                found = index
+        return found
+
+    def name_of(self, arbiter: int | None) -> str:
+        """The named arbiter of :meth:`valid_code`'s answer ("": the one code's)."""
+        return self.names[arbiter] if arbiter is not None and 0 <= arbiter < len(
+            self.names) else ""
 
 
 #: The audit entries the console lists.
 AUDIT_SHOWN = 20
-#: The tags of a waiting pairing read (tournament/pairing.py writes these).
-PAIRING_TAGS = ("White", "Black", "Round", "Event")
 
 
 NOT_THE_ARBITER_CODE = N_("That is not the arbiter code.")
@@ -192,6 +239,9 @@ class ArbiterSite:
             web.post("/arbiter/adjudicate", self._guarded(self.adjudicate)),
             web.post("/arbiter/correct", self._guarded(self.correct)),
             web.post("/arbiter/correct-move", self._guarded(self.correct_move)),
+            web.post("/arbiter/import", self._guarded(self.import_list)),
+            web.post("/arbiter/decide", self._guarded(self.decide)),
+            web.post("/arbiter/carry", self._guarded(self.carry)),
             web.post("/arbiter/revoke", self._guarded(self.revoke)),
         ]
 
@@ -206,9 +256,10 @@ class ArbiterSite:
                 bearer[7:].strip().encode(), self.keys.token.encode()):
             return f"arbiter token from {address}", None
         session = self.sessions.check(request.cookies.get(COOKIE, ""))
-        if session is not None:
-            return f"arbiter {session.session_id} ({session.label}) from {address}", session
-        return None
+        if session is None:
+            return None
+        named = session.arbiter or f"arbiter {session.session_id}"
+        return f"{named} from {address}", session
 
     def who(self, request: web.Request) -> str | None:
         """Who the request comes from, if it is the arbiter (None: it is not)."""
@@ -243,7 +294,7 @@ class ArbiterSite:
             if not self._csrf_ok(request, session, form):
                 return _error(403, viewer(request).gettext(
                     N_("the form is stale or from another site: reload")))
-            decision = form.get("decision", "")
+            decision = form.get("decision_id", "")
             memory = session if session is not None else self.token_decisions
             if not decision and session is None:
                 return await self._decide(request, handler, who, form)  # a script's own way
@@ -291,13 +342,14 @@ class ArbiterSite:
             return page
         data = await read_form(request)
         code = data.get("code", "")
-        if not isinstance(code, str) or not self.keys.valid_code(code):
+        arbiter = self.keys.valid_code(code) if isinstance(code, str) else None
+        if arbiter is None:
             message = viewer(request).gettext(NOT_THE_ARBITER_CODE)
             return (self._pair_page(request, message, 403) if html
                     else _error(403, "not the arbiter code"))
         self.guard.succeeded(address)
         label = f"{device_name(request.headers.get('User-Agent', ''))} from {address}"
-        cookie = self.sessions.open(label)
+        cookie = self.sessions.open(label, self.keys.name_of(arbiter))
         session = self.sessions.check(cookie)
         response: web.Response = web.json_response(
             {"ok": True, "csrf": session.csrf if session is not None else ""})
@@ -316,25 +368,46 @@ class ArbiterSite:
 
     # -- reading ------------------------------------------------------------------------------
 
-    async def _board(self, board_id: str, alive: liveness.Liveness) -> dict[str, object]:
-        view = await self.reader.board(board_id, RECENT)
+    async def _board(self, view: BoardView, alive: liveness.Liveness,
+                     rounds: dict[str, tuple[StoredRound, Pairing]]) -> dict[str, object]:
+        """A card's facts, as the page renders them and ``state.json`` sends them."""
+        board_id = view.board_id
         game = view.game
         tags = {} if game is None else game.headers
         result = None if game is None else game.result
+        waiting = await self._waiting(board_id)
+        named = bool(tags.get("White") or tags.get("Black"))
+        of_round = rounds.get(board_id)
+        decision = None if of_round is None else of_round[0].decisions.get(board_id)
+        played = game is not None and _played(game)
+        # The game's names; before it begins, those of the pairing that waits for it.
+        shown = waiting if waiting and not named and not played and not (
+            game is not None and game.finished) else tags
         return {
             "board": board_id, "game_id": None if game is None else game.game_id,
-            "white": player(tags, "White"), "black": player(tags, "Black"),
-            "round": tags.get("Round"), "event": tags.get("Event"),
+            "white": player(shown, "White"), "black": player(shown, "Black"),
+            "round": tags.get("Round") or waiting.get("Round"),
+            "event": tags.get("Event") or waiting.get("Event"),
             "plies": 0 if game is None else len(game.moves),
+            "last_moves": _last_moves(game),
             "result": result, "result_text": game_result_words(result),
             "termination": None if game is None else game.termination or None,
             "termination_text": TERMINATIONS.get(game.termination, game.termination)
             if game is not None and game.termination else None,
-            "finished": game is not None and game.finished,
+            "finished": game is not None and game.finished, "played": played,
             "state": view.state, "state_text": view.state_name,
             "clock": self.views.clock_now(view, alive), "online": alive.online,
             "seen_text": alive.seen_text, "said": view.messages[-1] if view.messages else None,
-            "waiting": (await self._waiting(board_id)).get("Round"),
+            "waiting": waiting.get("Round"),
+            "pairing": None if not waiting else {
+                "white": waiting.get("White", ""), "black": waiting.get("Black", ""),
+                "round": waiting.get("Round", ""), "event": waiting.get("Event", "")},
+            "of_round": None if of_round is None else {
+                "round": of_round[0].number, "event": of_round[0].event,
+                "white": of_round[1].white, "black": of_round[1].black},
+            "decision": None if decision is None else {"kind": decision.kind,
+                                                       "side": decision.side},
+            "status": _status(alive.online, game, bool(waiting), played),
         }
 
     async def _waiting(self, board_id: str) -> dict[str, str]:
@@ -349,10 +422,37 @@ class ArbiterSite:
                 if value is not None and (text := _decoded(value))
                 and len(text) <= MAX_HEADER_LENGTH and text.isprintable()}
 
-    async def _boards(self) -> list[dict[str, object]]:
+    async def _current_rounds(self) -> dict[str, tuple[StoredRound, Pairing]]:
+        """Each board's pairing in its event's newest imported round (a board in two events'
+        newest rounds: the later round's)."""
+        index: object = await self.client.hgetall(ROUND_INDEX)
+        newest: dict[str, tuple[str, str]] = {}  # event -> (round, key)
+        for key, value in (index.items() if isinstance(index, dict) else ()):
+            number, event = index_entry(value)
+            if number and (event not in newest or round_order(number) > round_order(
+                    newest[event][0])):
+                newest[event] = (number, _decoded(key))
+        found: dict[str, tuple[StoredRound, Pairing]] = {}
+        for number, key in sorted(newest.values(), key=lambda item: round_order(item[0])):
+            try:
+                stored = StoredRound.parse(await self.client.get(key), number)
+            except ValueError:
+                stored = None  # a damaged round: the console shows the boards without it
+            if stored is not None:
+                for pairing in stored.pairings:
+                    found[pairing.board] = (stored, pairing)
+        return found
+
+    async def _boards(self) -> list[tuple[BoardView, dict[str, object]]]:
+        """Every board as the reader sees it, and its card's facts."""
         boards = await self.reader.boards()
         alive = await liveness.read(self.client, boards, self.clock())
-        return [await self._board(b, alive[b]) for b in boards]
+        rounds = await self._current_rounds()
+        found = []
+        for board in boards:
+            view = await self.reader.board(board, RECENT)
+            found.append((view, await self._board(view, alive[board], rounds)))
+        return found
 
     async def page(self, request: web.Request) -> web.Response:
         """The console (the pairing form for a browser that is not the arbiter's)."""
@@ -362,10 +462,14 @@ class ArbiterSite:
         who, session = found
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
-        shown = await self._boards()
+        tr = viewer(request)
+        shown = [{**facts, "diagram": self.views.diagram(view, 200, tr)}
+                 for view, facts in await self._boards()]
         return web.Response(content_type="text/html", text=self.views.page(
             "arbiter.html", tr=viewer(request), boards=shown, cursor=format_cursor(cursor),
-            rounds=_rounds(shown),
+            rounds=_rounds(shown), statuses=_counts(shown), status_words=STATUSES,
+            encodings=ENCODINGS, decisions=DECISION_CHOICES,
+            decision_words=dict(DECISION_CHOICES),
             csrf=session.csrf if session is not None else "", who=who,
             results=RESULT_CHOICES, sides=SIDES, sessions=self._sessions(session),
             audit=await _audit(self.client, viewer(request)), paired=False,
@@ -377,7 +481,7 @@ class ArbiterSite:
         """Every board, the newest audit entries, the arbiter sessions, the CSRF field."""
         found = self.caller(request)
         session = found[1] if found is not None else None
-        shown = await self._boards()
+        shown = [facts for _, facts in await self._boards()]
         return web.json_response({
             "boards": shown, "rounds": _rounds(shown),
             "audit": await _audit(self.client, viewer(request)),
@@ -402,10 +506,7 @@ class ArbiterSite:
                     ) -> web.Response:
         """The audit log, newest first (``count``, at most 1000)."""
         count = request.query.get("count", "100")[:20]
-        try:  # (not a number of entries: the default, as for no count at all)
-            number = whole_number(count, 0, 10**20)
-        except ValueError:
-            number = 100
+        number = whole_number_or(count, 100)  # (not a number of entries: the default)
         return web.json_response({"audit": await arbiter.audit_entries(self.client, number)})
 
     # -- decisions ----------------------------------------------------------------------------
@@ -499,10 +600,15 @@ class ArbiterSite:
 
     async def add_time(self, request: web.Request, who: str, form: dict[str, str]
                        ) -> web.Response:
-        """Give one side of one board time."""
+        """Give one side of one board time (a note of the game in play's record too)."""
         board = await self._known_board(form)
         side, seconds = form.get("side", ""), form.get("seconds", "")
-        await arbiter.add_time(self.client, board, side, seconds, who, form.get("reason", ""))
+        current = await self.reader.current_game_id(board)
+        game = None if current is None else await self.reader.game(board, current)
+        in_play = game is not None and not game.finished
+        await arbiter.add_time(self.client, board, side, seconds, who, form.get("reason", ""),
+                               game_id=game.game_id if game is not None and in_play else "",
+                               ply=len(game.moves) if game is not None else 0)
         return _sent(request, N_("Sent to {board}: {seconds} s for {side}"), board=board,
                      seconds=f"{float(seconds):+g}", side=viewer(request).gettext(SIDES[side]))
 
@@ -537,6 +643,105 @@ class ArbiterSite:
                                      game_id)
         return _sent(request, N_("Sent to {board}: result corrected to {result}"), board=board,
                      result=result_words(result, viewer(request)))
+
+    async def import_list(self, request: web.Request, who: str, form: dict[str, str]
+                          ) -> web.Response:
+        """Import a pairing list or TRF from the console: ``data`` (the file, base64),
+        ``round`` (a TRF's), ``prefix`` (a TRF's board ids), ``encoding``. Without ``confirm``:
+        the preview (the boards and names, what each board gets, the problems); with it and
+        the preview's ``digest``: the import, unless the round changed since the preview."""
+        try:
+            data = base64.b64decode(form.get("data", ""), validate=True)
+        except (binascii.Error, ValueError):
+            raise arbiter.ArbiterError(N_("the file did not arrive: choose it again")) from None
+        encoding = form.get("encoding", "utf-8")
+        if encoding not in ENCODINGS:
+            raise arbiter.ArbiterError(N_("encoding: one of {encodings}"),
+                                       encodings=", ".join(ENCODINGS))
+        text, problem = decode(data, encoding)
+        if text is None:
+            raise arbiter.ArbiterError(N_("the file: {problem}"), problem=problem)
+        pairings, problems, trf = read_list(text, form.get("round", "").strip(),
+                                            form.get("prefix", "").strip() or None)
+        if problems or not pairings:
+            return web.json_response({"ok": False, "problems": problems or [
+                "the list has no pairing"]}, status=400)
+        first = pairings[0]
+        stored = {r.key: r for r in await arbiter.stored_rounds(self.client, first.round)}
+        target = stored.get(StoredRound(first.round, first.event, []).key)
+        facts = {}
+        for pairing in pairings:
+            before = None if target is None else target.board(pairing.board)
+            game = None if before is None else find_game(
+                await self.reader.recent_games(before.board, LOOK_BACK), before)
+            facts[pairing.board] = BoardFacts(game, await self._waiting(pairing.board))
+        now = self.clock()
+        plan = plan_import(pairings, stored, facts, trf=trf, now=now)
+        rows = [row.words() for row in plan.rows]
+        digest = hashlib.sha256("\n".join([plan.round.name, *rows]).encode()).hexdigest()[:16]
+        shown = {"round": plan.round.name, "rows": rows, "notices": plan.notices,
+                 "problems": plan.problems, "digest": digest,
+                 "order": ORDER_WORDS if trf else ""}
+        if plan.problems:
+            return web.json_response({"ok": False, **shown}, status=400)
+        if form.get("confirm") != "1":
+            return web.json_response({"ok": True, "preview": True, **shown})
+        if form.get("digest") != digest:
+            raise arbiter.ArbiterError(N_("the round changed since the preview: look at it "
+                                          "again"))
+        await arbiter.run_commands(self.client, plan_commands(plan, who, now))
+        return _done(viewer(request).ngettext(*IMPORTED, len(pairings)).format(
+            round=plan.round.name, count=len(pairings)), **shown)
+
+    async def decide(self, request: web.Request, who: str, form: dict[str, str]
+                     ) -> web.Response:
+        """No game on a board of a round: ``decision`` ``forfeit:white`` (White did not come),
+        ``forfeit:black``, ``double_forfeit:``, ``bye:white`` or ``bye:black``; refused once
+        the board's game has a move (adjudicate it instead)."""
+        board = await self._known_board(form)
+        kind, _, side = form.get("decision", "").partition(":")
+        rounds = await self._current_rounds()
+        if board not in rounds:
+            raise arbiter.ArbiterError(N_("{board} plays in no imported round"), board=board)
+        stored, pairing = rounds[board]
+        current = await self.reader.current_game_id(board)
+        game = None if current is None else await self.reader.game(board, current)
+        ours = game is not None and _names(game.headers, pairing)
+        if ours and game is not None and (_played(game) or game.finished):
+            raise arbiter.ArbiterError(N_("the game on {board} has begun: adjudicate it"),
+                                       board=board)
+        await arbiter.decide_board(self.client, stored, board, kind, side, who,
+                                   form.get("reason", ""),
+                                   waiting_game=game.game_id if ours and game else "")
+        return _sent(request, DECIDED[kind] if kind in DECIDED else N_("Sent to {board}."),
+                     board=board, white=pairing.white, black=pairing.black)
+
+    async def carry(self, request: web.Request, who: str, form: dict[str, str]
+                    ) -> web.Response:
+        """Carry the game a board shows now (``game_id``) to the spare board ``to``: online,
+        its own game not begun."""
+        board = await self._known_board(form)
+        spare = await self._known_board({"board": form.get("to", "")})
+        game_id, finished = await self._shown_game(board, form.get("game_id", ""))
+        if finished:
+            raise arbiter.ArbiterError(N_("the game on {board} is over: nothing to carry"),
+                                       board=board)
+        alive = await liveness.read(self.client, [spare], self.clock())
+        if not alive[spare].online:
+            raise arbiter.ArbiterError(N_("{board} is offline: switch the spare board on"),
+                                       board=spare)
+        current = await self.reader.current_game_id(spare)
+        theirs = None if current is None else await self.reader.game(spare, current)
+        if theirs is not None and _played(theirs) and not theirs.finished:
+            raise arbiter.ArbiterError(N_("{board} has a game going on: choose a free board"),
+                                       board=spare)
+        rounds = await self._current_rounds()
+        stored = rounds[board][0] if board in rounds else None
+        await arbiter.carry(self.client, stored, board, spare, game_id, who,
+                            form.get("reason", ""))
+        return _sent(request, N_("Sent to {board}: the game of {source} carried there; set "
+                                 "up its position, then resume its clock"),
+                     board=spare, source=board)
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:
@@ -583,7 +788,47 @@ def _rounds(boards: list[dict[str, object]]) -> list[str]:
     """
     found = {str(b["waiting"]) for b in boards
              if isinstance(b.get("waiting"), str) and is_round(str(b["waiting"]))}
-    return sorted(found, key=lambda r: [int(part) for part in r.split(".")])
+    return sorted(found, key=round_order)
+
+
+def _last_moves(game: GameRecord | None, count: int = 6) -> str:
+    """The game's last moves as PDN numbers them (``31. 32-28 19-23 32. 28x19``).
+
+    >>> from firmware_host.store.records import MoveRecord
+    >>> moves = [MoveRecord(p, t, "", 0.0) for p, t in enumerate(["32-28", "19-23", "28x19"], 1)]
+    >>> _last_moves(GameRecord("g", "b", {}, "international", None, "record", 0.0, moves), 2)
+    '1... 19-23 2. 28x19'
+    """
+    if game is None or not game.moves:
+        return ""
+    shown = game.moves[-count:]
+    words = [move_label(shown[0].ply, shown[0].pdn)]
+    for move in shown[1:]:
+        words.append(move_label(move.ply, move.pdn) if move.ply % 2 else move.pdn)
+    return " ".join(words)
+
+
+#: The console's filters: a board's status, and the words of each.
+STATUSES = {"playing": N_("Playing"), "waiting": N_("Waiting to start"),
+            "finished": N_("Finished"), "offline": N_("Offline"), "idle": N_("No round")}
+
+
+def _status(online: bool, game: GameRecord | None, waiting: bool, played: bool) -> str:
+    """Which of :data:`STATUSES` a board is in (offline first: it needs the arbiter)."""
+    if not online:
+        return "offline"
+    if game is not None and game.finished:
+        return "finished"
+    if played:
+        return "playing"
+    if waiting or (game is not None and game.headers.get("Round")):
+        return "waiting"
+    return "idle"
+
+
+def _counts(boards: list[dict[str, object]]) -> dict[str, int]:
+    """How many boards each status has (the filters' counts)."""
+    return {key: sum(1 for b in boards if b["status"] == key) for key in STATUSES}
 
 
 def _decoded(value: object) -> str:

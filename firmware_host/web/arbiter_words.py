@@ -19,13 +19,16 @@ from __future__ import annotations
 from firmware_host.feedback.texts import WORDS
 from firmware_host.i18n import ENGLISH, N_, NN_, Translator
 
-__all__ = ["MOVED_ON", "NOT_READY", "PAUSED", "RESULT_CHOICES", "RESUMED", "SCRIPT_WORDS", "SIDES",
-           "STARTED", "TERMINATIONS", "audit_words", "result_words", "sent_to"]
+__all__ = ["DECIDED", "DECISION_CHOICES", "IMPORTED", "MOVED_ON", "NOT_READY", "PAUSED",
+           "RESULT_CHOICES", "RESUMED", "SCRIPT_WORDS", "SIDES", "STARTED", "TERMINATIONS",
+           "audit_words", "result_words", "sent_to"]
 
 #: The results an arbiter gives, in words.
 RESULT_CHOICES = (("white", N_("White won")), ("black", N_("Black won")), ("draw", N_("Draw")))
 #: A game's end, in words (a flag fall as the clock says it: ``Black won (time)``).
-TERMINATIONS = {**WORDS["termination"], "time": N_("time"), "time_forfeit": N_("time")}
+TERMINATIONS = {**WORDS["termination"], "time": N_("time"), "time_forfeit": N_("time"),
+                "forfeit": N_("forfeit"), "double forfeit": N_("double forfeit"),
+                "bye": N_("bye")}
 #: The sides, in words.
 SIDES = {"white": N_("White"), "black": N_("Black")}
 #: The PDN tags a paired device sets, in words.
@@ -36,8 +39,10 @@ SCRIPT_WORDS = (N_("sending…"), N_("Sent to {board}."), N_("the boards"),
                 N_("Not done: {error}"), N_("Not sent: no connection to the web service."),
                 N_("Cancelled: nothing was sent."), N_("Reason: {reason}."),
                 N_("Waiting on the boards: round {rounds}."),
-                N_("No round waits on the boards: import its pairing list "
-                   "(draughtsboard round import)."))
+                N_("No round waits on the boards: import its pairing list above (or "
+                   "draughtsboard round import)."),
+                N_("Showing {shown} of {count} boards."),
+                N_("Look at the boards below, then import it."))
 #: Why a board cannot start its round (``{round}``: the round's number).
 NOT_READY = {
     "unknown": N_("(no game recorded: is its board.id right?)"), "offline": N_("(offline)"),
@@ -52,6 +57,20 @@ STARTED = NN_("Round {round} started on {count} board: {boards}",
               "Round {round} started on {count} boards: {boards}")
 MOVED_ON = N_("{board} has moved on from game {game}: only the game a board shows now can be "
               "decided here")
+IMPORTED = NN_("Imported into {round}: {count} board", "Imported into {round}: {count} boards")
+#: A decision on a board where no game is played, as the reply says it.
+DECIDED = {
+    "forfeit": N_("Sent to {board}: a forfeit ({white} – {black}); its pairing withdrawn"),
+    "double_forfeit": N_("Sent to {board}: a double forfeit ({white} – {black}); its pairing "
+                         "withdrawn"),
+    "bye": N_("Sent to {board}: a bye ({white} – {black}); its pairing withdrawn")}
+#: The console's choices of a decision on a board where no game is played.
+DECISION_CHOICES = (
+    ("forfeit:white", N_("White did not come: Black wins by forfeit")),
+    ("forfeit:black", N_("Black did not come: White wins by forfeit")),
+    ("double_forfeit:", N_("Neither came: double forfeit")),
+    ("bye:white", N_("Pairing cancelled: a bye for White")),
+    ("bye:black", N_("Pairing cancelled: a bye for Black")))
 #: The audit entries in words, by action (``{board}``, and the fields of the entry's detail).
 AUDIT_WORDS = {
     "pause_all": N_("every clock paused"), "resume_all": N_("every clock resumed"),
@@ -59,6 +78,12 @@ AUDIT_WORDS = {
     "adjudicate": N_("{board}: adjudicated, {result}"),
     "correct_result": N_("{board}: result corrected to {result}"),
     "correct_move": N_("{board}: ply {ply} corrected to {move}"),
+    "forfeit": N_("{board}: forfeit, {side} did not come"),
+    "double_forfeit": N_("{board}: double forfeit"),
+    "bye": N_("{board}: a bye for {side}, the pairing cancelled"),
+    "carry": N_("{board}: the game carried to {to}"),
+    "rename": N_("{board}: names corrected to {names}"),
+    "import": N_("round {round} imported"),
     "header": N_("{board}: {tag} set to {value} by {who}"),
     "revoke_session": N_("arbiter session {session} ended"),
 }
@@ -104,7 +129,10 @@ def audit_words(entry: dict[str, object], tr: Translator = ENGLISH) -> str:
         board=board, seconds=f"{seconds:+g}" if isinstance(seconds, int | float) else "?",
         side=tr.gettext(SIDES[side]) if side in SIDES else side,
         result=result_words(str(detail.get("result", "?")), tr),
-        ply=detail.get("ply", "?"), move=detail.get("move", "?"),
+        ply=detail.get("ply", "?"), move=detail.get("move", "?"), to=detail.get("to", "?"),
+        round=" ".join(str(detail.get(k, "")) for k in ("round", "event")).strip() or "?",
+        names=" – ".join(str(v) for v in (detail.get("after") or {}).values()
+                         if isinstance(detail.get("after"), dict)) or "?",
         tag=tr.gettext(TAG_WORDS.get(str(detail.get("tag")), str(detail.get("tag", "?")))),
         value=detail.get("value", "?"), session=detail.get("session", "?"),
         who=entry.get("who", "?"))

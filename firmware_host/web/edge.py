@@ -352,5 +352,8 @@ def check_op(fields: Mapping[str, str]) -> None:
         text(data.get("termination", ""), MAX_TEXT)
     elif op == "headers":
         _headers(data)
+    elif op == "note":
+        integer(data.get("ply", 0), 0, MAX_PLY)
+        text(data.get("text", ""), MAX_TEXT)
     else:
         raise BadRecord(f"unknown operation {str(op)[:20]!r}")

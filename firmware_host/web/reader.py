@@ -27,7 +27,13 @@ from engine.errors import DraughtsError
 from firmware_host.feedback.texts import STATE_NAMES, render
 from firmware_host.store.acl import board_id_of_user
 from firmware_host.store.keys import BOARDS, BoardKeys
-from firmware_host.store.records import GameRecord, MoveRecord, RecordError, apply_op
+from firmware_host.store.records import (
+    GameRecord,
+    MoveRecord,
+    RecordError,
+    apply_amendment,
+    apply_op,
+)
 from firmware_host.web import clocks, edge
 from firmware_host.web.bounded import ReplyTooLarge
 from firmware_host.web.edge import BadRecord, Rejects
@@ -105,6 +111,19 @@ class BoardView:
         if self.correction:
             return STATE_NAMES["correction"]
         return STATE_NAMES.get(self.state, self.state)
+
+
+def _op_fields(raw: object) -> dict[str, str]:
+    """An entry of a game's log (or of its amendments) as text, checked at the edge.
+
+    Raises:
+        BadRecord: not an entry of a game's log.
+    """
+    if not isinstance(raw, dict):
+        raise BadRecord("an entry without fields")
+    fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
+    edge.check_op(fields)
+    return fields
 
 
 def replay(game: GameRecord) -> Board | None:
@@ -256,10 +275,7 @@ class Reader:
         for entry_id, raw in entries:
             where = _str(entry_id)
             try:
-                if not isinstance(raw, dict):
-                    raise BadRecord("an entry without fields")
-                fields = {edge.text(k): edge.text(v) for k, v in raw.items()}
-                edge.check_op(fields)
+                fields = _op_fields(raw)
                 seq = int(fields.get("seq", "0") or 0)
                 if seq and seq <= seen:
                     continue  # replayed twice after a power cut: docs/events.md
@@ -269,12 +285,32 @@ class Reader:
                 seen = max(seen, seq)
             except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
                 self.rejects.skip(key, where, exc)  # (the last three: a check's own gap)
-        if more and game is not None:  # said in the game's record: a comment of its PDN
+        if game is None:
+            return None
+        if more:  # said in the game's record: a comment of its PDN
             said = f"the log has more than {MAX_LOG_ENTRIES} entries: the rest is not read"
             game.problems.append(said)
             game.notes.append((len(game.moves), said))
             self.rejects.skip(key, "(the key)", f"more than {MAX_LOG_ENTRIES} entries")
+        amended = BoardKeys(board_id).amendments(game_id)  # the arbiter's, after the log
+        for entry_id, raw in _pairs(await self._read(amended, self.client.xrange, [], "-", "+",
+                                                     count=LOG_PAGE)):
+            where = _str(entry_id)
+            try:
+                game = apply_amendment(game, _op_fields(raw),
+                                       f"{board_id}/{game_id} amendment {where}")
+            except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
+                self.rejects.skip(amended, where, exc)
         return game
+
+    async def recent_games(self, board_id: str, count: int) -> list[GameRecord]:
+        """The board's newest ``count`` games, newest first (a round's game is among them)."""
+        found = []
+        for game_id, _ in reversed((await self.games_started(board_id))[-count:]):
+            game = await self.game(board_id, game_id)
+            if game is not None:
+                found.append(game)
+        return found
 
     async def current_game_id(self, board_id: str) -> str | None:
         """The game the board plays now: its session's, else its latest."""

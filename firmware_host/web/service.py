@@ -14,6 +14,7 @@ from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
     LOG_LEVEL,
     STORE_URL,
+    WEB_ARBITERS,
     WEB_CONTROL,
     WEB_LISTEN,
     WEB_RATE_PER_MINUTE,
@@ -83,11 +84,19 @@ def run_web(config: Config, out: object = None) -> int:
     except OSError as exc:
         print(f"draughtsboard web: web.token_file: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    settings = WebSettings(keys=Keys(token), arbiter=ArbiterKeys(token),
+    settings = WebSettings(keys=Keys(token),
+                           arbiter=ArbiterKeys(token, tuple(config[WEB_ARBITERS])),
                            control=config[WEB_CONTROL],
                            devices=Devices(devices_file(config[WEB_TOKEN_FILE])),
                            rate_per_minute=config[WEB_RATE_PER_MINUTE])
     return asyncio.run(_serve(settings, url, host, port))
+
+
+def _arbiter_codes(keys: ArbiterKeys) -> str:
+    """The banner's arbiter codes: one, or each named arbiter's."""
+    if not keys.names:
+        return f"; arbiter code {keys.code}"
+    return "; arbiter codes " + ", ".join(f"{name} {code}" for name, code in keys.codes.items())
 
 
 async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
@@ -104,8 +113,8 @@ async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
     def banner() -> None:
         print(f"draughtsboard web: http://{shown}:{port}/ (store {shown_url(url)}); "
               f"pairing code {settings.keys.pairing_code}"
-              + ("" if settings.arbiter is None else
-                 f"; arbiter code {settings.arbiter.code}"), flush=True)
+              + ("" if settings.arbiter is None else _arbiter_codes(settings.arbiter)),
+              flush=True)
         log.info("web: listening on %s:%d, store %s", host, port, shown_url(url))
 
     try:

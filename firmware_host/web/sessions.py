@@ -7,7 +7,7 @@ in memory: a restart of the web app ends every session (pair again with the code
 lasts :data:`SESSION_S` (a day of play) from when it paired; at most :data:`MAX_SESSIONS` are
 open (pairing one more ends the oldest).
 
-Every decision the console sends carries an id made for it (``decision``, app.js): the first
+Every decision the console sends carries an id made for it (``decision_id``, app.js): the first
 request with that id is carried out and its reply kept; the same request again (a browser's
 retry, a replay) is answered with the kept reply and decides nothing a second time; one that
 comes while the first is still under way is refused (409).
@@ -66,6 +66,8 @@ class ArbiterSession:
     label: str
     created: float
     expires: float
+    #: The named arbiter whose code paired it ("": the one arbiter code's).
+    arbiter: str = ""
     #: The CSRF field of this session's forms.
     csrf: str = field(default_factory=lambda: secrets.token_hex(16))
     #: Decision id -> its reply (or :data:`UNDER_WAY`), oldest first.
@@ -91,8 +93,8 @@ class ArbiterSession:
 
     def as_json(self, this: bool = False) -> dict[str, object]:
         """What the console lists of the session."""
-        return {"id": self.session_id, "label": self.label, "since": self.created,
-                "until": self.expires, "this": this}
+        return {"id": self.session_id, "label": (f"{self.arbiter}: " if self.arbiter else "")
+                + self.label, "since": self.created, "until": self.expires, "this": this}
 
 
 class ArbiterSessions:
@@ -110,8 +112,9 @@ class ArbiterSessions:
         for session_id in [i for i, s in self._sessions.items() if s.expires <= now]:
             del self._sessions[session_id]
 
-    def open(self, label: str) -> str:
-        """A new session for the browser ``label`` names; its cookie."""
+    def open(self, label: str, arbiter: str = "") -> str:
+        """A new session for the browser ``label`` names (of the named ``arbiter``, whose code
+        paired it); its cookie."""
         self._expire()
         while len(self._sessions) >= self.most:
             oldest = min(self._sessions.values(), key=lambda s: s.created)
@@ -123,7 +126,7 @@ class ArbiterSessions:
         now = self._clock()
         cleaned = "".join(c for c in label if c.isprintable())[:80] or "a browser"
         self._sessions[session_id] = ArbiterSession(session_id, _digest(secret), cleaned, now,
-                                                    now + self.lifetime)
+                                                    now + self.lifetime, arbiter)
         return f"{session_id}.{secret}"
 
     def check(self, cookie: str) -> ArbiterSession | None:

@@ -266,14 +266,14 @@ class Views:
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
             last_move=move_label(last.ply, last.pdn) if last else "",
             clock=self.clock_now(view, alive),
-            diagram=self._diagram(view, 220, tr), **_words(tr))
+            diagram=self.diagram(view, 220, tr), **_words(tr))
 
     def panel(self, view: BoardView, alive: Liveness, tr: Translator = ENGLISH) -> str:
         """A board page's live panel (in the viewer's language)."""
         moves = [m.pdn for m in view.game.moves] if view.game else []
         return self.env.get_template("panel.html").render(
             view=view, headers=view.game.headers if view.game else {}, alive=alive,
-            rows=move_rows(moves), diagram=self._diagram(view, 480, tr),
+            rows=move_rows(moves), diagram=self.diagram(view, 480, tr),
             clock=self.clock_now(view, alive), lights=lit(view.leds),
             light_words=words_json(), **_words(tr))
 
@@ -300,7 +300,8 @@ class Views:
                          diagram=board_svg(board, last, size=480, label=game.game_id))
 
     @staticmethod
-    def _diagram(view: BoardView, size: int, tr: Translator = ENGLISH) -> str:
+    def diagram(view: BoardView, size: int, tr: Translator = ENGLISH) -> str:
+        """The board's position as SVG (``size`` px), or words when it has no game."""
         if view.position is None:
             return f'<p class="quiet">{escape(tr.gettext(NO_GAME))}</p>'
         return board_svg(view.position, view.last_move, view.leds, size=size,

@@ -85,8 +85,11 @@ class ListStore:
     def save_session(self, state: Any) -> None:
         self.session = json.loads(json.dumps(state))  # what Redis would keep: JSON data
 
-    def load_session(self) -> Any:
-        return self.session
+    def load_session(self, board_id: str | None = None) -> Any:
+        return self.session if board_id is None else None
+
+    def note(self, game_id: str, ply: int, text: str) -> None:
+        self.games[game_id].notes.append((ply, text))
 
     def publish(self, event: Any) -> None:
         json.dumps(event)  # every event must be plain JSON data
@@ -287,6 +290,20 @@ class Rig:
 
     def game(self) -> Any:
         return self.store.load_game(self.session.game_id)
+
+
+def hall_board(client: Any, board_id: str, **settings: Any) -> Rig:
+    """A board of a hall: international draughts recorded into ``client`` (a Redis) as
+    ``board_id``, reading its round's pairing there, its game open at the start position."""
+    from firmware_host.store import RedisStore
+    from firmware_host.tournament.pairing import PairingSource
+
+    rig = Rig("international", store=RedisStore(client, board_id, name="test"), start=False,
+              **settings)
+    rig.session.game.pairing = PairingSource(client, board_id)
+    rig.occupied = set(rig.session.game.initial)
+    rig.session.start(frozenset(rig.occupied), rig.now)
+    return rig
 
 
 class SimRig:

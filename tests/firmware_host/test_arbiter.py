@@ -68,7 +68,7 @@ def test_only_the_arbiter_may_decide() -> None:
         # Paired, but a form without its CSRF field (another site's) is refused.
         assert (await http.post("/arbiter/pause-all", data={})).status == 403
         assert (await http.post("/arbiter/pause-all", data={"csrf": csrf,
-                                                             "decision": "d0000001"})
+                                                             "decision_id": "d0000001"})
                 ).status == 200
         assert sync.llen(AUDIT) == 1
 
@@ -121,8 +121,13 @@ def test_pause_all_add_time_and_adjudicate_reach_the_boards_and_the_audit_log() 
         assert actions == [("adjudicate", "hall-2", "dead position"),
                            ("add_time", "hall-1", "disturbed by a spectator"),
                            ("pause_all", "*", "fire alarm")]
-        assert state["audit"][1]["detail"] == {"side": "black", "seconds": 60.0}
+        assert state["audit"][1]["detail"] == {"side": "black", "seconds": 60.0,
+                                               "game_id": one.session.game_id}
         assert "arbiter token" in state["audit"][0]["who"]
+        # The award is a comment of the game's PDN, after the move it followed.
+        timed = RedisStore(sync, "hall-1", name="test").load_game(one.session.game_id or "")
+        assert "1. 32-28 {[%clk 0:03:01]} {arbiter: +60 s for Black (disturbed by a " \
+            "spectator)}" in " ".join(render_game(timed).split())
 
     run(scenario)
 

@@ -101,7 +101,8 @@ def test_a_decision_is_answered_in_french_and_logged_as_it_was() -> None:
         log = await (await http.get("/arbiter/audit.json?lang=fr", headers=BEARER)).json()
         assert [(e["action"], e["detail"], e["reason"]) for e in log["audit"]] == [
             ("pause_all", {"boards": ["hall-7"]}, ""),
-            ("add_time", {"side": "black", "seconds": 60.0}, "un spectateur")]
+            ("add_time", {"side": "black", "seconds": 60.0, "game_id": rig.session.game_id},
+             "un spectateur")]
         english = await http.post("/arbiter/resume-all", headers=BEARER, data={})
         assert (await english.json())["message"] == "Resume sent to 1 board: hall-7"
         decided = await http.post("/arbiter/adjudicate?lang=fr", headers=BEARER, data={
@@ -127,9 +128,10 @@ def test_the_round_start_names_in_russian_why_a_board_did_not_start() -> None:
             "hall-4 (не в сети); hall-5 (партий не записано: верен ли её board.id?); "
             "hall-6 (её последняя партия окончена: расставьте начальную позицию)")
         assert answer["not_started"]["hall-4"] == "(offline)"  # the log's words: English
-        (entry,) = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json()
-                    )["audit"]
+        entry, imported = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json()
+                           )["audit"]
         assert entry["detail"]["not_started"]["hall-3"] == "(a game is going on)"
+        assert imported["action"] == "import"
         state = await (await http.get("/arbiter/state.json", headers={
             **BEARER, "Accept-Language": "ru"})).json()  # the console's list: in Russian
         assert state["audit"][0]["text"].startswith(

@@ -15,7 +15,8 @@ from firmware_host.remote.commands import commands_key
 from firmware_host.store import RedisStore
 from firmware_host.store.keys import BoardKeys
 from firmware_host.tournament.arbiter import AUDIT
-from firmware_host.tournament.pairing import PairingSource, read_pairings, store_round
+from firmware_host.tournament.pairing import PairingSource, read_pairings
+from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.session_harness import Rig
 from tests.firmware_host.test_arbiter import KEYS, carry_out_commands, run
 
@@ -52,7 +53,7 @@ def boards_of_the_evening(sync: Any) -> dict[str, Rig]:
         rigs[name].play("32-28")
     rigs["hall-6"].command("resign", side="white")
     rigs["hall-2"].command("pause")
-    store_round(sync, read_pairings(ROUND_3)[0])
+    import_round(sync, read_pairings(ROUND_3)[0], "test")
     return rigs
 
 
@@ -71,7 +72,7 @@ def test_a_bad_form_is_one_400_and_decides_nothing(form: dict[str, str], words: 
         reply = await http.post("/arbiter/start-round", headers=BEARER, data=form)
         assert reply.status == 400
         assert words in (await reply.json())["error"]
-        assert sync.llen(AUDIT) == 0
+        assert sync.llen(AUDIT) == 1  # the import's own entry: nothing decided
         assert sync.exists(commands_key("hall-1")) == 0
 
     run(scenario)
@@ -97,9 +98,11 @@ def test_the_round_starts_at_once_on_every_board_that_can_and_names_the_others()
             "hall-6 (its last game is over: set up the start position)")
         assert answer["boards"] == ["hall-1", "hall-2"]
 
-        # One audit entry, then one command a board, all with the same time.
-        (entry,) = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json()
-                    )["audit"]
+        # One audit entry (after the import's), then one command a board, all with the same
+        # time.
+        entry, imported = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json()
+                           )["audit"]
+        assert (imported["action"], imported["detail"]["round"]) == ("import", "3")
         assert (entry["action"], entry["board"], entry["reason"]) == ("start_round", "*",
                                                                       "the bell")
         assert entry["detail"]["round"] == "3" and entry["detail"]["boards"] == [
@@ -132,7 +135,7 @@ def test_the_round_starts_at_once_on_every_board_that_can_and_names_the_others()
         error = (await again.json())["error"]
         assert error.startswith("round 3 can start on no board: hall-1 (started already); "
                                 "hall-2 (started already); hall-3 (a game is going on)")
-        assert sync.llen(AUDIT) == 1
+        assert sync.llen(AUDIT) == 2
 
     run(scenario)
 

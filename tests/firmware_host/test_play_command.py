@@ -204,7 +204,7 @@ def test_with_a_time_control_both_clocks_show_after_each_move_and_in_status() ->
                for line in lines)
     # After Black's move White's time runs again and Black has its increment.
     assert any(line.endswith("white 0:05:02*  black 0:05:02") for line in lines)
-    assert "1... 19-23 {[%clk 0:05:02]}" in out.getvalue()
+    assert "1. 32-28 {[%clk 0:05:02]} 19-23 {[%clk 0:05:02]}" in out.getvalue()
     assert "status    whose turn it is and what the board waits for, with both clocks" in lines
 
 

@@ -75,6 +75,12 @@ def test_the_web_user_reads_everything_and_writes_only_command_streams(
     web.xadd("draughtsboard:a1:commands", {"command": "hint"})
     web.rpush(AUDIT, "{}")  # the arbiter's log (web/arbiter.py): appended to, nothing more
     web.sadd("draughtsboard:boards", "a1")  # the hall's boards: the web app adds them
+    # What the console imports and decides: a round, the boards' pairing tags, the arbiter's
+    # amendments of a game (kept apart from its log).
+    web.set("draughtsboard:rounds:3", "{}")
+    web.hset("draughtsboard:round-index", "draughtsboard:rounds:3", "{}")
+    web.hset("draughtsboard:a1:pairing", "White", "Ann")
+    web.xadd("draughtsboard:a1:amend:g1", {"op": "note", "by": "arbiter", "data": "{}"})
     for write in (lambda: web.xadd("draughtsboard:a1:game:g1", {"op": "move"}),
                   lambda: web.set("draughtsboard:a1:session", "{}"),
                   lambda: web.delete("draughtsboard:a1:game:g1"),

@@ -11,7 +11,8 @@ import pytest
 
 from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
-from firmware_host.tournament.pairing import PairingSource, pairing_key, read_pairings, store_round
+from firmware_host.tournament.pairing import PairingSource, pairing_key, read_pairings
+from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.session_harness import Rig
 
 HEADER = "board,white,black,round,event\n"
@@ -41,7 +42,7 @@ def test_the_round_starts_with_the_names_and_a_full_clock() -> None:
     rig = board(client)                       # the game opens before the list: no names
     assert rig.last("clock")["running"] == "white"
     rig.wait(40_000)                          # the players sit down: White's time runs
-    store_round(client, read_pairings(ROUND_3)[0])
+    import_round(client, read_pairings(ROUND_3)[0], "test")
     start_round(rig)
     tags = rig.game().headers
     assert (tags["White"], tags["Black"], tags["Round"]) == ("Ann Smit", "Bob de Vries", "3")
@@ -58,7 +59,7 @@ def test_the_round_starts_with_the_names_and_a_full_clock() -> None:
 
 def test_a_paused_board_starts_running_and_a_restart_keeps_the_started_clock() -> None:
     client = fakeredis.FakeRedis()
-    store_round(client, read_pairings(ROUND_3)[0])
+    import_round(client, read_pairings(ROUND_3)[0], "test")
     rig = board(client)
     rig.command("pause")                      # held while the players sit down
     rig.wait(5_000)
@@ -76,7 +77,7 @@ def test_a_board_that_cannot_start_the_round_refuses_and_changes_nothing() -> No
     start_round(rig)                          # nothing imported
     assert rig.last("command_refused") == {**rig.last("command_refused"),
                                            "command": "start_round", "reason": "no_pairing"}
-    store_round(client, read_pairings(ROUND_3)[0])
+    import_round(client, read_pairings(ROUND_3)[0], "test")
     start_round(rig, "4")                     # another round than the one waiting
     assert rig.last("command_refused")["reason"] == "no_pairing"
     assert "White" not in rig.game().headers
@@ -92,7 +93,7 @@ def test_a_board_that_cannot_start_the_round_refuses_and_changes_nothing() -> No
 
 def test_a_round_started_twice_starts_once() -> None:
     client = fakeredis.FakeRedis()
-    store_round(client, read_pairings(ROUND_3)[0])
+    import_round(client, read_pairings(ROUND_3)[0], "test")
     rig = board(client)
     start_round(rig)
     rig.wait(30_000)
@@ -105,7 +106,7 @@ def test_a_round_started_twice_starts_once() -> None:
 
 def test_a_board_without_a_clock_only_takes_the_names() -> None:
     client = fakeredis.FakeRedis()
-    store_round(client, read_pairings(ROUND_3)[0])
+    import_round(client, read_pairings(ROUND_3)[0], "test")
     rig = board(client, control=None)
     start_round(rig)
     assert rig.published("command_refused") == [] and rig.published("clock") == []

@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from firmware_host.store.acl import POWERS, main, read_passwords
-from firmware_host.store.keys import AUDIT, BOARDS, BoardKeys, round_key
+from firmware_host.store.keys import AUDIT, BOARDS, ROUND_INDEX, BoardKeys, round_key
 from firmware_host.store.limits import conf
 from tests.redis_server import RedisServer
 
@@ -79,6 +79,7 @@ CAN_CANNOT: dict[str, tuple[dict[str, Attempt], dict[str, Attempt]]] = {
         "delete the set": lambda c: c.delete(BOARDS),
         "rename the set": lambda c: c.rename(BOARDS, A1.prefix + "x"),
         "write a round": lambda c: c.set(round_key("1"), "[]"),
+        "index a round": lambda c: c.hset(ROUND_INDEX, round_key("1"), "{}"),
         "append to the audit log": lambda c: c.rpush(AUDIT, "{}"),
         "write another board's game": lambda c: c.xadd(B2.game("g1"), {"op": "move"}),
         "write another board's commands": lambda c: c.xadd(B2.commands, {"name": "resign"}),
@@ -111,12 +112,15 @@ CAN_CANNOT: dict[str, tuple[dict[str, Attempt], dict[str, Attempt]]] = {
         "read the audit log": lambda c: c.lrange(AUDIT, -10, -1),
         "list the users": lambda c: c.acl_users(),
         "a key's memory": lambda c: c.memory_usage(B2.events),
+        "write a round": lambda c: c.set(round_key("1"), "{}"),
+        "index a round": lambda c: c.hset(ROUND_INDEX, round_key("1"), "{}"),
+        "arm a board's pairing": lambda c: c.hset(B2.pairing, "White", "x"),
+        "amend a game": lambda c: c.xadd(B2.amendments("g1"), {"op": "note"}),
     }, {
         "write a game": lambda c: c.xadd(B2.game("g1"), {"op": "move"}),
         "write a session": lambda c: c.set(B2.session, "{}"),
         "delete a game": lambda c: c.delete(B2.game("g1")),
         "write a heartbeat": lambda c: c.set(B2.alive, "{}"),
-        "write a pairing": lambda c: c.hset(B2.pairing, "White", "x"),
         "trim the audit log": lambda c: c.ltrim(AUDIT, 0, 0),
         "rewrite an audit entry": lambda c: c.lset(AUDIT, 0, "{}"),
         "pop an audit entry": lambda c: c.rpop(AUDIT),

@@ -21,7 +21,8 @@ from firmware_host.cli import main as cli
 from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
 from firmware_host.tournament.export import RoundGame, results_csv
-from firmware_host.tournament.pairing import Pairing, store_round
+from firmware_host.tournament.pairing import Pairing
+from firmware_host.tournament.rounds import import_round
 from firmware_host.tournament.trf import read_trf
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from tests.firmware_host.session_harness import Rig
@@ -50,7 +51,7 @@ def test_the_console_refuses_a_ply_that_is_not_a_number_and_reads_any_count() ->
             game_id = state["boards"][0]["game_id"]
             for n, ply in enumerate(BAD):
                 reply = await http.post("/arbiter/correct-move", data={
-                    "csrf": csrf, "decision": f"decision{n}", "board": "n1",
+                    "csrf": csrf, "decision_id": f"decision{n}", "board": "n1",
                     "game_id": game_id, "ply": ply, "move": "31-27", "reason": "misread"})
                 statuses.append(reply.status)
                 assert "ply" in (await reply.json())["error"]
@@ -124,7 +125,7 @@ def test_the_results_table_writes_a_formula_as_text() -> None:
 def test_the_round_csv_of_the_web_app_writes_a_formula_as_text(
         web: WebServer, client: redis.Redis) -> None:
     seed_board(client, "b1")
-    store_round(client, [Pairing("b1", "=HYPERLINK(\"http://x\")", "@SUM(A1)", "1")])
+    import_round(client, [Pairing("b1", "=HYPERLINK(\"http://x\")", "@SUM(A1)", "1")], "test")
     status, _, text = web.get("/round/1.csv")
     assert status == 200
     row = text.splitlines()[1]

@@ -119,14 +119,14 @@ async def _session(http: TestClient[Any, Any]) -> tuple[str, str]:
 def test_a_replayed_decision_is_one_decision() -> None:
     async def scenario(http: TestClient[Any, Any], sync: Any, now: list[float]) -> None:
         cookie, csrf = await _session(http)
-        form = {"csrf": csrf, "decision": "d0000001", "reason": "fire alarm"}
+        form = {"csrf": csrf, "decision_id": "d0000001", "reason": "fire alarm"}
         replies = [await http.post("/arbiter/pause-all", data=form) for _ in range(3)]
         assert [r.status for r in replies] == [200, 200, 200]
         assert [(await r.json()).get("again") for r in replies] == [None, True, True]
         assert sync.llen(AUDIT) == 1 and sync.xlen(commands_key("s1")) == 1
-        del form["decision"]  # a browser's decision names itself
+        del form["decision_id"]  # a browser's decision names itself
         assert (await http.post("/arbiter/pause-all", data=form)).status == 400
-        form["decision"] = "d0000002"  # another decision: carried out
+        form["decision_id"] = "d0000002"  # another decision: carried out
         assert (await http.post("/arbiter/pause-all", data=form)).status == 200
         assert sync.llen(AUDIT) == 2
         del cookie
@@ -146,7 +146,7 @@ def test_arbiter_sessions_expire_are_listed_and_revoked() -> None:
         other = listed[0]["id"]
         assert first.startswith(other + ".")
         reply = await http.post("/arbiter/revoke", data={"csrf": csrf, "session": other,
-                                                          "decision": "r0000001"})
+                                                          "decision_id": "r0000001"})
         assert reply.status == 200
         http.session.cookie_jar.clear()
         http.session.cookie_jar.update_cookies({COOKIE: first})

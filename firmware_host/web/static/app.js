@@ -375,16 +375,54 @@
       if (field) { field.value = gameId || ""; }
     }
     function name(player) { return player === "White" || player === "Black" ? t(player) : player; }
+    // The filters: a status (its button) and words (the board or a player's name).
+    var filterStatus = "", filterFind = document.getElementById("arb-find");
+    function filter() {
+      var words = filterFind ? filterFind.value.trim().toLowerCase() : "", shown = 0, all = 0;
+      var counts = {};
+      root.querySelectorAll(".arb-board").forEach(function (card) {
+        all += 1;
+        counts[card.dataset.status] = (counts[card.dataset.status] || 0) + 1;
+        var show = (!filterStatus || card.dataset.status === filterStatus) &&
+          (!words || (card.dataset.find || "").indexOf(words) >= 0);
+        card.hidden = !show;
+        if (show) { shown += 1; }
+      });
+      document.querySelectorAll(".arb-filters .filter").forEach(function (button) {
+        var key = button.dataset.status, count = key ? (counts[key] || 0) : all;
+        setText(button, ".count", String(count));
+        button.hidden = !!key && !count && key !== filterStatus;
+        button.setAttribute("aria-pressed", key === filterStatus ? "true" : "false");
+      });
+      setText(document, "#arb-shown", shown === all ? "" :
+        t("Showing {shown} of {count} boards.").replace("{shown}", shown).replace("{count}", all));
+    }
+    document.querySelectorAll(".arb-filters .filter").forEach(function (button) {
+      button.addEventListener("click", function () { filterStatus = button.dataset.status; filter(); });
+    });
+    if (filterFind) { filterFind.addEventListener("input", filter); }
     function applyBoard(card, b) {
       setText(card, ".white-name", name(b.white));
       setText(card, ".black-name", name(b.black));
       var round = card.querySelector(".round");
       if (round) { round.hidden = !b.round; setText(round, ".round-n", b.round || ""); }
+      var pairing = card.querySelector(".pairing");
+      if (pairing) {
+        pairing.hidden = !b.pairing;
+        // The names of the pairing waiting, when the card's players are others (a game going on).
+        var others = b.pairing && (b.pairing.white !== b.white || b.pairing.black !== b.black);
+        setText(pairing, ".pairing-names", others ? ": " + b.pairing.white + " – " + b.pairing.black : "");
+      }
+      setText(card, ".last-moves", b.last_moves || "–");
       var state = setText(card, ".state", t(b.state_text));
       if (state) { state.className = "state state-" + b.state; }
-      setText(card, ".result", t(b.result_text) +
+      var decided = b.decision ? DECISIONS[b.decision.kind + ":" + b.decision.side] : "";
+      setText(card, "dd.result", decided ? t(decided) : t(b.result_text) +
         (b.termination_text ? " (" + t(b.termination_text) + ")" : ""));
       setText(card, ".said", b.said || "–");
+      card.dataset.status = b.status;
+      card.dataset.find = (b.board + " " + b.white + " " + b.black).toLowerCase();
+      card.className = card.className.replace(/ ?status-\S+/, "") + " status-" + b.status;
       applyAlive(card, { online: b.online, seen: null });
       var box = card.querySelector(".clocks"), none = card.querySelector(".no-clock");
       if (b.clock) { setClock(box, b.clock); } else if (box) { box.hidden = true; box._clock = null; }
@@ -393,9 +431,15 @@
       showForm(card, ".arb-adjudicate", !b.finished && !!b.game_id, b.game_id);
       showForm(card, ".arb-correct", b.finished, b.game_id);
       showForm(card, ".arb-correct-move", b.plies > 0 && !!b.game_id, b.game_id);
+      showForm(card, ".arb-decide", !!b.of_round && !b.decision && !b.played && !b.finished);
+      showForm(card, ".arb-carry", !!b.game_id && !b.finished && b.plies > 0, b.game_id);
       var ply = card.querySelector(".arb-correct-move input[name=ply]");
       if (ply && b.plies > 0) { ply.max = b.plies; }
     }
+    var DECISIONS = {};
+    document.querySelectorAll(".arb-decide select[name=decision] option").forEach(function (o) {
+      DECISIONS[o.value] = o.textContent;
+    });
     function applyAudit(entries) {
       var list = document.getElementById("arb-audit");
       if (!list) { return; }
@@ -431,7 +475,7 @@
       if (note) {
         note.textContent = rounds.length
           ? t("Waiting on the boards: round {rounds}.").replace("{rounds}", rounds.join(", "))
-          : t("No round waits on the boards: import its pairing list (draughtsboard round import).");
+          : t("No round waits on the boards: import its pairing list above (or draughtsboard round import).");
       }
     }
     function showRound() {
@@ -461,6 +505,7 @@
           if (state.audit) { applyAudit(state.audit); }
           if (state.sessions) { applySessions(state.sessions); }
           if (state.rounds) { applyRounds(state.rounds); }
+          filter();
         })
         .catch(function () { /* the feed or the next decision reads again */ })
         .then(function () {
@@ -475,7 +520,7 @@
       // The question (the button's, else the form's) with the choices in words: {board},
       // {side}, {seconds}, {result}, {reason}.
       var text = (button && button.dataset.ask) || form.dataset.ask || "", fields = new FormData(form);
-      ["side", "result"].forEach(function (name) {
+      ["side", "result", "decision"].forEach(function (name) {
         var select = form.querySelector("select[name=" + name + "]");
         var words = select ? select.options[select.selectedIndex].text : "";
         text = text.replace("{" + name + "}", words);
@@ -485,6 +530,7 @@
         .replace("{seconds}", fields.get("seconds") || "")
         .replace("{ply}", fields.get("ply") || "").replace("{move}", (fields.get("move") || "").trim())
         .replace("{round}", (fields.get("round") || "").trim())
+        .replace("{to}", (fields.get("to") || "").trim())
         .replace("{reason}", reason ? " " + t("Reason: {reason}.").replace("{reason}", reason) : "");
     }
     function decisionId() {
@@ -497,7 +543,7 @@
     function send(form, button) {
       var body = new URLSearchParams(new FormData(form));
       body.set("csrf", csrf);
-      body.set("decision", decisionId());
+      body.set("decision_id", decisionId());
       say(t("sending…"));
       var url = ((button && button.getAttribute("formaction")) || form.action) + "?lang=" + lang;
       fetch(url, { method: "POST", body: body,
@@ -539,8 +585,91 @@
     ask.addEventListener("keydown", function (event) {
       if (event.key === "Escape") { no.click(); }
     });
+    // The import: the file read here (its bytes, as base64: the server reads its encoding),
+    // previewed, then imported once the preview is confirmed.
+    var importForm = document.getElementById("arb-import-form");
+    var preview = document.getElementById("arb-import-preview"), previewed = null;
+    function post(url, body) {
+      body.set("csrf", csrf);
+      return fetch(url + "?lang=" + lang, { method: "POST", body: body, credentials: "same-origin",
+        headers: { "Accept": "application/json" } })
+        .then(function (r) {
+          return r.text().then(function (text) {
+            try { return JSON.parse(text); } catch (e) { return { error: text || r.statusText }; }
+          });
+        });
+    }
+    function showPreview(reply) {
+      setText(preview, ".round-name", reply.round || "");
+      setText(preview, ".order", reply.order ? "(" + reply.order + ")" : "");
+      [[".rows", reply.rows || []], [".notices", (reply.problems || []).concat(reply.notices || [])]]
+        .forEach(function (pair) {
+          var list = preview.querySelector(pair[0]);
+          list.textContent = "";
+          pair[1].forEach(function (line) {
+            var li = document.createElement("li");
+            li.textContent = line;
+            list.appendChild(li);
+          });
+        });
+      document.getElementById("arb-import-confirm").hidden = !reply.ok;
+      preview.hidden = false;
+    }
+    function importBody(bytes, confirm) {
+      var body = new URLSearchParams(new FormData(importForm));
+      body.delete("file");
+      body.set("data", bytes);
+      if (confirm) { body.set("confirm", "1"); body.set("digest", confirm); }
+      return body;
+    }
+    if (importForm) {
+      importForm.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var file = document.getElementById("arb-import-file").files[0];
+        if (!file) { return; }
+        var reader = new FileReader();
+        reader.onload = function () {
+          var bytes = String(reader.result).split(",", 2)[1] || "";
+          say(t("sending…"));
+          post("/arbiter/import", importBody(bytes, null)).then(function (reply) {
+            previewed = reply.ok ? { bytes: bytes, digest: reply.digest } : null;
+            if (reply.ok) { say(t("Look at the boards below, then import it.")); } else {
+              say(t("Not done: {error}").replace("{error}", reply.error ||
+                (reply.problems || []).join("; ")), true);
+            }
+            if (reply.rows || reply.problems) { showPreview(reply); }
+          }).catch(function () { say(t("Not sent: no connection to the web service."), true); });
+        };
+        reader.readAsDataURL(file);
+      });
+      document.getElementById("arb-import-confirm").addEventListener("click", function () {
+        if (!previewed) { return; }
+        post("/arbiter/import", importBody(previewed.bytes, previewed.digest)).then(function (reply) {
+          if (reply.ok) {
+            say(reply.message);
+            preview.hidden = true;
+            previewed = null;
+            importForm.reset();
+            window.setTimeout(function () { window.location.reload(); }, 1500);
+          } else { say(t("Not done: {error}").replace("{error}", reply.error || ""), true); }
+        }).catch(function () { say(t("Not sent: no connection to the web service."), true); });
+      });
+      document.getElementById("arb-import-cancel").addEventListener("click", function () {
+        preview.hidden = true;
+        previewed = null;
+        say(t("Cancelled: nothing was sent."));
+      });
+    }
+    filter();
     listen(root, function (data) {
       var card = document.getElementById("arb-" + data.board);
+      if (card && data.html !== undefined) {
+        // The hall's card of the board: its diagram is this card's too.
+        var box = document.createElement("div"), shown = card.querySelector(".arb-diagram");
+        box.innerHTML = data.html;
+        var svg = box.querySelector("svg.diagram");
+        if (svg && shown) { shown.textContent = ""; shown.appendChild(svg); }
+      }
       if (!card || data.html !== undefined) { readSoon(); return; }
       if (data.clock) { setClock(card.querySelector(".clocks"), data.clock); }
       if (data.state) {

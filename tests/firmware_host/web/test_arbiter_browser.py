@@ -7,8 +7,11 @@ corrects its result with a reason, and the corrected result and the reason are i
 ``/broadcast.pdn``. The arbiter starts round 3 of an imported pairing on every board at once
 (those that can: one is offline); the cards name the players and show full clocks; pressed
 again on a phone, the reply says why nothing can start. Every decision is asked again before it
-is sent and its reply is said in words. The console's screenshots (web-arbiter.png,
-web-arbiter-phone.png, web-arbiter-round.png) go where test_web_browser.py puts its own
+is sent and its reply is said in words. A pairing program's TRF is imported from the console
+(uploaded, previewed, confirmed); the cards show the pairing waiting on each board and its
+position, the filters find a board, and a forfeit is recorded, on a desktop and a phone. The
+console's screenshots (web-arbiter.png, web-arbiter-phone.png, web-arbiter-round.png,
+web-arbiter-import.png, web-arbiter-import-phone.png) go where test_web_browser.py puts its own
 (``DRAUGHTSBOARD_SCREENSHOTS=docs``: into docs/).
 """
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +29,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from firmware_host.tournament.pairing import read_pairings, store_round
+from firmware_host.tournament.pairing import read_pairings
+from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.web import test_web_browser as shared
 from tests.firmware_host.web.harness import BoardRig, WebServer
 from tests.firmware_host.web.test_web_browser import (
@@ -118,7 +123,7 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
     assert browser.current_url == web.base + "/arbiter"
     assert _text_of(browser, "#arb-hall-1 .players") == "Ann Smit – Bob de Vries"
     assert _text_of(browser, "#arb-hall-2 .players") == "Cor Jansen – Dirk Bos"
-    assert _text_of(browser, "#arb-hall-1 .result") == "In progress"
+    assert _text_of(browser, "#arb-hall-1 dd.result") == "In progress"
     for board in ("hall-1", "hall-2"):  # both clocks, the running one marked
         assert browser.find_element(By.CSS_SELECTOR, f"#arb-{board} .clocks").is_displayed()
     assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-1 .clock-white.running")
@@ -151,7 +156,7 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
                         "after the break.")
     wait.until(lambda b: _text_of(b, "#arb-status") == "Sent to hall-2: adjudicated, White won")
     _obey(two, before)
-    wait.until(lambda b: _text_of(b, "#arb-hall-2 .result") == "White won (adjudication)")
+    wait.until(lambda b: _text_of(b, "#arb-hall-2 dd.result") == "White won (adjudication)")
     wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct")
                .is_displayed())
     assert not browser.find_element(By.CSS_SELECTOR,
@@ -163,7 +168,7 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
     wait.until(lambda b: _text_of(b, "#arb-status") ==
                "Sent to hall-2: result corrected to Draw")
     _obey(two, before)
-    wait.until(lambda b: _text_of(b, "#arb-hall-2 .result") == "Draw (adjudication)")
+    wait.until(lambda b: _text_of(b, "#arb-hall-2 dd.result") == "Draw (adjudication)")
     wait.until(lambda b: "hall-2: result corrected to Draw (the players had agreed a draw)"
                in _text_of(b, "#arb-audit"))
     assert _overflow(browser) <= 0
@@ -267,7 +272,7 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
     for rig in (one, two):
         rig.run(30.0)  # the players sit down: White's time runs on both boards
     assert one.session.timekeeper.display(one.clock.monotonic()).startswith("white 0:02:29*")
-    store_round(redis.Redis.from_url(redis_url), read_pairings(ROUND_3)[0])  # round import
+    import_round(redis.Redis.from_url(redis_url), read_pairings(ROUND_3)[0], "test")  # round import
     wait = WebDriverWait(browser, WAIT)
     _screen(browser, DESKTOP)
     _pair(browser, web)
@@ -335,7 +340,7 @@ def test_the_arbiter_starts_the_round_on_every_board_at_once(
         "hall-2 (started already); hall-3 (offline)"))
     status, _, body = web.get("/arbiter/audit.json",
                               {"Authorization": f"Bearer {web.arbiter.token}"})
-    assert [e["action"] for e in json.loads(body)["audit"]] == ["start_round"]
+    assert [e["action"] for e in json.loads(body)["audit"]] == ["start_round", "import"]
 
 
 def _seconds(shown: str) -> int:
@@ -365,7 +370,7 @@ def test_the_console_in_russian_and_on_a_japanese_phone(
     assert _text_of(browser, "#arb-round-h") == "Начать тур"
     assert _text_of(browser, "#arb-all-h") == "Часы всех досок"
     assert _text_of(browser, "#arb-hall-1 .alive") == "в сети"
-    assert _text_of(browser, "#arb-hall-1 .result") == "Идёт партия"
+    assert _text_of(browser, "#arb-hall-1 dd.result") == "Идёт партия"
     browser.find_element(By.CSS_SELECTOR, 'form[action="/arbiter/pause-all"] input[name=reason]'
                          ).send_keys("пожарная тревога")
     browser.find_element(By.ID, "arb-pause-all").click()
@@ -420,3 +425,83 @@ def test_the_console_in_russian_and_on_a_japanese_phone(
     browser.save_screenshot(str(SHOTS / "web-arbiter-phone-ja.png"))
     browser.find_element(By.ID, "arb-confirm-yes").click()
     wait.until(lambda b: _text_of(b, "#arb-status") == "hall-1 に送信しました：黒 +60 秒")
+
+
+SWISS = Path(__file__).parents[1] / "tournament" / "swiss-round-3.trf"
+
+
+def test_the_console_imports_a_trf_and_finds_a_board_in_the_hall(
+        arbiter_web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
+    web = arbiter_web
+    rigs = [make_board(f"hall-{n}", variant="international", extra=CLOCK) for n in (1, 2, 3)]
+    rigs[2].play("32-28")   # hall-3 plays a game of its own before the list comes
+    wait = WebDriverWait(browser, WAIT)
+    _screen(browser, DESKTOP)
+    _pair(browser, web)
+
+    # Upload, preview: the boards in the pairing program's order, nothing imported yet.
+    form = browser.find_element(By.ID, "arb-import-form")
+    form.find_element(By.NAME, "file").send_keys(str(SWISS))
+    form.find_element(By.NAME, "round").send_keys("3")
+    form.find_element(By.NAME, "prefix").send_keys("hall-")
+    browser.find_element(By.ID, "arb-import-preview-button").click()
+    wait.until(lambda b: b.find_element(By.ID, "arb-import-preview").is_displayed())
+    assert _text_of(browser, "#arb-import-preview .round-name") == \
+        "round 3 of Club championship 2026"
+    rows = [li.text for li in browser.find_elements(By.CSS_SELECTOR,
+                                                    "#arb-import-preview .rows li")]
+    assert rows[:2] == ["hall-1: Hop, Hanna - Smit, Ann (added)",
+                        "hall-2: Gras, Gus - Mol, Fred (added)"]
+    assert "FIDE board order" in _text_of(browser, "#arb-import-preview .order")
+    assert _text_of(browser, "#arb-status") == "Look at the boards below, then import it."
+    browser.save_screenshot(str(SHOTS / "web-arbiter-import.png"))
+    browser.find_element(By.ID, "arb-import-confirm").click()
+    wait.until(lambda b: _text_of(b, "#arb-status") ==
+               "Imported into round 3 of Club championship 2026: 4 boards")
+
+    # The page reads the hall again: each card shows the pairing waiting on it, the board
+    # playing a game of its own keeps its players; every card has its diagram.
+    wait.until(lambda b: _text_of(b, "#arb-hall-1 .players") == "Hop, Hanna – Smit, Ann")
+    assert _text_of(browser, "#arb-hall-1 .pairing") == "Waiting for its start"
+    assert _text_of(browser, "#arb-hall-3 .players") == "White – Black"
+    assert _text_of(browser, "#arb-hall-3 .last-moves") == "1. 32-28"
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".arb-board .arb-diagram svg")) == 3
+    # Find a player; then the boards waiting to start.
+    browser.find_element(By.ID, "arb-find").send_keys("mol")
+    assert [c.get_attribute("id") for c in browser.find_elements(By.CSS_SELECTOR, ".arb-board")
+            if c.is_displayed()] == ["arb-hall-2"]
+    assert _text_of(browser, "#arb-shown") == "Showing 1 of 3 boards."
+    browser.find_element(By.ID, "arb-find").clear()
+    browser.find_element(By.ID, "arb-find").send_keys(Keys.BACKSPACE)
+    browser.find_element(By.CSS_SELECTOR, '.filter[data-status="waiting"]').click()
+    assert [c.get_attribute("id") for c in browser.find_elements(By.CSS_SELECTOR, ".arb-board")
+            if c.is_displayed()] == ["arb-hall-1", "arb-hall-2"]
+    assert _overflow(browser) <= 0
+
+    # On a phone: the hall's cards one a row, the filters and every button a thumb's size;
+    # Smit did not come: a forfeit, asked in words before it is sent.
+    _screen(browser, PHONE)
+    browser.get(web.base + "/arbiter")
+    wait.until(lambda b: b.find_elements(By.ID, "arb-hall-1"))
+    assert _overflow(browser) <= 0
+    for button in browser.find_elements(By.CSS_SELECTOR, ".filter, .arb-all button"):
+        if button.is_displayed():
+            assert button.rect["height"] >= 44
+            assert button.rect["x"] >= 0 and button.rect["x"] + button.rect["width"] <= PHONE[0]
+    card = browser.find_element(By.ID, "arb-hall-1")
+    card.find_element(By.CSS_SELECTOR, "summary").click()
+    decide = card.find_element(By.CSS_SELECTOR, "form.arb-decide")
+    Select(decide.find_element(By.NAME, "decision")).select_by_visible_text(
+        "Black did not come: White wins by forfeit")
+    decide.find_element(By.NAME, "reason").send_keys("not here at 20:30")
+    browser.execute_script("arguments[0].scrollIntoView()", decide)
+    decide.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert _text_of(browser, "#arb-confirm-text") == (
+        "On hall-1: Black did not come: White wins by forfeit? No game is played there. "
+        "Reason: not here at 20:30.")
+    browser.save_screenshot(str(SHOTS / "web-arbiter-import-phone.png"))
+    browser.find_element(By.ID, "arb-confirm-yes").click()
+    wait.until(lambda b: _text_of(b, "#arb-status") ==
+               "Sent to hall-1: a forfeit (Hop, Hanna – Smit, Ann); its pairing withdrawn")
+    wait.until(lambda b: _text_of(b, "#arb-hall-1 dd.result") ==
+               "Black did not come: White wins by forfeit")

@@ -1,5 +1,5 @@
-"""Rounds: a pairing list checked row by row, kept in Redis, taken by each board's next game;
-a round's games and results exported in board order."""
+"""A pairing list checked row by row (CSV, separated by , or ;), kept in Redis, taken by each
+board's next game; a round's games and results exported in board order."""
 
 from __future__ import annotations
 
@@ -15,13 +15,8 @@ from engine.pdn import read_games
 from firmware_host.cli import main
 from firmware_host.store import RedisStore
 from firmware_host.tournament.export import results_csv, round_games, round_pdn
-from firmware_host.tournament.pairing import (
-    PairingSource,
-    load_round,
-    pairing_key,
-    read_pairings,
-    store_round,
-)
+from firmware_host.tournament.pairing import PairingSource, pairing_key, read_pairings
+from firmware_host.tournament.rounds import import_round, load_round
 from tests.firmware_host.session_harness import Rig
 from tests.redis_server import RedisServer, free_port
 
@@ -99,7 +94,7 @@ def test_an_import_names_the_game_waiting_at_the_start_and_not_the_one_after() -
     start(rig)                                      # a game opens before the import
     assert "White" not in rig.game().headers
     pairings, _ = read_pairings(ROUND_1)
-    store_round(client, pairings)
+    import_round(client, pairings, "test")
     rig.play("32-28")                              # it begins: it takes the pairing
     tags = rig.game().headers
     assert (tags["White"], tags["Black"], tags["Round"], tags["Event"]) == (
@@ -110,12 +105,12 @@ def test_an_import_names_the_game_waiting_at_the_start_and_not_the_one_after() -
     rig.set(rig.session.game.initial)
     rig.wait(rig.config.newgame_ms + 10)           # the next game: not named again
     assert rig.game().headers.get("White") is None
-    assert load_round(client, "1") == pairings     # the round itself stays, for the export
+    assert load_round(client, "1").pairings == pairings  # the round stays, for the export
 
 
 def test_a_game_opened_after_the_import_has_the_tags_from_its_start() -> None:
     client = fakeredis.FakeRedis()
-    store_round(client, read_pairings(ROUND_1)[0])
+    import_round(client, read_pairings(ROUND_1)[0], "test")
     rig = clocked_rig(client, "hall-2")
     start(rig)
     assert (rig.game().headers["White"], rig.game().headers["Black"]) == ("Cor", "Dirk")
@@ -123,11 +118,11 @@ def test_a_game_opened_after_the_import_has_the_tags_from_its_start() -> None:
 
 def test_a_resumed_game_does_not_take_the_next_rounds_pairing() -> None:
     client = fakeredis.FakeRedis()
-    store_round(client, read_pairings(ROUND_1)[0])
+    import_round(client, read_pairings(ROUND_1)[0], "test")
     rig = clocked_rig(client, "hall-1")
     start(rig)
     rig.play("32-28")
-    store_round(client, read_pairings(HEADER + "hall-1,Eva,Fred,2,Club night\n")[0])
+    import_round(client, read_pairings(HEADER + "hall-1,Eva,Fred,2,Club night\n")[0], "test")
     again = clocked_rig(client, "hall-1")          # the service restarts mid-game
     again.occupied = set(rig.session.game.position)
     again.session.start(frozenset(again.occupied), 0.0)
@@ -155,7 +150,7 @@ def test_redis_away_reads_as_no_pairing() -> None:
 
 
 def play_round(client: Any) -> None:
-    store_round(client, read_pairings(ROUND_1)[0])
+    import_round(client, read_pairings(ROUND_1)[0], "test")
     first = clocked_rig(client, "hall-1")
     start(first)
     for text in ("32-28", "19-23"):
@@ -169,11 +164,12 @@ def play_round(client: Any) -> None:
 def test_the_round_exports_in_board_order_with_its_results() -> None:
     client = fakeredis.FakeRedis()
     play_round(client)
-    games = round_games(client, "1")
+    _, games = round_games(client, "1")
     assert [g.pairing.board for g in games] == ["hall-1", "hall-2"]
     rows = list(csv.DictReader(io.StringIO(results_csv(games))))
-    assert [(r["board"], r["white"], r["result"], r["termination"], r["plies"]) for r in rows] \
-        == [("hall-1", "Ann Smit", "2-0", "resignation", "2"), ("hall-2", "Cor", "*", "", "1")]
+    assert [(r["board"], r["white"], r["result"], r["points"], r["termination"], r["plies"])
+            for r in rows] == [("hall-1", "Ann Smit", "2-0", "1-0", "resignation", "2"),
+                               ("hall-2", "Cor", "*", "*", "", "1")]
     read = read_games(round_pdn(games))
     assert [(g.headers["White"], g.headers["Round"], g.result) for g in read] == [
         ("Ann Smit", "1", "2-0"), ("Cor", "1", "*")]
@@ -199,14 +195,16 @@ def test_round_import_and_export_from_the_command_line(redis_server: RedisServer
     good = tmp_path / "round1.csv"
     good.write_text(ROUND_1)
     assert main(["round", "import", str(good), "--store", redis_server.url]) == 0
-    assert "round 1: 2 boards" in capsys.readouterr().out
+    assert "round 1 of Club night: 2 boards, 2 of them in this list" in capsys.readouterr().out
     play_round(client)
     pdn, results = tmp_path / "r1.pdn", tmp_path / "r1.csv"
     assert main(["round", "export", "--round", "1", "--store", redis_server.url,
-                 "--pdn", str(pdn), "--results", str(results)]) == 0
+                 "--pdn", str(pdn), "--results", str(results),
+                 "--decisions", str(tmp_path / "d.csv")]) == 0
     assert "2 of 2 games" in capsys.readouterr().out
     assert [g.headers["Black"] for g in read_games(pdn.read_text())] == ["Bob de Vries", "Dirk"]
-    assert results.read_text().splitlines()[1].startswith("hall-1,Ann Smit,Bob de Vries,1,2-0")
+    assert results.read_text().splitlines()[1].startswith(
+        "hall-1,Ann Smit,Bob de Vries,1,Club night,2-0,1-0,1,0,resignation")
     assert main(["round", "export", "--round", "9", "--store", redis_server.url]) == 1
     assert "no round 9" in capsys.readouterr().err
     client.close()
@@ -259,7 +257,8 @@ def test_the_board_service_reads_its_pairing_from_its_redis(redis_server: RedisS
 
     client = redis.Redis.from_url(redis_server.url)
     client.flushdb()
-    store_round(client, read_pairings(HEADER + "svc-1,Ann Smit,Bob de Vries,4,Club\n")[0])
+    import_round(client, read_pairings(HEADER + "svc-1,Ann Smit,Bob de Vries,4,Club\n")[0],
+                 "test")
     config = Config.from_mapping({
         "game": {"mode": "record"}, "board": {"id": "svc-1"},
         "store": {"url": redis_server.url, "games_dir": str(tmp_path / "games"),

@@ -1,0 +1,87 @@
+"""The arbiter's carry: the game of a board that failed goes on on a spare board.
+
+The command ``carry`` (:data:`~firmware_host.game.types.CommandName.CARRY`) reaches the spare
+board with ``value`` ``"<board>/<game id>"`` (the board that failed and its game) and ``tag``
+the arbiter's reason. The spare board checks it: its own game must not have begun (no move, no
+result: a board set up and waiting), the game must be readable from the boards' Redis, in the
+spare board's variant, and not finished. Then
+
+1. the spare board opens a game of its own that carries the game on: its tags (the players'
+   names, the round), its start and every move as recorded there, with their clock fields, and
+   the note ``arbiter: carried on from hall-3 (game ..., ply 41; the reason)``, a comment of
+   its PDN after the last move (:meth:`~firmware_host.game.game.Game.adopt`);
+2. its clock is the game's as the failed board last saved it (its session, saved with every
+   move and every 5 seconds while the clock runs), else each side's time after its last move;
+   the clock is held (:meth:`~firmware_host.game.timekeeper.Timekeeper.carried`): the arbiter
+   resumes it once the position stands;
+3. the players are guided to set the position up, square by square (the ``syncing`` state and
+   its *missing* and *extra* lights, as after a takeback); the game goes on from there.
+
+The audit log has the decision (web/arbiter.py), and the round's pairing moves to the spare
+board, so the round's export finds the game there. A command that does not fit is refused
+(``command_refused`` with ``reason`` ``in_game``, ``bad_value``, ``no_game``, ``variant`` or
+``game_over``); nothing changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from firmware_host.game.facts import GameFacts
+from firmware_host.game.timekeeper import Timekeeper
+from firmware_host.game.types import Command
+from firmware_host.store.errors import StoreError
+
+__all__ = ["CarryHost", "carry_game"]
+
+log = logging.getLogger(__name__)
+
+
+class CarryHost(GameFacts, Protocol):
+    """What a carry needs of the session."""
+
+    def publish(self, kind: str, /, **fields: object) -> None: ...
+    def resync(self, at: float) -> None: ...
+
+
+def _refuse(s: CarryHost, reason: str, detail: str) -> None:
+    log.info("carry refused (%s): %s", reason, detail)
+    s.publish("command_refused", command="carry", reason=reason)
+
+
+def carry_game(s: CarryHost, clock: Timekeeper, event: Command) -> None:
+    """Carry out the arbiter's ``carry`` (module docstring)."""
+    if s.game_id is None or s.game.started:
+        _refuse(s, "in_game", "this board's game has begun: the spare board must be free")
+        return
+    source, _, game_id = (event.value or "").partition("/")
+    if not source or not game_id:
+        _refuse(s, "bad_value", f"{event.value!r}: expected <board>/<game id>")
+        return
+    try:
+        record, saved = s.game.load_other(source, game_id)
+    except (StoreError, ValueError) as exc:
+        _refuse(s, "no_game", f"game {game_id} of {source}: {exc}")
+        return
+    if record.variant != s.game.variant.name:
+        _refuse(s, "variant", f"the game is {record.variant}, this board plays "
+                f"{s.game.variant.name}")
+        return
+    if record.finished:
+        _refuse(s, "game_over", f"game {game_id} of {source} is over ({record.result})")
+        return
+    reason = (event.tag or "").strip()
+    note = (f"arbiter: carried on from {source} (game {game_id}, ply {len(record.moves)}"
+            + (f"; {reason}" if reason else "") + ")")
+    try:
+        s.game.adopt(record, note)
+    except ValueError as exc:
+        _refuse(s, "no_game", f"game {game_id} of {source} does not replay: {exc}")
+        return
+    session = saved if saved and saved.get("game_id") == game_id else None
+    raw = None if session is None else session.get("clock")
+    clock.carried(raw if isinstance(raw, dict) else None, record)
+    s.game.save(None)
+    log.info("%s", note)
+    s.resync(event.at)
