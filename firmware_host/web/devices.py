@@ -24,10 +24,11 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MAX_DEVICES", "Device", "Devices", "device_name", "devices_file"]
+__all__ = ["MAX_DEVICES", "Device", "Devices", "cookie_holder", "device_name", "devices_file"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,24 @@ class Device:
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def cookie_holder(cookie: str, digests: Callable[[str], str | None]) -> str | None:
+    """The id of a ``<id>.<secret>`` cookie (a paired device's, an arbiter session's) whose
+    secret's SHA-256 is ``digests(id)``; None: malformed, unknown or not its secret.
+
+    >>> cookie_holder("0a1b2c3d.s3cret", {"0a1b2c3d": _digest("s3cret")}.get)
+    '0a1b2c3d'
+    >>> cookie_holder("0a1b2c3d.other", {"0a1b2c3d": _digest("s3cret")}.get) is None
+    True
+    """
+    holder, _, secret = cookie.partition(".")
+    if not _ID.fullmatch(holder) or not secret or len(secret) > 100:
+        return None
+    digest = digests(holder)
+    if digest is None or not hmac.compare_digest(digest, _digest(secret)):
+        return None
+    return holder
 
 
 #: (token in the User-Agent, name) in the order they are looked for.
@@ -180,14 +199,8 @@ class Devices:
 
     def check(self, cookie: str) -> str | None:
         """The id of the device holding ``cookie``, or None (unknown, revoked, malformed)."""
-        device_id, _, secret = cookie.partition(".")
-        if not _ID.fullmatch(device_id) or not secret or len(secret) > 100:
-            return None
         self._load()
-        device = self._devices.get(device_id)
-        if device is None or not hmac.compare_digest(device.digest, _digest(secret)):
-            return None
-        return device_id
+        return cookie_holder(cookie, lambda i: d.digest if (d := self._devices.get(i)) else None)
 
     def label(self, device_id: str) -> str:
         """The name of a paired device ("" if there is none of that id)."""

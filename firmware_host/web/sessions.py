@@ -30,13 +30,14 @@ comes while the first is still under way is refused (409).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from firmware_host.web.devices import cookie_holder
 
 __all__ = ["DECISION", "MAX_SESSIONS", "SESSION_S", "UNDER_WAY", "ArbiterSession",
            "ArbiterSessions"]
@@ -49,7 +50,6 @@ MAX_SESSIONS = 20
 DECISIONS_KEPT = 500
 #: A decision's id, as the console makes them (letters, digits, ``-``).
 DECISION = re.compile(r"[A-Za-z0-9-]{8,64}")
-_ID = re.compile(r"[0-9a-f]{8}")
 UNDER_WAY = "under way"
 
 
@@ -131,14 +131,10 @@ class ArbiterSessions:
 
     def check(self, cookie: str) -> ArbiterSession | None:
         """The open session of ``cookie`` (None: unknown, expired, revoked or malformed)."""
-        session_id, _, secret = cookie.partition(".")
-        if not _ID.fullmatch(session_id) or not secret or len(secret) > 100:
-            return None
         self._expire()
-        session = self._sessions.get(session_id)
-        if session is None or not hmac.compare_digest(session.digest, _digest(secret)):
-            return None
-        return session
+        holder = cookie_holder(
+            cookie, lambda i: s.digest if (s := self._sessions.get(i)) else None)
+        return None if holder is None else self._sessions[holder]
 
     def list(self) -> list[ArbiterSession]:
         """The open sessions, oldest first."""

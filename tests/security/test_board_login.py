@@ -29,14 +29,13 @@ from typing import Any
 import pytest
 import redis
 
-from firmware_host.store.acl import WEB, board_user, main, read_passwords
+from firmware_host.store.acl import WEB, board_user
 from firmware_host.store.keys import AUDIT, BoardKeys
-from firmware_host.store.limits import conf
 from firmware_host.tournament.pairing import pairing_key
 from firmware_host.web.reader import MAX_LOG_ENTRIES
 from tests.conftest import sample_size
 from tests.firmware_host.web.harness import BoardRig, SseClient, WebServer, heartbeat
-from tests.redis_server import RedisServer
+from tests.security.acl_hall import AclHall, acl_hall
 from tests.security.records import move_data, op, start_data
 
 pytestmark = pytest.mark.redis
@@ -48,41 +47,26 @@ LOG_ENTRIES = sample_size(MAX_LOG_ENTRIES + 2_000, 200_000)
 
 
 @pytest.fixture(scope="module")
-def acl_hall(tmp_path_factory: pytest.TempPathFactory
-             ) -> Iterator[tuple[RedisServer, dict[str, str]]]:
-    directory = tmp_path_factory.mktemp("login")
-    passwords, acl = directory / "passwords", directory / "users.acl"
-    assert main(["--boards", f"{EVIL},{HONEST}", "--passwords", str(passwords),
-                 "--acl-file", str(acl)]) == 0
-    limits = directory / "limits.conf"
-    limits.write_text(conf("512mb"))
-    server = RedisServer(directory / "redis", extra_args=("--aclfile", str(acl),
-                                                          "--include", str(limits)))
-    server.start()
-    yield server, read_passwords(passwords)
-    server.stop()
-
-
-def _url(hall: tuple[RedisServer, dict[str, str]], user: str) -> str:
-    server, passwords = hall
-    return f"redis://{user}:{passwords[user]}@127.0.0.1:{server.port}/0"
+def hall_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AclHall]:
+    with acl_hall(tmp_path_factory.mktemp("login"), (EVIL, HONEST), "512mb") as hall:
+        yield hall
 
 
 @pytest.fixture
-def hall(acl_hall: tuple[RedisServer, dict[str, str]], tmp_path: Path
+def hall(hall_redis: AclHall, tmp_path: Path
          ) -> Iterator[tuple[redis.Redis, BoardRig, WebServer, redis.Redis]]:
-    admin = redis.Redis.from_url(_url(acl_hall, "default"))
+    admin = redis.Redis.from_url(hall_redis.url("default"))
     admin.flushall()
-    evil = redis.Redis.from_url(_url(acl_hall, board_user(EVIL)))
+    evil = redis.Redis.from_url(hall_redis.url(board_user(EVIL)))
     # The evil board recorded one honest game first (as a board does), then turned.
     evil.zadd(EV.games, {"g1": 1.8e9})
     for n, fields in enumerate([op("start", 1, start_data(EVIL)), op("move", 2, move_data())]):
         evil.xadd(EV.game("g1"), fields)
         del n
     evil.set(EV.session, json.dumps({"game_id": "g1"}))
-    rig = BoardRig(_url(acl_hall, board_user(HONEST)), HONEST, tmp_path / HONEST)
-    web = WebServer(_url(acl_hall, WEB), arbiter=True).start()
-    heartbeat(_url(acl_hall, board_user(EVIL)), EVIL)
+    rig = BoardRig(hall_redis.url(board_user(HONEST)), HONEST, tmp_path / HONEST)
+    web = WebServer(hall_redis.url(WEB), arbiter=True).start()
+    heartbeat(hall_redis.url(board_user(EVIL)), EVIL)
     try:
         yield evil, rig, web, admin
     finally:
@@ -213,9 +197,9 @@ def test_the_web_app_reads_a_bounded_part_of_a_huge_game_log_in_few_lines(
 
 def test_an_audit_entry_of_nan_or_1e20_leaves_the_console_readable(
         hall: tuple[redis.Redis, BoardRig, WebServer, redis.Redis],
-        acl_hall: tuple[RedisServer, dict[str, str]]) -> None:
+        hall_redis: AclHall) -> None:
     _, _, web, _ = hall
-    as_web = redis.Redis.from_url(_url(acl_hall, WEB))  # the only writer of the audit log
+    as_web = redis.Redis.from_url(hall_redis.url(WEB))  # the only writer of the audit log
     for when in ("NaN", "1e20", "1e400", "9" * 400, '"soon"'):
         as_web.rpush(AUDIT, '{"time": ' + when + ', "who": "x", "action": "pause_all", '
                      '"board": "*", "detail": {}, "reason": ""}')

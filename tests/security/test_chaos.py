@@ -27,12 +27,12 @@ from pathlib import Path
 import pytest
 import redis
 
-from firmware_host.store.acl import WEB, board_user, main, read_passwords
+from firmware_host.store.acl import WEB, board_user
 from firmware_host.store.keys import BOARDS, BoardKeys, round_key
-from firmware_host.store.limits import conf
 from tests.conftest import sample_size
 from tests.firmware_host.web.harness import BoardRig, SseClient, heartbeat
-from tests.redis_server import RedisServer, free_port
+from tests.redis_server import free_port
+from tests.security.acl_hall import AclHall, acl_hall
 from tests.security.hostile import dumps, junk, record
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -50,23 +50,10 @@ PAGES = ["/", "/games", f"/board/{EVIL}", f"/board/{HONEST[0]}", "/broadcast.pdn
 
 
 @pytest.fixture
-def acl_hall(tmp_path: Path) -> Iterator[tuple[RedisServer, dict[str, str]]]:
-    passwords, acl = tmp_path / "passwords", tmp_path / "users.acl"
-    assert main(["--boards", ",".join((EVIL, *HONEST)), "--passwords", str(passwords),
-                 "--acl-file", str(acl)]) == 0
-    limits = tmp_path / "limits.conf"
-    limits.write_text(conf("1gb"))
+def hall_redis(tmp_path: Path) -> Iterator[AclHall]:
     # As on a hall's Redis host: no fsync per write (the tests' default), it is not the point.
-    server = RedisServer(tmp_path / "redis", extra_args=(
-        "--aclfile", str(acl), "--include", str(limits), "--appendfsync", "everysec"))
-    server.start()
-    yield server, read_passwords(passwords)
-    server.stop()
-
-
-def _url(hall: tuple[RedisServer, dict[str, str]], user: str) -> str:
-    server, passwords = hall
-    return f"redis://{user}:{passwords[user]}@127.0.0.1:{server.port}/0"
+    with acl_hall(tmp_path, (EVIL, *HONEST), "1gb", "--appendfsync", "everysec") as hall:
+        yield hall
 
 
 @contextlib.contextmanager
@@ -144,15 +131,15 @@ def _next_move(rig: BoardRig) -> str:
 
 @pytest.mark.logs_errors  # the PDN writer logs an ERROR for a record whose moves do not replay
 def test_a_stolen_board_login_for_a_minute_stops_no_honest_move(
-        acl_hall: tuple[RedisServer, dict[str, str]], tmp_path: Path) -> None:
+        hall_redis: AclHall, tmp_path: Path) -> None:
     rng = random.Random(40)
-    evil = redis.Redis.from_url(_url(acl_hall, board_user(EVIL)))
-    heartbeat(_url(acl_hall, board_user(EVIL)), EVIL)
-    rigs = [BoardRig(_url(acl_hall, board_user(b)), b, tmp_path / b) for b in HONEST]
+    evil = redis.Redis.from_url(hall_redis.url(board_user(EVIL)))
+    heartbeat(hall_redis.url(board_user(EVIL)), EVIL)
+    rigs = [BoardRig(hall_redis.url(board_user(b)), b, tmp_path / b) for b in HONEST]
     assert f"MemoryMax={MEMORY_MAX // 1024 // 1024}M" in UNIT.read_text()
     moves = 0
     try:
-        with _web(_url(acl_hall, WEB), tmp_path) as (web, base):
+        with _web(hall_redis.url(WEB), tmp_path) as (web, base):
             status, page = _get(base, "/")
             assert status == 200
             cursor = page.split('data-cursor="', 1)[1].split('"', 1)[0]

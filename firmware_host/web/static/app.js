@@ -591,6 +591,7 @@
     var preview = document.getElementById("arb-import-preview"), previewed = null;
     function post(url, body) {
       body.set("csrf", csrf);
+      body.set("decision_id", decisionId());
       return fetch(url + "?lang=" + lang, { method: "POST", body: body, credentials: "same-origin",
         headers: { "Accept": "application/json" } })
         .then(function (r) {
