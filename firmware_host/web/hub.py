@@ -191,6 +191,8 @@ class Hub:
         self.faults = 0
         self._count = READ_COUNT
         self._said: set[str] = set()
+        #: How long the reader waits after a fault before it reads again (s).
+        self.retry_s = 1.0
 
     # -- feeds ------------------------------------------------------------------------------
 
@@ -387,13 +389,13 @@ class Hub:
                 failing = True
                 for feed in list(self.feeds):
                     feed.close()
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(self.retry_s)
             except Exception as exc:  # never the end of every feed: logged, the reader goes on
                 if self._closing:
                     return
                 self._fault(type(exc).__name__, "web: the feeds' reader: %s: %.200s (going on)",
                             type(exc).__name__, exc)
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(self.retry_s)
 
     async def _refresh_boards(self) -> None:
         """The hall's boards again: a new one read from its first event, one gone from the set

@@ -131,3 +131,19 @@ def test_fake_feed_ids_are_not_read_and_leave_nothing_behind(
         assert _status(web.base, f"/feed?board=fake{n}") == 404
     _, _, body = web.get("/health.json")
     assert json.loads(body)["feed_reader"]["streams"] == 1  # the hall's one board
+
+
+def test_the_hall_reads_no_more_boards_than_a_hall_has(web: WebServer,
+                                                        client: redis.Redis) -> None:
+    """A set of boards of 1,500 members (5,000 fake ids made the hall page 5.9 MB): the pages
+    and the feed's reader take MAX_BOARDS of them."""
+    from firmware_host.web.reader import MAX_BOARDS
+
+    seed_board(client, "zp1")
+    client.sadd("draughtsboard:boards", *(f"many{n}" for n in range(1500)))
+    status, _, page = web.get("/")
+    assert status == 200 and page.count('id="board-') == MAX_BOARDS
+    feed = SseClient(web.base, "/feed")
+    feed.close()
+    _, _, body = web.get("/health.json")
+    assert json.loads(body)["feed_reader"]["streams"] <= MAX_BOARDS
