@@ -47,7 +47,14 @@ from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
 from firmware_host.web.rounds import RoundPages
-from firmware_host.web.views import ArchiveRow, Views, keep_language, viewer
+from firmware_host.web.views import (
+    OUTCOMES,
+    ArchiveRow,
+    Views,
+    keep_language,
+    outcome_of,
+    viewer,
+)
 
 __all__ = ["WebSettings", "build_app"]
 
@@ -66,7 +73,6 @@ WRITE_TIMEOUT_S = 30.0
 #: Pairing attempts accepted per minute from one address.
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
-RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
 NOT_THE_CODE = N_("That is not the pairing code.")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -234,13 +240,13 @@ class Site:
         self._archive_allowed(request)
         filters = _filters(request)
         page = _page(request)
-        found = await self.archive.search(filters, _day(filters, "since", 0.0),
+        found = await self.archive.search(_outcome(filters), _day(filters, "since", 0.0),
                                           _day(filters, "until", float("inf")), page)
         boards = await self.reader.boards()
         tr = viewer(request)
         return _html(self.views.page(
             "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in found.games], f=filters,
-            boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
+            boards=boards, variants=[v.name for v in VARIANTS], outcomes=OUTCOMES,
             paired=self.paired(request), limit=PAGE, page=page, more=found.more,
             waiting=found.waiting, query=_query(filters)))
 
@@ -257,7 +263,7 @@ class Site:
                         games.append(game)
         else:
             filters = _filters(request)
-            found = await self.archive.search(filters, _day(filters, "since", 0.0),
+            found = await self.archive.search(_outcome(filters), _day(filters, "since", 0.0),
                                               _day(filters, "until", float("inf")),
                                               size=PDN_GAMES)
             for summary in reversed(found.games):
@@ -512,6 +518,13 @@ def _reply(request: web.Request, board_id: str, message: str, status: int) -> we
 
 def _filters(request: web.Request) -> dict[str, str]:
     return {k: request.query.get(k, "")[:80] for k in FILTERS}
+
+
+def _outcome(filters: dict[str, str]) -> dict[str, str]:
+    """The archive's filters with the result's choice as the results it names (``white``:
+    ``1-0`` and ``2-0``, comma-separated; an older link's ``1-0`` too)."""
+    wanted = outcome_of(filters["result"])
+    return {**filters, "result": ",".join(sorted(OUTCOMES[wanted][1])) if wanted else ""}
 
 
 def _page(request: web.Request) -> int:

@@ -98,8 +98,8 @@ class Archive:
     async def search(self, filters: Mapping[str, str], since: float, until: float,
                      page: int = 1, size: int = PAGE) -> Found:
         """The ``page``-th page (from 1) of the games that match ``filters`` (``board``,
-        ``player``, ``event``, ``variant``, ``result``: "" for any) started from ``since`` to
-        before ``until`` (Unix times), newest first."""
+        ``player``, ``event``, ``variant``, ``result``: the results, comma-separated; "" for
+        any) started from ``since`` to before ``until`` (Unix times), newest first."""
         boards = await self.reader.boards()
         if filters.get("board"):
             boards = [b for b in boards if b == filters["board"]]
@@ -122,11 +122,12 @@ class Archive:
             chosen &= _containing(self._players, player)
         if event:
             chosen &= _containing(self._events, event)
-        variant, result = filters.get("variant", ""), filters.get("result", "")
-        if variant or result:
+        variant = filters.get("variant", "")
+        results = set(filter(None, filters.get("result", "").split(",")))
+        if variant or results:
             chosen = {k for k in chosen if (not variant or self._games[k].summary.variant ==
                                             variant) and
-                      (not result or self._games[k].summary.result == result)}
+                      (not results or self._games[k].summary.result in results)}
         return chosen
 
     async def _refresh(self, keys: list[Key]) -> int:
