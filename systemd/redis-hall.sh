@@ -9,6 +9,9 @@
 #   DRAUGHTSBOARD_REDIS_REPLICAOF="10.0.0.1"   this Redis starts as the replica of that primary
 #                                              (port 6379; Sentinel owns the role afterwards)
 #   DRAUGHTSBOARD_SENTINEL="hall 10.0.0.1 2"   run a sentinel: service name, primary, quorum
+#   DRAUGHTSBOARD_REDIS_MAXMEMORY="1gb"        Redis's memory (default 1gb; never evicts: a
+#                                              write past it is refused and the boards keep
+#                                              their moves on disk: firmware_host/store/limits.py)
 # Uses install.sh's say, install_if_changed, $venv and $build; sets redis_changed=yes when the
 # Redis configuration changed (install.sh then restarts redis-server once).
 
@@ -31,8 +34,12 @@ if [ -n "${DRAUGHTSBOARD_REDIS_ACL:-}" ]; then
   fi
 fi
 
+"$venv/bin/python" -m firmware_host.store.limits \
+  --maxmemory "${DRAUGHTSBOARD_REDIS_MAXMEMORY:-1gb}" > "$build/redis-limits.conf"
 {
   echo "# Written by systemd/install.sh (systemd/redis-hall.sh): one of the hall's Redis hosts."
+  # What one board's login can cost the others, bounded (firmware_host/store/limits.py).
+  cat "$build/redis-limits.conf"
   if [ -n "${DRAUGHTSBOARD_REDIS_BIND:-}" ]; then
     echo "bind 127.0.0.1 -::1 $DRAUGHTSBOARD_REDIS_BIND"
   fi

@@ -112,10 +112,11 @@ def _who() -> str:
 
 
 def _import(client: redis.Redis, args: argparse.Namespace) -> int:
+    from firmware_host.digits import is_whole_number
     from firmware_host.store.keys import BOARDS
     from firmware_host.tournament.rounds import import_round, read_list
     from firmware_host.tournament.textfile import decode
-    from firmware_host.tournament.trf import ORDER_WORDS, is_trf
+    from firmware_host.tournament.trf import MAX_TRF_ROUNDS, ORDER_WORDS, is_trf
 
     if not args.file:
         return _fail("import needs the pairing list: round import FILE.csv")
@@ -126,8 +127,9 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
     text, problem = decode(data, args.encoding)
     if text is None:
         return _fail(f"{args.file}: {problem}")
-    if is_trf(text) and (not args.round or not args.round.isdigit() or int(args.round) < 1):
-        return _fail(f"{args.file} is a TRF file: say which round, --round N (1, 2, ...)")
+    if is_trf(text) and not is_whole_number(args.round or "", 1, MAX_TRF_ROUNDS):
+        return _fail(f"{args.file} is a TRF file: say which round, --round N (1 to "
+                     f"{MAX_TRF_ROUNDS})")
     if args.board_prefix is not None and not is_trf(text):
         return _fail("--board-prefix is for a TRF file: a CSV list names its boards")
     pairings, problems, trf = read_list(text, args.round or "", args.board_prefix)

@@ -29,6 +29,8 @@ from board_io.schema import TRANSFORMS
 from firmware_host.config import places
 from firmware_host.config.urls import store_url_problem
 from firmware_host.game.clock import control_of, duration_of
+from firmware_host.store.keys import BOARD_ID as _BOARD_ID
+from firmware_host.store.keys import SHARED
 
 __all__ = [
     "BUTTON_BACKENDS", "ENGINE_KINDS", "LED_BACKENDS", "LOG_LEVELS", "MODES", "OPTIONS",
@@ -60,7 +62,6 @@ class Settings(Protocol):
     def __getitem__(self, option: Option[T], /) -> T: ...
 
 
-_BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 _SERVICE = ("service",)
 
 
@@ -72,8 +73,8 @@ def board_id_from_hostname(hostname: str) -> str:
         >>> board_id_from_hostname("Pi 4 (hall)"), board_id_from_hostname("--")
         ('pi-4-hall', 'board1')
     """
-    cleaned = re.sub(r"[^a-z0-9]+", "-", hostname.lower()).strip("-")
-    return cleaned[:63].rstrip("-") or "board1"
+    cleaned = re.sub(r"[^a-z0-9]+", "-", hostname.lower()).strip("-")[:63].rstrip("-")
+    return cleaned if cleaned and cleaned not in SHARED else f"{cleaned[:55]}-board1".lstrip("-")
 
 
 def default_board_id() -> str:
@@ -82,6 +83,9 @@ def default_board_id() -> str:
 
 
 def _board_id_problem(board_id: str) -> str | None:
+    if board_id.lower() in SHARED:
+        return (f"= {board_id!r} is the name of a key every board shares in Redis "
+                f"({', '.join(SHARED)}): choose another board id")
     if _BOARD_ID.fullmatch(board_id):
         return None
     return (f"= {board_id!r} is not a board id: letters, digits, - and _, starting with a "

@@ -98,6 +98,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
                                           "with its draw button or declines by moving"),
     "command_refused.clock_held": N_("{command}: not while the clock is held (the arbiter "
                                      "records it)"),
+    "command_refused.not_your_side": N_("{command}: only for the side you play"),
     "command_refused.no_move_yet": N_("{command}: not before the first move"),
     "command_refused.offer_after_moving": N_("{command}: offer a draw after your own move"),
     "command_refused.too_early": N_("{command}: no draw offer before move {count}"),
@@ -378,7 +379,7 @@ def said(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     own = event.get("text")
     if (text is None or text == kind) and isinstance(own, str) and own:
         return own[:500]
-    return text
+    return text[:500] if text else text  # (an event's values are whatever its board wrote)
 
 
 def said_everywhere(event: Mapping[str, object]) -> dict[str, str]:

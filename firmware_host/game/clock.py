@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.types import Color
+from firmware_host.digits import is_whole_number
 
 __all__ = ["LOW_TIME_S", "GameClock", "Period", "TimeControl", "TimeControlError", "clk",
            "control_of", "duration_of", "parse_time_control"]
@@ -147,7 +148,7 @@ def _period(text: str, whole: str, last: bool) -> Period:
     moves: int | None = None
     if "/" in text:
         count, text = text.split("/", 1)
-        if not count.isdigit() or not 1 <= int(count) <= MAX_MOVES:
+        if not is_whole_number(count, 1, MAX_MOVES):
             raise TimeControlError(f"time control {whole!r}: {count!r} is not a number of "
                                    f"moves (1..{MAX_MOVES})")
         moves = int(count)

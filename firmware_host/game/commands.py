@@ -205,12 +205,17 @@ class Commands:
         return "not_ready" if s.state is State.SYNCING and s.human_turn else "not_your_turn"
 
     def _side(self, event: Command) -> Color:
-        """The side a draw or resignation is for: its ``side``; else the human's in play and
-        teach modes; in record mode none (refused: ``which_side``)."""
-        if event.side in ("white", "black"):
-            return Color.WHITE if event.side == "white" else Color.BLACK
+        """The side a draw or resignation is for: in record mode its ``side`` (none: refused,
+        ``which_side``); in play and teach modes the human's (another side named: refused,
+        ``not_your_side``: nobody resigns for the engine, nor a phone for the other player)."""
+        named = None if event.side not in ("white", "black") else (
+            Color.WHITE if event.side == "white" else Color.BLACK)
         if self._s.config.mode is Mode.RECORD:
-            raise Refused("which_side", command=event.name)
+            if named is None:
+                raise Refused("which_side", command=event.name)
+            return named
+        if named is not None and named is not self._s.config.human_side:
+            raise Refused("not_your_side", command=event.name)
         return self._s.config.human_side
 
     def _cmd_resign(self, event: Command) -> None:

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from engine import Board
 from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
+from firmware_host.digits import is_whole_number
 from firmware_host.game.game import Game
 from firmware_host.game.types import Command, Refused
 
@@ -85,6 +86,10 @@ def _parse(board: Board, text: str) -> Move | None:
     return move if move in board.legal_moves else None
 
 
+#: The largest ply number read from a command (any game has fewer).
+MAX_PLY_READ = 10**6
+
+
 def _refused(reason: str, detail: str) -> Refused:
     log.info("correct_move refused (%s): %s", reason, detail)
     return Refused(reason, command="correct_move")
@@ -99,7 +104,7 @@ def plan(game: Game, event: Command) -> Correction:
     if game.game_id is None:
         raise _refused("no_game", "no game open")
     parts = (event.value or "").split()
-    if len(parts) not in (2, 3) or not parts[0].isdigit() or (
+    if len(parts) not in (2, 3) or not is_whole_number(parts[0], 0, MAX_PLY_READ) or (
             len(parts) == 3 and parts[2] not in RESULT_CHOICES):
         raise _refused("bad_value", f"{event.value!r}: expected the ply and the move, e.g. "
                        "7 33-28, and for a finished game keep, withdraw, white, black or draw")

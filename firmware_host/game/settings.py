@@ -26,6 +26,7 @@ from types import MappingProxyType
 
 from engine.errors import UnknownVariantError
 from engine.variant import Variant, find_variant
+from firmware_host.digits import is_whole_number
 from firmware_host.game.clock import TimeControlError, control_of
 from firmware_host.game.game import Game, Publish
 from firmware_host.game.types import Command, Mode, Refused, SessionConfig
@@ -104,7 +105,7 @@ class Settings:
         return "no_engine" if mode is not Mode.RECORD and not self._engine else None
 
     def _check_level(self, value: str) -> str | None:
-        if not value.isdigit() or not 1 <= int(value) <= 10:
+        if not is_whole_number(value, 1, 10):
             return "bad_value"
         return "no_engine" if self.level_hook is None else None
 

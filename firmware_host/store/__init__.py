@@ -12,7 +12,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.store.connect import is_sentinel, sync_client
+from firmware_host.store.acl import board_id_of_user
+from firmware_host.store.connect import is_sentinel, login_user, sync_client
 from firmware_host.store.errors import StoreError, StoreUnavailable
 from firmware_host.store.failures import describe_failure
 from firmware_host.store.local import LocalCopy
@@ -81,8 +82,11 @@ def open_store(
     background = True if background_events is None else background_events
     # Behind sentinels a failover promotes a replica: a move counts once a replica has it.
     confirm = CONFIRM_MS if is_sentinel(url) and spool is not None else None
+    # A board logged in as its own ACL user cannot write the hall's set: the web app adds it.
+    user = login_user(url)
+    joins = user is None or board_id_of_user(user) is None
     return RedisStore(client, board_id, spool, on_change, local=local, name=f"Redis at {shown}",
-                      background=background, confirm_ms=confirm)
+                      background=background, confirm_ms=confirm, joins_hall=joins)
 
 
 def _open_spool(spool_dir: str | Path, board_id: str) -> tuple[Spool, LocalCopy]:

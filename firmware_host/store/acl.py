@@ -2,33 +2,43 @@
 
 Write access to the hall's Redis is control of every board: a plain ``XADD
 draughtsboard:<id>:commands`` is executed by that board, and anyone who can write a game's log
-rewrites the game. So on a hall's Redis (Redis 6 or later) each program logs in as its own user:
+rewrites the game. So on a hall's Redis (Redis 7 or later: the web app's append-only audit log
+is an ACL selector) each program logs in as its own user, and each user may run only the
+commands its program runs (a list, not families of commands), on only its keys:
 
-- ``board-<id>``: reads and writes the board's own keys ``draughtsboard:<id>:*`` and its own
-  event channel, adds itself to the shared set ``draughtsboard:boards``; nothing else (another
-  board's game or command stream is refused with ``NOPERM``);
-- ``draughtsboard-web``: reads every key (and subscribes to every channel) under
-  ``draughtsboard:``, writes only the command streams ``draughtsboard:<id>:commands``, the
-  arbiter's audit stream ``draughtsboard:audit``, what the arbiter's console imports and
-  decides (the rounds ``draughtsboard:rounds:*`` and their index, the boards' pairing tags
-  ``draughtsboard:<id>:pairing``, the arbiter's amendments of a game
-  ``draughtsboard:<id>:amend:*``: never a game's log) and its own keys ``draughtsboard-web:*``;
+- ``board-<id>``: reads and writes the board's own keys ``draughtsboard:<id>:*`` and publishes
+  on its own channels; reads the hall's set ``draughtsboard:boards`` and the hall's pause
+  ``draughtsboard:hall``; nothing else. It cannot write another board's keys or the shared
+  ones (``NOPERM``), run a script, read the keyspace (``SCAN``, ``KEYS``, ``RANDOMKEY``,
+  ``DBSIZE``), list channels, track keys, flush, or change the server. A board announces
+  itself by its own keys: the hall's boards are the ACL's board users, which the web app reads
+  (``ACL USERS``) and adds to the set;
+- ``draughtsboard-web``: reads every key under ``draughtsboard:``; writes only the command
+  streams ``draughtsboard:<id>:commands``, the set of boards, the hall's pause, what the
+  arbiter's console imports and decides (the rounds ``draughtsboard:rounds:*`` and their
+  index, the boards' pairing tags ``draughtsboard:<id>:pairing``, the arbiter's amendments of
+  a game ``draughtsboard:<id>:amend:*``: never a game's log) and its own keys
+  ``draughtsboard-web:*``; may only append to the arbiter's audit log
+  ``draughtsboard:audit-log`` (``RPUSH``: never trim, delete or rewrite it);
 - ``draughtsboard-replica`` and ``draughtsboard-sentinel``: what a replica and Redis Sentinel
   need (replication; the failover's commands);
 - ``default``: the administrator (``redis-cli``), behind its own password.
 
-:func:`acl_file` writes the users for Redis's ``aclfile`` with hashed passwords only;
-``systemd/install.sh`` runs this module (``python -m firmware_host.store.acl --boards ...``) on
-the Redis host and keeps the passwords, made once, in a file only root reads. Each board then
-has ``store.url = "redis://board-<id>:PASSWORD@HOST:6379/0"`` (or the ``redis+sentinel://``
-form); ``draughtsboard doctor`` checks that the board cannot write another board's keys.
+:data:`POWERS` says the same as a table (docs/security.md shows it, and a test tries each line
+against a real redis-server started with the file this module writes). :func:`acl_file` writes
+the users for Redis's ``aclfile`` with hashed passwords only; ``systemd/install.sh`` runs this
+module (``python -m firmware_host.store.acl --boards ...``) on the Redis host and keeps the
+passwords, made once, in a file only root reads. Each board then has ``store.url =
+"redis://board-<id>:PASSWORD@HOST:6379/0"`` (or the ``redis+sentinel://`` form); ``draughtsboard
+doctor`` checks that the board cannot write another board's keys.
 
 Example:
     >>> line = user_line("board-b1", "pw").split()
     >>> line[:3], line[3][:9]  # the password as its SHA-256 only
     (['user', 'board-b1', 'on'], '#30c952fa')
-    >>> line[-3:]
-    ['~draughtsboard:b1:*', '%RW~draughtsboard:boards', '&draughtsboard:b1:*']
+    >>> line[-4:]  # doctest: +NORMALIZE_WHITESPACE
+    ['~draughtsboard:b1:*', '%R~draughtsboard:boards', '%R~draughtsboard:hall',
+     '&draughtsboard:b1:*']
 """
 
 from __future__ import annotations
@@ -42,23 +52,67 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from firmware_host.store.keys import BOARDS, ROOT
+from firmware_host.store.keys import AUDIT, BOARDS, HALL, ROOT, ROUND_INDEX, board_id_problem
 
-__all__ = ["ADMIN", "REPLICA", "SENTINEL", "WEB", "acl_file", "board_user", "main", "rules",
-           "user_line"]
+__all__ = ["ADMIN", "BOARD_PREFIX", "POWERS", "REPLICA", "SENTINEL", "WEB", "acl_file",
+           "board_id_of_user", "board_user", "main", "rules", "user_line"]
 
 WEB = "draughtsboard-web"
 REPLICA = "draughtsboard-replica"
 SENTINEL = "draughtsboard-sentinel"
 ADMIN = "default"
-_BOARD_PREFIX = "board-"
-_BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")  # the config's rule: no glob chars
+BOARD_PREFIX = "board-"
 
-#: The command families a program of the hall may use at all; the key and channel patterns
-#: then say on which keys. Never FLUSHALL, KEYS, CONFIG, DEBUG, ACL...: ``-@dangerous``.
-_COMMANDS = ("-@all +@read +@write +@stream +@hash +@string +@set +@sortedset +@keyspace "
-             "+@transaction +@connection +@scripting +@pubsub -@dangerous +ping +acl|whoami "
-             "+role")  # ROLE: whether a primary has replicas to confirm a move (store/replicas)
+#: Every command a program of the hall runs, by who runs it: the ACL lists these and nothing
+#: else (no command family: a family grows with each Redis release).
+_CONNECTION = ("ping", "echo", "hello", "auth", "select", "quit", "reset", "client|setname",
+               "client|getname", "client|id", "client|info", "multi", "exec",
+               "discard", "watch", "unwatch", "acl|whoami", "role")
+#: A board: its game logs, session, events, heartbeat, lease, commands, settings, pairing
+#: (store/, remote/, tournament/pairing.py), ``WAIT`` for a replica (store/replicas.py).
+_BOARD_COMMANDS = (*_CONNECTION, "get", "set", "del", "exists", "type", "pexpire", "pttl",
+                   "xadd", "xrange", "xrevrange", "xread", "xlen", "zadd", "zrange",
+                   "zrangebyscore", "zrevrange", "zcard", "hset", "hget", "hgetall", "hdel",
+                   "smembers", "sismember", "scard", "publish", "wait")
+#: The web app: reads (with their sizes first: web/bounded.py), the command streams, the set of
+#: boards, the board users' names (the hall's boards: web/reader.py), and the console's rounds,
+#: pairings and amendments (tournament/rounds.py).
+_WEB_COMMANDS = (*_CONNECTION, "get", "getrange", "strlen", "mget", "exists", "type", "pttl",
+                 "memory|usage", "set", "del", "xadd", "xrange", "xrevrange", "xread", "xlen",
+                 "zrange", "zrangebyscore", "zrevrangebyscore", "zrevrange", "zcard", "zscore",
+                 "hset", "hget", "hgetall", "hmget", "hlen", "smembers", "srandmember",
+                 "sismember", "scard", "sscan", "sadd", "lrange", "llen", "acl|users")
+
+
+def _allow(commands: tuple[str, ...]) -> str:
+    return "-@all " + " ".join("+" + name for name in commands)
+
+
+#: What each user can and cannot do (docs/security.md's table; the test tries every line).
+POWERS: tuple[tuple[str, str, str], ...] = (
+    ("board-<id>", "read and write its own keys `draughtsboard:<id>:*`, publish on its own "
+     "channels `draughtsboard:<id>:*`, read the set of boards and the hall's pause "
+     "`draughtsboard:hall`",
+     "write another board's keys or a shared key (the set of boards, the hall's pause, rounds "
+     "and their index, the audit log), "
+     "read another board's keys, publish on another board's channel, run or flush scripts or "
+     "functions (`EVAL`, `SCRIPT`, `FUNCTION`), read the keyspace (`SCAN`, `KEYS`, `RANDOMKEY`, "
+     "`DBSIZE`, `PUBSUB CHANNELS`), track keys (`CLIENT TRACKING`), flush (`FLUSHALL`, "
+     "`FLUSHDB`), change the server (`CONFIG`, `ACL`, `DEBUG`, `SHUTDOWN`, `MONITOR`)"),
+    ("draughtsboard-web", "read every key under `draughtsboard:`, write the command streams "
+     "`draughtsboard:<id>:commands`, the set of boards, the hall's pause, the rounds and their "
+     "index, the "
+     "boards' pairings and the arbiter's amendments of a game (`draughtsboard:<id>:amend:*`), "
+     "append to the audit log (`RPUSH`), list the ACL's users, its own keys "
+     "`draughtsboard-web:*`",
+     "write a game log, a session, an event stream or a heartbeat, trim, delete or rewrite "
+     "the audit log (`LTRIM`, `LSET`, `DEL`), publish, run scripts, read the keyspace, flush, "
+     "change the server"),
+    ("draughtsboard-replica", "replicate (`PSYNC`, `REPLCONF`)", "read or write a key"),
+    ("draughtsboard-sentinel", "what Sentinel needs (`INFO`, `ROLE`, `SLAVEOF`, "
+     "`CONFIG REWRITE`, its hello channel)", "read or write a key"),
+    ("default", "everything: the administrator, behind its own password", ""),
+)
 
 
 def board_user(board_id: str) -> str:
@@ -68,26 +122,40 @@ def board_user(board_id: str) -> str:
     'board-club-1'
 
     Raises:
-        ValueError: not a board id (the configuration's rule).
+        ValueError: not a board id (:func:`~firmware_host.store.keys.board_id_problem`).
     """
-    if not _BOARD_ID.fullmatch(board_id):
-        raise ValueError(f"{board_id!r} is not a board id (letters, digits, _ and -)")
-    return _BOARD_PREFIX + board_id
+    problem = board_id_problem(board_id)
+    if problem is not None:
+        raise ValueError(f"{problem}: not a board id")
+    return BOARD_PREFIX + board_id
+
+
+def board_id_of_user(user: str) -> str | None:
+    """The board whose ACL user is ``user`` (None: not a board's user).
+
+    >>> board_id_of_user("board-b7"), board_id_of_user("board-rounds"), board_id_of_user("x")
+    ('b7', None, None)
+    """
+    if not user.startswith(BOARD_PREFIX):
+        return None
+    board_id = user[len(BOARD_PREFIX):]
+    return board_id if board_id_problem(board_id) is None else None
 
 
 def rules(user: str) -> str:
     """The ACL rules of ``user`` (after ``on`` and its password).
 
-    >>> rules("draughtsboard-web").split()[-8:-1]  # doctest: +NORMALIZE_WHITESPACE
-    ['%W~draughtsboard:*:commands', '%W~draughtsboard:audit', '%W~draughtsboard:rounds:*',
+    >>> rules("draughtsboard-web").split()[-11:-3]  # doctest: +NORMALIZE_WHITESPACE
+    ['%W~draughtsboard:*:commands', '%W~draughtsboard:boards', '%W~draughtsboard:hall',
+     '%W~draughtsboard:rounds:*',
      '%W~draughtsboard:round-index', '%W~draughtsboard:*:pairing',
      '%W~draughtsboard:*:amend:*', '~draughtsboard-web:*']
     """
     if user == WEB:
-        return (f"resetkeys resetchannels {_COMMANDS} -publish %R~{ROOT}:* "
-                f"%W~{ROOT}:*:commands %W~{ROOT}:audit %W~{ROOT}:rounds:* "
-                f"%W~{ROOT}:round-index %W~{ROOT}:*:pairing %W~{ROOT}:*:amend:* "
-                f"~{ROOT}-web:* &{ROOT}:*")
+        return (f"resetkeys resetchannels {_allow(_WEB_COMMANDS)} %R~{ROOT}:* "
+                f"%W~{ROOT}:*:commands %W~{BOARDS} %W~{HALL} %W~{ROOT}:rounds:* %W~{ROUND_INDEX} "
+                f"%W~{ROOT}:*:pairing %W~{ROOT}:*:amend:* ~{ROOT}-web:* "
+                f"(~{AUDIT} -@all +rpush)")
     if user == REPLICA:
         return "resetkeys resetchannels -@all +psync +replconf +ping"
     if user == SENTINEL:
@@ -96,11 +164,10 @@ def rules(user: str) -> str:
                 "+script|kill")
     if user == ADMIN:
         return "allkeys allchannels +@all"
-    if user.startswith(_BOARD_PREFIX):
-        board_id = user[len(_BOARD_PREFIX):]
-        board_user(board_id)  # checks the id
-        return (f"resetkeys resetchannels {_COMMANDS} ~{ROOT}:{board_id}:* "
-                f"%RW~{BOARDS} &{ROOT}:{board_id}:*")
+    board_id = board_id_of_user(user)
+    if board_id is not None:
+        return (f"resetkeys resetchannels {_allow(_BOARD_COMMANDS)} ~{ROOT}:{board_id}:* "
+                f"%R~{BOARDS} %R~{HALL} &{ROOT}:{board_id}:*")
     raise ValueError(f"no ACL rules for the user {user!r}")
 
 

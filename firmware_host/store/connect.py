@@ -43,6 +43,28 @@ __all__ = ["RETRIES", "ClientOptions", "async_client", "is_sentinel", "primary_a
 RETRIES = 1
 
 
+def login_user(url: str) -> str | None:
+    """The ACL user a Redis URL logs in as (None: the default user).
+
+    >>> login_user("redis://board-b7:pw@10.0.0.1:6379/0"), login_user("redis://:pw@h:6379/0")
+    ('board-b7', None)
+    >>> login_user("redis+sentinel://board-b7:pw@10.0.0.1:26379/hall/0")
+    'board-b7'
+    """
+    if is_sentinel(url):
+        try:
+            return parse_sentinel_url(url).username
+        except ValueError:
+            return None
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        user = urlsplit(url).username
+    except ValueError:
+        return None
+    return unquote(user) if user else None
+
+
 def is_sentinel(url: str) -> bool:
     """Whether ``url`` names its Redis through sentinels.
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import redis
 
+from firmware_host.digits import whole_number_or
 from firmware_host.store.client import RedisClient, text
 from firmware_host.store.failures import describe_failure, is_poison
 from firmware_host.store.keys import BoardKeys
@@ -74,7 +75,7 @@ class SpoolReplay:
                 flush takes up after the marker).
         """
         done_epoch, _, done_text = text(self.client.get(self.keys.spool) or "").partition(":")
-        done_n = int(done_text) if done_text.isdigit() else 0
+        done_n = whole_number_or(done_text, 0)
         todo = [e for e in entries if not (e.epoch and e.epoch == done_epoch and e.n <= done_n)]
         first: dict[str, int] = {}  # per game log: how many entries its first transaction adds
         for entry in todo:
@@ -198,7 +199,7 @@ class SpoolReplay:
             if not isinstance(length, int):
                 length = 0  # XLEN answers an integer
             seq = last[-1].get("seq", "")
-            found[key] = (int(seq) if seq.isdigit() else length, last)
+            found[key] = (whole_number_or(seq, length), last)
         return found
 
 

@@ -15,11 +15,13 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
 - ``draughtsboard:rounds:<round>`` string: a round's pairings (``…:<round>:<event key>`` for a
   round of a named event, :func:`round_key`), ``draughtsboard:round-index`` hash: every stored
-  round's key and its round and event; ``draughtsboard:audit`` stream: the arbiter's decisions;
-  ``draughtsboard:hall`` string: the hall's pause
+  round's key and its round and event; ``draughtsboard:audit-log`` list: the arbiter's
+  decisions, append-only; ``draughtsboard:hall`` string: the hall's pause
   (:mod:`firmware_host.tournament`).
 
-Every module that names a key takes it from here.
+Every module that names a key takes it from here, and every board id follows the rule of
+:func:`board_id_problem`: a board named like a shared key (``rounds``, ``boards``, ...) would
+own that key's name space, so such a name is no board id.
 
 >>> keys = BoardKeys("board1")
 >>> keys.game("20261129-183005-3fa2")
@@ -31,6 +33,7 @@ Every module that names a key takes it from here.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -38,16 +41,39 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["AUDIT", "BOARDS", "HALL", "ROOT", "ROUND_INDEX", "BoardKeys", "new_game_id",
-           "round_key"]
+__all__ = ["AUDIT", "BOARDS", "BOARD_ID", "HALL", "ROOT", "ROUND_INDEX", "SHARED", "BoardKeys",
+           "board_id_problem", "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
-#: The set of every board id that has recorded a game.
+#: The set of the hall's boards: written by the web app and the administrator (a board logged
+#: in as its own ACL user cannot: store/acl.py), and by a board on a Redis without ACL users.
 BOARDS = f"{ROOT}:boards"
-#: The arbiter's audit stream (every board's decisions).
-AUDIT = f"{ROOT}:audit"
-#: The hall's pause (JSON: paused, since, decision, reason; absent: the clocks run).
+#: The arbiter's audit log (every board's decisions): a list the web app may only append to.
+AUDIT = f"{ROOT}:audit-log"
+#: The hall's pause (JSON: paused, since, decision, reason; absent: the clocks run): written by
+#: the web app, read by every board.
 HALL = f"{ROOT}:hall"
+#: The names right under the root that are not boards (``audit``: the audit stream of earlier
+#: versions): a board of one of these ids would own the keys beneath it.
+SHARED = ("audit", "audit-log", "boards", "hall", "round-index", "rounds")
+#: A board id: letters, digits, ``-`` and ``_``, at most 63 (no ``:`` or glob character).
+BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+
+
+def board_id_problem(board_id: str) -> str | None:
+    """Why ``board_id`` is no board id (None: it is one).
+
+    >>> board_id_problem("club-1") is None, board_id_problem("rounds")
+    (True, "'rounds' is the name of a shared key: a board of that id would write it")
+    >>> board_id_problem("a:b")
+    "'a:b' is not letters, digits, - and _ (at most 63, starting with a letter or digit)"
+    """
+    if not isinstance(board_id, str) or not BOARD_ID.fullmatch(board_id):
+        return (f"{str(board_id)[:80]!r} is not letters, digits, - and _ (at most 63, "
+                "starting with a letter or digit)")
+    if board_id.lower() in SHARED:
+        return f"{board_id!r} is the name of a shared key: a board of that id would write it"
+    return None
 
 
 #: Every stored round: its key -> JSON ``{"round", "event"}``.

@@ -13,7 +13,10 @@ Redis is unreachable or refuses (read-only, loading, out of memory, a key of the
 by another program: :data:`~.failures.FAILURES`) the board keeps playing (the store spools),
 the lease says so in one line and is taken as soon as Redis answers again.
 
-Example (fakeredis, which has no Lua for refresh and release; the tests use a real redis-server):
+Every compare-and-act (refresh, take over, release) is a ``WATCH``/``MULTI``/``EXEC``
+transaction, not a Lua script: a board's ACL user may run no script (store/acl.py).
+
+Example (fakeredis; the tests use a real redis-server too):
     >>> import fakeredis
     >>> client = fakeredis.FakeRedis()
     >>> first = BoardLease(client, "board1", machine="a", host="pi-a", pid=1)
@@ -38,7 +41,9 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
+
+import redis
 
 from firmware_host.store.connect import sync_client
 from firmware_host.store.errors import StoreError
@@ -55,13 +60,6 @@ DEFAULT_TTL_S = 15.0
 
 _FAILURES = FAILURES
 
-# Compare-and-act scripts: only the holder of the exact value refreshes, replaces or deletes.
-_REFRESH = ("if redis.call('GET', KEYS[1]) == ARGV[1] then "
-            "return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end")
-_REPLACE = ("if redis.call('GET', KEYS[1]) == ARGV[1] then "
-            "redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 else return 0 end")
-_RELEASE = ("if redis.call('GET', KEYS[1]) == ARGV[1] then "
-            "return redis.call('DEL', KEYS[1]) else return 0 end")
 
 
 class BoardIdInUse(StoreError):
@@ -84,7 +82,7 @@ class LeaseClient(Protocol):
 
     def get(self, name: str) -> object: ...
 
-    def eval(self, script: str, numkeys: int, *keys_and_args: str) -> object: ...
+    def pipeline(self, transaction: bool = ...) -> Any: ...
 
 
 def lease_key(board_id: str) -> str:
@@ -179,7 +177,8 @@ class BoardLease:
             return self.state
         self._last = now
         try:
-            extended = self._client.eval(_REFRESH, 1, self.key, self.value, str(self.ttl_ms))
+            extended = self._if_holder(self.value, lambda pipe: pipe.pexpire(self.key,
+                                                                             self.ttl_ms))
             self.state = LeaseState.HELD if extended else self._take()
         except _FAILURES as exc:
             self.state = self._failed(exc, "refreshed when it answers")
@@ -203,7 +202,7 @@ class BoardLease:
         """Give the lease back (at stop); never raises (a Redis that is away or refuses lets it
         expire)."""
         try:
-            self._client.eval(_RELEASE, 1, self.key, self.value)
+            self._if_holder(self.value, lambda pipe: pipe.delete(self.key))
         except _FAILURES as exc:
             log.info("board lease: not released (%s): it expires by itself",
                      describe_failure(exc))
@@ -229,8 +228,8 @@ class BoardLease:
         if current is None:  # expired between SET and GET
             return self._take()
         holder = self._holder(current)
-        if self._is_my_dead_predecessor(holder) and self._client.eval(
-                _REPLACE, 1, self.key, current, self.value, str(self.ttl_ms)):
+        if self._is_my_dead_predecessor(holder) and self._if_holder(
+                current, lambda pipe: pipe.set(self.key, self.value, px=self.ttl_ms)):
             log.info("board lease: taken over from this machine's previous run (pid %s)",
                      holder.get("pid"))
             return LeaseState.HELD
@@ -238,6 +237,23 @@ class BoardLease:
             f"board id {self.board_id!r} is in use by another live board (host {self._host} "
             f"sees host {holder.get('host', '?')}, pid {holder.get('pid', '?')}, since "
             f"{holder.get('since', '?')}): give each board its own id (board.id in the config)")
+
+    def _if_holder(self, value: str, act: Callable[[Any], object]) -> bool:
+        """Do ``act`` (on a transaction) only if the lease's value is ``value`` when it runs:
+        ``WATCH``, ``GET``, then ``MULTI``/``EXEC`` (refused if anyone wrote the key between);
+        whether it was done."""
+        with self._client.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(self.key)
+                if _text(pipe.get(self.key)) != value:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                act(pipe)
+                pipe.execute()
+            except redis.WatchError:
+                return False
+        return True
 
     @staticmethod
     def _holder(value: str) -> dict[str, object]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 
+from firmware_host.digits import whole_number_or
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.local import LocalCopy
 from firmware_host.store.reading import parse_session
@@ -57,7 +58,7 @@ def offline_game(spool: Spool, local: LocalCopy | None, keys: BoardKeys,
             if game_op is None or game_op[0] != key:
                 continue
             fields = game_op[1]
-            number = int(fields["seq"]) if fields.get("seq", "").isdigit() else seq + 1
+            number = whole_number_or(fields.get("seq", ""), seq + 1)
             if number <= seq:
                 continue  # already in the local copy
             try:

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from firmware_host.digits import whole_number_or
 from firmware_host.store.client import StreamEntry, text
 from firmware_host.store.records import (
     GameRecord,
@@ -60,7 +61,7 @@ def replay_log(game_id: str, entries: Iterable[StreamEntry] | None,
     problems: list[str] = []
     for entry_id, raw in entries or ():
         fields = {text(k): text(v) for k, v in (raw or {}).items()}
-        seq = int(fields["seq"]) if fields.get("seq", "").isdigit() else last_seq + 1
+        seq = whole_number_or(fields.get("seq", ""), last_seq + 1)
         if seq <= last_seq:
             continue  # written twice by a spool flush interrupted by a crash
         last_seq = seq

@@ -55,7 +55,9 @@ class RedisStore:
     ``confirm_ms`` (a replicated Redis) a durable write counts once a replica confirmed it
     (:mod:`.replicas`), else it waits in the spool.
     ``background=True`` sends live events from the ``store-events`` thread, which also retries
-    Redis during an outage.
+    Redis during an outage. ``joins_hall=False`` (a board logged in as its own ACL user, which
+    may not write the shared set): a new game does not add the board to the set of boards (the
+    web app adds the hall's board users itself).
 
     >>> import fakeredis
     >>> store = RedisStore(fakeredis.FakeRedis(), "board1")
@@ -78,8 +80,10 @@ class RedisStore:
         name: str = "Redis",
         background: bool = False,
         confirm_ms: int | None = None,
+        joins_hall: bool = True,
     ) -> None:
         self.client = client
+        self.joins_hall = joins_hall
         self.board_id = board_id
         self.keys = BoardKeys(board_id)
         self.prefix = self.keys.prefix
@@ -214,8 +218,9 @@ class RedisStore:
         game_id = new_game_id(created)
         data = {"game_id": game_id, "board_id": self.board_id, "headers": headers,
                 "variant": variant, "start_fen": start_fen, "mode": mode, "created": created}
-        index: list[Command] = [("zadd", (self.keys.games, {game_id: created}), {}),
-                                ("sadd", (BOARDS, self.board_id), {})]
+        index: list[Command] = [("zadd", (self.keys.games, {game_id: created}), {})]
+        if self.joins_hall:
+            index.append(("sadd", (BOARDS, self.board_id), {}))
         self._log(game_id, [("start", data)], index,
                   session=None if session is None else {**session, "game_id": game_id})
         return game_id

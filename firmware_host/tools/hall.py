@@ -282,11 +282,11 @@ def run_hall(options: HallOptions, out: TextIO = sys.stdout) -> int:
 
 async def _serve(url: str, host: str, port: int, options: HallOptions, halt: threading.Event,
                  out: TextIO) -> int:
-    from aiohttp import web
     from redis.asyncio import Redis
 
     from firmware_host.web.app import WebSettings, build_app, run_forever
     from firmware_host.web.auth import Keys
+    from firmware_host.web.connections import runner as runner_of
     from firmware_host.web.service import cannot_listen
 
     settings = WebSettings(keys=Keys(secrets.token_hex(16)))
@@ -303,7 +303,7 @@ async def _serve(url: str, host: str, port: int, options: HallOptions, halt: thr
 
     watcher = asyncio.create_task(board_failed())
     app = build_app(settings, client)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+    runner = runner_of(app)
 
     async def feeds_first() -> None:  # open feeds end before the server waits for them
         await stop.wait()

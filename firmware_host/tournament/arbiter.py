@@ -2,9 +2,13 @@
 
 Every action goes to the boards the way the web's control does: an entry of the board's command
 stream (:mod:`firmware_host.remote.commands`), carried out by the board itself, so the game's
-log is only ever written by its board. Each action first adds an entry to the audit stream
-``draughtsboard:audit`` (fields ``time``, ``who``, ``action``, ``board``, ``detail`` (JSON) and
-``reason``): what was decided, by whom, why; nothing is changed silently.
+log is only ever written by its board. Each action first adds an entry to the audit log
+``draughtsboard:audit-log``, a list of JSON objects (``time``, ``who``, ``action``, ``board``,
+``detail``, ``reason``): what was decided, by whom, why; nothing is changed silently. The web
+app's Redis user may only append to it (``RPUSH``: store/acl.py), so nobody but the
+administrator can trim, delete or rewrite what was decided; an entry's ``id`` is its place in
+the list. What is read back is checked like every value the web app reads (a damaged entry is
+left out, never a page that fails).
 
 Then the board's answer: the command carries the audit entry's id (``id``) and the time the
 console stops waiting (``until``); the board answers on its event feed (an ``answer`` event:
@@ -59,6 +63,7 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
+from firmware_host.digits import is_whole_number
 from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_
 from firmware_host.remote.commands import STREAM_LENGTH, commands_key
@@ -69,24 +74,30 @@ from firmware_host.store.replies import newest_id, pairs, stream_entries
 from firmware_host.tournament.hall import HallState, clear_hall, store_hall
 from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
-    AUDIT_LENGTH,
     BoardDecision,
     StoredRound,
     audit_command,
-    audit_fields,
+    audit_entry,
     index_entry,
     round_commands,
 )
 
-__all__ = ["ANSWER_WAIT_S", "AUDIT", "AUDIT_LENGTH", "Answer", "ArbiterError", "Decided",
-           "add_time", "adjudicate", "audit", "audit_entries", "carry", "correct_move",
-           "correct_result", "decide", "decide_board", "hold", "pause_all", "release",
-           "resume_all", "round_pairings", "run_commands", "start_round", "stored_rounds"]
+__all__ = ["ANSWER_WAIT_S", "AUDIT", "AUDIT_READ", "Answer", "ArbiterError", "Decided",
+           "add_time", "adjudicate", "audit", "audit_entries", "carry", "checked_entry",
+           "correct_move", "correct_result", "decide", "decide_board", "hold", "pause_all",
+           "release", "resume_all", "round_pairings", "run_commands", "start_round",
+           "stored_rounds"]
 
 #: How long a decision waits for the boards' answers (seconds).
 ANSWER_WAIT_S = 5.0
 #: A board's answers: done, refused (and why), not reached (offline: nothing sent), no answer.
 DONE, REFUSED, NOT_REACHED, NO_ANSWER = "done", "refused", "not_reached", "no_answer"
+#: The audit log (:data:`firmware_host.store.keys.AUDIT`) read at most at once.
+AUDIT_READ = 1000
+#: The largest audit entry read (bytes of its JSON).
+AUDIT_ENTRY_BYTES = 16 * 1024
+#: The boards' answers one audit entry carries at most (a refusal says why in ~300 bytes).
+ANSWERS_AN_ENTRY = 25
 #: The most time one decision may give or take (seconds).
 MAX_ADDED_S = 3600
 RESULTS = ("white", "black", "draw")
@@ -132,10 +143,10 @@ def _reason(reason: str, required: bool) -> str:
 
 async def audit(client: Redis, who: str, action: str, board: str, reason: str,
                 **detail: object) -> str:
-    """Add one decision to the audit stream; return its id."""
-    entry = audit_fields(who, action, board, reason, time.time(), **detail)
-    entry_id = await client.xadd(AUDIT, entry, maxlen=AUDIT_LENGTH, approximate=True)
-    return text(entry_id)
+    """Add one decision to the audit log; return its id (its place in the log)."""
+    length = await client.rpush(AUDIT, audit_entry(who, action, board, reason, time.time(),
+                                                   **detail))
+    return str(int(length) - 1)
 
 
 async def run_commands(client: Redis, commands: Iterable[Command]) -> None:
@@ -193,31 +204,77 @@ class Decided:
 
 
 async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, object]]:
-    """The newest ``count`` decisions, newest first, as JSON-ready data, each with the boards'
-    ``answers`` (``{}``: none recorded, e.g. the web service stopped while it waited)."""
-    wanted = max(1, min(count, 1000))
-    raw: object = await client.xrevrange(AUDIT, count=2 * wanted + 10)
+    """The newest ``count`` decisions (at most :data:`AUDIT_READ`), newest first, as JSON-ready
+    data, each with the boards' ``answers`` (``{}``: none recorded, e.g. the web service
+    stopped while it waited); a damaged entry (not a JSON object, a time that is not a Unix
+    time, a field that is not one line of text) is left out.
+
+    A decision's answers are an entry of their own (``answer``, ``detail.of`` the decision's
+    id), appended once the boards answered: the log is append-only."""
+    wanted = max(1, min(count, AUDIT_READ))
+    pipe = client.pipeline(transaction=False)
+    pipe.llen(AUDIT)
+    pipe.lrange(AUDIT, -(2 * wanted + 10), -1)  # (answers interleave with the decisions)
+    length, raw = await pipe.execute()
+    first = (length if isinstance(length, int) else 0) - len(raw)
     answers: dict[str, dict[str, object]] = {}
     out: list[dict[str, object]] = []
-    for entry_id, fields in stream_entries(raw):
-        data = {_text(k): _text(v) for k, v in fields.items()}
-        try:
-            detail: object = json.loads(data.get("detail", "{}"))
-        except json.JSONDecodeError:
-            detail = {}
-        if data.get("action") == "answer":
+    for place, value in reversed(list(enumerate(raw, start=first))):
+        entry = checked_entry(value)
+        if entry is None:
+            continue
+        detail = entry["detail"]
+        if entry["action"] == "answer":
             if isinstance(detail, dict) and isinstance(detail.get("answers"), dict):
-                answers[str(detail.get("of", ""))] = {
-                    str(b): Answer.from_data(a).to_data()
-                    for b, a in detail["answers"].items()}
+                answers.setdefault(str(detail.get("of", "")), {}).update(
+                    {str(b): Answer.from_data(a).to_data()
+                     for b, a in detail["answers"].items()})
             continue
         if len(out) < wanted:
-            out.append({"id": _text(entry_id), "time": float(data.get("time", "0") or 0),
-                         "who": data.get("who", ""), "action": data.get("action", ""),
-                         "board": data.get("board", ""), "detail": detail,
-                         "reason": data.get("reason", ""),
-                         "answers": answers.get(_text(entry_id), {})})
+            out.append({"id": str(place), **entry, "answers": answers.get(str(place), {})})
     return out
+
+
+def checked_entry(value: object) -> dict[str, object] | None:
+    """An audit entry as read, checked (None: damaged): a JSON object of at most
+    :data:`AUDIT_ENTRY_BYTES`, its time a Unix time (1970 to year 5138), its texts one line."""
+    if not isinstance(value, bytes | str) or len(value) > AUDIT_ENTRY_BYTES:
+        return None
+    try:
+        data = json.loads(value, parse_constant=_no_constant, parse_float=_finite,
+                          parse_int=_integer)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    stamp, detail = data.get("time"), data.get("detail", {})
+    if (isinstance(stamp, bool) or not isinstance(stamp, int | float)
+            or not (math.isfinite(stamp) and 0 <= stamp <= 1e11)):
+        return None
+    texts = {"who": 200, "action": 40, "board": 80, "reason": 400}
+    found = {name: data.get(name, "") for name in texts}
+    if not all(isinstance(v, str) and len(v) <= texts[k] and v.isprintable()
+               for k, v in found.items()):
+        return None
+    return {"time": float(stamp), **found, "detail": detail if isinstance(detail, dict) else {}}
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > 18:
+        raise ValueError(f"{text[:20]}... is too long an integer")
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    """A JSON number that is a finite float (``1e400`` is not: a browser reads Infinity)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is not a finite number")
+    return value
 
 
 def events_key(board: str) -> str:
@@ -243,10 +300,11 @@ async def decide(client: Redis, online: Mapping[str, bool], fields: Mapping[str,
     if reached:
         answers.update(await _send_and_wait(client, reached, fields, entry_id, wait_s, also,
                                              time.time() if now is None else now))
-    await client.xadd(AUDIT, audit_fields(
-        who, "answer", board, "", time.time(), of=entry_id,
-        answers={b: a.to_data() for b, a in sorted(answers.items())}),
-        maxlen=AUDIT_LENGTH, approximate=True)
+    ordered = sorted(answers.items())
+    for start in range(0, len(ordered) or 1, ANSWERS_AN_ENTRY):  # (16 KB an entry at most)
+        await client.rpush(AUDIT, audit_entry(
+            who, "answer", board, "", time.time(), of=entry_id,
+            answers={b: a.to_data() for b, a in ordered[start:start + ANSWERS_AN_ENTRY]}))
     return Decided(entry_id, answers)
 
 
@@ -443,9 +501,9 @@ async def correct_move(client: Redis, board: str, online: bool, ply: str, move: 
     Raises:
         ArbiterError: a ply the game does not have, not a move, no reason, a bad result.
     """
-    if not ply.isdigit() or not 1 <= int(ply) <= plies:
-        if not plies:
-            raise ArbiterError(N_("the game has no move to correct"))
+    if not plies:
+        raise ArbiterError(N_("the game has no move to correct"))
+    if not is_whole_number(ply, 1, plies):
         raise ArbiterError(N_("ply {ply}: the game's plies are 1 to {plies}"),
                            ply=repr(ply[:10]), plies=plies)
     text = move.strip()

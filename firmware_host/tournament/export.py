@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
-import json
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -25,11 +25,9 @@ from dataclasses import dataclass
 import redis
 
 from engine.outcome import Outcome as GameOutcome
-from firmware_host.store.client import text
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
-from firmware_host.store.replies import stream_entries
 from firmware_host.tournament.pairing import Pairing
 from firmware_host.tournament.rounds import (
     BoardDecision,
@@ -166,12 +164,27 @@ def results_csv(games: list[RoundGame]) -> str:
         p, game = item.pairing, item.game
         outcome = outcome_of(item)
         score = outcome.score or ("" if outcome.white else "*")  # (no game: a forfeit, a bye)
-        writer.writerow([p.board, p.white, p.black, p.round, p.event, score,
+        writer.writerow([*map(csv_cell, (p.board, p.white, p.black, p.round, p.event)), score,
                          outcome.points, _POINTS.get(outcome.white, ""),
-                         _POINTS.get(outcome.black, ""), outcome.termination,
+                         _POINTS.get(outcome.black, ""), csv_cell(outcome.termination),
                          0 if game is None else len(game.moves),
-                         "" if game is None else game.game_id])
+                         "" if game is None else csv_cell(game.game_id)])
     return out.getvalue()
+
+
+#: What a spreadsheet reads as a formula at the start of a cell (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: str) -> str:
+    """A text cell (a name, an event, a reason: what anyone typed) a spreadsheet shows as
+    text: one that starts like a formula gets a ``'`` before it (OWASP's rule for CSV
+    injection), anything else is as it is.
+
+    >>> csv_cell("=cmd|' /C calc'!A0"), csv_cell("@SUM(A1)"), csv_cell("+1+1"), csv_cell("Ann")
+    ("'=cmd|' /C calc'!A0", "'@SUM(A1)", "'+1+1", 'Ann')
+    """
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def round_entries(stored: StoredRound, games: list[RoundGame]
@@ -226,25 +239,43 @@ def decisions_csv(client: redis.Redis, stored: StoredRound,
         redis.RedisError: Redis cannot be read.
     """
     boards = {p.board for p in stored.pairings} | set(stored.carried.values())
-    start = f"{int(stored.imported * 1000)}-0" if stored.imported else "-"
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(DECISION_COLUMNS)
-    for _, fields in stream_entries(client.xrange(AUDIT, min=start)):
-        entry = {text(k): text(v) for k, v in fields.items()}
-        try:
-            detail = json.loads(entry.get("detail", "{}"))
-        except ValueError:
-            detail = {}
-        detail = detail if isinstance(detail, dict) else {}
+    for entry in audit_log(client, since=stored.imported):
+        detail = entry["detail"] if isinstance(entry["detail"], dict) else {}
         ours = entry.get("board") in boards or (
             str(detail.get("round", "")) == stored.number
             and str(detail.get("event", stored.event)) == stored.event)
         if not ours:
             continue
-        at = float(entry.get("time", "0") or 0)
-        data: dict[str, object] = {**entry, "detail": detail}
+        at = float(str(entry["time"]))
         writer.writerow([time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)),
-                         entry.get("who", ""), entry.get("action", ""), entry.get("board", ""),
-                         words(data), entry.get("reason", "")])
+                         *(csv_cell(str(entry.get(k, ""))) for k in ("who", "action", "board")),
+                         csv_cell(words(entry)), csv_cell(str(entry.get("reason", "")))])
     return out.getvalue()
+
+
+#: The audit log is read this many entries at a time.
+AUDIT_PAGE = 1000
+
+
+def audit_log(client: redis.Redis, since: float = 0.0) -> Iterable[dict[str, object]]:
+    """The audit log's entries from the Unix time ``since``, oldest first, a page at a time
+    from the newest back (a damaged entry is left out: tournament/arbiter.py ``audit_entry``).
+
+    Raises:
+        redis.RedisError: Redis cannot be read.
+    """
+    from firmware_host.tournament.arbiter import checked_entry
+
+    since = math.floor(since * 1000) / 1000  # (the log keeps times to the millisecond)
+    found: list[dict[str, object]] = []
+    end = -1
+    while True:
+        page: list[object] = list(client.lrange(AUDIT, end - AUDIT_PAGE + 1, end))
+        entries = [e for e in map(checked_entry, page) if e is not None]
+        found[:0] = [e for e in entries if float(str(e["time"])) >= since]
+        if len(page) < AUDIT_PAGE or (entries and float(str(entries[0]["time"])) < since):
+            return found
+        end -= AUDIT_PAGE

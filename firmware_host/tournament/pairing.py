@@ -34,8 +34,10 @@ from dataclasses import dataclass, field, replace
 import redis
 
 from firmware_host.config.schema import BOARD_ID, STORE_URL, Settings
+from firmware_host.digits import whole_number_or
 from firmware_host.game.settings import MAX_HEADER_LENGTH
-from firmware_host.store.keys import BoardKeys
+from firmware_host.store.keys import BOARD_ID as BOARD_ID_RULE
+from firmware_host.store.keys import BoardKeys, board_id_problem
 
 __all__ = [
     "FIELDS",
@@ -59,7 +61,6 @@ FIELDS = ("board", "white", "black", "round", "event")
 PAIRING_TAGS = ("White", "Black", "Round", "Event", "Site", "Date", "Time",
                 "WhiteRating", "BlackRating", "WhiteFederation", "BlackFederation",
                 "WhiteTitle", "BlackTitle", "WhiteFmjdId", "BlackFmjdId")
-_BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 #: A PDN round: ``3``, or a sub-round ``3.1`` (ASCII digits: ``\d`` would take ``٣`` too).
 _ROUND = re.compile(r"[0-9]{1,4}(?:\.[0-9]{1,4})*")
 #: The separators a list's header may use (Excel writes ``;`` where ``,`` is the decimal mark).
@@ -179,9 +180,12 @@ def name_problem(column: str, value: str) -> str | None:
 
 def _row_problems(row: Mapping[str, str]) -> list[str]:
     problems = []
-    if not _BOARD_ID.fullmatch(row["board"]):
+    if not BOARD_ID_RULE.fullmatch(row["board"]):
         problems.append(f"board {row['board']!r} is not a board id (letters, digits, - and _, "
                         "as board.id)")
+    elif board_id_problem(row["board"]) is not None:
+        problems.append(f"board {row['board']!r} is the name of a key every board shares, not "
+                        "a board id")
     for column in ("white", "black"):
         problem = name_problem(column, row[column])
         if problem:
@@ -229,7 +233,15 @@ def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
     reader.fieldnames = columns
     rows: list[tuple[int, dict[str, str]]] = []
     problems: list[str] = []
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # a field over the csv module's limit, a NUL byte...
+            problems.append(f"line {reader.reader.line_num}: not read as CSV ({exc}): the "
+                            "rest is not read")
+            break
         line = reader.line_num
         if len(rows) + len(problems) >= MAX_ROWS:
             problems.append(f"line {line}: more than {MAX_ROWS} rows: the rest is not read")
@@ -249,7 +261,7 @@ def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
 
 def _line_of(problem: str) -> int:
     number = problem.removeprefix("line ").split(":", 1)[0]
-    return int(number) if number.isdigit() else 0
+    return whole_number_or(number, 0)
 
 
 def check_rows(rows: Iterable[tuple[int, Mapping[str, str]]]) -> tuple[list[Pairing], list[str]]:

@@ -32,13 +32,14 @@ from dataclasses import dataclass, field, replace
 import redis
 from redis.typing import EncodableT, FieldT
 
+from firmware_host.digits import whole_number, whole_number_or
 from firmware_host.store.client import Command, run, text
 from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, round_key
 from firmware_host.store.reading import replay_log
 from firmware_host.store.records import GameRecord, arbiter_op
 from firmware_host.store.replies import items
 from firmware_host.tournament.pairing import Pairing, pairing_key, read_pairings
-from firmware_host.tournament.trf import DEFAULT_PREFIX, is_trf, read_trf
+from firmware_host.tournament.trf import DEFAULT_PREFIX, MAX_TRF_ROUNDS, is_trf, read_trf
 
 __all__ = [
     "ACTIONS",
@@ -50,7 +51,7 @@ __all__ = [
     "PlanRow",
     "StoredRound",
     "audit_command",
-    "audit_fields",
+    "audit_entry",
     "began",
     "board_games",
     "find_game",
@@ -77,8 +78,6 @@ ACTIONS = {"added": "added", "replaced": "replaced (not begun)", "same": "as bef
            "decided": "decided by the arbiter: not armed again"}
 #: The arbiter's decisions on a board where no game is played.
 DECISION_KINDS = ("forfeit", "double_forfeit", "bye")
-#: The audit stream is capped at about this many entries.
-AUDIT_LENGTH = 100_000
 
 
 @dataclass(frozen=True)
@@ -291,9 +290,11 @@ def read_list(text: str, round_number: str = "", prefix: str | None = None
     ['a TRF file: say which round (1, 2, ...)']
     """
     if is_trf(text):
-        if not round_number.isdigit() or int(round_number) < 1:
+        try:
+            number = whole_number(round_number, 1, MAX_TRF_ROUNDS)
+        except ValueError:
             return [], ["a TRF file: say which round (1, 2, ...)"], ""
-        pairings, problems = read_trf(text, int(round_number), prefix or DEFAULT_PREFIX)
+        pairings, problems = read_trf(text, number, prefix or DEFAULT_PREFIX)
         return pairings, problems, text
     if prefix:
         return [], ["a board prefix is for a TRF file: a CSV list names its boards"], ""
@@ -363,20 +364,20 @@ def plan_import(incoming: Sequence[Pairing], stored: Mapping[str, StoredRound],
     return plan
 
 
-def audit_fields(who: str, action: str, board: str, reason: str, at: float,
-                 **detail: object) -> dict[FieldT, EncodableT]:
-    """The audit log entry of a decision: ``time``, ``who``, ``action``, ``board``, ``detail``
-    (JSON) and ``reason``."""
-    return {"time": f"{at:.3f}", "who": who, "action": action, "board": board,
-            "detail": json.dumps(detail, sort_keys=True), "reason": reason}
+def audit_entry(who: str, action: str, board: str, reason: str, at: float,
+                **detail: object) -> str:
+    """The audit log's entry of a decision: JSON of ``time``, ``who``, ``action``, ``board``,
+    ``detail`` and ``reason`` (the log is a list the web app may only append to:
+    :data:`~firmware_host.store.keys.AUDIT`)."""
+    return json.dumps({"time": round(at, 3), "who": who, "action": action, "board": board,
+                       "detail": detail, "reason": reason}, sort_keys=True, allow_nan=False)
 
 
 def audit_command(who: str, action: str, board: str, reason: str, at: float,
                   **detail: object) -> Command:
-    """The audit log entry of a decision (:func:`audit_fields`), as a command of a
+    """The audit log entry of a decision (:func:`audit_entry`), as a command of a
     transaction."""
-    return ("xadd", (AUDIT, audit_fields(who, action, board, reason, at, **detail)),
-            {"maxlen": AUDIT_LENGTH, "approximate": True})
+    return ("rpush", (AUDIT, audit_entry(who, action, board, reason, at, **detail)), {})
 
 
 def round_commands(stored: StoredRound) -> list[Command]:
@@ -454,7 +455,7 @@ def round_order(number: str) -> list[int]:
     >>> sorted(["10", "3.1", "3"], key=round_order)
     ['3', '3.1', '10']
     """
-    return [int(part) for part in number.split(".") if part.isdigit()]
+    return [whole_number_or(part, 0) for part in number.split(".")]
 
 
 def load_rounds(client: redis.Redis, number: str, event: str | None = None

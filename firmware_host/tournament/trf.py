@@ -47,11 +47,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from firmware_host.digits import is_whole_number, whole_number_or
 from firmware_host.tournament.pairing import MAX_ROWS, Pairing, check_rows
 
-__all__ = ["DEFAULT_PREFIX", "ORDER_WORDS", "Entry", "Player", "Tournament", "board_pairs",
-           "is_trf", "read_tournament", "read_trf", "round_entries", "write_results"]
+__all__ = ["DEFAULT_PREFIX", "MAX_TRF_ROUNDS", "ORDER_WORDS", "Entry", "Player", "Tournament",
+           "board_pairs", "is_trf", "read_tournament", "read_trf", "round_entries",
+           "write_results"]
 
+#: The most rounds read of a TRF (a round's columns then pass 9,999).
+MAX_TRF_ROUNDS = 990
 #: Board ids are this prefix and the board's number unless another is given.
 DEFAULT_PREFIX = "board"
 #: How the boards of a TRF round are numbered, said before anything is imported.
@@ -156,7 +160,7 @@ def _rounds(line: str, number: int) -> tuple[dict[int, Entry], str | None]:
     start, round_number = _ROUND_1, 1
     while start <= len(line):
         opponent_text = _field(line, start, start + 3)
-        if opponent_text and not opponent_text.isdigit():
+        if opponent_text and not is_whole_number(opponent_text, 0, 9999):
             return rounds, (f"line {number}: round {round_number}: {opponent_text!r} in "
                             f"columns {start}-{start + 3} is not an opponent's starting rank")
         colour = _field(line, start + 5, start + 5).lower()
@@ -172,14 +176,14 @@ def _rounds(line: str, number: int) -> tuple[dict[int, Entry], str | None]:
 
 def _player(line: str, number: int) -> Player | str:
     rank_text = _field(line, 5, 8)
-    if not rank_text.isdigit() or int(rank_text) == 0:
+    if not is_whole_number(rank_text, 1, 9999):
         return f"line {number}: {rank_text!r} in columns 5-8 is not a starting rank"
     rounds, problem = _rounds(line, number)
     if problem:
         return problem
     rating = _field(line, 49, 52)
     return Player(int(rank_text), _field(line, 15, 47), number, title=_field(line, 11, 13),
-                  rating=rating if rating.isdigit() and int(rating) else "",
+                  rating=rating if whole_number_or(rating, 0, 0, 9999) else "",
                   federation=_field(line, 54, 56), player_id=_field(line, 58, 68),
                   rounds=rounds)
 
@@ -191,7 +195,8 @@ def _date(text: str) -> str:
     ('2026.12.02', '2026.12.02', '')
     """
     parts = text.strip().split("/")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts) or len(parts[0]) not in (2, 4):
+    if (len(parts) != 3 or not all(is_whole_number(p, 0, 9999) for p in parts)
+            or len(parts[0]) not in (2, 4)):
         return ""
     year = parts[0] if len(parts[0]) == 4 else "20" + parts[0]
     return f"{year}.{int(parts[1]):02d}.{int(parts[2]):02d}"
@@ -341,7 +346,7 @@ def write_results(text: str, round_number: int, entries: Mapping[int, Entry]) ->
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         line = raw.rstrip("\r\n")
         rank_text = _field(line, 5, 8) if line.startswith("001 ") else ""
-        player = tournament.players.get(int(rank_text)) if rank_text.isdigit() else None
+        player = tournament.players.get(whole_number_or(rank_text, 0))
         if player is None or player.line != number or player.rank not in entries:
             out.append(line)
             continue
@@ -360,4 +365,4 @@ def write_results(text: str, round_number: int, entries: Mapping[int, Entry]) ->
 
 def _line_of(problem: str) -> int:
     number = problem.removeprefix("line ").split(":", 1)[0]
-    return int(number) if number.isdigit() else 0
+    return whole_number_or(number, 0)

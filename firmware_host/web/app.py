@@ -20,21 +20,27 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
+from urllib.parse import urlencode
 
 from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from engine.variant import VARIANTS
+from firmware_host.digits import whole_number, whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
+from firmware_host.tournament import arbiter
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
+from firmware_host.web.archive import PAGE, Archive
 from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
+from firmware_host.web.bounded import bounded
+from firmware_host.web.connections import GuardedSite
 from firmware_host.web.devices import Devices, device_name
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
-from firmware_host.web.feed import BLOCK_MS, format_cursor, id_key, parse_cursor
+from firmware_host.web.feed import BLOCK_MS, BadCursor, format_cursor, id_key, parse_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.headers import errors_as_replies, quiet_client_faults, security_headers
 from firmware_host.web.hub import Hub
@@ -55,8 +61,13 @@ __all__ = ["WebSettings", "build_app"]
 log = logging.getLogger(__name__)
 
 COOKIE = "draughtsboard_pair"
-#: Games an archive page or a selection's PDN holds at most (the newest that match).
-ARCHIVE_LIMIT = 500
+#: Games a selection's PDN holds at most (the newest that match; an archive page shows
+#: web/archive.py PAGE).
+PDN_GAMES = 500
+#: Archive requests (the page, its PDN) accepted per minute from one address.
+ARCHIVE_PER_MINUTE = 30
+#: The archive's filters (query parameters), each at most 80 characters.
+FILTERS = ("board", "since", "until", "player", "event", "variant", "result")
 #: A write to a live feed's client that takes longer ends the feed (s): it stopped reading.
 WRITE_TIMEOUT_S = 30.0
 #: Pairing attempts accepted per minute from one address.
@@ -116,20 +127,36 @@ class Site:
         self.hub = Hub(client, self._card_now, self._panel_now, block_ms=settings.block_ms,
                        clock=settings.clock, alive_every_s=settings.alive_every_s)
         self.feeds: dict[str, int] = {}
+        #: The archive's index (web/archive.py), and its requests per address.
+        self.archive = Archive(self.reader)
+        self.archive_limiter = RateLimiter(ARCHIVE_PER_MINUTE)
 
     # -- authorisation ------------------------------------------------------------------------
 
+    def _token(self, request: web.Request) -> bool:
+        """Whether the request sends the control token itself (a script)."""
+        bearer = request.headers.get("Authorization", "")
+        return bearer.startswith("Bearer ") and self.settings.keys.valid_token(bearer[7:].strip())
+
     def paired(self, request: web.Request) -> bool:
         """Whether the request may control the boards."""
-        keys = self.settings.keys
-        bearer = request.headers.get("Authorization", "")
-        if bearer.startswith("Bearer ") and keys.valid_token(bearer[7:].strip()):
+        if self._token(request):
             return True
         return self.settings.devices.check(request.cookies.get(COOKIE, "")) is not None
 
+    def _holder(self, request: web.Request) -> str:
+        """Who sends a paired request: the device (its id and name) or the token, and the
+        address (an audit entry's ``who``)."""
+        address = request.remote or "?"
+        device_id = self.settings.devices.check(request.cookies.get(COOKIE, ""))
+        if device_id is None or self._token(request):
+            return f"the control token from {address}"
+        return f"device {device_id} ({self.settings.devices.label(device_id)}) from {address}"
+
     def _csrf_ok(self, request: web.Request, form: dict[str, str]) -> bool:
-        if request.headers.get("Authorization", "").startswith("Bearer "):
-            return True  # a script with the token: no cookie to forge with
+        if request.headers.get("Authorization", "").startswith("Bearer ") \
+                and not request.cookies:
+            return True  # a script with the token and no cookie: nothing a page forges with
         origin = request.headers.get("Origin")
         if origin is not None and origin != f"{request.scheme}://{request.host}":
             return False  # another site, or this one over another scheme
@@ -200,46 +227,35 @@ class Site:
             settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
                       for n, label in control.SETTINGS]))
 
+    def _archive_allowed(self, request: web.Request) -> None:
+        """An archive request counts against its address's limit (each may read many games).
+
+        Raises:
+            web.HTTPTooManyRequests: over :data:`ARCHIVE_PER_MINUTE`.
+        """
+        if not self.archive_limiter.allow(request.remote or "?"):
+            raise web.HTTPTooManyRequests(text="too many requests: wait a minute",
+                                          headers={"Retry-After": "60"})
+
     async def games(self, request: web.Request) -> web.Response:
-        filters = {k: request.query.get(k, "")[:80] for k in
-                   ("board", "since", "until", "player", "variant", "result")}
-        games = await self._select(filters)
+        self._archive_allowed(request)
+        filters = _filters(request)
+        page = _page(request)
+        found = await self.archive.search(_outcome(filters), _day(filters, "since", 0.0),
+                                          _day(filters, "until", float("inf")), page)
         boards = await self.reader.boards()
         tr = viewer(request)
         return _html(self.views.page(
-            "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in reversed(games)], f=filters,
+            "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in found.games], f=filters,
             boards=boards, variants=[v.name for v in VARIANTS], outcomes=OUTCOMES,
-            paired=self.paired(request), limit=ARCHIVE_LIMIT))
-
-    async def _select(self, filters: dict[str, str]) -> list[GameRecord]:
-        since, until = _day(filters, "since", 0.0), _day(filters, "until", float("inf"))
-        boards = await self.reader.boards()
-        if filters["board"]:
-            boards = [b for b in boards if b == filters["board"]]
-        started = [(created, board, game_id) for board in boards
-                   for game_id, created in await self.reader.games_started(board, since)
-                   if created < until]
-        out = []
-        player = filters["player"].lower()
-        for _, board, game_id in sorted(started, reverse=True):  # newest first, up to LIMIT
-            game = await self.reader.game(board, game_id)
-            if game is None or (filters["variant"] and game.variant != filters["variant"]):
-                continue
-            wanted = outcome_of(filters["result"])
-            if wanted and game.result not in OUTCOMES[wanted][1]:
-                continue
-            names = (game.headers.get("White", "") + "\n" + game.headers.get("Black", ""))
-            if player and player not in names.lower():
-                continue
-            out.append(game)
-            if len(out) >= ARCHIVE_LIMIT:
-                break
-        return out[::-1]
+            paired=self.paired(request), limit=PAGE, page=page, more=found.more,
+            waiting=found.waiting, query=_query(filters)))
 
     async def games_pdn(self, request: web.Request) -> web.Response:
-        chosen = request.query.getall("game", [])[:1000]
+        self._archive_allowed(request)
+        chosen = request.query.getall("game", [])[:PDN_GAMES]
+        games: list[GameRecord] = []
         if chosen:
-            games = []
             for item in chosen:
                 board, _, game_id = item.partition("/")
                 if _ID.fullmatch(board) and _ID.fullmatch(game_id):
@@ -247,17 +263,20 @@ class Site:
                     if game is not None:
                         games.append(game)
         else:
-            filters = {k: request.query.get(k, "")[:80] for k in
-                       ("board", "since", "until", "player", "variant", "result")}
-            games = await self._select(filters)
+            filters = _filters(request)
+            found = await self.archive.search(_outcome(filters), _day(filters, "since", 0.0),
+                                              _day(filters, "until", float("inf")),
+                                              size=PDN_GAMES)
+            for summary in reversed(found.games):
+                game = await self.reader.game(summary.board_id, summary.game_id)
+                if game is not None:
+                    games.append(game)
         return _pdn(broadcast.render_games(games), "games.pdn")
 
     async def game_page(self, request: web.Request) -> web.Response:
         game = await self._game(request)
-        try:
-            ply = max(0, min(int(request.query.get("ply", len(game.moves))), len(game.moves)))
-        except ValueError:
-            ply = len(game.moves)
+        ply = whole_number_or(request.query.get("ply", "")[:20], len(game.moves), 0,
+                              len(game.moves))
         return _html(self.views.replay(game, ply, self.paired(request), viewer(request)))
 
     async def game_pdn(self, request: web.Request) -> web.Response:
@@ -303,14 +322,20 @@ class Site:
         board = request.query.get("board", "")
         if board and not _ID.fullmatch(board):
             raise web.HTTPBadRequest(text="bad board id")
+        # The page's cursor, and the browser's own (the last message's id) over it: checked
+        # before anything reads with it (a 400, never an id Redis refuses: web/feed.py).
+        try:
+            cursor = parse_cursor(request.query.get("cursor", ""))
+            for key, entry in parse_cursor(request.headers.get("Last-Event-ID", "")).items():
+                if id_key(entry) > id_key(cursor.get(key, "0-0")):
+                    cursor[key] = entry
+        except BadCursor as exc:
+            raise web.HTTPBadRequest(text=f"bad cursor: {exc}") from None
+        if board and board not in await self.reader.boards():
+            raise web.HTTPNotFound(text="no such board")
         address = request.remote or "?"
         if self.feeds.get(address, 0) >= self.settings.feeds_per_address:
             raise web.HTTPTooManyRequests(text="too many live feeds open from this address")
-        # The page's cursor, and the browser's own (the last message's id) over it.
-        cursor = parse_cursor(request.query.get("cursor", ""))
-        for key, entry in parse_cursor(request.headers.get("Last-Event-ID", "")).items():
-            if id_key(entry) > id_key(cursor.get(key, "0-0")):
-                cursor[key] = entry
         self.feeds[address] = self.feeds.get(address, 0) + 1
         try:
             return await self._stream(request, board or None, cursor)
@@ -341,6 +366,14 @@ class Site:
                                 type(exc).__name__)
         return response
 
+    async def health(self, request: web.Request) -> web.Response:
+        """``/health.json``: whether the web app reads the boards, and its live feed's reader's
+        figures (feeds open, streams read, boards set aside and why, restarts, faults) and the
+        bad records skipped: for a monitor, and for the tests."""
+        return web.json_response({"ok": True, "feed_reader": self.hub.health(),
+                                  "skipped_records": self.reader.rejects.count
+                                  + self.hub.reader.rejects.count})
+
     async def board_image(self, request: web.Request) -> web.Response:
         """``/board/<id>.svg``: the board's diagram as an image (``?flip=1``: from Black's
         side) for a broadcast or a chat to embed: no script, cacheable for a few seconds."""
@@ -351,10 +384,7 @@ class Site:
         if view.position is None:
             raise web.HTTPNotFound(text="the board has no game yet")
         flip = request.query.get("flip", "") in ("1", "true", "yes")
-        try:
-            size = max(120, min(int(request.query.get("size", "480")), 2000))
-        except ValueError:
-            size = 480
+        size = max(120, min(whole_number_or(request.query.get("size", "")[:20], 480), 2000))
         svg = board_svg(view.position, view.last_move, view.leds, size=size,
                         label=f"board {board_id}", flip=flip)
         tag = '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
@@ -375,8 +405,8 @@ class Site:
 
     async def pair(self, request: web.Request) -> web.Response:
         address = request.remote or "?"
-        refusal = (self.pair_guard.refusal(address) if self.pair_limiter.allow(address)
-                   else TOO_MANY_ATTEMPTS)
+        refusal = (self.pair_guard.begin(address) if self.pair_limiter.allow(address)
+                   else TOO_MANY_ATTEMPTS)  # (counted now, before the body is read)
         if refusal is not None:
             retry = {"Retry-After": str(60 * refusal.wait)}
             if "text/html" not in request.headers.get("Accept", ""):
@@ -388,17 +418,14 @@ class Site:
         form = await read_form(request)
         target = _next(form.get("next", "/"))
         if not self.settings.keys.valid_code(form.get("code", "")):
-            self.pair_guard.failed(address)
             log.warning("pairing refused from %s", address)
             return _html(self.views.page("pair.html", viewer(request), next=target,
                                          paired=False,
                                          error=viewer(request).gettext(NOT_THE_CODE)),
                          status=403)
+        self.pair_guard.succeeded(address)
         label = f"{device_name(request.headers.get('User-Agent', ''))} from {address}"
-        try:
-            cookie = self.settings.devices.pair(label)
-        except OverflowError as exc:
-            raise web.HTTPConflict(text=str(exc)) from None
+        cookie = self.settings.devices.pair(label)
         log.info("paired device %s from %s", cookie.split(".")[0], address)
         response = web.HTTPSeeOther(target)
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict",
@@ -441,7 +468,7 @@ class Site:
         if not self._csrf_ok(request, form):
             raise web.HTTPForbidden(text="the form is stale or from another site: reload")
         try:
-            fields = control.command_fields(form)
+            fields = control.command_fields(form, sides=self._token(request))
         except ValueError as exc:
             return _reply(request, board_id, str(exc), 400)
         if board_id not in await self.reader.boards():
@@ -451,6 +478,12 @@ class Site:
             tr = viewer(request)
             return _reply(request, board_id, tr.gettext("not sent: {board} is offline ({seen})")
                           .format(board=board_id, seen=alive.seen_in(tr.gettext)), 409)
+        if fields["name"] == "header":  # a name, event or round: audited with who set it
+            await arbiter.audit(self.client, self._holder(request), "header", board_id, "",
+                                tag=fields["tag"], value=fields["value"])
+        elif "side" in fields and not self._token(request):  # a side's button from a phone
+            await arbiter.audit(self.client, self._holder(request), fields["name"], board_id,
+                                "", side=fields["side"])
         await control.send(self.client, board_id, fields)
         label = fields["name"] if "value" not in fields else f"{fields['name']} {fields['value']}"
         return _reply(request, board_id, f"sent to {board_id}: {label}", 200)
@@ -487,15 +520,38 @@ def _reply(request: web.Request, board_id: str, message: str, status: int) -> we
     raise web.HTTPSeeOther(f"/board/{board_id}")
 
 
+def _filters(request: web.Request) -> dict[str, str]:
+    return {k: request.query.get(k, "")[:80] for k in FILTERS}
+
+
+def _outcome(filters: dict[str, str]) -> dict[str, str]:
+    """The archive's filters with the result's choice as the results it names (``white``:
+    ``1-0`` and ``2-0``, comma-separated; an older link's ``1-0`` too)."""
+    wanted = outcome_of(filters["result"])
+    return {**filters, "result": ",".join(sorted(OUTCOMES[wanted][1])) if wanted else ""}
+
+
+def _page(request: web.Request) -> int:
+    """The archive page asked for (1 when not a page number)."""
+    return whole_number_or(request.query.get("page", "1")[:20], 1, 1, 10**6)
+
+
+def _query(filters: dict[str, str]) -> str:
+    """The query string of ``filters`` (those set), for the page's links to its neighbours."""
+    return urlencode({k: v for k, v in filters.items() if v})
+
+
 def _day(filters: dict[str, str], key: str, default: float) -> float:
     """Unix time of the start of the filter's day (``until``: of the day after it)."""
     if not filters[key]:
         return default
     try:
-        day = datetime.fromisoformat(filters[key]).replace(tzinfo=UTC)
-    except ValueError:
+        year, month, day = filters[key].split("-")
+        date = datetime(whole_number(year, 1, 9998), whole_number(month, 1, 12),
+                        whole_number(day, 1, 31), tzinfo=UTC)
+    except ValueError:  # (not ASCII digits, out of range, or no such day: 2026-02-30)
         raise web.HTTPBadRequest(text=f"{key}: a date like 2026-12-01") from None
-    return day.timestamp() + (86400 if key == "until" else 0)
+    return date.timestamp() + (86400 if key == "until" else 0)
 
 
 #: A redirect target: a path of this site (one ``/``, then no ``/`` or ``\\``), made of the
@@ -523,7 +579,7 @@ def _not_modified(request: web.Request, tag: str, modified: datetime) -> bool:
     if since:
         try:
             return parsedate_to_datetime(since) >= modified
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # (a year of 20 digits overflows)
             return False
     return False
 
@@ -541,7 +597,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
     """The aiohttp application on ``client`` (a ``redis.asyncio`` client of the boards)."""
     from importlib.resources import files
 
-    site = Site(settings, client)
+    site = Site(settings, bounded(client))  # no reply larger than the web app reads
     # A hall feed's Last-Event-ID holds every board's stream id (about 30 bytes a board): room
     # for some 2,000 boards, beyond aiohttp's default 8 KB header field.
     pages = error_pages(site.views, viewer)  # a browser's error: a page, not a line
@@ -557,6 +613,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.get("/game/{board}/{game}.pdn", site.game_pdn),
         web.get("/game/{board}/{game}", site.game_page),
         web.get("/feed", site.feed),
+        web.get("/health.json", site.health),
         web.get("/broadcast.pdn", site.broadcast),
         web.get("/broadcast/round/{round}.pdn", site.broadcast),
         web.get("/broadcast/board/{board}.pdn", site.broadcast),
@@ -589,7 +646,7 @@ async def run_forever(runner: web.AppRunner, host: str, port: int, stop: asyncio
                       on_ready: Callable[[], None]) -> None:
     """Serve on ``host:port`` until ``stop`` is set; ``on_ready`` once it listens."""
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = GuardedSite(runner, host, port)  # web/connections.py
     try:
         await site.start()
     except OSError:

@@ -1,11 +1,14 @@
 """The arbiter console's server side: JSON routes under ``/arbiter``, behind an arbiter role.
 
 The arbiter role is a credential of its own, derived from a secret the web service holds (the
-control token): the ten-digit *arbiter code* pairs a browser (``POST /arbiter/pair``, a cookie
-of its own, HttpOnly, SameSite=Strict), the *arbiter token* serves scripts
-(``Authorization: Bearer <token>``). A phone paired for control is not an arbiter. Every
-``POST`` from a browser carries the CSRF field of its cookie (``csrf``, given by
-``/arbiter/state.json``) and comes from this site (``Origin``).
+control token): the ten-digit *arbiter code* (with named arbiters, each one's code) pairs a
+browser (``POST /arbiter/pair``: a session of its own, :mod:`~firmware_host.web.sessions`, its
+cookie HttpOnly, SameSite=Strict, expiring after a day, listed on the console and revocable
+there), the *arbiter token* serves scripts (``Authorization: Bearer <token>``, and no cookie).
+A phone paired for control is not an arbiter. Every ``POST`` from a browser carries its
+session's CSRF field (``csrf``, given by ``/arbiter/state.json``), comes from this site
+(``Origin``) and names its decision (``decision_id``, an id the console makes for each one:
+the same request again decides nothing twice; a script may send one too).
 
 Routes (:meth:`ArbiterSite.routes`):
 
@@ -31,7 +34,9 @@ Routes (:meth:`ArbiterSite.routes`):
 - ``POST /arbiter/correct-move`` (``board``, ``game_id``, ``ply``, ``move``, ``reason``): the
   game a board shows now is taken back to before ``ply`` and ``move`` played there (the board
   checks the move; the players then set up the corrected position);
-- ``GET /arbiter/audit.json`` (``count``): the audit log, newest first.
+- ``GET /arbiter/audit.json`` (``count``): the audit log, newest first;
+- ``POST /arbiter/revoke`` (``session``): end an arbiter session (another browser's, or this
+  one's).
 
 Each decision is an audit entry (:mod:`firmware_host.tournament.arbiter`) and a command the
 board carries out itself. Answers are JSON: ``{"ok": true, "message": "...", ...}`` (the
@@ -39,8 +44,8 @@ message says in words what was sent), or ``{"error": "..."}`` with 400 (a bad fo
 the arbiter, or a missing CSRF field) or 429.
 
 >>> keys = ArbiterKeys("s" * 32)
->>> len(keys.code), keys.valid_cookie(keys.new_cookie()), keys.valid_cookie("forged.00")
-(10, True, False)
+>>> len(keys.code), keys.valid_code(keys.code), keys.valid_code("0123456789")
+(10, -1, None)
 """
 
 from __future__ import annotations
@@ -49,7 +54,8 @@ import base64
 import binascii
 import hashlib
 import hmac
-import secrets
+import json
+import math
 import time
 from collections.abc import Awaitable, Callable
 
@@ -57,12 +63,14 @@ from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from firmware_host.digits import whole_number_or
 from firmware_host.feedback.texts import said_everywhere
+from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_, Translator
 from firmware_host.store.keys import ROUND_INDEX
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
-from firmware_host.tournament.pairing import Pairing, pairing_key
+from firmware_host.tournament.pairing import PAIRING_TAGS, Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
     LOOK_BACK,
     BoardFacts,
@@ -95,9 +103,12 @@ from firmware_host.web.arbiter_words import (
     sent_to,
 )
 from firmware_host.web.auth import CODE_DIGITS, TOO_MANY_ATTEMPTS, PairingGuard, RateLimiter
+from firmware_host.web.bounded import ReplyTooLarge
+from firmware_host.web.devices import device_name
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.reader import BoardView, Reader
+from firmware_host.web.sessions import DECISION, UNDER_WAY, ArbiterSession, ArbiterSessions
 from firmware_host.web.views import Views, move_label, player, viewer
 from firmware_host.web.views import result_words as game_result_words
 
@@ -116,7 +127,7 @@ class ArbiterKeys:
     names who decided; without, one code serves, and the log says ``arbiter``.
 
     >>> keys = ArbiterKeys("s" * 32, ("Eva Kok", "Jan de Vries"))
-    >>> keys.arbiter_of(keys.new_cookie(keys.valid_code(keys.codes["Jan de Vries"])))
+    >>> keys.name_of(keys.valid_code(keys.codes["Jan de Vries"]))
     'Jan de Vries'
     """
 
@@ -158,36 +169,10 @@ class ArbiterKeys:
                 found = index
         return found
 
-    def new_cookie(self, arbiter: int | None = -1) -> str:
-        """A new arbiter cookie: a random name with whose it is, and its signature."""
-        whose = "x" if arbiter is None or arbiter < 0 else str(arbiter)
-        name = f"{secrets.token_hex(8)}-{whose}"
-        return f"{name}.{self._mac('arbiter-cookie:' + name)}"
-
-    def valid_cookie(self, cookie: str) -> bool:
-        """Whether ``cookie`` was made by :meth:`new_cookie` with this secret (and names)."""
-        return self.arbiter_of(cookie) is not None
-
-    def arbiter_of(self, cookie: str) -> str | None:
-        """The arbiter a valid cookie is of (``""``: the one code's), None: not valid."""
-        name, _, mac = cookie.partition(".")
-        if not name or not hmac.compare_digest(
-                mac.encode(), self._mac("arbiter-cookie:" + name).encode()):
-            return None
-        index = name.rpartition("-")[2]
-        if index == "x":
-            return "" if not self.names else None
-        if index.isdigit() and int(index) < len(self.names):
-            return self.names[int(index)]
-        return None
-
-    def csrf(self, cookie: str) -> str:
-        """The CSRF field of a cookie's forms."""
-        return self._mac("arbiter-csrf:" + cookie)
-
-    def valid_csrf(self, cookie: str, field: str) -> bool:
-        """Whether ``field`` is the CSRF field of ``cookie``."""
-        return bool(cookie) and hmac.compare_digest(field.encode(), self.csrf(cookie).encode())
+    def name_of(self, arbiter: int | None) -> str:
+        """The named arbiter of :meth:`valid_code`'s answer ("": the one code's)."""
+        return self.names[arbiter] if arbiter is not None and 0 <= arbiter < len(
+            self.names) else ""
 
 
 #: The audit entries the console lists.
@@ -226,11 +211,15 @@ class ArbiterSite:
 
     def __init__(self, client: Redis, keys: ArbiterKeys, per_minute: int = 60,
                  clock: Callable[[], float] = time.time,
+                 sessions: ArbiterSessions | None = None,
                  wait_s: float = arbiter.ANSWER_WAIT_S) -> None:
         self.client = client
         #: How long a decision waits for the boards' answers.
         self.wait_s = wait_s
         self.keys = keys
+        #: The arbiter's browsers (web/sessions.py); the token's decisions remembered too.
+        self.sessions = ArbiterSessions(clock) if sessions is None else sessions
+        self.token_decisions = ArbiterSession("token", "", "the arbiter token", 0.0, math.inf)
         self.reader = Reader(client)
         self.limiter = RateLimiter(per_minute)
         self.guard = PairingGuard()
@@ -259,54 +248,89 @@ class ArbiterSite:
             web.post("/arbiter/import", self._guarded(self.import_list)),
             web.post("/arbiter/decide", self._guarded(self.decide)),
             web.post("/arbiter/carry", self._guarded(self.carry)),
+            web.post("/arbiter/revoke", self._guarded(self.revoke)),
         ]
 
     # -- who is asking ------------------------------------------------------------------------
 
-    def who(self, request: web.Request) -> str | None:
-        """Who the request comes from, if it is the arbiter (None: it is not)."""
+    def caller(self, request: web.Request) -> tuple[str, ArbiterSession | None] | None:
+        """Who the request comes from and its session, if it is the arbiter (None: it is
+        not; a session of None: the arbiter token)."""
         address = request.remote or "?"
         bearer = request.headers.get("Authorization", "")
         if bearer.startswith("Bearer ") and hmac.compare_digest(
                 bearer[7:].strip().encode(), self.keys.token.encode()):
-            return f"arbiter token from {address}"
-        cookie = request.cookies.get(COOKIE, "")
-        arbiter = self.keys.arbiter_of(cookie) if cookie else None
-        if arbiter is None:
+            return f"arbiter token from {address}", None
+        session = self.sessions.check(request.cookies.get(COOKIE, ""))
+        if session is None:
             return None
-        return f"{arbiter or 'arbiter ' + cookie[:8]} from {address}"
+        named = session.arbiter or f"arbiter {session.session_id}"
+        return f"{named} from {address}", session
 
-    def _csrf_ok(self, request: web.Request, form: dict[str, str]) -> bool:
-        if request.headers.get("Authorization", "").startswith("Bearer "):
-            return True  # a script with the token: no cookie to forge with
+    def who(self, request: web.Request) -> str | None:
+        """Who the request comes from, if it is the arbiter (None: it is not)."""
+        found = self.caller(request)
+        return None if found is None else found[0]
+
+    def _csrf_ok(self, request: web.Request, session: ArbiterSession | None,
+                 form: dict[str, str]) -> bool:
+        if session is None and not request.cookies:
+            return True  # a script with the token and no cookie: nothing a page forges with
         origin = request.headers.get("Origin")
         if origin is not None and origin != f"{request.scheme}://{request.host}":
             return False
-        return self.keys.valid_csrf(request.cookies.get(COOKIE, ""), form.get("csrf", ""))
+        return session is not None and hmac.compare_digest(form.get("csrf", "").encode(),
+                                                           session.csrf.encode())
 
     def _guarded(self, handler: Callable[[web.Request, str, dict[str, str]],
                                          Awaitable[web.Response]],
                  post: bool = True) -> Handler:
         async def guarded(request: web.Request) -> web.StreamResponse:
-            who = self.who(request)
-            if who is None:
+            found = self.caller(request)
+            if found is None:
                 return _error(403, viewer(request).gettext(
                     N_("the arbiter only: pair with the arbiter code")))
-            form: dict[str, str] = {}
-            if post:
-                if not self.limiter.allow(request.remote or "?"):
-                    return _error(429, viewer(request).gettext(
-                        N_("too many requests: wait a minute")))
-                form = await read_form(request)  # an unreadable body: a 400
-                if not self._csrf_ok(request, form):
-                    return _error(403, viewer(request).gettext(
-                        N_("the form is stale or from another site: reload")))
+            who, session = found
+            if not post:
+                return await self._decide(request, handler, who, {})
+            if not self.limiter.allow(request.remote or "?"):
+                return _error(429, viewer(request).gettext(
+                    N_("too many requests: wait a minute")))
+            form = await read_form(request)  # an unreadable body: a 400
+            if not self._csrf_ok(request, session, form):
+                return _error(403, viewer(request).gettext(
+                    N_("the form is stale or from another site: reload")))
+            decision = form.get("decision_id", "")
+            memory = session if session is not None else self.token_decisions
+            if not decision and session is None:
+                return await self._decide(request, handler, who, form)  # a script's own way
+            if not DECISION.fullmatch(decision):
+                return _error(400, viewer(request).gettext(
+                    N_("the form is stale or from another site: reload")))
+            before = memory.begin(decision)
+            if before == UNDER_WAY:
+                return _error(409, viewer(request).gettext(
+                    N_("this decision is being sent already")))
+            if isinstance(before, dict):
+                return web.json_response({**before, "again": True})  # nothing decided twice
+            response = None
             try:
-                return await handler(request, who, form)
-            except arbiter.ArbiterError as exc:
-                return _error(400, exc.words(viewer(request).gettext))
+                response = await self._decide(request, handler, who, form)
+            finally:
+                done = (json.loads(response.text or "{}") if response is not None
+                        and response.status == 200 and response.text else None)
+                memory.done(decision, done)
+            return response
 
         return guarded
+
+    async def _decide(self, request: web.Request, handler: Callable[
+            [web.Request, str, dict[str, str]], Awaitable[web.Response]], who: str,
+            form: dict[str, str]) -> web.Response:
+        try:
+            return await handler(request, who, form)
+        except arbiter.ArbiterError as exc:
+            return _error(400, exc.words(viewer(request).gettext))
 
     # -- pairing ------------------------------------------------------------------------------
 
@@ -315,7 +339,7 @@ class ArbiterSite:
         to the console, or the form again with the reason it was refused)."""
         address = request.remote or "?"
         html = _wants_html(request)
-        refusal = self.guard.refusal(address) if self.limiter.allow(address) else TOO_MANY_ATTEMPTS
+        refusal = self.guard.begin(address) if self.limiter.allow(address) else TOO_MANY_ATTEMPTS
         if refusal is not None:
             if not html:
                 return _error(429, str(refusal))
@@ -326,17 +350,20 @@ class ArbiterSite:
         code = data.get("code", "")
         arbiter = self.keys.valid_code(code) if isinstance(code, str) else None
         if arbiter is None:
-            self.guard.failed(address)
             message = viewer(request).gettext(NOT_THE_ARBITER_CODE)
             return (self._pair_page(request, message, 403) if html
                     else _error(403, "not the arbiter code"))
-        cookie = self.keys.new_cookie(arbiter)
-        response: web.Response = web.json_response({"ok": True, "csrf": self.keys.csrf(cookie)})
+        self.guard.succeeded(address)
+        label = f"{device_name(request.headers.get('User-Agent', ''))} from {address}"
+        cookie = self.sessions.open(label, self.keys.name_of(arbiter))
+        session = self.sessions.check(cookie)
+        response: web.Response = web.json_response(
+            {"ok": True, "csrf": session.csrf if session is not None else ""})
         if html:
             chosen = f"?lang={viewer(request).language}" if "lang" in request.query else ""
             response = web.Response(status=303, headers={"Location": "/arbiter" + chosen})
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict",
-                            max_age=14 * 24 * 3600, path="/arbiter")
+                            max_age=int(self.sessions.lifetime), path="/arbiter")
         return response
 
     def _pair_page(self, request: web.Request, error: str, status: int = 200) -> web.Response:
@@ -392,13 +419,16 @@ class ArbiterSite:
         }
 
     async def _waiting(self, board_id: str) -> dict[str, str]:
-        """The pairing waiting for a board's next game (its PDN tags; {}: none)."""
+        """The pairing waiting for a board's next game (its PDN tags, each one printable line
+        of at most MAX_HEADER_LENGTH; {}: none, or not a pairing)."""
         try:
-            raw: object = await self.client.hgetall(pairing_key(board_id))
-        except ResponseError:  # a key of another type: no pairing
+            raw: object = await self.client.hmget(pairing_key(board_id), *PAIRING_TAGS)
+        except (ResponseError, ReplyTooLarge):  # a key of another type, or huge: no pairing
             return {}
-        return {_decoded(k): _decoded(v) for k, v in (raw if isinstance(raw, dict) else {}
-                                                       ).items()}
+        values = raw if isinstance(raw, list) else []
+        return {tag: text for tag, value in zip(PAIRING_TAGS, values, strict=False)
+                if value is not None and (text := _decoded(value))
+                and len(text) <= MAX_HEADER_LENGTH and text.isprintable()}
 
     async def _current_rounds(self) -> dict[str, tuple[StoredRound, Pairing]]:
         """Each board's pairing in its event's newest imported round (a board in two events'
@@ -434,12 +464,12 @@ class ArbiterSite:
 
     async def page(self, request: web.Request) -> web.Response:
         """The console (the pairing form for a browser that is not the arbiter's)."""
-        who = self.who(request)
-        if who is None:
+        found = self.caller(request)
+        if found is None:
             return self._pair_page(request, "")
+        who, session = found
         boards = await self.reader.boards()
         cursor = await self.reader.last_ids(boards)
-        cookie = request.cookies.get(COOKIE, "")
         tr = viewer(request)
         shown = [{**facts, "diagram": self.views.diagram(view, 200, tr)}
                  for view, facts in await self._boards()]
@@ -448,26 +478,44 @@ class ArbiterSite:
             rounds=_rounds(shown), statuses=_counts(shown), status_words=STATUSES,
             encodings=ENCODINGS, decisions=DECISION_CHOICES,
             decision_words=dict(DECISION_CHOICES),
-            csrf=self.keys.csrf(cookie) if cookie else "", who=who, results=RESULT_CHOICES,
-            sides=SIDES, corrected=CORRECTED_CHOICES,
+            csrf=session.csrf if session is not None else "", who=who,
+            results=RESULT_CHOICES, sides=SIDES, corrected=CORRECTED_CHOICES,
+            sessions=self._sessions(session),
             audit=await _audit(self.client, viewer(request)), paired=False,
-            audit_time=lambda t: time.strftime("%H:%M:%S", time.gmtime(t))))
+            audit_time=lambda t: time.strftime("%H:%M:%S", time.gmtime(t)),
+            session_time=lambda t: time.strftime("%Y-%m-%d %H:%M", time.gmtime(t))))
 
     async def state(self, request: web.Request, who: str, form: dict[str, str]
                     ) -> web.Response:
-        """Every board, the newest audit entries, the CSRF field."""
-        cookie = request.cookies.get(COOKIE, "")
+        """Every board, the newest audit entries, the arbiter sessions, the CSRF field."""
+        found = self.caller(request)
+        session = found[1] if found is not None else None
         shown = [facts for _, facts in await self._boards()]
         return web.json_response({
             "boards": shown, "rounds": _rounds(shown),
             "audit": await _audit(self.client, viewer(request)),
-            "csrf": self.keys.csrf(cookie) if cookie else None, "who": who})
+            "sessions": self._sessions(session),
+            "csrf": session.csrf if session is not None else None, "who": who})
+
+    def _sessions(self, this: ArbiterSession | None) -> list[dict[str, object]]:
+        """The open arbiter sessions, as the console lists them."""
+        return [s.as_json(this=s is this) for s in self.sessions.list()]
+
+    async def revoke(self, request: web.Request, who: str, form: dict[str, str]
+                     ) -> web.Response:
+        """End the arbiter session ``session`` (audited)."""
+        session_id = form.get("session", "")[:20]
+        if not self.sessions.revoke(session_id):
+            raise arbiter.ArbiterError(N_("no arbiter session {session}"),
+                                       session=repr(session_id))
+        await arbiter.audit(self.client, who, "revoke_session", "*", "", session=session_id)
+        return _sent(request, N_("Session {session} ended"), session=session_id)
 
     async def audit(self, request: web.Request, who: str, form: dict[str, str]
                     ) -> web.Response:
         """The audit log, newest first (``count``, at most 1000)."""
-        count = request.query.get("count", "100")
-        number = int(count) if count.isdigit() else 100
+        count = request.query.get("count", "100")[:20]
+        number = whole_number_or(count, 100)  # (not a number of entries: the default)
         return web.json_response({"audit": await arbiter.audit_entries(self.client, number)})
 
     # -- decisions ----------------------------------------------------------------------------
@@ -816,8 +864,14 @@ def _played(game: GameRecord) -> bool:
 
 
 def _rounds(boards: list[dict[str, object]]) -> list[str]:
-    """The rounds whose pairing waits for a board, in order (``3`` before ``10``)."""
-    found = {str(b["waiting"]) for b in boards if b.get("waiting")}
+    """The rounds whose pairing waits for a board, in order (``3`` before ``10``); a waiting
+    "round" that is not a round number (``²``: a board wrote it) is left out.
+
+    >>> _rounds([{"waiting": "10"}, {"waiting": "3"}, {"waiting": "²"}, {"waiting": None}])
+    ['3', '10']
+    """
+    found = {str(b["waiting"]) for b in boards
+             if isinstance(b.get("waiting"), str) and is_round(str(b["waiting"]))}
     return sorted(found, key=round_order)
 
 

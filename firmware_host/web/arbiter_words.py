@@ -37,6 +37,9 @@ TERMINATIONS = {**WORDS["termination"], "time": N_("time"), "time_forfeit": N_("
                 "bye": N_("bye")}
 #: The sides, in words.
 SIDES = {"white": N_("White"), "black": N_("Black")}
+#: The PDN tags a paired device sets, in words.
+TAG_WORDS = {"White": N_("White"), "Black": N_("Black"), "Event": N_("Event"),
+             "Round": N_("Round"), "Site": N_("Site")}
 #: The words the console's script writes itself (app.js), besides the hall's.
 SCRIPT_WORDS = (N_("sending…"), N_("Sent to {board}."), N_("the boards"),
                 N_("Not done: {error}"), N_("Not sent: no connection to the web service."),
@@ -86,6 +89,8 @@ AUDIT_WORDS = {
     "carry": N_("{board}: the game carried to {to}"),
     "rename": N_("{board}: names corrected to {names}"),
     "import": N_("round {round} imported"),
+    "header": N_("{board}: {tag} set to {value} by {who}"),
+    "revoke_session": N_("arbiter session {session} ended"),
 }
 #: One board's answer to a decision, after the decision in words (``{why}``: the board's
 #: refusal in words).
@@ -206,7 +211,10 @@ def decision_words(entry: Mapping[str, object], tr: Translator = ENGLISH) -> str
         ply=detail.get("ply", "?"), move=detail.get("move", "?"), to=detail.get("to", "?"),
         round=" ".join(str(detail.get(k, "")) for k in ("round", "event")).strip() or "?",
         names=" – ".join(str(v) for v in (detail.get("after") or {}).values()
-                         if isinstance(detail.get("after"), dict)) or "?")
+                         if isinstance(detail.get("after"), dict)) or "?",
+        tag=tr.gettext(TAG_WORDS.get(str(detail.get("tag")), str(detail.get("tag", "?")))),
+        value=detail.get("value", "?"), session=detail.get("session", "?"),
+        who=entry.get("who", "?"))
 
 
 def audit_words(entry: Mapping[str, object], tr: Translator = ENGLISH) -> str:

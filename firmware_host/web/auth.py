@@ -178,13 +178,17 @@ class PairingGuard:
     >>> guard = PairingGuard(clock=lambda: now[0], per_address=2, per_hour=3)
     >>> guard.refusal("a") is None
     True
-    >>> guard.failed("a"); guard.failed("a"); str(guard.refusal("a"))
-    'too many wrong codes from this address: wait 15 min'
-    >>> guard.failed("b"); str(guard.refusal("c"))[:42]
+    >>> guard.begin("a"), guard.begin("a"), str(guard.begin("a"))
+    (None, None, 'too many wrong codes from this address: wait 15 min')
+    >>> guard.begin("b"); str(guard.begin("c"))[:42]
     'too many wrong codes: pairing is locked fo'
     >>> now[0] = 3601.0
     >>> guard.refusal("a") is None and guard.refusal("c") is None
     True
+
+    An attempt counts as a wrong code from the moment it begins (:meth:`begin`, before its
+    body is read and its code compared: one call, so N guesses sent at once count N), and is
+    taken back when the code was right (:meth:`succeeded`).
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic,
@@ -211,7 +215,19 @@ class PairingGuard:
             return Refusal(LOCKED_ADDRESS, wait)
         return None
 
-    def failed(self, address: str) -> None:
-        """Count a wrong code from ``address``."""
-        self._all.append(self._clock())
-        self._by_address.allow(address)
+    def begin(self, address: str) -> Refusal | None:
+        """Why ``address`` may not try a code now; else None, and the attempt is counted as a
+        wrong code already (in the same call: no other attempt comes between)."""
+        refusal = self.refusal(address)
+        if refusal is None:
+            self._all.append(self._clock())
+            self._by_address.allow(address)
+        return refusal
+
+    def succeeded(self, address: str) -> None:
+        """The code of an attempt of ``address`` was right: it is not a wrong code."""
+        if self._all:
+            self._all.pop()
+        times = self._by_address._seen.get(address)
+        if times:
+            times.pop()

@@ -13,6 +13,17 @@ like a button press. Everything is checked here first, and again by the board at
 Traceback (most recent call last):
 ...
 ValueError: unknown command 'rm -rf'
+
+A paired phone presses the board's own buttons, with the board's own rule for the side: in
+``play`` the player's (the board refuses another), in ``record`` the side of the button, as a
+board has a draw and a resign button at each player's edge (docs/players.md). It names no
+``side`` field of its own (a script with the control token may name one); each press of a
+side's button from a phone is in the audit log with the device.
+
+>>> command_fields({"command": "resign", "side": "white"})
+Traceback (most recent call last):
+...
+ValueError: resign: a button of the board names no side
 """
 
 from __future__ import annotations
@@ -91,22 +102,36 @@ def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
                  for button in SIDED.get(name, ((name, label),)))
 
 
-def command_fields(form: Mapping[str, str]) -> dict[str, str]:
-    """The command stream fields of a control form (without ``time``); a button's
-    ``command:side`` (``draw:white``) names the side.
+def command_fields(form: Mapping[str, str], sides: bool = False) -> dict[str, str]:
+    """The command stream fields of a control form (without ``time``); ``sides``: a ``side``
+    field may be named (the control token's scripts, not a paired device). A button of each
+    side (``draw:white``, ``resign:black``: the board's own buttons of ``record`` mode, where a
+    side-less one is refused) names its side on either; the board takes a side only in
+    ``record`` mode (in ``play`` only the player's: docs/players.md).
 
     >>> command_fields({"command": "resign:black"})
     {'name': 'resign', 'side': 'black'}
+    >>> command_fields({"command": "newgame:black"})
+    Traceback (most recent call last):
+    ...
+    ValueError: newgame: a button of the board names no side
 
     Raises:
-        ValueError: an unknown command, a value not allowed, a side not white or black.
+        ValueError: an unknown command, a value not allowed, a side named (or not white or
+            black).
     """
     name, _, sided = form.get("command", "").partition(":")
     fields: dict[str, str] = {}
     value = form.get("value", "").strip()
     if name in SIMPLE:
         fields["name"] = name
-        side = sided or form.get("side", "")
+        side = form.get("side", "")
+        if side and not sides:  # a paired device presses the board's own buttons, for the
+            raise ValueError(f"{name}: a button of the board names no side")  # side they do
+        if sided:  # a button of one side (record mode's own): draw and resign only
+            if name not in SIDED:
+                raise ValueError(f"{name}: a button of the board names no side")
+            side = sided
         if side:
             if side not in ("white", "black"):
                 raise ValueError(f"bad side {side!r}")

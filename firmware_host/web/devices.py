@@ -24,14 +24,15 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MAX_DEVICES", "Device", "Devices", "device_name", "devices_file"]
+__all__ = ["MAX_DEVICES", "Device", "Devices", "cookie_holder", "device_name", "devices_file"]
 
 log = logging.getLogger(__name__)
 
-#: Devices paired at once at most (pairing one more asks to revoke one first).
+#: Devices paired at once at most (pairing one more revokes the one paired longest ago).
 MAX_DEVICES = 200
 _ID = re.compile(r"[0-9a-f]{8}")
 
@@ -63,6 +64,24 @@ class Device:
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def cookie_holder(cookie: str, digests: Callable[[str], str | None]) -> str | None:
+    """The id of a ``<id>.<secret>`` cookie (a paired device's, an arbiter session's) whose
+    secret's SHA-256 is ``digests(id)``; None: malformed, unknown or not its secret.
+
+    >>> cookie_holder("0a1b2c3d.s3cret", {"0a1b2c3d": _digest("s3cret")}.get)
+    '0a1b2c3d'
+    >>> cookie_holder("0a1b2c3d.other", {"0a1b2c3d": _digest("s3cret")}.get) is None
+    True
+    """
+    holder, _, secret = cookie.partition(".")
+    if not _ID.fullmatch(holder) or not secret or len(secret) > 100:
+        return None
+    digest = digests(holder)
+    if digest is None or not hmac.compare_digest(digest, _digest(secret)):
+        return None
+    return holder
 
 
 #: (token in the User-Agent, name) in the order they are looked for.
@@ -160,14 +179,15 @@ class Devices:
         return sorted(self._devices.values(), key=lambda d: d.created)
 
     def pair(self, label: str, now: float | None = None) -> str:
-        """Pair a new device; return its cookie.
-
-        Raises:
-            OverflowError: :data:`MAX_DEVICES` are paired already.
-        """
+        """Pair a new device; return its cookie. With :data:`MAX_DEVICES` paired already, the
+        one paired longest ago is revoked to make room (logged): pairing never locks every
+        device out."""
         self._load()
-        if len(self._devices) >= MAX_DEVICES:
-            raise OverflowError(f"{MAX_DEVICES} devices are paired: revoke one first")
+        while len(self._devices) >= MAX_DEVICES:
+            oldest = min(self._devices.values(), key=lambda d: d.created)
+            del self._devices[oldest.device_id]
+            log.info("web: %d devices are paired: revoked the oldest, %s (%s), for a new one",
+                     MAX_DEVICES, oldest.device_id, oldest.label)
         device_id = secrets.token_hex(4)
         while device_id in self._devices:
             device_id = secrets.token_hex(4)
@@ -179,14 +199,14 @@ class Devices:
 
     def check(self, cookie: str) -> str | None:
         """The id of the device holding ``cookie``, or None (unknown, revoked, malformed)."""
-        device_id, _, secret = cookie.partition(".")
-        if not _ID.fullmatch(device_id) or not secret or len(secret) > 100:
-            return None
+        self._load()
+        return cookie_holder(cookie, lambda i: d.digest if (d := self._devices.get(i)) else None)
+
+    def label(self, device_id: str) -> str:
+        """The name of a paired device ("" if there is none of that id)."""
         self._load()
         device = self._devices.get(device_id)
-        if device is None or not hmac.compare_digest(device.digest, _digest(secret)):
-            return None
-        return device_id
+        return device.label if device is not None else ""
 
     def revoke(self, device_id: str) -> bool:
         """Revoke a device; False if no device has that id."""

@@ -26,15 +26,17 @@ import json
 import logging
 import math
 import re
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 
 from engine import Board
 from engine.errors import DraughtsError
 from engine.outcome import RESULTS
 from engine.variant import find_variant
+from firmware_host.store.keys import board_id_problem
 
-__all__ = ["MAX_EVENT_BYTES", "BadRecord", "Rejects", "board_id", "check_op", "game_id",
-           "load_json", "number", "text"]
+__all__ = ["MAX_EVENT_BYTES", "BadRecord", "Rejects", "board_id", "check_op", "fen_text",
+           "game_id", "led_frame", "load_json", "number", "square", "text"]
 
 log = logging.getLogger(__name__)
 
@@ -54,35 +56,106 @@ SQUARE = re.compile(r"[0-9]{1,3}|[A-Za-z][0-9]{1,2}")
 MOVE_TEXT = re.compile(rf"(?:{SQUARE.pattern})(?:[-x:×](?:{SQUARE.pattern})){{1,40}}")
 
 
+#: The most squares a FEN names (a 12x12 board has 72): more is no position.
+MAX_FEN_SQUARES = 144
+_FEN_ITEM = re.compile(r"(K?)([0-9]{1,3}|[A-Za-z][0-9]{1,2})(?:-([0-9]{1,3}))?")
+
+
+def fen_text(value: object) -> str:
+    """A FEN as the live feed passes it to the page's script, which draws it: the shape of a
+    PDN FEN (``W:W31-50,K12:B1-20``), at most :data:`MAX_FEN_SQUARES` squares once its ranges
+    are counted out (``W1-300000000`` is no position: a browser expanding it stops).
+
+    >>> fen_text("W:W31-50:B1-20"), fen_text("B:Wa1,c3:Bh8.")
+    ('W:W31-50:B1-20', 'B:Wa1,c3:Bh8.')
+    >>> fen_text("W:W1-300000000:B1")
+    Traceback (most recent call last):
+    ...
+    firmware_host.web.edge.BadRecord: 'W:W1-300000000:B1' is not a FEN of at most 144 squares
+    """
+    fen = text(value, 1000)
+    turn, *sides = fen.removesuffix(".").split(":")
+    count = 0
+    shaped = turn in ("W", "B") and len(sides) <= 2
+    for side in sides if shaped else ():
+        if side[:1] not in ("W", "B"):
+            shaped = False
+            break
+        for item in filter(None, side[1:].split(",")):
+            found = _FEN_ITEM.fullmatch(item)
+            if found is None or (found[3] is not None and not found[2].isdigit()):
+                shaped = False
+                break
+            first = int(found[2]) if found[2].isdigit() else 0
+            count += 1 if found[3] is None else max(0, int(found[3]) - first + 1)
+    if not shaped or count > MAX_FEN_SQUARES:
+        raise BadRecord(f"{fen[:60]!r} is not a FEN of at most {MAX_FEN_SQUARES} squares")
+    return fen
+
+
+def square(value: object) -> str:
+    """A square's name (``32``, ``c3``).
+
+    >>> square("c3"), square(32)
+    ('c3', '32')
+    """
+    name = str(value) if isinstance(value, int) and not isinstance(value, bool) else text(value)
+    if not SQUARE.fullmatch(name):
+        raise BadRecord(f"{name[:20]!r} is not a square")
+    return name
+
+
 class BadRecord(ValueError):
     """A value read from Redis fails the edge's checks."""
 
 
 class Rejects:
-    """The bad records a reader skipped: counted, each logged once (key and entry id).
+    """The bad records a reader skipped: counted, and said in the log at most once a minute a
+    key (the first bad record of a key, then, a minute later, how many more there were), and
+    at most :data:`LINES` lines a minute in all: a key of a million bad entries costs a line,
+    not a million.
 
-    >>> rejects = Rejects()
-    >>> rejects.skip("k", "1-0", "bad"), rejects.skip("k", "1-0", "bad"), rejects.count
-    (True, False, 1)
+    >>> now = [0.0]
+    >>> rejects = Rejects(clock=lambda: now[0])
+    >>> [rejects.skip("k", f"{n}-0", "bad") for n in range(3)], rejects.count
+    ([True, False, False], 3)
+    >>> now[0] = 61.0
+    >>> rejects.skip("k", "9-0", "bad"), rejects.count
+    (True, 4)
     """
 
-    #: Distinct bad records remembered (then the memory starts again: a line each again).
+    #: Seconds between two lines about one key.
+    EVERY_S = 60.0
+    #: Lines a minute at most, whatever the number of keys.
+    LINES = 20
+    #: Keys remembered (then the memory starts again).
     LIMIT = 10_000
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.count = 0
-        self._seen: set[tuple[str, str]] = set()
+        self._clock = clock
+        #: key -> (when it was last said, bad records since)
+        self._said: dict[str, tuple[float, int]] = {}
+        self._minute = (-math.inf, 0)  # (when the minute began, lines in it)
 
     def skip(self, key: str, entry: str, why: object) -> bool:
-        """Count and log the bad record ``entry`` of ``key``; True the first time."""
-        if (key, entry) in self._seen:
-            return False
-        if len(self._seen) >= self.LIMIT:
-            self._seen.clear()
-        self._seen.add((key, entry))
+        """Count the bad record ``entry`` of ``key``; True when it was said in the log."""
         self.count += 1
-        log.warning("web: skipped a bad record: key %r entry %r: %.200s", key[:200],
-                    entry[:100], str(why).replace("\n", " "))
+        now = self._clock()
+        last, since = self._said.get(key, (-math.inf, 0))
+        began, lines = self._minute
+        if now - began >= self.EVERY_S:
+            began, lines = now, 0
+        if now - last < self.EVERY_S or lines >= self.LINES:
+            self._said[key] = (last, since + 1)
+            return False
+        if len(self._said) >= self.LIMIT:
+            self._said.clear()
+        self._said[key] = (now, 0)
+        self._minute = (began, lines + 1)
+        more = f" ({since} more bad records in this key since the last line)" if since else ""
+        log.warning("web: skipped a bad record: key %r entry %r: %.200s%s", key[:200],
+                    entry[:100], str(why).replace("\n", " "), more)
         return True
 
 
@@ -101,16 +174,20 @@ def text(value: object, limit: int | None = None) -> str:
     return value
 
 
-def board_id(value: object) -> str:
-    """A board id, by the configuration's rule."""
+def game_id(value: object) -> str:
+    """A game id: the configuration's rule for a board id (no ``:``, newline or space)."""
     name = text(value)
     if not ID.fullmatch(name):
         raise BadRecord(f"{name[:80]!r} is not an id (letters, digits, - and _, at most 63)")
     return name
 
 
-#: Game ids follow the same rule.
-game_id = board_id
+def board_id(value: object) -> str:
+    """A board id, by the configuration's rule (and not the name of a shared key)."""
+    name = game_id(value)
+    if board_id_problem(name) is not None:
+        raise BadRecord(f"{name!r} is the name of a shared key, not a board")
+    return name
 
 
 def number(value: object, low: float, high: float) -> float:
@@ -138,8 +215,50 @@ def integer(value: object, low: int, high: int) -> int:
     return result
 
 
+#: The most lit squares of an LED frame (every square of the largest board, and some).
+MAX_LIT = 200
+
+
+def led_frame(value: object) -> dict[str, tuple[str, str]]:
+    """An LED frame (``{square: [pattern, role]}``) with what is not one left out: square
+    names, a pattern and a role of at most 20 printable characters each, at most
+    :data:`MAX_LIT` squares.
+
+    >>> led_frame({"c3": ["on", "from"], "zz": ["on", "to"], "d4": ["x" * 99, "to"], "e5": 1})
+    {'c3': ('on', 'from')}
+    """
+    if not isinstance(value, dict):
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for name, led in list(value.items())[:MAX_LIT]:
+        try:
+            if not isinstance(led, list | tuple) or len(led) != 2:
+                continue
+            out[square(name)] = (text(led[0], 20), text(led[1], 20))
+        except BadRecord:
+            continue
+    return out
+
+
 def _reject_constant(name: str) -> None:
     raise BadRecord(f"{name} is not JSON")
+
+
+def _integer(number_text: str) -> int:
+    """A JSON integer of at most 18 digits (a board writes none longer; a 400-digit one would
+    reach the pages as a number no clock or time can be)."""
+    if len(number_text.lstrip("-")) > 18:
+        raise BadRecord(f"{number_text[:20]}... is too long an integer")
+    return int(number_text)
+
+
+def _finite(number_text: str) -> float:
+    """A JSON number read as a float only if finite (``1e400`` overflows to infinity, which
+    ``json.dumps`` writes as ``Infinity``: no browser reads that back)."""
+    value = float(number_text)
+    if not math.isfinite(value):
+        raise BadRecord(f"{number_text[:20]} is not a finite number")
+    return value
 
 
 def load_json(raw: object, limit: int = MAX_EVENT_BYTES) -> object:
@@ -149,7 +268,8 @@ def load_json(raw: object, limit: int = MAX_EVENT_BYTES) -> object:
         raise BadRecord(f"{len(raw)} bytes: more than {limit}")
     source = text(raw)
     try:
-        return json.loads(source, parse_constant=_reject_constant)
+        return json.loads(source, parse_constant=_reject_constant, parse_float=_finite,
+                          parse_int=_integer)
     except BadRecord:
         raise
     except (ValueError, RecursionError) as exc:

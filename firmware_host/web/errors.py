@@ -77,6 +77,7 @@ DETAILS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"too many commands: wait a minute", N_("Too many commands: wait a minute.")),
         (r"too many live feeds open from this address",
          N_("Too many live feeds are open from this address.")),
+        (r"bad cursor: .*", N_("The live feed's place is not understood: reload the page.")),
         (r"the form is stale or from another site: reload",
          N_("The form is out of date or comes from another site: reload the page.")),
         (r"the form did not arrive in time", N_("The form did not arrive in time.")),

@@ -14,6 +14,8 @@ False
 False
 >>> of(None, now=1.0), of(b"not json", now=1.0).seen
 (Liveness(online=False, seen=None), None)
+>>> of(b'{"time": 1e20, "state": "running"}', 1.0), of(b'{"time": ' + b"9" * 400 + b'}', 1.0)
+(Liveness(online=False, seen=None), Liveness(online=False, seen=None))
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from firmware_host.i18n import N_
 from firmware_host.store.keys import BoardKeys
 
-__all__ = ["OFFLINE_AFTER_S", "Liveness", "alive_key", "of", "read"]
+__all__ = ["ALIVE_BYTES", "OFFLINE_AFTER_S", "Liveness", "alive_key", "of", "read"]
 
 #: The words of "last seen" (the page's and the feed's, in the viewer's language).
 LAST_SEEN = N_("last seen {time}")
@@ -37,6 +40,10 @@ NEVER_SEEN = N_("never seen")
 
 #: A heartbeat older than this (seconds) means the board's service is gone.
 OFFLINE_AFTER_S = 15.0
+#: The latest Unix time read (year 5138: ``time.gmtime`` takes it).
+MAX_TIME = 1e11
+#: A heartbeat is a few dozen bytes: no more is read of the key.
+ALIVE_BYTES = 1024
 
 
 def alive_key(board_id: str) -> str:
@@ -94,15 +101,24 @@ def of(raw: object, now: float) -> Liveness:
     if not isinstance(data, dict):
         return Liveness(False, None)
     seen = data.get("time")
-    if isinstance(seen, bool) or not isinstance(seen, int | float) or not math.isfinite(seen):
-        return Liveness(False, None)
+    if (isinstance(seen, bool) or not isinstance(seen, int | float)
+            or not 0 <= seen <= MAX_TIME or not math.isfinite(seen)):
+        return Liveness(False, None)  # (1e20 or a 400-digit int: no time a page can show)
     running = data.get("state") == "running"
     return Liveness(running and now - float(seen) <= OFFLINE_AFTER_S, float(seen))
 
 
 async def read(client: Redis, board_ids: Sequence[str], now: float) -> dict[str, Liveness]:
-    """Every board's liveness at ``now``, in one round trip."""
+    """Every board's liveness at ``now``, in one round trip (at most :data:`ALIVE_BYTES` of
+    each heartbeat: a longer one is no heartbeat, a key of another type none either)."""
     if not board_ids:
         return {}
-    values: Sequence[object] = await client.mget([alive_key(b) for b in board_ids])
-    return {b: of(v, now) for b, v in zip(board_ids, values, strict=True)}
+    pipe = client.pipeline(transaction=False)
+    for board in board_ids:
+        pipe.getrange(alive_key(board), 0, ALIVE_BYTES)
+    values = await pipe.execute(raise_on_error=False)
+    for value in values:
+        if isinstance(value, Exception) and not isinstance(value, ResponseError):
+            raise value
+    return {b: of(None if isinstance(v, Exception) or len(v or b"") > ALIVE_BYTES else v, now)
+            for b, v in zip(board_ids, values, strict=True)}

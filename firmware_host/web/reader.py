@@ -4,6 +4,13 @@ Everything a page shows is read from the keys the boards write (docs/events.md):
 boards, each board's games, a game's log (replayed with the store's own
 :func:`~firmware_host.store.records.apply_op`), and the recent part of its event stream (the
 session's state, the LED frame, the sentences of refusals and corrections).
+
+Each board's login writes its own keys as it likes, so every read is bounded, per board: a
+session of at most :data:`SESSION_BYTES` (``GETRANGE``), the newest :data:`RECENT` events, a
+game's log in pages of :data:`LOG_PAGE` entries up to :data:`MAX_LOG_ENTRIES` (the rest is not
+read, and the game says so), the newest :data:`MAX_GAMES` games of a board; and no reply passes
+:data:`~firmware_host.web.bounded.REPLY_BYTES`. A key over its bound is skipped like a bad
+record: the other keys and the other boards are read as ever.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from redis.exceptions import ResponseError
 from engine import Board
 from engine.errors import DraughtsError
 from firmware_host.feedback.texts import STATE_NAMES
+from firmware_host.store.acl import board_id_of_user
 from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.store.records import (
     GameRecord,
@@ -27,6 +35,7 @@ from firmware_host.store.records import (
     apply_op,
 )
 from firmware_host.web import clocks, edge
+from firmware_host.web.bounded import ReplyTooLarge
 from firmware_host.web.edge import BadRecord, Rejects
 
 __all__ = ["BoardView", "Reader", "events_key"]
@@ -36,6 +45,18 @@ log = logging.getLogger(__name__)
 #: One event of a board's stream (docs/events.md): a JSON object whose ``event`` names its kind.
 Message = dict[str, object]
 
+#: A session snapshot read at most (bytes): a board writes a few KB.
+SESSION_BYTES = 256 * 1024
+#: A game's log is read this many entries at a time ...
+LOG_PAGE = 500
+#: ... up to this many (a game of 400 moves with every takeback and correction has far
+#: fewer): the rest is not read, and the game's record says so.
+MAX_LOG_ENTRIES = 5000
+#: A board's games read at most (the newest).
+MAX_GAMES = 10_000
+#: The most boards a hall has (the set's members, the ACL's board users): a page, the live feed
+#: and the console read no more.
+MAX_BOARDS = 1000
 #: Events looked at, newest first, for a board's live state (a board page; a hall card needs
 #: only the state and the LED frame: CARD_RECENT).
 RECENT = 400
@@ -121,20 +142,35 @@ def replay(game: GameRecord) -> Board | None:
 class Reader:
     """Asynchronous reads of the boards' keys on one ``redis.asyncio`` client."""
 
-    def __init__(self, client: Redis) -> None:
+    def __init__(self, client: Redis, rejects: Rejects | None = None) -> None:
         self.client = client
-        #: The bad records skipped (counted, each logged once): :mod:`~firmware_host.web.edge`.
-        self.rejects = Rejects()
+        #: The bad records skipped (counted, logged at most once a minute a key):
+        #: :mod:`~firmware_host.web.edge`.
+        self.rejects = Rejects() if rejects is None else rejects
+        #: Whether ``ACL USERS`` is worth asking (False once Redis refused it: no ACL users,
+        #: or a user without it).
+        self._acl_users = True
 
     async def _read(self, key: str, command: Callable[..., Awaitable[object]], empty: object,
                     *args: object, **options: object) -> object:
-        """``command(key, ...)``; ``empty`` when Redis refuses it (a key of the wrong type:
-        counted and logged once like any bad record, the page goes on without it)."""
+        """``command(key, ...)``; ``empty`` when Redis refuses it (a key of the wrong type) or
+        its reply is larger than the web app reads: counted and logged like any bad record,
+        the page goes on without it."""
         try:
             return await command(key, *args, **options)
-        except ResponseError as exc:
+        except (ResponseError, ReplyTooLarge) as exc:
             self.rejects.skip(key, "(the key)", exc)
             return empty
+
+    async def _session(self, board_id: str) -> object:
+        """The board's session snapshot (at most :data:`SESSION_BYTES`; None: none, or
+        larger)."""
+        key = BoardKeys(board_id).session
+        raw = await self._read(key, self.client.getrange, None, 0, SESSION_BYTES)
+        if isinstance(raw, bytes | str) and len(raw) > SESSION_BYTES:
+            self.rejects.skip(key, "(the key)", f"more than {SESSION_BYTES} bytes")
+            return None
+        return raw or None
 
     def _replies(self, replies: Sequence[object], keys: Sequence[tuple[str, object]]
                  ) -> list[object]:
@@ -152,38 +188,92 @@ class Reader:
         return out
 
     async def boards(self) -> list[str]:
-        """Every board that has recorded a game, sorted (a member that is not a board id by
-        the configuration's rule is skipped: it could not name keys, links or feed fields)."""
-        members = await self._read(BOARDS, self.client.smembers, set())
-        out = []
+        """The hall's boards, sorted: the members of the set of boards and, on a hall with ACL
+        users, every board's user (``ACL USERS``: ``board-<id>``, which the administrator made
+        and no board can make), at most :data:`MAX_BOARDS`. A board user not yet in the set is
+        added to it (by the web app: no board may write the set). A member that is not a board
+        id is skipped: it could not name keys, links or feed fields."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.scard(BOARDS)
+        pipe.srandmember(BOARDS, MAX_BOARDS)  # every member while there are no more than that
+        if self._acl_users:
+            pipe.execute_command("ACL", "USERS")
+        replies = await pipe.execute(raise_on_error=False)
+        size, members = replies[0], replies[1]
+        if isinstance(size, ResponseError) or isinstance(members, ResponseError):
+            self.rejects.skip(BOARDS, "(the key)", size if isinstance(size, Exception)
+                              else members)
+            size, members = 0, []
+        for reply in replies:
+            if isinstance(reply, Exception) and not isinstance(reply, ResponseError):
+                raise reply
+        if isinstance(size, int) and size > MAX_BOARDS:
+            self.rejects.skip(BOARDS, "(the key)", f"{size} members: the hall reads "
+                              f"{MAX_BOARDS} of them")
+        found: set[str] = set()
         for member in _items(members):
             try:
-                out.append(edge.board_id(member))
+                found.add(edge.board_id(member))
             except BadRecord as exc:
                 self.rejects.skip(BOARDS, repr(member)[:80], exc)
-        return sorted(out)
+        if self._acl_users:
+            users = replies[2]
+            if isinstance(users, ResponseError):  # not allowed, or no ACL: the set alone
+                self._acl_users = False
+            else:
+                named = {b for b in (board_id_of_user(edge.text(u)) for u in _items(users)
+                                     if isinstance(u, bytes | str)) if b is not None}
+                new = sorted(named - found)[:max(0, MAX_BOARDS - len(found))]
+                if new:
+                    await self._add_boards(new)
+                    found.update(new)
+        return sorted(found)
+
+    async def _add_boards(self, boards: Sequence[str]) -> None:
+        """Add the hall's board users to the set of boards (a web app whose user may not: the
+        set alone is not needed, the ACL names them)."""
+        try:
+            await self.client.sadd(BOARDS, *boards)
+        except ResponseError as exc:
+            self.rejects.skip(BOARDS, "(the key)", f"the board users are not added: {exc}")
 
     async def games_started(self, board_id: str, since: float = 0.0
                             ) -> list[tuple[str, float]]:
-        """The board's games with their start times, oldest first."""
+        """The board's games with their start times, oldest first (the newest
+        :data:`MAX_GAMES`)."""
         key = BoardKeys(board_id).games
-        ids = await self._read(key, self.client.zrangebyscore, [], since, "+inf",
-                               withscores=True)
+        ids = await self._read(key, self.client.zrevrangebyscore, [], "+inf", since,
+                               start=0, num=MAX_GAMES, withscores=True)
         out = []
-        for member, score in _pairs(ids):
+        for member, score in reversed(_pairs(ids)):
             try:
                 out.append((edge.game_id(member), edge.number(score, 0, edge.MAX_TIME)))
             except BadRecord as exc:
                 self.rejects.skip(key, repr(member)[:80], exc)
         return out
 
+    async def _log(self, key: str) -> tuple[list[tuple[object, object]], bool]:
+        """A game log's entries, read a page at a time up to :data:`MAX_LOG_ENTRIES`, and
+        whether there were more."""
+        entries: list[tuple[object, object]] = []
+        after = "-"
+        while len(entries) < MAX_LOG_ENTRIES:
+            page = _pairs(await self._read(key, self.client.xrange, [], after, "+",
+                                           count=LOG_PAGE))
+            entries += page
+            if len(page) < LOG_PAGE:
+                return entries, False
+            after = "(" + _str(page[-1][0])
+        more = bool(_pairs(await self._read(key, self.client.xrange, [], after, "+", count=1)))
+        return entries, more
+
     async def game(self, board_id: str, game_id: str) -> GameRecord | None:
         """A game replayed from its log (a corrupt entry is skipped), or None if unknown."""
         key = BoardKeys(board_id).game(game_id)
-        entries = await self._read(key, self.client.xrange, [])
+        entries, more = await self._log(key)
         game: GameRecord | None = None
         seen = 0
-        for entry_id, raw in _pairs(entries):
+        for entry_id, raw in entries:
             where = _str(entry_id)
             try:
                 fields = _op_fields(raw)
@@ -198,8 +288,14 @@ class Reader:
                 self.rejects.skip(key, where, exc)  # (the last three: a check's own gap)
         if game is None:
             return None
+        if more:  # said in the game's record: a comment of its PDN
+            said = f"the log has more than {MAX_LOG_ENTRIES} entries: the rest is not read"
+            game.problems.append(said)
+            game.notes.append((len(game.moves), said))
+            self.rejects.skip(key, "(the key)", f"more than {MAX_LOG_ENTRIES} entries")
         amended = BoardKeys(board_id).amendments(game_id)  # the arbiter's, after the log
-        for entry_id, raw in _pairs(await self._read(amended, self.client.xrange, [])):
+        for entry_id, raw in _pairs(await self._read(amended, self.client.xrange, [], "-", "+",
+                                                     count=LOG_PAGE)):
             where = _str(entry_id)
             try:
                 game = apply_amendment(game, _op_fields(raw),
@@ -219,7 +315,7 @@ class Reader:
 
     async def current_game_id(self, board_id: str) -> str | None:
         """The game the board plays now: its session's, else its latest."""
-        session = await self._read(BoardKeys(board_id).session, self.client.get, None)
+        session = await self._session(board_id)
         latest = await self._read(BoardKeys(board_id).games, self.client.zrevrange, [], 0, 0)
         return _current(session, latest)
 
@@ -246,14 +342,24 @@ class Reader:
     async def board(self, board_id: str, recent: int = RECENT) -> BoardView:
         """The board's live view: its game, position, state, LEDs and the sentences among its
         ``recent`` newest events."""
+        keys = BoardKeys(board_id)
         pipe = self.client.pipeline(transaction=False)  # one round trip for three reads
-        pipe.get(BoardKeys(board_id).session)
-        pipe.zrevrange(BoardKeys(board_id).games, 0, 0)
+        pipe.getrange(keys.session, 0, SESSION_BYTES)
+        pipe.zrevrange(keys.games, 0, 0)
         pipe.xrevrange(events_key(board_id), count=recent)
-        session, latest, entries = self._replies(
-            await pipe.execute(raise_on_error=False),
-            [(BoardKeys(board_id).session, None), (BoardKeys(board_id).games, []),
-             (events_key(board_id), [])])
+        try:
+            session, latest, entries = self._replies(
+                await pipe.execute(raise_on_error=False),
+                [(keys.session, None), (keys.games, []), (events_key(board_id), [])])
+            if isinstance(session, bytes | str) and len(session) > SESSION_BYTES:
+                self.rejects.skip(keys.session, "(the key)", f"more than {SESSION_BYTES} bytes")
+                session = None
+        except ReplyTooLarge:  # one of them is larger than the web app reads: each alone
+            session = await self._session(board_id)
+            latest = await self._read(keys.games, self.client.zrevrange, [], 0, 0)
+            entries = await self._read(events_key(board_id), self.client.xrevrange, [],
+                                       count=recent)
+        session = session or None
         game_id = _current(session, latest)
         game = await self.game(board_id, game_id) if game_id else None
         view = BoardView(board_id, game, replay(game) if game else None)
@@ -264,13 +370,24 @@ class Reader:
 
     async def last_ids(self, board_ids: Sequence[str]) -> dict[str, str]:
         """The newest event id of each board ('0-0' for a board without events)."""
+        newest = await self.newest_ids([events_key(b) for b in board_ids])
+        return dict(zip(board_ids, newest, strict=True))
+
+    async def newest_ids(self, keys: Sequence[str]) -> list[str]:
+        """The id of each stream's newest entry ('0-0': none, or unreadable), in one round
+        trip (an entry too large to read: that stream alone again)."""
+        if not keys:
+            return []
         pipe = self.client.pipeline(transaction=False)
-        for board_id in board_ids:
-            pipe.xrevrange(events_key(board_id), count=1)
-        replies = self._replies(await pipe.execute(raise_on_error=False),
-                                [(events_key(b), []) for b in board_ids]) if board_ids else []
-        return {board_id: _newest_id(newest)
-                for board_id, newest in zip(board_ids, replies, strict=True)}
+        for key in keys:
+            pipe.xrevrange(key, count=1)
+        try:
+            replies = self._replies(await pipe.execute(raise_on_error=False),
+                                    [(key, []) for key in keys])
+        except ReplyTooLarge:  # a newest entry larger than the web app reads: each alone
+            replies = [await self._read(key, self.client.xrevrange, [], count=1)
+                       for key in keys]
+        return [_newest_id(reply) for reply in replies]
 
 
 def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, object]]]) -> None:
@@ -286,10 +403,12 @@ def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, objec
             if message.get("game_id") != game_id:
                 continue
         if kind == "state":
-            view.state = str(message.get("state", view.state))
+            state = message.get("state")
+            view.state = state if isinstance(state, str) and len(state) <= 40 \
+                and state.isprintable() else view.state
             view.correction = False
         elif kind == "leds":
-            view.leds = _frame(message.get("frame"))
+            view.leds = edge.led_frame(message.get("frame"))
         elif kind == "correction":
             view.correction = True
         elif kind == "synced":
@@ -360,16 +479,6 @@ def _session(session: object) -> object:
 def _session_game(session: object) -> object:
     data = _session(session)
     return data.get("game_id") if isinstance(data, dict) else None
-
-
-def _frame(data: object) -> dict[str, tuple[str, str]]:
-    if not isinstance(data, dict):
-        return {}
-    out = {}
-    for square, value in data.items():
-        if isinstance(value, list | tuple) and len(value) == 2:
-            out[str(square)] = (str(value[0]), str(value[1]))
-    return out
 
 
 def _str(value: object) -> str:

@@ -9,8 +9,6 @@ import os
 import signal
 import sys
 
-from aiohttp import web
-
 from firmware_host.app import logsetup
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
@@ -27,6 +25,7 @@ from firmware_host.store.connect import async_client
 from firmware_host.web.app import WebSettings, build_app, run_forever
 from firmware_host.web.arbiter import ArbiterKeys
 from firmware_host.web.auth import Keys, load_token
+from firmware_host.web.connections import runner as runner_of
 from firmware_host.web.devices import Devices, devices_file
 
 __all__ = ["cannot_listen", "parse_listen", "run_web"]
@@ -109,7 +108,7 @@ async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     app = build_app(settings, client)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+    runner = runner_of(app)
     shown = f"[{host}]" if ":" in host else host
 
     def banner() -> None:

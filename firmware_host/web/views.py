@@ -34,6 +34,7 @@ from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.pairing import is_round
 from firmware_host.web.arbiter_words import TERMINATIONS
+from firmware_host.web.archive import Summary
 from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
@@ -154,14 +155,14 @@ class ArchiveRow:
     moves: int
 
     @classmethod
-    def of(cls, game: GameRecord, tr: Translator = ENGLISH) -> ArchiveRow:
+    def of(cls, game: Summary, tr: Translator = ENGLISH) -> ArchiveRow:
         """The row of ``game`` (players not yet named are "White" and "Black" in ``tr``'s
         language)."""
         return cls(game.board_id, game.game_id,
                    time.strftime("%Y-%m-%d %H:%M", time.gmtime(game.created)),
                    player(game.headers, "White", tr.gettext),
                    player(game.headers, "Black", tr.gettext),
-                   game.variant, result_words(game.result), full_moves(len(game.moves)))
+                   game.variant, result_words(game.result), full_moves(game.plies))
 
 
 #: The cookie that keeps the language a viewer chose with ``?lang=`` (the language switch) for

@@ -5,6 +5,7 @@ docs/tournament.md.)"""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -58,9 +59,12 @@ def test_only_the_arbiter_may_decide() -> None:
         csrf = (await paired.json())["csrf"]
         # Paired, but a form without its CSRF field (another site's) is refused.
         assert (await http.post("/arbiter/pause-all", data={})).status == 403
-        assert (await http.post("/arbiter/pause-all", data={"csrf": csrf})).status == 200
-        # The decision and the boards' answers (none here): two entries of the stream.
-        assert [f[b"action"] for _, f in hall.sync.xrange(AUDIT)] == [b"pause_all", b"answer"]
+        assert (await http.post("/arbiter/pause-all", data={"csrf": csrf,
+                                                             "decision_id": "d0000001"})
+                ).status == 200
+        # The decision and the boards' answers (none here): two entries of the log.
+        assert [json.loads(e)["action"] for e in hall.sync.lrange(AUDIT, 0, -1)] == [
+            "pause_all", "answer"]
 
     run(scenario)
 
@@ -230,7 +234,7 @@ def test_a_game_in_play_is_adjudicated_not_corrected() -> None:
             "board": "hall-4", "result": "draw", "reason": "x",
             "game_id": rig.session.game_id or ""})
         assert reply.status == 400 and "adjudicate it" in (await reply.json())["error"]
-        assert hall.sync.xlen(AUDIT) == 0                   # nothing decided, nothing logged
+        assert hall.sync.llen(AUDIT) == 0                   # nothing decided, nothing logged
 
     run(scenario)
 
@@ -248,7 +252,7 @@ def test_a_decision_on_a_game_the_board_has_left_or_finished_is_refused() -> Non
         over = await http.post("/arbiter/adjudicate", headers=BEARER,
                                data={**form, "game_id": seen})
         assert over.status == 400 and "correct its result" in (await over.json())["error"]
-        assert hall.sync.xlen(AUDIT) == 0 and hall.sync.exists(commands_key("hall-5")) == 0
+        assert hall.sync.llen(AUDIT) == 0 and hall.sync.exists(commands_key("hall-5")) == 0
 
     run(scenario)
 

@@ -83,7 +83,7 @@ def test_a_move_corrected_from_the_console_is_audited_replayed_and_set_up(
     move(rig, 37, 32)        # recorded; the arbiter sees that White played 33-29
     game_id = rig.session.game_id
     assert game_id is not None
-    audit_before = sync.xlen(AUDIT)
+    audit_before = sync.llen(AUDIT)
 
     async def console() -> None:
         client = redis.asyncio.Redis.from_url(redis_server.url)
@@ -98,7 +98,7 @@ def test_a_move_corrected_from_the_console_is_audited_replayed_and_set_up(
                                (dict(form, game_id="20260101-000000-0000"), "moved on")):
                 reply = await http.post("/arbiter/correct-move", headers=BEARER, data=bad)
                 assert reply.status == 400 and words in (await reply.json())["error"]
-            assert sync.xlen(AUDIT) == audit_before  # nothing decided yet
+            assert sync.llen(AUDIT) == audit_before  # nothing decided yet
             reply = await http.post("/arbiter/correct-move", headers=BEARER, data=form)
             assert reply.status == 200
             # The console's status line says what was decided and what the board answered.

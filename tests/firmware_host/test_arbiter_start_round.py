@@ -57,7 +57,7 @@ def test_a_bad_form_is_one_400_and_decides_nothing(form: dict[str, str], words: 
         reply = await http.post("/arbiter/start-round", headers=BEARER, data=form)
         assert reply.status == 400
         assert words in (await reply.json())["error"]
-        assert sync.xlen(AUDIT) == 1  # the import's own entry: nothing decided
+        assert sync.llen(AUDIT) == 1  # the import's own entry: nothing decided
         assert sync.exists(commands_key("hall-1")) == 0
 
     run(scenario)
@@ -121,7 +121,7 @@ def test_the_round_starts_at_once_on_every_board_that_can_and_names_the_others()
         error = (await again.json())["error"]
         assert error.startswith("round 3 can start on no board: hall-1 (started already); "
                                 "hall-2 (started already); hall-3 (a game is going on)")
-        assert sync.xlen(AUDIT) == 3  # the import, the start and its answers: nothing more
+        assert sync.llen(AUDIT) == 3  # the import, the start and its answers: nothing more
 
     run(scenario)
 

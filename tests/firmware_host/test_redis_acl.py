@@ -14,9 +14,10 @@ import pytest
 import redis
 
 from firmware_host.doctor.redis import check_acl
-from firmware_host.store import RedisStore
+from firmware_host.store import open_store
 from firmware_host.store.acl import WEB, board_user, main, read_passwords
 from firmware_host.store.keepalive import KeepAlive
+from firmware_host.store.keys import AUDIT, BOARDS
 from firmware_host.store.lease import BoardLease
 from firmware_host.store.records import MoveRecord
 from tests.redis_server import RedisServer
@@ -53,7 +54,6 @@ def test_a_board_cannot_write_another_boards_game_or_commands(hall: tuple[RedisS
                                                                           dict[str, str]]) -> None:
     a = login(hall, board_user("a1"))
     a.xadd("draughtsboard:a1:game:g1", {"op": "start"})  # its own game: taken
-    a.sadd("draughtsboard:boards", "a1")
     a.publish("draughtsboard:a1:events", "{}")
     assert a.wait(0, 10) == 0 and a.execute_command("ROLE")[0] == b"master"  # replicas.py
     for write in (lambda: a.xadd("draughtsboard:b2:game:g1", {"op": "move"}),
@@ -61,6 +61,7 @@ def test_a_board_cannot_write_another_boards_game_or_commands(hall: tuple[RedisS
                   lambda: a.set("draughtsboard:b2:session", "{}"),
                   lambda: a.publish("draughtsboard:b2:events", "{}"),
                   lambda: a.get("draughtsboard:b2:session"),
+                  lambda: a.sadd("draughtsboard:boards", "a1"),  # the set is the web app's
                   lambda: a.flushall()):
         with pytest.raises(NOPERM):
             write()
@@ -72,7 +73,8 @@ def test_the_web_user_reads_everything_and_writes_only_command_streams(
     web = login(hall, WEB)
     assert web.xrange("draughtsboard:a1:game:g1")  # reads a board's game
     web.xadd("draughtsboard:a1:commands", {"command": "hint"})
-    web.xadd("draughtsboard:audit", {"action": "pause"})  # the arbiter's log (web/arbiter.py)
+    web.rpush(AUDIT, "{}")  # the arbiter's log (web/arbiter.py): appended to, nothing more
+    web.sadd("draughtsboard:boards", "a1")  # the hall's boards: the web app adds them
     # What the console imports and decides: a round, the boards' pairing tags, the arbiter's
     # amendments of a game (kept apart from its log).
     web.set("draughtsboard:rounds:3", "{}")
@@ -83,7 +85,7 @@ def test_the_web_user_reads_everything_and_writes_only_command_streams(
                   lambda: web.set("draughtsboard:a1:session", "{}"),
                   lambda: web.delete("draughtsboard:a1:game:g1"),
                   lambda: web.publish("draughtsboard:a1:events", "{}"),
-                  lambda: web.sadd("draughtsboard:boards", "evil")):
+                  lambda: web.ltrim(AUDIT, 0, 0)):
         with pytest.raises(NOPERM):
             write()
     web.close()
@@ -100,8 +102,8 @@ def test_the_default_user_needs_the_administrators_password(
 
 def test_a_board_records_and_keeps_alive_as_its_own_user(
         hall: tuple[RedisServer, dict[str, str]], tmp_path: Path) -> None:
-    client = redis.Redis.from_url(url(hall, board_user("a1")))
-    store = RedisStore(client, "a1")
+    store = open_store(url(hall, board_user("a1")), "a1")
+    assert not store.joins_hall  # its user cannot write the set: the web app adds it
     game = store.new_game({}, "russian", None, "record", session={"game_id": None, "ply": 0})
     store.append_move(game, MoveRecord(ply=1, pdn="c3-d4", fen_after="x", time=1.0))
     store.publish({"event": "move"})
@@ -145,9 +147,15 @@ def test_the_web_app_serves_the_hall_as_its_own_user(
     from tests.firmware_host.web.harness import WebServer
 
     server = WebServer(url(hall, WEB)).start()
+    admin = login(hall, "default")
+    admin.srem(BOARDS, "a1", "b2")
     try:
-        for path in ("/", "/board/a1", "/games"):
+        status, _, page = server.get("/")
+        assert status == 200 and 'id="board-a1"' in page and 'id="board-b2"' in page
+        assert {b.decode() for b in admin.smembers(BOARDS)} >= {"a1", "b2"}  # the ACL's boards
+        for path in ("/board/a1", "/games"):
             status, _, _ = server.get(path)
             assert status == 200, path
     finally:
         server.stop()
+        admin.close()

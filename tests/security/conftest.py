@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from tests.firmware_host.web.conftest import make_board  # noqa: F401 (a fixture here too)
 from tests.firmware_host.web.harness import WebServer
 from tests.redis_server import RedisServer
 from tests.security.records import seed_board

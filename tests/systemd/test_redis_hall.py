@@ -62,6 +62,7 @@ def test_a_replica_host_with_acl_and_sentinel(etc: Path, tmp_path: Path) -> None
     assert {"default", "draughtsboard-web", "board-b1", "board-b2"} <= set(passwords)
     hall = (etc / "redis" / "redis-draughtsboard-hall.conf").read_text().splitlines()
     assert "bind 127.0.0.1 -::1 10.0.0.2" in hall
+    assert {"maxmemory 1gb", "maxmemory-policy noeviction", "proto-max-bulk-len 1mb"} <= set(hall)
     assert f"masterauth {passwords['draughtsboard-replica']}" in hall
     main = (etc / "redis" / "redis.conf").read_text().splitlines()
     assert main[-2:] == [f"include {etc}/redis/redis-draughtsboard-hall.conf",
@@ -79,7 +80,8 @@ def test_a_replica_host_with_acl_and_sentinel(etc: Path, tmp_path: Path) -> None
 
 @pytest.mark.redis
 def test_redis_starts_with_what_it_wrote(etc: Path, tmp_path: Path) -> None:
-    run_hall(etc, tmp_path / "build", DRAUGHTSBOARD_REDIS_ACL="b1")
+    run_hall(etc, tmp_path / "build", DRAUGHTSBOARD_REDIS_ACL="b1",
+             DRAUGHTSBOARD_REDIS_MAXMEMORY="256mb")
     passwords = dict(line.split() for line in
                      (etc / "draughtsboard" / "redis-passwords").read_text().splitlines())
     server = RedisServer(tmp_path / "redis", extra_args=(
@@ -91,5 +93,9 @@ def test_redis_starts_with_what_it_wrote(etc: Path, tmp_path: Path) -> None:
         with pytest.raises(redis.exceptions.NoPermissionError):
             board.set("draughtsboard:b2:session", "{}")
         board.close()
+        admin = redis.Redis(port=server.port, username="default", password=passwords["default"])
+        assert admin.config_get("maxmemory") == {"maxmemory": str(256 * 1024 * 1024)}
+        assert admin.config_get("maxmemory-policy") == {"maxmemory-policy": "noeviction"}
+        admin.close()
     finally:
         server.stop()

@@ -474,6 +474,18 @@
         list.appendChild(li);
       });
     }
+    function applySessions(sessions) {
+      // A session revoked (here or elsewhere) leaves the list; this browser's own: the page
+      // asks for the arbiter code again at its next read.
+      var list = document.getElementById("arb-sessions");
+      if (!list) { return; }
+      var open = {};
+      sessions.forEach(function (s) { open[s.id] = true; });
+      list.querySelectorAll("li[data-session]").forEach(function (li) {
+        if (!open[li.dataset.session]) { li.remove(); }
+      });
+      if (sessions.length > list.children.length) { window.location.reload(); }  // a new one
+    }
     function applyRounds(rounds) {
       // The round the start button offers: the newest waiting on the boards (unless the
       // arbiter is typing another).
@@ -513,6 +525,7 @@
             applyBoard(card, b);
           });
           if (state.audit) { applyAudit(state.audit); }
+          if (state.sessions) { applySessions(state.sessions); }
           if (state.rounds) { applyRounds(state.rounds); }
           filter();
         })
@@ -559,9 +572,17 @@
         .replace("{to}", (fields.get("to") || "").trim())
         .replace("{reason}", reason ? " " + t("Reason: {reason}.").replace("{reason}", reason) : "");
     }
+    function decisionId() {
+      // Each decision sent names itself: the same request again decides nothing twice.
+      if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+      var bytes = new Uint8Array(16);
+      window.crypto.getRandomValues(bytes);
+      return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    }
     function send(form, button) {
       var body = new URLSearchParams(new FormData(form));
       body.set("csrf", csrf);
+      body.set("decision_id", decisionId());
       say(t("sending…"));
       var url = ((button && button.getAttribute("formaction")) || form.action) + "?lang=" + lang;
       fetch(url, { method: "POST", body: body,
@@ -628,6 +649,7 @@
     var preview = document.getElementById("arb-import-preview"), previewed = null;
     function post(url, body) {
       body.set("csrf", csrf);
+      body.set("decision_id", decisionId());
       return fetch(url + "?lang=" + lang, { method: "POST", body: body, credentials: "same-origin",
         headers: { "Accept": "application/json" } })
         .then(function (r) {

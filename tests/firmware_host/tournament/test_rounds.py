@@ -140,8 +140,8 @@ def test_a_reimported_played_round_corrects_the_names_and_arms_no_board_that_pla
     game = RedisStore(hall.client, "hall-1", name="t").load_game(one.session.game_id or "")
     assert (game.headers["White"], game.headers["Black"]) == ("Ann Smit", "Bob de Vries-Kok")
     assert '[Black "Bob de Vries-Kok"]' in render_game(game)
-    renames = [json.loads(fields[b"detail"]) for _, fields in hall.client.xrange(AUDIT)
-               if fields[b"action"] == b"rename"]
+    renames = [entry["detail"] for entry in map(json.loads, hall.client.lrange(AUDIT, 0, -1))
+               if entry["action"] == "rename"]
     assert [(r["game_id"], r["before"]["Black"], r["after"]) for r in renames] == [
         (one.session.game_id, "Bob de Vries", {"Black": "Bob de Vries-Kok"}),
         (two.session.game_id, "Dirk Bos", {"Black": "Dirk Bosch"})]

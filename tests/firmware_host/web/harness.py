@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from aiohttp import web
 from redis.asyncio import Redis
 
 from board_io.clock import VirtualClock
@@ -29,6 +28,8 @@ from firmware_host.config import Config
 from firmware_host.web.app import WebSettings, build_app
 from firmware_host.web.arbiter import ArbiterKeys
 from firmware_host.web.auth import Keys
+from firmware_host.web.connections import PER_ADDRESS, GuardedSite
+from firmware_host.web.connections import runner as runner_of
 from tests.firmware_host.web.sse import SseClient
 from tests.redis_server import free_port
 
@@ -120,8 +121,14 @@ class WebServer:
 
     def __init__(self, url: str, *, control: bool = True, rate_per_minute: int = 600,
                  block_ms: int = 1000, alive_every_s: float = 0.2,
-                 feeds_per_address: int = 32, arbiter: bool = False) -> None:
+                 feeds_per_address: int = 32, arbiter: bool = False,
+                 headers_s: float = 10.0, connections_per_address: int = PER_ADDRESS) -> None:
         self.url = url
+        #: How long a request's headers may take (web/connections.py).
+        self.headers_s = headers_s
+        #: Connections one address may hold (web/connections.py).
+        self.connections_per_address = connections_per_address
+        self.site: GuardedSite | None = None
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.keys = Keys(TOKEN)
@@ -149,11 +156,12 @@ class WebServer:
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
         client = Redis.from_url(self.url)
-        runner = web.AppRunner(build_app(self.settings, client), handle_signals=False,
-                               shutdown_timeout=0.5)
+        runner = runner_of(build_app(self.settings, client), headers_s=self.headers_s,
+                           shutdown_timeout=0.5)
         await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", self.port)
-        await site.start()
+        self.site = GuardedSite(runner, "127.0.0.1", self.port,  # as draughtsboard web serves
+                                per_address=self.connections_per_address)
+        await self.site.start()
         self._ready.set()
         await self._stop.wait()
         await runner.cleanup()

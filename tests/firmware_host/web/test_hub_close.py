@@ -52,16 +52,26 @@ class SwallowingRedis:
 
 
 class Pipeline:
-    """The reader asks every board's newest event id in one pipeline: there are none."""
+    """The reader asks the hall's boards (one: b1) and every board's newest event id in
+    pipelines: there are none."""
 
     def __init__(self) -> None:
-        self.commands = 0
+        self.replies: list[object] = []
+
+    def scard(self, *args: object) -> None:
+        self.replies.append(1)
+
+    def srandmember(self, *args: object) -> None:
+        self.replies.append([b"b1"])
+
+    def execute_command(self, *args: object) -> None:
+        self.replies.append([b"default"])  # ACL USERS: no board users
 
     def xrevrange(self, *args: object, **kwargs: object) -> None:
-        self.commands += 1
+        self.replies.append([])
 
-    async def execute(self, raise_on_error: bool = True) -> list[list[object]]:
-        return [[] for _ in range(self.commands)]
+    async def execute(self, raise_on_error: bool = True) -> list[object]:
+        return self.replies
 
 
 async def _card(board: str) -> str:

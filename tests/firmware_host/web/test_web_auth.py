@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import signal
 import subprocess
@@ -12,7 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import redis
 
+from firmware_host.store.keys import AUDIT
 from firmware_host.web.app import COOKIE
 from firmware_host.web.auth import load_token
 from tests.firmware_host.web.harness import BoardRig, WebServer
@@ -51,7 +54,7 @@ def test_control_needs_pairing_and_a_fresh_form(web: WebServer, make_board: Boar
     assert '<option value="brazilian">Brazilian draughts</option>' in page
     assert 'value="international"' not in page
     csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
-    form = {"command": "resign", "side": "white"}
+    form = {"command": "resign:white"}  # (record mode: the button of a side, docs/players.md)
     assert web.post("/board/auth1/command", form, {"Cookie": session})[0] == 403
     foreign = {"Cookie": session, "Origin": "http://evil.example"}
     assert web.post("/board/auth1/command", {**form, "csrf": csrf}, foreign)[0] == 403
@@ -60,6 +63,10 @@ def test_control_needs_pairing_and_a_fresh_form(web: WebServer, make_board: Boar
     assert rig.service.remote is not None and rig.service.remote.wait_posted(1, 10)
     rig.run(0.5)
     assert rig.session.outcome is not None
+    # A phone's press of a side's button is in the audit log with the device (issue 38/40).
+    audit = [json.loads(e) for e in redis.Redis.from_url(web.url).lrange(AUDIT, 0, -1)]
+    assert [(e["action"], e["board"], e["detail"], e["who"].split()[0]) for e in audit] == [
+        ("resign", "auth1", {"side": "white"}, "device")]
     bad_token = {"Authorization": "Bearer wrong"}
     assert web.post("/board/auth1/command", form, bad_token)[0] == 401
 

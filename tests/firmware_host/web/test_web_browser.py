@@ -372,6 +372,6 @@ def test_the_archive_filters_line_up(web: WebServer, make_board: BoardMaker,
         "return Array.from(document.querySelectorAll('.filters input, .filters select,"
         " .filters button')).map(function (e) { var r = e.getBoundingClientRect();"
         " return [r.top, r.height]; });")
-    assert len(boxes) == 7
+    assert len(boxes) == 8  # board, from, to, player, event, variant, result, the button
     assert len({round(top) for top, _ in boxes}) == 1, boxes
     assert len({round(height) for _, height in boxes}) == 1, boxes

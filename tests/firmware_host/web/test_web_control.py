@@ -121,6 +121,8 @@ def test_resign_draw_and_adjust(web: WebServer, make_board: BoardMaker) -> None:
         ("1/2-1/2", "draw offered by White, accepted by Black")]
     play = make_board("ctl5", mode="play")
     assert "draw_declined" in kinds(send(web, play, "draw"))
+    refused = send(web, play, "resign:black")     # the engine's side: nobody resigns for it
+    assert [e["reason"] for e in refused if e["event"] == "command_refused"] == ["not_your_side"]
     events = send(web, play, "resign")
     assert [e["result"] for e in events if e["event"] == "result"] == ["0-1"]
     assert play.service.store.load_game(play.session.game_id).result == "0-1"

@@ -176,7 +176,7 @@ def test_many_feeds_share_a_few_redis_connections(redis_url: str, make_board: Bo
     """Issue 25 item 4: 100 feeds each held a connection in XREAD BLOCK, and the pool's cap
     made every page 503. Now 150 feeds share the one reader."""
     rig = make_board("many1")
-    web = WebServer(redis_url, feeds_per_address=1000).start()
+    web = WebServer(redis_url, feeds_per_address=1000, connections_per_address=1000).start()
     try:
         assert web.get("/")[0] == 200
         before = _connections(redis_url)
