@@ -182,6 +182,12 @@ class CommandReader:
         posted last (Redis away: tried again once it answers)."""
         try:
             paused = read_hall(self._client).paused
+        except redis.exceptions.NoPermissionError:
+            if self._hall is None:  # said once: the hall's pause then reaches it as a command
+                log.warning("cannot read the hall's pause (an ACL file of an earlier version: "
+                            "run `python -m firmware_host.store.acl` again, docs/security.md)")
+                self._hall = False
+            return
         except redis.RedisError:
             return
         if paused != self._hall:
