@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Board, Move
-from engine.movegen import MoveGen, generator_for, make_move
+from engine.generators import generator_for
+from engine.movegen import MoveGen, make_move
 from engine.search import (
     TABLE_BOUND,
     WIN_BOUND,
