@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, Final
 from engine import Board, Variant
 from engine.bits import popcount
 from engine.compiled import pure_module
-from engine.generators import generator_for, routed
-from engine.movegen import MoveGen
+from engine.generators import generator_for
+from engine.movegen import MoveGen, routed
 from engine.patterns import PatternTable
 from engine.weights import TUNED
 

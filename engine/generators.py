@@ -5,7 +5,8 @@ The compiled hot path holds boards and hash keys in mypyc's ``i64``
 (:data:`engine.compiled.WORD_BITS`), so that a 32-bit machine keeps them in machine words too;
 a board of more bits is played by :func:`engine.compiled.pure_module`'s copies of the same
 source, with Python ints. :class:`engine.search.Searcher`, :class:`engine.evaluate.Evaluator`
-and :func:`engine.perft.perft` hand such a variant to their copies (:func:`routed`).
+and :func:`engine.perft.perft` hand such a variant to their copies (:func:`routed`; each asks
+its own module's :func:`engine.movegen.routed`, which is false in the copies).
 
 Example:
     >>> generator_for("international").size, generator_for("canadian").size
@@ -20,16 +21,12 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
-from engine.bits import COMPILED
-from engine.compiled import WORD_BITS, pure_module
-from engine.movegen import MoveGen, board_bits
+from engine.compiled import pure_module
+from engine.movegen import MoveGen
+from engine.movegen import routed as _routed
 from engine.variant import VARIANTS, Variant, find_variant
 
 __all__ = ["generator_for", "routed"]
-
-
-def _routed(variant: Variant) -> bool:
-    return COMPILED and board_bits(variant) > WORD_BITS
 
 
 def routed(variant: str | Variant) -> bool:

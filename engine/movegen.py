@@ -28,7 +28,8 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from engine.bits import bit, popcount
+from engine.bits import COMPILED, bit, popcount
+from engine.compiled import WORD_BITS
 from engine.precedence import allowed_captures
 from engine.types import BLACK, WHITE, Color, RawMove
 from engine.variant import CaptureRule, PromotionInCapture, Variant
@@ -36,7 +37,7 @@ from engine.variant import CaptureRule, PromotionInCapture, Variant
 if TYPE_CHECKING:  # mypyc's 64-bit machine integer; a plain int when interpreted
     from mypy_extensions import i64
 
-__all__ = ["MoveGen", "RawMove", "board_bits", "make_move"]
+__all__ = ["MoveGen", "RawMove", "board_bits", "make_move", "routed"]
 
 #: A finished capture sequence: (destination, promotes, landings, captured bits, captured mask)
 _Seq = tuple[int, bool, tuple[int, ...], tuple[int, ...], "i64"]
@@ -60,6 +61,19 @@ def board_bits(variant: Variant) -> int:
         (55, 78)
     """
     return max(_layout(variant)[1]) + 1
+
+
+def routed(variant: Variant) -> bool:
+    """True when this module runs compiled and ``variant``'s boards are wider than its machine
+    words (:data:`engine.compiled.WORD_BITS`): then the pure-Python copy of the hot path plays
+    it (:mod:`engine.generators`). Always false in that copy, which plays every width.
+
+    Example:
+        >>> from engine.variant import find_variant
+        >>> routed(find_variant("international"))
+        False
+    """
+    return COMPILED and board_bits(variant) > WORD_BITS
 
 
 class MoveGen:

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from engine.bits import bit
 from engine.board import Board
 from engine.compiled import pure_module
-from engine.generators import routed
-from engine.movegen import MoveGen, RawMove
+from engine.movegen import MoveGen, RawMove, routed
 from engine.ordering import unique
 
 if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted

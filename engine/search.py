@@ -26,9 +26,9 @@ from engine.compiled import pure_module
 from engine.endgame import MAX_DISTANCE, EndgameTable
 from engine.endgame_rules import RuleCounters, State
 from engine.evaluate import Evaluator
-from engine.generators import generator_for, routed
+from engine.generators import generator_for
 from engine.limits import Limit, StopToken, time_budget
-from engine.movegen import MoveGen, RawMove, make_move
+from engine.movegen import MoveGen, RawMove, make_move, routed
 from engine.ordering import MoveKey, MoveOrder, raw_key, unique
 from engine.ttable import EXACT, LOWER, UPPER, TranspositionTable
 

@@ -91,3 +91,19 @@ def test_the_pure_copies_are_interpreted_and_import_each_other() -> None:
 def test_only_a_hot_path_module_has_a_pure_copy() -> None:
     with pytest.raises(ValueError, match=r"engine\.board"):
         pure_module("engine.board")
+
+
+def test_the_copies_never_route_so_a_routed_search_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The routing of a compiled install, played in whichever build runs: this module's routing
+    # switched on, the copies' left as they are (interpreted: off). A copy that routed again
+    # would hand the search on and on.
+    from engine import movegen
+
+    monkeypatch.setattr(movegen, "COMPILED", True)
+    assert routed("canadian") and not routed("international")
+    assert not pure_module("engine.movegen").routed(Board("canadian").variant)
+    searcher = Searcher("canadian", tt_mb=1)
+    assert searcher.pure is not None and searcher.pure.pure is None
+    assert searcher.search(Board("canadian"), Limit(depth=3)).move in Board("canadian").legal_moves
+    assert perft(Board("turkish"), 2) == pure_module("engine.perft").perft(Board("turkish"), 2)
+    assert Evaluator(Board("turkish").variant).pure is not None
