@@ -209,42 +209,39 @@ def _game(plies: int) -> Board:
     return board
 
 
-def test_scan_driver_sends_the_game_from_its_start(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def _lines_sent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, board: Board,
+                depth: int | None = 3, history: bool = True, movetime: float | None = None,
+                ) -> tuple[list[str], ScanHub1Player]:
+    """The lines a driver sends the stand-in to choose one move of ``board``."""
     script, log = tmp_path / "fake_scan.py", tmp_path / "lines"
     script.write_text(textwrap.dedent(FAKE_SCAN))
     monkeypatch.setenv("FAKE_SCAN_LOG", str(log))
-    board = _game(6)
-    player = ScanHub1Player((sys.executable, str(script)), None, depth=3)
+    player = ScanHub1Player((sys.executable, str(script)), None, depth, history=history,
+                            movetime=movetime)
     try:
         assert player.choose(board) in board.legal_moves
     finally:
         player.close()
-    replay, expected = Board(), []
-    for move in board.move_stack:
-        expected.append(f"move {scan_move(move)}")
-        replay.push(move)
-    sent = log.read_text().splitlines()
+    return log.read_text().splitlines(), player
+
+
+def test_scan_driver_sends_the_game_from_its_start(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    board = _game(6)
+    sent, player = _lines_sent(tmp_path, monkeypatch, board)
+    moves = [f"move {scan_move(move)}" for move in board.move_stack]
     start = sent.index(f"pos {scan_position(Board())}")
-    assert sent[start:] == [f"pos {scan_position(Board())}", *expected, "ping", "depth 3", "go",
+    assert sent[start:] == [f"pos {scan_position(Board())}", *moves, "ping", "depth 3", "go",
                             "quit"]
     assert player.identity["sees"] == "the game"
 
 
 def test_scan_driver_sends_the_position_only_when_told(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    script, log = tmp_path / "fake_scan.py", tmp_path / "lines"
-    script.write_text(textwrap.dedent(FAKE_SCAN))
-    monkeypatch.setenv("FAKE_SCAN_LOG", str(log))
     board = _game(6)
-    player = ScanHub1Player((sys.executable, str(script)), None, depth=None, history=False,
-                            movetime=0.25)
-    try:
-        assert player.choose(board) in board.legal_moves
-        assert player.name == "Scan 0.25 s"
-    finally:
-        player.close()
-    sent = log.read_text().splitlines()
+    sent, player = _lines_sent(tmp_path, monkeypatch, board, depth=None, history=False,
+                               movetime=0.25)
+    assert player.name == "Scan 0.25 s"
     assert sent[-4:] == [f"pos {scan_position(board)}", "time 250", "go", "quit"]
     assert not any(line.startswith("move ") for line in sent)
 
