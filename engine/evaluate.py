@@ -340,8 +340,6 @@ class Evaluator:
             >>> Evaluator(board.variant).is_dead_draw(board)
             True
         """
-        if self.pure is not None:
-            return bool(self.pure.is_dead_draw(board))
         return self.dead_draw_bits(*board.bitboards())
 
     def evaluate_bits(self, white: i64, black: i64, kings: i64, colour: int) -> int:
@@ -352,7 +350,7 @@ class Evaluator:
             return (score if colour == 0 else -score) + self.weights.side_to_move
         if self.crown_wins and kings:
             score = CROWNED if white & kings else -CROWNED
-        elif self.dead_draw_bits(white, black, kings):
+        elif self._dead_draw(white, black, kings):
             return 0
         else:
             score = self._score(white, black, kings, colour)
@@ -395,8 +393,14 @@ class Evaluator:
         terms.append(1 if colour == 0 else -1)
         return terms
 
-    def dead_draw_bits(self, white: i64, black: i64, kings: i64) -> bool:
+    def dead_draw_bits(self, white: int, black: int, kings: int) -> bool:
         """:meth:`is_dead_draw` on raw bitboards."""
+        if self.pure is not None:
+            return bool(self.pure.dead_draw_bits(white, black, kings))
+        return self._dead_draw(white, black, kings)
+
+    def _dead_draw(self, white: i64, black: i64, kings: i64) -> bool:
+        """:meth:`dead_draw_bits` in machine words (the hot path's)."""
         if self.giveaway or self.crown_wins:
             return False
         n_white, n_black = popcount(white), popcount(black)

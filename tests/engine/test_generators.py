@@ -75,6 +75,8 @@ def test_a_wide_variant_is_counted_and_evaluated_as_the_pure_copy_does(variant: 
     assert evaluator.evaluate(board) == reference.evaluate(board)
     assert evaluator.features_bits(*board.bitboards(), 0) == reference.features_bits(
         *board.bitboards(), 0)
+    assert evaluator.is_dead_draw(board) is reference.is_dead_draw(board) is False
+    assert evaluator.dead_draw_bits(*board.bitboards()) is False
     assert generator_for(variant).size == board_bits(board.variant)
 
 
