@@ -72,6 +72,9 @@ install_if_changed() {
 
 # 1. Debian packages (only the missing ones; no apt-get update when nothing is missing).
 packages=(ca-certificates python3 python3-venv python3-spidev python3-pil redis-server)
+# Japanese and Korean on a screen the Pi drives (a hall display, the web app in its browser):
+# the smallest font that covers both (5 MB; fonts-noto-cjk is 91 MB), named in the pages' CSS.
+packages+=(fonts-wqy-microhei)
 # The compiled engine's toolchain (gcc only recommends libc6-dev; recommends are not installed).
 [ "$compile" = no ] || packages+=(gcc libc6-dev libpython3-dev)
 missing=()
@@ -234,7 +237,11 @@ fi
 
 # 6. The configuration (never overwritten).
 if [ ! -f "$config" ]; then
+  # The service's files in its StateDirectory (the defaults are a user's own directories).
   sed -e 's#^url = "memory"#url = "redis://127.0.0.1:6379/0"#' \
+    -e 's#^\# games_dir = <.*>#games_dir = "/var/lib/draughtsboard/games"#' \
+    -e 's#^\# spool_dir = <.*>#spool_dir = "/var/lib/draughtsboard/spool"#' \
+    -e 's#^\# token_file = <.*>#token_file = "/var/lib/draughtsboard/web-token"#' \
     "$src/systemd/draughtsboard.toml" > "$config"
   chmod 0640 "$config"
   chgrp draughtsboard "$config"

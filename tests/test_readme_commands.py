@@ -13,7 +13,6 @@ import io
 import json
 import os
 import re
-import selectors
 import shlex
 import signal
 import subprocess
@@ -33,7 +32,7 @@ BIN = Path(sys.executable).parent
 #: A hang guard for the commands that should end (or print their URL) within seconds.
 GUARD_S = 120
 
-QUICK_START = ("python3 -m venv .venv && .venv/bin/pip install -q -e '.[web]' && "
+QUICK_START = ("python3 -m venv .venv && .venv/bin/pip install -q '.[web]' && "
                ".venv/bin/draughtsboard demo")
 HALL = ".venv/bin/draughtsboard demo --hall 3"
 PLAY = ".venv/bin/draughtsboard play --variant russian"
@@ -145,18 +144,13 @@ def test_play_takes_a_typed_move_and_quits(tmp_path: Path) -> None:
 
 
 def _read_until(process: subprocess.Popen[str], pattern: re.Pattern[str]) -> re.Match[str]:
-    """Read the process's stdout until a line matches (or it ends, or the guard runs out)."""
+    """Read the process's stdout until a line matches (or it ends; pytest's timeout guards)."""
     assert process.stdout is not None
     seen: list[str] = []
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        while selector.select(timeout=GUARD_S):
-            line = process.stdout.readline()
-            if not line:
-                break
-            seen.append(line)
-            if match := pattern.search(line):
-                return match
+    for line in process.stdout:
+        seen.append(line)
+        if match := pattern.search(line):
+            return match
     raise AssertionError(f"no line matched {pattern.pattern}; output:\n{''.join(seen)}")
 
 
@@ -270,3 +264,25 @@ def test_the_commands_it_cannot_run_name_options_that_exist() -> None:
             assert not missing, f"{step}: {missing}"
             checked += 1
     assert checked >= 3  # doctor, calibrate, selftest
+
+
+#: How the README's set-up runs the command: its quick start's venv, or the Pi's install.
+AS_SET_UP = re.compile(r"^(\$ )?(sudo (-u \S+ )?)?(\.venv/bin/|/opt/draughtsboard/venv/bin/)"
+                       r"draughtsboard\b")
+#: A line of a code block that runs draughtsboard (not its output: "draughtsboard round: ...").
+RUNS = re.compile(r"^(\$ )?(sudo (-u \S+ )?)?(\S*/)?draughtsboard(\s+(?!(\S+\s+){0,2}\S*:\s)|$)")
+
+
+def test_every_doc_command_is_written_as_the_readme_sets_it_up() -> None:
+    # Issue 39: docs used a bare `draughtsboard` where the README's set-up needs `.venv/bin/`.
+    wrong = []
+    for path in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        inside = False
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            text = line.strip()
+            if text.startswith("```"):
+                inside = not inside
+                continue
+            if inside and RUNS.match(text) and not AS_SET_UP.match(text):
+                wrong.append(f"{path.name}:{number}: {text[:60]}")
+    assert wrong == []

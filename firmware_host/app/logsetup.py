@@ -1,12 +1,15 @@
-"""Logging to stderr: ``<N>`` syslog priority prefixes for journald, plain words on a terminal.
+"""Logging to stderr: ``<N>`` syslog priority prefixes for journald, plain words elsewhere.
 
 Logs never go to stdout: stdout belongs to what a command prints (``run --events json`` prints
 only JSON there). systemd sends a service's stderr to the journal like its stdout.
 
 journald reads the prefix as the priority of the line (``SyslogLevelPrefix=yes`` is the default),
-so ``journalctl -p warning`` works without a journald library. The prefix is written when the
-stream is not a terminal (systemd sets ``JOURNAL_STREAM``; a pipe goes to some collector); on a
-terminal a person reads ``warning: store: ...`` instead.
+so ``journalctl -p warning`` works without a journald library. The prefix is written only when
+stderr *is* the journal's stream: systemd names that stream in ``JOURNAL_STREAM``
+(``device:inode``), and the prefix is written when stderr's own device and inode are those. A
+terminal, a pipe or a file gets plain words (``warning: store: ...``), even where
+``JOURNAL_STREAM`` was inherited (a desktop's terminal started by ``systemd --user`` passes it
+to every shell: the variable alone would put prefixes on a person's screen).
 
 >>> JournalFormatter().format(logging.makeLogRecord({"msg": "hi", "levelno": 30, "name": "x"}))
 '<4>x: hi'
@@ -61,19 +64,23 @@ class TerminalFormatter(logging.Formatter):
 
 
 def for_journal(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
-    """Whether lines to ``stream`` get syslog prefixes: under journald, or not a terminal.
+    """Whether lines to ``stream`` get syslog prefixes: only when it is the stream systemd
+    connected to the journal (``JOURNAL_STREAM`` names its device and inode).
 
     >>> import io
-    >>> for_journal(io.StringIO(), {})
-    True
+    >>> for_journal(io.StringIO(), {"JOURNAL_STREAM": "8:1234"})
+    False
     """
     env = os.environ if environ is None else environ
-    if env.get("JOURNAL_STREAM"):
-        return True
+    named = env.get("JOURNAL_STREAM", "")
+    device, _, inode = named.partition(":")
+    if not (device.isdigit() and inode.isdigit()):
+        return False
     try:
-        return not stream.isatty()
-    except (AttributeError, ValueError):  # a closed or odd stream: the safe form
-        return True
+        status = os.fstat(stream.fileno())
+    except (AttributeError, ValueError, OSError):  # no file behind it (a test's StringIO)
+        return False
+    return (status.st_dev, status.st_ino) == (int(device), int(inode))
 
 
 def configure(level: str = "info", stream: TextIO | None = None) -> None:

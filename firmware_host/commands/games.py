@@ -6,9 +6,10 @@ import argparse
 import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from firmware_host.config.schema import BOARD_ID, STORE_URL
+from firmware_host.config.schema import BOARD_ID, STORE_GAMES_DIR, STORE_URL
 
 if TYPE_CHECKING:
     from firmware_host.store import RedisStore
@@ -19,7 +20,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "games", help="list recorded games, or export them as PDN",
         description="List the games in the store (every board sharing the Redis with "
-                    "--all-boards), or `games export > all.pdn` to write them as one PDN file.")
+                    "--all-boards), or `games export > all.pdn` to write them as one PDN file. "
+                    "Without --store or a config naming a Redis: the PDN files in the games "
+                    "directory (what play and demo wrote: ~/.local/share/draughtsboard/games), "
+                    "said first.")
     parser.add_argument("action", nargs="?", choices=("list", "export"), default="list",
                         help="list: one line a game (the default); export: the games as PDN "
                              "on stdout")
@@ -28,6 +32,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--store", metavar="URL",
                         help="memory or redis://host:port/db (overrides the config)")
     parser.add_argument("--board-id", metavar="ID", help="this board's id (overrides the config)")
+    parser.add_argument("--games-dir", metavar="DIR",
+                        help="the folder of PDN files listed when no Redis is named (default: "
+                             "store.games_dir, ~/.local/share/draughtsboard/games)")
     parser.add_argument("--all-boards", action="store_true",
                         help="every board that shares the Redis, not just this one")
     parser.add_argument("--since", type=_parse_since, default=0.0, metavar="DATE",
@@ -57,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = Config.load(args.config) if args.config else Config.from_mapping({})
-        config = config.with_overrides({"store.url": args.store, "board.id": args.board_id})
+        config = config.with_overrides({"store.url": args.store, "board.id": args.board_id,
+                                        "store.games_dir": args.games_dir})
+        if config[STORE_URL] == "memory":  # no Redis named: the games on this disk
+            return _local(Path(config[STORE_GAMES_DIR]), args)
         store = open_store(config[STORE_URL], config[BOARD_ID], background_events=False)
     except (ConfigError, StoreError) as exc:
         print(f"draughtsboard games: {exc}", file=sys.stderr)
@@ -91,4 +101,34 @@ def _list_or_export(store: RedisStore, args: argparse.Namespace) -> int:
             sys.stdout.write(render_game(store.load_game(s.game_id, s.board_id)) + "\n")
         except (RecordError, ValueError) as exc:
             print(f"draughtsboard games: game {s.game_id} skipped: {exc}", file=sys.stderr)
+    return 0
+
+
+def _local(directory: Path, args: argparse.Namespace) -> int:
+    """List or export the PDN files of ``directory`` (newest last), said first on stderr
+    (stdout stays the list or the PDN); a file that cannot be read is said and skipped."""
+    from engine.pdn import PdnError, read_games
+    from firmware_host.feedback.texts import plural
+
+    files = sorted(directory.glob("*.pdn"), key=lambda path: path.stat().st_mtime) \
+        if directory.is_dir() else []
+    print(f"draughtsboard games: {plural(len(files), 'PDN file')} in {directory} (--store URL "
+          "lists a hall's Redis)", file=sys.stderr)
+    for path in files:
+        if path.stat().st_mtime < args.since:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+            games = read_games(text)
+        except (OSError, UnicodeDecodeError, PdnError) as exc:
+            print(f"draughtsboard games: {path.name} skipped: {exc}", file=sys.stderr)
+            continue
+        if args.action == "export":
+            sys.stdout.write(text.rstrip("\n") + "\n\n")
+            continue
+        for game in games:
+            headers = game.headers
+            print(f"{path.name:40} {headers.get('Date', '?'):10} {game.variant.name:22} "
+                  f"{headers.get('White', '?')} - {headers.get('Black', '?')} {game.result} "
+                  f"({plural(len(game.moves), 'ply', 'plies')})")
     return 0

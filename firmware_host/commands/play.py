@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Mapping
-from pathlib import Path
 
 from firmware_host.cli_options import add_language, add_time_control
-from firmware_host.config.schema import GAME_VARIANT, MODES, SIDES
+from firmware_host.config import places
+from firmware_host.config.schema import GAME_VARIANT, MODES, SIDES, STORE_GAMES_DIR
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,9 +32,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_language(parser)
     add_time_control(parser)
     parser.add_argument("--games-dir", metavar="DIR",
-                        help="write the games' PDN files here (default: "
-                             "$XDG_DATA_HOME/draughtsboard/games, "
-                             "~/.local/share/draughtsboard/games without it)")
+                        help="write the games' PDN files here (default: store.games_dir of "
+                             "--config, else ~/.local/share/draughtsboard/games, "
+                             "$XDG_DATA_HOME/draughtsboard/games where that is set)")
     parser.add_argument("--no-save", action="store_true", help="write no PDN files")
     parser.add_argument("--auto-execute", action="store_true",
                         help="carry out the computer's replies on the board for you")
@@ -64,25 +62,12 @@ def run(args: argparse.Namespace) -> int:
 
     # What a player must know is printed as a message; the log shows only what went wrong.
     configure("error")
-    games_dir = None if args.no_save else (args.games_dir or str(default_games_dir()))
+    games_dir = None
+    if not args.no_save:  # the user's own games directory unless the config or --games-dir say
+        games_dir = str(places.check_writable(args.games_dir or config[STORE_GAMES_DIR],
+                                              "store.games_dir", "--games-dir"))
     options = PlayOptions(config=config, fen=args.fen, auto_execute=args.auto_execute,
                           colour=not args.no_colour and sys.stdout.isatty(),
                           virtual_time=args.virtual_time, level=args.level,
                           games_dir=games_dir)
     return play(options)
-
-
-def default_games_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where ``play`` keeps its games: under the user's data directory (XDG).
-
-    >>> str(default_games_dir({"XDG_DATA_HOME": "/data", "HOME": "/home/ann"}))
-    '/data/draughtsboard/games'
-    >>> str(default_games_dir({"HOME": "/home/ann"}))
-    '/home/ann/.local/share/draughtsboard/games'
-    """
-    env = os.environ if environ is None else environ
-    data = env.get("XDG_DATA_HOME", "")
-    # The XDG rule: a relative XDG_DATA_HOME is invalid and ignored.
-    base = Path(data) if os.path.isabs(data) else \
-        Path(env.get("HOME") or Path.home()) / ".local" / "share"
-    return base / "draughtsboard" / "games"

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import re
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
 from board_io import registry
 from board_io.options import Option
 from board_io.schema import TRANSFORMS
+from firmware_host.config import places
 from firmware_host.config.urls import store_url_problem
 from firmware_host.game.clock import control_of
 
@@ -292,12 +293,22 @@ STORE_URL: Option[str] = Option(
     "redis+sentinel://[user:password@]host:port[,host:port...]/service/db "
     "(docs/high-availability.md).", secret=True,
     readers=_SERVICE, check=store_url_problem)
-STORE_GAMES_DIR: Option[str] = _str(
-    "store.games_dir", "/var/lib/draughtsboard/games",
-    "Directory of the PDN files (one per game, rewritten after every move).")
-STORE_SPOOL_DIR: Option[str] = _str(
-    "store.spool_dir", "/var/lib/draughtsboard/spool",
-    "Where events wait on disk while Redis is unreachable.")
+def _user_path(path: str, leaf: str, doc: str, default: Callable[[], str], user: str,
+               readers: tuple[str, ...] = _SERVICE) -> Option[str]:
+    """A file or folder of the board: a user's own by default (:mod:`.places`), the installed
+    service's under ``/var/lib/draughtsboard/<leaf>``, as ``install.sh`` writes its config."""
+    service = str(places.SERVICE_DIR / leaf)
+    return Option(path, "str", service, f"{doc} The installed service's config names {service}.",
+                  readers=readers, default_factory=default, default_doc=user)
+
+
+STORE_GAMES_DIR = _user_path(
+    "store.games_dir", "games",
+    "Directory of the PDN files (one per game, rewritten after every move).",
+    places.games_dir, "~/.local/share/draughtsboard/games")
+STORE_SPOOL_DIR = _user_path(
+    "store.spool_dir", "spool", "Where events wait on disk while Redis is unreachable.",
+    places.spool_dir, "~/.local/state/draughtsboard/spool")
 
 # [web] (draughtsboard web; web.control is read by the board service too)
 WEB_LISTEN: Option[str] = Option(
@@ -310,10 +321,11 @@ WEB_CONTROL: Option[bool] = Option(
     "Control from the web app (new game, settings, hint, takeback, resign, draw, "
     "j'adoube): the board reads its command stream and the web service offers control.",
     readers=("service", "web"))
-WEB_TOKEN_FILE: Option[str] = Option(
-    "web.token_file", "str", "/var/lib/draughtsboard/web-token",
-    "File of the control token (made on first start, mode 0600); the web service prints "
-    "its pairing code.", readers=("web",))
+WEB_TOKEN_FILE = _user_path(
+    "web.token_file", "web-token",
+    "File of the control token (made on first start, mode 0600); the web service prints its "
+    "pairing code.", places.token_file, "~/.local/state/draughtsboard/web-token",
+    readers=("web",))
 WEB_ARBITERS: Option[list[str]] = Option(
     "web.arbiters", "list[str]", [],
     "The arbiters' names: each gets an arbiter code of their own (draughtsboard web prints "

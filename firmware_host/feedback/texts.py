@@ -61,7 +61,8 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "hint_refused.not_your_turn": N_("a hint is for your own turn"),
     "hint_refused.not_ready": N_("no hint yet: first put the pieces as the lights show"),
     "hint_refused.game_over": N_("the game is over: no hints (newgame starts another)"),
-    "takeback": N_("took back {plies_text}, {side} to move"),
+    # counted: PLURALS has its forms (a language agrees the verb with the count)
+    "takeback": "took back {plies_text}, {side} to move",
     "takeback_refused": N_("takebacks are not available in {mode} mode"),
     "takeback_refused.nothing": N_("nothing to take back: you have not moved yet"),
     "command_refused": N_("{command}: not now"),
@@ -109,6 +110,8 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
 PLURALS: Mapping[str, tuple[tuple[str, str], str]] = MappingProxyType({
     "refused.max_capture": (NN_("you must take the maximum: {count} piece",
                                 "you must take the maximum: {count} pieces"), "count"),
+    "takeback": (NN_("took back {plies_text}, {side} to move",
+                     "took back {plies_text}, {side} to move"), "plies"),
 })
 
 #: Counted words: a count field -> its (singular, plural), ``{count}`` the number.
@@ -253,6 +256,21 @@ def _counted(data: dict[str, object], tr: Translator = ENGLISH) -> dict[str, obj
 NOTHING = N_("nothing")
 
 
+def variant_name(name: str, tr: Translator = ENGLISH) -> str:
+    """A variant as a sentence names it: its key in English (``russian``, as the command line
+    takes it), its name in words in another language.
+
+    >>> from firmware_host.i18n import translator
+    >>> variant_name("russian"), variant_name("russian", translator("ja"))
+    ('russian', 'ロシア式チェッカー')
+    """
+    if tr.language == ENGLISH.language:
+        return name
+    from firmware_host.i18n.variants import variant_words
+
+    return tr.gettext(variant_words(name))
+
+
 def _localised(event: Mapping[str, object], tr: Translator) -> dict[str, object]:
     """``event`` with the words a sentence puts in (sides, modes, states, an empty list, the
     hint's reasons) in ``tr``'s language, before :func:`_enrich` fills in the rest.
@@ -263,6 +281,9 @@ def _localised(event: Mapping[str, object], tr: Translator) -> dict[str, object]
     """
     data = dict(event)
     kind = data.get("event")
+    variant = data.get("variant")
+    if isinstance(variant, str):
+        data["variant"] = variant_name(variant, tr)
     for field, words in WORDS.items():
         value = data.get(field)
         if isinstance(value, str) and value in words:
@@ -312,3 +333,46 @@ def render(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
         if _fields(template) <= data.keys():
             return template.format(**data)
     return kind or None
+
+
+def said(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
+    """The sentence of a stored event, in ``tr``'s language (a viewer's, not the board's).
+
+    An event carries its message key (``event``, and ``reason`` where there is one) and its
+    values: the sentence is rendered from them in the viewer's language. The board's own text
+    (``text``, in the board's language, kept for the log) is shown only when this version
+    cannot render the event (a newer board's kind), rather than its bare key.
+
+    >>> from firmware_host.i18n import translator
+    >>> event = {"event": "computer_move", "pdn": "g5-h4",
+    ...          "text": "компьютер ходит g5-h4: сделайте этот ход на доске"}
+    >>> said(event)
+    'the computer plays g5-h4: carry it out on the board'
+    >>> said(event, translator("ja"))
+    'コンピューターの手は g5-h4：盤で指してください'
+    >>> said({"event": "new_kind", "text": "un texte"})
+    'un texte'
+    """
+    text = render(event, tr)
+    kind = event.get("event")
+    own = event.get("text")
+    if (text is None or text == kind) and isinstance(own, str) and own:
+        return own[:500]
+    return text
+
+
+def said_everywhere(event: Mapping[str, object]) -> dict[str, str]:
+    """:func:`said` in every language the board speaks (a feed shared by viewers of every
+    language carries them all; each page shows its own).
+
+    >>> sorted(said_everywhere({"event": "synced"}))
+    ['en', 'fr', 'ja', 'ko', 'nl', 'pt_BR', 'ru']
+    """
+    from firmware_host.i18n import LANGUAGES, translator
+
+    out = {}
+    for language in LANGUAGES:
+        text = said(event, translator(language))
+        if text:
+            out[language] = text
+    return out

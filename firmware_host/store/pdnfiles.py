@@ -72,8 +72,15 @@ class PdnFiles:
         return self.games_dir / f"{name}.pdn"
 
     def write(self, game: GameRecord) -> Path | None:
-        """Rewrite the game's file; a failure is logged once and never stops the game."""
+        """Rewrite the game's file; a failure is logged once and never stops the game.
+
+        A game without a move or a result has no file yet (a game started and left at once
+        leaves nothing behind); one whose moves were all taken back keeps its file, rewritten.
+        """
         path = self.path_for(game)
+        if not game.moves and game.result == "*" and path not in self._pending \
+                and not path.exists():
+            return None
         self._pending[path] = game
         self.retry()
         return None if path in self._pending else path
@@ -86,8 +93,8 @@ class PdnFiles:
             except OSError as exc:
                 if not self._failed:
                     log.error("cannot write %s: %s (games stay in the store; the file is "
-                              "written when the directory can take it)", path,
-                              exc.strerror or exc)
+                              "written when the directory can take it; store.games_dir "
+                              "chooses another)", path, exc.strerror or exc)
                 self._failed = True
                 return False
             del self._pending[path]

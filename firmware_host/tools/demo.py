@@ -1,13 +1,17 @@
-"""``draughtsboard demo``: the whole service on the simulated board, a simulated human at it.
+"""``draughtsboard demo``: the whole service on the simulated board, a simulated player at it.
 
 The service is built by :func:`firmware_host.app.service.build_service`, exactly as ``draughtsboard
 run --board sim --store memory`` builds it (sim sensors -> scanner -> session -> engine thread ->
 LEDs -> in-memory store + PDN files), but on a :class:`~board_io.clock.VirtualClock`, so a demo
-replays identically. A simulated human (a weak engine level picks its moves) carries out its
+replays identically. A simulated player (a weak engine level picks its moves) carries out its
 moves with a little sloppiness, and carries out the computer's replies by reading the LED frame
 only (:mod:`~firmware_host.tools.demo_hands`).
 After every step the board and its LEDs are drawn with a
 caption, paced for a person (real sleeps, display only) unless ``fast`` or not a terminal.
+
+The demo keeps nothing but the game's PDN file, in the user's games directory
+(:func:`firmware_host.config.places.games_dir`, ``--games-dir``), whose path it prints: its
+store is in memory. Ctrl-C or SIGTERM ends it as the end does, with the file said.
 
 Example::
 
@@ -18,8 +22,8 @@ from __future__ import annotations
 
 import logging
 import random
+import signal
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -30,15 +34,16 @@ from typing import TextIO
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import render
-from board_io.types import Led, Pattern, Reading, Role
+from board_io.types import ButtonName, Led, Pattern, Reading, Role
 from engine import Board, Move
 from engine.errors import DraughtsError
 from engine.levels import Level, level
 from engine.search import Limit
 from firmware_host.app.notify import Notifier
+from firmware_host.config import places
 from firmware_host.config.loader import Config
 from firmware_host.feedback.leds import PRIORITY
-from firmware_host.feedback.texts import STATE_NAMES
+from firmware_host.feedback.texts import STATE_NAMES, variant_name
 from firmware_host.game.types import EventData, State
 from firmware_host.i18n import ENGLISH, N_, Translator, translator
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
@@ -53,9 +58,11 @@ _CLEAR = "\x1b[H\x1b[2J"
 _PIECES = {(0, False): Reading.WHITE, (1, False): Reading.BLACK,
            (0, True): Reading.WHITE_KING, (1, True): Reading.BLACK_KING}
 _KING = {Reading.WHITE: Reading.WHITE_KING, Reading.BLACK: Reading.BLACK_KING}
-_HAND_CAPTIONS = {"from": N_("you lift the computer's piece on {square} (lit 'from')"),
-                  "to": N_("you put it down on {square} (lit 'to')"),
-                  "remove": N_("you take off the captured piece on {square} (blinking 'remove')")}
+_HAND_CAPTIONS = {
+    "from": N_("the simulated player lifts the computer's piece on {square} (lit 'from')"),
+    "to": N_("and puts it down on {square} (lit 'to')"),
+    "remove": N_("the simulated player takes off the captured piece on {square} (blinking "
+                 "'remove')")}
 #: The legend's entry of each kind of LED lit, with its squares.
 _LED_WORDS: Mapping[Role, str] = {
     Role.FROM: N_("from {squares}"), Role.TO: N_("to {squares}"),
@@ -72,17 +79,23 @@ class DemoError(RuntimeError):
     """The simulated board and the service disagree (a bug: the demo cannot go on)."""
 
 
+class DemoStopped(Exception):
+    """The demo was asked to stop (Ctrl-C, SIGTERM, a hall stopping)."""
+
+
 @dataclass(frozen=True)
 class DemoOptions:
     """What ``draughtsboard demo`` was asked for.
 
     ``plies``: stop after this many half-moves (or at game over); ``level``: the computer's
-    strength; ``human_level``: the simulated human's; ``games_dir``: None makes a fresh
-    temporary directory; ``seed``: the human's choices and hands. ``hub``: a configuration
+    strength; ``human_level``: the simulated player's; ``games_dir``: where the PDN file goes
+    (None: the user's games directory, :func:`~firmware_host.config.places.games_dir`);
+    ``seed``: the player's choices and hands. ``hub``: a configuration
     whose ``[engine]`` is a Hub engine (Scan) to play the computer's side instead of the
     built-in engine, at its own strength (``engine.hub_*``; ``level`` then does not apply).
     ``store_url`` and ``board_id``: where the game is recorded (``demo --hall``: a Redis of its
-    own, one board id each).
+    own, one board id each); ``spool_dir``: the spool of a Redis store (``demo --hall``: in its
+    temporary directory).
     """
 
     variant: str = "international"
@@ -99,11 +112,13 @@ class DemoOptions:
     board_id: str | None = None
     #: The board's language (``board.language``: its events' text, its voice).
     language: str = "en"
+    spool_dir: str | None = None
 
 
 @dataclass
 class DemoResult:
-    """What happened: the PDN file, and each ply as ``(by, pdn, followed_leds)``."""
+    """What happened: the PDN file, and each ply as ``(by, pdn, followed_leds)``; ``result``
+    None: the game was stopped at ``--moves`` before its end."""
 
     pdn_path: Path
     plies: list[tuple[str, str, bool]] = field(default_factory=list)
@@ -141,9 +156,10 @@ def check_options(options: DemoOptions) -> Level:
     """
     from firmware_host.config.loader import ConfigError, check_variant
 
-    # --time-control, checked as run and play check it (in the service it would be a crash).
-    Config.from_mapping({"clock": {"time_control": options.time_control}},
-                        source="command line")
+    # --time-control and --language, checked as run and play check them (in the service it
+    # would be a crash; in a hall's board, a dead board).
+    Config.from_mapping({"clock": {"time_control": options.time_control},
+                         "board": {"language": options.language}}, source="command line")
     check_variant(options.variant, "command line")
     try:
         level(options.human_level)
@@ -171,8 +187,9 @@ def demo_config(options: DemoOptions, games_dir: str) -> Config:
         "engine": engine,
         "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "rgb": True,
                   "language": options.language,
-                  **({"id": options.board_id} if options.board_id else {})},
-        "store": {"url": options.store_url, "games_dir": games_dir},
+                  "id": options.board_id or "demo"},
+        "store": {"url": options.store_url, "games_dir": games_dir,
+                  **({"spool_dir": options.spool_dir} if options.spool_dir else {})},
         "clock": {"time_control": options.time_control},
     }, source="demo" if options.hub is None else options.hub.source)
 
@@ -193,21 +210,26 @@ def _quiet_logs() -> Iterator[None]:
 
 
 class Demo:
-    """The service on a simulated board, with a simulated human's hands and eyes."""
+    """The service on a simulated board, with a simulated player's hands and eyes.
+
+    One service plays game after game (:meth:`play`, then :meth:`next_game`), as a real board
+    does: ``demo --hall`` keeps each board's service running between its games. ``stopped``
+    is asked at every step; once it says so, the demo raises :class:`DemoStopped`.
+    """
 
     def __init__(self, options: DemoOptions, stack: ExitStack, display: Display,
-                 games_dir: str) -> None:
+                 games_dir: str, stopped: Callable[[], bool] = lambda: False) -> None:
         from firmware_host.app.service import Wiring, build_service
         from firmware_host.opponents.opponent import BuiltinOpponent
 
         self.options = options
         self.display = display
         self.games_dir = games_dir
+        self.stopped = stopped
         self.clock = VirtualClock()
         config = demo_config(options, games_dir)
         # Never resume a game from the store: the simulated board is set up at the start, so a
-        # resumed game would refuse the simulated human's every move (``demo --hall`` starts a
-        # board's next Demo on the same store after one failed).
+        # resumed game would refuse the simulated player's every move.
         service = build_service(config, stack, Wiring(clock=self.clock, resume=False,
                                                       notifier=Notifier(environ={})))
         self.store = service.store
@@ -220,7 +242,7 @@ class Demo:
         self.scanner = service.scanner
         self.sim = service.sim
         self.layout = self.sim.layout
-        self.game = Board(self.session.variant)  # the human's own idea of the game
+        self.game = Board(self.session.variant)  # the player's own idea of the game
         self.rng = random.Random(options.seed)
         human = level(options.human_level)
         self.human_limit = Limit(depth=human.depth or 1)
@@ -230,6 +252,8 @@ class Demo:
         self.session.subscribe(self.events.append)
         self.held: Reading | None = None
         self.untold: str | None = None  # a caption waiting for the next frame
+        #: The game's plies so far: ``(by, pdn, followed_leds)``.
+        self.plies: list[tuple[str, str, bool]] = []
         self.tr = translator(options.language)  # the captions speak the board's language
         self._set_up_pieces()
 
@@ -253,6 +277,8 @@ class Demo:
         end = self.clock.monotonic() + limit_s
         give_up = time.monotonic() + ENGINE_WAIT_S
         while True:
+            if self.stopped():
+                raise DemoStopped
             self.controller.step()
             if done():
                 return True
@@ -306,21 +332,21 @@ class Demo:
 
     # -- the game -----------------------------------------------------------------------------
     def human_ply(self) -> str:
-        """The human picks a move and carries it out; return its notation."""
+        """The simulated player picks a move and carries it out; return its notation."""
         move: Move | None = self.human.best_move(self.game, self.human_limit).move
         if move is None:
-            raise DemoError("the simulated human found no move")
+            raise DemoError("the simulated player found no move")
         text = self.game.move_notation(move)
         before = self._moves("human")
         for step in human_steps(self.game, move, self.rng):
             self._wait(step.pause_ms)
             self._act(step, moving=step.why in ("lift", "lift again"))
         if not self._run_until(lambda: self._moves("human") > before and self._seen()):
-            raise DemoError(f"the board did not accept the human's {text}")
+            raise DemoError(f"the board did not accept the simulated player's {text}")
         self.game.push(move)
         self._crown_if_asked()
         # Shown with the computer's reply: the engine thread may answer before the next scan.
-        self.untold = self.tr.gettext("you: {move}").format(move=text)
+        self.untold = self.tr.gettext("the simulated player: {move}").format(move=text)
         return text
 
     def computer_ply(self) -> str | None:
@@ -386,28 +412,70 @@ class Demo:
 
         Raises:
             DemoError: the service and the simulated board disagree.
+            DemoStopped: ``stopped`` said so.
         """
         if not self._run_until(lambda: self.controller.started and self._seen()):
             raise DemoError("the service never read the board")
-        self.show(self.tr.gettext("{variant}: you play white against {computer}").format(
-            variant=self.session.variant.name, computer=self.computer))
-        plies: list[tuple[str, str, bool]] = []
-        while len(plies) < self.options.plies and self.session.outcome is None:
+        self.show(self.tr.gettext(
+            "{variant}: the simulated player (white) against {computer}").format(
+            variant=variant_name(self.session.variant.name, self.tr), computer=self.computer))
+        self.plies = []
+        while len(self.plies) < self.options.plies and self.session.outcome is None:
             if self.session.human_turn:
-                plies.append(("human", self.human_ply(), False))
+                self.plies.append(("human", self.human_ply(), False))
                 continue
             text = self.computer_ply()
             if text is not None:
-                plies.append(("computer", text, True))
+                self.plies.append(("computer", text, True))
         if self.untold is not None:
             caption, self.untold = self.untold, None
             self.show(caption)
+        result = self.result()
+        if result.result is not None:
+            self._run_until(self._seen)
+            self.show(self.tr.gettext("game over: {result}").format(result=result.result))
+        return result
+
+    def result(self) -> DemoResult:
+        """The game so far: its PDN file, its plies, its result (None: not over)."""
         outcome = self.session.outcome
         result = None if outcome is None else outcome.result(self.session.variant.pdn_gametype)
-        if result is not None:
-            self._run_until(self._seen)
-            self.show(self.tr.gettext("game over: {result}").format(result=result))
-        return DemoResult(self._pdn_path(), plies, result)
+        return DemoResult(self._pdn_path(), list(self.plies), result)
+
+    def next_game(self) -> None:
+        """Start the board's next game as players do: New game pressed if the game is not
+        over, the pieces set up on their starting squares, and the service's new game begun
+        (with whatever was set for it meanwhile: a variant, a level, from the web).
+
+        Raises:
+            DemoError: the service did not begin a new game.
+            DemoStopped: ``stopped`` said so.
+        """
+        game_id = self.session.game_id
+        mark = len(self.events)  # what happens from here on is the next game's
+        if self.session.outcome is None and self.session.state is not State.SETTING_UP:
+            self.sim.press(ButtonName.NEWGAME)
+            self._run_until(lambda: self.session.state is State.SETTING_UP)
+        self.display.frame("", [self.tr.gettext("setting up the next game")])
+        start = Board(self.session.variant)
+        wanted = start.pieces()
+        for sq in sorted(self.sim.occupied - wanted.keys()):
+            self.sim.lift(sq)
+        self._wait(500)
+        for sq, piece in wanted.items():
+            if self.sim.pieces.get(sq) != _PIECES[int(piece.color), piece.king]:
+                if sq in self.sim.occupied:
+                    self.sim.lift(sq)
+                self.sim.place(sq, _PIECES[int(piece.color), piece.king])
+        if not self._run_until(lambda: self.session.game_id != game_id
+                               and self.session.state is not State.SETTING_UP
+                               and self.session.in_sync, limit_s=60.0):
+            raise DemoError("the board did not begin a new game")
+        self.game = Board(self.session.variant)
+        del self.events[:mark]  # the new game's own events stay (its first computer move)
+        self.plies = []
+        self.held = None
+        self.untold = None
 
     @property
     def computer(self) -> str:
@@ -459,24 +527,83 @@ def ply_line(ply: int, state: str, tr: Translator = ENGLISH) -> str:
     return tr.gettext("[ply {ply}, {state}]").format(ply=ply, state=words)
 
 
+def engine_line(tr: Translator = ENGLISH) -> str:
+    """The line that says which engine plays: compiled, or pure Python with its cost and the
+    command that compiles it (the quick start installs it compiled where a C compiler is).
+
+    >>> engine_line() in (ENGINE_WORDS["compiled"], ENGINE_WORDS["pure"])
+    True
+    """
+    from engine.compiled import build
+
+    return tr.gettext(ENGINE_WORDS.get(build(), ENGINE_WORDS["pure"]))
+
+
+#: What :func:`engine_line` says of each :func:`engine.compiled.build` (lines after the first
+#: are indented).
+ENGINE_WORDS: Mapping[str, str] = {
+    "compiled": N_("the engine: compiled"),
+    "pure": N_("the engine: pure Python (the compiled one is 3 to 4 times faster)\n"
+               "  to compile it: .venv/bin/pip install '.[web]' with gcc and python3-dev"),
+}
+
+
+class _Signals:
+    """SIGINT and SIGTERM, while it is entered, only set :attr:`received` (the demo stops at
+    its next step and ends as at its end); outside the main thread it changes nothing."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._old: dict[int, object] = {}
+
+    def _handler(self, signum: int, frame: object) -> None:
+        self.received = signum
+
+    def __enter__(self) -> _Signals:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[signum] = signal.signal(signum, self._handler)
+            except ValueError:  # not the main thread: the caller stops it
+                break
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, old in self._old.items():
+            signal.signal(signum, old)  # type: ignore[arg-type]
+
+    def is_set(self) -> bool:
+        """A signal came."""
+        return self.received is not None
+
+
 def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
-    """Run the demo; return the exit status (0; 1 when the demo found a bug).
+    """Run the demo; return the exit status (0; 1 when the demo found a bug; 2 when its games
+    directory cannot be written; 128 + the signal's number when Ctrl-C or SIGTERM stopped it).
 
     Raises:
         ConfigError: an unknown variant or a bad level.
     """
+    from firmware_host.config import ConfigError
+
     out = out if out is not None else sys.stdout
     display = Display(out, fast=options.fast)
     check_options(options)  # before a directory is made for nothing
+    tr = translator(options.language)
     try:
-        games_dir = options.games_dir or tempfile.mkdtemp(prefix="draughtsboard-demo-")
-        Path(games_dir).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        print(f"draughtsboard demo: cannot use the games directory: {exc}", file=sys.stderr)
+        games_dir = str(places.check_writable(options.games_dir or places.games_dir(),
+                                              "store.games_dir", "--games-dir"))
+    except ConfigError as exc:
+        print(f"draughtsboard demo: {exc}", file=sys.stderr)
         return 2
+    display.line(engine_line(tr))
+    signals = _Signals()
     try:
-        with _quiet_logs(), ExitStack() as stack:
-            result = Demo(options, stack, display, games_dir).play()
+        with signals, _quiet_logs(), ExitStack() as stack:
+            demo = Demo(options, stack, display, games_dir, stopped=signals.is_set)
+            try:
+                result = demo.play()
+            except DemoStopped:
+                result = demo.result()
     except (DemoError, BoardIOError) as exc:
         print(f"draughtsboard demo: {exc}", file=sys.stderr)
         return 1
@@ -484,7 +611,6 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
         print(f"draughtsboard demo: the PDN file {result.pdn_path} was not written",
               file=sys.stderr)
         return 1
-    tr = translator(options.language)
     moves = " ".join(text for _, text, _ in result.plies)
     display.line(tr.gettext("moves: {moves}").format(moves=moves)
                  + (f"  {result.result}" if result.result else ""))
@@ -492,5 +618,29 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
     display.line(tr.ngettext("the computer's {count} move was carried out by following the LEDs",
                              "the computer's {count} moves were carried out by following the "
                              "LEDs", led_plies).format(count=led_plies))
+    display.line(stop_line(result, options.plies, signals.received, tr))
     display.line(tr.gettext("done: PDN written to {path}").format(path=result.pdn_path))
-    return 0
+    return 0 if signals.received is None else 128 + signals.received
+
+
+def stop_line(result: DemoResult, limit: int, signum: int | None,
+              tr: Translator = ENGLISH) -> str:
+    """Why the demo stopped: the game's end, ``--moves``, or a signal.
+
+    >>> stop_line(DemoResult(Path("g.pdn"), [("human", "32-28", False)] * 20), 20, None)
+    'stopped after 20 plies, as --moves 20 asks: the game is unfinished (*); --moves 200 plays on'
+    >>> stop_line(DemoResult(Path("g.pdn"), [], "2-0"), 20, None)
+    'the game is over: 2-0'
+    """
+    plies = len(result.plies)
+    if signum is not None:
+        return tr.ngettext("stopped by {signal} after {plies} ply: the game is unfinished (*)",
+                           "stopped by {signal} after {plies} plies: the game is unfinished "
+                           "(*)", plies).format(signal=signal.Signals(signum).name, plies=plies)
+    if result.result is not None:
+        return tr.gettext("the game is over: {result}").format(result=result.result)
+    return tr.ngettext("stopped after {plies} ply, as --moves {limit} asks: the game is "
+                       "unfinished (*); --moves 200 plays on",
+                       "stopped after {plies} plies, as --moves {limit} asks: the game is "
+                       "unfinished (*); --moves 200 plays on", plies).format(plies=plies,
+                                                                            limit=limit)

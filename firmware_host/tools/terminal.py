@@ -41,13 +41,14 @@ from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
 from firmware_host.config.schema import BOARD_LANGUAGE, GAME_MODE, GAME_VARIANT
-from firmware_host.feedback.texts import WORDS, render
+from firmware_host.feedback.texts import WORDS, render, variant_name
 from firmware_host.game.fields import refusal_fields
 from firmware_host.game.timers import BACKGROUND
 from firmware_host.game.types import EventData, Mode, State, TimerName
 from firmware_host.i18n import N_, translator
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.resolution import Illegal
+from firmware_host.tools.demo import engine_line
 from firmware_host.tools.diagram import draw as draw_board
 from firmware_host.tools.typed import (
     TypedMoveError,
@@ -56,6 +57,7 @@ from firmware_host.tools.typed import (
     names,
     parse_typed,
     square_from_text,
+    squares_of,
 )
 
 #: How the terminal draws a piece the game knows (colour, king).
@@ -79,6 +81,9 @@ HELP = N_("""commands:
             after a takeback, for a new game, after a slip
   board     draw the board again     help   this text      quit   leave
 squares: {squares}.""")
+#: Said after a takeback: the board still shows the moves taken back.
+FIX_AFTER_TAKEBACK = N_("the lights show how to put the pieces back: type fix to do it, or "
+                        "move them by hand (lift and place)")
 #: The help line of ``status`` (after the commands above).
 HELP_STATUS = N_("  status    whose turn it is and what the board waits for, with both clocks")
 
@@ -99,6 +104,9 @@ _STATES: Mapping[State, str] = MappingProxyType({
     State.GAME_OVER: N_("game over"),
     State.SETTING_UP: N_("set up the initial position"),
 })
+#: The state line while the computer's move waits to be carried out (the move in the sentence:
+#: a language puts it where it reads).
+PENDING_MOVE = N_("carry out the computer's move {pdn}")
 #: Refusals of a typed move worded as the board words them when the move is made by hand:
 #: those that name a rule (for the others the typed squares tell more).
 _RULES = frozenset({"capture_compulsory", "max_capture", "capture_precedence",
@@ -203,6 +211,8 @@ class TerminalGame:
         text = self._refusal_text(event) if kind == "refused" else self.message(event)
         if text:
             self.say(text)
+        if kind == "takeback":  # the board still holds the moves taken back
+            self.say(self.tr.gettext(FIX_AFTER_TAKEBACK))
         if kind == "computer_move" and self.options.auto_execute:
             pending = self.session.pending
             if pending is not None:
@@ -255,7 +265,8 @@ class TerminalGame:
         turn = tr.gettext(N_("white") if session.board.turn == Color.WHITE else N_("black"))
         state = tr.gettext(_STATES[session.state])
         if session.state is State.COMPUTER_MOVE_PENDING and session.pending is not None:
-            state += f" {session.board.move_notation(session.pending)}"
+            state = tr.gettext(PENDING_MOVE).format(
+                pdn=session.board.move_notation(session.pending))
         outcome = session.outcome
         if session.state is State.GAME_OVER and outcome is not None:
             winner = outcome.winner
@@ -298,7 +309,7 @@ class TerminalGame:
                 return False
             if verb == "help":
                 self.out.write(self.tr.gettext(HELP).format(squares=names(self.variant, self.tr),
-                                           example=example(self.variant),
+                                           example=example(self.variant, self.tr),
                                            sep=self.variant.capture_separator) + "\n"
                                + self.tr.gettext(HELP_STATUS) + "\n")
             elif verb == "board":
@@ -359,6 +370,8 @@ class TerminalGame:
         session = self.session
         state = session.state
         tr = self.tr
+        # Not a move at all, or a square the board has not: the same answer in every state.
+        squares_of(self.variant, text, tr)
         if session.outcome is not None or state is State.GAME_OVER:
             raise TypedMoveError(tr.gettext("the game is over: type newgame for another"))
         if state is State.SETTING_UP:
@@ -382,8 +395,8 @@ class TerminalGame:
                 "first carry out the computer's move {pdn}")).format(pdn=pdn))
         if not session.in_sync or self.actions:
             raise TypedMoveError(tr.gettext(
-                "first make the board match the game (the lights show how), "
-                "or finish the move in progress with lift and place"))
+                "first make the board match the game: type fix to put the pieces as the "
+                "lights show, or finish the move in progress with lift and place"))
         try:
             move = parse_typed(session.board, text, tr)
         except TypedMoveError as exc:
@@ -570,9 +583,9 @@ def play(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None =
             return 2
         out.write("draughtsboard play: " + game.tr.gettext(
             "{variant}, {mode} mode. Type 'help' for commands.").format(
-            variant=game.variant.name,
+            variant=variant_name(game.variant.name, game.tr),
             mode=game.tr.gettext(WORDS["mode"].get(options.config[GAME_MODE], "play")))
-            + "\n")
+            + "\n" + engine_line(game.tr) + "\n")
         game.settle(script=True)
         game.draw()
         try:

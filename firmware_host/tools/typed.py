@@ -30,6 +30,8 @@ __all__ = ["TypedMoveError", "example", "explain_move", "parse_typed", "piece_wo
            "square_from_text"]
 
 _SEPARATOR = re.compile(r"\s*[-x:×]\s*")
+#: The longest well-formed move at the start of a text that goes on (for "did you mean").
+_MEANT = re.compile(r"(?:\d{1,3}|[a-z]\d{1,2})(?:\s*[-x:×]\s*(?:\d{1,3}|[a-z]\d{1,2}))+")
 _ALGEBRAIC = re.compile(r"^([a-z])(\d{1,2})$")
 _FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -115,8 +117,9 @@ def names(variant: Variant, tr: Translator = ENGLISH) -> str:
                                                               last=last)
 
 
-def example(variant: Variant) -> str:
-    """A first move of ``variant`` as it may be typed, for the help text.
+def example(variant: Variant, tr: Translator = ENGLISH) -> str:
+    """A first move of ``variant`` as it may be typed, for the help text (in ``tr``'s
+    language).
 
     >>> from engine.variant import find_variant
     >>> example(find_variant("international")), example(find_variant("russian"))
@@ -128,7 +131,7 @@ def example(variant: Variant) -> str:
     if not variant.numeric_notation:
         return text
     drawn = "-".join(_drawn(variant, sq) for sq in (move.origin, move.destination))
-    return f"{text} (or {drawn}, as drawn)"
+    return tr.gettext("{move} (or {drawn}, as drawn)").format(move=text, drawn=drawn)
 
 
 def _drawn(variant: Variant, square: Square) -> str:
@@ -142,15 +145,21 @@ def squares_of(variant: Variant, text: str, tr: Translator = ENGLISH) -> list[Sq
     Raises:
         TypedMoveError: not move text, or a square the board has not.
     """
-    body = text.strip().lower().rstrip("!?+#*")
-    tokens = [t for t in _SEPARATOR.split(body) if t]
+    body = text.strip().lower()
+    tokens = _SEPARATOR.split(body)
     if len(tokens) == 1:
         tokens = re.findall(r"[a-z]\d{1,2}", body) if re.fullmatch(r"(?:[a-z]\d{1,2}){2,}",
                                                                    body) else tokens
-    if len(tokens) < 2 or not all(re.fullmatch(r"\d{1,3}|[a-z]\d{1,2}", t) for t in tokens):
+    named = [t for t in tokens if re.fullmatch(r"\d{1,3}|[a-z]\d{1,2}", t)]
+    meant = _MEANT.search(body)
+    if meant is not None and meant.group(0) != body:  # "g3-h4x", "32-28!": a move and more
+        raise TypedMoveError(tr.gettext(
+            "{text} is not a move: did you mean {move}?").format(
+            text=repr(text.strip()), move=meant.group(0)))
+    if len(tokens) < 2 or named != tokens:
         raise TypedMoveError(tr.gettext(
             "{text} is neither a move nor a command (type help)").format(text=repr(text.strip())))
-    return [square_from_text(variant, t) for t in tokens]
+    return [square_from_text(variant, t, tr) for t in tokens]
 
 
 def parse_typed(board: Board, text: str, tr: Translator = ENGLISH) -> Move:

@@ -41,7 +41,14 @@ from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
 from firmware_host.web.rounds import RoundPages
-from firmware_host.web.views import ArchiveRow, Views, keep_language, viewer
+from firmware_host.web.views import (
+    OUTCOMES,
+    ArchiveRow,
+    Views,
+    keep_language,
+    outcome_of,
+    viewer,
+)
 
 __all__ = ["WebSettings", "build_app"]
 
@@ -55,7 +62,6 @@ WRITE_TIMEOUT_S = 30.0
 #: Pairing attempts accepted per minute from one address.
 PAIR_ATTEMPTS = 10
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
-RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2")
 NOT_THE_CODE = N_("That is not the pairing code.")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -201,7 +207,7 @@ class Site:
         tr = viewer(request)
         return _html(self.views.page(
             "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in reversed(games)], f=filters,
-            boards=boards, variants=[v.name for v in VARIANTS], results=RESULTS,
+            boards=boards, variants=[v.name for v in VARIANTS], outcomes=OUTCOMES,
             paired=self.paired(request), limit=ARCHIVE_LIMIT))
 
     async def _select(self, filters: dict[str, str]) -> list[GameRecord]:
@@ -218,7 +224,8 @@ class Site:
             game = await self.reader.game(board, game_id)
             if game is None or (filters["variant"] and game.variant != filters["variant"]):
                 continue
-            if filters["result"] and game.result != filters["result"]:
+            wanted = outcome_of(filters["result"])
+            if wanted and game.result not in OUTCOMES[wanted][1]:
                 continue
             names = (game.headers.get("White", "") + "\n" + game.headers.get("Black", ""))
             if player and player not in names.lower():

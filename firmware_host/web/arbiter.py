@@ -57,6 +57,7 @@ from aiohttp import web
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from firmware_host.feedback.texts import said_everywhere
 from firmware_host.i18n import N_, Translator
 from firmware_host.store.keys import ROUND_INDEX
 from firmware_host.store.records import GameRecord
@@ -370,7 +371,8 @@ class ArbiterSite:
             "finished": game is not None and game.finished, "played": played,
             "state": view.state, "state_text": view.state_name,
             "clock": self.views.clock_now(view, alive), "online": alive.online,
-            "seen_text": alive.seen_text, "said": view.messages[-1] if view.messages else None,
+            "seen_text": alive.seen_text,
+            "said": said_everywhere(view.messages[-1]) if view.messages else None,
             "waiting": waiting.get("Round"),
             "pairing": None if not waiting else {
                 "white": waiting.get("White", ""), "black": waiting.get("Black", ""),

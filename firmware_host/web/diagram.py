@@ -64,9 +64,12 @@ def board_svg(board: Board, last: MoveRecord | None = None,
     width, height = cols * cell + 2 * margin, rows * cell + 2 * margin
     marked = {last.origin, last.destination} if last is not None else set()
     rotate = (f' transform="rotate(180 {width / 2:g} {height / 2:g})"' if flip else "")
+    # A standalone image (flip given) fits the window it is opened in: a phone shows the
+    # whole board (size= stays its width where there is room, and its size in an <img>).
+    fit = ' style="max-width:100%;max-height:100vh;height:auto"' if flip is not None else ""
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
              f'width="{width:g}" height="{height:g}" role="img" '
-             f'aria-label="{escape(label or variant.name)}" class="diagram">',
+             f'aria-label="{escape(label or variant.name)}" class="diagram"{fit}>',
              f'<rect width="{width:g}" height="{height:g}" fill="#2b2118"/>'
              f'<g class="b"{rotate}><rect x="{margin:g}" y="{margin:g}" '
              f'width="{cols * cell:g}" height="{rows * cell:g}" fill="{LIGHT}"/>']

@@ -15,7 +15,8 @@ board resumes exactly).
 {}
 
 A batch of a board's events becomes one small JSON message of what changed (:func:`delta`): the
-moves with the position after them, the LED frame, the state, the board's sentences. A batch
+moves with the position after them, the LED frame, the state, the board's sentences (each in
+every language, rendered from the event's key and values: the page shows its viewer's). A batch
 that starts a game, takes moves back, ends a game or changes its tags asks for the whole card or
 panel instead (``full``): rare, and simpler than a delta of them.
 
@@ -35,7 +36,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from firmware_host.feedback.texts import STATE_NAMES, render
+from firmware_host.feedback.texts import STATE_NAMES, said_everywhere
 from firmware_host.web.clocks import ClockReading, from_event
 from firmware_host.web.reader import SPOKEN
 
@@ -107,7 +108,8 @@ class Delta:
     full: bool = False
     moves: list[dict[str, object]] = field(default_factory=list)
     leds: dict[str, list[str]] | None = None
-    say: list[str] = field(default_factory=list)
+    #: The board's spoken events of the batch (their key and values).
+    say: list[Mapping[str, object]] = field(default_factory=list)
     shown_state: str | None = None
     #: The game clock's newest reading in the batch (its ``clock`` events).
     clock: ClockReading | None = None
@@ -139,10 +141,7 @@ class Delta:
         elif kind == "synced" and self.shown_state == "correction":
             self.shown_state = self.state
         if kind in SPOKEN:
-            said = message.get("text")  # the sentence in the board's language, if it has one
-            text = said[:500] if isinstance(said, str) and said else render(message)
-            if text:
-                self.say.append(text)
+            self.say.append(message)
 
     def message(self, board_id: str, hall: bool, now: float | None = None
                 ) -> dict[str, object] | None:
@@ -159,8 +158,8 @@ class Delta:
         if self.shown_state is not None:
             data["state"] = STATE_NAMES.get(self.shown_state, self.shown_state)
             data["state_key"] = self.shown_state
-        if self.say and not hall:
-            data["say"] = self.say[-12:]
+        if self.say and not hall:  # every language's sentence: each page shows its own
+            data["say"] = [said for said in map(said_everywhere, self.say[-12:]) if said]
         if self.clock is not None:
             data["clock"] = self.clock.at(self.clock.time if now is None else now)
         return data if len(data) > 1 else None

@@ -17,7 +17,7 @@ from redis.exceptions import ResponseError
 
 from engine import Board
 from engine.errors import DraughtsError
-from firmware_host.feedback.texts import STATE_NAMES, render
+from firmware_host.feedback.texts import STATE_NAMES
 from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.store.records import (
     GameRecord,
@@ -63,8 +63,9 @@ class BoardView:
     state: str = "unknown"
     #: The LED frame: square name -> (pattern, role).
     leds: dict[str, tuple[str, str]] = field(default_factory=dict)
-    #: The board's sentences since the game started, oldest first.
-    messages: list[str] = field(default_factory=list)
+    #: The board's sentences since the game started, oldest first: the events themselves
+    #: (their key and values), each page rendering them in its viewer's language.
+    messages: list[Message] = field(default_factory=list)
     #: The id of the newest event read (where a live feed goes on).
     last_event_id: str = "0-0"
     correction: bool = False
@@ -296,10 +297,7 @@ def apply_events(view: BoardView, events: Sequence[tuple[str, Mapping[str, objec
         elif kind == "clock":
             view.clock = clocks.from_event(message) or view.clock
         if kind in SPOKEN:
-            said = message.get("text")  # the sentence in the board's language, if it has one
-            text = said[:500] if isinstance(said, str) and said else render(message)
-            if text:
-                view.messages.append(text)
+            view.messages.append(dict(message))
     del view.messages[:-12]
 
 

@@ -83,7 +83,8 @@ def run_web(config: Config, out: object = None) -> int:
     try:
         token = load_token(config[WEB_TOKEN_FILE])
     except OSError as exc:
-        print(f"draughtsboard web: web.token_file: {exc.strerror or exc}", file=sys.stderr)
+        print(f"draughtsboard web: cannot use {config[WEB_TOKEN_FILE]}: {exc.strerror or exc} "
+              "(choose another with web.token_file)", file=sys.stderr)
         return 1
     settings = WebSettings(keys=Keys(token),
                            arbiter=ArbiterKeys(token, tuple(config[WEB_ARBITERS])),

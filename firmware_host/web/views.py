@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import escape
 
 from engine import Board
-from firmware_host.feedback.texts import STATE_NAMES, WORDS
+from firmware_host.feedback.texts import STATE_NAMES, WORDS, said, said_everywhere
 from firmware_host.i18n import (
     ENGLISH,
     LANGUAGES,
@@ -47,6 +47,38 @@ __all__ = ["LANG_COOKIE", "ArchiveRow", "MoveRow", "Views", "chosen_language", "
 RESULT_WORDS: Mapping[str, str] = {
     "1-0": N_("White won"), "2-0": N_("White won"), "0-1": N_("Black won"),
     "0-2": N_("Black won"), "1/2-1/2": N_("Draw"), "1-1": N_("Draw"), "*": N_("In progress")}
+
+
+#: The archive's result filter: one entry per outcome, each with the results that say it (in
+#: either result style: 1-0 and 2-0 are both White's win).
+OUTCOMES: Mapping[str, tuple[str, frozenset[str]]] = {
+    "white": (N_("White won"), frozenset({"1-0", "2-0"})),
+    "black": (N_("Black won"), frozenset({"0-1", "0-2"})),
+    "draw": (N_("Draw"), frozenset({"1/2-1/2", "1-1"})),
+    "unfinished": (N_("In progress"), frozenset({"*"})),
+}
+
+
+def outcome_of(choice: str) -> str:
+    """The outcome a result filter's value names: an outcome, or a result of an older link
+    (``1-0`` is ``white``); "" for anything else (no filter).
+
+    >>> outcome_of("white"), outcome_of("2-0"), outcome_of("1/2-1/2"), outcome_of("x")
+    ('white', 'white', 'draw', '')
+    """
+    if choice in OUTCOMES:
+        return choice
+    return next((name for name, (_, results) in OUTCOMES.items() if choice in results), "")
+
+
+def full_moves(plies: int) -> int:
+    """The moves of a game of ``plies`` (each side's turn is a ply; a move is both, the first
+    side's ply alone starting one), as a move list numbers them.
+
+    >>> full_moves(0), full_moves(1), full_moves(2), full_moves(83)
+    (0, 1, 1, 42)
+    """
+    return (plies + 1) // 2
 
 
 def result_words(result: str | None) -> str:
@@ -129,7 +161,7 @@ class ArchiveRow:
                    time.strftime("%Y-%m-%d %H:%M", time.gmtime(game.created)),
                    player(game.headers, "White", tr.gettext),
                    player(game.headers, "Black", tr.gettext),
-                   game.variant, result_words(game.result), len(game.moves))
+                   game.variant, result_words(game.result), full_moves(len(game.moves)))
 
 
 #: The cookie that keeps the language a viewer chose with ``?lang=`` (the language switch) for
@@ -234,9 +266,12 @@ def script_words(tr: Translator, words: Sequence[str]) -> str:
 
 def _words(tr: Translator) -> dict[str, object]:
     """What a template needs to speak the viewer's language: ``_``, the language and the
-    switch's choices (each language in its own name)."""
+    switch's choices (each language in its own name), and ``said``: a board's event as a
+    sentence in it (``said_all``: in every language, for a fragment the live feed sends to
+    viewers of every language)."""
     return {"_": tr.gettext, "lang": tr.language.replace("_", "-"), "lang_code": tr.language,
-            "languages": LANGUAGES}
+            "languages": LANGUAGES, "said": lambda event: said(event, tr),
+            "said_all": lambda event: json.dumps(said_everywhere(event), ensure_ascii=False)}
 
 
 class Views:
@@ -247,7 +282,8 @@ class Views:
                                autoescape=select_autoescape(["html"]))
         self.env.globals.update(player=player, result_words=result_words, ending=ending,
                                 variant_words=variant_words, choice_words=choice_words,
-                                clock_text=clock_text, is_round=is_round, **_words(ENGLISH))
+                                clock_text=clock_text, is_round=is_round, outcome_of=outcome_of,
+                                full_moves=full_moves, **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock
         self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS)
@@ -295,6 +331,7 @@ class Views:
         last = game.moves[ply - 1] if ply else None
         return self.page("replay.html", tr, game=game, headers=game_headers(game), ply=ply,
                          total=len(game.moves), rows=move_rows([m.pdn for m in game.moves]),
+                         label=move_label(ply, last.pdn) if last else "",
                          paired=paired,
                          diagram=board_svg(board, last, size=480, label=game.game_id))
 

@@ -114,10 +114,24 @@ def test_shipped_example_is_current_and_valid() -> None:
     shipped = ROOT / "systemd" / "draughtsboard.toml"
     assert shipped.read_text() == render(), "regenerate: python -m firmware_host.config.example"
     config = Config.load(shipped)
-    # Every option is written out, but board.id: its default is the machine's hostname, so the
-    # example shows it commented out rather than pin every installed board to one id.
-    assert config.explicit == frozenset(config.values) - {"board.id"}
+    # Every option is written out, but those whose default depends on the machine or the user:
+    # board.id (the hostname) and the paths (the user's own directories; the installed
+    # service's config names its own: test_install_writes_the_services_paths).
+    machine = {"board.id", "store.games_dir", "store.spool_dir", "web.token_file"}
+    assert config.explicit == frozenset(config.values) - machine
     assert "\n# id = <the hostname>\n" in shipped.read_text()
+    assert "\n# games_dir = <~/.local/share/draughtsboard/games>\n" in shipped.read_text()
+
+
+def test_the_paths_default_to_the_users_own_directories(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    config = Config.from_mapping({})
+    assert config["store.games_dir"] == str(tmp_path / ".local/share/draughtsboard/games")
+    assert config["store.spool_dir"] == str(tmp_path / "state/draughtsboard/spool")
+    assert config["web.token_file"] == str(tmp_path / "state/draughtsboard/web-token")
 
 
 def test_hub_params_table(tmp_path: Path) -> None:

@@ -229,7 +229,8 @@ def test_a_games_dir_that_cannot_be_used_is_one_clear_line(
     assert run_demo(DemoOptions(plies=2, fast=True, games_dir=str(not_a_dir)),
                     io.StringIO()) == 2
     err = capsys.readouterr().err
-    assert err.startswith("draughtsboard demo: cannot use the games directory") and \
+    assert err.startswith(f"draughtsboard demo: cannot write in {not_a_dir}: not a directory "
+                          "(choose another with --games-dir DIR or store.games_dir)") and \
         err.count("\n") == 1
 
 
@@ -238,9 +239,10 @@ def test_a_russian_demo_captions_in_russian(tmp_path: Path) -> None:
     assert run_demo(DemoOptions(variant="russian", plies=2, fast=True, language="ru",
                                 games_dir=str(tmp_path)), out) == 0
     text = out.getvalue()
-    assert "russian: вы играете белыми против: уровень " in text
-    assert "вы: " in text and "компьютер показывает огнями ход " in text
-    assert "1 ход компьютера сделан по огням" in text
+    assert "Русские шашки: имитируемый игрок (белые) против: уровень " in text
+    assert "имитируемый игрок: " in text and "компьютер показывает ход " in text
+    assert "1 ход компьютера сделан по подсветке" in text and "огн" not in text
+    assert text.startswith("движок: ")
     assert "готово: PDN записан в " in text and "carried out" not in text
 
 
@@ -259,3 +261,136 @@ def test_a_demo_on_a_store_with_an_unfinished_game_starts_a_new_one(
             result = Demo(options, stack, Display(io.StringIO(), fast=True), str(games)).play()
         assert [ply[0] for ply in result.plies] == ["human", "computer"]
         assert result.result is None  # the first game is left unfinished in the store
+
+
+# -- issue 39: the demo as a user meets it -----------------------------------------------------
+
+class _Interrupting(Display):
+    """A display that sends this process ``signum`` at its fifth frame (a person's Ctrl-C)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(io.StringIO(), fast=True)
+        self.signum = signum
+        self.frames = 0
+
+    def frame(self, picture: str, lines: list[str]) -> None:
+        self.frames += 1
+        if self.frames == 5:
+            import os
+
+            os.kill(os.getpid(), self.signum)
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_ends_the_demo_as_its_end_does(tmp_path: Path, name: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    from firmware_host.tools import demo as demo_module
+
+    signum = getattr(signal, name)
+    display = _Interrupting(signum)
+    monkeypatch.setattr(demo_module, "Display", lambda out, fast: display)
+    out = io.StringIO()
+    display.out = out
+    status = run_demo(DemoOptions(plies=200, fast=True, games_dir=str(tmp_path)), out)
+    assert status == 128 + signum
+    text = out.getvalue()
+    assert f"stopped by {name} after " in text and "the game is unfinished (*)" in text
+    path = Path(text.strip().splitlines()[-1].removeprefix("done: PDN written to "))
+    assert path.is_file() and path.parent == tmp_path
+    assert signal.getsignal(signum) is not display  # the handlers given back
+
+
+def test_the_demo_keeps_its_game_in_the_users_games_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 39: each run left a new /tmp/draughtsboard-demo-* folder, and did not say why it
+    # stopped at ply 20.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    out = io.StringIO()
+    assert run_demo(DemoOptions(plies=4, fast=True), out) == 0
+    text = out.getvalue()
+    games = tmp_path / "home/.local/share/draughtsboard/games"
+    assert f"done: PDN written to {games}/demo_" in text
+    assert "stopped after 4 plies, as --moves 4 asks: the game is unfinished (*)" in text
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert "the simulated player: " in text and "you: " not in text
+
+
+def _cli(*argv: str) -> tuple[int, str]:
+    import contextlib
+
+    from firmware_host import cli
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = cli.main(list(argv))
+    return status, err.getvalue()
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (("demo", "--hall", "2", "--fast"), "--fast: the hall's players keep a person's pace"),
+    (("demo", "--hall", "2", "--hub", "/bin/true"), "--hub and --config put one engine"),
+    (("demo", "--hall", "2", "--variant", "russian,nosuch"), "nosuch"),
+    (("demo", "--hall", "2", "--language", "xx"), "board.language = 'xx'"),
+    (("demo", "--hall", "2", "--time-control", "bad"), "clock.time_control"),
+    (("demo", "--hall", "2", "--games-dir", "/proc/nope"), "choose another with --games-dir"),
+    (("demo", "--listen", "127.0.0.1:9"), "--listen is where --hall serves"),
+    (("demo", "--variant", "russian,english"), "one variant (a list is for --hall)"),
+])
+def test_demo_refuses_in_one_line_what_it_cannot_take(argv: tuple[str, ...], said: str) -> None:
+    # Issue 39: demo --hall silently ignored --variant, --level, --language, --moves.
+    status, err = _cli(*argv)
+    assert status == 2
+    assert said in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_the_hall_takes_its_variants_level_language_and_clock() -> None:
+    from firmware_host.cli import build_parser
+    from firmware_host.tools.hall import HallOptions, banner_lines
+
+    options = HallOptions(count=3, variants=("russian",), level=5, language="ru",
+                          time_control="5+3", plies=40)
+    boards = [options.board(n, "redis://x", Path("/tmp/h")) for n in (1, 2, 3)]
+    assert {b.variant for b in boards} == {"russian"} and {b.level for b in boards} == {5}
+    assert {b.language for b in boards} == {"ru"} and {b.time_control for b in boards} == {"5+3"}
+    assert {b.plies for b in boards} == {40} and boards[1].board_id == "table2"
+    lines = banner_lines("http://x/", HallOptions(3, variants=("brazilian", "pool")), "redis://y",
+                         "1234567890")
+    assert lines[0].endswith("(brazilian, pool, brazilian)")
+    assert max(len(line) for line in lines) <= 80
+    parser = build_parser()  # the CLI's default longest game is the hall's
+    from firmware_host.commands.demo import HALL_PLIES
+    from firmware_host.tools.hall import MAX_PLIES
+
+    assert HALL_PLIES == MAX_PLIES and parser is not None
+
+
+def test_commands_sent_between_two_games_are_taken_for_the_next(tmp_path: Path) -> None:
+    # Issue 39: the hall closed a board's service between games; a command sent then (New game,
+    # a level) was refused with 409. The service now runs on: the next game takes them.
+    from firmware_host.game.types import Command
+
+    with ExitStack() as stack:
+        demo = Demo(DemoOptions(plies=4, fast=True, board_id="between"), stack,
+                    Display(io.StringIO(), fast=True), str(tmp_path))
+        first = demo.play()
+        assert first.result is None and len(first.plies) == 4
+        game = demo.session.game_id
+        at = demo.clock.monotonic()
+        demo.controller.post(Command("level", at, value="5"))
+        demo.controller.post(Command("newgame", at))  # the organiser's New game
+        demo.controller.step()
+        demo.next_game()
+        assert demo.session.game_id != game
+        applied = [e for e in demo.events if e["event"] == "settings_applied"]
+        assert applied and applied[-1]["applied"] == {"level": "5"}
+        second = demo.play()  # the same service plays on
+        assert len(second.plies) == 4

@@ -233,7 +233,7 @@ def test_demo_plays_a_hub_engine_and_names_it(tmp_path: Path) -> None:
         assert run_demo(DemoOptions(plies=2, fast=True, games_dir=str(games),
                                     hub=Config.load(path)), stream) == 0
     text = out.read_text()
-    assert "you play white against Mock 2.5" in text
+    assert "the simulated player (white) against Mock 2.5" in text
     pdn = Path(text.strip().splitlines()[-1].removeprefix("done: PDN written to "))
     [game] = read_games(pdn.read_text(encoding="utf-8"))
     assert game.headers["Black"] == "Mock 2.5"

@@ -114,8 +114,9 @@ def test_terminal_sentences_go_through_the_translator(path: str) -> None:
 def test_russian_plurals_have_three_forms() -> None:
     ru = translator("ru")
     said = [render({"event": "takeback", "plies": n, "side": "white"}, ru) for n in (1, 2, 5, 11)]
-    assert said == ["взято назад: 1 ход, ходят белые", "взято назад: 2 хода, ходят белые",
-                    "взято назад: 5 ходов, ходят белые", "взято назад: 11 ходов, ходят белые"]
+    # Issue 39: "взято назад: 1 ход" read as a translation; the verb agrees with the count.
+    assert said == ["отменён 1 ход, ходят белые", "отменены 2 хода, ходят белые",
+                    "отменено 5 ходов, ходят белые", "отменено 11 ходов, ходят белые"]
     assert render({"event": "refused", "reason": "max_capture", "count": 5}, ru) == \
         "нужно взять максимум: 5 шашек"
 
@@ -215,7 +216,8 @@ def test_a_russian_terminals_help_is_in_russian() -> None:
     options = PlayOptions(config=config, auto_execute=True, colour=False, virtual_time=True)
     assert play(options, stdin=io.StringIO("help\nquit\n"), out=out) == 0
     text = out.getvalue()
-    assert "команды:\n" in text and "takeback  ход назад: вернуться к своему прошлому ходу" in text
+    assert "команды:\n" in text and "takeback  отменить ход: вернуться к своему прошлому ходу" \
+        in text
     assert "поля: от a1 до h8 или от 1 до 32." in text and "make a move" not in text
 
 
@@ -225,7 +227,7 @@ def test_a_russian_boards_other_events_carry_their_sentence_in_russian() -> None
     rig.place("e5")
     rig.lift("d4")
     rig.wait(rig.config.settle_ms + 10)
-    assert rig.last("new_game")["text"] == "новая партия (russian, режим «запись»)"
+    assert rig.last("new_game")["text"] == "новая партия (Русские шашки, режим «запись»)"
     assert rig.last("synced")["text"] == "доска совпадает с партией"
     assert rig.last("touch")["text"] == "тронул — ходи: шашку на c3 тронули, ею надо ходить"
     move = rig.last("move")
@@ -277,3 +279,56 @@ def test_a_russian_demo_says_its_ply_and_lights_in_russian() -> None:
     frame = {31: led(Role.FROM), 27: led(Role.TO)}
     assert led_legend(frame, lambda sq: str(sq + 1), ru) == "подсветка: куда 28 | откуда 32"
     assert led_legend({}, str, ru) == "подсветка: выкл."
+
+
+#: Issue 39's notes from speakers of each language: (language, English, what it must be).
+SPEAKERS_NOTES = [
+    ("ru", "Filter", "Применить"),
+    ("ru", "The lights", "Подсветка"),
+    ("ru", "not needed by the configured backends", "не нужен настроенным драйверам"),
+    ("ja", "Archive", "対局記録"),
+    ("ja", "last seen {time}", "最終応答 {time}"),
+    ("ja", "Moves", "手数"),
+    ("ja", "The moves", "棋譜"),
+    ("ja", "carry out the computer's move {pdn}", "コンピューターの手 {pdn} を盤で指してください"),
+    ("ko", "Filter", "필터 적용"),
+    ("ko", "International draughts", "국제 체커 (10×10)"),
+    ("ko", "{link} to control the board.", "{link}하면 판을 조작할 수 있습니다."),
+    ("fr", "crown this man", "damez ce pion"),
+    ("fr", "The lights", "Les voyants"),
+    ("pt_BR", "To move", "Vez"),
+    ("nl", "The newest {limit} games that match are listed.",
+     "Hieronder staan de {limit} meest recente partijen die aan de zoekopdracht voldoen."),
+]
+#: Words a language's catalog must not use (one term for one thing: issue 39).
+NOT_SAID = {"ru": ("огни", "огням", "огнями", "огоньки", "Отобрать", "сопряж"),
+            "ja": ("棋譜庫", "最終確認", "ライト"),
+            "ko": ("거르기", "(으)로", "국제 드래프트", "불빛"),
+            "fr": ("lumière", "couronnez"), "pt_BR": ("A jogar",)}
+
+
+@pytest.mark.parametrize(("language", "english", "said"), SPEAKERS_NOTES)
+def test_the_speakers_notes_are_applied(language: str, english: str, said: str) -> None:
+    assert translator(language).gettext(english) == said
+
+
+@pytest.mark.parametrize("language", sorted(NOT_SAID))
+def test_one_term_for_one_thing(language: str) -> None:
+    catalog = read(po_path(language))
+    texts = [s for m in catalog if m.id for s in
+             (m.string if isinstance(m.string, tuple) else (m.string,))]
+    found = {word: [t for t in texts if word in t][:2] for word in NOT_SAID[language]}
+    assert {word: hits for word, hits in found.items() if hits} == {}
+
+
+def test_a_takeback_agrees_with_its_count_in_russian_and_the_state_line_keeps_its_order() -> None:
+    ru = translator("ru")
+    assert render({"event": "takeback", "plies": 1, "side": "white"}, ru) == \
+        "отменён 1 ход, ходят белые"
+    config = Config.from_mapping({"game": {"variant": "english", "human_side": "black"},
+                                  "board": {"language": "ja"}, "store": {"url": "memory"}})
+    out = io.StringIO()
+    options = PlayOptions(config=config, auto_execute=False, colour=False, virtual_time=True)
+    assert play(options, stdin=io.StringIO("11-15\nstatus\nquit\n"), out=out) == 0
+    assert "[コンピューターの手 " in out.getvalue() and " を盤で指してください;" in \
+        out.getvalue()  # the move inside the sentence, not after it

@@ -234,3 +234,78 @@ def test_adjust_and_hint_while_the_board_is_put_right_say_so() -> None:
     assert "adjust: first put the pieces as the lights show" in after
     assert "no hint yet: first put the pieces as the lights show" in after
     assert "adjust window open" in after  # put right (fix): adjust works again
+
+
+def _play_saving(lines: str, games: object) -> str:
+    """``run_play`` with the games written as PDN files into ``games``."""
+    config = Config.from_mapping({"game": {"variant": "english", "human_side": "black"},
+                                  "store": {"url": "memory"}})
+    out = io.StringIO()
+    options = PlayOptions(config=config, auto_execute=True, colour=False, virtual_time=True,
+                          games_dir=str(games))
+    assert play(options, stdin=io.StringIO(lines), out=out) == 0
+    return out.getvalue()
+
+
+def test_a_game_left_at_once_leaves_no_empty_file(tmp_path: object) -> None:
+    # Issue 39: `play` then `quit` saved an empty game file every time.
+    from pathlib import Path
+
+    games = Path(str(tmp_path)) / "games"
+    text = _play_saving("quit\n", games)
+    assert list(games.glob("*.pdn")) == []
+    assert f"saved: nothing yet, in {games}" in text
+    _play_saving("11-15\nquit\n", games)
+    assert len(list(games.glob("*.pdn"))) == 1
+
+
+def test_games_lists_the_local_games_and_says_where(tmp_path: object) -> None:
+    # Issue 39: `draughtsboard games` printed nothing after three `play` games.
+    from pathlib import Path
+
+    home = Path(str(tmp_path))
+    games = home / ".local/share/draughtsboard/games"
+    for _ in range(3):
+        _play_saving("11-15\nquit\n", games)
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "games"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"draughtsboard games: 3 PDN files in {games} (--store URL lists a " \
+                          "hall's Redis)\n"
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3 and all("english" in line and "(2 plies)" in line for line in lines)
+    exported = subprocess.run([sys.executable, "-m", "firmware_host.cli", "games", "export"],
+                              env=env, capture_output=True, text=True, timeout=60, check=False)
+    from engine.pdn import read_games
+
+    assert len(read_games(exported.stdout)) == 3
+
+
+def test_after_a_takeback_the_refusals_name_fix() -> None:
+    # Issue 39: after `takeback` every move was refused, and only `fix` got out; neither the
+    # refusal nor the README named it.
+    text = run_play("11-15\ntakeback\n11-15\nquit\n", auto=False)
+    assert "the lights show how to put the pieces back: type fix to do it" in text
+    assert "first make the board match the game: type fix to put the pieces as the lights " \
+           "show" in text
+
+
+def test_a_typo_gets_the_same_answer_whatever_the_board_waits_for() -> None:
+    # Issue 39: while the computer's move was pending, `helo` and `e3-i9` got "first carry
+    # out the computer's move" instead of "not a move or command" / "not a square".
+    typos = "helo\ne3-i9\n"
+    at_your_turn = run_play(typos + "quit\n", auto=False)
+    pending = run_play("11-15\n" + typos + "quit\n", auto=False)
+    over = run_play("resign\n" + typos + "quit\n", auto=False)
+    for text in (at_your_turn, pending, over):
+        assert "'helo' is neither a move nor a command (type help)" in text
+        assert "'i9' is not a square of this board" in text
+    assert "first carry out the computer's move" not in pending.split("helo", 1)[-1]
+
+
+def test_characters_after_a_move_are_refused_with_what_was_meant() -> None:
+    # Issue 39: `g3-h4x` was played as g3-h4 without a word.
+    text = run_play("11-15x\nquit\n", auto=False)
+    assert "'11-15x' is not a move: did you mean 11-15?" in text
+    assert "1... 11-15" not in text and "1. 11-15" not in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -196,3 +197,33 @@ def test_udev_rule_gives_gpio_and_spi_nodes_to_their_groups() -> None:
     rules = (ROOT / "systemd" / "99-draughtsboard.rules").read_text()
     assert 'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' in rules
     assert 'SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"' in rules
+
+
+def test_install_writes_the_services_paths(tmp_path: Path) -> None:
+    """The defaults are a user's own directories; the config install.sh writes names the
+    service's, in its StateDirectory (the units' StateDirectory=draughtsboard)."""
+    from firmware_host.config import Config
+
+    text = (ROOT / "systemd" / "install.sh").read_text()
+    command = re.search(r"^  sed -e .*?> \"\$config\"$", text, re.MULTILINE | re.DOTALL)
+    assert command is not None
+    config = tmp_path / "draughtsboard.toml"
+    subprocess.run(["bash", "-c", command.group(0)], check=True, timeout=30,
+                   env={**os.environ, "src": str(ROOT), "config": str(config)})
+    written = Config.load(config)
+    assert written["store.url"] == "redis://127.0.0.1:6379/0"
+    assert written["store.games_dir"] == "/var/lib/draughtsboard/games"
+    assert written["store.spool_dir"] == "/var/lib/draughtsboard/spool"
+    assert written["web.token_file"] == "/var/lib/draughtsboard/web-token"
+    for unit in ("draughtsboard.service", "draughtsboard-web.service"):
+        assert "StateDirectory=draughtsboard\n" in (ROOT / "systemd" / unit).read_text()
+
+
+def test_the_pages_cjk_font_is_the_one_the_pi_install_ships() -> None:
+    """Issue 39: Korean rendered as empty boxes on a machine without a CJK font."""
+    css = (ROOT / "firmware_host" / "web" / "static" / "style.css").read_text()
+    body = re.search(r"\nbody \{[^}]*\}", css)
+    assert body is not None and '"WenQuanYi Micro Hei"' in body.group(0)
+    assert body.group(0).index("WenQuanYi") < body.group(0).index("sans-serif;")
+    text = (ROOT / "systemd" / "install.sh").read_text()
+    assert "packages+=(fonts-wqy-microhei)" in text

@@ -19,9 +19,20 @@
   // from the feed (drawn once, in English, for every viewer) says, is put in those words.
   var WORDS = {};
   try { WORDS = JSON.parse(document.body.dataset.words || "{}"); } catch (e) { WORDS = {}; }
+  // The page's language (a key of the board's languages: "ru", "pt_BR").
+  var LANG = document.body.dataset.lang || "en";
   function t(text) { return Object.prototype.hasOwnProperty.call(WORDS, text) ? WORDS[text] : text; }
+  // A board's sentence comes in every language ({"en": ..., "ru": ...}): the viewer's.
+  function said(texts) {
+    if (typeof texts === "string") { return texts; }
+    return (texts && (texts[LANG] || texts.en)) || "";
+  }
   function translate(box) {
     box.querySelectorAll("*").forEach(function (e) {
+      if (e.dataset && e.dataset.said) {
+        try { e.textContent = said(JSON.parse(e.dataset.said)) || e.textContent; } catch (x) { }
+        return;
+      }
       if (e.children.length === 0 && e.textContent) {
         var text = e.textContent.trim();
         if (Object.prototype.hasOwnProperty.call(WORDS, text)) { e.textContent = WORDS[text]; }
@@ -246,16 +257,16 @@
       var state = setText(box, ".state", t(data.state));
       if (state) { state.className = "state state-" + data.state_key; }
     }
-    var said = box.querySelector(".messages");
-    if (said && data.say) {
-      data.say.forEach(function (text) {
-        var quiet = said.querySelector(".quiet");
+    var list = box.querySelector(".messages");
+    if (list && data.say) {
+      data.say.forEach(function (texts) {
+        var quiet = list.querySelector(".quiet");
         if (quiet) { quiet.remove(); }
         var li = document.createElement("li");
-        li.textContent = text;
-        said.appendChild(li);
+        li.textContent = said(texts);
+        list.appendChild(li);
       });
-      while (said.children.length > 12) { said.firstElementChild.remove(); }
+      while (list.children.length > 12) { list.firstElementChild.remove(); }
     }
   }
   function applyAlive(box, data) {
@@ -419,7 +430,7 @@
       var decided = b.decision ? DECISIONS[b.decision.kind + ":" + b.decision.side] : "";
       setText(card, "dd.result", decided ? t(decided) : t(b.result_text) +
         (b.termination_text ? " (" + t(b.termination_text) + ")" : ""));
-      setText(card, ".said", b.said || "–");
+      setText(card, ".said", said(b.said) || "–");
       card.dataset.status = b.status;
       card.dataset.find = (b.board + " " + b.white + " " + b.black).toLowerCase();
       card.className = card.className.replace(/ ?status-\S+/, "") + " status-" + b.status;
@@ -675,7 +686,14 @@
     });
   }
   function steps() {
-    // The replay: the arrow keys step through the game.
+    // The replay: the current move in view in its list (the list scrolls, not the page), and
+    // the arrow keys step through the game.
+    var list = document.querySelector(".replay ol.moves");
+    var current = list && list.querySelector(".current");
+    if (current) {
+      var row = current.parentElement;
+      list.scrollTop = row.offsetTop - list.offsetTop - (list.clientHeight - row.offsetHeight) / 2;
+    }
     var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
     document.addEventListener("keydown", function (event) {
       var link = keys[event.key] && document.querySelector("#steps a[rel=" + keys[event.key] + "]");

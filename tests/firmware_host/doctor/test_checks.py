@@ -320,3 +320,21 @@ def test_timedatectl_yes_passes(machine: FakeMachine) -> None:
 def test_unsynchronised_clock_fails(machine: FakeMachine, answer: str | None) -> None:
     check = check_clock(with_(machine.system(), ntp=lambda: answer))
     assert not check.ok and "timedatectl set-ntp true" in check.fix
+
+
+def test_a_missing_config_is_fixed_by_a_command_that_exists(tmp_path: Path) -> None:
+    # Issue 39: the fix said "edit /etc/draughtsboard/draughtsboard.toml", a file that does
+    # not exist.
+    import shlex
+    import subprocess
+
+    path = tmp_path / "draughtsboard.toml"
+    check, _ = check_config(path)
+    assert not check.ok and f"edit {path}" not in check.fix
+    command = check.fix.split("; or ", 1)[1].split(" | ", 1)[0]
+    words = shlex.split(command)
+    assert Path(words[0]).is_file()
+    written = subprocess.run(words, capture_output=True, text=True, check=True, timeout=60)
+    path.write_text(written.stdout)
+    check, config = check_config(path)
+    assert check.ok and config["store.url"] == "memory"

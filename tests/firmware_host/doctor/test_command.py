@@ -75,7 +75,7 @@ def test_a_russian_doctor_finds_and_fixes_in_russian(
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0].startswith("FAIL  конфигурация верна: ")
-    assert lines[1].startswith("      исправление: исправьте ")
+    assert lines[1].startswith("      исправление: создайте его: это делает sudo systemd/")
     assert "FAIL  часы выставлены: не синхронизированы по NTP (timedatectl)" in lines
     assert "подключите Pi к сети" in out
     assert lines[-1].startswith("не пройдено проверок: ")

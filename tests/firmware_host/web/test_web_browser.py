@@ -4,9 +4,10 @@ against the web app and boards on a real Redis.
 The hall shows the boards and follows their moves (the page applies the feed's small JSON
 messages itself); a stopped board shows "offline" within the feed's liveness period; resign and
 new game ask again before they are sent; no page scrolls sideways on a phone (390x844) or a
-desktop (1920x1080); the replay's icons are drawn. The screenshots in docs/ (web-hall.png,
-web-hall-phone.png, web-board.png) are made here when ``DRAUGHTSBOARD_SCREENSHOTS=docs``;
-otherwise the test saves them in a temporary folder, so a test run leaves the tree as it was.
+desktop (1920x1080); the replay's icons are drawn. The hall's screenshots in docs/ come from
+the README's own demo (test_demo_pictures.py); ``SHOTS`` is where the browser tests save theirs
+(docs/ when ``DRAUGHTSBOARD_SCREENSHOTS=docs``, else a temporary folder, so a test run leaves
+the tree as it was).
 """
 
 from __future__ import annotations
@@ -118,11 +119,9 @@ def test_hall_live_move_offline_and_a_new_game_from_the_page(
                                      '#board-hall-1 circle.piece[data-square="b6"]')
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board-hall-1 rect.last")) == 2
     assert _overflow(browser) <= 0
-    browser.save_screenshot(str(SHOTS / "web-hall.png"))
     _screen(browser, PHONE)
     browser.get(web.base + "/")
     assert _overflow(browser) <= 0
-    browser.save_screenshot(str(SHOTS / "web-hall-phone.png"))
     _screen(browser, DESKTOP)
 
     hall3.beat("stopped")  # its service stopped: the hall says so at the next liveness look
@@ -150,7 +149,6 @@ def test_hall_live_move_offline_and_a_new_game_from_the_page(
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#panel circle.led"))
     key = _text_of(browser, "ul.lights")  # the key names the rings drawn
     assert "put a piece back here" in key and "take the piece off this square" in key
-    browser.save_screenshot(str(SHOTS / "web-board.png"))
     hall1.sim.lift(hall1.session.board.variant.parse_square("g3"))
     hall1.sim.place(hall1.session.board.variant.parse_square("h4"))
     hall1.run(3.0)
@@ -283,7 +281,7 @@ def test_the_page_script_writes_the_viewers_language(
     wait.until(lambda b: _text_of(b, "#board-ja-1 .turn") == "白")
     rig.beat("stopped")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .alive") == "オフライン")
-    wait.until(lambda b: _text_of(b, "#board-ja-1 .seen").startswith("最終確認 "))
+    wait.until(lambda b: _text_of(b, "#board-ja-1 .seen").startswith("最終応答 "))
 
 
 def test_a_phone_chooses_its_language_from_one_button(
@@ -330,7 +328,7 @@ def test_the_chosen_language_stays_through_the_sites_links_and_forms(
     wait.until(lambda b: b.find_element(By.TAG_NAME, "h1").text == "Подключите это устройство")
     browser.find_element(By.CSS_SELECTOR, "input[name=code]").send_keys("1")
     browser.find_element(By.CSS_SELECTOR, "form button").click()
-    wait.until(lambda b: "Это не код сопряжения." in b.page_source)
+    wait.until(lambda b: "Это не код подключения." in b.page_source)
 
 
 def test_the_paired_devices_page_fits_a_phone(web: WebServer, make_board: BoardMaker,

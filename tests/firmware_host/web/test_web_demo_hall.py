@@ -18,6 +18,17 @@ from tests.redis_server import free_port
 pytestmark = pytest.mark.redis  # it starts a redis-server of its own
 
 
+def _until(process: subprocess.Popen[str], end: str) -> list[str]:
+    """The lines the process prints up to the one holding ``end``."""
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if end in line:
+            return lines
+    raise AssertionError(f"no {end!r} in:\n{''.join(lines)}")
+
+
 def test_demo_hall_serves_three_live_boards() -> None:
     port = free_port()
     binary = str(Path(sys.executable).parent / "draughtsboard")
@@ -25,9 +36,11 @@ def test_demo_hall_serves_three_live_boards() -> None:
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
-        banner = process.stdout.readline()
-        assert f"http://127.0.0.1:{port}/" in banner and "pairing code" in banner
-        store = banner.split("private store redis://127.0.0.1:", 1)[1].split("/", 1)[0]
+        banner = "".join(_until(process, "Ctrl-C stops"))
+        assert f"\n  the hall: http://127.0.0.1:{port}/\n" in banner
+        assert "\n  pairing code: " in banner
+        assert max(len(line) for line in banner.splitlines()) <= 80  # short lines
+        store = banner.split("private store: redis://127.0.0.1:", 1)[1].split("/", 1)[0]
         base = f"http://127.0.0.1:{port}"
         feed = SseClient(base, "/feed", timeout=60)
         moved: set[str] = set()

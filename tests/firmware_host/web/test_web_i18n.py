@@ -50,7 +50,8 @@ def test_the_board_page_and_its_control_speak_the_viewer_language(
     assert '<html lang="pt-BR">' in page
     page = re.sub(r' data-words="[^"]*"', "", page)  # the script's words: every live word
     assert "<h1>Tabuleiro lang4</h1>" in page and "Último lance" not in page
-    assert "Lances" in page and "O tabuleiro diz" in page and "Pareie este dispositivo" in page
+    assert "Os lances" in page and "O tabuleiro diz" in page
+    assert "Pareie este dispositivo</a> para controlar o tabuleiro." in page
     _, _, page = web.get("/board/lang4", {"Accept-Language": "ko"})
     assert "<h1>판 lang4</h1>" in page and "기보" in page
 
@@ -80,11 +81,11 @@ def test_the_page_script_gets_its_words_in_a_data_attribute(
     words = json.loads(html.unescape(attribute))
     assert words["white"] == "白" and words["offline"] == "オフライン"
     assert words["waiting for a move"] == "手を待っています"
-    assert words["last seen {time}"] == "最終確認 {time}"
+    assert words["last seen {time}"] == "最終応答 {time}"  # issue 39: not 最終確認
     assert words["To move"] and words["Black won"]  # the feed's whole cards, translated in place
     assert "<script>" not in page  # no inline script: the CSP stays strict
     _, _, english = web.get("/", {"Accept-Language": "en"})
-    assert '<body data-words="{}">' in english
+    assert '<body data-words="{}" data-lang="en">' in english
 
 
 def test_the_archive_pairing_and_replay_pages_speak_too(
@@ -92,15 +93,15 @@ def test_the_archive_pairing_and_replay_pages_speak_too(
     rig = make_board("lang9")
     rig.play("c3-d4")
     _, _, archive = web.get("/games", {"Accept-Language": "ja"})
-    assert "<h1>棋譜庫</h1>" in archive and ">絞り込む</button>" in archive
+    assert "<h1>対局記録</h1>" in archive and ">絞り込む</button>" in archive  # not 棋譜庫
     assert ">再生</a>" in archive and "対局中" in archive  # the result in words too
     _, _, pairing = web.get("/pair?lang=ru")
     assert "<h1>Подключите это устройство</h1>" in pairing
-    assert "Код сопряжения" in pairing and ">Pair<" not in pairing
+    assert "Код подключения" in pairing and ">Pair<" not in pairing  # one word: подключение
     status, refused = web.post("/pair?lang=fr", {"code": "0000000000", "next": "/"})
     assert status == 403 and "Ce n&#39;est pas le code d&#39;appairage." in refused
     _, _, replay = web.get(f"/game/lang9/{rig.session.game_id}?ply=1&lang=nl")
-    assert "zet 1 van 1" in replay and "Download de PDN" in replay
+    assert "halve zet 1 van 1" in replay and "Download de PDN" in replay
 
 
 def test_the_language_chosen_with_the_switch_is_kept_for_the_next_pages(
@@ -182,4 +183,4 @@ def test_the_pairing_page_says_where_the_code_is_printed(web: WebServer) -> None
     _, _, english = web.get("/pair")
     assert "draughtsboard web (or demo --hall) printed when it started" in english
     _, _, russian = web.get("/pair?lang=ru")
-    assert "draughtsboard web (или demo --hall) показал при запуске" in russian
+    assert "draughtsboard web (или demo --hall) вывел при запуске" in russian

@@ -21,7 +21,7 @@ def test_the_offline_refusal_is_in_the_viewers_language(
                             {"Authorization": f"Bearer {TOKEN}", "Accept-Language": "ja"})
     assert status == 409
     assert json.loads(body)["message"] == \
-        "送信できません: dead1 はオフラインです（最終確認 2026-11-29 18:30:05 UTC）"
+        "送信できません：dead1 はオフラインです（最終応答 2026-11-29 18:30:05 UTC）"
     status, body = web.post("/board/dead1/command?lang=ru", {"command": "resign"},
                             {"Authorization": f"Bearer {TOKEN}", "Accept-Language": "ja"})
     assert status == 409

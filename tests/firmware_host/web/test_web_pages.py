@@ -84,6 +84,13 @@ def test_archive_filters_replay_and_selection(web: WebServer, make_board: BoardM
     assert row in html and '<span class="w">Alice</span>' not in html
     _, _, html = web.get("/games?result=1-0")
     assert '<span class="w">Alice</span>' in html and row not in html
+    _, _, html = web.get("/games?result=white")  # one entry per outcome: 1-0 and 2-0 alike
+    assert '<span class="w">Alice</span>' in html and row not in html
+    options = html.split('<select name="result">', 1)[1].split("</select>", 1)[0]
+    assert options.count("<option") == 5 and "(1-0)" not in options
+    _, _, html = web.get("/games?board=arch1")  # c3-d4 f6-g5: two plies, one move
+    assert '<td data-label="Moves">1</td>' in html
+    assert '<option value="white" selected>White won</option>' in options
     assert web.get("/games?since=not-a-date")[0] == 400
     started = other.service.store.load_game(other.session.game_id).created
     today = time.strftime("%Y-%m-%d", time.gmtime(started))
@@ -93,7 +100,8 @@ def test_archive_filters_replay_and_selection(web: WebServer, make_board: BoardM
     assert row not in html and "No game matches" in html
     game_id = rig.session.game_id
     status, _, replay = web.get(f"/game/arch1/{game_id}?ply=1")
-    assert status == 200 and "move 1 of 2" in replay
+    # Issue 39: "move 83 of 83" beside a list numbered 1-42: plies are called plies.
+    assert status == 200 and '<span class="now">1. c3-d4</span> · ply 1 of 2' in replay
     assert replay.count('class="piece') == 24 and 'class="last"' in replay
     _, _, pdn = web.get(f"/games.pdn?game=arch1/{game_id}&game=arch2/{other.session.game_id}")
     games = read_games(pdn)
