@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from engine import Board, Variant
-from engine.movegen import MoveGen, generator_for
+from engine.generators import generator_for
+from engine.movegen import MoveGen
 
 __all__ = ["ReferenceEvaluator", "ReferenceWeights", "reference_weights_for"]
 

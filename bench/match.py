@@ -3,11 +3,15 @@
 Peers:
 
 - **Scan** (Fabien Letouzey's engine, built from its public source; book off, its 2-4 piece
-  bitbases on) at fixed depths (``--scan-depths 4,6,8``). Scan 2.0 speaks the first Hub protocol
-  (``pos <51 letters>``, ``depth <n>``, ``go`` -> ``move 32-28 ...``) through a small driver here;
-  Scan 3.x speaks Hub 2 and is driven by the project's own client
-  (:class:`firmware_host.opponents.hub.client.HubEngine`, ``level depth=<n>``): ``--scan-protocol``.
-  Scan plays international draughts only.
+  bitbases on) at fixed depths (``--scan-depths 4,6,8``) and, with ``--scan-equal-time``, at
+  our engine's seconds a move on its own wall clock. Scan 2.0 speaks the first Hub protocol
+  (``pos <51 letters>``, ``move 32-28``, ``depth <n>`` or ``time <ms>``, ``go`` -> ``move 32-28
+  ...``) through a small driver here (:class:`bench.players.ScanHub1Player`), which sends the
+  game as our engine sees it: the start position and every move since, so that Scan sees a
+  repetition coming and the 25-move count running (``--scan-sees position``: the current
+  position only, as matches were played before). Scan 3.x speaks Hub 2 and is driven by the
+  project's own client (:class:`firmware_host.opponents.hub.client.HubEngine`,
+  ``level depth=<n>``): ``--scan-protocol``. Scan plays international draughts only.
 - **TurboEngine** of py-draughts 1.10.1 (pure Python, like ours) at equal CPU time a move
   (``--turbo-movetime``). py-draughts shares the import name ``draughts`` with pydraughts, so it
   runs in a venv of its own (``--turbo-python``), behind ``bench/peers/turbo_driver.py`` (FEN and
@@ -69,6 +73,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -337,15 +342,25 @@ def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
 
         if peer == "scan":
             scan = str(Path(args.scan).resolve())
+            cwd = args.scan_cwd or str(Path(scan).parent)
             for depth in (int(d) for d in args.scan_depths.split(",") if d):
-                def scan_peer(d: int = depth, program: str = scan) -> Player:
-                    cwd = str(Path(program).parent)
+                def scan_peer(d: int = depth, program: str = scan, cwd: str = cwd) -> Player:
                     if args.scan_protocol == 1:
-                        return ScanHub1Player((program, "hub"), cwd, d, args.stderr_log)
+                        return ScanHub1Player((program, "hub"), cwd, d, args.stderr_log,
+                                              history=args.scan_sees == "game")
                     return HubPlayer((program, "hub"), cwd, d)
 
                 settings.append(Setting(f"ours {ours_time:g} s CPU v Scan depth {depth}",
                                         ours, scan_peer))
+            if args.scan_equal_time:
+                def timed_peer(t: float = ours_time, program: str = scan,
+                               cwd: str = cwd) -> Player:
+                    return ScanHub1Player((program, "hub"), cwd, None,
+                                          args.stderr_log, history=args.scan_sees == "game",
+                                          movetime=t)
+
+                settings.append(Setting(f"ours {ours_time:g} s CPU v Scan {ours_time:g} s",
+                                        ours, timed_peer))
         else:
             turbo_time = args.turbo_movetime if args.turbo_movetime else ours_time
 
@@ -377,6 +392,48 @@ def tally_games(games: Sequence[dict[str, object]], ours_prefix: str = "draughts
     return tallies
 
 
+def search_figures(games: Sequence[dict[str, object]], ours_prefix: str = "draughtsboard",
+                   ) -> dict[str, float] | None:
+    """Our engine's searches in ``--out`` game records: ``moves`` searched, ``nodes`` a move
+    (mean), ``depth`` (mean) and ``depth_median`` over every searched move, and over the moves
+    that ran their full time (``full``, ``full_depth_median``: the seconds of our player's name,
+    ``draughtsboard 0.25 s``; a move ended sooner by a forced end or a table hit is not one);
+    None when the records have no search figures.
+
+    >>> games = [{"white": "draughtsboard 0.25 s", "black": "Scan depth 8", "opening": "",
+    ...           "search": [[9, 800, 0.25], [8, 0, 0.01], [20, 100, 0.01], None]}]
+    >>> figures = search_figures(games)
+    >>> figures["moves"], figures["nodes"], figures["depth_median"], figures["full_depth_median"]
+    (2, 450.0, 14.5, 9)
+    """
+    depths: list[int] = []
+    nodes: list[int] = []
+    full: list[int] = []
+    for game in games:
+        searches = game.get("search")
+        if not isinstance(searches, list):
+            continue
+        white, black = str(game["white"]), str(game["black"])
+        ours = white if white.startswith(ours_prefix) else black
+        seconds = float(ours.split()[-2]) if ours.endswith(" s") else None
+        # The recorded moves start after the opening; White moves first from the start.
+        first = len(str(game.get("opening", "")).split()) % 2
+        ours_parity = 0 if ours == white else 1
+        for index, entry in enumerate(searches):
+            if entry is None or (first + index) % 2 != ours_parity:
+                continue
+            depth, count, spent = int(entry[0]), int(entry[1]), float(entry[2])
+            depths.append(depth)
+            nodes.append(count)
+            if seconds is not None and spent >= 0.99 * seconds:
+                full.append(depth)
+    if not depths:
+        return None
+    return {"moves": len(depths), "nodes": sum(nodes) / len(nodes),
+            "depth": sum(depths) / len(depths), "depth_median": statistics.median(depths),
+            "full": len(full), "full_depth_median": statistics.median(full) if full else 0}
+
+
 def _print_tallies(paths: Sequence[str]) -> int:
     games: list[dict[str, object]] = []
     for path in paths:
@@ -385,6 +442,12 @@ def _print_tallies(paths: Sequence[str]) -> int:
             games += list(data["games"])
             print(f"{path}: {len(data['games'])} games, commit {data.get('commit')}, "
                   f"engine.search {data.get('engine_build')}")
+            figures = search_figures(list(data["games"]))
+            if figures is not None:
+                print(f"  ours: {figures['nodes']:,.0f} nodes a move over {figures['moves']} "
+                      f"searched moves, depth {figures['depth']:.1f} (median "
+                      f"{figures['depth_median']:g}); {figures['full']} ran their full time, "
+                      f"depth median {figures['full_depth_median']:g} there")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             print(f"{path}: not a games file of bench/match.py ({exc!r})", file=sys.stderr)
             return 2
@@ -415,9 +478,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scan", default=os.environ.get("DRAUGHTSBOARD_SCAN"),
                         help="the Scan program, run from its own directory "
                              "(default: $DRAUGHTSBOARD_SCAN)")
+    parser.add_argument("--scan-cwd", default=None,
+                        help="Scan's directory, where its scan.ini and data/ are (default: "
+                             "its program's)")
     parser.add_argument("--scan-protocol", type=int, choices=(1, 2), default=1,
                         help="1: Scan 2.0's first Hub protocol; 2: Hub 2 (Scan 3.x)")
-    parser.add_argument("--scan-depths", default="4,6,8")
+    parser.add_argument("--scan-depths", default="4,6,8",
+                        help="Scan's fixed depths, one setting each ('' for none)")
+    parser.add_argument("--scan-equal-time", action="store_true",
+                        help="also play Scan 2.0 at our seconds a move (its wall clock; it "
+                             "searches at least 12 plies whatever the time)")
+    parser.add_argument("--scan-sees", choices=("game", "position"), default="game",
+                        help="Scan 2.0 is sent the game's start and moves (game, default: it "
+                             "sees repetitions and the 25-move count) or the position only")
     parser.add_argument("--turbo-python", default=os.environ.get("DRAUGHTSBOARD_PY_DRAUGHTS"),
                         help="python of the venv that has py-draughts 1.10.1 "
                              "(default: $DRAUGHTSBOARD_PY_DRAUGHTS)")
@@ -443,6 +516,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     games = args.games if args.games is not None else default_games()
     if games < 1 or args.movetime <= 0 or args.max_plies < 1:
         parser.error("--games, --movetime and --max-plies must be positive")
+    if args.scan_equal_time and args.scan_protocol != 1:
+        parser.error("--scan-equal-time drives Scan 2.0 (--scan-protocol 1)")
     peers = ["scan", "turbo"] if args.peer == "all" else [args.peer]
     settings: list[Setting] = []
     for peer in peers:
@@ -466,8 +541,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ours_clock = ("capped at twice that on the wall clock (engine.clock.SearchClock)"
                   if args.clock == "engine" else "not capped (time.thread_time)")
     print(f"time control: ours CPU seconds a move of the search thread, {ours_clock}; Scan: "
-          "fixed depth, no clock; TurboEngine: CPU seconds a move of its own process "
-          "(time.process_time)", flush=True)
+          "fixed depth, no clock (or --scan-equal-time: our seconds on its wall clock); "
+          "TurboEngine: CPU seconds a move of its own process (time.process_time)", flush=True)
+    if "scan" in peers and args.scan_protocol == 1:
+        sees = "the game (start and moves)" if args.scan_sees == "game" else "the position only"
+        print(f"Scan sees {sees}", flush=True)
     players: dict[str, object] = {}
     record: dict[str, object] = {
         "variant": args.variant, "commit": commit, **engine_provenance(args.checkout),

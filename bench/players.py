@@ -176,17 +176,44 @@ def parse_scan_move(text: str) -> tuple[int, int, frozenset[int]]:
     return squares[0], squares[1], frozenset(squares[2:])
 
 
-class ScanHub1Player:
-    """Scan 2.0 through the first Hub protocol, at a fixed depth, book off.
+def scan_move(move: Move) -> str:
+    """A move as the first Hub protocol writes it: ``32-28``, or origin ``x`` destination and
+    then each captured square (``28x19x23``).
 
-    Scan 2.0 resets its search settings on every ``pos``, so ``depth`` follows ``pos``; it sees no
-    game history (the first protocol sends none).
+    >>> scan_move(Move(origin=27, destination=18, path=(18,), captures=(22,)))
+    '28x19x23'
+    """
+    if not move.captures:
+        return f"{move.origin + 1}-{move.destination + 1}"
+    return f"{move.origin + 1}x{move.destination + 1}" + "".join(
+        f"x{square + 1}" for square in sorted(move.captures))
+
+
+class ScanHub1Player:
+    """Scan 2.0 through the first Hub protocol, book off, at a fixed depth or (``movetime``)
+    a fixed time a move on its own wall clock.
+
+    With ``history`` (the default) each search sends ``pos`` with the game's start position and
+    then the game's moves, one ``move`` each, as Scan 2.0's own hub loop takes them: its board
+    keeps the positions since the last capture or man move, and its search scores a position
+    that repeats one of them as a draw and ends the game after 50 such plies (the 25-move king
+    rule), as our engine, which is given the same game, does. FMJD's counts of 16 and 5 moves
+    for a few kings against a lone king Scan 2.0 does not keep; our engine does. Without
+    ``history`` Scan sees the current position only (the matches before this option), blind to
+    a repetition coming. Scan 2.0 resets its search settings on every ``pos``, so the depth or
+    time follows the moves; at a fixed time it still searches at least 12 plies
+    (``search.cpp``: no stop before depth 12).
     """
 
-    def __init__(self, command: Sequence[str], cwd: str | None, depth: int,
-                 stderr_path: str | None = None) -> None:
-        self.name = f"Scan depth {depth}"
+    def __init__(self, command: Sequence[str], cwd: str | None, depth: int | None,
+                 stderr_path: str | None = None, history: bool = True,
+                 movetime: float | None = None) -> None:
+        if (depth is None) == (movetime is None):
+            raise ValueError("give Scan a depth or a move time, one of them")
+        self.name = f"Scan depth {depth}" if depth is not None else f"Scan {movetime:g} s"
         self.depth = depth
+        self.movetime = movetime
+        self.history = history
         self.stats = MoveStats()
         self.proc = _LineProcess(command, cwd, stderr_path)
         self.proc.send("hub")
@@ -198,7 +225,9 @@ class ScanHub1Player:
             if line.startswith("name "):
                 self.engine_name = line[5:]
         self.identity = {"engine": self.engine_name, "hello": self.hello,
-                         "program_sha256": program_sha256(command[0], cwd)}
+                         "program_sha256": program_sha256(command[0], cwd),
+                         "sees": "the game" if history else "the position",
+                         "limit": f"depth {depth}" if depth is not None else f"{movetime:g} s"}
         self.proc.send("set book false")
         self.proc.send("init")
         while self.proc.receive() != "ready":
@@ -207,10 +236,29 @@ class ScanHub1Player:
     def new_game(self) -> None:
         self.proc.send("new")
 
+    def _send_game(self, board: Board) -> None:
+        """``pos`` with the game's start position, its moves, then ``ping``: Scan answers an
+        illegal ``move`` with an ``error`` line before its ``pong``."""
+        replay = board.root()
+        self.proc.send(f"pos {scan_position(replay)}")
+        for move in board.move_stack:
+            self.proc.send(f"move {scan_move(move)}")
+        self.proc.send("ping")
+        while (line := self.proc.receive()) != "pong":
+            if line.startswith("error"):
+                moves = " ".join(scan_move(m) for m in board.move_stack)
+                raise PeerError(f"Scan: {line} in the game from {replay.fen()}: {moves}")
+
     def _search(self, board: Board) -> tuple[list[str], list[str]]:
         """(the last ``info`` line, the ``move`` line) of a search of ``board``, as words."""
-        self.proc.send(f"pos {scan_position(board)}")
-        self.proc.send(f"depth {self.depth}")
+        if self.history:
+            self._send_game(board)
+        else:
+            self.proc.send(f"pos {scan_position(board)}")
+        if self.depth is not None:
+            self.proc.send(f"depth {self.depth}")
+        else:
+            self.proc.send(f"time {round(1000 * (self.movetime or 0.0))}")
         self.proc.send("go")
         last: list[str] = []
         while True:
@@ -228,9 +276,11 @@ class ScanHub1Player:
     def choose(self, board: Board) -> Move:
         started = time.perf_counter()
         last, words = self._search(board)
-        # Scan 2.0 prints info lines in hub mode only now and then; the depth is the one set,
-        # the seconds are wall time seen from here.
-        self.stats.add(self.depth, time.perf_counter() - started, int(last[4]) if last else 0)
+        # Scan 2.0 prints info lines in hub mode only now and then (``info depth mean-depth
+        # score nodes seconds ...``); at a fixed depth the depth is the one set, the seconds are
+        # wall time seen from here.
+        depth = self.depth if self.depth is not None else int(last[1]) if last else 0
+        self.stats.add(depth, time.perf_counter() - started, int(last[4]) if last else 0)
         return _move_for(board, *parse_scan_move(words[1]), who=self.name)
 
     def score(self, board: Board) -> float:
@@ -257,11 +307,12 @@ class ScanHub1Player:
         self.proc.close()
 
 
-def scan_hub1(scan: str, depth: int) -> ScanHub1Player:
+def scan_hub1(scan: str, depth: int, history: bool = False) -> ScanHub1Player:
     """Scan 2.0 at the path ``scan``, started in hub mode from its own folder (where its
-    ``scan.ini``, bitbases and weights are), at ``depth``."""
+    ``scan.ini``, bitbases and weights are), at ``depth``: the labellers' Scan, which scores
+    positions (FENs, no game behind them), so it is sent the position only by default."""
     program = str(Path(scan).resolve())
-    return ScanHub1Player((program, "hub"), str(Path(program).parent), depth)
+    return ScanHub1Player((program, "hub"), str(Path(program).parent), depth, history=history)
 
 
 class HubPlayer:

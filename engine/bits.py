@@ -8,28 +8,29 @@ interpreter runs the builtin instead, which is faster there: the module replaces
 with it when it is not compiled.
 
 Example:
-    >>> popcount(0b1011), popcount(0), popcount(1 << 70 | 1 << 3)
-    (3, 0, 2)
+    >>> popcount(0b1011), popcount(0), popcount(1 << 61 | 1 << 3), bit(54)
+    (3, 0, 2, 18014398509481984)
 """
 
 from __future__ import annotations
 
 from types import FunctionType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-__all__ = ["COMPILED", "popcount"]
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; a plain int when interpreted
+    from mypy_extensions import i64
 
-_M1: Final = 0x55555555555555
-_M2: Final = 0x33333333333333
-_M4: Final = 0x0F0F0F0F0F0F0F
-#: The bits a machine word holds for the compiled code's small integers (below 2 ** 62).
-_LOW: Final = (1 << 56) - 1
+__all__ = ["COMPILED", "bit", "popcount"]
+
+#: The masks cover 62 bits: 0x5555555555555555 is past mypyc's tagged integers, and would be
+#: read back from a Python int at every call.
+_M1: Final[i64] = 0x1555555555555555
+_M2: Final[i64] = 0x3333333333333333
+_M4: Final[i64] = 0x0F0F0F0F0F0F0F0F
 
 
-def popcount(x: int) -> int:
-    """The number of set bits of ``x`` (``x >= 0``), as ``x.bit_count()``."""
-    if x >> 56:  # boards of more than 56 bits (Canadian): count the word, then the rest
-        return popcount(x & _LOW) + popcount(x >> 56)
+def popcount(x: i64) -> int:
+    """The number of set bits of ``x`` (``0 <= x < 2 ** 62``), as ``x.bit_count()``."""
     x -= (x >> 1) & _M1
     x = (x & _M2) + ((x >> 2) & _M2)
     x = (x + (x >> 4)) & _M4
@@ -39,8 +40,21 @@ def popcount(x: int) -> int:
     return x & 0x7F
 
 
+#: A tuple, not a constant: mypyc 1.18 would fold an ``i64`` constant 1 into a C ``int``
+#: literal, and ``1 << n`` would then overflow at bit 31.
+_ONE: Final = (1,)
+
+
+def bit(n: int) -> i64:
+    """``1 << n`` as an ``i64`` (``0 <= n < 62``): a board's bit, in a machine word when
+    compiled (``1 << n`` is an ``int`` there, boxed beyond 30 bits on a 32-bit machine)."""
+    one: i64 = _ONE[0]
+    return one << n
+
+
 #: Whether this module runs compiled: mypyc makes its functions builtins, not Python functions.
 COMPILED: Final = not isinstance(popcount, FunctionType)
 
-if not COMPILED:  # interpreted, the builtin is a single C call
+if not COMPILED:  # interpreted, the builtins are single C calls
     popcount = int.bit_count  # type: ignore[assignment]
+    bit = (1).__lshift__  # type: ignore[assignment]

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Iterator
 from engine.draw import outcome
 from engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError
 from engine.fen import parse_fen, write_fen
-from engine.movegen import MoveGen, RawMove, generator_for
+from engine.generators import generator_for
+from engine.movegen import MoveGen, RawMove
 from engine.notation import move_notation, parse_move
 from engine.outcome import Outcome
 from engine.types import BLACK, WHITE, Color, Move, Piece, Square

@@ -36,7 +36,8 @@ from enum import IntEnum
 from importlib import resources
 from types import MappingProxyType
 
-from engine.movegen import MoveGen, generator_for
+from engine.generators import generator_for
+from engine.movegen import MoveGen
 from engine.variant import Variant, find_variant
 
 __all__ = [

@@ -37,7 +37,8 @@ from engine.draw import (
     history,
     start_road,
 )
-from engine.movegen import MoveGen, generator_for
+from engine.generators import generator_for
+from engine.movegen import MoveGen
 from engine.variant import Variant, find_variant
 
 __all__ = ["Material4", "RuleCounters", "State"]

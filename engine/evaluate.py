@@ -25,13 +25,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import Board, Variant
 from engine.bits import popcount
-from engine.movegen import MoveGen, generator_for
+from engine.compiled import pure_module
+from engine.generators import generator_for
+from engine.movegen import MoveGen, routed
 from engine.patterns import PatternTable
 from engine.weights import TUNED
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["CROWNED", "FEATURES", "Evaluator", "Weights", "prior_weights_for", "weights_for"]
 
@@ -205,7 +210,7 @@ def weights_for(variant: Variant) -> Weights:
     return prior if tuned is None else prior.with_terms(tuned)
 
 
-def _shift(mask: int, offset: int) -> int:
+def _shift(mask: i64, offset: int) -> i64:
     return mask << offset if offset > 0 else mask >> -offset
 
 
@@ -220,11 +225,12 @@ class _Geometry:
         row = [rc[0] for rc in coords]
         col = [rc[1] for rc in coords]
         self.rows = rows
-        self.board = board = gen.board_mask
+        self.board: i64 = gen.board_mask
+        board = self.board
         bits = list(gen.sq2bit)
         forward = tuple(tuple(gen.offsets[k] for k in gen.man_dirs[c]) for c in (0, 1))
         # Per colour: (offset, squares whose neighbour that way is on the board) per forward step.
-        self.forward: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+        self.forward: tuple[tuple[tuple[int, i64], ...], ...] = tuple(
             tuple((off, board & _shift(board, -off)) for off in forward[c]) for c in (0, 1)
         )
         # The steps that come from behind (Turkish men also step sideways: not support).
@@ -247,24 +253,24 @@ class _Geometry:
             )
             for c in (0, 1)
         )
-        self.rank_planes = tuple(
+        self.rank_planes: tuple[tuple[i64, ...], ...] = tuple(
             tuple(sum(rank_masks[c][k] for k in range(rows) if k >> j & 1) for j in range(4))
             for c in (0, 1)
         )
         lo, hi = rows // 2 - 2, (rows - 1) // 2 + 2
-        self.centre = sum(
+        self.centre: i64 = sum(
             1 << b for b in bits if lo <= row[b] <= hi and 2 <= col[b] <= cols - 3
         )
-        self.back = (rank_masks[0][0], rank_masks[1][0])
-        self.front_half = tuple(
+        self.back: tuple[i64, i64] = (rank_masks[0][0], rank_masks[1][0])
+        self.front_half: tuple[i64, ...] = tuple(
             sum(rank_masks[c][k] for k in range(rows // 2, rows)) for c in (0, 1)
         )
         inner = sum(1 << b for b in bits if 0 < col[b] < cols - 1)
-        self.outpost_zone = tuple(self.front_half[c] & inner for c in (0, 1))
-        self.left = sum(1 << b for b in bits if col[b] < cols // 2)
-        self.right = sum(1 << b for b in bits if col[b] >= (cols + 1) // 2)
+        self.outpost_zone: tuple[i64, ...] = tuple(self.front_half[c] & inner for c in (0, 1))
+        self.left: i64 = sum(1 << b for b in bits if col[b] < cols // 2)
+        self.right: i64 = sum(1 << b for b in bits if col[b] >= (cols + 1) // 2)
         # cone[colour][bit]: squares ahead from which an enemy piece could still stop the man.
-        self.cone = tuple(
+        self.cone: tuple[tuple[i64, ...], ...] = tuple(
             tuple(
                 sum(
                     1 << b2 for b2 in bits
@@ -278,7 +284,8 @@ class _Geometry:
         )
         diag_a = [b for b in bits if row[b] == col[b]]
         diag_b = [b for b in bits if row[b] + col[b] == cols - 1]
-        self.main_road = sum(1 << b for b in (diag_a if len(diag_a) >= len(diag_b) else diag_b))
+        road = diag_a if len(diag_a) >= len(diag_b) else diag_b
+        self.main_road: i64 = sum(1 << b for b in road)
 
 
 class Evaluator:
@@ -302,6 +309,13 @@ class Evaluator:
         self.patterns: PatternTable | None = patterns
         self.giveaway = variant.giveaway
         self.crown_wins = variant.crown_wins
+        #: A board too wide for the compiled build (engine.generators): the pure copy's
+        #: evaluator, which every public method hands the position to.
+        self.pure: Any = None
+        if routed(variant):
+            self.pure = pure_module("engine.evaluate").Evaluator(variant, self.weights, patterns,
+                                                                 shipped_patterns)
+            return
         gen = generator_for(variant)
         self.geometry = _Geometry(gen)
         white, black, _ = gen.initial_bitboards()
@@ -312,6 +326,8 @@ class Evaluator:
     # ------------------------------------------------------------------ public
     def evaluate(self, board: Board) -> int:
         """Return the score of ``board`` for the side to move (positive: better for it)."""
+        if self.pure is not None:
+            return int(self.pure.evaluate(board))
         white, black, kings = board.bitboards()
         return self.evaluate_bits(white, black, kings, int(board.turn))
 
@@ -326,14 +342,15 @@ class Evaluator:
         """
         return self.dead_draw_bits(*board.bitboards())
 
-    def evaluate_bits(self, white: int, black: int, kings: int, colour: int) -> int:
-        """:meth:`evaluate` on raw bitboards; ``colour`` is the side to move (0 white)."""
+    def evaluate_bits(self, white: i64, black: i64, kings: i64, colour: int) -> int:
+        """:meth:`evaluate` on raw bitboards; ``colour`` is the side to move (0 white). The
+        boards of a variant too wide for the compiled build go to :attr:`pure`'s."""
         if self.giveaway:
             score = self._giveaway(white, black, kings)
             return (score if colour == 0 else -score) + self.weights.side_to_move
         if self.crown_wins and kings:
             score = CROWNED if white & kings else -CROWNED
-        elif self.dead_draw_bits(white, black, kings):
+        elif self._dead_draw(white, black, kings):
             return 0
         else:
             score = self._score(white, black, kings, colour)
@@ -355,6 +372,8 @@ class Evaluator:
             >>> terms["man"], terms["king"], terms["side_to_move"]
             (0, 1, 1)
         """
+        if self.pure is not None:
+            return list(self.pure.features_bits(white, black, kings, colour))
         wm, bm = white & ~kings, black & ~kings
         wk, bk = white & kings, black & kings
         total = popcount(white) + popcount(black)
@@ -376,6 +395,12 @@ class Evaluator:
 
     def dead_draw_bits(self, white: int, black: int, kings: int) -> bool:
         """:meth:`is_dead_draw` on raw bitboards."""
+        if self.pure is not None:
+            return bool(self.pure.dead_draw_bits(white, black, kings))
+        return self._dead_draw(white, black, kings)
+
+    def _dead_draw(self, white: i64, black: i64, kings: i64) -> bool:
+        """:meth:`dead_draw_bits` in machine words (the hot path's)."""
         if self.giveaway or self.crown_wins:
             return False
         n_white, n_black = popcount(white), popcount(black)
@@ -395,7 +420,7 @@ class Evaluator:
         return strong <= holds
 
     # ------------------------------------------------------------------ the hot path
-    def _score(self, white: int, black: int, kings: int, colour: int) -> int:
+    def _score(self, white: i64, black: i64, kings: i64, colour: int) -> int:
         """The dot product of :meth:`features_bits` with the weights, without the list."""
         wm, bm = white & ~kings, black & ~kings
         wk, bk = white & kings, black & kings
@@ -418,8 +443,8 @@ class Evaluator:
         return score
 
     def _side_score(
-        self, men: int, own_kings: int, colour: int, own: int, enemy: int, enemy_kings: int,
-        empty: int, phase: int,
+        self, men: i64, own_kings: i64, colour: int, own: i64, enemy: i64, enemy_kings: i64,
+        empty: i64, phase: int,
     ) -> tuple[int, int]:
         """The weighted per-side terms of one colour (as :meth:`_side`), and its runaway steps."""
         w = self.weights
@@ -434,7 +459,8 @@ class Evaluator:
                       + w.centre * popcount(men & g.centre))
             if not enemy_kings:
                 score += w.back_guard * popcount(men & g.back[colour])
-            movable, held, mobility = 0, men, 0
+            movable: i64 = 0
+            held, mobility = men, 0
             for offset, reach in g.forward[colour]:
                 if offset > 0:
                     targets = (men << offset) & empty
@@ -461,12 +487,13 @@ class Evaluator:
                 while advanced:
                     low = advanced & -advanced
                     advanced ^= low
-                    bit = low.bit_length() - 1
+                    bit = popcount(low - 1)
                     if not cone[bit] & enemy:  # nothing ahead can stop it
                         score += w.runaway + w.runaway_rank * rank[bit]
                         steps = min(steps, last - rank[bit])
         if own_kings:
-            free = moves = 0
+            free: i64 = 0
+            moves = 0
             for offset in g.king_offsets:
                 free |= _shift(empty, -offset)
                 moves += popcount(_shift(own_kings, offset) & empty)
@@ -482,8 +509,8 @@ class Evaluator:
 
     # ------------------------------------------------------------------ terms (the tuner's view)
     def _side(
-        self, men: int, own_kings: int, colour: int, own: int, enemy: int, enemy_kings: int,
-        empty: int, phase: int,
+        self, men: i64, own_kings: i64, colour: int, own: i64, enemy: i64, enemy_kings: i64,
+        empty: i64, phase: int,
     ) -> tuple[tuple[int, ...], int]:
         """The per-side terms of one colour, and the steps its nearest runaway man needs."""
         men_terms, steps = self._men(men, colour, own, enemy, enemy_kings, empty, phase)
@@ -494,7 +521,7 @@ class Evaluator:
         return (popcount(men), popcount(own_kings), *men_terms, *king_terms), steps
 
     def _men(
-        self, men: int, colour: int, own: int, enemy: int, enemy_kings: int, empty: int,
+        self, men: i64, colour: int, own: i64, enemy: i64, enemy_kings: i64, empty: i64,
         phase: int,
     ) -> tuple[tuple[int, ...], int]:
         """tempo_open .. runaway_rank of one side's men, and the steps to crown of its runaway."""
@@ -506,7 +533,8 @@ class Evaluator:
         tempo = (popcount(men & p0) + 2 * popcount(men & p1)
                  + 4 * popcount(men & p2) + 8 * popcount(men & p3))
         back = 0 if enemy_kings else popcount(men & g.back[colour])
-        movable, held, mobility = 0, men, 0
+        movable: i64 = 0
+        held, mobility = men, 0
         for offset, reach in g.forward[colour]:
             if offset > 0:
                 targets = (men << offset) & empty
@@ -529,7 +557,7 @@ class Evaluator:
             while advanced:
                 low = advanced & -advanced
                 advanced ^= low
-                bit = low.bit_length() - 1
+                bit = popcount(low - 1)
                 if not cone[bit] & enemy:  # nothing ahead can stop it: nearly a king already
                     runaway += 1
                     runaway_rank += rank[bit]
@@ -541,10 +569,11 @@ class Evaluator:
         ), steps
 
     def _kings(
-        self, kings: int, with_men: bool, enemy_kings: bool, empty: int
+        self, kings: i64, with_men: bool, enemy_kings: bool, empty: i64
     ) -> tuple[int, int, int, int, int]:
         """king_mobility .. sole_king of one side's kings."""
-        free = moves = 0
+        free: i64 = 0
+        moves = 0
         for offset in self.geometry.king_offsets:
             free |= _shift(empty, -offset)
             moves += popcount(_shift(kings, offset) & empty)
@@ -554,7 +583,7 @@ class Evaluator:
             count if with_men else 0, 0 if enemy_kings else 1,
         )
 
-    def _giveaway(self, white: int, black: int, kings: int) -> int:
+    def _giveaway(self, white: i64, black: i64, kings: i64) -> int:
         """Losing draughts: fewer pieces is better; a king is the hardest piece to give away."""
         w = self.weights
         wk, bk = popcount(white & kings), popcount(black & kings)

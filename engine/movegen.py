@@ -1,10 +1,13 @@
 """Bitboard move generation for every variant.
 
-Positions are three Python ints over a padded grid: cell ``(row, col)`` is
+Positions are three integers over a padded grid: cell ``(row, col)`` is
 ``row * (cols + 1) + col``; the spare column stops shifts from wrapping round the board edge.
 On a checkered board every playing cell has the same parity, so its bit is the cell halved
-(Scan's "ghost square" layout: 55 bits on 10x10, 36 on 8x8, so compiled code keeps boards in
-machine words); orthogonal boards use the cell itself. Geometry comes from :attr:`MoveGen.coords`,
+(Scan's "ghost square" layout: 55 bits on 10x10, 36 on 8x8); orthogonal boards use the cell
+itself. Compiled (mypyc), boards and keys are ``i64``: machine words, on a 32-bit machine too
+(two registers there), where mypyc's ``int`` keeps only 31 bits unboxed. Canadian's 78 bits
+and Turkish's 71 do not fit: :mod:`engine.generators` gives those the pure-Python copy of this
+module. Geometry comes from :attr:`MoveGen.coords`,
 never from the bit number.
 Per variant a :class:`MoveGen` holds neighbour and ray tables built once at import.
 
@@ -12,7 +15,8 @@ Raw moves are tuples ``(origin_bit, dest_bit, captured_mask, promotes, path_bits
 :class:`engine.board.Board` turns them into :class:`engine.types.Move`.
 
 Example:
-    >>> gen = generator_for("international")
+    >>> from engine.variant import find_variant
+    >>> gen = MoveGen(find_variant("international"))
     >>> white, black, kings = gen.initial_bitboards()
     >>> len(gen.moves(white, black, kings, 0))
     9
@@ -21,25 +25,63 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
-from types import MappingProxyType
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from engine.bits import popcount
+from engine.bits import COMPILED, bit, popcount
+from engine.compiled import WORD_BITS
 from engine.precedence import allowed_captures
 from engine.types import BLACK, WHITE, Color, RawMove
-from engine.variant import VARIANTS, CaptureRule, PromotionInCapture, Variant, find_variant
+from engine.variant import CaptureRule, PromotionInCapture, Variant
 
-__all__ = ["MoveGen", "RawMove", "generator_for", "make_move"]
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; a plain int when interpreted
+    from mypy_extensions import i64
+
+__all__ = ["MoveGen", "RawMove", "board_bits", "make_move", "routed"]
 
 #: A finished capture sequence: (destination, promotes, landings, captured bits, captured mask)
-_Seq = tuple[int, bool, tuple[int, ...], tuple[int, ...], int]
+_Seq = tuple[int, bool, tuple[int, ...], tuple[int, ...], "i64"]
+
+
+def _layout(variant: Variant) -> tuple[int, tuple[int, ...]]:
+    """(1 when a bit is the padded cell halved, else 0; the bit of each square)."""
+    width = variant.cols + 1
+    cells = [r * width + c for r, c in map(variant.square_coords, range(variant.num_squares))]
+    # Halved where every playing cell (so every step) has one parity.
+    half = 1 if not variant.orthogonal and len({c & 1 for c in cells}) == 1 else 0
+    return half, tuple(c >> half for c in cells)
+
+
+def board_bits(variant: Variant) -> int:
+    """The bits a board of ``variant`` uses (the highest playing bit + 1).
+
+    Example:
+        >>> from engine.variant import find_variant
+        >>> board_bits(find_variant("international")), board_bits(find_variant("canadian"))
+        (55, 78)
+    """
+    return max(_layout(variant)[1]) + 1
+
+
+def routed(variant: Variant) -> bool:
+    """True when this module runs compiled and ``variant``'s boards are wider than its machine
+    words (:data:`engine.compiled.WORD_BITS`): then the pure-Python copy of the hot path plays
+    it (:mod:`engine.generators`). Always false in that copy, which plays every width.
+
+    Example:
+        >>> from engine.variant import find_variant
+        >>> routed(find_variant("international"))
+        False
+    """
+    return COMPILED and board_bits(variant) > WORD_BITS
 
 
 class MoveGen:
     """Move generator and tables of one variant (immutable once built).
 
     Example:
-        >>> generator_for("english").num_squares
+        >>> from engine.variant import find_variant
+        >>> MoveGen(find_variant("english")).num_squares
         32
     """
 
@@ -48,27 +90,25 @@ class MoveGen:
         rows, width = variant.rows, variant.cols + 1
         self.width = width
         self.num_squares = variant.num_squares
-        cells = [r * width + c for r, c in map(variant.square_coords, range(variant.num_squares))]
         #: 1 where every playing cell and every step has one parity (the cell halved is the
         #: bit), else 0.
-        self.half = 1 if not variant.orthogonal and len({c & 1 for c in cells}) == 1 else 0
-        self.sq2bit: tuple[int, ...] = tuple(c >> self.half for c in cells)
+        self.half, self.sq2bit = _layout(variant)
         #: Number of bits a board may use (the highest playing bit + 1).
         self.size = max(self.sq2bit) + 1
         bit2sq = [-1] * self.size
         coords: list[tuple[int, int]] = [(-1, -1)] * self.size
-        for sq, bit in enumerate(self.sq2bit):
-            bit2sq[bit] = sq
-            coords[bit] = variant.square_coords(sq)
+        for sq, b in enumerate(self.sq2bit):
+            bit2sq[b] = sq
+            coords[b] = variant.square_coords(sq)
         self.bit2sq: tuple[int, ...] = tuple(bit2sq)
         #: (row, column) of each playing bit; (-1, -1) elsewhere.
         self.coords: tuple[tuple[int, int], ...] = tuple(coords)
-        self.board_mask = sum(1 << b for b in self.sq2bit)
+        self.board_mask: i64 = sum(1 << b for b in self.sq2bit)
         self._directions(variant)
         self._rays(variant)
         top = sum(1 << b for b in self.sq2bit if coords[b][0] == rows - 1)
         bottom = sum(1 << b for b in self.sq2bit if coords[b][0] == 0)
-        self.promo_mask: tuple[int, int] = (top, bottom)
+        self.promo_mask: tuple[i64, i64] = (top, bottom)
         self.flying = variant.flying_kings
         self.rule = variant.capture_rule
         self.promo_mode = variant.promotion_in_capture
@@ -82,10 +122,10 @@ class MoveGen:
         # hashes are stable across runs (opening books, logs).
         rng = random.Random(f"draughtsboard-zobrist-{variant.name}")
         # 62 bits: a key stays a machine-word int in compiled code.
-        self.zobrist: tuple[tuple[int, ...], ...] = tuple(
+        self.zobrist: tuple[tuple[i64, ...], ...] = tuple(
             tuple(rng.getrandbits(62) for _ in range(self.size)) for _ in range(4)
         )
-        self.zobrist_black: int = rng.getrandbits(62)
+        self.zobrist_black: i64 = rng.getrandbits(62)
         self._prebuilt_moves()
 
     def _directions(self, variant: Variant) -> None:
@@ -122,21 +162,21 @@ class MoveGen:
         size = self.size
         nbrs: list[list[int]] = [[-1] * size for _ in self.steps]
         rays: list[list[tuple[int, ...]]] = [[()] * size for _ in self.steps]
-        for bit in self.sq2bit:
-            r, c = self.coords[bit]
+        for b in self.sq2bit:
+            r, c = self.coords[b]
             for k, (dr, dc) in enumerate(self.steps):
                 ray = []
                 rr, cc = r + dr, c + dc
                 while (sq := variant.square_at(rr, cc)) is not None:
                     ray.append(self.sq2bit[sq])
                     rr, cc = rr + dr, cc + dc
-                rays[k][bit] = tuple(ray)
-                nbrs[k][bit] = ray[0] if ray else -1
+                rays[k][b] = tuple(ray)
+                nbrs[k][b] = ray[0] if ray else -1
         self.nbr: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in nbrs)
         # Per direction: the bits with a neighbour and a square beyond it, so that shifting a
         # mask twice by the offset can never wrap round an edge (the two-cell steps of Frisian's
         # orthogonal captures could jump the one spare column).
-        self.jump_src: tuple[int, ...] = tuple(
+        self.jump_src: tuple[i64, ...] = tuple(
             sum(1 << b for b in self.sq2bit if nbrs[k][b] >= 0 and nbrs[k][nbrs[k][b]] >= 0)
             for k in range(len(self.steps))
         )
@@ -218,7 +258,7 @@ class MoveGen:
 
     # -- generation -------------------------------------------------------------------------
 
-    def moves(self, white: int, black: int, kings: int, color: int) -> list[RawMove]:
+    def moves(self, white: i64, black: i64, kings: i64, color: int) -> list[RawMove]:
         """Every legal move for ``color`` (each capture path listed separately).
 
         Captures are compulsory and filtered by the variant's capture rule.
@@ -230,7 +270,7 @@ class MoveGen:
             return self.captures(own, opp, kings, color)
         return self.quiet_moves(own, opp, kings, color)
 
-    def has_capture(self, own: int, opp: int, kings: int, color: int) -> bool:
+    def has_capture(self, own: i64, opp: i64, kings: i64, color: int) -> bool:
         """True when ``color`` (owning ``own``) has a capture; cheap, for bulk counting."""
         empty = self.board_mask & ~(own | opp)
         men = own & ~kings
@@ -258,7 +298,7 @@ class MoveGen:
         ray = self.ray
         while own_kings:
             low = own_kings & -own_kings
-            frm = low.bit_length() - 1
+            frm = popcount(low - 1)
             own_kings ^= low
             for k in self.king_cap_dirs:
                 line = ray[k][frm]
@@ -270,7 +310,7 @@ class MoveGen:
                     return True
         return False
 
-    def count_moves(self, own: int, opp: int, kings: int, color: int) -> int:
+    def count_moves(self, own: i64, opp: i64, kings: i64, color: int) -> int:
         """Number of legal moves, counting moves with the same key once (perft's last ply).
 
         Quiet moves of men are counted (:func:`engine.bits.popcount`) without listing them.
@@ -295,7 +335,7 @@ class MoveGen:
             total += len(self._king_quiet(own_kings, empty))
         return total
 
-    def _count_single_jumps(self, own: int, opp: int, kings: int, color: int) -> int | None:
+    def _count_single_jumps(self, own: i64, opp: i64, kings: i64, color: int) -> int | None:
         """Count men's captures when none can go on after one jump; None if some might.
 
         The continuation test is bit-parallel and errs on the safe side (every captured piece
@@ -305,7 +345,8 @@ class MoveGen:
         """
         free = self.board_mask & ~(own | opp)
         target = opp if self.men_take_kings else opp & ~kings
-        count = lands = 0
+        count = 0
+        lands: i64 = 0
         dirs = self.man_capture_dirs[color]
         for k in dirs:
             off, src = self.offsets[k], own & self.jump_src[k]
@@ -328,12 +369,12 @@ class MoveGen:
                 return None
         return count
 
-    def _king_quiet(self, own_kings: int, empty: int) -> list[RawMove]:
+    def _king_quiet(self, own_kings: i64, empty: i64) -> list[RawMove]:
         out: list[RawMove] = []
         steps = self.king_steps
         while own_kings:
             low = own_kings & -own_kings
-            frm = low.bit_length() - 1
+            frm = popcount(low - 1)
             own_kings ^= low
             for k in self.king_dirs:
                 if self.flying:
@@ -347,7 +388,7 @@ class MoveGen:
                         out.append(ray[0])
         return out
 
-    def quiet_moves(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
+    def quiet_moves(self, own: i64, opp: i64, kings: i64, color: int) -> list[RawMove]:
         """Non-capturing moves of men and kings."""
         empty = self.board_mask & ~(own | opp)
         out: list[RawMove] = []
@@ -360,13 +401,13 @@ class MoveGen:
             while targets:
                 low = targets & -targets
                 targets ^= low
-                out.append(steps[low.bit_length() - 1])
+                out.append(steps[popcount(low - 1)])
         own_kings = own & kings
         if own_kings:
             out += self._king_quiet(own_kings, empty)
         return out
 
-    def captures(self, own: int, opp: int, kings: int, color: int) -> list[RawMove]:
+    def captures(self, own: i64, opp: i64, kings: i64, color: int) -> list[RawMove]:
         """Every capture sequence allowed by the variant's capture rule (all paths)."""
         out: list[RawMove] = []
         free = self.board_mask & ~(own | opp)
@@ -384,7 +425,7 @@ class MoveGen:
         seqs: list[_Seq] = []
         while pieces:
             low = pieces & -pieces
-            frm = low.bit_length() - 1
+            frm = popcount(low - 1)
             pieces ^= low
             if not kings & low and self._add_singles(color, frm, free | low, target, out):
                 continue  # the usual case: each jump of this man takes one piece, no more
@@ -399,7 +440,7 @@ class MoveGen:
             out = allowed_captures(self.rule, out, kings)
         return out
 
-    def _add_singles(self, color: int, frm: int, empty: int, target: int,
+    def _add_singles(self, color: int, frm: int, empty: i64, target: i64,
                      out: list[RawMove]) -> bool:
         """Append the prebuilt single jumps of the man on ``frm`` and return True, unless one
         of its captures can take a second piece (or crown and go on as a king): then append
@@ -426,9 +467,9 @@ class MoveGen:
                 if mode is PromotionInCapture.CONTINUE_AS_KING:
                     del out[start:]
                     return False
-            bit = 1 << mid
-            n_empty = empty | bit if self.immediate else empty
-            n_target = target & ~bit  # a piece is jumped once
+            taken = bit(mid)
+            n_empty = empty | taken if self.immediate else empty
+            n_target = target & ~taken  # a piece is jumped once
             for k2, jumps2 in jumps_of:
                 if self.no_reversal and k2 == k ^ 1:
                     continue
@@ -441,7 +482,7 @@ class MoveGen:
         return True
 
     def _man_caps(
-        self, color: int, cur: int, empty: int, target: int, opp: int, mask: int,
+        self, color: int, cur: int, empty: i64, target: i64, opp: i64, mask: i64,
         last: int, path: tuple[int, ...], caps: tuple[int, ...], out: list[_Seq],
     ) -> bool:
         """Extend a man's capture from ``cur``; append finished sequences; True if any jump.
@@ -459,10 +500,10 @@ class MoveGen:
             if not (target >> mid) & 1 or (mask >> mid) & 1 or not (empty >> land) & 1:
                 continue
             found = True
-            bit = 1 << mid
-            n_mask = mask | bit
+            taken = bit(mid)
+            n_mask = mask | taken
             if self.immediate:
-                n_empty, n_target, n_opp = empty | bit, target & ~bit, opp & ~bit
+                n_empty, n_target, n_opp = empty | taken, target & ~taken, opp & ~taken
             else:
                 n_empty, n_target, n_opp = empty, target, opp
             n_path, n_caps = (*path, land), (*caps, mid)
@@ -482,9 +523,9 @@ class MoveGen:
         return found
 
     def _king_caps(
-        self, cur: int, empty: int, opp: int, mask: int, last: int,
+        self, cur: int, empty: i64, opp: i64, mask: i64, last: int,
         path: tuple[int, ...], caps: tuple[int, ...], promoted: bool, out: list[_Seq],
-        kings: int = 0,
+        kings: i64 = 0,
     ) -> bool:
         """Extend a king's capture from ``cur``; append finished sequences; True if any jump.
 
@@ -517,10 +558,10 @@ class MoveGen:
             if not landings:
                 continue
             found = True
-            bit = 1 << mid
-            n_mask = mask | bit
+            taken = bit(mid)
+            n_mask = mask | taken
             if self.immediate:
-                n_empty, n_opp = empty | bit, opp & ~bit
+                n_empty, n_opp = empty | taken, opp & ~taken
             else:
                 n_empty, n_opp = empty, opp
             n_caps = (*caps, mid)
@@ -544,33 +585,17 @@ _COUNTABLE_RULES = frozenset({
 })
 
 
-def _build_generators() -> Mapping[str, MoveGen]:
-    return MappingProxyType({v.name: MoveGen(v) for v in VARIANTS})
-
-
-_GENERATORS: Mapping[str, MoveGen] = _build_generators()
-
-
-def generator_for(variant: str | Variant) -> MoveGen:
-    """The move generator of a variant (built once at import).
-
-    Raises:
-        UnknownVariantError: no such variant.
-    """
-    return _GENERATORS[find_variant(variant).name]
-
-
 def make_move(
-    z: tuple[tuple[int, ...], ...], z_black: int, raw: RawMove,
-    white: int, black: int, kings: int, colour: int, key: int,
-) -> tuple[int, int, int, int]:
+    z: tuple[tuple[i64, ...], ...], z_black: i64, raw: RawMove,
+    white: i64, black: i64, kings: i64, colour: int, key: i64,
+) -> tuple[i64, i64, i64, i64]:
     """The position after ``raw``: new (white, black, kings, zobrist key).
 
     A king may end a capture on the square it started from, so origin and destination are
     cleared and set rather than toggled.
     """
     frm, to, cap, promotes, _path, capbits = raw
-    fb, tb = 1 << frm, 1 << to
+    fb, tb = bit(frm), bit(to)
     key ^= z_black
     if cap:
         opp = 1 - colour

@@ -5,7 +5,7 @@ One :class:`MoveOrder` is the ordering memory of one search; it works on the raw
 :mod:`engine.movegen`.
 
 Example:
-    >>> from engine.movegen import generator_for
+    >>> from engine.generators import generator_for
     >>> gen = generator_for("english")
     >>> moves = gen.moves(*gen.initial_bitboards(), 0)
     >>> order = MoveOrder(max_ply=8)
@@ -18,14 +18,17 @@ Example:
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.movegen import RawMove
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["MoveKey", "MoveOrder", "raw_key", "unique"]
 
 #: A move's identity inside the search: (origin bit, destination bit, captured mask).
-MoveKey = tuple[int, int, int]
+MoveKey = tuple[int, int, "i64"]
 
 
 def raw_key(raw: RawMove) -> MoveKey:
@@ -50,6 +53,8 @@ def unique(raws: list[RawMove]) -> list[RawMove]:
 #: A move's place in its list rides in the low bits of its sort key: ties keep the list's order.
 _INDEX_BITS: Final = 12
 _LAST: Final = (1 << _INDEX_BITS) - 1
+#: The transposition table's move's sort key, above every other (its index added).
+_TT_RANK: Final[i64] = (1 << 40) << _INDEX_BITS
 
 
 class MoveOrder:
@@ -80,7 +85,9 @@ class MoveOrder:
         Each move gets one integer key, its rank above its index in ``moves``, and the keys
         are sorted as plain integers: ties keep the order of ``moves``.
         """
-        keys: list[int] = []
+        # Sort keys above 31 bits: i64, machine words on a 32-bit machine too.
+        keys: list[i64] = []
+        rank: i64
         if moves[0][2]:
             # Captures: the biggest first (all are forced anyway, only the order matters).
             for index, r in enumerate(moves):
@@ -102,7 +109,7 @@ class MoveOrder:
         if tt_move is not None:
             for index, r in enumerate(moves):
                 if r[0] == tt_move[0] and r[1] == tt_move[1] and r[2] == tt_move[2]:
-                    keys[index] = (1 << 40) << _INDEX_BITS | (_LAST - index)
+                    keys[index] = _TT_RANK | (_LAST - index)
                     break
         keys.sort(reverse=True)
         return [moves[_LAST - (key & _LAST)] for key in keys]

@@ -27,13 +27,16 @@ from __future__ import annotations
 import gzip
 from collections.abc import Mapping
 from importlib import resources
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine import Board, Variant, find_variant
 from engine.bits import COMPILED
 from engine.errors import DraughtsError
-from engine.movegen import generator_for
+from engine.generators import generator_for
 from engine.types import Square
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["BLOCK", "PATTERNS", "TABLES", "PatternError", "PatternTable", "block_squares",
            "indices"]
@@ -52,7 +55,7 @@ _BLOCK_OFFSETS: Final = (0, 1, 6, 7, 11, 12, 17, 18)
 _SPAN: Final = _BLOCK_OFFSETS[-1] + 1
 
 
-def _block_byte(x: int) -> int:
+def _block_byte(x: i64) -> int:
     """The squares of :data:`_BLOCK_OFFSETS` in ``x`` (shifted down to the block's lowest bit),
     gathered into one byte, bit ``j`` for the ``j``-th offset.
 
@@ -72,7 +75,7 @@ def _ternary(byte: int) -> int:
 _TERNARY: Final[tuple[int, ...]] = tuple(_ternary(byte) for byte in range(1 << BLOCK))
 
 
-def _code(white: int, black: int) -> int:
+def _code(white: i64, black: i64) -> int:
     """The list index of a block with these men (bit masks above the block's lowest bit)."""
     return _TERNARY[_block_byte(white)] + 2 * _TERNARY[_block_byte(black)]
 
@@ -199,7 +202,7 @@ class PatternTable:
         white, black, kings = board.bitboards()
         return self.score_bits(white & ~kings, black & ~kings)
 
-    def score_bits(self, white_men: int, black_men: int) -> int:
+    def score_bits(self, white_men: i64, black_men: i64) -> int:
         """:meth:`score` on the men's bitboards (the hot path: 16 lookups)."""
         lows = self._lows
         score = 0

@@ -12,16 +12,23 @@ Example:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from engine.bits import bit
 from engine.board import Board
-from engine.movegen import MoveGen, RawMove
+from engine.compiled import pure_module
+from engine.movegen import MoveGen, RawMove, routed
 from engine.ordering import unique
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["divide", "perft"]
 
 
-def _play(m: RawMove, own: int, opp: int, kings: int) -> tuple[int, int, int]:
+def _play(m: RawMove, own: i64, opp: i64, kings: i64) -> tuple[i64, i64, i64]:
     frm, to, cap, promotes = m[0], m[1], m[2], m[3]
-    moved = (1 << frm) ^ (1 << to)  # 0 when a capture ends where it began
+    moved = bit(frm) ^ bit(to)  # 0 when a capture ends where it began
     own ^= moved
     opp &= ~cap
     if kings:
@@ -29,11 +36,11 @@ def _play(m: RawMove, own: int, opp: int, kings: int) -> tuple[int, int, int]:
         if kings >> frm & 1:
             kings ^= moved
     if promotes:
-        kings |= 1 << to
+        kings |= bit(to)
     return own, opp, kings
 
 
-def _perft(gen: MoveGen, own: int, opp: int, kings: int, color: int, depth: int,
+def _perft(gen: MoveGen, own: i64, opp: i64, kings: i64, color: int, depth: int,
            paths: bool) -> int:
     if depth == 1 and not paths:
         return gen.count_moves(own, opp, kings, color)
@@ -64,6 +71,9 @@ def perft(board: Board, depth: int, paths: bool = False) -> int:
         raise ValueError(f"perft depth must be >= 0, not {depth}")
     if depth == 0:
         return 1
+    if routed(board.variant):  # a board too wide for the compiled build (engine.generators)
+        pure_count: int = pure_module("engine.perft").perft(board, depth, paths)
+        return pure_count
     white, black, kings = board.bitboards()
     color = int(board.turn)
     own, opp = (white, black) if color == 0 else (black, white)

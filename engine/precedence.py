@@ -16,13 +16,18 @@ Example:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.types import RawMove
 from engine.variant import CaptureRule
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["allowed_captures"]
 
 
-def allowed_captures(rule: CaptureRule, moves: list[RawMove], kings: int) -> list[RawMove]:
+def allowed_captures(rule: CaptureRule, moves: list[RawMove], kings: i64) -> list[RawMove]:
     """The sequences of ``moves`` (every capture of the position) that ``rule`` allows."""
     if rule is CaptureRule.FREE:
         return moves

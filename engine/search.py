@@ -18,17 +18,22 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import Board, Move, Variant, find_variant
 from engine.bits import popcount
+from engine.compiled import pure_module
 from engine.endgame import MAX_DISTANCE, EndgameTable
 from engine.endgame_rules import RuleCounters, State
 from engine.evaluate import Evaluator
+from engine.generators import generator_for
 from engine.limits import Limit, StopToken, time_budget
-from engine.movegen import MoveGen, RawMove, generator_for, make_move
+from engine.movegen import MoveGen, RawMove, make_move, routed
 from engine.ordering import MoveKey, MoveOrder, raw_key, unique
 from engine.ttable import EXACT, LOWER, UPPER, TranspositionTable
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["MAX_PLY", "TABLE_BOUND", "TABLE_WIN", "WIN", "WIN_BOUND", "Limit", "SearchOptions",
            "SearchResult", "Searcher", "StopToken"]
@@ -156,14 +161,22 @@ class Searcher:
         self.variant: Variant = find_variant(variant)
         self.seed = seed
         self.clock = clock
-        self.evaluator = evaluator if evaluator is not None else Evaluator(self.variant)
         self.options = options if options is not None else SearchOptions()
+        #: A board too wide for the compiled build (engine.generators): the pure copy's
+        #: searcher, which searches every position given to this one.
+        self.pure: Any = None
+        if routed(self.variant):
+            self.pure = pure_module("engine.search").Searcher(
+                self.variant, seed, tt_mb, clock,
+                evaluator.pure if evaluator is not None else None, self.options, tables)
+            return
+        self.evaluator = evaluator if evaluator is not None else Evaluator(self.variant)
         self._gen: MoveGen = generator_for(self.variant)
         # Forced ends and table wins are stored relative to the node, not to the root.
         self._tt = TranspositionTable(tt_mb, TABLE_BOUND)
         self._ordering = MoveOrder(MAX_PLY, self._gen.size)
         self._nodes = 0
-        self._path: dict[int, int] = {}
+        self._path: dict[i64, int] = {}
         self._budget = _Budget()
         self._giveaway = self.variant.giveaway
         plies = self.options.quiescence
@@ -185,19 +198,24 @@ class Searcher:
         self._rules_from = 0
         self._path_raws: list[RawMove] = [(0, 0, 0, False, (), ())] * (MAX_PLY + 2)
         # The path's positions, a list a bitboard (not a tuple a node for the collector).
-        self._path_white: list[int] = [0] * (MAX_PLY + 2)
-        self._path_black: list[int] = [0] * (MAX_PLY + 2)
-        self._path_kings: list[int] = [0] * (MAX_PLY + 2)
+        self._path_white: list[i64] = [0] * (MAX_PLY + 2)
+        self._path_black: list[i64] = [0] * (MAX_PLY + 2)
+        self._path_kings: list[i64] = [0] * (MAX_PLY + 2)
         self._root_colour = 0
 
     # ------------------------------------------------------------------ public API
     @property
     def nodes(self) -> int:
         """Nodes visited by the last (or running) search."""
+        if self.pure is not None:
+            return int(self.pure.nodes)
         return self._nodes
 
     def new_game(self) -> None:
         """Forget everything learnt in earlier searches (a new game, or a takeback)."""
+        if self.pure is not None:
+            self.pure.new_game()
+            return
         self._tt.clear()
         self._ordering = MoveOrder(MAX_PLY, self._gen.size)
 
@@ -216,6 +234,10 @@ class Searcher:
         Raises:
             ValueError: a time limit without a clock, or a board of another variant.
         """
+        if self.pure is not None:
+            found = self.pure.search(board, limit, stop, on_iteration)
+            return SearchResult(found.move, found.score, found.depth, found.nodes, found.seconds,
+                                found.pv)
         if limit.timed and self.clock is None:
             raise ValueError("time limits need a clock: Searcher(..., clock=time.monotonic)")
         if board.variant.name != self.variant.name:
@@ -314,7 +336,7 @@ class Searcher:
         if budget.hard is not None and self.clock is not None and self.clock() >= budget.hard:
             raise _Stop
 
-    def _root_noise(self, key: int, moves: Sequence[RawMove]) -> dict[MoveKey, int]:
+    def _root_noise(self, key: i64, moves: Sequence[RawMove]) -> dict[MoveKey, int]:
         amplitude = self.options.noise
         if amplitude <= 0:
             return {}
@@ -323,7 +345,7 @@ class Searcher:
 
     # ------------------------------------------------------------------ the tree
     def _root(
-        self, state: tuple[int, int, int, int, int], moves: list[RawMove], depth: int,
+        self, state: tuple[i64, i64, i64, int, i64], moves: list[RawMove], depth: int,
         noise: dict[MoveKey, int],
     ) -> tuple[RawMove, int, bool]:
         white, black, kings, colour, key = state
@@ -364,7 +386,7 @@ class Searcher:
         self._tt.store(key, depth, EXACT, best_score, 0, best_move)
         return best_move, best_score, True
 
-    def _leave(self, key: int) -> None:
+    def _leave(self, key: i64) -> None:
         count = self._path[key] - 1
         if count:
             self._path[key] = count
@@ -372,7 +394,7 @@ class Searcher:
             del self._path[key]
 
     def _node(
-        self, white: int, black: int, kings: int, colour: int, key: int,
+        self, white: i64, black: i64, kings: i64, colour: int, key: i64,
         depth: int, alpha: int, beta: int, ply: int, pv: bool,
     ) -> int:
         self._nodes += 1
@@ -432,7 +454,7 @@ class Searcher:
                               depth, alpha, beta, ply, pv)
 
     def _children(
-        self, white: int, black: int, kings: int, colour: int, key: int,
+        self, white: i64, black: i64, kings: i64, colour: int, key: i64,
         ordered: list[RawMove], capture: bool, depth: int, alpha: int, beta: int,
         ply: int, pv: bool,
     ) -> int:
@@ -487,7 +509,7 @@ class Searcher:
         self._tt.store(key, depth, flag, best, ply, best_move)
         return best
 
-    def _probe(self, white: int, black: int, kings: int, colour: int, ply: int, alpha: int,
+    def _probe(self, white: i64, black: i64, kings: i64, colour: int, ply: int, alpha: int,
                beta: int) -> int | None:
         """The endgame tables' score, or None outside them or where a counting rule could
         end the game before the conversion the table counts on (such a win is still at least
@@ -512,8 +534,8 @@ class Searcher:
         score = TABLE_WIN - ply - distance
         return score if byte < 128 else -score
 
-    def _follow(self, ply: int, raw: RawMove, white: int, black: int, kings: int, colour: int,
-                w2: int, b2: int, k2: int) -> None:
+    def _follow(self, ply: int, raw: RawMove, white: i64, black: i64, kings: i64, colour: int,
+                w2: i64, b2: i64, k2: i64) -> None:
         """Record the move that leads to ``ply`` for the draw-rule counters."""
         rules = self._rules
         if rules is None:  # no counting rule: nothing to record
@@ -550,7 +572,7 @@ class Searcher:
 
     # ------------------------------------------------------------------ tables
     def _pv(
-        self, board: Board, state: tuple[int, int, int, int, int], first: RawMove, depth: int
+        self, board: Board, state: tuple[i64, i64, i64, int, i64], first: RawMove, depth: int
     ) -> tuple[Move, ...]:
         z, z_black = self._gen.zobrist, self._gen.zobrist_black
         white, black, kings, colour, key = state

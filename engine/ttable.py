@@ -22,9 +22,12 @@ Example:
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.movegen import RawMove
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer; an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["EXACT", "LOWER", "UPPER", "TranspositionTable"]
 
@@ -58,8 +61,10 @@ class TranspositionTable:
         slots = 1 << max(10, int(mb * (1 << 20) / SLOT_BYTES).bit_length() - 1)
         self.mask = slots - 1
         self.bound = bound
-        self._keys: list[int] = [_EMPTY] * slots
-        self._data: list[int] = [0] * slots
+        # i64 lists: a key (62 bits) and a packed word (up to 41) read back into machine words,
+        # on a 32-bit machine too.
+        self._keys: list[i64] = [_EMPTY] * slots
+        self._data: list[i64] = [0] * slots
         self._moves: list[RawMove | None] = [None] * slots
 
     def clear(self) -> None:
@@ -69,18 +74,20 @@ class TranspositionTable:
         self._data = [0] * slots
         self._moves = [None] * slots
 
-    def find(self, key: int) -> int:
+    def find(self, key: i64) -> int:
         """The slot holding the position with this key, or -1."""
-        slot = key & self.mask
+        slot: int = key & self.mask
         return slot if self._keys[slot] == key else -1
 
     def depth(self, slot: int) -> int:
         """The depth the slot's entry was searched to."""
-        return self._data[slot] >> _FLAG_BITS & _DEPTH_MASK
+        depth: int = self._data[slot] >> _FLAG_BITS & _DEPTH_MASK
+        return depth
 
     def flag(self, slot: int) -> int:
         """The slot's kind of score: EXACT, LOWER or UPPER."""
-        return self._data[slot] & _FLAG_MASK
+        flag: int = self._data[slot] & _FLAG_MASK
+        return flag
 
     def move(self, slot: int) -> RawMove | None:
         """The slot's best move (the move generator's own raw move), if any."""
@@ -88,18 +95,19 @@ class TranspositionTable:
 
     def score(self, slot: int, ply: int) -> int:
         """The slot's score for a node ``ply`` plies below the root."""
-        score, bound = (self._data[slot] >> _SCORE_SHIFT) - _SCORE_OFFSET, self.bound
+        score: int = (self._data[slot] >> _SCORE_SHIFT) - _SCORE_OFFSET
+        bound = self.bound
         if score > bound:
             return score - ply
         if score < -bound:
             return score + ply
         return score
 
-    def store(self, key: int, depth: int, flag: int, score: int, ply: int,
+    def store(self, key: i64, depth: int, flag: int, score: int, ply: int,
               move: RawMove | None) -> None:
         """Keep a result unless the slot holds a deeper one of the same position (an exact
         score always replaces)."""
-        slot = key & self.mask
+        slot: int = key & self.mask
         if self._keys[slot] != key or flag == EXACT or depth >= self.depth(slot):
             bound = self.bound
             if score > bound:
@@ -107,6 +115,7 @@ class TranspositionTable:
             elif score < -bound:
                 score -= ply
             self._keys[slot] = key
-            self._data[slot] = ((score + _SCORE_OFFSET) << _SCORE_SHIFT
+            packed: i64 = score + _SCORE_OFFSET
+            self._data[slot] = (packed << _SCORE_SHIFT
                                 | min(max(depth, 0), _DEPTH_MASK) << _FLAG_BITS | flag)
             self._moves[slot] = move

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # mypyc's 64-bit machine integer (engine.movegen); an int when interpreted
+    from mypy_extensions import i64
 
 __all__ = ["BLACK", "WHITE", "Color", "Move", "Piece", "RawMove", "Square"]
 
@@ -19,7 +23,7 @@ __all__ = ["BLACK", "WHITE", "Color", "Move", "Piece", "RawMove", "Square"]
 Square = int
 #: The search's move, on the move generator's bits (:mod:`engine.movegen`): (origin bit,
 #: destination bit, captured mask, promotes, landing bits, captured bits in order).
-RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+RawMove = tuple[int, int, "i64", bool, tuple[int, ...], tuple[int, ...]]
 
 
 class Color(IntEnum):

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from engine.movegen import generator_for
+from engine.generators import generator_for
 from engine.ttable import EXACT, LOWER, TranspositionTable
 
 

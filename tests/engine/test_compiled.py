@@ -36,7 +36,7 @@ def test_the_hot_functions_are_native_code_exactly_when_compiled() -> None:
 
     # A mypyc function is a builtin, not a Python function with bytecode.
     native = EXPECTED == "compiled"
-    for function in (movegen.generator_for, perft.perft, movegen.make_move):
+    for function in (movegen.board_bits, perft.perft, movegen.make_move):
         assert isinstance(function, types.FunctionType) != native, function
     assert hasattr(movegen.MoveGen.moves, "__code__") != native
 

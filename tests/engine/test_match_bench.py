@@ -19,7 +19,15 @@ import pytest
 
 import bench.match as match
 from bench.match import Game, Referee, RefereeError, Setting, play_game, run_match
-from bench.players import EnginePlayer, MoveStats, PeerError, ScanHub1Player, TurboPlayer
+from bench.players import (
+    EnginePlayer,
+    MoveStats,
+    PeerError,
+    ScanHub1Player,
+    TurboPlayer,
+    scan_move,
+    scan_position,
+)
 from bench.tally import Tally
 from engine import Board, Move
 from engine.search import Limit
@@ -137,15 +145,22 @@ def test_the_referee_stops_an_illegal_move() -> None:
 
 
 FAKE_SCAN = """
+import os
 import sys
 from engine import Board
 board = None
+log = os.environ.get("FAKE_SCAN_LOG")
 for line in sys.stdin:
+    if log:
+        with open(log, "a") as out:
+            out.write(line)
     words = line.split()
     if words[0] == "hub":
         print("name Fake Scan"); print("wait")
     elif words[0] == "init":
         print("ready")
+    elif words[0] == "ping":
+        print("pong")
     elif words[0] == "pos":
         text = words[1]
         squares = {"w": [], "b": []}
@@ -154,6 +169,14 @@ for line in sys.stdin:
                 squares[c.lower()].append(("K" if c.isupper() else "") + str(n))
         board = Board("international", text[0].upper() + ":W" + ",".join(squares["w"])
                       + ":B" + ",".join(squares["b"]))
+    elif words[0] == "move":
+        parts = [int(p) - 1 for p in words[1].replace("-", "x").split("x")]
+        key = (parts[0], parts[1], frozenset(parts[2:]))
+        found = [m for m in board.legal_moves if m.key() == key]
+        if found and not os.environ.get("FAKE_SCAN_REFUSES"):
+            board.push(found[0])
+        else:
+            print("error illegal move")
     elif words[0] == "go":
         move = min(board.legal_moves, key=lambda m: (m.origin, m.destination))
         sep = "x" if move.captures else "-"
@@ -175,6 +198,64 @@ def test_scan_driver_speaks_the_first_hub_protocol(tmp_path: Path) -> None:
         move = player.choose(board)
         assert move.key() == (32, 21, frozenset({27}))  # 33x22, the forced capture
         assert player.stats.moves == 1 and player.stats.depth == 3
+    finally:
+        player.close()
+
+
+def _game(plies: int) -> Board:
+    board = Board()
+    for _ in range(plies):
+        board.push(min(board.legal_moves, key=lambda m: (m.destination, m.origin)))
+    return board
+
+
+def _lines_sent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, board: Board,
+                depth: int | None = 3, history: bool = True, movetime: float | None = None,
+                ) -> tuple[list[str], ScanHub1Player]:
+    """The lines a driver sends the stand-in to choose one move of ``board``."""
+    script, log = tmp_path / "fake_scan.py", tmp_path / "lines"
+    script.write_text(textwrap.dedent(FAKE_SCAN))
+    monkeypatch.setenv("FAKE_SCAN_LOG", str(log))
+    player = ScanHub1Player((sys.executable, str(script)), None, depth, history=history,
+                            movetime=movetime)
+    try:
+        assert player.choose(board) in board.legal_moves
+    finally:
+        player.close()
+    return log.read_text().splitlines(), player
+
+
+def test_scan_driver_sends_the_game_from_its_start(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    board = _game(6)
+    sent, player = _lines_sent(tmp_path, monkeypatch, board)
+    moves = [f"move {scan_move(move)}" for move in board.move_stack]
+    start = sent.index(f"pos {scan_position(Board())}")
+    assert sent[start:] == [f"pos {scan_position(Board())}", *moves, "ping", "depth 3", "go",
+                            "quit"]
+    assert player.identity["sees"] == "the game"
+
+
+def test_scan_driver_sends_the_position_only_when_told(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    board = _game(6)
+    sent, player = _lines_sent(tmp_path, monkeypatch, board, depth=None, history=False,
+                               movetime=0.25)
+    assert player.name == "Scan 0.25 s"
+    assert sent[-4:] == [f"pos {scan_position(board)}", "time 250", "go", "quit"]
+    assert not any(line.startswith("move ") for line in sent)
+
+
+def test_a_game_scan_refuses_stops_the_match_with_its_moves(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "fake_scan.py"
+    script.write_text(textwrap.dedent(FAKE_SCAN))
+    monkeypatch.setenv("FAKE_SCAN_REFUSES", "1")
+    board = _game(4)
+    player = ScanHub1Player((sys.executable, str(script)), None, depth=3)
+    try:
+        with pytest.raises(PeerError, match=r"error illegal move in the game from .*: 3"):
+            player.choose(board)
     finally:
         player.close()
 
@@ -312,3 +393,20 @@ def test_the_engine_files_changed_are_listed_whole(tmp_path: Path) -> None:
     git("mv", "engine/old.py", "engine/renamed.py")
     record = match.engine_provenance(str(tmp_path))
     assert record["engine_dirty"] == ["engine/new.py", "engine/renamed.py", "engine/search.py"]
+
+
+def test_main_plays_scan_at_our_time_as_a_row_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    script, log = tmp_path / "scan", tmp_path / "lines"
+    script.write_text(f"#!{sys.executable}\n" + textwrap.dedent(FAKE_SCAN))
+    script.chmod(0o755)
+    monkeypatch.setenv("FAKE_SCAN_LOG", str(log))
+    assert match.main(["--peer", "scan", "--scan", str(script), "--scan-depths", "",
+                       "--scan-equal-time", "--games", "2", "--max-plies", "8",
+                       "--movetime", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "ours 0.01 s CPU v Scan 0.01 s: +0 =2 -0" in out
+    assert "Scan sees the game (start and moves)" in out
+    sent = log.read_text().splitlines()
+    assert "time 10" in sent and not any(line.startswith("depth") for line in sent)

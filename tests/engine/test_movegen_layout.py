@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import VARIANTS
-from engine.movegen import generator_for
+from engine.generators import generator_for
 
 #: mypyc keeps an int in a machine word below 2**62; bigger ones are Python objects.
 WORD = 1 << 62

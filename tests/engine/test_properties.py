@@ -145,7 +145,7 @@ def test_every_move_from_random_placements_is_consistent(board: Board) -> None:
 @given(placements())
 def test_bulk_count_equals_listed_moves(board: Board) -> None:
     """perft's last-ply shortcut (popcounts, single-jump counting) agrees with the move list."""
-    from engine.movegen import generator_for
+    from engine.generators import generator_for
 
     gen = generator_for(board.variant)
     white, black, kings = board.bitboards()
@@ -156,7 +156,7 @@ def test_bulk_count_equals_listed_moves(board: Board) -> None:
 @SETTINGS
 @given(variant_names, choices)
 def test_bulk_count_equals_listed_moves_in_games(name: str, picks: list[int]) -> None:
-    from engine.movegen import generator_for
+    from engine.generators import generator_for
 
     board = _play(name, picks)
     gen = generator_for(board.variant)

@@ -10,7 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Board, Move
-from engine.movegen import MoveGen, generator_for, make_move
+from engine.compiled import pure_module
+from engine.generators import generator_for, routed
+from engine.movegen import MoveGen, make_move
 from engine.search import (
     TABLE_BOUND,
     WIN_BOUND,
@@ -311,10 +313,13 @@ def _check_children(board: Board, gen: MoveGen) -> None:
     white, black, kings = board.bitboards()
     colour = int(board.turn)
     z, z_black, b2s = gen.zobrist, gen.zobrist_black, gen.bit2sq
+    # A board wider than the compiled build's words is played by the pure copy (compiled
+    # install): its make_move, as the search there uses it.
+    play = pure_module("engine.movegen").make_move if routed(board.variant) else make_move
     for raw in gen.moves(white, black, kings, colour):
         key = (b2s[raw[0]], b2s[raw[1]], frozenset(b2s[b] for b in raw[5]))
         move = next(m for m in board.legal_moves if m.key() == key)
         child = board.copy()
         child.push(move)
-        assert make_move(z, z_black, raw, white, black, kings, colour, board.zobrist_hash()) == (
+        assert play(z, z_black, raw, white, black, kings, colour, board.zobrist_hash()) == (
             *child.bitboards(), child.zobrist_hash())

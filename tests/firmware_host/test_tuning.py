@@ -11,7 +11,7 @@ import pytest
 
 from engine import Board, find_variant
 from engine.evaluate import FEATURES, prior_weights_for, weights_for
-from engine.movegen import generator_for
+from engine.generators import generator_for
 from firmware_host.cli import main
 from firmware_host.tools.tuning import dataset, render, teacher
 from firmware_host.tools.tuning.fit import FitError, features, fit, log_loss

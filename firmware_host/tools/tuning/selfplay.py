@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from engine import Board, find_variant
 from engine.evaluate import Evaluator
-from engine.movegen import MoveGen, generator_for
+from engine.generators import generator_for
+from engine.movegen import MoveGen
 from engine.search import Limit, Searcher, SearchOptions
 
 __all__ = ["Sample", "SelfPlay", "learnable", "play", "play_game"]

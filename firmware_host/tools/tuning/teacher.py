@@ -25,7 +25,7 @@ from pathlib import Path
 
 from engine import Board, find_variant
 from engine.evaluate import Evaluator
-from engine.movegen import generator_for
+from engine.generators import generator_for
 from firmware_host.tools.tuning import dataset
 from firmware_host.tools.tuning.selfplay import Sample, learnable
 
