@@ -30,8 +30,9 @@ from typing import Protocol
 
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.timekeeper import Timekeeper
-from firmware_host.game.types import Command, Refused
+from firmware_host.game.types import Refused
 from firmware_host.store.errors import StoreError
+from firmware_host.terms.commands import Command
 
 __all__ = ["CarryHost", "carry_game"]
 

@@ -31,16 +31,10 @@ from firmware_host.game.fields import side_name
 from firmware_host.game.settings import Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.touch import TouchEvent, TouchTracker
-from firmware_host.game.types import (
-    HUMAN_STATES,
-    Command,
-    CommandName,
-    Mode,
-    Purpose,
-    Refused,
-    SessionConfig,
-    State,
-)
+from firmware_host.game.types import HUMAN_STATES, Refused, SessionConfig, State
+from firmware_host.terms.commands import Command, CommandName
+from firmware_host.terms.jobs import Purpose
+from firmware_host.terms.settings import Mode, setting
 
 __all__ = ["BUTTON_COMMANDS", "CommandHost", "Commands"]
 
@@ -93,6 +87,7 @@ class Commands:
     def __init__(self, session: CommandHost, settings: Settings, clock: Timekeeper) -> None:
         self._s = session
         self._clock = clock
+        self._settings = settings
         self.by_name: Mapping[CommandName, Callable[[Command], None]] = MappingProxyType({
             CommandName.ADJUST: self._cmd_adjust,
             CommandName.DONE: self._cmd_done,
@@ -101,12 +96,7 @@ class Commands:
             CommandName.NEWGAME: self._cmd_newgame,
             CommandName.RESIGN: self._cmd_resign,
             CommandName.DRAW: self._cmd_draw,
-            CommandName.VARIANT: settings.set,
-            CommandName.MODE: settings.set,
-            CommandName.LEVEL: settings.set,
-            CommandName.TOUCH_MOVE: settings.set,
             CommandName.HEADER: settings.header,
-            CommandName.TIME_CONTROL: settings.set,
             CommandName.PAUSE: clock.command,
             CommandName.RESUME: clock.command,
             CommandName.ADD_TIME: clock.command,
@@ -124,11 +114,14 @@ class Commands:
         """Carry out ``event`` (an unknown name is refused with ``command_refused``); answer it
         when it carries an arbiter's decision (``id``)."""
         try:
-            try:
-                name = CommandName(event.name)
-            except ValueError:
-                raise Refused("unknown", command=event.name) from None
-            self.by_name[name](event)
+            if setting(event.name) is not None:  # a phone setting: for the next game
+                self._settings.set(event)
+            else:
+                try:
+                    name = CommandName(event.name)
+                except ValueError:
+                    raise Refused("unknown", command=event.name) from None
+                self.by_name[name](event)
         except Refused as refused:
             self._s.publish(refused.kind, **refused.fields)
             self._answer(event, refused)

@@ -41,7 +41,8 @@ from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
 from firmware_host.digits import is_whole_number
 from firmware_host.game.game import Game
-from firmware_host.game.types import Command, Refused
+from firmware_host.game.types import Refused
+from firmware_host.terms.commands import Command
 
 __all__ = ["RESULT_CHOICES", "Correction", "plan"]
 

@@ -13,7 +13,8 @@ and the :class:`~firmware_host.game.view.TurnView` behind the LEDs. It never rea
 every event carries its time ``at``.
 
 >>> from engine import Board
->>> from firmware_host.game.types import SessionConfig, Mode
+>>> from firmware_host.game.types import SessionConfig
+>>> from firmware_host.terms.settings import Mode
 >>> from firmware_host.store import open_store
 >>> store = open_store("memory", "doc")
 >>> session = Session("english", store, SessionConfig(mode=Mode.RECORD))
@@ -55,32 +56,30 @@ from firmware_host.game.decisions import (
 )
 from firmware_host.game.facts import SessionFacts
 from firmware_host.game.fields import move_fields, must_capture, side_name
-from firmware_host.game.game import Game, Opening
+from firmware_host.game.game import Game, Opening, Pairings
 from firmware_host.game.judge import Judge
 from firmware_host.game.outbox import Outbox
 from firmware_host.game.searches import Searches
 from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch, setup_for
-from firmware_host.game.settings import Settings
+from firmware_host.game.settings import LevelHook, SavedHook, Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
 from firmware_host.game.types import (
     HUMAN_STATES,
-    Command,
-    EngineResult,
-    Mode,
-    Purpose,
     Reevaluate,
     SessionConfig,
     SessionEvent,
     State,
     Store,
-    Thinker,
     TimerFired,
     TimerName,
 )
 from firmware_host.game.view import TurnView, frame_for, led_facts
 from firmware_host.i18n import translator
+from firmware_host.terms.commands import Command
+from firmware_host.terms.jobs import EngineResult, Purpose, Thinker
+from firmware_host.terms.settings import Mode
 
 __all__ = ["Session", "SessionConfig", "State"]
 
@@ -103,6 +102,10 @@ class Session(SessionFacts):
             with ``by="ballot"`` and the board is guided to the position after them.
         wall_clock: wall time for the move records (the game's clock comes with the events).
         computer_name: the PDN player tag of the computer's side.
+        health: the sensors' health (None: not watched).
+        pairing: the round's pairing of this board (None: no rounds).
+        level_hook: sets the engine's level (None: the level cannot be set from the phone).
+        on_applied: told the phone's settings a new game started with (None: not kept).
 
     Raises:
         engine.errors.UnknownVariantError: unknown variant.
@@ -122,6 +125,9 @@ class Session(SessionFacts):
         opening: Opening | None = None,
         computer_name: str = "draughtsboard",
         health: HealthTracker | None = None,
+        pairing: Pairings | None = None,
+        level_hook: LevelHook | None = None,
+        on_applied: SavedHook | None = None,
     ) -> None:
         self.variant = find_variant(variant)
         self.config = config or SessionConfig()
@@ -137,7 +143,7 @@ class Session(SessionFacts):
         self.game = Game(self.variant, store, mode=self.config.mode, publish=self._publish,
                          human_side=self.config.human_side, headers=self.config.headers,
                          fen=fen, opening=opening, wall_clock=wall_clock,
-                         computer_name=computer_name)
+                         computer_name=computer_name, pairing=pairing)
         self.namer = self.game.namer
         #: The sensors' health (None: not watched, as in tests fed occupancies directly).
         self.sensors = None if health is None else SensorWatch(
@@ -168,7 +174,8 @@ class Session(SessionFacts):
             TimerName.HEALTH: self._on_health_timer, **self.timekeeper.timer_handlers(),
         })
         self.settings = Settings(self.game, self._publish, self._adopt,
-                                 engine=thinker is not None)
+                                 engine=thinker is not None, level_hook=level_hook,
+                                 on_applied=on_applied)
         self._commands = Commands(self, self.settings, self.timekeeper)
 
     # -- public API ---------------------------------------------------------------------------

@@ -34,15 +34,15 @@ from typing import Protocol
 from engine.outcome import Outcome, Termination
 from engine.types import Color
 from engine.variant import Variant
-from firmware_host.game.clock import GameClock, TimeControlError, clk, control_of, side_text
+from firmware_host.game.clock import GameClock, side_text
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.timers import Timers
-from firmware_host.game.types import Command, Refused, SessionConfig, State, TimerName
+from firmware_host.game.types import Refused, SessionConfig, State, TimerName
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import Command
+from firmware_host.terms.timecontrol import TimeControlError, clk, control_of
 
-#: control_of lives in :mod:`.clock` (the configuration checks it without the game); it is
-#: still named here for the modules that import it from this one.
-__all__ = ["SAVE_EVERY_S", "Absence", "Hold", "Timekeeper", "control_of", "home_corner"]
+__all__ = ["SAVE_EVERY_S", "Absence", "Hold", "Timekeeper", "home_corner"]
 
 log = logging.getLogger(__name__)
 
@@ -279,7 +279,7 @@ class Timekeeper:
 
     def corner(self, at: float) -> int | None:
         """The square the LEDs blink when the side whose time runs has a minute or less
-        (:data:`~firmware_host.game.clock.LOW_TIME_S`): the left-hand corner of its home row,
+        (:data:`~firmware_host.terms.timecontrol.LOW_TIME_S`): the left-hand corner of its home row,
         as its player sees the board (None: no clock, not running, or time enough)."""
         low = None if self.clock is None else self.clock.low(at)
         return None if low is None else home_corner(self._s.variant, low)

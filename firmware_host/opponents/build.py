@@ -27,13 +27,13 @@ from firmware_host.config.schema import (
     ENGINE_HUB_MOVETIME_S,
     ENGINE_HUB_NODES,
     ENGINE_KIND,
-    ENGINE_LEVEL,
     ENGINE_MOVETIME_MS,
     ENGINE_SEED,
 )
 from firmware_host.opponents.hub.client import HubEngine, HubEngineError
 from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
+from firmware_host.terms.settings import ENGINE_LEVEL
 
 __all__ = ["build_opponent", "builtin_limit", "hub_engine_config", "hub_limit", "start_hub"]
 

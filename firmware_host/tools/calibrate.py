@@ -60,8 +60,8 @@ from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame
 from firmware_host.config.edit import check_writable, render_value, write_board_options
 from firmware_host.config.loader import Config, ConfigError, bad_variant
-from firmware_host.config.schema import GAME_VARIANT
 from firmware_host.recognition.layout import layout_for
+from firmware_host.terms.settings import GAME_VARIANT
 
 #: Waits ``seconds``: :func:`time.sleep` in real time, moves a virtual clock in tests.
 Wait = Callable[[float], None]

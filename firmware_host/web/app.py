@@ -224,8 +224,7 @@ class Site:
             csrf=self.settings.keys.csrf(cookie),
             buttons=control.buttons_for(view.game.mode if view.game else None), game=view.game,
             tags=control.TAG_FORMS, tag_of=control.TAGS,
-            settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
-                      for n, label in control.SETTINGS]))
+            settings=control.setting_forms(view.game.variant if view.game else None)))
 
     def _archive_allowed(self, request: web.Request) -> None:
         """An archive request counts against its address's limit (each may read many games).

@@ -65,10 +65,10 @@ from redis.exceptions import ResponseError
 
 from firmware_host.digits import whole_number_or
 from firmware_host.feedback.texts import said_everywhere
-from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_, Translator
 from firmware_host.store.keys import ROUND_INDEX
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import MAX_HEADER_LENGTH
 from firmware_host.tournament import arbiter
 from firmware_host.tournament.pairing import PAIRING_TAGS, Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (

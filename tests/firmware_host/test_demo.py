@@ -376,7 +376,7 @@ def test_the_hall_takes_its_variants_level_language_and_clock() -> None:
 def test_commands_sent_between_two_games_are_taken_for_the_next(tmp_path: Path) -> None:
     # Issue 39: the hall closed a board's service between games; a command sent then (New game,
     # a level) was refused with 409. The service now runs on: the next game takes them.
-    from firmware_host.game.types import Command
+    from firmware_host.terms.commands import Command
 
     with ExitStack() as stack:
         demo = Demo(DemoOptions(plies=4, fast=True, board_id="between"), stack,

@@ -17,7 +17,7 @@ import redis
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from firmware_host.remote.commands import commands_key
+from firmware_host.remote.reader import commands_key
 from firmware_host.store import RedisStore
 from firmware_host.store.keys import AUDIT, HALL
 from firmware_host.web.arbiter import COOKIE, ArbiterKeys, ArbiterSite
