@@ -25,7 +25,7 @@ from typing import Any, TypeVar, overload
 from board_io.errors import ConfigError
 from board_io.options import Option, read
 from firmware_host.config.schema import OPTIONS, options_by_path
-from firmware_host.config.urls import redact_url
+from firmware_host.store.urls import redact_url
 from firmware_host.terms.settings import GAME_MODE, GAME_TOUCH_MOVE, GAME_VARIANT
 
 __all__ = ["Config", "ConfigError", "bad_variant", "check_variant", "redact_url"]

@@ -27,9 +27,9 @@ from board_io import registry
 from board_io.options import Option
 from board_io.schema import TRANSFORMS
 from firmware_host.config import places
-from firmware_host.config.urls import store_url_problem
 from firmware_host.store.keys import BOARD_ID as _BOARD_ID
 from firmware_host.store.keys import SHARED
+from firmware_host.store.urls import store_url_problem
 from firmware_host.terms.commands import SIDES
 from firmware_host.terms.settings import (
     CLOCK_TIME_CONTROL,

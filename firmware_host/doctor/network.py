@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from firmware_host.config.urls import parse_sentinel_url
 from firmware_host.doctor.report import Check
 from firmware_host.i18n import N_
+from firmware_host.store.urls import parse_sentinel_url
 
 __all__ = ["DROPIN", "Resolver", "allowed_addresses", "check_unit_allows_redis", "dropin_text",
            "is_local", "redis_host", "redis_hosts"]

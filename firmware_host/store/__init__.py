@@ -36,7 +36,7 @@ def shown_url(url: str) -> str:
     >>> shown_url("redis://:pw@127.0.0.1:6379/0")
     'redis://:***@127.0.0.1:6379/0'
     """
-    from firmware_host.config.loader import redact_url
+    from firmware_host.store.urls import redact_url
 
     try:
         return redact_url(url)
