@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware_host.config.schema import WEB_TOKEN_FILE
+from firmware_host.config.schema import STORE_URL, WEB_LISTEN, WEB_TOKEN_FILE
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     config = Config.load(args.config) if args.config else Config.from_mapping({})
-    config = config.with_overrides({"store.url": args.store, "web.listen": args.listen})
+    config = config.with_overrides({STORE_URL: args.store, WEB_LISTEN: args.listen})
     if args.devices or args.revoke is not None:
         try:
             return _devices(config, args.revoke)

@@ -193,13 +193,14 @@ def check_unit_allows_redis(url: str, *, dropin: Path = DROPIN,
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m firmware_host.doctor.network --dropin CONFIG``: print the drop-in, if any."""
     from firmware_host.config.loader import Config, ConfigError
+    from firmware_host.config.schema import STORE_URL
 
     parser = argparse.ArgumentParser(prog="python -m firmware_host.doctor.network")
     parser.add_argument("--dropin", metavar="CONFIG", required=True,
                         help="print the unit drop-in that store.url in CONFIG needs")
     args = parser.parse_args(argv)
     try:
-        url = str(Config.load(args.dropin)["store.url"])
+        url = Config.load(args.dropin)[STORE_URL]
         text = dropin_text(url, servers=nameservers())
     except (ConfigError, ValueError) as exc:
         print(exc, file=sys.stderr)
