@@ -38,7 +38,7 @@ from firmware_host.store.errors import StoreError
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.settings import Mode
 
-__all__ = ["Game", "Opening", "Publish", "Resumed"]
+__all__ = ["Game", "Opening", "Publisher", "Resumed"]
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 Opening = Callable[[Board], Sequence[Move]]
 
 
-class Publish(Protocol):
+class Publisher(Protocol):
     """Publishes one live event: its kind and JSON-ready fields."""
 
     def __call__(self, kind: str, /, **fields: object) -> None: ...
@@ -92,7 +92,7 @@ class Game:
         store: Store,
         *,
         mode: Mode,
-        publish: Publish,
+        publish: Publisher,
         human_side: Color = Color.WHITE,
         headers: Mapping[str, str] | None = None,
         fen: str | None = None,

@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
 
 from engine.variant import find_variant
-from firmware_host.game.game import Game, Publish
+from firmware_host.game.decisions import Decision, Publish
+from firmware_host.game.game import Game, Publisher
 from firmware_host.game.types import Refused, SessionConfig
 from firmware_host.recognition.layout import check_variant
 from firmware_host.terms.commands import HEADER_TAGS, MAX_HEADER_LENGTH, Command
@@ -44,19 +45,17 @@ class Settings:
 
     Args:
         game: the session's game (its variant, its headers; reconfigured for a new game).
-        publish: publishes a live event.
-        adopt: called with the session's new config once a new game starts with the settings.
+        publish: publishes a live event (``settings_applied``).
         engine: whether the session has an engine (play and teach modes need one).
         level_hook: applies an engine level; None: the level cannot be changed here.
         on_applied: told the settings a new game started with (None: they are not kept).
     """
 
-    def __init__(self, game: Game, publish: Publish, adopt: Callable[[SessionConfig], None],
-                 *, engine: bool, level_hook: LevelHook | None = None,
-                 on_applied: SavedHook | None = None) -> None:
+    def __init__(self, game: Game, publish: Publisher, *, engine: bool,
+                 level_hook: LevelHook | None = None, on_applied: SavedHook | None = None
+                 ) -> None:
         self._game = game
         self._publish = publish
-        self._adopt = adopt
         self._engine = engine
         self.level_hook = level_hook
         self.on_applied = on_applied
@@ -75,8 +74,12 @@ class Settings:
             return "no_engine" if self.level_hook is None else None
         return None
 
-    def set(self, event: Command) -> None:
-        """Check and keep the setting ``event.name`` = ``event.value``; publish the outcome."""
+    def set(self, event: Command) -> list[Decision]:
+        """Check and keep the setting ``event.name`` = ``event.value``; say what is pending.
+
+        Raises:
+            Refused: not a value of the setting, or not on this board.
+        """
         phone = setting(event.name)
         value = (event.value or "").strip()
         if phone is None:  # (the commands' table names every setting)
@@ -85,24 +88,29 @@ class Settings:
         if reason is not None:
             raise Refused(reason, command=event.name, value=value)
         self.pending[event.name] = phone.text(phone.parse(value))
-        self._publish("settings", pending=dict(self.pending), applies="next_game")
+        return [Publish("settings", {"pending": dict(self.pending), "applies": "next_game"})]
 
-    def header(self, event: Command) -> None:
-        """Set a PDN tag of the game in play."""
-        game, publish = self._game, self._publish
+    def header(self, event: Command) -> list[Decision]:
+        """Set a PDN tag of the game in play (it is logged at once); say so.
+
+        Raises:
+            Refused: not a tag a command sets, a value too long, or no game.
+        """
+        game = self._game
         tag, value = event.tag or "", (event.value or "").strip()
         if tag not in HEADER_TAGS or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
             raise Refused("bad_value", command="header", tag=tag)
         if game.game_id is None:
             raise Refused("no_game", command="header", tag=tag)
         game.set_header(tag, value)
-        publish("header", tag=tag, value=value, game_id=game.game_id)
+        return [Publish("header", {"tag": tag, "value": value, "game_id": game.game_id})]
 
-    def apply(self, config: SessionConfig) -> None:
-        """Start using the pending settings over ``config`` (called as a new game opens): the
-        game is reconfigured and the session adopts the new config."""
+    def apply(self, config: SessionConfig) -> SessionConfig:
+        """The session's config of the new game that opens: the pending settings laid over
+        ``config`` (the game reconfigured for them, the engine's level set, the settings kept
+        and ``settings_applied`` published); ``config`` itself when none is pending."""
         if not self.pending:
-            return
+            return config
         pending = self.pending
         self.pending = {}
         values = {name: phone.parse(text) for name, text in pending.items()
@@ -113,10 +121,10 @@ class Settings:
                          **{name: value for name, value in values.items()
                             if name in _CONFIG_FIELDS})
         self._game.reconfigure(variant, mode)
-        self._adopt(config)
         if "level" in values and self.level_hook is not None:
             self.level_hook(values["level"])
         self._publish("settings_applied", applied=pending, variant=variant.name,
                       mode=mode.value, touch_move=config.touch_move)
         if self.on_applied is not None:
             self.on_applied(pending)
+        return config
