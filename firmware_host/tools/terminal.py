@@ -52,7 +52,7 @@ from firmware_host.recognition.resolution import Illegal
 from firmware_host.terms.settings import ENGINE_LEVEL, GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tools.demo import engine_line
 from firmware_host.tools.diagram import draw as draw_board
-from firmware_host.tools.typed import (
+from firmware_host.tools.typed_move import (
     TypedMoveError,
     example,
     explain_move,

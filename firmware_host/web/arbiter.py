@@ -104,9 +104,9 @@ from firmware_host.web.arbiter_words import (
 )
 from firmware_host.web.auth import CODE_DIGITS, TOO_MANY_ATTEMPTS, PairingGuard, RateLimiter
 from firmware_host.web.bounded import ReplyTooLarge
-from firmware_host.web.devices import device_name
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
+from firmware_host.web.paired import device_name
 from firmware_host.web.reader import BoardView, Reader
 from firmware_host.web.sessions import DECISION, UNDER_WAY, ArbiterSession, ArbiterSessions
 from firmware_host.web.views import Views, move_label, player, viewer
