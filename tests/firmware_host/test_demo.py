@@ -367,7 +367,7 @@ def test_the_hall_takes_its_variants_level_language_and_clock() -> None:
     assert lines[0].endswith("(brazilian, pool, brazilian)")
     assert max(len(line) for line in lines) <= 80
     parser = build_parser()  # the CLI's default longest game is the hall's
-    from firmware_host.commands.demo import HALL_PLIES
+    from firmware_host.cli.demo import HALL_PLIES
     from firmware_host.tools.hall import MAX_PLIES
 
     assert HALL_PLIES == MAX_PLIES and parser is not None

@@ -11,7 +11,7 @@ import pytest
 
 from engine.levels import LEVELS
 from firmware_host.cli import build_parser
-from firmware_host.commands.run import options_from_args
+from firmware_host.cli.run import options_from_args
 from firmware_host.config.schema import BOARD_GUIDANCE
 from firmware_host.remote.reader import parse_command
 from firmware_host.remote.saved import overrides

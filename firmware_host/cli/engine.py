@@ -20,7 +20,7 @@ import io
 import logging
 import sys
 
-from firmware_host.cli_options import add_setting
+from firmware_host.cli.options import add_setting
 from firmware_host.terms.settings import ENGINE_LEVEL, phone_settings
 
 

@@ -19,7 +19,7 @@ import sys
 
 from board_io.registry import LED_BACKEND, SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
-from firmware_host.cli_options import add_language, add_settings, setting_overrides
+from firmware_host.cli.options import add_language, add_settings, setting_overrides
 from firmware_host.config.loader import Config, ConfigError, check_variant
 from firmware_host.config.schema import (
     BOARD_ID,

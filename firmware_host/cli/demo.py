@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware_host.cli_options import add_language, add_setting
+from firmware_host.cli.options import add_language, add_setting
 from firmware_host.opponents.arguments import add_hub_arguments
 from firmware_host.terms.settings import CLOCK_TIME_CONTROL, ENGINE_LEVEL, phone_settings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from firmware_host.cli_options import add_language, add_settings, setting_overrides
+from firmware_host.cli.options import add_language, add_settings, setting_overrides
 from firmware_host.config import places
 from firmware_host.config.schema import BOARD_LANGUAGE, GAME_HUMAN_SIDE, STORE_GAMES_DIR
 from firmware_host.terms.commands import SIDES
