@@ -114,7 +114,7 @@ class SessionConfig:
     newgame_ms: int = TIMING_NEWGAME_MS.default
     crown_ms: int = TIMING_CROWN_MS.default
     headers: Mapping[str, str] = field(default_factory=dict)
-    #: The time control of new games ('': no clock): firmware_host/game/clock.py.
+    #: The time control of new games ('': no clock): firmware_host/terms/timecontrol.py.
     time_control: str = ""
     #: The board has a clock button (``buttons.clock_pin``, or a serial board's button 7): the
     #: player who just moved presses it to switch the clock; without one a move let go does.
