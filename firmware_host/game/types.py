@@ -1,7 +1,8 @@
-"""The session's vocabulary: its states, modes, settings and the events it handles.
+"""The session's own vocabulary: its states, its config, its timers and the events it handles.
 
-Kept apart from :mod:`firmware_host.game.session` so the controller, the engine worker and the tests
-can name states and events without the state machine itself.
+Kept apart from :mod:`firmware_host.game.session` so the controller and the tests can name
+states and events without the state machine itself. The words other rooms share with the
+session (its modes, the commands, the engine's jobs) are :mod:`firmware_host.terms`'s.
 
 >>> SessionConfig(mode=Mode.RECORD).touch_strict
 True
