@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 from pathlib import Path
 
 import pytest
@@ -119,17 +118,3 @@ def test_a_configuration_key_is_spelled_where_it_is_declared() -> None:
              for node in _strings(ast.parse(path.read_text(encoding="utf-8")))
              if node.value in paths]
     assert found == []
-
-
-#: Past this many lines a module is worth a second look: does it hold a second concept? (A
-#: module holds one concept whatever its length; the count is a prompt, never a target.)
-LONG_MODULE = 600
-
-
-def test_a_long_module_is_looked_at_for_a_second_concept() -> None:
-    long = [f"{path.relative_to(ROOT)} ({count} lines)" for package in ("firmware_host",
-            "engine", "board_io") for path in sorted((ROOT / package).rglob("*.py"))
-            if (count := len(path.read_text(encoding="utf-8").splitlines())) > LONG_MODULE]
-    if long:
-        warnings.warn(f"modules over {LONG_MODULE} lines: does one hold two concepts? "
-                      + ", ".join(long), stacklevel=1)
