@@ -130,6 +130,8 @@ class Site:
         #: The archive's index (web/archive.py), and its requests per address.
         self.archive = Archive(self.reader)
         self.archive_limiter = RateLimiter(ARCHIVE_PER_MINUTE)
+        #: The broadcast's games, read again and rendered only when they changed.
+        self.broadcast_games = broadcast.Broadcast(self.reader, client)
 
     # -- authorisation ------------------------------------------------------------------------
 
@@ -295,18 +297,17 @@ class Site:
     async def broadcast(self, request: web.Request) -> web.Response:
         round_ = request.match_info.get("round", request.query.get("round", ""))[:40]
         wanted = request.match_info.get("board", request.query.get("board", ""))
-        games = []
-        boards = await self.reader.boards()
-        if wanted and wanted not in boards:  # a typo in a broadcast's address: say so
-            raise web.HTTPNotFound(text="no such board")
-        for board in boards:
-            if wanted and board != wanted:
-                continue
-            game_id = await self.reader.current_game_id(board)
-            game = await self.reader.game(board, game_id) if game_id else None
-            if game is not None and (not round_ or game.headers.get("Round") == round_):
-                games.append(game)
-        text = broadcast.render_games(games)
+        try:
+            part = whole_number(request.query.get("part", "1")[:20], 1, 1000)
+        except ValueError:
+            raise web.HTTPBadRequest(text="part: a whole number 1..1000 (the games 64 at a "
+                                          "time: part 2 is the 65th to the 128th)") from None
+        try:
+            found = await self.broadcast_games.games(round_, wanted)
+        except broadcast.NoSuchBoard:  # a typo in a broadcast's address: say so
+            raise web.HTTPNotFound(text="no such board") from None
+        games = broadcast.part_of(found, part)  # a relay reads 64 games of a file
+        text = self.broadcast_games.text(games)
         tag = broadcast.etag(text)
         modified = datetime.fromtimestamp(int(broadcast.last_modified(games)) or 0, UTC)
         headers = {"ETag": tag, "Last-Modified": format_datetime(modified, usegmt=True),

@@ -319,6 +319,55 @@ class Reader:
         latest = await self._read(BoardKeys(board_id).games, self.client.zrevrange, [], 0, 0)
         return _current(session, latest)
 
+    async def current_game_ids(self, board_ids: Sequence[str]) -> list[str | None]:
+        """Each board's game in play (:meth:`current_game_id`), in one round trip (a reply
+        too large to read: each board alone again)."""
+        if not board_ids:
+            return []
+        pipe = self.client.pipeline(transaction=False)
+        wanted: list[tuple[str, object]] = []
+        for board_id in board_ids:
+            keys = BoardKeys(board_id)
+            pipe.getrange(keys.session, 0, SESSION_BYTES)
+            pipe.zrevrange(keys.games, 0, 0)
+            wanted += [(keys.session, None), (keys.games, [])]
+        try:
+            replies = self._replies(await pipe.execute(raise_on_error=False), wanted)
+        except ReplyTooLarge:
+            return [await self.current_game_id(board_id) for board_id in board_ids]
+        out = []
+        for index, board_id in enumerate(board_ids):
+            session = replies[2 * index]
+            if isinstance(session, bytes | str) and len(session) > SESSION_BYTES:
+                self.rejects.skip(BoardKeys(board_id).session, "(the key)",
+                                  f"more than {SESSION_BYTES} bytes")
+                session = None
+            out.append(_current(session or None, replies[2 * index + 1]))
+        return out
+
+    async def newest_game_ids(self, board_ids: Sequence[str], count: int) -> list[list[str]]:
+        """Each board's newest ``count`` game ids, newest first, in one round trip (an id that
+        is none is skipped, counted and logged)."""
+        if not board_ids:
+            return []
+        pipe = self.client.pipeline(transaction=False)
+        wanted: list[tuple[str, object]] = []
+        for board_id in board_ids:
+            key = BoardKeys(board_id).games
+            pipe.zrevrange(key, 0, count - 1)
+            wanted.append((key, []))
+        replies = self._replies(await pipe.execute(raise_on_error=False), wanted)
+        out = []
+        for (key, _), reply in zip(wanted, replies, strict=True):
+            ids = []
+            for member in _items(reply):
+                try:
+                    ids.append(edge.game_id(member))
+                except BadRecord as exc:
+                    self.rejects.skip(key, repr(member)[:80], exc)
+            out.append(ids)
+        return out
+
     def events(self, board_id: str, entries: Sequence[object]
                ) -> list[tuple[str, Message]]:
         """The readable messages of event stream ``entries`` (an unreadable one is skipped,
