@@ -67,6 +67,8 @@ from firmware_host.config.schema import (
     BOARD_LANGUAGE,
     CLOCK_DISPLAY_WHITE,
     ENGINE_SEED,
+    FOLLOW_POLL_S,
+    FOLLOW_SOURCE,
     GAME_BALLOT,
     LOG_LEVEL,
     STORE_GAMES_DIR,
@@ -75,6 +77,9 @@ from firmware_host.config.schema import (
     WEB_CONTROL,
 )
 from firmware_host.feedback.clockface import clock_face
+from firmware_host.follow import address as follow_address
+from firmware_host.follow.follower import Follower, Following, Posted
+from firmware_host.follow.game import BoardReader, Reader, UrlReader
 from firmware_host.game.controller import Controller
 from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
@@ -150,7 +155,8 @@ class Service:
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
-                 display: ClockDisplay | None = None) -> None:
+                 display: ClockDisplay | None = None, follow: Following | None = None
+                 ) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -172,6 +178,8 @@ class Service:
             keepalive.on_lost = self._lost
         #: The clock display the players read (None: none).
         self.display = display
+        #: The followed game's source and its follower (None: the board plays its own game).
+        self.follow = follow
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
@@ -306,7 +314,11 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     scanner = create_scanner(config, layout, sensors, buttons)
     store = stack.enter_context(_open_store(config, wiring.pdn_files))
     events: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()  # the controller's queue
-    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time, events.put)
+    # A board that follows another game: its thinker is the follower, which answers each turn
+    # with that game's move (firmware_host/follow/); any other: the engine (none to record).
+    following = _following(config, variant, wiring, clock, store, events.put)
+    worker = None if following is not None else _engine_worker(
+        config, variant, stack, clock, wiring.virtual_time, events.put)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
@@ -316,7 +328,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     settings = replace(SessionConfig.from_config(config),
                        clock_button=ButtonName.CLOCK in buttons.available)
     remote = _remote_client(config, stack)  # the web app's commands and the kept settings
-    session = Session(variant, store, settings, thinker=worker,
+    session = Session(variant, store, settings,
+                      thinker=following.follower if following is not None else worker,
                       computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
                       opening=ballot_opening(config, variant), health=health,
@@ -332,6 +345,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                             events=events)
     reader = None if remote is None else _command_reader(remote, config[BOARD_ID], controller,
                                                          stack, clock)
+    if following is not None and not wiring.virtual_time:  # (virtual time: a test polls)
+        stack.callback(following.start().close)
     display = stack.enter_context(create_display(config, context))
     clock_display = None if isinstance(display, NoDisplay) else ClockDisplay(
         display, Half(config[CLOCK_DISPLAY_WHITE]), translator(config[BOARD_LANGUAGE]).gettext)
@@ -340,7 +355,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     period = 1.0 / config[SCAN_HZ]
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
-                   transform=config[TRANSFORM], keepalive=keepalive, display=clock_display)
+                   transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
+                   follow=following)
 
 
 @dataclass(frozen=True)
@@ -397,6 +413,29 @@ def _open_store(config: Config, pdn_files: bool) -> RedisStore:
             raise ConfigError(f"store.spool_dir: cannot create {spool}: "
                               f"{exc.strerror or exc}") from None
     return open_store(url, config[BOARD_ID], spool, on_change=on_change)
+
+
+def _following(config: Config, variant: Variant, wiring: Wiring, clock: Clock,
+               store: RedisStore, post: Callable[[Posted], None]) -> Following | None:
+    """The followed game's reader and the follower (None: ``follow.source`` is empty).
+
+    Raises:
+        ConfigError: a board of the hall is named, and there is no hall (the memory store).
+    """
+    text = config[FOLLOW_SOURCE]
+    if not text:
+        return None
+    source = follow_address.parse(text)
+    reader: Reader
+    if isinstance(source, follow_address.HallBoard):
+        if config[STORE_URL] == "memory":
+            raise ConfigError(f"follow.source = {text!r} names a board of the hall: its "
+                              "store.url is needed (the hall's Redis)")
+        reader = BoardReader(source, store)
+    else:
+        reader = UrlReader(source)
+    follower = Follower(variant.name, wiring.fen, clock, post=post)
+    return Following(reader, follower, config[FOLLOW_POLL_S])
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,

@@ -24,6 +24,7 @@ from firmware_host.config.loader import Config, ConfigError, check_variant
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
+    FOLLOW_SOURCE,
     LED_BACKENDS,
     SENSOR_BACKENDS,
     STORE_GAMES_DIR,
@@ -62,6 +63,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--events", choices=("json",),
                         help="print every session event to stdout (one JSON object a line)")
     parser.add_argument("--fen", metavar="FEN", help="start new games from this position")
+    parser.add_argument("--follow", metavar="SOURCE",
+                        help="follow another game on this board: a board of the hall by its "
+                             "id, or the URL of a PDN broadcast (#N: its Nth game); each move "
+                             "lights for the hand to carry out (follow.source, docs/follow.md)")
     add_language(parser)
     parser.add_argument("--verbose", action="store_true", help="debug logging")
     parser.set_defaults(run=run)
@@ -82,6 +87,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         STORE_URL: args.store,
         STORE_GAMES_DIR: args.games_dir,
         BOARD_LANGUAGE: args.language,
+        FOLLOW_SOURCE: args.follow,
     })
     check_variant(config[GAME_VARIANT],
                   "command line" if args.variant is not None else config.source)

@@ -27,6 +27,7 @@ from board_io import registry
 from board_io.options import Option
 from board_io.schema import TRANSFORMS
 from firmware_host.config import places
+from firmware_host.follow.address import problem as follow_source_problem
 from firmware_host.store.keys import BOARD_ID as _BOARD_ID
 from firmware_host.store.keys import SHARED
 from firmware_host.store.urls import store_url_problem
@@ -53,8 +54,8 @@ LED_BACKENDS = tuple(registry.LED_BACKENDS)
 BUTTON_BACKENDS = tuple(registry.BUTTON_BACKENDS)
 
 #: The tables of the configuration file, in the order the example and the docs show them.
-SECTIONS = ("game", "engine", "timing", "clock", "board", "gpio_matrix", "shift_register", "serial",
-            "leds", "buttons", "sim", "store", "web", "voice", "log")
+SECTIONS = ("game", "follow", "engine", "timing", "clock", "board", "gpio_matrix",
+            "shift_register", "serial", "leds", "buttons", "sim", "store", "web", "voice", "log")
 
 T = TypeVar("T")
 
@@ -85,6 +86,11 @@ def board_id_from_hostname(hostname: str) -> str:
 def default_board_id() -> str:
     """``board.id`` when the file does not set it: this machine's host name, as an id."""
     return board_id_from_hostname(socket.gethostname())
+
+
+def _follow_source_problem(text: str) -> str | None:
+    problem = follow_source_problem(text)
+    return None if problem is None else f"= {problem}"
 
 
 def _board_id_problem(board_id: str) -> str | None:
@@ -187,6 +193,17 @@ GAME_DRAW_MIN_MOVES: Option[int] = _int(
     "game.draw_min_moves", 0,
     "Record mode: a draw may be offered from the offering side's Nth move on (a club's "
     "rule; 0: from the first move). docs/tournament.md.", 0, 200)
+
+# [follow] (firmware_host/follow/: the board mirrors another game, docs/follow.md)
+FOLLOW_SOURCE: Option[str] = Option(
+    "follow.source", "str", "",
+    "Follow another game on this board (run --follow): a board of the hall by its id (the "
+    "same store.url), or the http(s):// URL of a PDN broadcast (#N: its Nth game). Its moves "
+    "light one at a time for the hand to carry out; empty: not following.",
+    readers=_SERVICE, check=_follow_source_problem)
+FOLLOW_POLL_S: Option[float] = _float(
+    "follow.poll_s", 2.0,
+    "How often the followed game is read (seconds).", 0.5, 600.0)
 
 # [engine]
 ENGINE_KIND: Option[str] = _str(
@@ -365,7 +382,7 @@ LOG_LEVEL: Option[str] = _str(
 SERVICE_OPTIONS: tuple[Option[object], ...] = (
     GAME_VARIANT, GAME_MODE, GAME_HUMAN_SIDE, GAME_TOUCH_MOVE, GAME_ALTERNATIVE_MOVE,
     GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK,
-    GAME_DRAW_MIN_MOVES, ENGINE_KIND,
+    GAME_DRAW_MIN_MOVES, FOLLOW_SOURCE, FOLLOW_POLL_S, ENGINE_KIND,
     ENGINE_LEVEL, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND, ENGINE_HUB_TIMEOUT_S,
     ENGINE_HUB_CWD, ENGINE_HUB_PARAMS, ENGINE_HUB_HANDSHAKE_TIMEOUT_S, ENGINE_HUB_INIT_TIMEOUT_S,
     ENGINE_HUB_SEARCH_TIMEOUT_S, ENGINE_HUB_SEARCH_MARGIN_S, ENGINE_HUB_STOP_TIMEOUT_S,

@@ -39,6 +39,7 @@ STATE_NAMES: Mapping[str, str] = {
 TEMPLATES: Mapping[str, str] = MappingProxyType({
     "move": N_("{ply_text} {pdn}"),
     "computer_move": N_("the computer plays {pdn}: carry it out on the board"),
+    "computer_move.follow": N_("{pdn} in the followed game: carry it out on the board"),
     "refused": N_("that move is not legal here"),
     "refused.capture_compulsory": N_("a capture is compulsory: {capture}"),
     # counted: PLURALS has its forms (this is the plural's English, for the key's presence)

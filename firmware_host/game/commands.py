@@ -117,6 +117,7 @@ class Commands:
             CommandName.CORRECT_MOVE:
                 lambda event: [Correct(plan(facts.game, event), event.at)],
             CommandName.CARRY: lambda event: [CarryOn(plan_carry(facts.game, event), event.at)],
+            CommandName.FOLLOWED_RESULT: self._cmd_followed_result,
         })
 
     def decide(self, event: Command) -> list[Decision]:
@@ -214,8 +215,27 @@ class Commands:
             raise Refused("not_your_side", command=event.name)
         return config.human_side
 
+    def _cmd_followed_result(self, event: Command) -> list[Decision]:
+        """The followed game ended (``follow`` mode, firmware_host/follow/): so does this
+        one, with its result (why it ended, the other board's record says)."""
+        facts = self._facts
+        if facts.config.mode is not Mode.FOLLOW:
+            raise Refused("mode", command=event.name, mode=facts.config.mode.value)
+        if facts.outcome is not None or facts.game_id is None:
+            raise Refused("game_over", command=event.name)
+        try:
+            outcome = Outcome.from_result(event.value or "", Termination.UNKNOWN,
+                                          facts.board.variant.pdn_gametype)
+        except ValueError:
+            raise Refused("bad_value", command=event.name) from None
+        if outcome is None:
+            raise Refused("bad_value", command=event.name)
+        return [Finish(outcome, event.at, f"the followed game ended {event.value}")]
+
     def _cmd_resign(self, event: Command) -> list[Decision]:
         facts = self._facts
+        if facts.config.mode is Mode.FOLLOW:  # the followed game's players decide that
+            raise Refused("following", command="resign")
         if facts.outcome is not None or facts.game_id is None:
             raise Refused("game_over", command="resign")
         loser = self._side(event)
@@ -226,6 +246,8 @@ class Commands:
     def _cmd_draw(self, event: Command) -> list[Decision]:
         """A draw offer, or the acceptance of the other side's (module docstring)."""
         facts = self._facts
+        if facts.config.mode is Mode.FOLLOW:
+            raise Refused("following", command="draw")
         if facts.outcome is not None or facts.game_id is None:
             raise Refused("game_over", command="draw")
         if facts.config.mode is not Mode.RECORD and event.side is None:

@@ -70,7 +70,10 @@ class SessionFacts:
 
     @property
     def human_turn(self) -> bool:
-        """Guard: the side to move is played by a human."""
+        """Guard: the side to move is played by a human (following another game, neither
+        side is: every move comes from it)."""
+        if self.config.mode is Mode.FOLLOW:
+            return False
         return self.config.mode is Mode.RECORD or self.board.turn == self.config.human_side
 
     @property

@@ -188,7 +188,7 @@ class Game:
         if self.pairing is not None:
             headers.update(self.pairing.peek())
         self._paired = self.pairing is None
-        if self._mode is not Mode.RECORD:
+        if self._mode in (Mode.PLAY, Mode.TEACH):
             computer = side_name(self._human_side.opponent)
             headers.setdefault(computer.capitalize(), self._computer_name)
         start_fen = None if self.start_fen == self.variant.starting_fen else self.start_fen

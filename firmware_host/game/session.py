@@ -191,7 +191,8 @@ class Session(SessionFacts):
                for name, decide in self.timekeeper.timer_handlers().items()},
         })
         self.settings = Settings(self.game, self._publish, engine=thinker is not None,
-                                 level_hook=level_hook, on_applied=on_applied)
+                                 level_hook=level_hook, on_applied=on_applied,
+                                 following=self.config.mode is Mode.FOLLOW)
         self._commands = Commands(self, self.settings, self.timekeeper)
 
     # -- public API ---------------------------------------------------------------------------
@@ -590,7 +591,9 @@ class Session(SessionFacts):
         self.game.set_pending(move)
         self._save()  # the pending move is durable before the LEDs show it
         self.set_state(State.COMPUTER_MOVE_PENDING)
-        self._publish("computer_move", **self._move_fields(move))
+        # (following another game: the move is that game's, and said so)
+        following = {"reason": "follow"} if self.config.mode is Mode.FOLLOW else {}
+        self._publish("computer_move", **self._move_fields(move), **following)
         self.post(Reevaluate(at))
 
     def submit(self, purpose: Purpose) -> None:

@@ -11,7 +11,8 @@ game in play at once.
 A value is read by its setting (:meth:`~firmware_host.terms.settings.PhoneSetting.parse`: a
 value it refuses is ``bad_value``); what only this board knows is checked here: a variant must
 fit the board (:func:`~firmware_host.recognition.layout.check_variant`), play and teach modes
-and a level need an engine (``no_engine``). Once applied, the settings are handed to
+and a level need an engine (``no_engine``); a board that follows another game takes none
+(``following``). Once applied, the settings are handed to
 ``on_applied`` (kept in Redis: firmware_host/remote/saved.py) and laid over the configuration
 file at the next start.
 """
@@ -52,11 +53,13 @@ class Settings:
     """
 
     def __init__(self, game: Game, publish: Publisher, *, engine: bool,
-                 level_hook: LevelHook | None = None, on_applied: SavedHook | None = None
-                 ) -> None:
+                 level_hook: LevelHook | None = None, on_applied: SavedHook | None = None,
+                 following: bool = False) -> None:
         self._game = game
         self._publish = publish
         self._engine = engine
+        #: The board follows another game: its variant and mode are that game's.
+        self._following = following
         self.level_hook = level_hook
         self.on_applied = on_applied
         self.pending: dict[str, str] = {}
@@ -65,6 +68,8 @@ class Settings:
         """Why this board refuses ``value`` for ``phone`` (None: it takes it)."""
         if phone.problem(value) is not None:
             return "bad_value"
+        if self._following:
+            return "following"
         if phone.name == "variant":
             return check_variant(self._game.variant, value)
         if phone.name == "mode":

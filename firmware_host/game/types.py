@@ -31,6 +31,7 @@ from firmware_host.config.schema import (
     BOARD_GUIDANCE,
     BOARD_LANGUAGE,
     CLOCK_DEFAULT_TIME,
+    FOLLOW_SOURCE,
     GAME_ALTERNATIVE_MOVE,
     GAME_BLACK,
     GAME_DRAW_MIN_MOVES,
@@ -89,7 +90,7 @@ HUMAN_STATES = frozenset({State.HUMAN_TO_MOVE, State.MOVE_IN_PROGRESS, State.ADJ
 #: Default touch-move rule per mode: strict for tournament records only
 #: (docs/design.md#touch-move-and-jadoube).
 DEFAULT_TOUCH_STRICT: Mapping[Mode, bool] = MappingProxyType(
-    {Mode.PLAY: False, Mode.RECORD: True, Mode.TEACH: False}
+    {Mode.PLAY: False, Mode.RECORD: True, Mode.TEACH: False, Mode.FOLLOW: False}
 )
 
 
@@ -141,13 +142,14 @@ class SessionConfig:
 
     @property
     def takebacks_allowed(self) -> bool:
-        """Takebacks exist in play and teach modes when enabled; never in record mode."""
-        return self.takeback and self.mode is not Mode.RECORD
+        """Takebacks exist in play and teach modes when enabled; never in record mode, nor
+        on a board that follows another game (its moves are the other game's)."""
+        return self.takeback and self.mode in (Mode.PLAY, Mode.TEACH)
 
     @property
     def hints_allowed(self) -> bool:
-        """Hints exist in play and teach modes; never in record mode."""
-        return self.mode is not Mode.RECORD
+        """Hints exist in play and teach modes; never in record or follow mode."""
+        return self.mode in (Mode.PLAY, Mode.TEACH)
 
     @classmethod
     def from_config(cls, config: Settings) -> SessionConfig:
@@ -165,11 +167,14 @@ class SessionConfig:
         """
         headers = {"Event": config[GAME_EVENT], "Site": config[GAME_SITE],
                    "White": config[GAME_WHITE], "Black": config[GAME_BLACK]}
+        # Following another game (follow.source): every move is that game's, carried out by
+        # the hand; no human side, no clock of its own, no move taken for it.
+        following = bool(config[FOLLOW_SOURCE])
         return cls(
-            mode=Mode(config[GAME_MODE]),
+            mode=Mode.FOLLOW if following else Mode(config[GAME_MODE]),
             human_side=Color.WHITE if config[GAME_HUMAN_SIDE] == "white" else Color.BLACK,
             touch_move=config[GAME_TOUCH_MOVE],
-            alternative_move=config[GAME_ALTERNATIVE_MOVE],
+            alternative_move=config[GAME_ALTERNATIVE_MOVE] and not following,
             takeback=config[GAME_TAKEBACK],
             settle_ms=config[TIMING_SETTLE_MS],
             error_ms=config[TIMING_ERROR_MS],
@@ -177,11 +182,11 @@ class SessionConfig:
             newgame_ms=config[TIMING_NEWGAME_MS],
             crown_ms=config[TIMING_CROWN_MS],
             headers={k: v for k, v in headers.items() if v},
-            time_control=config[CLOCK_TIME_CONTROL],
+            time_control="" if following else config[CLOCK_TIME_CONTROL],
             language=config[BOARD_LANGUAGE],
             guidance=config[BOARD_GUIDANCE],
             draw_min_moves=config[GAME_DRAW_MIN_MOVES],
-            default_time_s=float(duration_of(config[CLOCK_DEFAULT_TIME])),
+            default_time_s=0.0 if following else float(duration_of(config[CLOCK_DEFAULT_TIME])),
         )
 
 

@@ -75,6 +75,9 @@ class CommandName(Enum):
     #: pairing (the players' names) and its clock starts again, full (firmware_host/game/
     #: timekeeper.py); refused once the game has begun or when no pairing of that round waits.
     START_ROUND = "start_round"
+    #: A board that follows another game (``follow`` mode): that game ended with the PDN
+    #: result ``value`` (``2-0``, ``1-1``, ...); refused in every other mode.
+    FOLLOWED_RESULT = "followed_result"
 
 
 def is_command(name: str) -> bool:

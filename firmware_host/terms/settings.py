@@ -55,10 +55,13 @@ class Mode(Enum):
     PLAY = "play"
     RECORD = "record"
     TEACH = "teach"
+    #: The board mirrors another game move by move (``run --follow``, ``follow.source``):
+    #: every move comes from it and the hand carries it out (firmware_host/follow/).
+    FOLLOW = "follow"
 
 
-#: ``game.mode``'s values.
-MODES = tuple(mode.value for mode in Mode)
+#: ``game.mode``'s values (following is chosen with its source, ``follow.source``).
+MODES = tuple(mode.value for mode in Mode if mode is not Mode.FOLLOW)
 #: ``game.touch_move``'s values.
 TOUCH_MOVE = ("strict", "off", "auto")
 

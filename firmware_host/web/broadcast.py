@@ -40,6 +40,7 @@ from redis.asyncio import Redis
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.settings import Mode
 from firmware_host.tournament.arbiter import ArbiterError, stored_rounds
 from firmware_host.tournament.pairing import Pairing
 from firmware_host.tournament.rounds import is_the_game
@@ -212,11 +213,14 @@ class Broadcast:
         if board and board not in boards:
             raise NoSuchBoard(board)
         if round_:
-            return await self._round(round_, board, boards)
-        chosen = [board] if board else boards
-        ids = await self.reader.current_game_ids(chosen)
-        wanted = [(b, g) for b, g in zip(chosen, ids, strict=True) if g is not None]
-        return [g for g in await self.records.games(wanted) if g is not None]
+            found = await self._round(round_, board, boards)
+        else:
+            chosen = [board] if board else boards
+            ids = await self.reader.current_game_ids(chosen)
+            wanted = [(b, g) for b, g in zip(chosen, ids, strict=True) if g is not None]
+            found = [g for g in await self.records.games(wanted) if g is not None]
+        # A board that follows another game shows a copy of it: not a game of the hall's.
+        return [g for g in found if g.mode != Mode.FOLLOW.value]
 
     def text(self, games: Sequence[GameRecord]) -> str:
         """The games as one multi-game PDN text, each rendered once while it does not change."""
