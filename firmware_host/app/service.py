@@ -299,6 +299,10 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     # One live board per board id: taken before anything else is opened (a second board with
     # this id is refused with one line; the service's own crashed run is taken over).
     url = config[STORE_URL]
+    followed = config[FOLLOW_SOURCE]
+    if url == "memory" and followed and "://" not in followed:
+        raise ConfigError(f"follow.source = {followed!r} names a board of the hall: its "
+                          "store.url is needed (the hall's Redis)")
     keepalive = None if url == "memory" else stack.enter_context(
         KeepAlive.from_url(url, config[BOARD_ID]))
     config = with_saved_settings(config)  # what the players chose at the web app last time
@@ -417,20 +421,13 @@ def _open_store(config: Config, pdn_files: bool) -> RedisStore:
 
 def _following(config: Config, variant: Variant, wiring: Wiring, clock: Clock,
                store: RedisStore, post: Callable[[Posted], None]) -> Following | None:
-    """The followed game's reader and the follower (None: ``follow.source`` is empty).
-
-    Raises:
-        ConfigError: a board of the hall is named, and there is no hall (the memory store).
-    """
+    """The followed game's reader and the follower (None: ``follow.source`` is empty)."""
     text = config[FOLLOW_SOURCE]
     if not text:
         return None
     source = follow_address.parse(text)
     reader: Reader
     if isinstance(source, follow_address.HallBoard):
-        if config[STORE_URL] == "memory":
-            raise ConfigError(f"follow.source = {text!r} names a board of the hall: its "
-                              "store.url is needed (the hall's Redis)")
         reader = BoardReader(source, store)
     else:
         reader = UrlReader(source)

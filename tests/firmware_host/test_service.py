@@ -33,6 +33,10 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
         ("[timing]\nsettle_ms = 'slow'\n", "timing.settle_ms must be an integer"),
         ("[board]\nsensorz = 'sim'\n", "unknown option board.sensorz"),
         ("[game]\nvariant = 'chess'\n", "game.variant"),
+        ("[follow]\nsource = 'ftp://x/y.pdn'\n",
+         "follow.source = 'ftp://x/y.pdn': an http(s):// URL of a PDN file, or a board's id"),
+        ("[follow]\nsource = 'hall-1'\n", "follow.source = 'hall-1' names a board of the hall: "
+         "its store.url is needed"),
         ("[board]\nsensors = 'gpio-matrix'\nbuttons = 'gpio'\n[gpio_matrix]\nrow_pins = [5]\n"
          "column_pins = [6]\n[buttons]\nhint_pin = 5\n", "GPIO pin 5 is used twice"),
     ],
