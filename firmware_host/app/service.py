@@ -71,6 +71,8 @@ from firmware_host.config.schema import (
     FOLLOW_SOURCE,
     GAME_BALLOT,
     LOG_LEVEL,
+    REMOTE_OPPONENT,
+    REMOTE_URL,
     STORE_GAMES_DIR,
     STORE_SPOOL_DIR,
     STORE_URL,
@@ -87,6 +89,8 @@ from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent
 from firmware_host.opponents.level import level_hook
+from firmware_host.opponents.remote.duel import BLOCK_MS as DUEL_BLOCK_MS
+from firmware_host.opponents.remote.duel import Duel, Link, RemoteOpponent
 from firmware_host.opponents.worker import (
     EngineWorker,
     Post,
@@ -155,8 +159,8 @@ class Service:
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
-                 display: ClockDisplay | None = None, follow: Following | None = None
-                 ) -> None:
+                 display: ClockDisplay | None = None, follow: Following | None = None,
+                 duel: Duel | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -180,6 +184,8 @@ class Service:
         self.display = display
         #: The followed game's source and its follower (None: the board plays its own game).
         self.follow = follow
+        #: The link to a remote opponent's board (None: the opponent is not a person afar).
+        self.duel = duel
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
@@ -321,7 +327,10 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     # A board that follows another game: its thinker is the follower, which answers each turn
     # with that game's move (firmware_host/follow/); any other: the engine (none to record).
     following = _following(config, variant, wiring, clock, store, events.put)
-    worker = None if following is not None else _engine_worker(
+    # A person on another board (remote.opponent): its moves come through the duel's link.
+    partner = None if following is not None or not config[REMOTE_OPPONENT] else \
+        RemoteOpponent(clock, post=events.put)
+    worker = None if following is not None or partner is not None else _engine_worker(
         config, variant, stack, clock, wiring.virtual_time, events.put)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
@@ -333,7 +342,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                        clock_button=ButtonName.CLOCK in buttons.available)
     remote = _remote_client(config, stack)  # the web app's commands and the kept settings
     session = Session(variant, store, settings,
-                      thinker=following.follower if following is not None else worker,
+                      thinker=following.follower if following is not None
+                      else partner if partner is not None else worker,
                       computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
                       opening=ballot_opening(config, variant), health=health,
@@ -351,6 +361,11 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                                                          stack, clock)
     if following is not None and not wiring.virtual_time:  # (virtual time: a test polls)
         stack.callback(following.start().close)
+    duel = None if partner is None else _duel(config, variant, session, store, partner, stack)
+    if duel is not None:
+        session.subscribe(duel.moved)  # a move logged: written to the link at once
+        if not wiring.virtual_time:
+            stack.callback(duel.start().close)
     display = stack.enter_context(create_display(config, context))
     clock_display = None if isinstance(display, NoDisplay) else ClockDisplay(
         display, Half(config[CLOCK_DISPLAY_WHITE]), translator(config[BOARD_LANGUAGE]).gettext)
@@ -360,7 +375,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
                    transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
-                   follow=following)
+                   follow=following, duel=duel)
 
 
 @dataclass(frozen=True)
@@ -433,6 +448,38 @@ def _following(config: Config, variant: Variant, wiring: Wiring, clock: Clock,
         reader = UrlReader(source)
     follower = Follower(variant.name, wiring.fen, clock, post=post)
     return Following(reader, follower, config[FOLLOW_POLL_S])
+
+
+@dataclass(frozen=True)
+class _LocalGame:
+    """The duel's view of this board: the session's game in play, the store's records."""
+
+    session: Session
+    store: RedisStore
+
+    @property
+    def game_id(self) -> str | None:
+        return self.session.game_id
+
+    def load_game(self, game_id: str) -> GameRecord:
+        return self.store.load_game(game_id)
+
+
+def _duel(config: Config, variant: Variant, session: Session, store: RedisStore,
+          opponent: RemoteOpponent, stack: ExitStack) -> Duel:
+    """The link to the remote opponent's board, on the Redis both reach (``remote.url``, else
+    the store's)."""
+    url = config[REMOTE_URL] or config[STORE_URL]
+    if url == "memory":
+        raise ConfigError("remote.opponent: the two boards need a Redis both reach: remote.url "
+                          "(or store.url)")
+    client = sync_client(url, socket_timeout=DUEL_BLOCK_MS / 1000 + 2,
+                         socket_connect_timeout=2)
+    stack.callback(client.close)
+    link = Link(client, config[BOARD_ID], config[REMOTE_OPPONENT])
+    return Duel(link, _LocalGame(session, store), me=config[BOARD_ID],
+                partner=config[REMOTE_OPPONENT], side=session.config.human_side,
+                variant=variant.name, opponent=opponent)
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,

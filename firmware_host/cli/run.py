@@ -26,6 +26,7 @@ from firmware_host.config.schema import (
     BOARD_LANGUAGE,
     FOLLOW_SOURCE,
     LED_BACKENDS,
+    REMOTE_OPPONENT,
     SENSOR_BACKENDS,
     STORE_GAMES_DIR,
     STORE_URL,
@@ -63,6 +64,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--events", choices=("json",),
                         help="print every session event to stdout (one JSON object a line)")
     parser.add_argument("--fen", metavar="FEN", help="start new games from this position")
+    parser.add_argument("--opponent", metavar="KIND:NAME",
+                        help="remote:BOARD: play a person on the board BOARD (remote.opponent; "
+                             "you play game.human_side; docs/remote.md)")
     parser.add_argument("--follow", metavar="SOURCE",
                         help="follow another game on this board: a board of the hall by its "
                              "id, or the URL of a PDN broadcast (#N: its Nth game); each move "
@@ -88,6 +92,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         STORE_GAMES_DIR: args.games_dir,
         BOARD_LANGUAGE: args.language,
         FOLLOW_SOURCE: args.follow,
+        REMOTE_OPPONENT: _remote_board(args.opponent),
     })
     check_variant(config[GAME_VARIANT],
                   "command line" if args.variant is not None else config.source)
@@ -99,6 +104,21 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     return RunOptions(config=config, config_path=args.config, script=args.script,
                       events=args.events, fen=args.fen, verbose=args.verbose,
                       realtime=args.realtime, occupied=args.occupied)
+
+
+def _remote_board(opponent: str | None) -> str | None:
+    """The board of ``--opponent remote:BOARD`` (None: not given).
+
+    Raises:
+        ConfigError: another kind of opponent.
+    """
+    if opponent is None:
+        return None
+    kind, colon, board = opponent.partition(":")
+    if kind != "remote" or not colon or not board:
+        raise ConfigError(f"--opponent {opponent!r}: remote:BOARD (the engine is the default; "
+                          "engine.kind chooses a Hub engine)")
+    return board
 
 
 def _check_fen(config: Config, fen: str | None) -> None:

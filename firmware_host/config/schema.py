@@ -54,7 +54,7 @@ LED_BACKENDS = tuple(registry.LED_BACKENDS)
 BUTTON_BACKENDS = tuple(registry.BUTTON_BACKENDS)
 
 #: The tables of the configuration file, in the order the example and the docs show them.
-SECTIONS = ("game", "follow", "engine", "timing", "clock", "board", "gpio_matrix",
+SECTIONS = ("game", "follow", "remote", "engine", "timing", "clock", "board", "gpio_matrix",
             "shift_register", "serial", "leds", "buttons", "sim", "store", "web", "voice", "log")
 
 T = TypeVar("T")
@@ -204,6 +204,18 @@ FOLLOW_SOURCE: Option[str] = Option(
 FOLLOW_POLL_S: Option[float] = _float(
     "follow.poll_s", 2.0,
     "How often the followed game is read (seconds).", 0.5, 600.0)
+
+# [remote] (firmware_host/opponents/remote/: a friend's board as the opponent, docs/remote.md)
+REMOTE_OPPONENT: Option[str] = Option(
+    "remote.opponent", "str", "",
+    "Play a person on another board (run --opponent remote:BOARD): that board's id. You play "
+    "game.human_side; its moves light here for your hand to carry out. Empty: the engine.",
+    readers=_SERVICE, check=lambda text: None if not text else _board_id_problem(text))
+REMOTE_URL: Option[str] = Option(
+    "remote.url", "str", "",
+    "The Redis both boards reach (rediss://board-<id>:PASSWORD@HOST:6380/0?ssl_ca_certs=CA "
+    "across the country); empty: store.url.", secret=True, readers=_SERVICE,
+    check=lambda text: None if not text else store_url_problem(text))
 
 # [engine]
 ENGINE_KIND: Option[str] = _str(
@@ -382,7 +394,7 @@ LOG_LEVEL: Option[str] = _str(
 SERVICE_OPTIONS: tuple[Option[object], ...] = (
     GAME_VARIANT, GAME_MODE, GAME_HUMAN_SIDE, GAME_TOUCH_MOVE, GAME_ALTERNATIVE_MOVE,
     GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK,
-    GAME_DRAW_MIN_MOVES, FOLLOW_SOURCE, FOLLOW_POLL_S, ENGINE_KIND,
+    GAME_DRAW_MIN_MOVES, FOLLOW_SOURCE, FOLLOW_POLL_S, REMOTE_OPPONENT, REMOTE_URL, ENGINE_KIND,
     ENGINE_LEVEL, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND, ENGINE_HUB_TIMEOUT_S,
     ENGINE_HUB_CWD, ENGINE_HUB_PARAMS, ENGINE_HUB_HANDSHAKE_TIMEOUT_S, ENGINE_HUB_INIT_TIMEOUT_S,
     ENGINE_HUB_SEARCH_TIMEOUT_S, ENGINE_HUB_SEARCH_MARGIN_S, ENGINE_HUB_STOP_TIMEOUT_S,

@@ -99,6 +99,25 @@ class GameClock:
         self._since = None if self.paused else at
         return mover
 
+    def reported(self, mover: Color, left: float, at: float) -> None:
+        """The running side ``mover`` completed a move on another board, whose clock says it
+        has ``left`` seconds (its increment added there): that is its time now, and the other
+        side's runs from ``at`` (a remote opponent's move, lit here).
+
+        >>> clock = GameClock(parse_time_control("5+3"))
+        >>> clock.start(Color.WHITE, at=0.0)
+        >>> clock.reported(Color.WHITE, 296.5, at=9.0)
+        >>> clock.running.name, clock.left(Color.WHITE, 9.0), clock.moves(Color.WHITE)
+        ('BLACK', 296.5, 1)
+        """
+        if self.running is not mover:
+            return
+        self._charge(at)
+        self._moves[mover] += 1
+        self._left[mover] = max(0.0, left)
+        self.running = mover.opponent
+        self._since = None if self.paused else at
+
     def switch(self, side: Color, at: float) -> None:
         """Run ``side``'s time without any increment (a move taken back)."""
         if self.running is not None:

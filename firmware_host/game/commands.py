@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Protocol
 
@@ -219,7 +220,7 @@ class Commands:
         """The followed game ended (``follow`` mode, firmware_host/follow/): so does this
         one, with its result (why it ended, the other board's record says)."""
         facts = self._facts
-        if facts.config.mode is not Mode.FOLLOW:
+        if facts.config.mode is not Mode.FOLLOW and not facts.config.remote:
             raise Refused("mode", command=event.name, mode=facts.config.mode.value)
         if facts.outcome is not None or facts.game_id is None:
             raise Refused("game_over", command=event.name)
@@ -230,6 +231,13 @@ class Commands:
             raise Refused("bad_value", command=event.name) from None
         if outcome is None:
             raise Refused("bad_value", command=event.name)
+        if facts.config.remote:  # the partner's board ended it (a resignation, a flag there)
+            known = {t.value for t in Termination}
+            if event.tag in known:
+                outcome = replace(outcome, termination=Termination(event.tag))
+            note = (event.note or "")[:200] if (event.note or "").isprintable() else ""
+            return [Finish(outcome, event.at, note or f"ended on the other board: "
+                                                      f"{event.value}")]
         return [Finish(outcome, event.at, f"the followed game ended {event.value}")]
 
     def _cmd_resign(self, event: Command) -> list[Decision]:
@@ -248,6 +256,8 @@ class Commands:
         facts = self._facts
         if facts.config.mode is Mode.FOLLOW:
             raise Refused("following", command="draw")
+        if facts.config.remote:  # (a draw offer does not travel to the other board yet)
+            raise Refused("remote", command="draw")
         if facts.outcome is not None or facts.game_id is None:
             raise Refused("game_over", command="draw")
         if facts.config.mode is not Mode.RECORD and event.side is None:

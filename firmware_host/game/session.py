@@ -448,6 +448,8 @@ class Session(SessionFacts):
         if move is None or move not in self.board.legal_moves:
             self._publish("engine_error", error=event.error or "no legal move returned")
             move = next(iter(self.board.legal_moves))
+        elif event.clock is not None:  # a remote opponent's move: its time is its board's
+            self._carry_out(self.timekeeper.arrived(self.board.turn, event.clock, event.at))
         self._show_computer_move(move, event.at)
 
     def _move_fields(self, move: Move) -> dict[str, object]:

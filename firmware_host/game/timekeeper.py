@@ -192,6 +192,16 @@ class Timekeeper:
         self._changed(at)
         return clock.fields(at)
 
+    def arrived(self, mover: Color, left: float, at: float) -> list[Decision]:
+        """A remote opponent's move reached this board (it is lit now): the mover's time is
+        what its board's clock says, ``left``, and this side's time runs from now. The move,
+        carried out here later, then does not press the clock again (:meth:`moved`)."""
+        clock = self.clock
+        if clock is None or not clock.started or clock.running is not mover:
+            return []
+        clock.reported(mover, left, at)
+        return self._clock_event(at)
+
     def stopped(self) -> None:
         """The game is over: the clock stops where it is."""
         if self.clock is not None and self.clock.started:
@@ -344,6 +354,9 @@ class Timekeeper:
             self.clock = GameClock(clock.control)
             self._apply(at)
             return [Save(), *self._clock_event(at)]
+        if facts.config.remote and flagged is not facts.config.human_side:
+            # A person on another board: its own board's clock says when its time is up.
+            return self._clock_event(at)
         log.info("clock: %s's time is up", "White" if flagged is Color.WHITE else "Black")
         return [Finish(Outcome(Termination.TIME_FORFEIT, flagged.opponent,
                                gametype=facts.variant.pdn_gametype), at)]

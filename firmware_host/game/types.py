@@ -29,6 +29,7 @@ from board_io.events import (
 from engine.types import Color
 from firmware_host.config.schema import (
     BOARD_GUIDANCE,
+    BOARD_ID,
     BOARD_LANGUAGE,
     CLOCK_DEFAULT_TIME,
     FOLLOW_SOURCE,
@@ -40,6 +41,7 @@ from firmware_host.config.schema import (
     GAME_SITE,
     GAME_TAKEBACK,
     GAME_WHITE,
+    REMOTE_OPPONENT,
     TIMING_CROWN_MS,
     TIMING_ERROR_MS,
     TIMING_NEWGAME_MS,
@@ -132,6 +134,9 @@ class SessionConfig:
     #: ``clock.default_time`` in seconds (0: none): the side to move that has not moved that
     #: long after the game's clock started (a round's start) loses by forfeit.
     default_time_s: float = 0.0
+    #: The other side is a person on another board (``remote.opponent``): its moves, its clock
+    #: and its end of the game come from that board (firmware_host/opponents/remote/).
+    remote: bool = False
 
     @property
     def touch_strict(self) -> bool:
@@ -143,13 +148,15 @@ class SessionConfig:
     @property
     def takebacks_allowed(self) -> bool:
         """Takebacks exist in play and teach modes when enabled; never in record mode, nor
-        on a board that follows another game (its moves are the other game's)."""
-        return self.takeback and self.mode in (Mode.PLAY, Mode.TEACH)
+        on a board that follows another game (its moves are the other game's), nor against
+        a person on another board (not by one side alone)."""
+        return self.takeback and self.mode in (Mode.PLAY, Mode.TEACH) and not self.remote
 
     @property
     def hints_allowed(self) -> bool:
-        """Hints exist in play and teach modes; never in record or follow mode."""
-        return self.mode in (Mode.PLAY, Mode.TEACH)
+        """Hints exist in play and teach modes against the engine; never in record or follow
+        mode, nor against a person."""
+        return self.mode in (Mode.PLAY, Mode.TEACH) and not self.remote
 
     @classmethod
     def from_config(cls, config: Settings) -> SessionConfig:
@@ -167,14 +174,22 @@ class SessionConfig:
         """
         headers = {"Event": config[GAME_EVENT], "Site": config[GAME_SITE],
                    "White": config[GAME_WHITE], "Black": config[GAME_BLACK]}
+        if config[REMOTE_OPPONENT]:  # until the players are named: the two boards
+            boards = (config[BOARD_ID], config[REMOTE_OPPONENT])
+            white, black = boards if config[GAME_HUMAN_SIDE] == "white" else boards[::-1]
+            headers["White"] = headers["White"] or white
+            headers["Black"] = headers["Black"] or black
         # Following another game (follow.source): every move is that game's, carried out by
         # the hand; no human side, no clock of its own, no move taken for it.
         following = bool(config[FOLLOW_SOURCE])
+        # A person on another board: a game of play mode, the other side's moves from there.
+        remote = bool(config[REMOTE_OPPONENT]) and not following
         return cls(
-            mode=Mode.FOLLOW if following else Mode(config[GAME_MODE]),
+            remote=remote,
+            mode=Mode.FOLLOW if following else Mode.PLAY if remote else Mode(config[GAME_MODE]),
             human_side=Color.WHITE if config[GAME_HUMAN_SIDE] == "white" else Color.BLACK,
             touch_move=config[GAME_TOUCH_MOVE],
-            alternative_move=config[GAME_ALTERNATIVE_MOVE] and not following,
+            alternative_move=config[GAME_ALTERNATIVE_MOVE] and not following and not remote,
             takeback=config[GAME_TAKEBACK],
             settle_ms=config[TIMING_SETTLE_MS],
             error_ms=config[TIMING_ERROR_MS],

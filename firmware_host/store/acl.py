@@ -55,7 +55,8 @@ from pathlib import Path
 from firmware_host.store.keys import AUDIT, BOARDS, HALL, ROOT, ROUND_INDEX, board_id_problem
 
 __all__ = ["ADMIN", "BOARD_PREFIX", "POWERS", "REPLICA", "SENTINEL", "WEB", "acl_file",
-           "board_id_of_user", "board_user", "main", "rules", "user_line"]
+           "board_id_of_user", "board_user", "main", "partners_of", "read_duels", "rules",
+           "user_line"]
 
 WEB = "draughtsboard-web"
 REPLICA = "draughtsboard-replica"
@@ -99,6 +100,9 @@ POWERS: tuple[tuple[str, str, str], ...] = (
      "functions (`EVAL`, `SCRIPT`, `FUNCTION`), read the keyspace (`SCAN`, `KEYS`, `RANDOMKEY`, "
      "`DBSIZE`, `PUBSUB CHANNELS`), track keys (`CLIENT TRACKING`), flush (`FLUSHALL`, "
      "`FLUSHDB`), change the server (`CONFIG`, `ACL`, `DEBUG`, `SHUTDOWN`, `MONITOR`)"),
+    ("board-<id> playing P from afar", "also read the moves P writes for it, "
+     "`draughtsboard:P:duel:<id>`, and P's heartbeat `draughtsboard:P:alive` (`--duels <id>:P`)",
+     "read P's other keys, write any key of P's (P's moves come from P's board alone)"),
     ("draughtsboard-web", "read every key under `draughtsboard:`, write the command streams "
      "`draughtsboard:<id>:commands`, the set of boards, the hall's pause, the rounds and their "
      "index, the "
@@ -142,8 +146,13 @@ def board_id_of_user(user: str) -> str | None:
     return board_id if board_id_problem(board_id) is None else None
 
 
-def rules(user: str) -> str:
-    """The ACL rules of ``user`` (after ``on`` and its password).
+def rules(user: str, partners: Sequence[str] = ()) -> str:
+    """The ACL rules of ``user`` (after ``on`` and its password); ``partners``: the boards a
+    board plays from afar (firmware_host/opponents/remote/): it may read the stream of moves
+    each writes for it, and each one's heartbeat, and nothing else of theirs.
+
+    >>> rules("board-a", ["b"]).split()[-2:]
+    ['%R~draughtsboard:b:duel:a', '%R~draughtsboard:b:alive']
 
     >>> rules("draughtsboard-web").split()[-11:-3]  # doctest: +NORMALIZE_WHITESPACE
     ['%W~draughtsboard:*:commands', '%W~draughtsboard:boards', '%W~draughtsboard:hall',
@@ -166,26 +175,60 @@ def rules(user: str) -> str:
         return "allkeys allchannels +@all"
     board_id = board_id_of_user(user)
     if board_id is not None:
+        remote = "".join(f" %R~{ROOT}:{partner}:duel:{board_id} %R~{ROOT}:{partner}:alive"
+                         for partner in partners if board_id_problem(partner) is None)
         return (f"resetkeys resetchannels {_allow(_BOARD_COMMANDS)} ~{ROOT}:{board_id}:* "
-                f"%R~{BOARDS} %R~{HALL} &{ROOT}:{board_id}:*")
+                f"%R~{BOARDS} %R~{HALL} &{ROOT}:{board_id}:*{remote}")
     raise ValueError(f"no ACL rules for the user {user!r}")
 
 
-def user_line(user: str, password: str) -> str:
-    """One line of an ACL file: the user, its password's SHA-256 (never the password), rules."""
+def user_line(user: str, password: str, partners: Sequence[str] = ()) -> str:
+    """One line of an ACL file: the user, its password's SHA-256 (never the password), rules
+    (``partners``: :func:`rules`)."""
     digest = hashlib.sha256(password.encode()).hexdigest()
-    return f"user {user} on #{digest} {rules(user)}"
+    return f"user {user} on #{digest} {rules(user, partners)}"
 
 
-def acl_file(passwords: Mapping[str, str]) -> str:
-    """The ACL file of every user in ``passwords`` (user -> password), the administrator first.
+def acl_file(passwords: Mapping[str, str],
+             duels: Sequence[tuple[str, str]] = ()) -> str:
+    """The ACL file of every user in ``passwords`` (user -> password), the administrator first;
+    ``duels``: the pairs of boards that play each other from afar.
 
     >>> text = acl_file({"default": "a", "board-b1": "b"})
     >>> [line.split()[1] for line in text.splitlines()]
     ['default', 'board-b1']
     """
     ordered = sorted(passwords, key=lambda user: (user != ADMIN, user))
-    return "".join(user_line(user, passwords[user]) + "\n" for user in ordered)
+    return "".join(user_line(user, passwords[user], partners_of(user, duels)) + "\n"
+                   for user in ordered)
+
+
+def partners_of(user: str, duels: Sequence[tuple[str, str]]) -> list[str]:
+    """The boards ``user``'s board plays from afar.
+
+    >>> partners_of("board-a", [("a", "b"), ("c", "a"), ("c", "d")])
+    ['b', 'c']
+    """
+    board = board_id_of_user(user)
+    return [b if a == board else a for a, b in duels if board in (a, b)]
+
+
+def read_duels(text: str) -> list[tuple[str, str]]:
+    """``--duels a:b,c:d``: the pairs of boards that play each other from afar.
+
+    >>> read_duels("club-a-1:club-b-1, a2:b2")
+    [('club-a-1', 'club-b-1'), ('a2', 'b2')]
+
+    Raises:
+        ValueError: a pair that is not two board ids.
+    """
+    pairs = []
+    for item in (part for part in re.split(r"[,\s]+", text) if part):
+        first, colon, second = item.partition(":")
+        if not colon or board_id_problem(first) or board_id_problem(second) or first == second:
+            raise ValueError(f"{item!r} is not BOARD:BOARD (two board ids)")
+        pairs.append((first, second))
+    return pairs
 
 
 def read_passwords(path: Path) -> dict[str, str]:
@@ -224,6 +267,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="file of the users' passwords (made once, kept, mode 0600)")
     parser.add_argument("--acl-file", type=Path, required=True,
                         help="Redis's aclfile to write (hashed passwords)")
+    parser.add_argument("--duels", default="",
+                        help="pairs of boards that play each other from afar, A:B separated by "
+                             "commas: each may read the moves the other writes for it "
+                             "(docs/remote.md)")
     args = parser.parse_args(argv)
     boards = [b for b in re.split(r"[,\s]+", args.boards) if b]
     try:
@@ -231,13 +278,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"acl: --boards: {exc}", file=sys.stderr)
         return 2
+    try:
+        duels = read_duels(args.duels)
+    except ValueError as exc:
+        print(f"acl: --duels: {exc}", file=sys.stderr)
+        return 2
     passwords = read_passwords(args.passwords)
     made = [user for user in users if user not in passwords]
     for user in made:
         passwords[user] = secrets.token_urlsafe(24)
     try:
         _write(args.passwords, "".join(f"{u} {p}\n" for u, p in passwords.items()), 0o600)
-        _write(args.acl_file, acl_file({u: passwords[u] for u in users}), 0o640)
+        _write(args.acl_file, acl_file({u: passwords[u] for u in users}, duels), 0o640)
     except OSError as exc:
         print(f"acl: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 1

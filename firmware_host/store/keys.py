@@ -13,6 +13,8 @@ Every key is prefixed ``draughtsboard:<board id>:`` so many boards can share one
 - ``…:commands`` stream: the web app's commands to the board (:mod:`firmware_host.remote`);
 - ``…:settings`` hash: the settings chosen at the web app (:mod:`firmware_host.remote.saved`);
 - ``…:pairing`` string: the next game's tags in a round (:mod:`firmware_host.tournament`);
+- ``…:duel:<partner>`` stream: the board's moves against a remote opponent's board
+  (:mod:`firmware_host.opponents.remote`);
 - ``draughtsboard:rounds:<round>`` string: a round's pairings (``…:<round>:<event key>`` for a
   round of a named event, :func:`round_key`), ``draughtsboard:round-index`` hash: every stored
   round's key and its round and event; ``draughtsboard:audit-log`` list: the arbiter's
@@ -162,6 +164,12 @@ class BoardKeys:
     def game(self, game_id: str) -> str:
         """The stream of the game's log."""
         return f"{self.prefix}game:{game_id}"
+
+    def duel(self, partner: str) -> str:
+        """The stream of this board's moves in its games against the board ``partner`` on
+        another board (firmware_host/opponents/remote/): written by this board alone, read by
+        the partner's (store/acl.py gives it that key to read, and nothing else of ours)."""
+        return f"{self.prefix}duel:{partner}"
 
     def amendments(self, game_id: str) -> str:
         """The stream of the arbiter's amendments of a game (:mod:`.records`): names a

@@ -107,3 +107,6 @@ class Command:
     #: The arbiter's decision this command carries out (its audit entry's id): the board
     #: answers it with an ``answer`` event (done, or refused and why).
     id: str | None = None
+    #: What the record says of it (``followed_result``: the note the other board's record
+    #: has, ``White resigned``).
+    note: str | None = None

@@ -48,6 +48,9 @@ class EngineResult:
     error: str | None = None
     #: Why the move is good (hints).
     reasons: tuple[Reason, ...] = ()
+    #: A remote opponent's move: the time its mover has left, as its own board's clock says
+    #: (None: no clock there, or an engine's move).
+    clock: float | None = None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ REFUSED = (redis.exceptions.NoPermissionError, redis.exceptions.ResponseError)
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RedisServer, dict[str, str]]]:
     directory = tmp_path_factory.mktemp("powers")
     passwords, acl = directory / "passwords", directory / "users.acl"
-    assert main(["--boards", "a1,b2", "--passwords", str(passwords), "--acl-file", str(acl)]) == 0
+    assert main(["--boards", "a1,b2", "--passwords", str(passwords), "--acl-file", str(acl),
+                 "--duels", "a1:b2"]) == 0
     limits = directory / "limits.conf"
     limits.write_text(conf("64mb"))
     server = RedisServer(directory / "redis", extra_args=("--aclfile", str(acl),
@@ -106,6 +107,18 @@ CAN_CANNOT: dict[str, tuple[dict[str, Attempt], dict[str, Attempt]]] = {
         "MONITOR": lambda c: c.execute_command("MONITOR"),
         "SHUTDOWN": lambda c: c.execute_command("SHUTDOWN", "NOSAVE"),
     }),
+    "board-<id> playing P from afar": ({
+        "read the moves its partner writes for it": lambda c: c.xrange(B2.duel("a1")),
+        "wait for them": lambda c: c.xread({B2.duel("a1"): "0-0"}, count=1),
+        "read its partner's heartbeat": lambda c: c.get(B2.alive),
+    }, {
+        "write its partner's moves": lambda c: c.xadd(B2.duel("a1"), {"kind": "move"},
+                                                      id="1-1"),
+        "read its partner's moves for another board": lambda c: c.xrange(B2.duel("c3")),
+        "write its partner's heartbeat": lambda c: c.set(B2.alive, "{}"),
+        "read its partner's game": lambda c: c.xrange(B2.game("g1")),
+        "read its partner's session": lambda c: c.get(B2.session),
+    }),
     "draughtsboard-web": ({
         "read a game": lambda c: c.xrange(B2.game("g1"), count=10),
         "read a session's size": lambda c: c.strlen(B2.session),
@@ -155,7 +168,7 @@ def test_every_line_of_the_table_is_tried() -> None:
 @pytest.mark.parametrize("user", list(CAN_CANNOT))
 def test_a_user_can_do_its_part_and_nothing_else(
         hall: tuple[RedisServer, dict[str, str]], user: str) -> None:
-    client = _login(hall, "board-a1" if user == "board-<id>" else user)
+    client = _login(hall, "board-a1" if user.startswith("board-<id>") else user)
     can, cannot = CAN_CANNOT[user]
     try:
         for attempt in can.values():

@@ -47,10 +47,12 @@ def heartbeat(url: str, board_id: str, *, state: str = "running", at: float | No
 
 
 class BoardRig:
-    """One board service on a simulated board, in virtual time, recording to ``url``."""
+    """One board service on a simulated board, in virtual time, recording to ``url``
+    (``occupied``: the pieces on the board as it starts, a restart's; None: the start)."""
 
     def __init__(self, url: str, board_id: str, directory: Path, *, mode: str = "record",
-                 variant: str = "russian", extra: dict[str, Any] | None = None) -> None:
+                 variant: str = "russian", extra: dict[str, Any] | None = None,
+                 occupied: frozenset[int] | None = None) -> None:
         self.stack = ExitStack()
         self.clock = VirtualClock()
         self.events: list[dict[str, Any]] = []
@@ -67,7 +69,7 @@ class BoardRig:
         config = Config.from_mapping(sections)
         self.service: Service = build_service(config, self.stack, Wiring(
             clock=self.clock, virtual_time=True, notifier=Notifier(environ={}),
-            listeners=[self.events.append]))
+            listeners=[self.events.append], occupied=occupied))
         assert self.service.sim is not None
         self.sim = self.service.sim
         self.url = url

@@ -1,0 +1,382 @@
+"""A duel between two boards: this board's moves out, the partner's in, exactly once each.
+
+The :class:`RemoteOpponent` is the session's thinker for the partner's side: a turn of the
+partner's is answered with the partner's move at that ply as soon as its board has written it,
+with the time the partner's board says it has left (the session lights the move, and this
+board's player's time runs from then: firmware_host/game/timekeeper.py ``arrived``). The
+:class:`Duel` is the link: at each :meth:`Duel.poll` it finds the shared game of this board's
+game in play (its number, written once by each board), writes what this board's record has and
+the stream has not (its player's moves in order, its end), reads the partner's, and hands them
+to the opponent. The record is the truth: a write lost with the link, or with a service killed
+between its move and its write, is written at the next poll; one written twice is refused by
+Redis (the stream id is the ply: firmware_host/opponents/remote/entries.py). The partner's end
+of the game (a resignation there, its player's time up on its clock) becomes this game's result
+(``followed_result``). On the service, :meth:`Duel.start` runs two named threads: one writes
+as soon as the session logs a move, one waits on the partner's stream (``XREAD BLOCK``); in
+virtual time a test calls :meth:`Duel.poll`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import redis
+
+from board_io.clock import Clock
+from engine import Board
+from engine.types import Color
+from firmware_host.opponents.remote.entries import (
+    END,
+    MAX_TEXT,
+    Ended,
+    Entry,
+    Played,
+    Started,
+    decode,
+    encode,
+)
+from firmware_host.store.client import text
+from firmware_host.store.keys import BoardKeys
+from firmware_host.store.records import GameRecord
+from firmware_host.store.replies import newest_id, stream_entries
+from firmware_host.terms.commands import Command, CommandName
+from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose
+
+__all__ = ["Duel", "Link", "Partner", "RemoteOpponent", "answer"]
+
+log = logging.getLogger(__name__)
+
+#: What reaching the shared Redis can raise (the link is down: try again at the next poll).
+LINK_DOWN = (redis.ConnectionError, redis.TimeoutError, OSError)
+#: How long the reader waits on the partner's stream at a time (ms).
+BLOCK_MS = 1000
+Posted = EngineResult | Command
+
+
+@dataclass
+class Partner:
+    """What the partner's board has written of the shared game ``game``."""
+
+    game: int = 0
+    moves: dict[int, Played] = field(default_factory=dict)
+    ended: Ended | None = None
+
+
+def answer(job: EngineJob, partner: Partner, at: float) -> EngineResult | None:
+    """The reply to the session's ``job`` (the partner's turn at the job's ply): the partner's
+    move there, checked by the rules and against the position it says it leads to, with its
+    time left; None: not written yet (or not a move there: logged).
+
+    >>> board = Board("international")
+    >>> partner = Partner(1, {1: Played(1, 1, "32-28", "B:W28,31-50,32-49:B1-20", 299.0)})
+    >>> answer(EngineJob(1, Purpose.REPLY, board), partner, 0.0) is None  # a FEN not its own
+    True
+    """
+    played = partner.moves.get(len(job.board.move_stack) + 1)
+    if played is None:
+        return None
+    board = job.board.copy()
+    try:
+        move = board.parse_move(played.pdn)
+    except ValueError as exc:
+        log.error("duel: the partner's move %s at ply %d is not legal here: %s", played.pdn,
+                  played.ply, exc)
+        return None
+    board.push(move)
+    if board.fen() != Board(board.variant, fen=played.fen).fen():
+        log.error("duel: the partner's move %s at ply %d leads to %s there, %s here",
+                  played.pdn, played.ply, played.fen, board.fen())
+        return None
+    return EngineResult(job.token, job.purpose, move, at, clock=played.left)
+
+
+class RemoteOpponent:
+    """The session's thinker of the partner's side (thread-safe: the session submits on its
+    thread, the duel hands the partner's moves from its own)."""
+
+    def __init__(self, clock: Clock, post: Callable[[Posted], None] | None = None) -> None:
+        self.clock = clock
+        self.post = post
+        self.name = "remote"
+        self._lock = threading.Lock()
+        self._job: EngineJob | None = None
+        self._partner = Partner()
+        self._ended_said: int | None = None
+
+    def submit(self, job: EngineJob) -> None:
+        """The partner's turn: answered once its move is here."""
+        with self._lock:
+            if job.purpose is not Purpose.REPLY:
+                self._send(EngineResult(job.token, job.purpose, None, self.clock.monotonic(),
+                                        error="no hints against a person"))
+                return
+            self._job = job
+            self._act()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._job = None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def offer(self, partner: Partner, over: bool) -> None:
+        """What the partner's board has written; ``over``: this board's game has ended."""
+        with self._lock:
+            self._partner = partner
+            ended = partner.ended
+            if ended is not None and not over and self._ended_said != partner.game:
+                self._ended_said = partner.game
+                self._send(Command(CommandName.FOLLOWED_RESULT.value, self.clock.monotonic(),
+                                   value=ended.result, tag=ended.termination,
+                                   note=ended.note or None))
+            self._act()
+
+    def _act(self) -> None:
+        if self._job is None:
+            return
+        reply = answer(self._job, self._partner, self.clock.monotonic())
+        if reply is not None:
+            self._job = None
+            self._send(reply)
+
+    def _send(self, event: Posted) -> None:
+        if self.post is None:
+            raise RuntimeError("give the remote opponent a post (the controller's queue)")
+        self.post(event)
+
+
+class Local(Protocol):
+    """This board's side of the duel: its game in play and the record of a game."""
+
+    @property
+    def game_id(self) -> str | None: ...
+
+    def load_game(self, game_id: str) -> GameRecord: ...
+
+
+class Link:
+    """The duel's two streams on one Redis client: this board's (written) and the partner's
+    (read)."""
+
+    def __init__(self, client: redis.Redis, me: str, partner: str) -> None:
+        self.client = client
+        self.mine = BoardKeys(me).duel(partner)
+        self.theirs = BoardKeys(partner).duel(me)
+
+    def write(self, entry: Entry) -> None:
+        """Write ``entry`` at its id; one written already is left as it is."""
+        entry_id, values = encode(entry)
+        try:
+            self.client.xadd(self.mine, values, id=entry_id)  # type: ignore[arg-type]
+        except redis.ResponseError as exc:
+            if "equal or smaller" not in str(exc):
+                raise
+
+    def entries(self, stream: str, game: int | None = None) -> list[Entry]:
+        """The readable entries of ``stream`` (of game ``game`` only), in order; an entry that
+        is none is skipped and logged."""
+        low, high = ("-", "+") if game is None else (f"{game}-0", f"{game}-{END}")
+        out: list[Entry] = []
+        for where, raw in stream_entries(self.client.xrange(stream, low, high)):
+            try:
+                out.append(decode(where, {text(k): text(v) for k, v in raw.items()}))
+            except (ValueError, UnicodeDecodeError) as exc:
+                log.warning("duel: %s %s skipped: %s", stream, where, exc)
+        return out
+
+    def latest_game(self, stream: str) -> int:
+        """The number of the newest game in ``stream`` (0: none)."""
+        game, _, _ = newest_id(self.client.xrevrange(stream, count=1)).partition("-")
+        return int(game) if game.isdigit() and len(game) < 11 else 0
+
+    def wait(self, after: str, block_ms: int) -> bool:
+        """Wait until the partner's stream has an entry after ``after`` (at most ``block_ms``)."""
+        reply = self.client.xread({self.theirs: after}, count=1, block=block_ms)
+        return bool(reply)
+
+
+
+class Duel:
+    """This board's link to its partner's board (module docstring).
+
+    Args:
+        link: the two streams.
+        local: this board's game in play and its records.
+        me, partner: the two boards; ``side``: the colour this board's player has.
+        variant: the rules of the duel.
+        opponent: the session's thinker of the partner's side.
+    """
+
+    def __init__(self, link: Link, local: Local, *, me: str, partner: str, side: Color,
+                 variant: str, opponent: RemoteOpponent) -> None:
+        self.link = link
+        self.local = local
+        self.me = me
+        self.partner = partner
+        self.side = side
+        self.variant = variant
+        self.opponent = opponent
+        #: The shared game of each local game (found in this board's stream, or begun).
+        self._games: dict[str, int] = {}
+        #: The highest seq of each shared game this board has written.
+        self._written: dict[int, int] = {}
+        self._polling = threading.Lock()  # (the writer's and the reader's threads)
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        #: The last problem of the link said (a problem is logged once, until it is gone).
+        self.problem: str | None = None
+        #: Polls done, and those that reached the shared Redis (tests and the bench wait on it).
+        self.polls = 0
+        self.reached = 0
+
+    @property
+    def white(self) -> str:
+        return self.me if self.side is Color.WHITE else self.partner
+
+    @property
+    def black(self) -> str:
+        return self.partner if self.side is Color.WHITE else self.me
+
+    def poll(self) -> None:
+        """Write what this board's record has and the stream has not; read the partner's."""
+        with self._polling:
+            self._poll()
+
+    def _poll(self) -> None:
+        self.polls += 1
+        game_id = self.local.game_id
+        if game_id is None:
+            return
+        try:
+            record = self.local.load_game(game_id)
+            game = self._game(game_id)
+            self._write(game, record)
+            partner = self._read(game)
+        except LINK_DOWN as exc:
+            self._report(f"the shared Redis is out of reach ({type(exc).__name__}): this "
+                         "board keeps its game and tries again")
+            return
+        except ValueError as exc:  # (a record unreadable here: the store says why)
+            self._report(f"this board's game cannot be read: {exc}")
+            return
+        self.reached += 1
+        self._report(None)
+        self.opponent.offer(partner, record.finished)
+
+    def moved(self, event: Mapping[str, object]) -> None:
+        """A session event (a listener): a move or a result logged wakes the writer."""
+        if event.get("event") in ("move", "result", "new_game"):
+            self._wake.set()
+
+    def _game(self, game_id: str) -> int:
+        """The shared game of the local game ``game_id``: found in this board's stream (it
+        wrote the start), or begun now: the partner's newest, unless this board has written
+        that one for another game of its own, then the next."""
+        known = self._games.get(game_id)
+        if known is not None:
+            return known
+        for entry in self.link.entries(self.link.mine):
+            if isinstance(entry, Started) and entry.local == game_id:
+                self._games[game_id] = entry.game
+                return entry.game
+        mine, theirs = self.link.latest_game(self.link.mine), \
+            self.link.latest_game(self.link.theirs)
+        game = max(mine, theirs)
+        if game == 0 or mine == game:
+            game += 1
+        self.link.write(Started(game, self.white, self.black, self.variant, game_id))
+        self._games[game_id] = game
+        return game
+
+    def _write(self, game: int, record: GameRecord) -> None:
+        """This board's player's moves the stream does not have yet, in order, then its end."""
+        written = self._written.get(game)
+        if written is None:
+            entries = self.link.entries(self.link.mine, game)
+            written = max((e.ply for e in entries if isinstance(e, Played)), default=0)
+            if any(isinstance(e, Ended) for e in entries):
+                written = END
+        for move in record.moves:
+            mover = Color.WHITE if move.fen_after.lstrip().upper().startswith("B") \
+                else Color.BLACK
+            if mover is not self.side or move.ply <= written:
+                continue
+            left = move.clock_white if mover is Color.WHITE else move.clock_black
+            self.link.write(Played(game, move.ply, move.pdn, move.fen_after, left))
+            written = move.ply
+            self._written[game] = written
+        if record.finished and written != END:
+            said = [text for ply, text in record.notes if ply == len(record.moves)]
+            self.link.write(Ended(game, record.result, record.termination,
+                                  said[-1][:MAX_TEXT] if said else ""))
+            written = END
+        self._written[game] = written
+
+    def _read(self, game: int) -> Partner:
+        partner = Partner(game)
+        for entry in self.link.entries(self.link.theirs, game):
+            if isinstance(entry, Played):
+                partner.moves[entry.ply] = entry
+            elif isinstance(entry, Ended):
+                partner.ended = entry
+        return partner
+
+    def _report(self, problem: str | None) -> None:
+        if problem != self.problem:
+            if problem is not None:
+                log.warning("duel with %s: %s", self.partner, problem)
+            elif self.problem is not None:
+                log.info("duel with %s: the link is back", self.partner)
+            self.problem = problem
+
+    # -- on the service: two named threads --------------------------------------------------
+
+    def start(self) -> Duel:
+        """Write on a thread woken by each move, and wait on the partner's stream on another."""
+        for name, target in (("draughtsboard-duel-out", self._writer),
+                             ("draughtsboard-duel-in", self._reader)):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            self._threads.append(thread)
+            thread.start()
+        return self
+
+    def _writer(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(5.0)
+            self._wake.clear()
+            self._safe_poll()
+
+    def _reader(self) -> None:
+        last = "0-0"
+        while not self._stop.is_set():
+            try:
+                if self.link.wait(last, BLOCK_MS):
+                    last = newest_id(self.link.client.xrevrange(self.link.theirs, count=1))
+                    self._safe_poll()
+            except LINK_DOWN:
+                self._stop.wait(1.0)  # (the writer's poll says so, and tries again)
+            except redis.RedisError as exc:
+                log.warning("duel with %s: %s", self.partner, exc)
+                self._stop.wait(1.0)
+
+    def _safe_poll(self) -> None:
+        try:
+            self.poll()
+        except Exception:  # a bug in a poll must not end the duel
+            log.exception("duel with %s: a poll failed", self.partner)
+
+    def close(self) -> None:
+        """Stop both threads. Idempotent."""
+        self._stop.set()
+        self._wake.set()
+        threads, self._threads = self._threads, []
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(BLOCK_MS / 1000 + 2)
+
