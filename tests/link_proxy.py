@@ -11,6 +11,7 @@ round trip). Used by the remote opponent's test and ``bench/remote_latency.py``.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import threading
@@ -81,10 +82,8 @@ class LinkProxy:
             pass
         finally:
             for end in (source, sink):
-                try:
+                with contextlib.suppress(OSError):
                     end.close()
-                except OSError:
-                    pass
 
     def cut(self) -> None:
         """The line goes down: every connection closed, new ones refused."""
@@ -92,10 +91,8 @@ class LinkProxy:
             self._down = True
             sockets, self._open = self._open, []
         for sock in sockets:
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             sock.close()
 
     def restore(self) -> None:

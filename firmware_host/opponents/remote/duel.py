@@ -19,6 +19,7 @@ virtual time a test calls :meth:`Duel.poll`.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ from firmware_host.opponents.remote.entries import (
 from firmware_host.store.client import text
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
-from firmware_host.store.replies import newest_id, stream_entries
+from firmware_host.store.replies import items, newest_id, stream_entries
 from firmware_host.terms.commands import Command, CommandName
 from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose
 
@@ -54,6 +55,8 @@ log = logging.getLogger(__name__)
 LINK_DOWN = (redis.ConnectionError, redis.TimeoutError, OSError)
 #: How long the reader waits on the partner's stream at a time (ms).
 BLOCK_MS = 1000
+#: The writer checks the record against the stream at least this often (s).
+CHECK_S = 5.0
 Posted = EngineResult | Command
 
 
@@ -194,10 +197,21 @@ class Link:
         game, _, _ = newest_id(self.client.xrevrange(stream, count=1)).partition("-")
         return int(game) if game.isdigit() and len(game) < 11 else 0
 
-    def wait(self, after: str, block_ms: int) -> bool:
-        """Wait until the partner's stream has an entry after ``after`` (at most ``block_ms``)."""
-        reply = self.client.xread({self.theirs: after}, count=1, block=block_ms)
-        return bool(reply)
+    def wait(self, after: str, block_ms: int) -> tuple[str, list[Entry]]:
+        """The partner's entries after ``after``, waited for at most ``block_ms`` (none: the
+        time ran out), and the id of the last one read; an entry that is none is skipped and
+        logged."""
+        out, last = [], after
+        for stream in items(self.client.xread({self.theirs: after}, block=block_ms)):
+            if not isinstance(stream, list | tuple) or len(stream) != 2:
+                continue
+            for where, raw in stream_entries(stream[1]):
+                last = where
+                try:
+                    out.append(decode(where, {text(k): text(v) for k, v in raw.items()}))
+                except (ValueError, UnicodeDecodeError) as exc:
+                    log.warning("duel: %s %s skipped: %s", self.theirs, where, exc)
+        return last, out
 
 
 
@@ -226,7 +240,13 @@ class Duel:
         #: The highest seq of each shared game this board has written.
         self._written: dict[int, int] = {}
         self._polling = threading.Lock()  # (the writer's and the reader's threads)
+        #: This board's moves told by the session, written at once by the writer's thread.
+        self._outbox: queue.SimpleQueue[Played] = queue.SimpleQueue()
+        #: What the partner has written of the game in play, and whether it is over here.
+        self._partner = Partner()
+        self._over = False
         self._wake = threading.Event()
+        self._full = threading.Event()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         #: The last problem of the link said (a problem is logged once, until it is gone).
@@ -254,6 +274,7 @@ class Duel:
         if game_id is None:
             return
         try:
+            self._send()
             record = self.local.load_game(game_id)
             game = self._game(game_id)
             self._write(game, record)
@@ -267,12 +288,57 @@ class Duel:
             return
         self.reached += 1
         self._report(None)
+        self._partner, self._over = partner, record.finished
         self.opponent.offer(partner, record.finished)
 
     def moved(self, event: Mapping[str, object]) -> None:
-        """A session event (a listener): a move or a result logged wakes the writer."""
-        if event.get("event") in ("move", "result", "new_game"):
+        """A session event (a listener, on the scan thread): a move of this board's player is
+        queued for the writer, which writes it at once (the next poll checks it against the
+        record); a move or a result logged wakes the writer."""
+        kind = event.get("event")
+        game = self._games.get(self.local.game_id or "")
+        if game is None:
+            self._full.set()  # (the shared game is not found yet: the poll finds it first)
+        elif kind == "move" and event.get("side") == self.side.name.lower():
+            ply, pdn, fen = event.get("ply"), event.get("pdn"), event.get("fen")
+            left = event.get(f"clock_{self.side.name.lower()}")
+            if isinstance(ply, int) and isinstance(pdn, str) and isinstance(fen, str):
+                self._outbox.put(Played(game, ply, pdn, fen,
+                                        float(left) if isinstance(left, int | float) else None))
+        if kind in ("result", "new_game"):
+            self._full.set()  # (the end to write, or a new game to find)
+        if kind in ("move", "result", "new_game"):
             self._wake.set()
+
+    def _send(self) -> None:
+        """Write the moves the session told (one written already is left as it is)."""
+        while True:
+            try:
+                played = self._outbox.get_nowait()
+            except queue.Empty:
+                return
+            self.link.write(played)
+            self._written[played.game] = max(self._written.get(played.game, 0), played.ply)
+
+    def heard(self, entries: list[Entry]) -> None:
+        """The partner's new entries (the reader's ``XREAD``): those of the game in play are
+        handed to the opponent at once."""
+        with self._polling:
+            partner = self._partner
+            fresh = [e for e in entries if e.game == partner.game]
+            if not fresh:  # (the game in play not known yet, or a new one there: a poll)
+                self._full.set()
+                self._wake.set()
+                return
+            moves = dict(partner.moves)
+            ended = partner.ended
+            for entry in fresh:
+                if isinstance(entry, Played):
+                    moves[entry.ply] = entry
+                elif isinstance(entry, Ended):
+                    ended = entry
+            self._partner = Partner(partner.game, moves, ended)
+            self.opponent.offer(self._partner, self._over)
 
     def _game(self, game_id: str) -> int:
         """The shared game of the local game ``game_id``: found in this board's stream (it
@@ -347,18 +413,33 @@ class Duel:
         return self
 
     def _writer(self) -> None:
+        """This board's moves at once; the whole poll (the record against the stream) after a
+        result, a new game, a write that failed, or :data:`CHECK_S` without a move."""
         while not self._stop.is_set():
-            self._wake.wait(5.0)
+            woken = self._wake.wait(CHECK_S)
             self._wake.clear()
-            self._safe_poll()
+            full = not woken or self._full.is_set() or self.problem is not None
+            self._full.clear()
+            try:
+                self._send()  # this board's move, at once
+            except LINK_DOWN:
+                full = True  # (the record has the move: the poll writes it when it can)
+            except redis.RedisError as exc:
+                log.warning("duel with %s: %s", self.partner, exc)
+                full = True
+            if full:
+                self._safe_poll()
 
     def _reader(self) -> None:
-        last = "0-0"
+        last = "$"
+        self._safe_poll()
         while not self._stop.is_set():
             try:
-                if self.link.wait(last, BLOCK_MS):
+                if last == "$":
                     last = newest_id(self.link.client.xrevrange(self.link.theirs, count=1))
-                    self._safe_poll()
+                last, entries = self.link.wait(last, BLOCK_MS)
+                if entries:
+                    self.heard(entries)
             except LINK_DOWN:
                 self._stop.wait(1.0)  # (the writer's poll says so, and tries again)
             except redis.RedisError as exc:

@@ -1,0 +1,66 @@
+"""The duel's fast paths (the service's two threads, here called by hand): a move of this
+board's player is written as the session tells it, and the partner's entries an ``XREAD``
+brings are answered at once, without waiting for the next whole poll."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import fakeredis
+
+from board_io.clock import VirtualClock
+from engine import Board
+from engine.types import Color
+from firmware_host.opponents.remote.duel import Duel, Link, RemoteOpponent
+from firmware_host.opponents.remote.entries import Played
+from firmware_host.store.keys import BoardKeys
+from firmware_host.store.records import GameRecord
+from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose
+
+
+@dataclass
+class Local:
+    game_id: str | None = "g1"
+    record: GameRecord = field(default_factory=lambda: GameRecord(
+        "g1", "a", {}, "international", None, "play", 0.0))
+
+    def load_game(self, game_id: str) -> GameRecord:
+        return self.record
+
+
+def _duel(client: fakeredis.FakeRedis, me: str, partner: str, side: Color,
+          posted: list[object]) -> Duel:
+    opponent = RemoteOpponent(VirtualClock(), post=posted.append)
+    return Duel(Link(client, me, partner), Local(), me=me, partner=partner, side=side,
+                variant="international", opponent=opponent)
+
+
+def test_a_move_told_is_written_and_an_entry_heard_is_answered() -> None:
+    client = fakeredis.FakeRedis()
+    heard: list[object] = []
+    white = _duel(client, "a", "b", Color.WHITE, [])
+    black = _duel(client, "b", "a", Color.BLACK, heard)
+    white.poll()
+    black.poll()  # both found game 1
+    board = Board("international")
+    black.opponent.submit(EngineJob(5, Purpose.REPLY, board.copy()))
+    assert heard == []  # nothing written yet
+    move = board.parse_move("32-28")
+    board.push(move)
+    white.moved({"event": "move", "side": "white", "ply": 1, "pdn": "32-28",
+                 "fen": board.fen(), "clock_white": 301.5})
+    white._send()  # (the writer's thread, woken by that event)
+    entries = client.xrange(BoardKeys("a").duel("b"))
+    assert [entry_id for entry_id, _ in entries] == [b"1-0", b"1-1"]
+    last, read = black.link.wait("1-0", 0)  # (the reader's XREAD)
+    assert last == "1-1" and read == [Played(1, 1, "32-28", board.fen(), 301.5)]
+    black.heard(read)
+    assert len(heard) == 1 and isinstance(heard[0], EngineResult)
+    assert heard[0].move == move and heard[0].clock == 301.5 and heard[0].token == 5
+
+
+def test_an_entry_of_a_game_not_known_yet_asks_for_a_whole_poll() -> None:
+    client = fakeredis.FakeRedis()
+    black = _duel(client, "b", "a", Color.BLACK, [])
+    black.heard([Played(1, 1, "32-28", "B:W28,31-50:B1-20", None)])
+    assert black._full.is_set() and black._wake.is_set()
