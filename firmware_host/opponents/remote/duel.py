@@ -280,8 +280,11 @@ class Duel:
             self._write(game, record)
             partner = self._read(game)
         except LINK_DOWN as exc:
-            self._report(f"the shared Redis is out of reach ({type(exc).__name__}): this "
-                         "board keeps its game and tries again")
+            self._report(f"the shared Redis is out of reach ({type(exc).__name__}: "
+                         f"{str(exc)[:160]}): this board keeps its game and tries again")
+            return
+        except redis.RedisError as exc:  # (refused: an ACL without --duels, say)
+            self._report(f"the shared Redis refuses ({type(exc).__name__}: {str(exc)[:160]})")
             return
         except ValueError as exc:  # (a record unreadable here: the store says why)
             self._report(f"this board's game cannot be read: {exc}")
