@@ -108,7 +108,13 @@ from firmware_host.web.devices import device_name
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.reader import BoardView, Reader
-from firmware_host.web.sessions import DECISION, UNDER_WAY, ArbiterSession, ArbiterSessions
+from firmware_host.web.sessions import (
+    DECISION,
+    UNDER_WAY,
+    ArbiterSession,
+    ArbiterSessions,
+    KeptReply,
+)
 from firmware_host.web.views import Views, move_label, player, viewer
 from firmware_host.web.views import result_words as game_result_words
 
@@ -193,6 +199,19 @@ def _done(message: str, **data: object) -> web.Response:
 def _sent(request: web.Request, message: str, **fields: object) -> web.Response:
     """A decision's reply: ``message`` (a catalog's msgid) in the requester's language."""
     return _done(viewer(request).gettext(message).format(**fields))
+
+
+#: The replies of a decision that was taken (200: done; 409: a board refused it; 503: a board
+#: was not reached or did not answer): kept under its ``decision_id``. A 400 (a bad form) or a
+#: 403 decided nothing: the same id may be sent again.
+_TAKEN = frozenset({200, 409, 503})
+
+
+def _kept(response: web.Response | None) -> KeptReply | None:
+    """What a session keeps of a decision's reply (None: nothing was decided)."""
+    if response is None or response.status not in _TAKEN or not response.text:
+        return None
+    return KeptReply(response.status, json.loads(response.text))
 
 
 def _wants_html(request: web.Request) -> bool:
@@ -311,15 +330,13 @@ class ArbiterSite:
             if before == UNDER_WAY:
                 return _error(409, viewer(request).gettext(
                     N_("this decision is being sent already")))
-            if isinstance(before, dict):
-                return web.json_response({**before, "again": True})  # nothing decided twice
+            if isinstance(before, KeptReply):  # nothing decided twice, whatever its answer
+                return web.json_response({**before.body, "again": True}, status=before.status)
             response = None
             try:
                 response = await self._decide(request, handler, who, form)
             finally:
-                done = (json.loads(response.text or "{}") if response is not None
-                        and response.status == 200 and response.text else None)
-                memory.done(decision, done)
+                memory.done(decision, _kept(response))
             return response
 
         return guarded
