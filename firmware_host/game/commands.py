@@ -259,6 +259,7 @@ class Commands:
         if made < s.config.draw_min_moves:
             raise Refused("too_early", command="draw", count=s.config.draw_min_moves)
         s.game.offer = side
+        s.game.save(s.touch.obliged)  # (the offer is part of the game: it survives a restart)
         s.publish("draw_offer", side=side_name(side), ply=len(s.board.move_stack))
 
     def _cmd_adjudicate(self, event: Command) -> None:
