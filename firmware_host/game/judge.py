@@ -85,6 +85,8 @@ class Table(Protocol):
     def human_turn(self) -> bool: ...
     @property
     def in_sync(self) -> bool: ...
+    @property
+    def guidance(self) -> bool: ...
     def takeback_target(self) -> int | None: ...
     def is_initial(self) -> bool: ...
 
@@ -162,7 +164,7 @@ class Judge:
         self._view.refused_at = s.occupied
         if result.reason in _MUST_REASONS:
             self._view.must = must_capture(s.board)
-        fields = refusal_fields(result, s.namer)
+        fields = refusal_fields(result, s.namer, s.guidance)
         # The sentence in the board's language; the reason stays language-free.
         text = render({"event": "refused", **fields}, translator(s.config.language))
         self._say("refused", text=text, **fields)
