@@ -87,7 +87,6 @@ from firmware_host.tournament.trf import ORDER_WORDS
 from firmware_host.web import liveness
 from firmware_host.web.arbiter_words import (
     CORRECTED_CHOICES,
-    DECIDED,
     DECISION_CHOICES,
     IMPORTED,
     MOVED_ON,
@@ -794,11 +793,13 @@ class ArbiterSite:
         if ours and game is not None and (_played(game) or game.finished):
             raise arbiter.ArbiterError(N_("the game on {board} has begun: adjudicate it"),
                                        board=board)
-        await arbiter.decide_board(self.client, stored, board, kind, side, who,
-                                   form.get("reason", ""),
-                                   waiting_game=game.game_id if ours and game else "")
-        return _sent(request, DECIDED[kind] if kind in DECIDED else N_("Sent to {board}."),
-                     board=board, white=pairing.white, black=pairing.black)
+        online = (await self._online([board]))[board]
+        decided = await arbiter.decide_board(
+            self.client, stored, board, kind, side, who, form.get("reason", ""),
+            waiting_game=game.game_id if ours and game else "", online=online,
+            wait_s=self.wait_s)
+        return self._reply(request, decided, {"action": kind, "board": board,
+                                              "detail": {"side": side}})
 
     async def carry(self, request: web.Request, who: str, form: dict[str, str]
                     ) -> web.Response:
@@ -821,11 +822,10 @@ class ArbiterSite:
                                        board=spare)
         rounds = await self._current_rounds()
         stored = rounds[board][0] if board in rounds else None
-        await arbiter.carry(self.client, stored, board, spare, game_id, who,
-                            form.get("reason", ""))
-        return _sent(request, N_("Sent to {board}: the game of {source} carried there; set "
-                                 "up its position, then resume its clock"),
-                     board=spare, source=board)
+        decided = await arbiter.carry(self.client, stored, board, spare, game_id, who,
+                                      form.get("reason", ""), online=True, wait_s=self.wait_s)
+        return self._reply(request, decided, {"action": "carry", "board": board,
+                                              "detail": {"to": spare}})
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from firmware_host.feedback.texts import WORDS, render
 from firmware_host.i18n import ENGLISH, N_, NN_, Translator
 
-__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECIDED", "DECISION_CHOICES", "IMPORTED",
+__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECISION_CHOICES", "IMPORTED",
            "MOVED_ON", "NOT_READY", "RESULT_CHOICES", "SCRIPT_WORDS", "SIDES", "STARTED",
            "TERMINATIONS", "answered", "audit_words", "decision_words", "refusal_words",
            "result_words", "sent_to"]
@@ -59,12 +59,6 @@ NOT_READY = {
 MOVED_ON = N_("{board} has moved on from game {game}: only the game a board shows now can be "
               "decided here")
 IMPORTED = NN_("Imported into {round}: {count} board", "Imported into {round}: {count} boards")
-#: A decision on a board where no game is played, as the reply says it.
-DECIDED = {
-    "forfeit": N_("Sent to {board}: a forfeit ({white} – {black}); its pairing withdrawn"),
-    "double_forfeit": N_("Sent to {board}: a double forfeit ({white} – {black}); its pairing "
-                         "withdrawn"),
-    "bye": N_("Sent to {board}: a bye ({white} – {black}); its pairing withdrawn")}
 #: The console's choices of a decision on a board where no game is played.
 DECISION_CHOICES = (
     ("forfeit:white", N_("White did not come: Black wins by forfeit")),
@@ -99,6 +93,8 @@ ANSWER_WORDS = {
     "refused": N_("{decision}: refused by the board: {why}"),
     "not_reached": N_("{decision}: not sent, the board is offline"),
     "no_answer": N_("{decision}: sent, but the board did not answer (see its card)"),
+    "not_needed": N_("{decision}: kept with the round (no game of the round on the board to "
+                     "end)"),
 }
 #: The answers of several boards (a hall's pause, a round's start), each with its boards.
 MANY_ANSWERS = {
