@@ -87,6 +87,8 @@ class Table(Protocol):
     def in_sync(self) -> bool: ...
     @property
     def guidance(self) -> bool: ...
+    @property
+    def arbiter_holding(self) -> bool: ...
     def takeback_target(self) -> int | None: ...
     def is_initial(self) -> bool: ...
 
@@ -226,7 +228,10 @@ class Judge:
             self._say("correction", missing=s.namer.squares(sync[0]),
                       extra=s.namer.squares(sync[1]))
         self._view.sync = sync
-        self.watch(TimerName.NEWGAME, s.is_initial() and s.game.started, at, s.config.newgame_ms)
+        # The initial position held starts a new game, unless the arbiter holds this one (a
+        # carried game set up from the spare board's start position, a claim): theirs to end.
+        self.watch(TimerName.NEWGAME, s.is_initial() and s.game.started
+                   and not s.arbiter_holding, at, s.config.newgame_ms)
 
     def note_takeback(self, before: Mapping[Square, Piece]) -> None:
         """Moves were taken back with the button while the board held ``before``'s pieces: a

@@ -645,6 +645,12 @@ class Session(SessionFacts):
     # -- LEDs ---------------------------------------------------------------------------------
 
     @property
+    def arbiter_holding(self) -> bool:
+        """Guard: the arbiter holds the game's clock (a claim, a corrected or carried position
+        to set up): the board does not drop the game for a new one."""
+        return self.timekeeper.arbiter_holding
+
+    @property
     def guidance(self) -> bool:
         """Guard: the lights that guide a move show (``board.guidance``: ``auto`` turns them
         off for a rated game, in record mode while a round is played)."""
