@@ -232,7 +232,8 @@ DECISION_COLUMNS = ("time", "who", "action", "board", "what", "reason")
 def decisions_csv(client: redis.Redis, stored: StoredRound,
                   words: Callable[[dict[str, object]], str]) -> str:
     """The arbiter's decisions about the round since it was first imported (the audit log's
-    entries of its boards and of the round), oldest first, as CSV: local time, who, the
+    entries of its boards, of the round, and the hall's pauses that held its boards), oldest
+    first, as CSV: local time, who, the
     action, the board, ``words`` of the entry (with the boards' answers: an ``answer`` entry of
     the log is folded into the decision it answers), the reason.
 
@@ -256,9 +257,11 @@ def decisions_csv(client: redis.Redis, stored: StoredRound,
             continue
         entry = {**entry, "answers": answers.get(str(entry["id"]), {})}
         detail = entry["detail"] if isinstance(entry["detail"], dict) else {}
+        addressed = detail.get("boards")  # (the hall's pause: every board of the hall)
         ours = entry.get("board") in boards or (
             str(detail.get("round", "")) == stored.number
-            and str(detail.get("event", stored.event)) == stored.event)
+            and str(detail.get("event", stored.event)) == stored.event) or (
+            isinstance(addressed, list) and not boards.isdisjoint(map(str, addressed)))
         if not ours:
             continue
         at = float(str(entry["time"]))

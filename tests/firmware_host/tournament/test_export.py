@@ -35,3 +35,18 @@ def test_the_decisions_report_says_what_each_board_answered_beside_its_decision(
         ("import", "round 3 Club night imported"),
         ("add_time", "hall-1: +60 s for Black: refused by the board: game_over"),
         ("hold", "hall-1: clock held")]   # (its answer not logged: none said)
+
+
+def test_the_decisions_report_has_the_hall_pauses_that_held_the_rounds_boards() -> None:
+    """Issue 38's evening: the fire alarm's pause and resume held every board of the round,
+    yet the round's decisions report left them out (their board is ``*``)."""
+    client = fakeredis.FakeRedis()
+    import_round(client, read_pairings(ROUND_3)[0], "round import by eva", now=1000.0)
+    stored = load_round(client, "3")
+    client.rpush(AUDIT, audit_entry("Eva Kok", "pause_all", "*", "fire alarm", 1100.0,
+                                    boards=["hall-1", "hall-9"]))
+    client.rpush(AUDIT, audit_entry("Eva Kok", "pause_all", "*", "the other hall", 1200.0,
+                                    boards=["hall-9"]))
+    rows = list(csv.DictReader(io.StringIO(decisions_csv(client, stored, audit_words))))
+    assert [(r["action"], r["reason"]) for r in rows] == [("import", ""),
+                                                          ("pause_all", "fire alarm")]
