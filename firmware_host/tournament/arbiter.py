@@ -44,7 +44,7 @@ A time award the board carried out is also a note of the game's record (an arbit
 entry of its log: ``{arbiter: +60 s for Black (reason)}`` in its PDN).
 
 The reason of a result or a corrected move goes with the command (``tag``) and the board keeps
-it in the game's record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``,
+it in the game's record: a comment of its PDN (``{arbiter: result corrected from "2-0" (...)}``,
 ``{arbiter: 37-32 corrected to 33-29 (ply 3; ...)}``).
 
 The board checks each command again: its answer is the decision's outcome, a board decision

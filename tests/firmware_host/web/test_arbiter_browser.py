@@ -205,7 +205,7 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
     text = " ".join(pdn.split())
     game = text[text.index('[White "Cor Jansen"]'):]
     assert '[Result "1-1"]' in game
-    assert "{arbiter: result corrected from 2-0 (the players had agreed a draw)}" in game
+    assert '{arbiter: result corrected from "2-0" (the players had agreed a draw)}' in game
     assert game.rstrip().endswith("1-1")
 
     _screen(browser, PHONE)
