@@ -69,6 +69,15 @@ THINK = 4.0
 #: Jansen - Mol and Bos - Smit (the one-point group, Smit floated), Kok - de Vries, Gras - Hop.
 ROUND_2 = {3: (6, "w"), 6: (3, "b"), 4: (1, "w"), 1: (4, "b"), 5: (2, "w"), 2: (5, "b"),
            7: (8, "w"), 8: (7, "b")}
+#: The players by starting rank: name, rating, federation, title, FMJD id (as the TRF has them).
+PLAYERS = {1: ("Smit, Ann", "2210", "NED", "GMI", "16000001"),
+           2: ("de Vries, Bob", "2150", "NED", "", "16000002"),
+           3: ("Jansen, Cor", "2100", "NED", "MF", "16000003"),
+           4: ("Bos, Dirk", "2050", "BEL", "", "16000004"),
+           5: ("Kok, Eva", "2000", "NED", "", "16000005"),
+           6: ("Mol, Fred", "1950", "NED", "", "16000006"),
+           7: ("Gras, Gus", "1900", "NED", "", "16000007"),
+           8: ("Hop, Hanna", "1850", "SUR", "", "16000008")}
 HEAD = ("012 Club evening 2026", "022 Utrecht", "032 NED",
         "### round 1 paired by the pairing program, not played")
 #: The players' lines of the TRF that goes back after round 1: the draw on hall-1, Mol's win
@@ -491,24 +500,10 @@ def check_round_1(files: dict[str, str], sheets: dict[str, list[str]], ids: dict
         ["arbiter token from 127.0.0.1", "correct_move", "hall-1",
          f"hall-1: ply {last} corrected to {played}, result kept: done", "the score sheets"]]
 
-    date = time.strftime("%Y.%m.%d", time.localtime(start))
-    clock = time.strftime("%H:%M:%S", time.localtime(start))
-    players = {"hall-1": ("Smit, Ann", "2210", "NED", "GMI", "16000001", "Kok, Eva", "2000",
-                          "NED", "", "16000005"),
-               "hall-2": ("Mol, Fred", "1950", "NED", "", "16000006", "de Vries, Bob", "2150",
-                          "NED", "", "16000002"),
-               "hall-3": ("Jansen, Cor", "2100", "NED", "MF", "16000003", "Gras, Gus", "1900",
-                          "NED", "", "16000007"),
-               "spare-1": ("Hop, Hanna", "1850", "SUR", "", "16000008", "Bos, Dirk", "2050",
-                           "BEL", "", "16000004")}
     results = {"hall-1": ("1-1", "draw_agreed"), "hall-2": ("2-0", "time forfeit"),
                "hall-3": ("2-0", "resignation"), "spare-1": ("0-2", "resignation")}
-    games = read_games(files["pdn"])
-    assert [g.headers for g in games] == [
-        tags("1", board, date, clock, players[board], results[board], ids[board])
-        for board in ("hall-1", "hall-2", "hall-3", "spare-1")]
-    assert [g.move_texts for g in games] == [sheets[b] for b in ("hall-1", "hall-2", "hall-3",
-                                                                 "spare-1")]
+    pairs = {"hall-1": (1, 5), "hall-2": (6, 2), "hall-3": (3, 7), "spare-1": (8, 4)}
+    games = check_pdn(files["pdn"], "1", start, pairs, results, ids, sheets)
     assert all(len(g.moves) >= 60 for g in games)
     # The arbiter's notes and the players' declarations, each after its move; a %clk after
     # every move.
@@ -526,8 +521,8 @@ def check_round_1(files: dict[str, str], sheets: dict[str, list[str]], ids: dict
     # pydraughts: every game, its moves, result and players.
     theirs = PDNReader(pdn_text=files["pdn"]).games
     assert [(g.moves, g.game_ending, g.tags["White"], g.get_ratings()) for g in theirs] == [
-        (sheets[b], results[b][0], players[b][0], [players[b][1], players[b][6]])
-        for b in ("hall-1", "hall-2", "hall-3", "spare-1")]
+        (sheets[b], results[b][0], PLAYERS[white][0], [PLAYERS[white][1], PLAYERS[black][1]])
+        for b, (white, black) in pairs.items()]
     # py-draughts (a venv of its own: .ci/test): each game replayed to its last position.
     python = os.environ.get("DRAUGHTSBOARD_PY_DRAUGHTS")
     if not python:
@@ -573,22 +568,11 @@ def check_round_2(files: dict[str, str], sheets: dict[str, list[str]], ids: dict
         ["round import by root", "rename", "hall-3", "hall-3: names corrected to Kok, "
          "Eva-Maria", "names corrected by a re-imported list"],
         ["round import by root", "import", "*", "round 2 Club evening 2026 imported", ""]]
-    date = time.strftime("%Y.%m.%d", time.localtime(start))
-    clock = time.strftime("%H:%M:%S", time.localtime(start))
-    players = {"hall-1": ("Jansen, Cor", "2100", "NED", "MF", "16000003", "Mol, Fred", "1950",
-                          "NED", "", "16000006"),
-               "hall-2": ("Bos, Dirk", "2050", "BEL", "", "16000004", "Smit, Ann", "2210",
-                          "NED", "GMI", "16000001"),
-               "hall-3": ("Kok, Eva-Maria", "2000", "NED", "", "16000005", "de Vries, Bob",
-                          "2150", "NED", "", "16000002")}
     results = {"hall-1": ("1-1", "draw_agreed"), "hall-2": ("2-0", "resignation"),
                "hall-3": ("0-2", "resignation")}
-    games = read_games(files["pdn"])
-    assert [g.headers for g in games] == [
-        tags("2", board, date, clock, players[board], results[board], ids[board])
-        for board in ("hall-1", "hall-2", "hall-3")]
-    assert [g.move_texts for g in games] == [sheets[b] for b in ("hall-1", "hall-2",
-                                                                 "hall-3")]
+    games = check_pdn(files["pdn"], "2", start, {"hall-1": (3, 6), "hall-2": (4, 1),
+                                                  "hall-3": (5, 2)}, results, ids, sheets,
+                      renamed={5: "Kok, Eva-Maria"})
     assert [notes(g) for g in games] == [
         [(len(sheets["hall-1"]), "draw offered by White, accepted by Black")],
         [(len(sheets["hall-2"]), "Black resigned")],
@@ -641,11 +625,28 @@ def check_audit(entries: list[dict[str, Any]], misread: tuple[int, str],
         ("import", "*", {}, "", "round 2 Club evening 2026 imported")]
 
 
-def tags(number: str, board: str, date: str, clock: str, players: tuple[str, ...],
-         result: tuple[str, str], game_id: str) -> dict[str, str]:
+def check_pdn(text: str, number: str, start: float, pairs: dict[str, tuple[int, int]],
+              results: dict[str, tuple[str, str]], ids: dict[str, str],
+              sheets: dict[str, list[str]], renamed: dict[int, str] | None = None
+              ) -> list[Any]:
+    """The round's PDN as the project reads it: each board's game (``pairs``: the players'
+    starting ranks) with its tags and the moves of the score sheets; the games."""
+    date = time.strftime("%Y.%m.%d", time.localtime(start))
+    clock = time.strftime("%H:%M:%S", time.localtime(start))
+    games = read_games(text)
+    assert [g.headers for g in games] == [
+        tags(number, board, date, clock, pairs[board], results[board], ids[board],
+             renamed or {}) for board in pairs]
+    assert [g.move_texts for g in games] == [sheets[board] for board in pairs]
+    return games
+
+
+def tags(number: str, board: str, date: str, clock: str, pair: tuple[int, int],
+         result: tuple[str, str], game_id: str, renamed: dict[int, str]) -> dict[str, str]:
     """A rated game's PDN tags, as the round's export writes them."""
-    (white, white_rating, white_federation, white_title, white_id, black, black_rating,
-     black_federation, black_title, black_id) = players
+    white, white_rating, white_federation, white_title, white_id = PLAYERS[pair[0]]
+    black, black_rating, black_federation, black_title, black_id = PLAYERS[pair[1]]
+    white, black = renamed.get(pair[0], white), renamed.get(pair[1], black)
     found = {"Event": "Club evening 2026", "Site": "Utrecht NED", "Date": date,
              "Round": number, "White": white, "Black": black, "Result": result[0],
              "GameType": "20,W,10,10,N2,0", "Time": clock, "TimeControl": "300+3",
