@@ -29,7 +29,6 @@ from redis.exceptions import RedisError
 from engine.variant import VARIANTS
 from firmware_host.digits import whole_number, whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
-from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament import arbiter
 from firmware_host.web import broadcast, control, liveness
@@ -282,7 +281,7 @@ class Site:
 
     async def game_pdn(self, request: web.Request) -> web.Response:
         game = await self._game(request)
-        return _pdn(render_game(game), f"{game.board_id}_{game.game_id}.pdn")  # (moves or not)
+        return _pdn(broadcast.render_games([game]), f"{game.board_id}_{game.game_id}.pdn")
 
     async def _game(self, request: web.Request) -> GameRecord:
         board_id = _board_id(request)

@@ -416,9 +416,11 @@ def test_a_club_evening(hands: int, redis_server: RedisServer, tmp_path: Path,
                                     decision="forfeit:white", reason="Gras did not come"))
         second = ("hall-1", "hall-2", "hall-3")
         e.beat(("hall-1", "hall-3"), 2)
-        # The broadcast while hall-2 waits for its first move: the two games with moves.
+        # The broadcast while hall-2 waits for its first move: pydraughts reads every game,
+        # hall-2's (no move yet) last.
         broadcast = PDNReader(pdn_text=await e.get("/broadcast/round/2.pdn")).games
-        assert [g.moves for g in broadcast] == [e.sheets["hall-1"], e.sheets["hall-3"]]
+        assert [(g.tags["Board"], g.moves) for g in broadcast] == [
+            ("hall-1", e.sheets["hall-1"]), ("hall-3", e.sheets["hall-3"]), ("hall-2", [])]
         e.beat(second)
         replies.append(await e.post("/arbiter/hold", board="hall-2",
                                     reason="Smit claims a disturbance"))

@@ -527,7 +527,10 @@ def test_the_console_imports_a_trf_and_finds_a_board_in_the_hall(
         "Reason: not here at 20:30.")
     browser.save_screenshot(str(SHOTS / "web-arbiter-import-phone.png"))
     browser.find_element(By.ID, "arb-confirm-yes").click()
+    # What the board did: nothing was needed (its game, set up before the import, is not
+    # the round's); the pairing waiting on it is withdrawn.
     wait.until(lambda b: _text_of(b, "#arb-status") ==
-               "Sent to hall-1: a forfeit (Hop, Hanna – Smit, Ann); its pairing withdrawn")
+               "hall-1: forfeit, Black did not come: kept with the round (no game of the "
+               "round on the board to end)")
     wait.until(lambda b: _text_of(b, "#arb-hall-1 dd.result") ==
                "Black did not come: White wins by forfeit")
