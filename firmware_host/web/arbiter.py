@@ -92,6 +92,7 @@ from firmware_host.web.arbiter_words import (
     MOVED_ON,
     NOT_READY,
     RESULT_CHOICES,
+    ROUND_DECISIONS,
     SCRIPT_WORDS,
     SIDES,
     STARTED,
@@ -564,14 +565,16 @@ class ArbiterSite:
                **data: object) -> web.Response:
         """A decision's reply: the decision and the boards' answers, in the requester's words;
         200 when every board carried it out, 409 when a board refused it, 503 when one was not
-        reached or did not answer (the JSON says each board's ``answers``)."""
+        reached or did not answer (the JSON says each board's ``answers``). A hall's pause and
+        a round's decision stand whatever an offline board was told: 200."""
         tr = viewer(request)
         answers = {b: a.to_data() for b, a in decided.answers.items()}
         message = answered(decision_words(entry, tr), answers, str(entry["action"]), tr)
         body = {"message": message, "id": decided.id, "answers": answers, **data}
-        if decided.done or (str(entry["action"]) in ("pause_all", "resume_all")
+        if decided.done or (str(entry["action"]) in ("pause_all", "resume_all",
+                                                     *ROUND_DECISIONS)
                             and not decided.boards(arbiter.REFUSED, arbiter.NO_ANSWER)):
-            return web.json_response({"ok": True, **body})  # (an offline board follows the hall)
+            return web.json_response({"ok": True, **body})  # (an offline board follows)
         status = 409 if decided.boards(arbiter.REFUSED) else 503
         return web.json_response({"ok": False, "error": message, **body}, status=status)
 

@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from firmware_host.feedback.texts import WORDS, render
 from firmware_host.i18n import ENGLISH, N_, NN_, Translator
 
-__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECISION_CHOICES", "IMPORTED",
-           "MOVED_ON", "NOT_READY", "RESULT_CHOICES", "SCRIPT_WORDS", "SIDES", "STARTED",
+__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECISION_CHOICES", "IMPORTED", "MOVED_ON",
+           "NOT_READY", "RESULT_CHOICES", "ROUND_DECISIONS", "SCRIPT_WORDS", "SIDES", "STARTED",
            "TERMINATIONS", "answered", "audit_words", "decision_words", "refusal_words",
            "result_words", "sent_to"]
 
@@ -96,6 +96,11 @@ ANSWER_WORDS = {
     "not_needed": N_("{decision}: kept with the round (no game of the round on the board to "
                      "end)"),
 }
+#: A round's decision (a forfeit, a bye) stands with the round: its words when the board, offline,
+#: was not told (its waiting game is the arbiter's to end once it is back).
+ROUND_DECISIONS = ("forfeit", "double_forfeit", "bye")
+KEPT_OFFLINE = N_("{decision}: kept with the round; not sent, the board is offline (adjudicate "
+                  "its game once it is back)")
 #: The answers of several boards (a hall's pause, a round's start), each with its boards.
 MANY_ANSWERS = {
     "done": N_("done on {boards}"),
@@ -163,8 +168,10 @@ def answered(decision: str, answers: Mapping[str, Mapping[str, object]], action:
     if len(answers) == 1 and action not in HALL_OFFLINE and action != "start_round":
         (answer,) = answers.values()
         key = str(answer.get("answer"))
-        return tr.gettext(ANSWER_WORDS.get(key, ANSWER_WORDS["no_answer"])).format(
-            decision=decision, why=refusal_words(answer, tr))
+        words = ANSWER_WORDS.get(key, ANSWER_WORDS["no_answer"])
+        if key == "not_reached" and action in ROUND_DECISIONS:
+            words = KEPT_OFFLINE
+        return tr.gettext(words).format(decision=decision, why=refusal_words(answer, tr))
     parts = []
     for key in ("done", "refused", "not_reached", "no_answer"):
         boards = sorted(b for b, a in answers.items() if a.get("answer") == key)
