@@ -46,7 +46,6 @@ from engine import Board, Move
 from engine.pdn import read_games
 from engine.types import Color
 from firmware_host.cli import main
-from firmware_host.remote.commands import commands_key
 from firmware_host.store.keys import BoardKeys
 from firmware_host.web.app import WebSettings, build_app
 from firmware_host.web.arbiter import ArbiterKeys
@@ -267,7 +266,7 @@ def test_a_club_evening(hands: int, redis_server: RedisServer, tmp_path: Path,
             "  hall-3: Jansen, Cor - Gras, Gus  (added)\n"
             "  hall-4: Hop, Hanna - Bos, Dirk  (added)\n")
         replies = [await e.post("/arbiter/start-round", round="1")]
-        ((_, sent),) = sync.xrange(commands_key("hall-1"))
+        ((_, sent),) = sync.xrange(BoardKeys("hall-1").commands)
         starts["1"] = float(sent[b"time"])
         e.beat(BOARDS, 8)
 
@@ -410,7 +409,7 @@ def test_a_club_evening(hands: int, redis_server: RedisServer, tmp_path: Path,
         replies = [await e.post("/arbiter/import", data=data, round="2", prefix="hall-",
                                 confirm="1", digest=preview["digest"]),
                    await e.post("/arbiter/start-round", round="2")]
-        ((_, sent), *_) = sync.xrevrange(commands_key("hall-1"), count=1)
+        ((_, sent), *_) = sync.xrevrange(BoardKeys("hall-1").commands, count=1)
         starts["2"] = float(sent[b"time"])
         replies.append(await e.post("/arbiter/decide", board="hall-4",
                                     decision="forfeit:white", reason="Gras did not come"))

@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from firmware_host.cli import main
-from firmware_host.remote.commands import parse_command
+from firmware_host.remote.reader import parse_command
 from tests.firmware_host.tournament.test_club_evening import pair_round_2
 from tests.redis_server import RedisServer
 
