@@ -66,7 +66,7 @@ from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 from firmware_host.digits import is_whole_number
 from firmware_host.i18n import N_
 from firmware_host.store.client import Command, text
-from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, round_key
+from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, board_order, round_key
 from firmware_host.store.records import arbiter_op
 from firmware_host.store.replies import newest_id, pairs, stream_entries
 from firmware_host.terms.commands import MAX_HEADER_LENGTH, STREAM_LENGTH
@@ -197,7 +197,8 @@ class Decided:
 
     def boards(self, *answers: str) -> list[str]:
         """The boards that answered one of ``answers``, in order."""
-        return sorted(b for b, a in self.answers.items() if a.answer in answers)
+        return sorted((b for b, a in self.answers.items() if a.answer in answers),
+                      key=board_order)
 
     @property
     def done(self) -> bool:
@@ -308,13 +309,13 @@ async def decide(client: Redis, online: Mapping[str, bool], fields: Mapping[str,
     entry_id = await audit(client, who, action, board, reason, **(detail or {}))
     answers: dict[str, Answer] = {b: Answer(NOT_REACHED) for b, up in online.items() if not up}
     answers.update({b: Answer(NOT_NEEDED) for b in not_needed})
-    reached = sorted(b for b, up in online.items() if up)
+    reached = sorted((b for b, up in online.items() if up), key=board_order)
     if reached:
         answers.update(await _send_and_wait(client, reached, fields, entry_id, wait_s, also,
                                              time.time() if now is None else now))
     elif also:
         await run_commands(client, also)
-    ordered = sorted(answers.items())
+    ordered = sorted(answers.items(), key=lambda item: board_order(item[0]))
     for start in range(0, len(ordered) or 1, ANSWERS_AN_ENTRY):  # (16 KB an entry at most)
         await client.rpush(AUDIT, audit_entry(
             who, "answer", board, "", time.time(), of=entry_id,
@@ -385,7 +386,7 @@ async def pause_all(client: Redis, online: Mapping[str, bool], who: str, reason:
     await store_hall(client, HallState(True, time.time(), reason=why))
     return await decide(client, online, {"name": "hall", "value": "pause"}, who=who,
                         action="pause_all", board="*", reason=why, wait_s=wait_s,
-                        detail={"boards": sorted(online)})
+                        detail={"boards": sorted(online, key=board_order)})
 
 
 async def resume_all(client: Redis, online: Mapping[str, bool], who: str, reason: str = "",
@@ -396,7 +397,7 @@ async def resume_all(client: Redis, online: Mapping[str, bool], who: str, reason
     await clear_hall(client)
     return await decide(client, online, {"name": "hall", "value": "resume"}, who=who,
                         action="resume_all", board="*", reason=why, wait_s=wait_s,
-                        detail={"boards": sorted(online)})
+                        detail={"boards": sorted(online, key=board_order)})
 
 
 async def hold(client: Redis, board: str, online: bool, who: str, reason: str,

@@ -66,7 +66,7 @@ from redis.exceptions import ResponseError
 from firmware_host.digits import whole_number_or
 from firmware_host.feedback.texts import said_everywhere
 from firmware_host.i18n import N_, Translator
-from firmware_host.store.keys import ROUND_INDEX
+from firmware_host.store.keys import ROUND_INDEX, board_order
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.commands import MAX_HEADER_LENGTH
 from firmware_host.tournament import arbiter
@@ -586,7 +586,7 @@ class ArbiterSite:
         decided = await arbiter.pause_all(self.client, online, who, form.get("reason", ""),
                                           self.wait_s)
         return self._reply(request, decided, {"action": "pause_all", "board": "*"},
-                           boards=sorted(online))
+                           boards=sorted(online, key=board_order))
 
     async def resume_all(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
@@ -595,7 +595,7 @@ class ArbiterSite:
         decided = await arbiter.resume_all(self.client, online, who, form.get("reason", ""),
                                            self.wait_s)
         return self._reply(request, decided, {"action": "resume_all", "board": "*"},
-                           boards=sorted(online))
+                           boards=sorted(online, key=board_order))
 
     async def hold(self, request: web.Request, who: str, form: dict[str, str]) -> web.Response:
         """Hold one board's clock (a claim): no move counts until it is released."""
@@ -621,7 +621,7 @@ class ArbiterSite:
         number = form.get("round", "").strip()
         pairings = await arbiter.round_pairings(self.client, number)
         known = set(await self.reader.boards())
-        alive = await liveness.read(self.client, sorted(known), self.clock())
+        alive = await liveness.read(self.client, sorted(known, key=board_order), self.clock())
         ready: list[str] = []
         why: dict[str, str] = {}  # board: msgid of why not, its {round} put in after
         for pairing in pairings:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from firmware_host.feedback.texts import WORDS, render
 from firmware_host.i18n import ENGLISH, N_, NN_, Translator
+from firmware_host.store.keys import board_order
 
 __all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECISION_CHOICES", "IMPORTED", "MOVED_ON",
            "NOT_READY", "RESULT_CHOICES", "ROUND_DECISIONS", "SCRIPT_WORDS", "SIDES", "STARTED",
@@ -174,7 +175,8 @@ def answered(decision: str, answers: Mapping[str, Mapping[str, object]], action:
         return tr.gettext(words).format(decision=decision, why=refusal_words(answer, tr))
     parts = []
     for key in ("done", "refused", "not_reached", "no_answer"):
-        boards = sorted(b for b, a in answers.items() if a.get("answer") == key)
+        boards = sorted((b for b, a in answers.items() if a.get("answer") == key),
+                        key=board_order)
         if not boards:
             continue
         if key == "refused":
