@@ -15,7 +15,12 @@ What a relay needs (lidraughts' ``modules/relay``, docs/broadcast.md):
   players (``Misplaced``), or that has fewer games than chapters (``Missing``). So each board
   keeps its place: an imported round's boards in the pairing list's order (every event's, in
   the events' name order), the board's game of the round, or the pairing's tags while it has
-  none yet (:func:`waiting`); otherwise the boards in id order.
+  none yet (:func:`waiting`); otherwise the boards in id order. A game without a move keeps
+  its place too, though pydraughts (0.6.7) reads no game of a file after one without moves:
+  moving it to the end would move every game after it at its first move, and the relay would
+  refuse the file until the round's last first move. The archive's files (``/games.pdn``, a
+  game's ``.pdn``: :func:`render_games`), read by programs rather than relays, put those games
+  last.
 - **At most 64 games a file** (:data:`RELAY_GAMES`, a study's chapters): ``?part=2`` serves the
   next 64 (one relay per part).
 - **A fast answer** (a relay gives up after 4 s): the games are read from Redis only when their
@@ -37,13 +42,16 @@ from typing import TypeVar
 
 from redis.asyncio import Redis
 
+from engine.outcome import Outcome, Termination
+from engine.types import Color
+from engine.variant import find_variant
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.settings import Mode
 from firmware_host.tournament.arbiter import ArbiterError, stored_rounds
 from firmware_host.tournament.pairing import Pairing
-from firmware_host.tournament.rounds import is_the_game
+from firmware_host.tournament.rounds import BoardDecision, is_the_game
 from firmware_host.web.reader import Reader
 
 __all__ = ["RELAY_GAMES", "Broadcast", "NoSuchBoard", "Records", "Renderings", "etag",
@@ -69,8 +77,10 @@ class NoSuchBoard(LookupError):
 
 
 def render_games(games: Sequence[GameRecord]) -> str:
-    """The games as one multi-game PDN text (empty text for none)."""
-    return "\n".join(render_game(game) for game in games)
+    """The games as one multi-game PDN text (empty text for none), those with a move first
+    (the archive's files: pydraughts reads no game after one without moves)."""
+    ordered = [game for game in games if game.moves] + [g for g in games if not g.moves]
+    return "\n".join(render_game(game) for game in ordered)
 
 
 def part_of(games: Sequence[T], part: int) -> list[T]:
@@ -89,17 +99,33 @@ def last_modified(games: Sequence[GameRecord]) -> float:
     return max((max([g.created, *(m.time for m in g.moves)]) for g in games), default=0.0)
 
 
-def waiting(pairing: Pairing, variant: str) -> GameRecord:
+def waiting(pairing: Pairing, variant: str, decision: BoardDecision | None = None
+            ) -> GameRecord:
     """The game a pairing names while its board has none yet: the pairing's tags and the
-    board, no move (a relay shows the pairing, at its place, from the round's start).
+    board, no move (a relay shows the pairing, at its place, from the round's start); with the
+    arbiter's ``decision`` that no game is played there, its result (a forfeit: the player who
+    came wins; a bye: its player; neither came: 0-0).
 
     >>> waiting(Pairing("b1", "Ann", "Bob", "2"), "international").headers["White"]
     'Ann'
+    >>> waiting(Pairing("b1", "Ann", "Bob", "2"), "international",
+    ...         BoardDecision("forfeit", "black")).result
+    '2-0'
     """
     headers = {"Date": "????.??.??", "Time": "??:??:??",  # (PDN's unknown: not begun)
                **pairing.headers(), "Board": pairing.board}
-    return GameRecord(game_id="", board_id=pairing.board, headers=headers, variant=variant,
-                      start_fen=None, mode="record", created=0.0)
+    record = GameRecord(game_id="", board_id=pairing.board, headers=headers, variant=variant,
+                        start_fen=None, mode="record", created=0.0)
+    if decision is not None:
+        gametype = find_variant(variant).pdn_gametype
+        if decision.kind == "double_forfeit":
+            record.result, record.termination = "0-0", Termination.FORFEIT.value
+        else:
+            named = Color.WHITE if decision.side == "white" else Color.BLACK
+            winner = named.opponent if decision.kind == "forfeit" else named
+            record.result = Outcome(Termination.FORFEIT, winner, gametype=gametype).result()
+            record.termination = Termination.FORFEIT.value
+    return record
 
 
 #: Where a game's log stands: the newest entry of its log and of its amendments.
@@ -226,9 +252,11 @@ class Broadcast:
         """The games as one multi-game PDN text, each rendered once while it does not change."""
         return self.renderings.text(games)
 
-    async def _pairings(self, round_: str) -> list[Pairing]:
+    async def _pairings(self, round_: str) -> list[tuple[Pairing, BoardDecision | None]]:
+        """The imported round's pairings, each with the arbiter's decision there (if any)."""
         try:
-            return [p for stored in await stored_rounds(self.client, round_)
+            return [(p, stored.decisions.get(p.board))
+                    for stored in await stored_rounds(self.client, round_)
                     for p in stored.pairings]
         except ArbiterError:
             return []
@@ -238,8 +266,9 @@ class Broadcast:
         """Each board's game of the round, at the board's place (a waiting pairing's tags
         while its board has no game of the round yet, or has not joined the hall yet)."""
         pairings = await self._pairings(round_)
+        decisions = {p.board: d for p, d in pairings}
         places: list[tuple[str, Pairing | None]] = (
-            [(p.board, p) for p in pairings if not board or p.board == board] if pairings
+            [(p.board, p) for p, _ in pairings if not board or p.board == board] if pairings
             else [(b, None) for b in boards if not board or b == board])
         newest = await self.reader.newest_game_ids([b for b, _ in places], ROUND_LOOK_BACK)
         seen: list[list[GameRecord | None]] = [[] for _ in places]
@@ -259,7 +288,7 @@ class Broadcast:
             elif pairing is not None:
                 latest = next((r for r in records if r is not None), None)
                 out.append(waiting(pairing, DEFAULT_VARIANT if latest is None
-                                   else latest.variant))
+                                   else latest.variant, decisions.get(pairing.board)))
         return out
 
 
