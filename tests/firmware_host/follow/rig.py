@@ -3,54 +3,31 @@ lights."""
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
-from board_io.clock import VirtualClock
 from engine import Move
-from firmware_host.app.notify import Notifier
-from firmware_host.app.service import Service, Wiring, build_service
-from firmware_host.config import Config
 from firmware_host.follow.follower import Following
 from firmware_host.game.types import State
+from tests.firmware_host.web.harness import BoardRig
 
 __all__ = ["FollowingBoard"]
 
 
-class FollowingBoard:
+class FollowingBoard(BoardRig):
     """``draughtsboard run --follow SOURCE`` on the simulated board, in virtual time: the test
     polls the source (:meth:`poll`) where the service's thread would."""
 
     def __init__(self, source: str, directory: Path, *, url: str = "memory",
                  board_id: str = "follower", variant: str = "international") -> None:
-        self.stack = ExitStack()
-        self.clock = VirtualClock()
-        self.events: list[dict[str, Any]] = []
-        config = Config.from_mapping({
-            "game": {"variant": variant}, "follow": {"source": source},
-            "board": {"id": board_id},
-            "store": {"url": url, "games_dir": str(directory / "games"),
-                      "spool_dir": str(directory / "spool")}})
-        self.service: Service = build_service(config, self.stack, Wiring(
-            clock=self.clock, virtual_time=True, notifier=Notifier(environ={}),
-            listeners=[self.events.append]))
-        assert self.service.sim is not None and self.service.follow is not None
-        self.sim = self.service.sim
+        super().__init__(url, board_id, directory, mode="play", variant=variant,
+                         extra={"follow": {"source": source}})
+        assert self.service.follow is not None
         self.follow: Following = self.service.follow
-        self.run(1.0)
 
-    @property
-    def session(self) -> Any:
-        return self.service.session
-
-    def run(self, seconds: float) -> None:
-        period = self.service.scan_period
-        end = self.clock.monotonic() + seconds
-        while self.clock.monotonic() < end:
-            now = self.clock.monotonic() + period
-            self.clock.set(now)
-            self.service.controller.step(now)
+    def beat(self, state: str = "running") -> None:
+        """A heartbeat where there is a Redis (none with the memory store)."""
+        if self.url != "memory":
+            super().beat(state)
 
     def poll(self) -> None:
         self.follow.poll()
@@ -73,6 +50,3 @@ class FollowingBoard:
         self.sim.place(move.destination)
         self.run(1.0)
         return move
-
-    def close(self) -> None:
-        self.stack.close()
