@@ -54,6 +54,8 @@ KEPT_HEADERS = ("Retry-After",)
 DETAILS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), message) for pattern, message in (
         (r"no such board", N_("There is no such board in this hall.")),
+        (r"part: a whole number 1\.\.1000 \(the games 64 at a time: part 2 is the 65th to "
+         r"the 128th\)", N_("part: a whole number from 1 (part 2: the games 65 to 128).")),
         (r"no such game", N_("There is no such game in the archive.")),
         (r"bad board id", N_("That is not the name of a board.")),
         (r"the board has no game yet", N_("This board has no game yet.")),
