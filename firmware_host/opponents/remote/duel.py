@@ -75,9 +75,9 @@ def answer(job: EngineJob, partner: Partner, at: float) -> EngineResult | None:
     time left; None: not written yet (or not a move there: logged).
 
     >>> board = Board("international")
-    >>> partner = Partner(1, {1: Played(1, 1, "32-28", "B:W28,31-50,32-49:B1-20", 299.0)})
-    >>> answer(EngineJob(1, Purpose.REPLY, board), partner, 0.0) is None  # a FEN not its own
-    True
+    >>> right = Played(1, 1, "32-28", "B:W28,31,33-50:B1-20", 299.0)
+    >>> answer(EngineJob(1, Purpose.REPLY, board), Partner(1, {1: right}), 0.0).clock
+    299.0
     """
     played = partner.moves.get(len(job.board.move_stack) + 1)
     if played is None:
@@ -90,7 +90,13 @@ def answer(job: EngineJob, partner: Partner, at: float) -> EngineResult | None:
                   played.ply, exc)
         return None
     board.push(move)
-    if board.fen() != Board(board.variant, fen=played.fen).fen():
+    try:
+        said = Board(board.variant, fen=played.fen).fen()
+    except ValueError as exc:  # (the partner's entry names no position)
+        log.error("duel: the partner's move %s at ply %d leads to no position: %s",
+                  played.pdn, played.ply, exc)
+        return None
+    if board.fen() != said:
         log.error("duel: the partner's move %s at ply %d leads to %s there, %s here",
                   played.pdn, played.ply, played.fen, board.fen())
         return None

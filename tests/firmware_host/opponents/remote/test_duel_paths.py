@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import fakeredis
+import pytest
 
 from board_io.clock import VirtualClock
 from engine import Board
 from engine.types import Color
-from firmware_host.opponents.remote.duel import Duel, Link, RemoteOpponent
+from firmware_host.opponents.remote.duel import Duel, Link, Partner, RemoteOpponent, answer
 from firmware_host.opponents.remote.entries import Played
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
@@ -64,3 +65,14 @@ def test_an_entry_of_a_game_not_known_yet_asks_for_a_whole_poll() -> None:
     black = _duel(client, "b", "a", Color.BLACK, [])
     black.heard([Played(1, 1, "32-28", "B:W28,31-50:B1-20", None)])
     assert black._full.is_set() and black._wake.is_set()
+
+
+@pytest.mark.logs_errors  # (each refusal is said at ERROR: the game cannot go on)
+@pytest.mark.parametrize(("pdn", "fen"), [
+    ("32-28", "B:W27,31-50:B1-20"),        # a position not the move's
+    ("32-28", "B:W28,31-50,32-49:B1-20"),  # no position at all (a square twice)
+    ("33-27", "B:W27,31,32,34-50:B1-20"),  # no move there
+])
+def test_a_partner_s_move_that_does_not_fit_is_not_played(pdn: str, fen: str) -> None:
+    wrong = Partner(1, {1: Played(1, 1, pdn, fen, 299.0)})
+    assert answer(EngineJob(1, Purpose.REPLY, Board("international")), wrong, 0.0) is None
