@@ -23,11 +23,6 @@ from engine import Board
 from firmware_host.game.commands import BUTTON_COMMANDS
 from firmware_host.game.session import Session
 from firmware_host.game.types import (
-    Command,
-    CommandName,
-    EngineResult,
-    Mode,
-    Purpose,
     Reevaluate,
     SessionConfig,
     SessionEvent,
@@ -37,6 +32,9 @@ from firmware_host.game.types import (
 )
 from firmware_host.game.view import LAYERS
 from firmware_host.store import open_store
+from firmware_host.terms.commands import Command, CommandName
+from firmware_host.terms.jobs import EngineResult, Purpose
+from firmware_host.terms.settings import Mode
 
 #: One instance of every event type the session handles.
 EXAMPLES: dict[type, Callable[[float], SessionEvent]] = {
