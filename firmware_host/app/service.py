@@ -61,11 +61,15 @@ from engine.variant import Variant, find_variant
 from firmware_host.app import logsetup
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
+from firmware_host.coach.analyst import Analyst, IdleAnalyst
+from firmware_host.coach.jobs import AnalysisQueue
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
     CLOCK_DISPLAY_WHITE,
+    COACH_ANALYSE,
+    COACH_DEPTH,
     ENGINE_SEED,
     GAME_BALLOT,
     LOG_LEVEL,
@@ -141,6 +145,9 @@ class Wiring:
     pdn_files: bool = True
     #: What stands on a simulated board at start (None: the start position of ``fen``).
     occupied: frozenset[int] | None = None
+    #: The coach's analysis after the game as ``coach.analyse`` says (False: none, as in
+    #: scripted runs, whose games must not start a search on a thread of their own).
+    coach: bool = False
 
 
 class Service:
@@ -150,7 +157,7 @@ class Service:
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
-                 display: ClockDisplay | None = None) -> None:
+                 display: ClockDisplay | None = None, coach: IdleAnalyst | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -172,6 +179,9 @@ class Service:
             keepalive.on_lost = self._lost
         #: The clock display the players read (None: none).
         self.display = display
+        #: The board's analyst of finished games (None: ``coach.analyse`` off, or a scripted
+        #: run).
+        self.coach = coach
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
@@ -262,7 +272,8 @@ def run_service(options: RunOptions) -> int:
     listeners = [json_printer(sys.stdout)] if options.events == "json" else []
     try:
         with ExitStack() as stack:
-            service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners))
+            service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners,
+                                                          coach=True))
             service.serve(stop)
     except ConfigError as exc:  # a backend's option: one line naming the file and the key
         print(f"draughtsboard: {exc.in_file(config.source)}", file=sys.stderr)
@@ -327,6 +338,9 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)
+    coach = _coach(config, stack, store) if wiring.coach else None
+    if coach is not None:  # the analysis after the game, while the board is idle
+        session.subscribe(coach.listener())
     open_voice(config, stack, session)  # [voice] enabled: spoken off the scan thread
     controller = Controller(session, scanner, clock=clock, leds=leds, resume=wiring.resume,
                             events=events)
@@ -340,7 +354,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     period = 1.0 / config[SCAN_HZ]
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
-                   transform=config[TRANSFORM], keepalive=keepalive, display=clock_display)
+                   transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
+                   coach=coach)
 
 
 @dataclass(frozen=True)
@@ -371,6 +386,24 @@ def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
     client = sync_client(url, socket_timeout=BLOCK_MS / 1000 + 2, socket_connect_timeout=2)
     stack.callback(client.close)
     return client
+
+
+def _coach(config: Config, stack: ExitStack, store: RedisStore) -> IdleAnalyst | None:
+    """The board's analyst (``coach.analyse``: idle or queue), started; None: off."""
+    choice = config[COACH_ANALYSE]
+    if choice == "off":
+        return None
+    url = config[STORE_URL]
+    if isinstance(store.client, redis.Redis) and url == "memory":
+        client = store.client  # the in-memory store: its one fakeredis
+    else:
+        client = sync_client(url, socket_timeout=2, socket_connect_timeout=2)
+        stack.callback(client.close)
+    queue = AnalysisQueue(client, config[BOARD_ID])
+    analyst = IdleAnalyst(Analyst(queue, config[COACH_DEPTH]), store.load_game,
+                          analyse=choice == "idle")
+    stack.enter_context(analyst)
+    return analyst.start()
 
 
 def _command_reader(client: redis.Redis, board_id: str, controller: Controller[Session],
