@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from firmware_host.store.acl import POWERS, main, read_passwords
 from firmware_host.coach.jobs import GROUP
+from firmware_host.store.acl import POWERS, main, read_passwords
 from firmware_host.store.keys import (
     AUDIT,
     BOARDS,

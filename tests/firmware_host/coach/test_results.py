@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from engine.analysis import CEILING
 from firmware_host.coach.results import AnalysisError, MoveMark, StoredAnalysis
 
 GOOD = StoredAnalysis("b1", "g1", "international", 8, "draughtsboard 0.1.0 compiled", "0.00", (
@@ -16,7 +17,7 @@ GOOD = StoredAnalysis("b1", "g1", "international", 8, "draughtsboard 0.1.0 compi
 
 def test_round_trip() -> None:
     assert StoredAnalysis.parse(GOOD.to_json()) == GOOD
-    assert [m.white_value() for m in GOOD.moves] == [10, 105, 1000]
+    assert [m.white_value() for m in GOOD.moves] == [10, 105, CEILING]
 
 
 def _with(**change: object) -> str:
