@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from importlib import resources
 from typing import Final
 
@@ -53,14 +54,19 @@ __all__ = [
     "DEPTH",
     "MAN",
     "WIN",
+    "Progress",
     "Puzzle",
+    "Verdict",
     "collect",
     "collection_file",
     "find",
     "king_value",
     "load",
+    "mistakes",
     "read_collection",
+    "reply",
     "select",
+    "verdict",
     "write_collection",
 ]
 
@@ -361,6 +367,155 @@ def _stopped_by_its_own_capture(board: Board, move: Move) -> bool:
     fen = after.fen()
     again = Board(variant, fen=("B" if fen[0] == "W" else "W") + fen[1:])
     return any(m.is_capture and m.origin == move.destination for m in again.legal_moves)
+
+
+# --- solving one ----------------------------------------------------------------------------
+
+
+class Progress(Enum):
+    """Where a solver stands after a move of theirs."""
+
+    GOING = "going"
+    SOLVED = "solved"
+    WRONG = "wrong"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A solver's move judged: ``progress``; for a wrong one, the defender's ``refutation``
+    (the line that shows the move wins nothing, from the position after it)."""
+
+    progress: Progress
+    refutation: tuple[Move, ...] = ()
+
+
+def _played(puzzle: Puzzle, moves: Sequence[Move]) -> Board:
+    board = puzzle.board()
+    for move in moves:
+        board.push(move)
+    return board
+
+
+def verdict(puzzle: Puzzle, moves: Sequence[Move]) -> Verdict:
+    """The solver's last move judged, ``moves`` being the play from the puzzle's position
+    (its length odd: the solver moved last).
+
+    The line's move is right; another is right where it still wins what the puzzle wins within
+    the depth left (a second way later in the line: the first move is the only one, by the
+    puzzle's claim). Solved: the defender has no move, or a man (at least) is won and nothing
+    is left to find (after each capture the defender must make, no capture of the solver's is
+    due: the recapture that closes a line is the defender's), or the line's last move of the
+    solver's is played (an ending won by quiet moves) with the win kept.
+
+    >>> puzzle = load("international")[0]
+    >>> verdict(puzzle, puzzle.line[:1]).progress in (Progress.GOING, Progress.SOLVED)
+    True
+
+    Raises:
+        ValueError: ``moves`` ends with the defender's move.
+    """
+    if len(moves) % 2 == 0:
+        raise ValueError("the solver has not moved: nothing to judge")
+    board = _played(puzzle, moves)
+    prover = _Prover(puzzle.variant)
+    start = puzzle.board()
+    solver = int(start.turn)
+    now = prover.material(*start.bitboards(), solver)
+    if _made(board, prover, solver, now + min(puzzle.gain, MAN)):
+        return Verdict(Progress.SOLVED)
+    # The line's last move of the solver's played (a won ending the tables know, won by quiet
+    # moves: no material to count): solved.
+    last = len(puzzle.line) - (1 if len(puzzle.line) % 2 == 0 else 0)
+    white, black, kings = board.bitboards()
+    if tuple(moves) == puzzle.line[:len(moves)]:
+        return Verdict(Progress.SOLVED if len(moves) >= last else Progress.GOING)
+    left = max(1, puzzle.depth - len(moves))
+    target = now + (WIN // 2 if puzzle.gain >= WIN // 2 else MAN)
+    if -prover.value(white, black, kings, 1 - solver, left, -target, -target + 1,
+                     len(moves)) >= target:
+        return Verdict(Progress.SOLVED if len(moves) >= last else Progress.GOING)
+    raws = prover.line(white, black, kings, 1 - solver, left, len(moves))[1]
+    line = _moves(board, raws)
+    return Verdict(Progress.WRONG, _settled_for(line, board))
+
+
+def _made(board: Board, prover: _Prover, solver: int, target: int) -> bool:
+    """Whether the solver, having moved in ``board``, holds ``target`` (the defender has no
+    move, or the material, after each capture the defender must make) with nothing left to
+    find."""
+    replies = list(board.legal_moves)
+    if not replies:
+        return True
+    if not replies[0].is_capture:
+        return prover.material(*board.bitboards(), solver) >= target
+    for move in replies:
+        probe = board.copy()
+        probe.push(move)
+        answers = list(probe.legal_moves)
+        if answers and answers[0].is_capture:
+            return False
+        if prover.material(*probe.bitboards(), solver) < target:
+            return False
+    return True
+
+
+def _settled_for(line: tuple[Move, ...], board: Board) -> tuple[Move, ...]:
+    """The defender's line (from ``board``, the defender to move) up to the first of its
+    moves after which the solver has no capture due: the refutation shown."""
+    probe = board.copy()
+    for index, move in enumerate(line):
+        probe.push(move)
+        moves = list(probe.legal_moves)
+        if not moves or (index % 2 == 0 and not moves[0].is_capture):
+            return line[: index + 1]
+    return line
+
+
+def reply(puzzle: Puzzle, moves: Sequence[Move]) -> Move | None:
+    """The defender's reply after ``moves`` (from the puzzle's position, the solver's last):
+    the line's while the solver follows it, else the best defence of the material search
+    (the refutation of a wrong move, the toughest defence against another way to win); None
+    when the defender has no move.
+    """
+    if len(moves) % 2 == 0:
+        raise ValueError("the defender is not to move")
+    board = _played(puzzle, moves)
+    if not board.legal_moves:
+        return None
+    if tuple(moves) == puzzle.line[:len(moves)] and len(puzzle.line) > len(moves):
+        return puzzle.line[len(moves)]
+    prover = _Prover(puzzle.variant)
+    left = max(1, puzzle.depth - len(moves))
+    raws = prover.line(*board.bitboards(), int(board.turn), left, len(moves))[1]
+    found = _moves(board, raws[:1])
+    return found[0] if found else next(iter(board.legal_moves))
+
+
+def mistakes(game: Board, marked: Iterable[int], depth: int = DEPTH,
+             source: str = "") -> list[Puzzle]:
+    """The puzzles among the positions before the moves of ``game`` (its move stack) at the
+    plies ``marked`` (0: the first move; a player's ``?`` and ``??``): where exactly one move
+    won and the player did not find it, the position is a puzzle for them (a missed shot).
+
+    >>> board = Board("international")  # White's 5th move misses the two-for-one 31-27
+    >>> for text in ("32-28", "17-22", "28x17", "11x22", "34-29", "20-25", "37-32", "16-21",
+    ...              "39-34"):
+    ...     board.push(board.parse_move(text))
+    >>> [(p.board().move_notation(p.solution), p.source)
+    ...  for p in mistakes(board, [7, 8], source="club night")]
+    [('31-27', 'club night, ply 9')]
+    """
+    marked = set(marked)
+    found = []
+    probe = game.root()
+    screen = Searcher(game.variant, tt_mb=4)
+    for ply, move in enumerate(game.move_stack):
+        if ply in marked:
+            puzzle = find(probe, depth, screen, f"{source}, ply {ply + 1}".strip(", "))
+            if puzzle is not None and puzzle.solution.key() != move.key():
+                found.append(puzzle)
+        probe.push(move)
+    return found
 
 
 # --- collections ----------------------------------------------------------------------------

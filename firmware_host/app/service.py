@@ -86,6 +86,7 @@ from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent
 from firmware_host.opponents.level import level_hook
+from firmware_host.opponents.opponent import Opponent
 from firmware_host.opponents.worker import (
     EngineWorker,
     Post,
@@ -148,6 +149,9 @@ class Wiring:
     #: The coach's analysis after the game as ``coach.analyse`` says (False: none, as in
     #: scripted runs, whose games must not start a search on a thread of their own).
     coach: bool = False
+    #: The computer's side, instead of the one ``[engine]`` names (a puzzle's defender); the
+    #: service closes it.
+    opponent: Opponent | None = None
 
 
 class Service:
@@ -317,7 +321,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     scanner = create_scanner(config, layout, sensors, buttons)
     store = stack.enter_context(_open_store(config, wiring.pdn_files))
     events: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()  # the controller's queue
-    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time, events.put)
+    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time, events.put,
+                            wiring.opponent)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
@@ -433,10 +438,16 @@ def _open_store(config: Config, pdn_files: bool) -> RedisStore:
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,
-                   virtual_time: bool, post: Post) -> EngineWorker | None:
+                   virtual_time: bool, post: Post, given: Opponent | None = None
+                   ) -> EngineWorker | None:
     if config[GAME_MODE] == Mode.RECORD.value:
+        if given is not None:
+            given.close()
         return None
     opponent, limit = build_opponent(config, variant)
+    if given is not None:
+        opponent.close()
+        opponent = given
     stack.callback(opponent.close)
     if virtual_time:  # no clock: a depth (or a Hub engine's node count) decides
         virtual = Limit(nodes=limit.nodes) if limit.nodes and not limit.depth \

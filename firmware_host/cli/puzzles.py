@@ -68,12 +68,33 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     show.add_argument("--file", metavar="FILE", type=Path,
                       help="a collection written by `puzzles build` (default: the shipped one)")
     show.set_defaults(run=run)
+    mine = actions.add_parser(
+        "mistakes", help="add the wins a player missed in their games to their mistake book",
+        description="Read a player's games (annotated by `draughtsboard annotate`, or "
+                    "analysed now), find the positions where they erred and exactly one move "
+                    "won, and keep them as puzzles in the player's mistake book "
+                    "(docs/coach.md).")
+    mine.add_argument("files", metavar="FILE.pdn", type=Path, nargs="+",
+                      help="PDN files of games; those the player played in are read")
+    mine.add_argument("--player", metavar="NAME", required=True,
+                      help="the player, as the games' White or Black tag names them")
+    mine.add_argument("--depth", metavar="N", type=int, default=8,
+                      help="plies each position of a game not yet annotated is searched "
+                           "(default 8)")
+    mine.add_argument("--config", metavar="FILE",
+                      help="configuration file (for coach.mistakes_dir)")
+    mine.add_argument("--book", metavar="DIR",
+                      help="the mistake books' folder (default: coach.mistakes_dir, "
+                           "~/.local/share/draughtsboard/mistakes)")
+    mine.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Build or list; bad input is one line on stderr and status 2."""
     from engine import DraughtsError, find_variant
 
+    if args.action == "mistakes":
+        return _mistakes(args)
     try:
         variant = find_variant(args.variant).name
         if find_variant(variant).giveaway:
@@ -84,6 +105,38 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, DraughtsError, ValueError) as exc:
         print(f"draughtsboard puzzles: {exc}", file=sys.stderr)
         return 2
+
+
+def _mistakes(args: argparse.Namespace) -> int:
+    """Add the player's missed wins to their book; bad input is one line and status 2."""
+    from engine import DraughtsError
+    from engine.pdn import read_games
+    from firmware_host.coach.book import BookError, MistakeBook, missed_wins, sides_of
+    from firmware_host.config import places
+    from firmware_host.config.loader import Config, ConfigError
+    from firmware_host.config.schema import COACH_MISTAKES_DIR
+
+    try:
+        if not 1 <= args.depth <= 20:
+            raise ValueError(f"--depth must be 1 to 20, not {args.depth}")
+        config = Config.load(args.config) if args.config else Config.from_mapping({})
+        folder = places.check_writable(args.book or config[COACH_MISTAKES_DIR],
+                                       COACH_MISTAKES_DIR.path, "--book")
+        book = MistakeBook(folder)
+        book.path(args.player)  # a name that names nobody: said before any work
+        games = [(game, f"{path.name} game {number}") for path in args.files
+                 for number, game in enumerate(read_games(path.read_bytes()), start=1)]
+        theirs = [(game, source) for game, source in games if sides_of(game, args.player)]
+        found = [p for game, source in theirs
+                 for p in missed_wins(game, args.player, args.depth, source)]
+        added = book.add(args.player, found)
+        total = len(book.load(args.player))
+    except (OSError, DraughtsError, ValueError, ConfigError, BookError) as exc:
+        print(f"draughtsboard puzzles: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.player}: {len(theirs)} of {len(games)} games theirs, {len(found)} missed "
+          f"wins, {added} new in the mistake book ({total} in all): {book.path(args.player)}")
+    return 0
 
 
 def _list(variant: str, file: Path | None) -> int:

@@ -335,6 +335,12 @@ COACH_DEPTH: Option[int] = _int(
     "on any machine at the same depth; about a minute a game on a Raspberry Pi 4 at 8).",
     1, 20)
 
+COACH_MISTAKES_DIR = _user_path(
+    "coach.mistakes_dir", "mistakes",
+    "Directory of the mistake books: one PDN file of puzzles a player, the wins they missed "
+    "in their games (draughtsboard puzzles mistakes; play --puzzles --player offers them "
+    "first).", places.mistakes_dir, "~/.local/share/draughtsboard/mistakes")
+
 # [web] (draughtsboard web; web.control is read by the board service too)
 WEB_LISTEN: Option[str] = Option(
     "web.listen", "str", "127.0.0.1:8080",
@@ -385,7 +391,8 @@ SERVICE_OPTIONS: tuple[Option[object], ...] = (
     ENGINE_HUB_DEPTH, ENGINE_HUB_NODES, ENGINE_HUB_MOVETIME_S, ENGINE_SEED, TIMING_SETTLE_MS,
     TIMING_ERROR_MS, TIMING_TAKEBACK_MS, TIMING_NEWGAME_MS, TIMING_CROWN_MS, CLOCK_TIME_CONTROL,
     CLOCK_DEFAULT_TIME, CLOCK_DISPLAY_WHITE, BOARD_ID, BOARD_LANGUAGE, BOARD_GUIDANCE,
-    STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, COACH_ANALYSE, COACH_DEPTH, WEB_LISTEN,
+    STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, COACH_ANALYSE, COACH_DEPTH,
+    COACH_MISTAKES_DIR, WEB_LISTEN,
     WEB_CONTROL, WEB_TOKEN_FILE,
     WEB_ARBITERS, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
 )

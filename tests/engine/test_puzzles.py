@@ -16,16 +16,20 @@ from engine.pdn import read_games
 from engine.puzzles import (
     MAN,
     WIN,
+    Progress,
     Puzzle,
     collect,
     find,
     king_value,
     load,
+    mistakes,
     read_collection,
+    reply,
+    verdict,
     write_collection,
 )
 from tests.conftest import sample_size
-from tests.engine.test_analysis import DROPPED_SHOT, MISS, game
+from tests.engine.test_analysis import DROP, DROPPED_SHOT, MISS, game
 from tests.engine.test_differential_pydraughts import _their_fen
 
 #: The collections that ship, and pydraughts' name for each variant.
@@ -201,3 +205,52 @@ def test_collection_round_trip_and_bad_files() -> None:
 def test_king_values() -> None:
     assert king_value(find_variant("international")) == 3 * MAN
     assert king_value(find_variant("english")) == 2 * MAN
+
+
+def test_solving_the_two_for_one_move_by_move() -> None:
+    puzzle = find(game(DROPPED_SHOT[:MISS]))
+    assert puzzle is not None
+    line = list(puzzle.line)
+    assert verdict(puzzle, line[:1]).progress is Progress.GOING
+    assert reply(puzzle, line[:1]) == line[1]          # the defender plays the line
+    assert verdict(puzzle, line[:3]).progress is Progress.SOLVED
+
+
+def test_every_wrong_first_move_is_refuted() -> None:
+    puzzle = find(game(DROPPED_SHOT[:MISS]))
+    assert puzzle is not None
+    board = puzzle.board()
+    now = material(board, int(board.turn))
+    for move in board.legal_moves:
+        if move == puzzle.solution:
+            continue
+        judged = verdict(puzzle, [move])
+        assert judged.progress is Progress.WRONG and judged.refutation, move
+        assert reply(puzzle, [move]) == judged.refutation[0]
+        # After the refutation the solver wins nothing within the depth (this test's search).
+        after = board.copy()
+        after.push(move)
+        for step in judged.refutation:
+            after.push(step)
+        left = puzzle.depth - 1 - len(judged.refutation)
+        value = negamax(after, left, -2 * WIN, 2 * WIN)
+        solver_value = value if after.turn == board.turn else -value
+        assert solver_value <= now, (board.move_notation(move), solver_value)
+
+
+def test_a_missed_shot_goes_to_the_players_mistakes() -> None:
+    board = game(DROPPED_SHOT)
+    found = mistakes(board, [DROP, MISS], source="club night")
+    assert [(p.board().move_notation(p.solution), p.source) for p in found] == [
+        ("31-27", "club night, ply 9")]
+    assert mistakes(game([*DROPPED_SHOT[:MISS], "31-27"]), [MISS]) == []  # found it: none
+
+
+@pytest.mark.parametrize("variant", sorted(SHIPPED))
+def test_playing_a_shipped_puzzles_line_solves_it(variant: str) -> None:
+    for puzzle in sample(variant):
+        line = list(puzzle.line)
+        said = [verdict(puzzle, line[:i + 1]).progress for i in range(0, len(line), 2)]
+        assert said[-1] is Progress.SOLVED and Progress.WRONG not in said, puzzle.number
+        assert [reply(puzzle, line[:i + 1]) for i in range(0, len(line) - 1, 2)] == \
+            line[1::2], puzzle.number
