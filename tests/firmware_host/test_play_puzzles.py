@@ -19,6 +19,7 @@ from firmware_host.tools.puzzles import line_text, play_puzzles
 from firmware_host.tools.terminal import PlayOptions
 from tests.engine.test_analysis import DROPPED_SHOT, MISS, game
 
+
 @pytest.fixture(autouse=True)
 def _suites_logging(monkeypatch: pytest.MonkeyPatch) -> None:
     """``play`` sets the process's log level for a person at a terminal: not the suite's."""
