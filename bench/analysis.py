@@ -16,7 +16,7 @@ players who make the mistakes the coach is for), analyses each at ``--depth`` (t
   at ``--scan-depth`` also finds losing a mistake's worth (its score of the position before,
   against its score after the move).
 
-``--out FILE`` writes every figure, the command and the commit as JSON
+``--out FILE`` writes every figure, the command and the engine's commit as JSON
 (``bench/data/coach-analysis-<variant>.json``). docs/coach.md#measured holds the results.
 
 Run: ``python bench/analysis.py --variant international --games 4 --depth 8 --deeper 4
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -44,6 +43,7 @@ if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.build import engine_build, warning
+from bench.match import engine_provenance
 from engine import Board, Move
 from engine.analysis import THRESHOLDS, Judgement, analyse, winning_chances
 from engine.search import Limit, Searcher
@@ -96,11 +96,6 @@ def _scan_loss(scan: object, board: Board, move: Move) -> float:
     return winning_chances(round(before)) - winning_chances(-round(
         scan.score(after)))  # type: ignore[attr-defined]
 
-
-def _commit() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True, check=False, cwd=Path(__file__).resolve().parent)
-    return done.stdout.strip() or "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -162,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         record = {"command": "python bench/analysis.py " + " ".join(
                       a if not a.startswith("/") else "PATH/" + Path(a).name
                       for a in (argv if argv is not None else sys.argv[1:])),
-                  "commit": _commit(), "engine_build": engine_build(),
+                  **engine_provenance(), "engine_build": engine_build(),
                   "variant": args.variant, "levels": args.levels, "depth": args.depth,
                   "deeper": deep.depth, "scan_depth": args.scan_depth if scan else None,
                   "games": games, "summary": {k: v for k, v in summary.items() if k != "lines"}}

@@ -4,8 +4,8 @@ Plays ``--games`` seeded self-play games per variant (:mod:`engine.selfplay`, le
 the default of ``draughtsboard puzzles build``) and runs the builder over them
 (:func:`engine.puzzles.collect` at ``--depth``), then prints per variant: puzzles per 100
 games, CPU seconds a game to play it and to search it for puzzles, and the puzzles' spread of
-difficulty and motifs. ``--out FILE`` writes the figures, the command and the commit as JSON
-(``bench/data/coach-puzzles.json``); docs/coach.md#measured holds the results.
+difficulty and motifs. ``--out FILE`` writes the figures, the command and the engine's commit
+as JSON (``bench/data/coach-puzzles.json``); docs/coach.md#measured holds the results.
 
 Run: ``python bench/puzzles.py --variants international,russian,english --games 20
 [--out FILE]`` (a copy of ``bench/`` outside the checkout under the compiled engine's python).
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -30,6 +29,7 @@ if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.build import engine_build, warning
+from bench.match import engine_provenance
 from engine.puzzles import DEPTH, Puzzle, collect
 from engine.selfplay import play_games
 
@@ -41,11 +41,6 @@ def spread(values: Iterable[object]) -> str:
     counts = Counter(values)
     return ", ".join(f"{value}: {counts[value]}" for value in sorted(counts, key=str))
 
-
-def _commit() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True, check=False, cwd=Path(__file__).resolve().parent)
-    return done.stdout.strip() or "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -86,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is not None:
         record = {"command": "python bench/puzzles.py " + " ".join(
                       argv if argv is not None else sys.argv[1:]),
-                  "commit": _commit(), "engine_build": engine_build(), "depth": args.depth,
+                  **engine_provenance(), "engine_build": engine_build(), "depth": args.depth,
                   "levels": args.levels, "rows": rows}
         args.out.write_text(json.dumps(record, indent=1) + "\n")
     return 0

@@ -44,6 +44,15 @@ def analysed(sync: fakeredis.FakeRedis, board_id: str, game_id: str) -> None:
     Analyst(queue, DEPTH, engine="test").work(StopToken(), block_ms=0)
 
 
+def analysed_game(moves: list[str]) -> tuple[fakeredis.FakeServer, fakeredis.FakeRedis, str]:
+    """A hall's Redis holding a game of ``moves`` analysed; the server, a client, the game."""
+    server = fakeredis.FakeServer()
+    sync = fakeredis.FakeRedis(server=server)
+    game = played(sync, moves)
+    analysed(sync, "club-1", game)
+    return server, sync, game
+
+
 def serve(server: fakeredis.FakeServer, check: Check) -> None:
     async def main() -> None:
         client = fakeredis.aioredis.FakeRedis(server=server)
@@ -62,10 +71,7 @@ async def text(http: TestClient, path: str) -> str:
 
 
 def test_the_replay_shows_the_graph_the_marks_and_the_better_line() -> None:
-    server = fakeredis.FakeServer()
-    sync = fakeredis.FakeRedis(server=server)
-    game = played(sync, DROPPED_SHOT)
-    analysed(sync, "club-1", game)
+    server, _, game = analysed_game(DROPPED_SHOT)
 
     async def check(http: TestClient) -> None:
         page = await text(http, f"/game/club-1/{game}?ply={MISS + 1}")
@@ -95,10 +101,7 @@ def test_the_replay_shows_the_graph_the_marks_and_the_better_line() -> None:
 
 
 def test_a_better_line_that_is_not_legal_is_cut_where_it_stops_being() -> None:
-    server = fakeredis.FakeServer()
-    sync = fakeredis.FakeRedis(server=server)
-    game = played(sync, DROPPED_SHOT)
-    analysed(sync, "club-1", game)
+    server, sync, game = analysed_game(DROPPED_SHOT)
     data = json.loads(sync.get(analysis_key("club-1", game)) or b"")
     data["moves"][MISS]["better"] = ["31-27", "22x31", "36x11", "1-2"]  # written by another
     sync.set(analysis_key("club-1", game), json.dumps(data))
@@ -125,10 +128,7 @@ def test_a_game_not_analysed_says_so_and_has_no_graph() -> None:
 
 
 def test_an_analysis_that_does_not_fit_is_not_shown() -> None:
-    server = fakeredis.FakeServer()
-    sync = fakeredis.FakeRedis(server=server)
-    game = played(sync, DROPPED_SHOT)
-    analysed(sync, "club-1", game)
+    server, sync, game = analysed_game(DROPPED_SHOT)
     good = sync.get(analysis_key("club-1", game))
     assert isinstance(good, bytes)
     other = json.loads(good)
