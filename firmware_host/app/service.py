@@ -61,11 +61,15 @@ from engine.variant import Variant, find_variant
 from firmware_host.app import logsetup
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
+from firmware_host.coach.analyst import Analyst, IdleAnalyst
+from firmware_host.coach.jobs import AnalysisQueue
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
     CLOCK_DISPLAY_WHITE,
+    COACH_ANALYSE,
+    COACH_DEPTH,
     ENGINE_SEED,
     FOLLOW_POLL_S,
     FOLLOW_SOURCE,
@@ -89,6 +93,7 @@ from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent
 from firmware_host.opponents.level import level_hook
+from firmware_host.opponents.opponent import Opponent
 from firmware_host.opponents.remote.duel import BLOCK_MS as DUEL_BLOCK_MS
 from firmware_host.opponents.remote.duel import Duel, Link, RemoteOpponent
 from firmware_host.opponents.worker import (
@@ -150,6 +155,12 @@ class Wiring:
     pdn_files: bool = True
     #: What stands on a simulated board at start (None: the start position of ``fen``).
     occupied: frozenset[int] | None = None
+    #: The coach's analysis after the game as ``coach.analyse`` says (False: none, as in
+    #: scripted runs, whose games must not start a search on a thread of their own).
+    coach: bool = False
+    #: The computer's side, instead of the one ``[engine]`` names (a puzzle's defender); the
+    #: service closes it.
+    opponent: Opponent | None = None
 
 
 class Service:
@@ -159,8 +170,8 @@ class Service:
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
-                 display: ClockDisplay | None = None, follow: Following | None = None,
-                 duel: Duel | None = None) -> None:
+                 display: ClockDisplay | None = None, coach: IdleAnalyst | None = None,
+                 follow: Following | None = None, duel: Duel | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -182,6 +193,9 @@ class Service:
             keepalive.on_lost = self._lost
         #: The clock display the players read (None: none).
         self.display = display
+        #: The board's analyst of finished games (None: ``coach.analyse`` off, or a scripted
+        #: run).
+        self.coach = coach
         #: The followed game's source and its follower (None: the board plays its own game).
         self.follow = follow
         #: The link to a remote opponent's board (None: the opponent is not a person afar).
@@ -276,7 +290,8 @@ def run_service(options: RunOptions) -> int:
     listeners = [json_printer(sys.stdout)] if options.events == "json" else []
     try:
         with ExitStack() as stack:
-            service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners))
+            service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners,
+                                                          coach=True))
             service.serve(stop)
     except ConfigError as exc:  # a backend's option: one line naming the file and the key
         print(f"draughtsboard: {exc.in_file(config.source)}", file=sys.stderr)
@@ -331,7 +346,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     partner = None if following is not None or not config[REMOTE_OPPONENT] else \
         RemoteOpponent(clock, post=events.put)
     worker = None if following is not None or partner is not None else _engine_worker(
-        config, variant, stack, clock, wiring.virtual_time, events.put)
+        config, variant, stack, clock, wiring.virtual_time, events.put, wiring.opponent)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
@@ -354,6 +369,9 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)
+    coach = _coach(config, stack, store) if wiring.coach else None
+    if coach is not None:  # the analysis after the game, while the board is idle
+        session.subscribe(coach.listener())
     open_voice(config, stack, session)  # [voice] enabled: spoken off the scan thread
     controller = Controller(session, scanner, clock=clock, leds=leds, resume=wiring.resume,
                             events=events)
@@ -375,7 +393,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
                    transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
-                   follow=following, duel=duel)
+                   coach=coach, follow=following, duel=duel)
 
 
 @dataclass(frozen=True)
@@ -406,6 +424,24 @@ def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
     client = sync_client(url, socket_timeout=BLOCK_MS / 1000 + 2, socket_connect_timeout=2)
     stack.callback(client.close)
     return client
+
+
+def _coach(config: Config, stack: ExitStack, store: RedisStore) -> IdleAnalyst | None:
+    """The board's analyst (``coach.analyse``: idle or queue), started; None: off."""
+    choice = config[COACH_ANALYSE]
+    if choice == "off":
+        return None
+    url = config[STORE_URL]
+    if isinstance(store.client, redis.Redis) and url == "memory":
+        client = store.client  # the in-memory store: its one fakeredis
+    else:
+        client = sync_client(url, socket_timeout=2, socket_connect_timeout=2)
+        stack.callback(client.close)
+    queue = AnalysisQueue(client, config[BOARD_ID])
+    analyst = IdleAnalyst(Analyst(queue, config[COACH_DEPTH]), store.load_game,
+                          analyse=choice == "idle")
+    stack.enter_context(analyst)
+    return analyst.start()
 
 
 def _command_reader(client: redis.Redis, board_id: str, controller: Controller[Session],
@@ -483,10 +519,16 @@ def _duel(config: Config, variant: Variant, session: Session, store: RedisStore,
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,
-                   virtual_time: bool, post: Post) -> EngineWorker | None:
+                   virtual_time: bool, post: Post, given: Opponent | None = None
+                   ) -> EngineWorker | None:
     if config[GAME_MODE] == Mode.RECORD.value:
+        if given is not None:
+            given.close()
         return None
     opponent, limit = build_opponent(config, variant)
+    if given is not None:
+        opponent.close()
+        opponent = given
     stack.callback(opponent.close)
     if virtual_time:  # no clock: a depth (or a Hub engine's node count) decides
         virtual = Limit(nodes=limit.nodes) if limit.nodes and not limit.depth \
