@@ -46,7 +46,7 @@ from board_io.geometry import (
     check_orientation,
     dark_squares,
 )
-from board_io.leds.base import ROLE_COLOURS, LedMatrix, NoLeds
+from board_io.leds.base import LedMatrix, NoLeds
 from board_io.scanner import Scanner
 from board_io.sensors.base import SensorMatrix
 from board_io.sim import LedRecorder, ScriptPlayer, SimFaults, SimulatedBoard, parse_script
@@ -58,17 +58,17 @@ from board_io.types import (
     LedFrame,
     Pattern,
     Reading,
-    Role,
+    Rgb,
     Sensing,
     Square,
 )
 
 __all__ = [
-    "ROLE_COLOURS", "BoardEvent", "BoardIOError", "ButtonName", "ButtonPressed", "Buttons",
+    "BoardEvent", "BoardIOError", "ButtonName", "ButtonPressed", "Buttons",
     "Cell", "CellMap", "Clock", "ConfigError", "DebounceUpdate", "Debouncer", "DeviceClosed",
     "FaultKind", "Frame", "Layout", "Led", "LedFrame", "LedMatrix", "LedRecorder", "LinkLost",
     "LinkRestored", "LinkTimeout", "MissingExtraError", "MonotonicClock", "NoButtons", "NoLeds",
-    "OccupancyChanged", "Orientation", "OrientationCheck", "Pattern", "Reading", "Role",
+    "OccupancyChanged", "Orientation", "OrientationCheck", "Pattern", "Reading", "Rgb",
     "Scanner", "ScriptError", "ScriptPlayer", "Sensing", "SensorFault", "SensorMatrix",
     "SensorRecovered", "SimFaults", "SimulatedBoard", "Square", "UnknownSquareError",
     "VirtualClock", "all_squares", "check_orientation", "dark_squares", "parse_script",

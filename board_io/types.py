@@ -1,8 +1,8 @@
-"""Value types shared by every part of :mod:`board_io`: readings, LED patterns and roles, buttons.
+"""Value types shared by every part of :mod:`board_io`: readings, colours, LED patterns.
 
 Example:
-    >>> Led(Pattern.SLOW, Role.REMOVE)
-    Led(pattern=<Pattern.SLOW: 'slow'>, role=<Role.REMOVE: 'remove'>)
+    >>> Led(Pattern.SLOW, (255, 0, 0))
+    Led(pattern=<Pattern.SLOW: 'slow'>, colour=(255, 0, 0))
     >>> Reading.WHITE_KING.occupied
     True
 """
@@ -61,31 +61,24 @@ class Pattern(Enum):
     FAST = "fast"
 
 
-class Role(Enum):
-    """Why an LED is lit; gives its colour on RGB boards (:data:`board_io.leds.ROLE_COLOURS`)."""
+Rgb: TypeAlias = tuple[int, int, int]
+"""A colour as an RGB LED lights it at full brightness: red, green, blue, each 0..255."""
 
-    FROM = "from"
-    TO = "to"
-    PATH = "path"
-    REMOVE = "remove"
-    LEGAL = "legal"
-    MUST = "must"
-    HINT = "hint"
-    MISSING = "missing"
-    EXTRA = "extra"
-    ADJUST = "adjust"
-    CROWN = "crown"
-    RESULT = "result"
-    FAULT = "fault"  # a sensor that cannot be trusted (stuck switch, missing diode, wire)
-    CLOCK = "clock"  # the side to move has under a minute (a corner of its home row)
+WHITE: Rgb = (255, 255, 255)
+#: The colour board_io's own tools light a square in (calibration, the self-test's walk).
+YELLOW: Rgb = (255, 220, 0)
 
 
 @dataclass(frozen=True, slots=True)
 class Led:
-    """One square's LED: a pattern and the role that colours it."""
+    """One square's LED: how it blinks and the colour it shows.
+
+    A single-colour LED shows the colour's brightness (its brightest channel): a dim blue is a
+    dim light. What a colour means is the application's business.
+    """
 
     pattern: Pattern
-    role: Role
+    colour: Rgb = WHITE
 
 
 LedFrame: TypeAlias = Mapping[Square, Led]

@@ -2,10 +2,10 @@
 
 Example:
     >>> from board_io.clock import VirtualClock
-    >>> from board_io.types import Led, Pattern, Role
+    >>> from board_io.types import Led, Pattern
     >>> clock = VirtualClock(1.0)
     >>> leds = LedRecorder(32, clock=clock)
-    >>> leds.show({3: Led(Pattern.ON, Role.TO)})
+    >>> leds.show({3: Led(Pattern.ON, (0, 255, 0))})
     >>> leds.history[-1].at, leds.lit(1.0)
     (1.0, frozenset({3}))
 """

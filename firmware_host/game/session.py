@@ -38,10 +38,11 @@ from board_io.events import (
     SensorFault,
     SensorRecovered,
 )
-from board_io.types import Led, LedFrame, Reading
+from board_io.types import LedFrame, Reading
 from engine.outcome import Outcome
 from engine.types import Move, Square
 from engine.variant import Variant, find_variant
+from firmware_host.feedback.roles import Role
 from firmware_host.game.commands import Commands
 from firmware_host.game.correction import Correction
 from firmware_host.game.decisions import (
@@ -174,8 +175,8 @@ class Session(SessionFacts):
     # -- public API ---------------------------------------------------------------------------
 
     @property
-    def frame(self) -> Mapping[Square, Led]:
-        """The LED frame shown now."""
+    def frame(self) -> Mapping[Square, Role]:
+        """The LED frame shown now: the role lighting each square."""
         return MappingProxyType(self._outbox.frame or {})
 
     def start(

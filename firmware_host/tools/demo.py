@@ -34,7 +34,7 @@ from typing import TextIO
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import render
-from board_io.types import ButtonName, Led, Pattern, Reading, Role
+from board_io.types import ButtonName, Led, Pattern, Reading
 from engine import Board, Move
 from engine.errors import DraughtsError
 from engine.levels import Level, level
@@ -42,7 +42,7 @@ from engine.search import Limit
 from firmware_host.app.notify import Notifier
 from firmware_host.config import places
 from firmware_host.config.loader import Config
-from firmware_host.feedback.leds import PRIORITY
+from firmware_host.feedback.roles import Light, Role, by_rank
 from firmware_host.feedback.texts import STATE_NAMES, variant_name
 from firmware_host.game.types import EventData, State
 from firmware_host.i18n import ENGLISH, N_, Translator, translator
@@ -64,15 +64,6 @@ _HAND_CAPTIONS = {
     "remove": N_("the simulated player takes off the captured piece on {square} (blinking "
                  "'remove')")}
 #: The legend's entry of each kind of LED lit, with its squares.
-_LED_WORDS: Mapping[Role, str] = {
-    Role.FROM: N_("from {squares}"), Role.TO: N_("to {squares}"),
-    Role.PATH: N_("path {squares}"), Role.REMOVE: N_("remove {squares}"),
-    Role.LEGAL: N_("legal {squares}"), Role.MUST: N_("must {squares}"),
-    Role.HINT: N_("hint {squares}"), Role.MISSING: N_("missing {squares}"),
-    Role.EXTRA: N_("extra {squares}"), Role.ADJUST: N_("adjust {squares}"),
-    Role.CROWN: N_("crown {squares}"), Role.RESULT: N_("result {squares}"),
-    Role.FAULT: N_("fault {squares}"), Role.CLOCK: N_("clock {squares}"),
-}
 
 
 class DemoError(RuntimeError):
@@ -311,9 +302,9 @@ class Demo:
 
     def _crown_if_asked(self) -> None:
         # Crowning stacks a second piece: presence sensors see no change, so no scan between.
-        for sq, led in self.leds.frame.items():
+        for sq, role in self.session.frame.items():
             piece = self.sim.pieces.get(sq)
-            if led.role is Role.CROWN and piece in _KING:
+            if role is Role.CROWN and piece in _KING:
                 self.sim.lift(sq)
                 self.sim.place(sq, _KING[piece])
 
@@ -322,8 +313,8 @@ class Demo:
         """Draw the board, its LEDs and ``caption`` (after any caption not yet shown)."""
         if self.untold is not None:
             caption, self.untold = f"{self.untold}; {caption}", None
-        frame = self.leds.frame
-        steady = {sq: Led(Pattern.ON, led.role) for sq, led in frame.items()}
+        frame = self.session.frame
+        steady = {sq: Led(Pattern.ON, role.colour.rgb) for sq, role in frame.items()}
         picture = render(self.layout, self.sim.pieces, steady, self.clock.monotonic(),
                          colour=self.display.tty)
         self.display.frame(picture, [caption, led_legend(frame, self.layout.name, self.tr),
@@ -372,12 +363,12 @@ class Demo:
         return text
 
     def _next_led_step(self) -> HandStep | None:
-        step = next_led_step(self.leds.frame, self.sim.occupied, self.held is not None, self.rng)
+        step = next_led_step(self.session.frame, self.sim.occupied, self.held is not None, self.rng)
         if step is None and self.session.state is State.COMPUTER_MOVE_PENDING:
             # Nothing readable yet (a "crown" blink outranks the move's squares for a moment):
             # look again once the LEDs have settled, as a player would.
             self._run_until(lambda: self.controller.quiet)
-            step = next_led_step(self.leds.frame, self.sim.occupied, self.held is not None,
+            step = next_led_step(self.session.frame, self.sim.occupied, self.held is not None,
                                  self.rng)
         return step
 
@@ -498,21 +489,20 @@ class Demo:
         return PdnFiles(self.games_dir, render_game).path_for(game)
 
 
-def led_legend(frame: Mapping[int, Led], name: Callable[[int], str],
+def led_legend(frame: Mapping[int, Light], name: Callable[[int], str],
                tr: Translator = ENGLISH) -> str:
     """The lit LEDs as text in ``tr``'s language, by role in priority order.
 
-    >>> from firmware_host.feedback.leds import led
-    >>> led_legend({31: led(Role.FROM), 27: led(Role.TO)}, lambda sq: str(sq + 1))
+    >>> led_legend({31: Role.FROM, 27: Role.TO}, lambda sq: str(sq + 1))
     'LEDs: to 28 | from 32'
     """
-    by_role: dict[Role, list[str]] = {}
+    by_role: dict[Light, list[str]] = {}
     for sq in sorted(frame):
-        by_role.setdefault(frame[sq].role, []).append(name(sq))
+        by_role.setdefault(frame[sq], []).append(name(sq))
     if not by_role:
         return tr.gettext("LEDs: off")
-    parts = [tr.gettext(_LED_WORDS[role]).format(squares=" ".join(by_role[role]))
-             for role in PRIORITY if role in by_role]
+    parts = [tr.gettext(light.told).format(squares=" ".join(by_role[light]))
+             for light in by_rank(by_role)]
     return tr.gettext("LEDs: {lights}").format(lights=" | ".join(parts))
 
 

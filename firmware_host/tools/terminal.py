@@ -34,13 +34,14 @@ from typing import TextIO
 from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import LedRecorder
-from board_io.types import ButtonName, Reading, Role
+from board_io.types import ButtonName, Reading
 from engine import Color, Piece
 from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
 from firmware_host.config.schema import BOARD_LANGUAGE, GAME_MODE, GAME_VARIANT
+from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import WORDS, render, variant_name
 from firmware_host.game.fields import refusal_fields
 from firmware_host.game.timers import BACKGROUND
@@ -247,7 +248,7 @@ class TerminalGame:
     def draw(self) -> None:
         """Draw the board and its LEDs, and say whose turn it is."""
         self._leave_prompt()
-        picture = draw_board(self.variant, self._pieces_seen(), self.leds.frame,
+        picture = draw_board(self.variant, self._pieces_seen(), self.session.frame,
                              colour=self.options.colour,
                              columns=shutil.get_terminal_size().columns, tr=self.tr)
         self.out.write(f"{picture}\n  {self.status_line()}\n")
@@ -340,9 +341,9 @@ class TerminalGame:
 
     def _fix(self) -> None:
         """Lift what the lights say to take away, then place what they say to put back."""
-        frame = self.leds.frame
-        extra = sorted(sq for sq, led in frame.items() if led.role is Role.EXTRA)
-        missing = sorted(sq for sq, led in frame.items() if led.role is Role.MISSING)
+        frame = self.session.frame
+        extra = sorted(sq for sq, role in frame.items() if role is Role.EXTRA)
+        missing = sorted(sq for sq, role in frame.items() if role is Role.MISSING)
         if self.actions:
             raise TypedMoveError(self.tr.gettext("wait: the hand is still moving"))
         if not (extra or missing):

@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import escape
 
 from engine import Board
+from firmware_host.feedback.roles import rings_json
 from firmware_host.feedback.texts import STATE_NAMES, WORDS, said, said_everywhere
 from firmware_host.i18n import (
     ENGLISH,
@@ -284,7 +285,7 @@ class Views:
         self.env.globals.update(player=player, result_words=result_words, ending=ending,
                                 variant_words=variant_words, choice_words=choice_words,
                                 clock_text=clock_text, is_round=is_round, outcome_of=outcome_of,
-                                full_moves=full_moves, **_words(ENGLISH))
+                                full_moves=full_moves, rings=rings_json(), **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock
         self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS)

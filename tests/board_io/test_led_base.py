@@ -1,4 +1,5 @@
-"""The LED sink base: mono vs RGB rendering, brightness, dimming, addressing, blinking, close."""
+"""The LED sink base: mono vs RGB rendering, brightness, dim colours, addressing, blinking,
+close."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import pytest
 from board_io.clock import VirtualClock
 from board_io.errors import DeviceClosed
 from board_io.geometry import dark_squares
-from board_io.leds.base import ROLE_COLOURS, LedMatrix, Rgb, grid_addresses, pattern_lit
-from board_io.types import Led, Pattern, Role
+from board_io.leds.base import LedMatrix, Rgb, grid_addresses, pattern_lit
+from board_io.types import WHITE, YELLOW, Led, Pattern
+
+PURPLE, DIM_BLUE, GREEN = (160, 0, 255), (0, 15, 64), (0, 255, 0)
 
 
 class Capture(LedMatrix):
@@ -24,25 +27,24 @@ class Capture(LedMatrix):
         self.closes += 1
 
 
-def test_every_role_has_a_colour() -> None:
-    assert set(ROLE_COLOURS) == set(Role)
-    assert ROLE_COLOURS[Role.REMOVE] == (255, 0, 0) and ROLE_COLOURS[Role.FROM] == (0, 255, 0)
+def test_an_led_is_white_unless_coloured() -> None:
+    assert Led(Pattern.ON) == Led(Pattern.ON, WHITE)
 
 
 def test_rgb_vs_mono_rendering() -> None:
-    frame = {0: Led(Pattern.ON, Role.PATH), 1: Led(Pattern.ON, Role.ADJUST)}
+    frame = {0: Led(Pattern.ON, PURPLE), 1: Led(Pattern.ON, DIM_BLUE)}
     rgb = Capture(3, clock=VirtualClock(), rgb=True)
     rgb.show(frame)
-    assert rgb.written == [(ROLE_COLOURS[Role.PATH], (0, 15, 64), (0, 0, 0))]
+    assert rgb.written == [(PURPLE, DIM_BLUE, (0, 0, 0))]
+    # A single-colour LED shows the colour's brightness: a dim colour is a dim light.
     mono = Capture(3, clock=VirtualClock(), rgb=False, brightness=0.5)
     mono.show(frame)
     assert mono.written == [((128, 128, 128), (32, 32, 32), (0, 0, 0))]
 
 
-def test_colour_overrides_and_addresses() -> None:
-    leds = Capture(2, clock=VirtualClock(), rgb=True, addresses=[5, 2], num_leds=8,
-                   colours={Role.TO: (1, 2, 3)})
-    leds.show({0: Led(Pattern.ON, Role.TO)})
+def test_colours_and_addresses() -> None:
+    leds = Capture(2, clock=VirtualClock(), rgb=True, addresses=[5, 2], num_leds=8)
+    leds.show({0: Led(Pattern.ON, (1, 2, 3))})
     assert leds.pixels[5] == (1, 2, 3) and leds.pixels.count((0, 0, 0)) == 7
 
 
@@ -56,7 +58,7 @@ def test_grid_and_serpentine_addresses() -> None:
 def test_writes_only_on_change_and_blinks_by_clock() -> None:
     clock = VirtualClock()
     leds = Capture(2, clock=clock, rgb=False)
-    leds.show({0: Led(Pattern.SLOW, Role.HINT)})
+    leds.show({0: Led(Pattern.SLOW, YELLOW)})
     leds.tick(0.2)
     leds.tick(0.4)
     assert len(leds.written) == 1
@@ -66,7 +68,7 @@ def test_writes_only_on_change_and_blinks_by_clock() -> None:
     assert leds.written[-1][0] == (255, 255, 255) and len(leds.written) == 3
     # A new frame keeps the phase: at 1.7 the slow blink is in its off half.
     clock.set(1.7)
-    leds.show({0: Led(Pattern.SLOW, Role.HINT), 1: Led(Pattern.ON, Role.HINT)})
+    leds.show({0: Led(Pattern.SLOW, YELLOW), 1: Led(Pattern.ON, YELLOW)})
     assert leds.written[-1] == ((0, 0, 0), (255, 255, 255))
 
 
@@ -82,7 +84,7 @@ def test_pattern_phases(pattern: Pattern, now: float, lit: bool) -> None:
 def test_bad_frames_and_settings() -> None:
     leds = Capture(4, clock=VirtualClock())
     with pytest.raises(ValueError, match=r"outside the board: \[4\]"):
-        leds.show({4: Led(Pattern.ON, Role.TO)})
+        leds.show({4: Led(Pattern.ON, GREEN)})
     with pytest.raises(ValueError, match="brightness"):
         Capture(4, clock=VirtualClock(), brightness=1.5)
     with pytest.raises(ValueError, match="3 LED addresses for 4 squares"):

@@ -17,8 +17,10 @@ from board_io.errors import ConfigError, DeviceClosed
 from board_io.geometry import dark_squares
 from board_io.leds.max7219 import Max7219
 from board_io.registry import BackendContext, create_leds
-from board_io.types import Led, Pattern, Role
+from board_io.types import WHITE, YELLOW, Led, Pattern
 from tests.board_io import fake_spidev
+
+GREEN = (0, 255, 0)
 
 INTENSITY, SHUTDOWN = 0x0A, 0x0C
 # luma.led_matrix itself still calls Image.getdata().
@@ -51,7 +53,7 @@ def test_squares_light_their_digit_and_segment() -> None:
     assert [INTENSITY, 8] in log  # 0.5 * 255 = 128 -> intensity 8 of 15
     log.clear()
     # index 28 is square 29 = a1 (row 0, col 0); index 0 is square 1 = b8 (row 7, col 1).
-    leds.show({28: Led(Pattern.ON, Role.FROM), 0: Led(Pattern.FAST, Role.MISSING)})
+    leds.show({28: Led(Pattern.ON, GREEN), 0: Led(Pattern.FAST, GREEN)})
     assert digits(log) == {1: 0b0000_0001, 2: 0b1000_0000, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0}
     clock.advance(0.15)  # the fast blink is in its dark half
     leds.tick()
@@ -71,7 +73,7 @@ def test_ten_by_ten_board_uses_four_chips() -> None:
                    addresses=[r * 16 + c for r, c in layout.coords],
                    serial_interface=recorder(log))
     log.clear()
-    leds.show({sq: Led(Pattern.ON, Role.RESULT) for sq in range(50)})
+    leds.show({sq: Led(Pattern.ON, WHITE) for sq in range(50)})
     rows = [w for w in log if len(w) == 8]  # one (register, value) pair per chip
     assert len(rows) == 8 and {w[0] for w in rows} == set(range(1, 9))
     assert sum(bin(v).count("1") for w in rows for v in w[1::2]) == 50
@@ -95,7 +97,7 @@ def test_from_config_opens_spi(monkeypatch: pytest.MonkeyPatch) -> None:
         (device,) = spidev.SpiDev.opened
         assert device.bus_device == (1, 2) and device.max_speed_hz == 1_000_000
         written = len(device.written)
-        leds.show({0: Led(Pattern.ON, Role.HINT)})
+        leds.show({0: Led(Pattern.ON, YELLOW)})
         assert len(device.written) > written
         leds.close()
         assert device.closed

@@ -27,7 +27,6 @@ from board_io.clock import MonotonicClock, VirtualClock
 from board_io.events import ButtonPressed, LinkLost, LinkRestored, OccupancyChanged
 from board_io.firmware import PICO_DIR, pico_files
 from board_io.geometry import CellMap, dark_squares
-from board_io.leds.base import ROLE_COLOURS
 from board_io.leds.serial_mcu import SerialLeds
 from board_io.scanner import Scanner
 from board_io.sensors.serial_mcu import SerialSensors
@@ -35,7 +34,7 @@ from board_io.serial import cobs
 from board_io.serial import messages as msg
 from board_io.serial.framing import encode_frame
 from board_io.serial.link import SerialLink
-from board_io.types import ButtonName, Led, Pattern, Role
+from board_io.types import ButtonName, Led, Pattern
 from engine import Board
 from tests.board_io.pico_sim import (
     LedStrip,
@@ -72,7 +71,7 @@ def test_cobs_and_crc_agree_with_the_host() -> None:
 @pytest.mark.parametrize(
     ("kind", "seq", "body", "wire"),
     [  # the worked examples of docs/serial-protocol.md
-        (proto.HELLO, 0, proto.hello_body(8, 4, False, True, 3), "02 01 08 02 08 04 02 03 02 2e"),
+        (proto.HELLO, 0, proto.hello_body(8, 4, False, True, 3), "02 01 08 03 08 04 02 03 a8 7f"),
         (proto.SCAN, 9, proto.scan_body(2, 2, bytes([0, 1, 1, 0])),
          "05 02 09 02 02 03 01 01 03 5e 96"),
         (proto.BUTTON, 5, proto.button_body(1, True), "07 03 05 01 01 d7 fc"),
@@ -141,15 +140,45 @@ def test_an_unknown_role_is_reported_once_and_the_rest_is_drawn() -> None:
     errors = [proto_body for kind, _, proto_body in proto.FrameDecoder().feed(bytes(io.sent))
               if kind == proto.ERROR]
     assert errors == [proto.error_body(proto.ERR_UNKNOWN_ROLE, 14)]
-    assert msg.ErrorReport.from_body(errors[0]).text.startswith("LED role unknown")
+    assert msg.ErrorReport.from_body(errors[0]).text.startswith("LED code unknown")
 
 
-def test_the_host_and_the_firmware_agree_on_leds_codes() -> None:
-    for role in Role:
+def test_the_host_and_the_firmware_agree_on_the_fixed_palette() -> None:
+    renderer = db_leds.LedRenderer(1, brightness=1.0)
+    for code, colour in msg.PALETTE.items():
         for pattern in (Pattern.ON, Pattern.SLOW, Pattern.FAST):
-            body = msg.Leds(1, 1, (Led(pattern, role),)).to_body()
-            code = proto.parse_leds(body, 1, 1)[0]
-            assert db_leds.COLOURS[code >> 2] == ROLE_COLOURS[role]
+            kind, body = msg.Leds(1, 1, (Led(pattern, colour),)).wire(2)
+            assert kind == proto.LEDS
+            drawn = proto.parse_leds(body, 1, 1)[0]
+            assert msg.PALETTE[drawn >> 2] == colour and drawn & 3 == msg.PATTERN_CODES[pattern]
+        # The firmware rounds down: the quarter of blue's 255 is 63 there.
+        shown = renderer.colour(code << 2 | 1, 0)
+        assert all(abs(a - b) <= 1 for a, b in zip(shown, colour, strict=True)), code
+
+
+@pytest.mark.parametrize("rgb", [True, False])
+def test_a_colour_of_the_host_is_drawn_as_it_comes(rgb: bool) -> None:
+    # Version 3: the frame carries its colours, so a colour no palette has is drawn exactly
+    # (a single-colour board: white at its brightness).
+    cyan, dim = (0, 200, 200), (0, 15, 64)
+    frame = msg.Leds(1, 3, (Led(Pattern.ON, cyan), None, Led(Pattern.FAST, dim)))
+    kind, body = frame.wire(proto.PROTOCOL_VERSION)
+    assert kind == proto.LEDS_RGB
+    renderer = db_leds.LedRenderer(3, rgb=rgb, brightness=1.0)
+    renderer.set(*reversed(proto.parse_leds_rgb(body, 1, 3)))
+    expected = [cyan, (0, 0, 0), dim] if rgb else [(200,) * 3, (0, 0, 0), (64,) * 3]
+    assert renderer.frame(0) == expected
+
+
+@pytest.mark.parametrize("body", [
+    bytes([1, 2, 1, 9, 9, 9, 0x05]),  # one cell short
+    bytes([1, 1, 1, 9, 9, 9, 0x09]),  # colour 2 of 1
+    bytes([1, 1, 0, 0x01]),  # lit without a colour
+    bytes([1, 1, 32]) + bytes(96) + bytes(1),  # more colours than a cell can name
+])
+def test_leds_rgb_bodies_are_checked(body: bytes) -> None:
+    with pytest.raises(proto.BadMessage):
+        proto.parse_leds_rgb(body, body[0], body[1])
 
 
 # -- the scan logic on the electrical model --------------------------------------------------
@@ -199,7 +228,7 @@ def test_debouncer_waits_for_a_steady_reading() -> None:
         (0x1F, 1000, True, (255, 220, 0)),  # fast / hint: lit for the first 125 ms of 250
         (0x1F, 1130, True, (0, 0, 0)),  # ... dark after
         (0x29, 0, True, (0, 15, 63)),  # on / adjust: a quarter
-        (0x05, 0, False, (255, 255, 255)),  # single colour: every role white
+        (0x05, 0, False, (255, 255, 255)),  # single colour: every palette colour white
     ],
 )
 def test_led_colours_and_blinking(code: int, now: int, rgb: bool,
@@ -314,7 +343,7 @@ def test_a_game_plays_through(port: Path, picos: list[PicoOnPty]) -> None:
             SerialSensors(link) as sensors, \
             SerialLeds(link, 32, clock=MonotonicClock(), addresses=ADDRESS) as leds, \
             SerialButtons(link, clock=MonotonicClock()) as buttons:
-        assert link.hello == msg.Hello(2, 8, 4, colour=False, rgb=True, buttons=3)
+        assert link.hello == msg.Hello(3, 8, 4, colour=False, rgb=True, buttons=3)
         scanner = Scanner(sensors, CELLS, debounce_ms=0, buttons=buttons)
         _wait_occupancy(scanner, link, game.occupied_squares())
         # (opening the port flushes its input: a boot frame may be cut there, not later)
@@ -322,8 +351,8 @@ def test_a_game_plays_through(port: Path, picos: list[PicoOnPty]) -> None:
         for ply in range(12):
             move = sorted(game.legal_moves, key=lambda m: (not m.is_capture, m.origin))[0]
             if ply % 2:  # the computer's move: lit on the board, carried out by the player
-                leds.show({move.origin: Led(Pattern.ON, Role.FROM),
-                           move.destination: Led(Pattern.ON, Role.TO)})
+                leds.show({move.origin: Led(Pattern.ON, GREEN),
+                           move.destination: Led(Pattern.ON, GREEN)})
                 lit = {move.origin, move.destination}
                 pico.strip.wait_for(lambda p: _green(p, lit))  # noqa: B023 (waited on here)
             game.push(move)
@@ -370,7 +399,7 @@ def test_faults_on_the_wire_are_dropped_and_reported(port: Path, picos: list[Pic
         codes = {errors.get(timeout=WAIT).code for _ in range(4)}
         assert codes == {proto.ERR_BAD_FRAME, proto.ERR_OVERRUN, proto.ERR_UNKNOWN_TYPE,
                          proto.ERR_BAD_MESSAGE}
-        leds.show({0: Led(Pattern.ON, Role.FROM)})  # and life goes on
+        leds.show({0: Led(Pattern.ON, GREEN)})  # and life goes on
         pico.strip.wait_for(lambda p: _green(p, {0}))
         assert pico.firmware.scan_period_ms == 10
         assert link.connected
@@ -407,7 +436,7 @@ def test_an_mcu_reset_gets_its_leds_back(port: Path, picos: list[PicoOnPty]) -> 
     events: queue.Queue[object] = queue.Queue()
     with _virtual(port, clock, events, msg.Config(12, 5)) as link, \
             SerialLeds(link, 32, clock=MonotonicClock(), addresses=ADDRESS) as leds:
-        leds.show({9: Led(Pattern.ON, Role.FROM), 13: Led(Pattern.ON, Role.TO)})
+        leds.show({9: Led(Pattern.ON, GREEN), 13: Led(Pattern.ON, GREEN)})
         pico.strip.wait_for(lambda p: _green(p, {9, 13}))
         clock.set(200.0)
         pico.restart()  # dark, seq 0, HELLO unasked

@@ -29,9 +29,13 @@ from board_io.sensors.serial_mcu import SerialSensors
 from board_io.serial import messages as msg
 from board_io.serial.framing import encode_frame
 from board_io.serial.link import SerialLink
-from board_io.types import ButtonName, Led, Pattern, Reading, Role, Sensing
+from board_io.types import YELLOW, ButtonName, Led, Pattern, Reading, Sensing
 from tests.board_io.conftest import plug as _mcu
 from tests.board_io.fake_mcu import FakeMcu
+
+GOLD = (255, 170, 0)
+GREEN = (0, 255, 0)
+RED = (255, 0, 0)
 
 E, OCC = Reading.EMPTY, Reading.OCCUPIED
 WAIT = 5.0
@@ -148,13 +152,13 @@ def test_leds_are_sent_per_cell(port: Path, mcus: list[FakeMcu]) -> None:
     with _link(port) as link, SerialLeds(link, 32, clock=MonotonicClock(),
                                         addresses=addresses) as leds:
         assert leds.rgb
-        leds.show({28: Led(Pattern.ON, Role.FROM), 0: Led(Pattern.SLOW, Role.REMOVE),
-                   5: Led(Pattern.OFF, Role.HINT)})
+        leds.show({28: Led(Pattern.ON, GREEN), 0: Led(Pattern.SLOW, RED),
+                   5: Led(Pattern.OFF, YELLOW)})
         sent = mcu.wait_for(lambda r: isinstance(r[-1], msg.Leds))[-1]
         assert isinstance(sent, msg.Leds) and (sent.rows, sent.cols) == (8, 4)
         # square 29 (index 28) is a1: cell (0, 0); square 1 (index 0) is b8: cell (7, 0).
         lit = {i: led for i, led in enumerate(sent.cells) if led is not None}
-        assert lit == {0: Led(Pattern.ON, Role.FROM), 28: Led(Pattern.SLOW, Role.REMOVE)}
+        assert lit == {0: Led(Pattern.ON, GREEN), 28: Led(Pattern.SLOW, RED)}
     # closing the LEDs switches them off
     last = mcu.wait_for(lambda r: isinstance(r[-1], msg.Leds)
                         and all(c is None for c in r[-1].cells))[-1]
@@ -210,7 +214,7 @@ def test_unplug_and_replug_mid_game(port: Path, mcus: list[FakeMcu]) -> None:
         first_report = scanner.poll(0.0)
         assert isinstance(first_report[-1], OccupancyChanged)
         assert first_report[-1].occupied == frozenset(range(12))
-        leds.show({11: Led(Pattern.ON, Role.FROM), 15: Led(Pattern.ON, Role.TO)})
+        leds.show({11: Led(Pattern.ON, GREEN), 15: Led(Pattern.ON, GREEN)})
         first.wait_for(lambda r: isinstance(r[-1], msg.Leds))
 
         first.unplug()
@@ -220,7 +224,7 @@ def test_unplug_and_replug_mid_game(port: Path, mcus: list[FakeMcu]) -> None:
             sensors.read()
         assert [type(e) for e in scanner.poll(1.0)] == [LinkLost]
         # The service may change the LEDs while the board is away: no error, kept for later.
-        leds.show({15: Led(Pattern.FAST, Role.CROWN)})
+        leds.show({15: Led(Pattern.FAST, GOLD)})
 
         # Meanwhile the player carried out the computer's move: square index 11 -> 15.
         moved = (set(start) - {cell_map.flat_indices()[11]}) | {cell_map.flat_indices()[15]}
@@ -231,7 +235,7 @@ def test_unplug_and_replug_mid_game(port: Path, mcus: list[FakeMcu]) -> None:
         leds_sent = received[2]
         assert isinstance(leds_sent, msg.Leds)
         lit = {i: led for i, led in enumerate(leds_sent.cells) if led is not None}
-        assert lit == {cell_map.flat_indices()[15]: Led(Pattern.FAST, Role.CROWN)}
+        assert lit == {cell_map.flat_indices()[15]: Led(Pattern.FAST, GOLD)}
         link.wait_scan(2, WAIT)
         after = scanner.poll(2.0)
         assert [type(e) for e in after] == [LinkRestored, OccupancyChanged]
@@ -269,7 +273,7 @@ def test_no_hello_is_a_clear_error(port: Path, mcus: list[FakeMcu]) -> None:
 
 def test_wrong_protocol_version_is_named(port: Path, mcus: list[FakeMcu]) -> None:
     _mcu(mcus, port, version=0)
-    with pytest.raises(BoardIOError, match="speaks protocol 0, this host speaks 1 to 2"):
+    with pytest.raises(BoardIOError, match="speaks protocol 0, this host speaks 1 to 3"):
         _link(port, connect_timeout=WAIT)
 
 
@@ -320,7 +324,7 @@ def test_registry_shares_one_link(port: Path, mcus: list[FakeMcu]) -> None:
         assert mcu.wait_for(lambda r: len(r) >= 2)[:2] == [msg.Ping(), msg.Config(5, 8)]
         scanner = create_scanner(config, context.layout, sensors, buttons)
         # compact 8x4 map: square 1 (index 0) is b8 = cell (7, 0), square 32 is g1 = (0, 3)
-        leds.show({0: Led(Pattern.ON, Role.HINT), 31: Led(Pattern.ON, Role.HINT)})
+        leds.show({0: Led(Pattern.ON, YELLOW), 31: Led(Pattern.ON, YELLOW)})
         sent = mcu.wait_for(lambda r: isinstance(r[-1], msg.Leds))[-1]
         assert isinstance(sent, msg.Leds)
         assert [i for i, led in enumerate(sent.cells) if led] == [3, 28]

@@ -22,9 +22,11 @@ from board_io.sensors.serial_mcu import SerialSensors
 from board_io.serial import messages as msg
 from board_io.serial.link import SerialLink
 from board_io.serial.recovery import Do, LinkState, Recovery
-from board_io.types import Led, Pattern, Reading, Role
+from board_io.types import Led, Pattern, Reading
 from tests.board_io.conftest import plug as _mcu
 from tests.board_io.fake_mcu import FakeMcu
+
+GREEN = (0, 255, 0)
 
 WAIT = 5.0
 E, OCC = Reading.EMPTY, Reading.OCCUPIED
@@ -251,7 +253,7 @@ def test_an_mcu_restart_gets_config_and_leds_again(port: Path, mcus: list[FakeMc
             SerialLeds(link, 32, clock=MonotonicClock(), addresses=cell_map.flat_indices()) as leds:
         scanner = Scanner(sensors, cell_map, debounce_ms=0)
         assert scanner.poll(100.0)
-        leds.show({11: Led(Pattern.ON, Role.FROM), 15: Led(Pattern.ON, Role.TO)})
+        leds.show({11: Led(Pattern.ON, GREEN), 15: Led(Pattern.ON, GREEN)})
         lit = mcu.wait_for(lambda r: isinstance(r[-1], msg.Leds))[-1]
         before = len(mcu.received)
         clock.set(140.0)

@@ -1,8 +1,10 @@
-"""Protocol versions: the host speaks the older of its version and the firmware's; a role the
-firmware does not know is sent as its nearest older one; frames start with a 0x00.
+"""Protocol versions: the host speaks the older of its version and the firmware's; firmware of
+version 3 on gets each light's own colour, older firmware the nearest of the fixed palette it
+has; frames start with a 0x00.
 
 Issue 26: the protocol added LED role 13 (fault) without a version change, and firmware that
-knew roles 1-12 refused every LEDS frame holding it (ERROR 3) and lit nothing.
+knew roles 1-12 refused every LEDS frame holding it (ERROR 3) and lit nothing. Issue 41: a
+new kind of light needs no new version at all: the colour travels with the frame.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from board_io.clock import MonotonicClock, VirtualClock
 from board_io.leds.serial_mcu import SerialLeds
 from board_io.serial import messages as msg
 from board_io.serial.link import SerialLink
-from board_io.types import Led, Pattern, Role
+from board_io.types import Led, Pattern
 from tests.board_io.conftest import plug as _mcu
 from tests.board_io.fake_mcu import FakeMcu
 
 WAIT = 5.0
-SHOWN = {0: Led(Pattern.ON, Role.FAULT), 1: Led(Pattern.SLOW, Role.FROM)}
+MAGENTA, RED, GREEN, CYAN = (255, 0, 192), (255, 0, 0), (0, 255, 0), (0, 200, 200)
+SHOWN = {0: Led(Pattern.ON, MAGENTA), 1: Led(Pattern.SLOW, GREEN), 2: Led(Pattern.FAST, CYAN)}
 
 
 def _shown(mcu: FakeMcu) -> msg.Leds:
@@ -29,26 +32,31 @@ def _shown(mcu: FakeMcu) -> msg.Leds:
     return next(m for m in reversed(found) if isinstance(m, msg.Leds))
 
 
-@pytest.mark.parametrize(("version", "fault_as"), [
-    (1, Role.EXTRA),  # version 1 knows roles 1-12: fault goes as extra
-    (2, Role.FAULT),
-    (3, Role.FAULT),  # a newer firmware is spoken to in the host's version
+@pytest.mark.parametrize(("version", "kind", "magenta_as", "cyan_as"), [
+    (1, msg.LEDS, RED, GREEN),  # version 1's palette has no magenta: red, "not to play with"
+    (2, msg.LEDS, MAGENTA, GREEN),  # a colour no palette has: the nearest
+    (3, msg.LEDS_RGB, MAGENTA, CYAN),  # every colour as it is
+    (4, msg.LEDS_RGB, MAGENTA, CYAN),  # a newer firmware is spoken to in the host's version
 ])
-def test_roles_are_sent_as_the_firmware_knows_them(port: Path, mcus: list[FakeMcu],
-                                                   version: int, fault_as: Role) -> None:
+def test_colours_are_sent_as_the_firmware_can_show_them(
+        port: Path, mcus: list[FakeMcu], version: int, kind: int, magenta_as: tuple[int, ...],
+        cyan_as: tuple[int, ...]) -> None:
     mcu = _mcu(mcus, port, version=version, rows=1, cols=4, rgb=True)
     with SerialLink(str(port), connect_timeout=WAIT) as link, \
             SerialLeds(link, 4, clock=MonotonicClock()) as leds:
         assert link.hello.version == version
         leds.show(SHOWN)
         cells = _shown(mcu).cells
-        assert cells[:2] == (Led(Pattern.ON, fault_as), Led(Pattern.SLOW, Role.FROM))
+        assert cells[:3] == (Led(Pattern.ON, magenta_as), Led(Pattern.SLOW, GREEN),
+                             Led(Pattern.FAST, cyan_as))
+        assert mcu.kinds[-1] == kind
 
 
-def test_every_role_has_a_version_and_a_way_down_to_version_one() -> None:
-    for role in Role:
-        assert msg.ROLE_SINCE.get(role, 1) <= msg.PROTOCOL_VERSION
-        assert msg.ROLE_SINCE.get(msg.role_for(role, msg.OLDEST_VERSION), 1) == 1
+def test_every_palette_code_has_a_way_down_to_version_one() -> None:
+    for code in msg.PALETTE:
+        assert msg.PALETTE_SINCE.get(code, 1) <= msg.PROTOCOL_VERSION
+        assert msg.palette_code(msg.PALETTE[code], msg.OLDEST_VERSION) in msg.PALETTE
+        assert msg.PALETTE_SINCE.get(msg.palette_code(msg.PALETTE[code], 1), 1) == 1
 
 
 def test_every_frame_starts_with_a_zero(port: Path, mcus: list[FakeMcu]) -> None:

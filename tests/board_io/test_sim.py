@@ -20,7 +20,10 @@ from board_io.sim import (
     read_script,
     render,
 )
-from board_io.types import ButtonName, Led, Pattern, Reading, Role, Sensing
+from board_io.types import YELLOW, ButtonName, Led, Pattern, Reading, Sensing
+
+GREEN = (0, 255, 0)
+RED = (255, 0, 0)
 
 E, X = Reading.EMPTY, Reading.OCCUPIED
 INTERNATIONAL = dark_squares(10)
@@ -188,12 +191,12 @@ def test_glitches_are_absorbed_by_debouncing_only(debounce_ms: int, clean: bool)
 def test_led_recorder_keeps_frames_with_times() -> None:
     clock = VirtualClock(5.0)
     leds = LedRecorder(50, clock=clock)
-    leds.show({3: Led(Pattern.ON, Role.FROM), 7: Led(Pattern.OFF, Role.TO)})
+    leds.show({3: Led(Pattern.ON, GREEN), 7: Led(Pattern.OFF, GREEN)})
     clock.advance(1.0)
     leds.show({})
     assert [r.at for r in leds.history] == [5.0, 6.0]
-    assert dict(leds.history[0].frame) == {3: Led(Pattern.ON, Role.FROM)}
-    assert dict(leds.frame_at(5.5)) == {3: Led(Pattern.ON, Role.FROM)}
+    assert dict(leds.history[0].frame) == {3: Led(Pattern.ON, GREEN)}
+    assert dict(leds.frame_at(5.5)) == {3: Led(Pattern.ON, GREEN)}
     assert dict(leds.frame_at(4.0)) == {} and dict(leds.frame_at(6.0)) == {}
 
 
@@ -201,7 +204,7 @@ def test_led_recorder_can_be_bounded() -> None:
     clock = VirtualClock()
     leds = LedRecorder(50, clock=clock, keep=3)
     for sq in range(5):
-        leds.show({sq: Led(Pattern.ON, Role.HINT)})
+        leds.show({sq: Led(Pattern.ON, YELLOW)})
         clock.advance(1.0)
     assert [r.at for r in leds.history] == [2.0, 3.0, 4.0] and len(leds.writes) == 3
 
@@ -209,7 +212,7 @@ def test_led_recorder_can_be_bounded() -> None:
 def test_blinking_is_done_by_the_sink() -> None:
     clock = VirtualClock()
     leds = LedRecorder(32, clock=clock)
-    leds.show({0: Led(Pattern.SLOW, Role.REMOVE), 1: Led(Pattern.FAST, Role.MISSING)})
+    leds.show({0: Led(Pattern.SLOW, RED), 1: Led(Pattern.FAST, GREEN)})
     lit = []
     for _ in range(100):  # one second at 100 Hz
         leds.tick()
@@ -224,7 +227,7 @@ def test_blinking_is_done_by_the_sink() -> None:
 
 def test_render_marks_lit_leds_by_phase() -> None:
     layout = dark_squares(8)
-    frame = {layout.parse("29"): Led(Pattern.SLOW, Role.TO)}
+    frame = {layout.parse("29"): Led(Pattern.SLOW, GREEN)}
     pieces = {layout.parse("29"): X}
     assert "[?]" in render(layout, pieces, frame, now=0.2, colour=False)
     assert "[?]" not in render(layout, pieces, frame, now=0.7, colour=False)

@@ -11,8 +11,11 @@ from board_io.errors import ConfigError, DeviceClosed, MissingExtraError
 from board_io.geometry import dark_squares
 from board_io.leds.ws2812_spi import RESET_BYTES, SPI_HZ, Ws2812Spi, encode
 from board_io.registry import BackendContext, create_leds
-from board_io.types import Led, Pattern, Role
+from board_io.types import WHITE, Led, Pattern
 from tests.board_io import fake_spidev
+
+GREEN = (0, 255, 0)
+RED = (255, 0, 0)
 
 # By hand: 0x00 -> 100 x8, 0xFF -> 110 x8, 0x81 -> 110 100 100 100 100 100 100 110.
 BYTE_00 = bytes.fromhex("92 49 24")  # 10010010 01001001 00100100
@@ -76,7 +79,7 @@ def test_show_writes_colours_and_blinks() -> None:
     spi = FakeSpi()
     leds = Ws2812Spi(4, clock=clock, addresses=[3, 2, 1, 0], spi=spi)
     assert spi.writes == [encode([(0, 0, 0)] * 4)]  # switched off at start
-    leds.show({0: Led(Pattern.SLOW, Role.REMOVE), 1: Led(Pattern.ON, Role.FROM)})
+    leds.show({0: Led(Pattern.SLOW, RED), 1: Led(Pattern.ON, GREEN)})
     # square 0 -> LED 3 red, square 1 -> LED 2 green; GRB on the wire.
     assert spi.writes[-1] == (b"\x00" + BYTE_00 * 6 + BYTE_FF + BYTE_00 * 2
                               + BYTE_00 + BYTE_FF + BYTE_00 + bytes(RESET_BYTES))
@@ -96,7 +99,7 @@ def test_show_writes_colours_and_blinks() -> None:
 def test_brightness_scales() -> None:
     spi = FakeSpi()
     leds = Ws2812Spi(1, clock=VirtualClock(), spi=spi, brightness=0.5)
-    leds.show({0: Led(Pattern.ON, Role.LEGAL)})
+    leds.show({0: Led(Pattern.ON, WHITE)})
     assert spi.writes[-1] == encode([(128, 128, 128)])
 
 
@@ -123,7 +126,7 @@ def test_from_config(monkeypatch: pytest.MonkeyPatch, wiring: str, num_leds: int
         assert (device.bus_device, device.max_speed_hz, device.mode) == ((0, 1), SPI_HZ, 0)
         # Square 1 (index 0) is b8: row 7, col 1 -> LED 7*8+1 in a grid; row 7 runs right to
         # left in a serpentine grid -> 7*8+6; LED 0 when LEDs follow the square numbers.
-        leds.show({0: Led(Pattern.ON, Role.REMOVE)})
+        leds.show({0: Led(Pattern.ON, RED)})
         expected = [(0, 0, 0)] * num_leds
         expected[lit] = (255, 0, 0)
         assert device.written[-1] == encode(expected, "RGB")
@@ -145,7 +148,7 @@ def test_single_colour_setting_draws_white(monkeypatch: pytest.MonkeyPatch) -> N
               "leds.wiring": "squares"}
     with BackendContext(dark_squares(8), VirtualClock()) as context:
         leds = create_leds(config, context)
-        leds.show({3: Led(Pattern.ON, Role.REMOVE)})
+        leds.show({3: Led(Pattern.ON, RED)})
         expected = [(0, 0, 0)] * 32
         expected[3] = (255, 255, 255)
         assert spidev.SpiDev.opened[0].written[-1] == encode(expected)

@@ -18,9 +18,10 @@ from board_io.clock import VirtualClock
 from board_io.events import ButtonPressed, OccupancyChanged
 from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
-from board_io.types import ButtonName, Role
+from board_io.types import ButtonName
 from engine import Board
 from engine.search import Limit, SearchResult
+from firmware_host.feedback.roles import Role
 from firmware_host.game.controller import Controller
 from firmware_host.game.session import Session
 from firmware_host.game.types import EngineResult, Mode, SessionConfig
@@ -277,7 +278,7 @@ class Rig:
     def leds(self, role: Role) -> set[str]:
         """Names of the squares lit with ``role`` now."""
         frame = self.session.frame
-        return {self.variant.square_name(sq) for sq, led in frame.items() if led.role is role}
+        return {self.variant.square_name(sq) for sq, led in frame.items() if led is role}
 
     def leds_of(self, role: str) -> set[str]:
         """Names of the squares lit with the role called ``role`` now."""
@@ -285,7 +286,7 @@ class Rig:
 
     def lit(self) -> dict[str, str]:
         frame = self.session.frame
-        return {self.variant.square_name(sq): led.role.value for sq, led in frame.items()}
+        return {self.variant.square_name(sq): led.value for sq, led in frame.items()}
 
     def moves(self) -> list[str]:
         """The moves recorded in the store for the current game."""

@@ -15,7 +15,7 @@ import redis.asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from board_io.types import Role
+from firmware_host.feedback.roles import Role
 from firmware_host.game.types import Command
 from firmware_host.remote.commands import CommandReader, commands_key, parse_command
 from firmware_host.store import RedisStore
@@ -68,7 +68,7 @@ def answering(rig: SimRig, sync: redis.Redis, board_id: str,
 
 
 def lit(rig: SimRig, role: Role) -> set[int]:
-    return {sq + 1 for sq, led in rig.session.frame.items() if led.role is role}
+    return {sq + 1 for sq, led in rig.session.frame.items() if led is role}
 
 
 def test_a_move_corrected_from_the_console_is_audited_replayed_and_set_up(

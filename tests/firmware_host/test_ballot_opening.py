@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from board_io.events import OccupancyChanged
-from board_io.types import Role
 from engine import Board, find_variant
 from engine.book import ballot_board, ballots
 from firmware_host.app.service import ballot_opening
 from firmware_host.config.loader import Config, ConfigError
+from firmware_host.feedback.roles import Role
 from firmware_host.game.session import Session
 from firmware_host.game.types import Mode, SessionConfig
 from firmware_host.store import open_store
@@ -44,11 +44,12 @@ def test_ballot_moves_are_recorded_and_the_board_is_guided_to_them() -> None:
 
     # The board still shows the initial position: after error_ms the LEDs say what to change.
     run_timers(session, 1.0)
-    shown = frames[-1]
+    shown = session.frame
+    assert frames[-1] == {sq: role.led for sq, role in shown.items()}  # as the LEDs show it
     missing = after.occupied_squares() - start
     extra = start - after.occupied_squares()
-    assert {sq for sq, led in shown.items() if led.role is Role.MISSING} == missing
-    assert {sq for sq, led in shown.items() if led.role is Role.EXTRA} == extra
+    assert {sq for sq, led in shown.items() if led is Role.MISSING} == missing
+    assert {sq for sq, led in shown.items() if led is Role.EXTRA} == extra
 
     session.handle(OccupancyChanged(after.occupied_squares(), None, 1.5))
     assert session.state.value == "human_to_move"

@@ -3,8 +3,8 @@ right move played, the reason in the record and the PDN, the position to set up 
 
 from __future__ import annotations
 
-from board_io.types import Role
 from engine.pdn import read_games
+from firmware_host.feedback.roles import Role
 from firmware_host.game.types import Command
 from firmware_host.store.pdnrender import render_game
 from tests.firmware_host.session_harness import Rig

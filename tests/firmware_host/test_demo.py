@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from board_io.types import Led, Pattern, Role
 from engine import Board
 from engine.pdn import read_games
+from firmware_host.feedback.roles import Role
 from firmware_host.tools.demo import Demo, DemoOptions, Display, led_legend, run_demo
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
 from tests.redis_server import RedisServer
@@ -81,11 +81,14 @@ def test_computer_moves_are_carried_out_by_following_the_leds(tmp_path: Path) ->
     with ExitStack() as stack:
         demo, log = _recorded_demo(stack, tmp_path, plies=20)
         result = demo.play()
-        history = demo.leds
         roles_used: set[Role] = set()
         in_computer_move = False
+        shown: dict[int, Role] = {}  # what the hand saw when it acted: the last frame published
         for entry in log:
             if isinstance(entry, dict):
+                if entry["event"] == "leds":
+                    shown = {int(name) - 1: Role(role) for name, (_, role) in
+                             entry["frame"].items()}
                 if entry["event"] == "computer_move":
                     in_computer_move = True
                 elif entry["event"] == "move" and entry["by"] == "computer":
@@ -94,11 +97,10 @@ def test_computer_moves_are_carried_out_by_following_the_leds(tmp_path: Path) ->
             if not in_computer_move:
                 continue
             action, sq, at = entry
-            shown = history.frame_at(at)  # what the hand saw when it acted
             assert sq in shown, f"{action} {sq} at {at}: that square was dark"
             allowed = {Role.TO} if action == "place" else {Role.FROM, Role.REMOVE, Role.TO}
-            assert shown[sq].role in allowed, f"{action} {sq}: lit {shown[sq].role}"
-            roles_used.add(shown[sq].role)
+            assert shown[sq] in allowed, f"{action} {sq}: lit {shown[sq]}"
+            roles_used.add(shown[sq])
         assert not in_computer_move
         computer_captured = any(entry["captures"] for entry in log if isinstance(entry, dict)
                                 and entry["event"] == "move" and entry["by"] == "computer")
@@ -137,8 +139,8 @@ def test_the_human_move_steps_are_sloppy_but_end_in_the_move() -> None:
     assert landed_between > 0 and removed_early > 0
 
 
-def _frame(**roles: list[int]) -> dict[int, Led]:
-    return {sq: Led(Pattern.ON, Role[name.upper()]) for name, squares in roles.items()
+def _frame(**roles: list[int]) -> dict[int, Role]:
+    return {sq: Role(name) for name, squares in roles.items()
             for sq in squares}
 
 
@@ -147,7 +149,7 @@ def test_following_a_capture_shown_on_the_leds() -> None:
     done: list[tuple[str, int]] = []
     holding = False
     for _ in range(10):
-        frame: dict[int, Led] = {}
+        frame: dict[int, Role] = {}
         if 20 in occupied:
             frame.update(_frame(**{"from": [20]}))
         if 2 not in occupied:
@@ -169,7 +171,7 @@ def test_following_a_capture_shown_on_the_leds() -> None:
 
 def test_nothing_to_follow_when_the_leds_ask_nothing() -> None:
     assert next_led_step({}, {1, 2}, False, random.Random(0)) is None
-    crown = {5: Led(Pattern.FAST, Role.CROWN)}
+    crown = {5: Role.CROWN}
     assert next_led_step(crown, {5}, False, random.Random(0)) is None
 
 

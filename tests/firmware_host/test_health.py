@@ -121,7 +121,7 @@ def test_a_stuck_square_is_read_as_the_game_expects_so_the_game_starts() -> None
     assert report.trusted(stable, START) == START
     assert not report.blocking
     frame = leds.build(leds.sensor_fault(report.suspect) + leds.correction([], stable - START))
-    assert {s: led.role.name for s, led in frame.items()} == {LAYOUT.parse("14"): "FAULT"}
+    assert {s: led.name for s, led in frame.items()} == {LAYOUT.parse("14"): "FAULT"}
 
 
 @pytest.mark.parametrize(

@@ -243,12 +243,12 @@ def test_a_russian_boards_other_events_carry_their_sentence_in_russian() -> None
 
 
 def test_a_russian_terminal_names_the_lights_in_russian() -> None:
-    from board_io.types import Led, Pattern, Reading, Role
+    from board_io.types import Reading
     from engine.variant import find_variant
+    from firmware_host.feedback.roles import Role
     from firmware_host.tools.diagram import draw
 
-    leds = {21: Led(Pattern.ON, Role.FROM), 17: Led(Pattern.SLOW, Role.TO),
-            12: Led(Pattern.ON, Role.REMOVE)}
+    leds = {21: Role.FROM, 17: Role.TO, 12: Role.REMOVE}
     text = draw(find_variant("russian"), {21: Reading.WHITE}, leds, colour=False,
                 tr=translator("ru"))
     assert text.splitlines()[-1] == "  подсветка: F откуда, T куда, X снять"
@@ -259,24 +259,24 @@ def test_a_russian_terminal_names_the_lights_in_russian() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_legend_entry_keeps_its_letter(language: str) -> None:
-    from firmware_host.tools.diagram import LEGEND, LETTERS
+    from firmware_host.feedback.roles import Role
 
     tr = translator(language)
-    for role, entry in LEGEND.items():
-        assert entry == f"{LETTERS[role][0]} {LETTERS[role][1]}"
-        assert tr.gettext(entry).startswith(LETTERS[role][0] + " "), (role, tr.gettext(entry))
+    for role in Role:
+        assert role.legend[1] == " " and role.letter.isupper()
+        assert tr.gettext(role.legend).startswith(role.letter + " "), (role, tr.gettext(
+            role.legend))
 
 
 def test_a_russian_demo_says_its_ply_and_lights_in_russian() -> None:
-    from board_io.types import Role
-    from firmware_host.feedback.leds import led
+    from firmware_host.feedback.roles import Role
     from firmware_host.tools.demo import led_legend, ply_line
 
     ru = translator("ru")
     assert ply_line(4, "human_to_move", ru) == "[полуход 4, ждём ход]"
     assert ply_line(5, "engine_thinking", ru) == "[полуход 5, думает]"
     assert ply_line(1, "engine_thinking") == "[ply 1, thinking]"
-    frame = {31: led(Role.FROM), 27: led(Role.TO)}
+    frame = {31: Role.FROM, 27: Role.TO}
     assert led_legend(frame, lambda sq: str(sq + 1), ru) == "подсветка: куда 28 | откуда 32"
     assert led_legend({}, str, ru) == "подсветка: выкл."
 

@@ -6,14 +6,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from board_io.types import Pattern, Role
+from board_io.types import Pattern
 from firmware_host.feedback import leds
+from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import TEMPLATES, render
 
 
-def test_every_role_has_a_pattern_and_a_priority() -> None:
-    assert set(leds.PATTERNS) == set(Role)
+def test_every_role_has_a_priority() -> None:
     assert set(leds.PRIORITY) == set(Role) and len(leds.PRIORITY) == len(Role)
+    assert len({role.rank for role in Role}) == len(Role)  # no two roles tie on a square
 
 
 @pytest.mark.parametrize(("role", "pattern"), [
@@ -21,13 +22,13 @@ def test_every_role_has_a_pattern_and_a_priority() -> None:
     (Role.EXTRA, Pattern.FAST), (Role.MUST, Pattern.SLOW), (Role.CROWN, Pattern.FAST),
 ])
 def test_patterns_follow_the_design(role: Role, pattern: Pattern) -> None:
-    assert leds.led(role).pattern is pattern
+    assert role.pattern is pattern and role.led.pattern is pattern
 
 
 def test_correction_wins_over_advice_on_a_square() -> None:
     frame = leds.build([(Role.HINT, [4, 5]), (Role.EXTRA, [5]), (Role.ADJUST, [4])])
-    assert frame[5].role is Role.EXTRA
-    assert frame[4].role is Role.HINT
+    assert frame[5] is Role.EXTRA
+    assert frame[4] is Role.HINT
 
 
 def test_move_guidance_tracks_what_is_left() -> None:
@@ -84,8 +85,8 @@ def test_computer_move_wins_over_a_crown_reminder_on_its_square() -> None:
     # The human has just crowned on 3; the computer's reply captures that king at once: the
     # player must see "remove" on 3, not the crown reminder.
     frame = leds.build([*leds.crown([3]), (Role.FROM, [9]), (Role.REMOVE, [3])])
-    assert frame[3].role is Role.REMOVE
-    assert frame[9].role is Role.FROM
+    assert frame[3] is Role.REMOVE
+    assert frame[9] is Role.FROM
 
 
 def test_every_refusal_reason_has_its_own_sentence() -> None:

@@ -4,14 +4,15 @@ role), only on a frame nothing else lights; never without a time control."""
 from __future__ import annotations
 
 from board_io.serial import messages as msg
-from board_io.types import Led, Pattern, Role
+from board_io.types import Led, Pattern
+from firmware_host.feedback.roles import Role
 from tests.firmware_host.session_harness import Rig
 
 
 def test_the_corner_of_the_side_to_move_blinks_once_it_has_under_a_minute() -> None:
     rig = Rig("international", time_control="3")
     rig.wait(119_000)
-    assert Role.CLOCK not in {led.role for led in rig.session.frame.values()}
+    assert Role.CLOCK not in {led for led in rig.session.frame.values()}
     rig.wait(1_100)                                 # 179.? s gone: White has under a minute
     assert rig.lit() == {"46": "clock"}             # White's left-hand corner, nothing else
     assert rig.session.frame[45].pattern is Pattern.SLOW
@@ -46,5 +47,8 @@ def test_no_clock_no_corner_and_a_finished_game_shows_its_result() -> None:
 
 
 def test_a_serial_board_shows_it_in_the_adjust_colour_blinking() -> None:
-    body = msg.Leds(1, 1, (Led(Pattern.SLOW, Role.CLOCK),)).to_body()
-    assert body[2] == msg.ROLE_CODES[Role.ADJUST] << 2 | msg.PATTERN_CODES[Pattern.SLOW]
+    assert Role.CLOCK.led == Led(Pattern.SLOW, Role.ADJUST.led.colour)
+    for version in (1, 2):  # older firmware: the palette's blue, at a quarter
+        assert msg.Leds(1, 1, (Role.CLOCK.led,)).wire(version)[0] == msg.LEDS
+        body = msg.Leds(1, 1, (Role.CLOCK.led,)).wire(version)[1]
+        assert body[2] == 10 << 2 | msg.PATTERN_CODES[Pattern.SLOW]

@@ -17,7 +17,7 @@ from board_io.selftest import SensorWatch
 from board_io.sensors.base import SensorMatrix
 from board_io.sim import LedRecorder, SimFaults, SimulatedBoard
 from board_io.sim.backends import sim_board
-from board_io.types import Led, Pattern, Reading, Role, Square
+from board_io.types import YELLOW, Led, Pattern, Reading, Square
 from firmware_host.cli import main
 from firmware_host.recognition.layout import layout_for
 from firmware_host.tools.calibrate import OpenBoard, Wait, WaitFactory
@@ -71,7 +71,7 @@ def test_healthy_board_lights_every_led_and_sees_every_square() -> None:
     board = SimulatedBoard(layout, clock=VirtualClock())
     report, text, leds = watch(board, list(range(50)), seconds=12)
     lit = [dict(shown.frame) for shown in leds.history]
-    assert lit == [{sq: Led(Pattern.ON, Role.HINT)} for sq in range(50)] + [{}]
+    assert lit == [{sq: Led(Pattern.ON, YELLOW)} for sq in range(50)] + [{}]
     assert " 1 2 3 " in text and text.count(" 50\n") == 1
     assert "  r9c1 (square 1): occupied\n  r9c1 (square 1): empty\n" in text
     assert report.ok and report.changed == dict.fromkeys(range(50), 2)

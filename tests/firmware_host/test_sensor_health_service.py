@@ -13,11 +13,11 @@ from pathlib import Path
 
 from board_io.clock import VirtualClock
 from board_io.sim import ScriptPlayer, parse_script
-from board_io.types import Role
 from engine import Board
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Wiring, build_service
 from firmware_host.config import Config
+from firmware_host.feedback.roles import Role
 from firmware_host.game.controller import run_script
 from firmware_host.game.types import EventData
 from firmware_host.recognition.layout import layout_for
@@ -48,7 +48,7 @@ def test_a_stuck_closed_square_is_a_sensor_fault_and_the_game_goes_on(tmp_path: 
         assert [e["pdn"] for e in events if e["event"] == "move"] == ["c3-b4", "f6-g5"]
         assert not [e for e in events if e["event"] in ("refused", "correction")
                     and "d4" in (e.get("missing", []) or []) + (e.get("extra", []) or [])]
-        assert service.session.frame[d4].role is Role.FAULT
+        assert service.session.frame[d4] is Role.FAULT
 
 
 def _ghost_of(layout_cells: tuple[tuple[int, int], ...], occupied: frozenset[int],
@@ -109,7 +109,7 @@ def test_a_ghost_on_a_matrix_without_diodes_is_named_and_never_played() -> None:
     assert {e["cause"] for e in faults} == {"missing_diode"}
     assert layout.name(ghost) in {e["square"] for e in faults}
     assert not [e for e in events if e["event"] in ("move", "refused", "correction")]
-    assert session.frame[ghost].role is Role.FAULT
+    assert session.frame[ghost] is Role.FAULT
     # The ghost goes with the piece that made it: lift the piece, put it down again.
     session.handle(OccupancyChanged(lifted, None, 9.0))
     session.handle(OccupancyChanged(lifted | {move.destination}, None, 9.5))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from board_io.types import Pattern, Role
+from board_io.types import Pattern
 from engine import Board
 from engine.types import Color
+from firmware_host.feedback.roles import Role
 from firmware_host.game.types import Mode
 from tests.firmware_host.session_harness import Rig
 
@@ -39,7 +40,7 @@ def test_computer_capture_shows_path_and_pieces_to_remove() -> None:
     assert rig.leds(Role.PATH) == {"20"}
     assert rig.leds(Role.TO) == {"11"}
     assert rig.leds(Role.REMOVE) == {"24", "16"}
-    remove = {led.pattern for sq, led in rig.session.frame.items() if led.role is Role.REMOVE}
+    remove = {led.pattern for sq, led in rig.session.frame.items() if led is Role.REMOVE}
     assert remove == {Pattern.SLOW}
     rig.lift("16")  # captured pieces removed first, in any order
     assert rig.leds(Role.REMOVE) == {"24"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from board_io.types import Role
 from engine import Board
+from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
 from firmware_host.game.session import Session
 from firmware_host.game.types import Mode, SessionConfig

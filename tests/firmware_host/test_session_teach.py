@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from board_io.types import Role
 from engine.types import Color
+from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
 from firmware_host.game.types import Mode
 from tests.firmware_host.session_harness import Rig

@@ -11,9 +11,9 @@
 #
 # What it does (docs/serial-protocol.md): HELLO and a full SCAN at boot and on every PING;
 # a SCAN whenever a debounced cell changes and at least once a second; BUTTON on every
-# debounced press and release; LEDS drawn with their blink patterns (a role it does not know
-# shown off and reported once, ERROR 8); CONFIG applied; bad frames dropped and counted
-# (ERROR 1, at most once a second); unknown types ERROR 2; bad bodies ERROR 3; a switch
+# debounced press and release; LEDS and LEDS_RGB drawn with their blink patterns (a LEDS code
+# it does not know shown off and reported once, ERROR 8); CONFIG applied; bad frames dropped
+# and counted (ERROR 1, at most once a second); unknown types ERROR 2; bad bodies ERROR 3; a switch
 # without a diode ERROR 4 (its cell, once per closure and again after every PING).
 
 import db_protocol as proto
@@ -151,6 +151,10 @@ class Firmware:
                     if role not in self.unknown_roles:  # once each: shown off, not refused
                         self.unknown_roles.add(role)
                         self.send(proto.ERROR, proto.error_body(proto.ERR_UNKNOWN_ROLE, role))
+            elif kind == proto.LEDS_RGB:
+                colours, codes = proto.parse_leds_rgb(body, self.matrix.rows,
+                                                      self.matrix.cols)
+                self.leds.set(codes, colours)
             elif kind == proto.CONFIG:
                 self.scan_period_ms, self.debounce_ms = proto.parse_config(body)
                 soonest = self.clock.ticks_add(now, self.scan_period_ms)

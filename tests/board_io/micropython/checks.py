@@ -3,7 +3,7 @@
 # MicroPython code (no typing, no dataclasses): run by run.mjs under the WebAssembly port, or
 # by the unix port as ``micropython checks.py FIRMWARE_DIR VECTORS_JSON``. The host's test
 # (tests/board_io/test_firmware_micropython.py) writes the vectors with its own code
-# (board_io.serial: COBS, CRC, frames, LEDS bodies; the role colours of board_io.leds) and
+# (board_io.serial: COBS, CRC, frames, LEDS bodies of the fixed palette, LEDS_RGB frames) and
 # reads the last line this prints: ``RESULT {"passed": [...], "failed": [[name, why], ...],
 # "wire": hex, "pixels": [...]}``, where ``wire`` is what the firmware sent in the session
 # check, for the host to decode.
@@ -183,6 +183,15 @@ def check_leds(r, vectors):
         r.check(f"colour {code} at {brightness}, {phase} ms", got == rgb, str(got))
 
 
+def check_rgb_frames(r, vectors):
+    for body, rows, cols, rgb, brightness, shown in vectors["rgb_frames"]:
+        colours, codes = proto.parse_leds_rgb(_bytes(body), rows, cols)
+        renderer = db_leds.LedRenderer(rows * cols, rgb=rgb, brightness=brightness)
+        renderer.set(codes, colours)
+        got = [list(pixel) for pixel in renderer.frame(0)]
+        r.check(f"rgb frame {rgb} at {brightness}", got == shown, str(got))
+
+
 def check_blink_through_the_wrap(r):
     clock = Ticks(time.ticks_add(0, -2000))  # 2 s before MicroPython's ticks wrap
     renderer = db_leds.LedRenderer(1, clock=clock)
@@ -247,7 +256,7 @@ def main(vectors_path):
         vectors = json.load(f)
     r = Results()
     for check in (check_crc, check_cobs, check_frames, check_decoder, check_leds,
-                  check_debounce, check_matrix):
+                  check_rgb_frames, check_debounce, check_matrix):
         try:
             check(r, vectors)
         except Exception as exc:  # one broken check must not hide the others
