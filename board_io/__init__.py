@@ -51,7 +51,6 @@ from board_io.scanner import Scanner
 from board_io.sensors.base import SensorMatrix
 from board_io.sim import LedRecorder, ScriptPlayer, SimFaults, SimulatedBoard, parse_script
 from board_io.types import (
-    ButtonName,
     Cell,
     Frame,
     Led,
@@ -64,7 +63,7 @@ from board_io.types import (
 )
 
 __all__ = [
-    "BoardEvent", "BoardIOError", "ButtonName", "ButtonPressed", "Buttons",
+    "BoardEvent", "BoardIOError", "ButtonPressed", "Buttons",
     "Cell", "CellMap", "Clock", "ConfigError", "DebounceUpdate", "Debouncer", "DeviceClosed",
     "FaultKind", "Frame", "Layout", "Led", "LedFrame", "LedMatrix", "LedRecorder", "LinkLost",
     "LinkRestored", "LinkTimeout", "MissingExtraError", "MonotonicClock", "NoButtons", "NoLeds",

@@ -88,14 +88,20 @@ OPTIONS: tuple[Option[Any], ...] = (SENSOR_BACKEND, LED_BACKEND, BUTTON_BACKEND,
 @dataclass
 class BackendContext:
     """What backends are built with besides the config: the board layout, the clock, the
-    occupancy a simulated board starts with, and resources shared between backends (one
-    serial link for sensors, LEDs and buttons; one simulated board). Closing the context closes
-    the shared resources, newest first.
+    occupancy a simulated board starts with, the names the application gives the board's
+    buttons, and resources shared between backends (one serial link for sensors, LEDs and
+    buttons; one simulated board). Closing the context closes the shared resources, newest
+    first.
+
+    ``buttons``: the button names, in the order of a serial board's ids (id 0 first). The
+    ``gpio`` backend reads ``buttons.<name>_pin`` of each (:func:`board_io.schema.button_pin`),
+    a simulated board has them all; a press is reported by its name.
     """
 
     layout: Layout
     clock: Clock
     initial: frozenset[Square] = frozenset()
+    buttons: tuple[str, ...] = ()
     shared: dict[str, Any] = field(default_factory=dict)
 
     def shared_resource(self, key: str, factory: Callable[[], T]) -> T:

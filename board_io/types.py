@@ -1,5 +1,8 @@
 """Value types shared by every part of :mod:`board_io`: readings, colours, LED patterns.
 
+Buttons are named by the application (``BackendContext.buttons``); board_io only passes the
+names on.
+
 Example:
     >>> Led(Pattern.SLOW, (255, 0, 0))
     Led(pattern=<Pattern.SLOW: 'slow'>, colour=(255, 0, 0))
@@ -83,42 +86,3 @@ class Led:
 
 LedFrame: TypeAlias = Mapping[Square, Led]
 """What the LEDs show: square -> LED. Squares absent are off."""
-
-
-class ButtonName(Enum):
-    """The buttons a board may have (any subset)."""
-
-    ADJUST = "adjust"
-    HINT = "hint"
-    TAKEBACK = "takeback"
-    NEWGAME = "newgame"
-    DONE = "done"
-    RESIGN = "resign"
-    DRAW = "draw"
-    #: The clock button: the player who just moved presses it to switch the clock (a board
-    #: without one switches the clock as a move is let go).
-    CLOCK = "clock"
-    #: A draw button and a resign button at each player's edge of the board (White's edge:
-    #: row 0, :mod:`board_io.geometry`), so a press says whose it is.
-    DRAW_WHITE = "draw_white"
-    DRAW_BLACK = "draw_black"
-    RESIGN_WHITE = "resign_white"
-    RESIGN_BLACK = "resign_black"
-
-    @classmethod
-    def parse(cls, text: str) -> ButtonName:
-        """Return the button called ``text`` (case-insensitive).
-
-        Example:
-            >>> ButtonName.parse("Hint")
-            <ButtonName.HINT: 'hint'>
-
-        Raises:
-            ValueError: no such button; the message lists the names.
-        """
-        key = text.strip().lower()
-        for name in cls:
-            if name.value == key:
-                return name
-        names = ", ".join(b.value for b in cls)
-        raise ValueError(f"unknown button {text!r}; buttons are: {names}")

@@ -92,7 +92,7 @@ def sim_board(config: ConfigSource, context: BackendContext) -> SimulatedBoard:
         sensing = read(config, SIM_SENSING)
         faults = _faults(config, cell_map.sensor_rows, cell_map.sensor_cols)
         return SimulatedBoard(layout, context.initial, clock=context.clock, cell_map=cell_map,
-                              sensing=Sensing(sensing), faults=faults)
+                              sensing=Sensing(sensing), faults=faults, buttons=context.buttons)
 
     return context.shared_resource("sim-board", build)
 

@@ -35,6 +35,7 @@ from engine.variant import find_variant
 from firmware_host.app.listeners import json_printer, text_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Wiring, build_service
+from firmware_host.config.buttons import names as button_names
 from firmware_host.config.schema import GAME_VARIANT
 from firmware_host.game.controller import run_script
 from firmware_host.recognition.layout import layout_for
@@ -80,7 +81,8 @@ def _run(options: RunOptions, out: TextIO) -> int:
     start = Board(variant, fen=options.fen).occupied_squares() if occupied is None else occupied
     if options.script is None:
         raise ValueError("a scripted run needs a script")
-    events = read_script(options.script, layout, initial=start)
+    simulated = button_names(simulated=True)
+    events = read_script(options.script, layout, initial=start, buttons=simulated)
     # Without --events json a person reads the run: one sentence an event, as the log has it.
     listeners = [json_printer(out) if options.events == "json" else text_printer(out)]
     if options.realtime:

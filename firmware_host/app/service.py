@@ -39,6 +39,7 @@ from board_io.display.base import Display, Half, NoDisplay
 from board_io.errors import BoardIOError
 from board_io.leds.base import LedMatrix
 from board_io.registry import (
+    BUTTON_BACKEND,
     SENSOR_BACKEND,
     BackendContext,
     create_buttons,
@@ -50,7 +51,6 @@ from board_io.registry import (
 from board_io.scanner import Scanner
 from board_io.schema import SCAN_HZ, TRANSFORM
 from board_io.sim import SimulatedBoard
-from board_io.types import ButtonName
 from engine import Board, Move
 from engine.outcome import Termination
 from engine.search import Limit
@@ -59,6 +59,8 @@ from firmware_host.app import logsetup
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.config import Config, ConfigError
+from firmware_host.config.buttons import CLOCK as CLOCK_BUTTON
+from firmware_host.config.buttons import names as button_names
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
@@ -288,7 +290,9 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     layout = layout_for(variant)
     start = Board(variant, fen=wiring.fen)
     initial = start.occupied_squares() if wiring.occupied is None else wiring.occupied
-    context = stack.enter_context(BackendContext(layout, clock, frozenset(initial)))
+    context = stack.enter_context(BackendContext(
+        layout, clock, frozenset(initial),
+        buttons=button_names(simulated=config[BUTTON_BACKEND] == "sim")))
     sensors = stack.enter_context(create_sensors(config, context))
     leds = stack.enter_context(create_leds(config, context))
     buttons = stack.enter_context(create_buttons(config, context))
@@ -302,7 +306,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     computer = "draughtsboard" if worker is None else worker.opponent.name  # e.g. Scan 3.1
     # A board with a clock button switches the clock when it is pressed, not as a move is let go.
     settings = replace(SessionConfig.from_config(config),
-                       clock_button=ButtonName.CLOCK in buttons.available)
+                       clock_button=CLOCK_BUTTON in buttons.available)
     session = Session(variant, store, settings, thinker=worker,
                       computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,

@@ -21,9 +21,9 @@ from types import MappingProxyType
 from typing import Protocol
 
 from board_io.events import ButtonPressed
-from board_io.types import ButtonName
 from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
+from firmware_host.config.buttons import command_of
 from firmware_host.game.carry import carry_game
 from firmware_host.game.correction import Correction, plan
 from firmware_host.game.facts import GameFacts
@@ -42,15 +42,8 @@ from firmware_host.game.types import (
     State,
 )
 
-__all__ = ["BUTTON_COMMANDS", "CommandHost", "Commands"]
+__all__ = ["CommandHost", "Commands"]
 
-#: The buttons of one side of the board: the command each press is, and for which side.
-BUTTON_COMMANDS: Mapping[ButtonName, tuple[CommandName, str]] = MappingProxyType({
-    ButtonName.DRAW_WHITE: (CommandName.DRAW, "white"),
-    ButtonName.DRAW_BLACK: (CommandName.DRAW, "black"),
-    ButtonName.RESIGN_WHITE: (CommandName.RESIGN, "white"),
-    ButtonName.RESIGN_BLACK: (CommandName.RESIGN, "black"),
-})
 #: Terminations a person declares, kept when the arbiter corrects who won (``correct_result``
 #: of a game a player resigned: the other one resigned): a win stays a win, a draw a draw.
 _DECLARED_WINS = frozenset({Termination.RESIGNATION, Termination.FORFEIT})
@@ -136,12 +129,10 @@ class Commands:
         self._answer(event, None)
 
     def press(self, event: ButtonPressed) -> None:
-        """A button: the command of its name (a side's draw or resign button: for that side)."""
-        name, side = BUTTON_COMMANDS.get(event.button, (None, None))
-        if name is None:
-            self.handle(Command(event.button.value, event.at))
-        else:
-            self.handle(Command(name.value, event.at, side=side))
+        """A button: the command its name is (config/buttons.py; a side's draw or resign
+        button: for that side). A name no button has is refused as an unknown command."""
+        command, side = command_of(event.button) or (event.button, None)
+        self.handle(Command(command, event.at, side=side))
 
     def _answer(self, event: Command, refused: Refused | None) -> None:
         """The ``answer`` to an arbiter's decision: ``done``, or ``refused`` with the refusal

@@ -34,13 +34,14 @@ from typing import TextIO
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import render
-from board_io.types import ButtonName, Led, Pattern, Reading
+from board_io.types import Led, Pattern, Reading
 from engine import Board, Move
 from engine.errors import DraughtsError
 from engine.levels import Level, level
 from engine.search import Limit
 from firmware_host.app.notify import Notifier
 from firmware_host.config import places
+from firmware_host.config.buttons import NEWGAME
 from firmware_host.config.loader import Config
 from firmware_host.feedback.roles import Light, Role, by_rank
 from firmware_host.feedback.texts import STATE_NAMES, variant_name
@@ -445,7 +446,7 @@ class Demo:
         game_id = self.session.game_id
         mark = len(self.events)  # what happens from here on is the next game's
         if self.session.outcome is None and self.session.state is not State.SETTING_UP:
-            self.sim.press(ButtonName.NEWGAME)
+            self.sim.press(NEWGAME)
             self._run_until(lambda: self.session.state is State.SETTING_UP)
         self.display.frame("", [self.tr.gettext("setting up the next game")])
         start = Board(self.session.variant)

@@ -34,12 +34,13 @@ from typing import TextIO
 from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import LedRecorder
-from board_io.types import ButtonName, Reading
+from board_io.types import Reading
 from engine import Color, Piece
 from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
+from firmware_host.config.buttons import BUTTONS, CLOCK
 from firmware_host.config.schema import BOARD_LANGUAGE, GAME_MODE, GAME_VARIANT
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import WORDS, render, variant_name
@@ -94,7 +95,8 @@ STEP_S = 0.08
 #: The most a command is waited for: a hang guard, never reached by a working board.
 SETTLE_LIMIT_S = 30.0
 
-_BUTTONS = frozenset({"adjust", "hint", "takeback", "newgame", "resign", "draw", "done"})
+#: The buttons one word presses (``resign white``: White's resign button).
+_BUTTONS = frozenset(button.name for button in BUTTONS if button.side is None) - {CLOCK}
 #: What the state line says for each session state.
 _STATES: Mapping[State, str] = MappingProxyType({
     State.SYNCING: N_("put the pieces as the lights show"),
@@ -324,7 +326,7 @@ class TerminalGame:
             elif verb in _BUTTONS and (len(words) == 1 or (
                     verb in ("resign", "draw") and len(words) == 2
                     and words[1] in ("white", "black"))):
-                button = ButtonName.parse("_".join(words))  # resign white: White's button
+                button = "_".join(words)  # resign white: White's button
                 self._asking_hint = verb == "hint" or self._asking_hint
                 self._schedule(lambda: self.sim.press(button))
             elif verb in ("lift", "place") and len(words) == 2:

@@ -34,7 +34,7 @@ from board_io.serial import cobs
 from board_io.serial import messages as msg
 from board_io.serial.framing import encode_frame
 from board_io.serial.link import SerialLink
-from board_io.types import ButtonName, Led, Pattern
+from board_io.types import Led, Pattern
 from engine import Board
 from tests.board_io.pico_sim import (
     LedStrip,
@@ -120,7 +120,7 @@ def test_a_role_the_firmware_does_not_know_is_shown_off_not_refused() -> None:
     body = bytes([1, 3, 0x39, 0x05, 0x7E])  # role 14 on, from on, role 31 slow
     assert proto.parse_leds(body, 1, 3, unknown) == bytes([0x00, 0x05, 0x00])
     assert unknown == {14, 31}
-    assert len(db_leds.COLOURS) == proto.MAX_ROLE + 1
+    assert len(db_leds.COLOURS) == proto.MAX_CODE + 1
 
 
 def test_an_unknown_role_is_reported_once_and_the_rest_is_drawn() -> None:
@@ -139,7 +139,7 @@ def test_an_unknown_role_is_reported_once_and_the_rest_is_drawn() -> None:
     assert strip.pixels[:2] == [GREEN, (0, 0, 0)]
     errors = [proto_body for kind, _, proto_body in proto.FrameDecoder().feed(bytes(io.sent))
               if kind == proto.ERROR]
-    assert errors == [proto.error_body(proto.ERR_UNKNOWN_ROLE, 14)]
+    assert errors == [proto.error_body(proto.ERR_UNKNOWN_CODE, 14)]
     assert msg.ErrorReport.from_body(errors[0]).text.startswith("LED code unknown")
 
 
@@ -342,7 +342,8 @@ def test_a_game_plays_through(port: Path, picos: list[PicoOnPty]) -> None:
     with SerialLink(str(port), config=msg.Config(10, 5), poll_interval=0.05) as link, \
             SerialSensors(link) as sensors, \
             SerialLeds(link, 32, clock=MonotonicClock(), addresses=ADDRESS) as leds, \
-            SerialButtons(link, clock=MonotonicClock()) as buttons:
+            SerialButtons(link, clock=MonotonicClock(),
+                          names={0: "adjust", 1: "hint", 2: "takeback"}) as buttons:
         assert link.hello == msg.Hello(3, 8, 4, colour=False, rgb=True, buttons=3)
         scanner = Scanner(sensors, CELLS, debounce_ms=0, buttons=buttons)
         _wait_occupancy(scanner, link, game.occupied_squares())
@@ -366,7 +367,7 @@ def test_a_game_plays_through(port: Path, picos: list[PicoOnPty]) -> None:
             presses = [e for e in scanner.poll(time.monotonic()) if isinstance(e, ButtonPressed)]
             if not presses:
                 link.wait_scan(link.scan_count + 1, WAIT)
-        assert [p.button for p in presses] == [ButtonName.HINT]
+        assert [p.button for p in presses] == ["hint"]
         assert link.stats()["dropped"] == dropped
         assert link.stats()["bad_messages"] == 0, link.last_error
 

@@ -29,7 +29,7 @@ from board_io.sensors.serial_mcu import SerialSensors
 from board_io.serial import messages as msg
 from board_io.serial.framing import encode_frame
 from board_io.serial.link import SerialLink
-from board_io.types import YELLOW, ButtonName, Led, Pattern, Reading, Sensing
+from board_io.types import YELLOW, Led, Pattern, Reading, Sensing
 from tests.board_io.conftest import plug as _mcu
 from tests.board_io.fake_mcu import FakeMcu
 
@@ -169,35 +169,39 @@ def test_buttons_post_presses(port: Path, mcus: list[FakeMcu]) -> None:
     mcu = _mcu(mcus, port, buttons=3)
     presses: queue.Queue[ButtonPressed] = queue.Queue()
     with _link(port) as link, SerialButtons(link, clock=MonotonicClock(),
-                                            names={0: ButtonName.HINT, 2: ButtonName.DONE}) as b:
+                                            names={0: "hint", 2: "done"}) as b:
         b.when_pressed = presses.put
-        assert b.available == {ButtonName.HINT, ButtonName.DONE}
+        assert b.available == {"hint", "done"}
         mcu.send(msg.ButtonChange(2, True))
         mcu.send(msg.ButtonChange(2, False))  # release: no event
         mcu.send(msg.ButtonChange(1, True))  # no function: ignored
         mcu.send(msg.ButtonChange(0, True))
-        assert presses.get(timeout=WAIT).button is ButtonName.DONE
-        assert presses.get(timeout=WAIT).button is ButtonName.HINT
+        assert presses.get(timeout=WAIT).button == "done"
+        assert presses.get(timeout=WAIT).button == "hint"
         assert presses.empty()
 
 
-def test_button_7_is_the_clock_button_by_default(port: Path, mcus: list[FakeMcu]) -> None:
+def test_button_ids_take_the_names_of_the_context_in_order(port: Path,
+                                                           mcus: list[FakeMcu]) -> None:
     mcu = _mcu(mcus, port, buttons=8)
     presses: queue.Queue[ButtonPressed] = queue.Queue()
-    with _link(port) as link, SerialButtons(link, clock=MonotonicClock()) as buttons:
+    names = (*(f"b{i}" for i in range(7)), "clock", "spare")
+    config = {"board.buttons": "serial", "serial.port": str(port)}
+    with BackendContext(dark_squares(8), MonotonicClock(), buttons=names) as context, \
+            create_buttons(config, context) as buttons:
         buttons.when_pressed = presses.put
-        assert ButtonName.CLOCK in buttons.available and len(buttons.available) == 8
+        assert buttons.available == set(names[:8])  # the board has 8: "spare" is none
         mcu.send(msg.ButtonChange(7, True))
-        assert presses.get(timeout=WAIT).button is ButtonName.CLOCK
+        assert presses.get(timeout=WAIT).button == "clock"
 
 
 def test_button_names_are_checked(port: Path, mcus: list[FakeMcu]) -> None:
     _mcu(mcus, port, buttons=2)
     with _link(port) as link:
         with pytest.raises(BoardIOError, match=r"button ids \[5\] do not exist"):
-            SerialButtons(link, clock=MonotonicClock(), names={5: ButtonName.HINT})
-        default = SerialButtons(link, clock=MonotonicClock())
-        assert default.available == {ButtonName.ADJUST, ButtonName.HINT}
+            SerialButtons(link, clock=MonotonicClock(), names={5: "hint"})
+        unnamed = SerialButtons(link, clock=MonotonicClock())
+        assert unnamed.available == frozenset()  # an id without a name does nothing
 
 
 def test_unplug_and_replug_mid_game(port: Path, mcus: list[FakeMcu]) -> None:
@@ -315,12 +319,13 @@ def test_registry_shares_one_link(port: Path, mcus: list[FakeMcu]) -> None:
     mcu = _mcu(mcus, port, rows=8, cols=4, buttons=7, cells=_cells(set(range(12)), 32))
     config = {"board.sensors": "serial", "board.leds": "serial", "board.buttons": "serial",
               "serial.port": str(port), "timing.scan_hz": 200, "serial.debounce_ms": 8}
-    with BackendContext(dark_squares(8), MonotonicClock()) as context:
+    names = ("adjust", "hint", "takeback", "newgame", "done", "resign", "draw", "clock")
+    with BackendContext(dark_squares(8), MonotonicClock(), buttons=names) as context:
         sensors = create_sensors(config, context)
         leds = create_leds(config, context)
         buttons = create_buttons(config, context)
         assert sensors.link is leds.link is buttons.link  # type: ignore[attr-defined]
-        assert buttons.available == set(list(ButtonName)[:7])  # 7 buttons: no clock
+        assert buttons.available == set(names[:7])  # 7 buttons: id i is the i-th name
         assert mcu.wait_for(lambda r: len(r) >= 2)[:2] == [msg.Ping(), msg.Config(5, 8)]
         scanner = create_scanner(config, context.layout, sensors, buttons)
         # compact 8x4 map: square 1 (index 0) is b8 = cell (7, 0), square 32 is g1 = (0, 3)
@@ -333,7 +338,7 @@ def test_registry_shares_one_link(port: Path, mcus: list[FakeMcu]) -> None:
         mcu.send_scan()
         link.wait_scan(2, WAIT)
         events = [e for t in (0.0, 0.01, 0.02) for e in scanner.poll(t)]
-        assert [e.button for e in events if isinstance(e, ButtonPressed)] == [ButtonName.DONE]
+        assert [e.button for e in events if isinstance(e, ButtonPressed)] == ["done"]
         change = next(e for e in events if isinstance(e, OccupancyChanged))
         assert change.occupied == frozenset(range(20, 32))  # cells 0..11: rows 0-2
     assert link.closed

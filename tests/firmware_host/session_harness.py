@@ -18,9 +18,9 @@ from board_io.clock import VirtualClock
 from board_io.events import ButtonPressed, OccupancyChanged
 from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
-from board_io.types import ButtonName
 from engine import Board
 from engine.search import Limit, SearchResult
+from firmware_host.config.buttons import names as button_names
 from firmware_host.feedback.roles import Role
 from firmware_host.game.controller import Controller
 from firmware_host.game.session import Session
@@ -254,7 +254,7 @@ class Rig:
 
     def press(self, button: str) -> None:
         self.wait(self.step * 1000)
-        self.session.handle(ButtonPressed(ButtonName.parse(button), self.now))
+        self.session.handle(ButtonPressed(button, self.now))
         self._drain()
 
     def command(self, name: str, side: str | None = None) -> None:
@@ -321,7 +321,7 @@ class SimRig:
         self.layout = layout_for(variant)
         start = Board(variant, fen=fen)
         self.board = SimulatedBoard(self.layout, occupied=start.occupied_squares(),
-                                    clock=self.clock)
+                                    clock=self.clock, buttons=button_names(simulated=True))
         self.scanner = Scanner(self.board.sensor_matrix, self.board.cell_map,
                                debounce_ms=debounce_ms, buttons=self.board.buttons)
         self.config = replace(SessionConfig(mode=mode), **settings)
@@ -355,4 +355,4 @@ class SimRig:
             elif event.action == "place":
                 self.board.place(event.square)
             else:
-                self.board.press(ButtonName.ADJUST)
+                self.board.press("adjust")

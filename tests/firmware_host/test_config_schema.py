@@ -11,6 +11,8 @@ import pytest
 
 from board_io import registry
 from board_io.options import Option, read
+from board_io.schema import button_pin
+from firmware_host.config import buttons
 from firmware_host.config.docs import render as render_docs
 from firmware_host.config.loader import Config, ConfigError
 from firmware_host.config.schema import OPTIONS, SECTIONS, SERVICE_OPTIONS, options_by_path
@@ -41,7 +43,17 @@ def test_board_io_declarations_are_the_schema() -> None:
     by_path = options_by_path()
     for option in registry.OPTIONS:
         assert by_path[option.path] is option
-    assert set(by_path) == {o.path for o in (*registry.OPTIONS, *SERVICE_OPTIONS)}
+    assert set(by_path) == {o.path for o in (*registry.OPTIONS, *SERVICE_OPTIONS,
+                                             *buttons.PINS.values())}
+
+
+def test_the_gpio_backend_reads_the_pin_of_each_button_the_service_names() -> None:
+    for name, option in buttons.PINS.items():
+        plain = button_pin(name)  # the declaration board_io reads it by
+        assert (option.path, option.kind, option.default, option.minimum, option.maximum,
+                option.readers, option.pin) == (plain.path, plain.kind, plain.default,
+                                               plain.minimum, plain.maximum, plain.readers,
+                                               plain.pin)
 
 
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda option: option.path)

@@ -18,9 +18,8 @@ from board_io.events import (
     SensorFault,
     SensorRecovered,
 )
-from board_io.types import ButtonName
 from engine import Board
-from firmware_host.game.commands import BUTTON_COMMANDS
+from firmware_host.config.buttons import BUTTONS, command_of, names
 from firmware_host.game.session import Session
 from firmware_host.game.types import (
     Command,
@@ -41,7 +40,7 @@ from firmware_host.store import open_store
 #: One instance of every event type the session handles.
 EXAMPLES: dict[type, Callable[[float], SessionEvent]] = {
     OccupancyChanged: lambda at: OccupancyChanged(Board("english").occupied_squares(), None, at),
-    ButtonPressed: lambda at: ButtonPressed(ButtonName.HINT, at),
+    ButtonPressed: lambda at: ButtonPressed("hint", at),
     Command: lambda at: Command("hint", at),
     EngineResult: lambda at: EngineResult(99, Purpose.HINT, None, at),
     TimerFired: lambda at: TimerFired(TimerName.SETTLE, 99, at),
@@ -91,9 +90,8 @@ def test_every_timer_and_command_has_a_handler() -> None:
 
 
 def test_every_button_is_a_command() -> None:
-    sided = {button for button, (name, _) in BUTTON_COMMANDS.items()
-             if name in CommandName}  # a side's draw or resign button: that command, its side
-    assert {button.value for button in ButtonName if button not in sided} <= {
-        name.value for name in CommandName}
-    assert sided == {ButtonName.DRAW_WHITE, ButtonName.DRAW_BLACK, ButtonName.RESIGN_WHITE,
-                     ButtonName.RESIGN_BLACK}
+    assert {button.command for button in BUTTONS} <= {name.value for name in CommandName}
+    sided = {button.name for button in BUTTONS if button.side is not None}
+    assert sided == {"draw_white", "draw_black", "resign_white", "resign_black"}
+    assert all(command_of(name) == (button.command, button.side)
+               for name, button in zip(names(), BUTTONS, strict=True))

@@ -47,7 +47,7 @@ class Firmware:
         self.seq = 0
         self.sent_errors = {}  # code -> ticks of the last ERROR sent
         self.no_diode = set()  # cells reported without a diode, until they open again
-        self.unknown_roles = set()  # LED roles reported unknown (ERROR 8) since the last PING
+        self.unknown_codes = set()  # LEDS codes reported unknown (ERROR 8) since the last PING
         self._seen_bad = 0
         self._seen_oversize = 0
         now = clock.ticks_ms()
@@ -141,16 +141,16 @@ class Firmware:
                 self.send_hello()
                 self.send_scan(now)
                 self.no_diode = set()  # a host (re)connected: tell it the faults again
-                self.unknown_roles = set()
+                self.unknown_codes = set()
                 self._next_diode_check = now
             elif kind == proto.LEDS:
                 unknown = set()  # type: set[int]
                 self.leds.set(proto.parse_leds(body, self.matrix.rows, self.matrix.cols,
                                                unknown))
-                for role in sorted(unknown):
-                    if role not in self.unknown_roles:  # once each: shown off, not refused
-                        self.unknown_roles.add(role)
-                        self.send(proto.ERROR, proto.error_body(proto.ERR_UNKNOWN_ROLE, role))
+                for code in sorted(unknown):
+                    if code not in self.unknown_codes:  # once each: shown off, not refused
+                        self.unknown_codes.add(code)
+                        self.send(proto.ERROR, proto.error_body(proto.ERR_UNKNOWN_CODE, code))
             elif kind == proto.LEDS_RGB:
                 colours, codes = proto.parse_leds_rgb(body, self.matrix.rows,
                                                       self.matrix.cols)

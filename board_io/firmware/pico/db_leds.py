@@ -13,21 +13,21 @@
 # The fixed palette of LEDS (protocol versions 1 and 2), docs/serial-protocol.md.
 COLOURS = (
     (0x00, 0x00, 0x00),  # 0: no colour (never lit)
-    (0x00, 0xFF, 0x00),  # 1 from
-    (0x00, 0xFF, 0x00),  # 2 to
-    (0xA0, 0x00, 0xFF),  # 3 path
-    (0xFF, 0x00, 0x00),  # 4 remove
-    (0xFF, 0xFF, 0xFF),  # 5 legal
-    (0xFF, 0x6E, 0x00),  # 6 must
-    (0xFF, 0xDC, 0x00),  # 7 hint
-    (0x00, 0xFF, 0x00),  # 8 missing
-    (0xFF, 0x00, 0x00),  # 9 extra
-    (0x00, 0x3C, 0xFF),  # 10 adjust (drawn at a quarter)
-    (0xFF, 0xAA, 0x00),  # 11 crown
-    (0xFF, 0xFF, 0xFF),  # 12 result
-    (0xFF, 0x00, 0xC0),  # 13 fault: this square's sensor cannot be trusted
+    (0x00, 0xFF, 0x00),  # 1 green
+    (0x00, 0xFF, 0x00),  # 2 green
+    (0xA0, 0x00, 0xFF),  # 3 purple
+    (0xFF, 0x00, 0x00),  # 4 red
+    (0xFF, 0xFF, 0xFF),  # 5 white
+    (0xFF, 0x6E, 0x00),  # 6 orange
+    (0xFF, 0xDC, 0x00),  # 7 yellow
+    (0x00, 0xFF, 0x00),  # 8 green
+    (0xFF, 0x00, 0x00),  # 9 red
+    (0x00, 0x3C, 0xFF),  # 10 blue (drawn at a quarter)
+    (0xFF, 0xAA, 0x00),  # 11 gold
+    (0xFF, 0xFF, 0xFF),  # 12 white
+    (0xFF, 0x00, 0xC0),  # 13 magenta (version 2)
 )
-ADJUST = 10
+DIM = 10  # the palette's code drawn at a quarter
 WHITE = (0xFF, 0xFF, 0xFF)
 OFF = (0, 0, 0)
 
@@ -105,7 +105,7 @@ class LedRenderer:
                 rgb = (brightest, brightest, brightest)
             return (rgb[0] * level // 1000, rgb[1] * level // 1000, rgb[2] * level // 1000)
         rgb = COLOURS[index] if self._rgb and 0 < index < len(COLOURS) else WHITE
-        scale = 4000 if index == ADJUST else 1000  # the palette's blue: drawn at a quarter
+        scale = 4000 if index == DIM else 1000  # the palette's blue: drawn at a quarter
         return (rgb[0] * level // scale, rgb[1] * level // scale, rgb[2] * level // scale)
 
     def frame(self, now_ms):
