@@ -27,7 +27,7 @@ from board_io.pins import PinSpec, open_pins
 from board_io.schema import BUTTON_BOUNCE_MS, BUTTON_PULL_UP, button_pin
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["GpioButtons"]
 

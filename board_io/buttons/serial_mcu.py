@@ -24,7 +24,7 @@ from board_io.serial import messages as msg
 from board_io.serial.link import SerialLink, shared_link
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["SerialButtons", "default_names"]
 

@@ -25,7 +25,7 @@ from board_io.options import ConfigSource, read
 from board_io.schema import LED_BLOCK_ORIENTATION, LED_BRIGHTNESS, LED_SPI_BUS, LED_SPI_DEVICE
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["Max7219"]
 

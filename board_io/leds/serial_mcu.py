@@ -26,7 +26,7 @@ from board_io.serial.link import SerialLink, shared_link
 from board_io.types import Led, LedFrame
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["SerialLeds"]
 

@@ -34,7 +34,7 @@ from board_io.schema import (
 )
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["RESET_BYTES", "SPI_HZ", "SpiWriter", "Ws2812Spi", "encode"]
 
