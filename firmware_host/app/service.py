@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from board_io.clock import Clock, MonotonicClock
 from board_io.display.base import Display, Half, NoDisplay
-from board_io.errors import BoardIOError
+from board_io.errors import BoardIOError, ConfigProblem
 from board_io.leds.base import LedMatrix
 from board_io.registry import (
     BUTTON_BACKEND,
@@ -74,6 +74,7 @@ from firmware_host.config.schema import (
     STORE_SPOOL_DIR,
     STORE_URL,
 )
+from firmware_host.errors import ExitCode, say
 from firmware_host.feedback.clockface import clock_face
 from firmware_host.game.controller import Controller
 from firmware_host.game.game import Opening
@@ -241,7 +242,10 @@ class Service:
 
 
 def run_service(options: RunOptions) -> int:
-    """Run the board service until SIGTERM or SIGINT; return the exit status.
+    """Run the board service until SIGTERM or SIGINT; return the exit status (a backend that
+    cannot start is one line on stderr, the journal under systemd, and the code of
+    :data:`firmware_host.errors.EXIT_CODES`: a wrong option 2, a device that does not answer
+    69).
 
     Raises:
         ConfigError: an invalid option (the CLI prints it as one line).
@@ -255,13 +259,11 @@ def run_service(options: RunOptions) -> int:
         with ExitStack() as stack:
             service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners))
             service.serve(stop)
-    except ConfigError as exc:  # a backend's option: one line naming the file and the key
-        print(f"draughtsboard: {exc.in_file(config.source)}", file=sys.stderr)
-        return 2
+    except ConfigProblem as exc:  # a backend's option: one line naming the file and the key
+        return say(exc.in_file(config.source))
     except BoardIOError as exc:  # said once: stderr is the journal under systemd
-        print(f"draughtsboard: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        return say(exc)
+    return ExitCode.OK
 
 
 def _install_signal_handlers(stop: threading.Event) -> None:

@@ -49,11 +49,12 @@ from firmware_host.config.schema import (
     TIMING_TAKEBACK_MS,
     Settings,
 )
+from firmware_host.errors import DraughtsboardError
 from firmware_host.game.clock import duration_of
 from firmware_host.store.records import GameRecord, MoveRecord
 
 
-class SessionError(RuntimeError):
+class SessionError(DraughtsboardError, RuntimeError):
     """The session was asked what its state cannot do (a bug: the controller re-syncs)."""
 
 
@@ -328,7 +329,7 @@ class Command:
     id: str | None = None
 
 
-class Refused(Exception):
+class Refused(DraughtsboardError):
     """A command that does not apply now: raised by its handler, published by
     :class:`~firmware_host.game.commands.Commands` as the event ``kind`` with ``fields``
     (``command_refused`` with its ``reason``, ``hint_refused``, ...) and answered so.

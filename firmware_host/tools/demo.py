@@ -43,6 +43,7 @@ from firmware_host.app.notify import Notifier
 from firmware_host.config import places
 from firmware_host.config.buttons import NEWGAME
 from firmware_host.config.loader import Config
+from firmware_host.errors import DraughtsboardError, say
 from firmware_host.feedback.roles import Light, Role, by_rank
 from firmware_host.feedback.texts import STATE_NAMES, variant_name
 from firmware_host.game.types import EventData, State
@@ -67,11 +68,11 @@ _HAND_CAPTIONS = {
 #: The legend's entry of each kind of LED lit, with its squares.
 
 
-class DemoError(RuntimeError):
+class DemoError(DraughtsboardError, RuntimeError):
     """The simulated board and the service disagree (a bug: the demo cannot go on)."""
 
 
-class DemoStopped(Exception):
+class DemoStopped(DraughtsboardError):
     """The demo was asked to stop (Ctrl-C, SIGTERM, a hall stopping)."""
 
 
@@ -596,8 +597,7 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
             except DemoStopped:
                 result = demo.result()
     except (DemoError, BoardIOError) as exc:
-        print(f"draughtsboard demo: {exc}", file=sys.stderr)
-        return 1
+        return say(exc, "draughtsboard demo")
     if not result.pdn_path.is_file():
         print(f"draughtsboard demo: the PDN file {result.pdn_path} was not written",
               file=sys.stderr)

@@ -28,6 +28,7 @@ from board_io.types import Pattern, Reading, Square
 from firmware_host.cli import main
 from firmware_host.config.edit import set_board_option, write_board_options
 from firmware_host.config.loader import Config, ConfigError
+from firmware_host.errors import DraughtsboardError
 from firmware_host.recognition.layout import layout_for
 from firmware_host.tools.calibrate import (
     CalibrateOptions,
@@ -173,7 +174,7 @@ def test_stuck_cell_blocks_the_start_unless_ignored() -> None:
     clock = VirtualClock()
     board = SimulatedBoard(layout, clock=clock, faults=faults)
     out = io.StringIO()
-    with pytest.raises(BoardIOError, match="nothing more happened for 5 s: giving up"):
+    with pytest.raises(DraughtsboardError, match="nothing more happened for 5 s: giving up"):
         run_calibration(board.sensor_matrix, LedRecorder(50, clock=clock), layout, clock=clock,
                         wait=clock.advance, out=out, limit_s=5)
     assert "  ! cells still occupied: r3c4 (no piece there? a stuck sensor" in out.getvalue()

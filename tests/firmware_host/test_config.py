@@ -221,13 +221,15 @@ def test_crown_ms_has_a_key() -> None:
         Config.from_mapping({"timing": {"crown_ms": 60001}})
 
 
-def test_one_config_error_for_the_whole_project(tmp_path: Path) -> None:
+def test_the_service_has_its_own_config_error(tmp_path: Path) -> None:
     import board_io.errors
     import firmware_host.config
+    import firmware_host.errors
 
-    assert ConfigError is board_io.errors.ConfigError is firmware_host.config.ConfigError
+    assert ConfigError is firmware_host.errors.ConfigError is firmware_host.config.ConfigError
+    assert issubclass(ConfigError, board_io.errors.ConfigProblem)  # key and file, as board_io's
     path = write(tmp_path, "[engine]\nlevel = 11\n")
-    with pytest.raises(board_io.errors.BoardIOError) as info:
+    with pytest.raises(firmware_host.errors.DraughtsboardError) as info:
         Config.load(path)
     assert isinstance(info.value, ConfigError) and info.value.key == "engine.level"
     assert info.value.source == str(path)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from board_io import registry
+from board_io.errors import ConfigError as BoardConfigError
 from board_io.options import Option, read
 from board_io.schema import button_pin
 from firmware_host.config import buttons
@@ -79,9 +80,9 @@ def test_backends_and_service_refuse_the_same_values(option: Option[Any]) -> Non
     value: object = [int(over)] if option.kind == "list[int]" else \
         (int(over) if option.kind == "int" else over)
     section, key = option.path.split(".")
-    with pytest.raises(ConfigError) as from_file:
+    with pytest.raises(ConfigError) as from_file:  # the service's
         Config.from_mapping({section: {key: value}})
-    with pytest.raises(ConfigError) as from_backend:
+    with pytest.raises(BoardConfigError) as from_backend:  # board_io's, from the same declaration
         read({option.path: value}, option)
     assert from_file.value.key == from_backend.value.key
     assert str(from_file.value) == f"<mapping>: {from_backend.value}"

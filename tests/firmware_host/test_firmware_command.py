@@ -16,6 +16,7 @@ import pytest
 from board_io.firmware import PICO_DIR, pico_files
 from firmware_host.cli import main
 from firmware_host.commands import firmware
+from firmware_host.errors import ExitCode
 
 
 def _fake_mpremote(tmp_path: Path, status: int = 0, say: str = "") -> Path:
@@ -95,7 +96,7 @@ def _never(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
 def test_missing_mpremote_names_the_extra(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(firmware, "mpremote_command", lambda: None)
-    assert main(["firmware", "install"]) == 2
+    assert main(["firmware", "install"]) == ExitCode.UNAVAILABLE  # a library not installed
     err = capsys.readouterr().err
     assert "draughtsboard[pico]" in err and len(err.strip().splitlines()) == 1
 
@@ -103,7 +104,7 @@ def test_missing_mpremote_names_the_extra(monkeypatch: pytest.MonkeyPatch,
 def test_mpremote_failure_is_explained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     _on_path(monkeypatch, _fake_mpremote(tmp_path, status=1, say="mpremote: no device found"))
-    assert main(["firmware", "install"]) == 1
+    assert main(["firmware", "install"]) == ExitCode.UNAVAILABLE  # no Pico answers
     err = capsys.readouterr().err.strip()
     assert "no device found" in err and "hold button 0" in err
     assert len(err.splitlines()) == 1

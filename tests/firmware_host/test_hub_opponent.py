@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 
 from board_io.clock import VirtualClock
-from board_io.errors import ConfigError
 from engine import Board
 from engine.pdn import read_games
 from engine.search import Limit
@@ -28,6 +27,7 @@ from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Wiring, build_service
 from firmware_host.cli import main
 from firmware_host.config.loader import Config
+from firmware_host.errors import ConfigError
 from firmware_host.game.types import EngineJob, Purpose, Reason
 from firmware_host.opponents.build import build_opponent, hub_limit
 from firmware_host.opponents.hub.client import limit_to_level
@@ -300,7 +300,7 @@ def test_analyse_with_an_engine_that_dies_is_one_line(
            ["send", "pong"], ["expect", "level depth=4"], ["expect", "go think"], ["exit", 1]]
     mock = Mock(tmp_path, [run])
     assert main(["analyse", "--variant", "international", "--depth", "4",
-                 "--hub", shlex.join(mock.argv)]) == 1
+                 "--hub", shlex.join(mock.argv)]) == 69  # the engine is unavailable
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "exit code 1" in err[0]
 

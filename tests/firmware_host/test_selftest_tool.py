@@ -165,11 +165,11 @@ def test_cli_selftest_with_a_bad_script(tmp_path: Path,
     script = tmp_path / "hand.txt"
     script.write_text("# c3 is no square of English checkers\n0 place c3\n")
     args = ["selftest", "--board", "sim", "--variant", "english", "--seconds", "1"]
-    assert main([*args, "--script", str(script)]) == 1
+    assert main([*args, "--script", str(script)]) == 2  # bad input
     assert capsys.readouterr().err.startswith(
         "draughtsboard selftest: line 2: unknown square 'c3'")
     missing = tmp_path / "missing.txt"
-    assert main([*args, "--script", str(missing)]) == 1
+    assert main([*args, "--script", str(missing)]) == 2
     assert capsys.readouterr().err == (
         f"draughtsboard selftest: {missing}: cannot read the script: No such file or directory\n")
 
