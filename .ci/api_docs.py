@@ -50,6 +50,10 @@ def build(out: Path) -> None:
     import pdoc
 
     pdoc.render.configure(docformat="google", search=True, show_source=False)
+    for package in PACKAGES:  # names a package imports when first asked for (board_io's
+        root = importlib.import_module(package)  # simulator): asked for now, so pdoc sees them
+        for name in getattr(root, "__all__", ()):
+            getattr(root, name)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pdoc.pdoc(*modules(), output_directory=out)

@@ -46,11 +46,11 @@ from engine.pdn import read_games  # noqa: E402
 from engine.search import Limit, StopToken  # noqa: E402
 from firmware_host.cli import main as cli  # noqa: E402
 from firmware_host.config.loader import Config  # noqa: E402
-from firmware_host.game.types import EngineJob, Purpose  # noqa: E402
 from firmware_host.opponents.build import build_opponent  # noqa: E402
 from firmware_host.opponents.hub.protocol import SearchInfo  # noqa: E402
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent  # noqa: E402
 from firmware_host.opponents.worker import SyncEngineWorker  # noqa: E402
+from firmware_host.terms.jobs import EngineJob, Purpose  # noqa: E402
 from firmware_host.tools.demo import DemoOptions, run_demo  # noqa: E402
 
 FAILURES: list[str] = []

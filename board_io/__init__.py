@@ -15,6 +15,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from board_io.buttons.base import Buttons, NoButtons
 from board_io.clock import Clock, MonotonicClock, VirtualClock
 from board_io.debounce import Debouncer, DebounceUpdate
@@ -49,7 +51,6 @@ from board_io.geometry import (
 from board_io.leds.base import LedMatrix, NoLeds
 from board_io.scanner import Scanner
 from board_io.sensors.base import SensorMatrix
-from board_io.sim import LedRecorder, ScriptPlayer, SimFaults, SimulatedBoard, parse_script
 from board_io.types import (
     Cell,
     Frame,
@@ -72,3 +73,20 @@ __all__ = [
     "SensorRecovered", "SimFaults", "SimulatedBoard", "Square", "UnknownSquareError",
     "VirtualClock", "all_squares", "check_orientation", "dark_squares", "parse_script",
 ]
+
+#: The simulated board's names, imported when first asked for: a program that only reads a
+#: configuration option or a type (the web app) never loads the simulator.
+_SIM = frozenset({"LedRecorder", "ScriptPlayer", "SimFaults", "SimulatedBoard", "parse_script"})
+
+if TYPE_CHECKING:
+    from board_io.sim import LedRecorder, ScriptPlayer, SimFaults, SimulatedBoard, parse_script
+
+
+def __getattr__(name: str) -> object:
+    if name in _SIM:
+        from board_io import sim
+
+        value: object = getattr(sim, name)
+        globals()[name] = value  # asked once: a plain attribute from then on
+        return value
+    raise AttributeError(f"module 'board_io' has no attribute {name!r}")

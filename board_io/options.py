@@ -93,6 +93,10 @@ class Option(Generic[T_co]):
     default_factory: Callable[[], T_co] | None = None
     check: Callable[[Any], str | None] | None = None
 
+    def __hash__(self) -> int:
+        """By the dotted path (a default may be a list): an option keys a mapping of values."""
+        return hash(self.path)
+
     @property
     def section(self) -> str:
         """The TOML table: ``timing`` for ``timing.stuck_ms``."""

@@ -71,7 +71,8 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130
 
 
-#: The documented table (docs/architecture.md#exit-codes): each code and when a command gives it.
+#: The documented table (docs/architecture.md#errors-and-exit-codes): each code and when a
+#: command gives it.
 EXIT_CODES: tuple[tuple[ExitCode, str], ...] = (
     (ExitCode.OK, "done"),
     (ExitCode.FAILURE, "the command ran and found a problem (a check that failed, a table "
@@ -118,7 +119,7 @@ def say(exc: BaseException, who: str = "draughtsboard", out: TextIO | None = Non
 
 
 def exit_codes_table() -> str:
-    """The table of docs/architecture.md#exit-codes, from :data:`EXIT_CODES`.
+    """The table of docs/architecture.md#errors-and-exit-codes, from :data:`EXIT_CODES`.
 
     Example:
         >>> [row.split(" | ")[0] for row in exit_codes_table().splitlines()[2:]]

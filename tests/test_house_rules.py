@@ -4,7 +4,9 @@
 - no engine module imports another inside a function (a cycle dodged, not removed);
 - ``Square`` is defined once, in :mod:`engine.types`;
 - the Redis keyspace is spelled in one module, ``firmware_host/store/keys.py``;
-- a configuration value is read through its option (``config[STORE_URL]``), not a dotted string.
+- a configuration value is read through its option (``config[STORE_URL]``), not a dotted string,
+  and a key's dotted path is spelled only where the key is declared;
+- a long module is a prompt to look for a second concept (a warning, never a limit).
 """
 
 from __future__ import annotations
@@ -100,4 +102,19 @@ def test_configuration_is_read_through_options() -> None:
              if path.parent.name != "config"
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if read.search(line)]
+    assert found == []
+
+
+#: Where the service's configuration keys are declared: their dotted paths are spelled there.
+DECLARED = ("firmware_host/config/", "firmware_host/terms/settings.py")
+
+
+def test_a_configuration_key_is_spelled_where_it_is_declared() -> None:
+    from firmware_host.config.schema import options_by_path
+
+    paths = set(options_by_path())
+    found = [f"{_where(path, node)} {node.value}" for path in SOURCES
+             if not path.relative_to(ROOT).as_posix().startswith(DECLARED)
+             for node in _strings(ast.parse(path.read_text(encoding="utf-8")))
+             if node.value in paths]
     assert found == []

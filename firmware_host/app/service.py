@@ -22,6 +22,7 @@ stop timeout.
 from __future__ import annotations
 
 import logging
+import queue
 import random
 import signal
 import sys
@@ -33,6 +34,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
+
+import redis
 
 from board_io.clock import Clock, MonotonicClock
 from board_io.display.base import Display, Half, NoDisplay
@@ -67,33 +70,41 @@ from firmware_host.config.schema import (
     CLOCK_DISPLAY_WHITE,
     ENGINE_SEED,
     GAME_BALLOT,
-    GAME_MODE,
-    GAME_VARIANT,
     LOG_LEVEL,
     STORE_GAMES_DIR,
     STORE_SPOOL_DIR,
     STORE_URL,
+    WEB_CONTROL,
 )
 from firmware_host.errors import ExitCode, say
 from firmware_host.feedback.clockface import clock_face
 from firmware_host.game.controller import Controller
 from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
-from firmware_host.game.types import Mode, SessionConfig
+from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent
-from firmware_host.opponents.worker import EngineWorker, SyncEngineWorker, ThreadEngineWorker
+from firmware_host.opponents.level import level_hook
+from firmware_host.opponents.worker import (
+    EngineWorker,
+    Post,
+    SyncEngineWorker,
+    ThreadEngineWorker,
+)
 from firmware_host.recognition.health import HealthTracker
 from firmware_host.recognition.health import Wiring as SensorLayout
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.orientation import check_at_start, position_readings
-from firmware_host.remote import CommandReader, open_remote, with_saved_settings
+from firmware_host.remote.reader import BLOCK_MS, CommandReader
+from firmware_host.remote.saved import saver, with_saved_settings
 from firmware_host.store import RedisStore, open_store
+from firmware_host.store.connect import sync_client
 from firmware_host.store.keepalive import KeepAlive
 from firmware_host.store.lease import BoardIdInUse
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.settings import GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tournament.pairing import open_pairing
 from firmware_host.voice import open_voice
 
@@ -300,7 +311,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     buttons = stack.enter_context(create_buttons(config, context))
     scanner = create_scanner(config, layout, sensors, buttons)
     store = stack.enter_context(_open_store(config, wiring.pdn_files))
-    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time)
+    events: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()  # the controller's queue
+    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time, events.put)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
@@ -309,19 +321,23 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     # A board with a clock button switches the clock when it is pressed, not as a move is let go.
     settings = replace(SessionConfig.from_config(config),
                        clock_button=CLOCK_BUTTON in buttons.available)
+    remote = _remote_client(config, stack)  # the web app's commands and the kept settings
     session = Session(variant, store, settings, thinker=worker,
                       computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
-                      opening=ballot_opening(config, variant), health=health)
-    session.game.pairing = open_pairing(config, stack)  # a round's names (tournament)
+                      opening=ballot_opening(config, variant), health=health,
+                      pairing=open_pairing(config, stack),  # a round's names (tournament)
+                      level_hook=level_hook(config, worker, VIRTUAL_TIME_DEPTH
+                                            if wiring.virtual_time else None),
+                      on_applied=None if remote is None else saver(remote, config[BOARD_ID]))
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)
     open_voice(config, stack, session)  # [voice] enabled: spoken off the scan thread
-    controller = Controller(session, scanner, clock=clock, leds=leds, worker=worker,
-                            resume=wiring.resume)
-    remote = open_remote(config, controller, stack, clock, worker,
-                         VIRTUAL_TIME_DEPTH if wiring.virtual_time else None)
+    controller = Controller(session, scanner, clock=clock, leds=leds, resume=wiring.resume,
+                            events=events)
+    reader = None if remote is None else _command_reader(remote, config[BOARD_ID], controller,
+                                                         stack, clock)
     display = stack.enter_context(create_display(config, context))
     clock_display = None if isinstance(display, NoDisplay) else ClockDisplay(
         display, Half(config[CLOCK_DISPLAY_WHITE]), translator(config[BOARD_LANGUAGE]).gettext)
@@ -329,7 +345,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     sim = context.shared.get("sim-board")
     period = 1.0 / config[SCAN_HZ]
     return Service(controller, scanner, store, leds, notifier, clock, period,
-                   sim=sim if isinstance(sim, SimulatedBoard) else None, remote=remote,
+                   sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
                    transform=config[TRANSFORM], keepalive=keepalive, display=clock_display)
 
 
@@ -352,6 +368,25 @@ class ClockDisplay:
                                      words=self.words))
 
 
+def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
+    """The Redis client of the board's remote: its command stream and its kept settings (None:
+    the ``memory`` store, or ``web.control`` off)."""
+    url = config[STORE_URL]
+    if url == "memory" or not config[WEB_CONTROL]:
+        return None
+    client = sync_client(url, socket_timeout=BLOCK_MS / 1000 + 2, socket_connect_timeout=2)
+    stack.callback(client.close)
+    return client
+
+
+def _command_reader(client: redis.Redis, board_id: str, controller: Controller[Session],
+                    stack: ExitStack, clock: Clock) -> CommandReader:
+    """The reader of the board's command stream into ``controller``'s queue, started."""
+    reader = CommandReader(client, board_id, controller.post, clock.monotonic)
+    stack.callback(reader.close)
+    return reader.start()
+
+
 def _open_store(config: Config, pdn_files: bool) -> RedisStore:
     files = PdnFiles(config[STORE_GAMES_DIR], render_game) if pdn_files else None
 
@@ -371,7 +406,7 @@ def _open_store(config: Config, pdn_files: bool) -> RedisStore:
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,
-                   virtual_time: bool) -> EngineWorker | None:
+                   virtual_time: bool, post: Post) -> EngineWorker | None:
     if config[GAME_MODE] == Mode.RECORD.value:
         return None
     opponent, limit = build_opponent(config, variant)
@@ -379,8 +414,8 @@ def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Cl
     if virtual_time:  # no clock: a depth (or a Hub engine's node count) decides
         virtual = Limit(nodes=limit.nodes) if limit.nodes and not limit.depth \
             else Limit(depth=limit.depth or VIRTUAL_TIME_DEPTH)
-        return SyncEngineWorker(opponent, virtual, clock)
-    worker = ThreadEngineWorker(opponent, limit, clock)
+        return SyncEngineWorker(opponent, virtual, clock, post=post)
+    worker = ThreadEngineWorker(opponent, limit, clock, post=post)
     stack.callback(worker.close)
     return worker
 

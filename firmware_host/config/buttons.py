@@ -7,7 +7,7 @@ its command through :func:`command_of` (docs/players.md, docs/tournament.md).
 
 Example:
     >>> command_of("resign_white")
-    ('resign', 'white')
+    (<CommandName.RESIGN: 'resign'>, 'white')
     >>> names()[:3], PINS["hint"].path
     (('adjust', 'hint', 'takeback'), 'buttons.hint_pin')
     >>> "clock" in names(), "clock" in names(simulated=True)
@@ -22,6 +22,7 @@ from types import MappingProxyType
 
 from board_io.options import Option
 from board_io.schema import button_pin
+from firmware_host.terms.commands import CommandName
 
 __all__ = ["BUTTONS", "CLOCK", "NEWGAME", "PINS", "Button", "command_of", "names"]
 
@@ -29,11 +30,11 @@ __all__ = ["BUTTONS", "CLOCK", "NEWGAME", "PINS", "Button", "command_of", "names
 @dataclass(frozen=True)
 class Button:
     """One button: its ``name`` (its config key's and a press's), the ``command`` a press is
-    (a :class:`~firmware_host.game.types.CommandName` value), for which ``side`` (a button
-    at one player's edge), and what its pin option says."""
+    (a :class:`~firmware_host.terms.commands.CommandName`), for which ``side`` (a button at
+    one player's edge), and what its pin option says."""
 
     name: str
-    command: str
+    command: CommandName
     words: str
     side: str | None = None
     more: str = ""
@@ -44,20 +45,20 @@ _EDGE = (" At that player's edge of the board, so a press says whose it is (reco
 
 #: Every button a board may have, in the serial protocol's id order (id 0 first).
 BUTTONS: tuple[Button, ...] = (
-    Button("adjust", "adjust", "adjust"),
-    Button("hint", "hint", "hint"),
-    Button("takeback", "takeback", "takeback"),
-    Button("newgame", "newgame", "new-game"),
-    Button("done", "done", "done"),
-    Button("resign", "resign", "resign"),
-    Button("draw", "draw", "draw"),
-    Button("clock", "clock", "clock", more=(
+    Button("adjust", CommandName.ADJUST, "adjust"),
+    Button("hint", CommandName.HINT, "hint"),
+    Button("takeback", CommandName.TAKEBACK, "takeback"),
+    Button("newgame", CommandName.NEWGAME, "new-game"),
+    Button("done", CommandName.DONE, "done"),
+    Button("resign", CommandName.RESIGN, "resign"),
+    Button("draw", CommandName.DRAW, "draw"),
+    Button("clock", CommandName.CLOCK, "clock", more=(
         " Pressed by the player who just moved, it switches the clock; with it, a move let go "
         "no longer does.")),
-    Button("draw_white", "draw", "White-side draw", "white", _EDGE),
-    Button("draw_black", "draw", "Black-side draw", "black", _EDGE),
-    Button("resign_white", "resign", "White-side resign", "white", _EDGE),
-    Button("resign_black", "resign", "Black-side resign", "black", _EDGE),
+    Button("draw_white", CommandName.DRAW, "White-side draw", "white", _EDGE),
+    Button("draw_black", CommandName.DRAW, "Black-side draw", "black", _EDGE),
+    Button("resign_white", CommandName.RESIGN, "White-side resign", "white", _EDGE),
+    Button("resign_black", CommandName.RESIGN, "Black-side resign", "black", _EDGE),
 )
 _BY_NAME: Mapping[str, Button] = MappingProxyType({button.name: button for button in BUTTONS})
 
@@ -80,7 +81,7 @@ def names(*, simulated: bool = False) -> tuple[str, ...]:
                  if not (simulated and button.name == CLOCK))
 
 
-def command_of(name: str) -> tuple[str, str | None] | None:
+def command_of(name: str) -> tuple[CommandName, str | None] | None:
     """The command a press of the button ``name`` is, and for which side (None: not a button
     of this board's)."""
     button = _BY_NAME.get(name)

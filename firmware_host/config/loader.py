@@ -6,7 +6,8 @@ into one line on stderr and a non-zero exit, never a traceback.
 A key is read through its option, so the value is typed by it (``config[TIMING_SETTLE_MS]`` is
 an ``int``):
 
->>> from firmware_host.config.schema import GAME_VARIANT, TIMING_SETTLE_MS
+>>> from firmware_host.terms.settings import GAME_VARIANT
+>>> from firmware_host.config.schema import TIMING_SETTLE_MS
 >>> config = Config.from_mapping({"game": {"variant": "russian"}})
 >>> config[GAME_VARIANT], config[TIMING_SETTLE_MS]
 ('russian', 300)
@@ -19,19 +20,14 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from board_io.errors import ConfigProblem
 from board_io.options import Option, read
-from firmware_host.config.schema import (
-    GAME_MODE,
-    GAME_TOUCH_MOVE,
-    GAME_VARIANT,
-    OPTIONS,
-    options_by_path,
-)
-from firmware_host.config.urls import redact_url
+from firmware_host.config.schema import OPTIONS, options_by_path
 from firmware_host.errors import ConfigError
+from firmware_host.store.urls import redact_url
+from firmware_host.terms.settings import GAME_MODE, GAME_TOUCH_MOVE, GAME_VARIANT
 
 __all__ = ["Config", "ConfigError", "bad_variant", "check_variant", "redact_url"]
 
@@ -136,8 +132,10 @@ class Config:
             raise ConfigError(f"{path}: not valid TOML: {exc}") from None
         return cls.from_mapping(data, str(path))
 
-    def with_overrides(self, overrides: Mapping[str, object]) -> Config:
-        """Return a copy with command-line values (``None`` means not given) applied.
+    def with_overrides(self, overrides: Mapping[Option[Any], object] | Mapping[str, object]
+                       ) -> Config:
+        """Return a copy with command-line values (``None`` means not given) applied, keyed by
+        option (``{GAME_MODE: "record"}``) or, for code that walks the keys, by dotted path.
 
         Raises:
             ConfigError: an override is invalid (or names no option).
@@ -145,7 +143,8 @@ class Config:
         known = options_by_path()
         values = dict(self.values)
         explicit = set(self.explicit)
-        for path, value in overrides.items():
+        for key, value in overrides.items():
+            path = key.path if isinstance(key, Option) else key
             if value is None:
                 continue
             if path not in known:

@@ -27,20 +27,25 @@ from board_io import registry
 from board_io.options import Option
 from board_io.schema import TRANSFORMS
 from firmware_host.config import buttons, places
-from firmware_host.config.urls import store_url_problem
-from firmware_host.game.clock import control_of, duration_of
 from firmware_host.store.keys import BOARD_ID as _BOARD_ID
 from firmware_host.store.keys import SHARED
+from firmware_host.store.urls import store_url_problem
+from firmware_host.terms.commands import SIDES
+from firmware_host.terms.settings import (
+    CLOCK_TIME_CONTROL,
+    ENGINE_LEVEL,
+    GAME_MODE,
+    GAME_TOUCH_MOVE,
+    GAME_VARIANT,
+)
+from firmware_host.terms.timecontrol import duration_of
 
 __all__ = [
-    "BUTTON_BACKENDS", "ENGINE_KINDS", "LED_BACKENDS", "LOG_LEVELS", "MODES", "OPTIONS",
-    "SECTIONS", "SENSOR_BACKENDS", "SERVICE_OPTIONS", "SIDES", "TOUCH_MOVE", "TRANSFORMS",
+    "BUTTON_BACKENDS", "ENGINE_KINDS", "LED_BACKENDS", "LOG_LEVELS", "OPTIONS",
+    "SECTIONS", "SENSOR_BACKENDS", "SERVICE_OPTIONS", "TRANSFORMS",
     "Settings", "board_id_from_hostname", "default_board_id", "options_by_path",
 ]
 
-MODES = ("play", "record", "teach")
-SIDES = ("white", "black")
-TOUCH_MOVE = ("strict", "off", "auto")
 ENGINE_KINDS = ("builtin", "hub")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 SENSOR_BACKENDS = tuple(registry.SENSOR_BACKENDS)
@@ -116,15 +121,6 @@ def _arbiters_problem(names: list[str]) -> str | None:
     return None
 
 
-def _time_control_problem(text: str) -> str | None:
-    try:
-        control_of(text)
-    except ValueError as exc:
-        reason = str(exc).split(": ", 1)[-1]
-        return f"= {text!r}: {reason} (e.g. 3+2: minutes+seconds a move; 40/90+30:30+30)"
-    return None
-
-
 def _duration_problem(text: str) -> str | None:
     try:
         duration_of(text)
@@ -160,23 +156,14 @@ def _bool(path: str, default: bool, doc: str) -> Option[bool]:
 
 
 #: The keys only the service reads (board_io never sees them), one constant each: a read
-#: ``config[STORE_URL]`` is typed by its option.
+#: ``config[STORE_URL]`` is typed by its option. The phone's settings (``game.variant``,
+#: ``game.mode``, ``game.touch_move``, ``engine.level``, ``clock.time_control``) are declared with
+#: the words the phone and the command line show them by: :mod:`firmware_host.terms.settings`.
 
 # [game]
-GAME_VARIANT: Option[str] = _str(
-    "game.variant", "international",
-    "Rules to play: a variant name or alias (see `draughtsboard moves --help`).")
-GAME_MODE: Option[str] = _str(
-    "game.mode", "play",
-    "play: you against the computer; record: two humans, every move logged; teach: play "
-    "with LED help.", MODES)
 GAME_HUMAN_SIDE: Option[str] = _str(
     "game.human_side", "white", "The side the human plays in play and teach modes.",
     SIDES)
-GAME_TOUCH_MOVE: Option[str] = _str(
-    "game.touch_move", "auto",
-    "strict: a touched playable piece must be moved; off: casual; auto: strict in record "
-    "mode, off in play and teach.", TOUCH_MOVE)
 GAME_ALTERNATIVE_MOVE: Option[bool] = _bool(
     "game.alternative_move", False,
     "Accept a different legal move for the computer's side than the one it showed.")
@@ -206,10 +193,6 @@ ENGINE_KIND: Option[str] = _str(
     "engine.kind", "builtin",
     "builtin: the bundled engine; hub: an external engine speaking the Hub protocol.",
     ENGINE_KINDS)
-ENGINE_LEVEL: Option[int] = _int(
-    "engine.level", 5,
-    "Strength of the built-in engine, 1 (beginner) to 10. A Hub engine has its own: "
-    "hub_depth, hub_nodes, hub_movetime_s.", 1, 10)
 ENGINE_DEPTH: Option[int] = _int(
     "engine.depth", 0,
     "Built-in engine: fixed search depth in plies; 0 lets the level decide.", 0, 64)
@@ -283,12 +266,6 @@ TIMING_CROWN_MS: Option[int] = _int(
     "How long the LED on a promoted man says \"crown this piece\".", 0, 60_000)
 
 # [clock]
-CLOCK_TIME_CONTROL: Option[str] = Option(
-    "clock.time_control", "str", "",
-    "The game clock of new games: minutes+seconds added a move (3+2, 90+30; 80+1m for 80 "
-    "minutes and one minute a move), or N/minutes for N moves (40/90+30:30+30); empty or "
-    "off: no clock. docs/tournament.md.", readers=_SERVICE, check=_time_control_problem)
-
 CLOCK_DEFAULT_TIME: Option[str] = Option(
     "clock.default_time", "str", "0",
     "Default time: a player who has not made a move this long after the clock started (the "

@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from firmware_host.config.urls import parse_sentinel_url
 from firmware_host.doctor.report import Check
 from firmware_host.i18n import N_
+from firmware_host.store.urls import parse_sentinel_url
 
 __all__ = ["DROPIN", "Resolver", "allowed_addresses", "check_unit_allows_redis", "dropin_text",
            "is_local", "redis_host", "redis_hosts"]
@@ -193,13 +193,14 @@ def check_unit_allows_redis(url: str, *, dropin: Path = DROPIN,
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m firmware_host.doctor.network --dropin CONFIG``: print the drop-in, if any."""
     from firmware_host.config.loader import Config, ConfigError
+    from firmware_host.config.schema import STORE_URL
 
     parser = argparse.ArgumentParser(prog="python -m firmware_host.doctor.network")
     parser.add_argument("--dropin", metavar="CONFIG", required=True,
                         help="print the unit drop-in that store.url in CONFIG needs")
     args = parser.parse_args(argv)
     try:
-        url = str(Config.load(args.dropin)["store.url"])
+        url = Config.load(args.dropin)[STORE_URL]
         text = dropin_text(url, servers=nameservers())
     except (ConfigError, ValueError) as exc:
         print(exc, file=sys.stderr)

@@ -13,7 +13,6 @@ from typing import Protocol
 
 import redis
 
-from firmware_host.config.loader import redact_url
 from firmware_host.doctor.network import is_local, redis_host
 from firmware_host.doctor.report import Check
 from firmware_host.doctor.system import RedisProbe, System
@@ -21,6 +20,7 @@ from firmware_host.i18n import N_
 from firmware_host.store.connect import is_sentinel, primary_address
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.lease import lease_key
+from firmware_host.store.urls import redact_url
 
 __all__ = ["AclProbe", "check_acl", "check_redis"]
 

@@ -14,7 +14,8 @@ what they say, from the game's clock at a moment (pure: the time is an argument)
   move marked steady;
 - no clock: a blank display.
 
->>> from firmware_host.game.clock import GameClock, parse_time_control
+>>> from firmware_host.game.clock import GameClock
+>>> from firmware_host.terms.timecontrol import parse_time_control
 >>> clock = GameClock(parse_time_control("90+30"))
 >>> clock.start(Color.WHITE, at=0.0)
 >>> face = clock_face(clock, at=100.2, width=4)
@@ -28,12 +29,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Protocol
 
 from board_io.display.base import BLANK, Face, Half
 from engine.types import Color
-from firmware_host.game.clock import LOW_TIME_S, GameClock
+from firmware_host.terms.timecontrol import LOW_TIME_S
 
-__all__ = ["clock_face", "time_text"]
+__all__ = ["Running", "clock_face", "time_text"]
 
 #: The banner of a held clock and the text of a fallen flag (7-segment digits draw both).
 PAUSE, FLAG = "PAUSE", "FLAG"
@@ -58,7 +60,17 @@ def time_text(seconds: float, width: int) -> str:
     return f"{hours}h{minutes:02d}" if hours else f"{minutes}.{secs:02d}"
 
 
-def clock_face(clock: GameClock | None, at: float, *, width: int, white: Half = Half.LEFT,
+class Running(Protocol):
+    """What the face reads of a running clock (the game's
+    :class:`~firmware_host.game.clock.GameClock` is one): the side whose time runs, and each
+    side's time left at a moment."""
+
+    @property
+    def running(self) -> Color | None: ...
+    def left(self, side: Color, at: float) -> float: ...
+
+
+def clock_face(clock: Running | None, at: float, *, width: int, white: Half = Half.LEFT,
                held: bool = False, flag: Color | None = None,
                words: Callable[[str], str] = str) -> Face:
     """The face of ``clock`` at ``at`` on halves of ``width`` characters (module docstring).

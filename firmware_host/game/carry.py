@@ -1,6 +1,6 @@
 """The arbiter's carry: the game of a board that failed goes on on a spare board.
 
-The command ``carry`` (:data:`~firmware_host.game.types.CommandName.CARRY`) reaches the spare
+The command ``carry`` (:data:`~firmware_host.terms.commands.CommandName.CARRY`) reaches the spare
 board with ``value`` ``"<board>/<game id>"`` (the board that failed and its game) and ``tag``
 the arbiter's reason. The spare board checks it: its own game must not have begun (no move, no
 result: a board set up and waiting), the game must be readable from the boards' Redis, in the
@@ -20,29 +20,36 @@ spare board's variant, and not finished. Then
 The audit log has the decision (web/arbiter.py), and the round's pairing moves to the spare
 board, so the round's export finds the game there. A command that does not fit is refused
 (``command_refused`` with ``reason`` ``in_game``, ``bad_value``, ``no_game``, ``variant`` or
-``game_over``); nothing changes.
+``game_over``); nothing changes. :func:`plan_carry` checks and returns the :class:`Carry`; the
+session carries it out (``Session.carry``).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass
 
-from firmware_host.game.facts import GameFacts
-from firmware_host.game.timekeeper import Timekeeper
-from firmware_host.game.types import Command, Refused
+from firmware_host.game.game import Game
+from firmware_host.game.types import Refused
 from firmware_host.store.errors import StoreError
+from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import Command
 
-__all__ = ["CarryHost", "carry_game"]
+__all__ = ["Carry", "adopt_refused", "plan_carry"]
 
 log = logging.getLogger(__name__)
 
 
-class CarryHost(GameFacts, Protocol):
-    """What a carry needs of the session."""
+@dataclass(frozen=True)
+class Carry:
+    """A checked carry: ``record`` (the failed board's game) goes on here with ``note`` in its
+    record; ``clock``: its clock as that board last saved it (None: as its last move left it,
+    or none)."""
 
-    def publish(self, kind: str, /, **fields: object) -> None: ...
-    def resync(self, at: float) -> None: ...
+    record: GameRecord
+    note: str
+    clock: Mapping[str, object] | None
 
 
 def _refused(reason: str, detail: str) -> Refused:
@@ -50,37 +57,36 @@ def _refused(reason: str, detail: str) -> Refused:
     return Refused(reason, command="carry")
 
 
-def carry_game(s: CarryHost, clock: Timekeeper, event: Command) -> None:
-    """Carry out the arbiter's ``carry`` (module docstring).
+def plan_carry(game: Game, event: Command) -> Carry:
+    """The carry ``event`` asks of this board's ``game`` (module docstring); the session
+    carries it out (:meth:`~firmware_host.game.game.Game.adopt` refuses a game that does not
+    replay: ``no_game``, nothing changed).
 
     Raises:
         Refused: the command does not fit (nothing changes).
     """
-    if s.game_id is None or s.game.started:
+    if game.game_id is None or game.started:
         raise _refused("in_game", "this board's game has begun: the spare board must be free")
     source, _, game_id = (event.value or "").partition("/")
     if not source or not game_id:
         raise _refused("bad_value", f"{event.value!r}: expected <board>/<game id>")
     try:
-        record, saved = s.game.load_other(source, game_id)
+        record, saved = game.load_other(source, game_id)
     except (StoreError, ValueError) as exc:
         raise _refused("no_game", f"game {game_id} of {source}: {exc}") from None
-    if record.variant != s.game.variant.name:
+    if record.variant != game.variant.name:
         raise _refused("variant", f"the game is {record.variant}, this board plays "
-                       f"{s.game.variant.name}")
+                       f"{game.variant.name}")
     if record.finished:
         raise _refused("game_over", f"game {game_id} of {source} is over ({record.result})")
     reason = (event.tag or "").strip()
     note = (f"arbiter: carried on from {source} (game {game_id}, ply {len(record.moves)}"
             + (f"; {reason}" if reason else "") + ")")
-    try:
-        s.game.adopt(record, note)
-    except ValueError as exc:
-        raise _refused("no_game",
-                       f"game {game_id} of {source} does not replay: {exc}") from None
     session = saved if saved and saved.get("game_id") == game_id else None
     raw = None if session is None else session.get("clock")
-    clock.carried(raw if isinstance(raw, dict) else None, record)
-    s.game.save(None)
-    log.info("%s", note)
-    s.resync(event.at)
+    return Carry(record, note, raw if isinstance(raw, dict) else None)
+
+
+def adopt_refused(carry: Carry, exc: ValueError) -> Refused:
+    """The refusal of a carried game that does not replay here."""
+    return _refused("no_game", f"{carry.note}: the game does not replay: {exc}")

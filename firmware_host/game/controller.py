@@ -2,7 +2,8 @@
 
 :meth:`Controller.step` polls the scanner, queues what it saw, queues the timers that ran out,
 and hands every queued event to the session, oldest first. The engine runs in an engine worker
-(:mod:`firmware_host.opponents.worker`) that posts its results to the same queue.
+(:mod:`firmware_host.opponents.worker`) that posts its results to the same queue (both are given
+it where the service is wired: :func:`firmware_host.app.service.build_service`).
 
 Example (a scripted record-mode game in virtual time)::
 
@@ -19,15 +20,13 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from board_io.clock import Clock, VirtualClock
 from board_io.events import BoardEvent, OccupancyChanged
 from board_io.types import Reading
-from firmware_host.game.types import Command, SessionEvent, TimerFired
-
-if TYPE_CHECKING:
-    from firmware_host.opponents.worker import EngineWorker
+from firmware_host.game.types import SessionEvent, TimerFired
+from firmware_host.terms.commands import Command
 
 log = logging.getLogger(__name__)
 
@@ -73,25 +72,25 @@ class Controller(Generic[S]):
         scanner: gives board events (``poll(now)``).
         clock: the time source (virtual or monotonic).
         leds: an LED sink with ``tick(now)`` for blinking (optional).
-        worker: the engine worker; its ``post`` is pointed at this controller's queue.
         resume: whether the session resumes the saved game at start.
+        events: the queue (the engine worker posts to it too: firmware_host/app/service.py
+            gives both the same one); None: a queue of its own.
     """
 
     def __init__(self, session: S, scanner: Poller, *, clock: Clock,
-                 leds: Ticking | None = None, worker: EngineWorker | None = None,
-                 resume: bool = True) -> None:
+                 leds: Ticking | None = None, resume: bool = True,
+                 events: queue.SimpleQueue[SessionEvent] | None = None) -> None:
         self.session = session
         self.scanner = scanner
         self.clock = clock
         self.leds = leds
         self.resume = resume
-        self._queue: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[SessionEvent] = (
+            queue.SimpleQueue() if events is None else events)
         #: Commands that came before the first stable scan (the hall's pause read at start):
         #: handled as soon as the session starts.
         self._early: list[Command] = []
         self.started = False
-        if worker is not None:
-            worker.post = self.post
 
     def post(self, event: SessionEvent) -> None:
         """Queue an event (thread-safe: the engine thread and button callbacks use it)."""

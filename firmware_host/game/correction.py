@@ -1,7 +1,7 @@
 """The arbiter's correction of a move: the game taken back to before a ply, the right move
 played there, and the reason kept in the record. A correction never changes a result by itself.
 
-The command ``correct_move`` (:data:`~firmware_host.game.types.CommandName.CORRECT_MOVE`)
+The command ``correct_move`` (:data:`~firmware_host.terms.commands.CommandName.CORRECT_MOVE`)
 carries ``value`` ``"N MOVE [RESULT]"`` (the ply to correct, counted from the game's first
 move; the move that was really played there, in the variant's notation; for a finished game
 what becomes of its result) and ``tag`` the reason. The board checks it against the game it
@@ -41,7 +41,8 @@ from engine.outcome import Outcome, Termination
 from engine.types import Color, Move
 from firmware_host.digits import is_whole_number
 from firmware_host.game.game import Game
-from firmware_host.game.types import Command, Refused
+from firmware_host.game.types import Refused
+from firmware_host.terms.commands import Command
 
 __all__ = ["RESULT_CHOICES", "Correction", "plan"]
 

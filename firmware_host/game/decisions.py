@@ -1,9 +1,13 @@
-"""What the judge decides and the session carries out.
+"""What the session's helpers decide and the session carries out.
 
-The :class:`~firmware_host.game.judge.Judge` looks at the board and returns a list of
-decisions; it never calls back into the session. The session carries them out in order
-(``Session._carry_out``): a decision is a plain value, so a test can read what the judge
-decided without a session.
+Each helper of the session looks at facts and returns a list of decisions; none calls back
+into the session. The :class:`~firmware_host.game.judge.Judge` judges the board, the
+:class:`~firmware_host.game.commands.Commands` answer a button or a request, the
+:class:`~firmware_host.game.timekeeper.Timekeeper` keeps the clock. The session carries the
+decisions out in order (``Session._carry_out``): a decision is a plain value, so a test can
+read what a helper decided without a session. A decision that cannot be carried out after all
+(a pairing gone from Redis between the check and the start of the round, a carried game that
+does not replay) is refused as it is carried out, before it changes anything.
 
 >>> from engine import Board
 >>> move = next(iter(Board("english").legal_moves))
@@ -18,10 +22,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from engine.types import Move
+from engine.outcome import Outcome
+from engine.types import Color, Move
+from firmware_host.game.carry import Carry
+from firmware_host.game.correction import Correction
 from firmware_host.game.types import State
+from firmware_host.terms.jobs import Purpose
 
-__all__ = ["CancelSearch", "CloseTouch", "Commit", "Decision", "EnterState", "Publish", "Synced"]
+__all__ = ["CancelSearch", "CarryOn", "CloseTouch", "Commit", "Correct", "Decision",
+           "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw", "PressAdjust",
+           "Publish", "Save", "Search", "StartRound", "Synced", "TakeBack"]
 
 
 @dataclass(frozen=True)
@@ -71,4 +81,89 @@ class Commit:
     replay: bool = False
 
 
-Decision = Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit
+@dataclass(frozen=True)
+class Evaluate:
+    """Judge the board again now (a new game asked for, the clock held or released)."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class PressAdjust:
+    """The adjust button (or ``done``): open or close the j'adoube window."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """Take the game back to ``ply`` (``guided``: the board is led back; ``note``: why)."""
+
+    ply: int
+    at: float
+    guided: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Search:
+    """Ask the engine for a move (a reply or a hint)."""
+
+    purpose: Purpose
+
+
+@dataclass(frozen=True)
+class Finish:
+    """End the game with ``outcome`` (no move brought it); ``note`` says who did what."""
+
+    outcome: Outcome
+    at: float
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class OfferDraw:
+    """``side`` offers a draw (it stands until the other side accepts or moves)."""
+
+    side: Color
+
+
+@dataclass(frozen=True)
+class Correct:
+    """Carry out the arbiter's corrected move (:mod:`firmware_host.game.correction`)."""
+
+    correction: Correction
+    at: float
+
+
+@dataclass(frozen=True)
+class CarryOn:
+    """Carry on a failed board's game here (:mod:`firmware_host.game.carry`)."""
+
+    carry: Carry
+    at: float
+
+
+@dataclass(frozen=True)
+class StartRound:
+    """The arbiter starts round ``round``: the game takes its pairing, the clock starts full."""
+
+    round: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Save:
+    """Keep the live session (with its clock) in the store."""
+
+
+@dataclass(frozen=True)
+class HoldChanged:
+    """The clock was held or released: the turn pauses or goes on."""
+
+    at: float
+
+
+Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
+            | PressAdjust | TakeBack | Search | Finish | OfferDraw | Correct | CarryOn
+            | StartRound | Save | HoldChanged)

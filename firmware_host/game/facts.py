@@ -14,7 +14,8 @@ from engine.outcome import Outcome
 from engine.types import Move, Square
 from firmware_host.game.game import Game
 from firmware_host.game.touch import TouchTracker
-from firmware_host.game.types import Mode, SessionConfig
+from firmware_host.game.types import SessionConfig
+from firmware_host.terms.settings import Mode
 
 __all__ = ["GameFacts", "SessionFacts"]
 

@@ -7,7 +7,7 @@ the :class:`Game` does it and keeps the record straight. It publishes the record
 
 >>> from engine.variant import find_variant
 >>> from firmware_host.store import open_store
->>> from firmware_host.game.types import Mode
+>>> from firmware_host.terms.settings import Mode
 >>> events = []
 >>> game = Game(find_variant("english"), open_store("memory", "doc"), mode=Mode.RECORD,
 ...             publish=lambda kind, **fields: events.append(kind))
@@ -32,12 +32,13 @@ from engine.types import Color, Move, Square
 from engine.variant import Variant
 from firmware_host.game.fields import Namer, move_fields, move_record, occupancy, side_name
 from firmware_host.game.snapshot import restore, restore_outcome, snapshot
-from firmware_host.game.types import GameClockHooks, Mode, SessionError, Store
+from firmware_host.game.types import GameClockHooks, SessionError, Store
 from firmware_host.recognition.recogniser import MoveIndex, PendingIndex
 from firmware_host.store.errors import StoreError
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.settings import Mode
 
-__all__ = ["Game", "Opening", "Publish", "Resumed"]
+__all__ = ["Game", "Opening", "Publisher", "Resumed"]
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ log = logging.getLogger(__name__)
 Opening = Callable[[Board], Sequence[Move]]
 
 
-class Publish(Protocol):
+class Publisher(Protocol):
     """Publishes one live event: its kind and JSON-ready fields."""
 
     def __call__(self, kind: str, /, **fields: object) -> None: ...
@@ -80,6 +81,9 @@ class Game:
         opening: draws the first moves of each new game (recorded with ``by="ballot"``).
         wall_clock: wall time for the move records.
         computer_name: the PDN player tag of the computer's side in play and teach modes.
+        pairing: the round's pairing of this board (None: no rounds).
+        clock: the game clock's keeper, told of every move, result and takeback (None: no
+            clock).
     """
 
     def __init__(
@@ -88,13 +92,15 @@ class Game:
         store: Store,
         *,
         mode: Mode,
-        publish: Publish,
+        publish: Publisher,
         human_side: Color = Color.WHITE,
         headers: Mapping[str, str] | None = None,
         fen: str | None = None,
         opening: Opening | None = None,
         wall_clock: Callable[[], float] = time.time,
         computer_name: str = "draughtsboard",
+        pairing: Pairings | None = None,
+        clock: GameClockHooks | None = None,
     ) -> None:
         self.variant = variant
         self.namer = Namer(variant)
@@ -120,9 +126,9 @@ class Game:
         self.index = MoveIndex(self.board)
         self.pending_index: PendingIndex | None = None
         #: The game clock's keeper (None: no clock), told of every move, result and takeback.
-        self.clock: GameClockHooks | None = None
+        self.clock = clock
         #: The round's pairing of this board (None: no rounds), and whether this game took it.
-        self.pairing: Pairings | None = None
+        self.pairing = pairing
         self._paired = True
         #: The round this game belongs to (the ``Round`` tag it took from a pairing), if any.
         self.round: str | None = None

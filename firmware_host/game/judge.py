@@ -99,7 +99,7 @@ class Judge:
     """
 
     def __init__(self, table: Table, timers: Timers, view: TurnView) -> None:
-        self._s = table
+        self._table = table
         self._timers = timers
         self._view = view
         self._out: list[Decision] = []
@@ -126,7 +126,7 @@ class Judge:
 
     def watch(self, name: TimerName, holds: bool, at: float, delay_ms: int) -> None:
         """Run timer ``name`` while ``holds`` stays true for the same occupancy."""
-        s = self._s
+        s = self._table
         if not holds:
             self._timers.cancel(name)
             self._watched.pop(name, None)
@@ -137,13 +137,13 @@ class Judge:
 
     def watch_takeback(self, at: float) -> None:
         """Run the takeback timer while the board shows an earlier position of the human's."""
-        s = self._s
+        s = self._table
         holds = s.config.takebacks_allowed and s.takeback_target() is not None
         self.watch(TimerName.TAKEBACK, holds, at, s.config.takeback_ms)
 
     def flag_error(self, missing: Iterable[Square], extra: Iterable[Square], at: float) -> None:
         """The board is wrong: show the correction after ``error_ms`` (at once once shown)."""
-        s = self._s
+        s = self._table
         error = (frozenset(missing), frozenset(extra))
         if error == self._view.error and self._timers.running(TimerName.ERROR):
             return
@@ -156,7 +156,7 @@ class Judge:
     def refuse(self, result: Illegal, at: float) -> None:
         """Publish a refused move (with its sentence), once per occupancy, and light what is
         wrong at once."""
-        s = self._s
+        s = self._table
         if self._view.refused_at == s.occupied or s.takeback_target() is not None:
             return
         self._view.refused_at = s.occupied
@@ -179,7 +179,7 @@ class Judge:
         return self._take()
 
     def _correct(self) -> None:
-        s = self._s
+        s = self._table
         if self._view.error is None:
             if self._view.stuck is not None:
                 self._view.stuck_shown = True
@@ -191,7 +191,7 @@ class Judge:
     def evaluate(self, at: float, settled: bool = False) -> list[Decision]:
         """Judge the board in the session's state (``settled``: the settle timer ran out);
         return what the session is to do, in order."""
-        self.by_state[self._s.state](at, settled)
+        self.by_state[self._table.state](at, settled)
         return self._take()
 
     def clear_error(self) -> None:
@@ -208,7 +208,7 @@ class Judge:
         self._out.append(Publish(kind, MappingProxyType(fields)))
 
     def _syncing(self, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         away = self._moved_while_away()
         self.wrong &= s.occupied  # an emptied square lost its wrong piece
         if (s.in_sync and not self.wrong) or self._pending_done() or away:
@@ -230,7 +230,7 @@ class Judge:
         """Moves were taken back with the button while the board held ``before``'s pieces: a
         square whose piece differs in colour or crown from the position now must be emptied
         and filled again (presence sensors cannot see it)."""
-        s = self._s
+        s = self._table
         after = s.board.pieces()
         self.wrong = frozenset(
             sq for sq in s.occupied
@@ -242,7 +242,7 @@ class Judge:
 
         Only at start: after a takeback the board still shows the move taken back.
         """
-        s = self._s
+        s = self._table
         if not s.starting or not s.human_turn or s.pending is not None:
             return False
         result = s.game.index.resolve(s.occupied, colours=s.colours)
@@ -250,20 +250,20 @@ class Judge:
 
     def _pending_done(self) -> bool:
         """Guard: the computer's pending move (saved before a restart) is on the board."""
-        s = self._s
+        s = self._table
         index = s.game.pending_index
         if index is None:
             return False
         return isinstance(index.resolve(s.occupied, colours=s.colours), Complete)
 
     def _setting_up(self, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         initial = s.game.initial
         self._view.sync = (initial - s.occupied, s.occupied - initial)
         self.watch(TimerName.NEWGAME, s.is_initial(), at, s.config.newgame_ms)
 
     def _over(self, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         self.watch(TimerName.NEWGAME, s.is_initial() and not s.in_sync, at, s.config.newgame_ms)
         self.watch_takeback(at)
 
@@ -276,7 +276,7 @@ class Judge:
     def _paused(self, at: float, settled: bool) -> None:
         """The clock is held: no move counts. What is out of place lights at once; a move made
         on the board is refused (``paused``) once, and must be put back."""
-        s = self._s
+        s = self._table
         target = s.game.position
         if s.in_sync:
             if self._view.sync is not None:
@@ -300,7 +300,7 @@ class Judge:
         self._view.sync = sync
 
     def _human(self, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         self._view.guide = None
         self._forget_stale()
         if s.in_sync:
@@ -340,7 +340,7 @@ class Judge:
 
     def _hold(self, move: Move, at: float, settled: bool) -> None:
         """The board shows ``move``'s result: commit it once released by the hold time."""
-        s = self._s
+        s = self._table
         self.release.show(move, s.occupied)
         away, self._away = self._away, False
         if settled or away or s.config.settle_ms == 0:
@@ -351,7 +351,7 @@ class Judge:
     def _released_by_evidence(self, at: float) -> bool:
         """The board left the shown move's result in a way only a released piece explains (the
         next lift elsewhere, the opponent's touch): commit that move, then judge the board on."""
-        s = self._s
+        s = self._table
         move = self.release.shown
         if move is None or not self.release.moved_on(s.board, s.occupied):
             return False
@@ -376,7 +376,7 @@ class Judge:
 
     def _forget_stale(self) -> None:
         """The remembered move belongs to the position it was shown in."""
-        index = self._s.game.index
+        index = self._table.game.index
         if index is not self._release_index:
             self.release.forget()
             self._release_index = index
@@ -384,7 +384,7 @@ class Judge:
     def _watch_stuck(self, result: InProgress, at: float) -> None:
         """A move in progress that can still become several moves, held for ``error_ms``:
         then light what is left (the pieces to take, where the piece may land)."""
-        s = self._s
+        s = self._table
         if result.single:
             self._view.stuck = None
             self.watch(TimerName.ERROR, False, at, s.config.error_ms)
@@ -395,7 +395,7 @@ class Judge:
         self.watch(TimerName.ERROR, not self._view.stuck_shown, at, s.config.error_ms)
 
     def _adjusting(self, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         self._forget_stale()
         if s.in_sync:
             self.release.forget()
@@ -418,7 +418,7 @@ class Judge:
         self.flag_error(target - s.occupied, s.occupied - target, at)
 
     def _thinking(self, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         if s.in_sync:
             self._back_in_sync()
             self.clear_error()
@@ -438,7 +438,7 @@ class Judge:
         self.watch_takeback(at)
 
     def _pending(self, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         index = s.game.pending_index
         if s.pending is None or index is None:
             raise SessionError("a computer move pending, but none is")
@@ -471,7 +471,7 @@ class Judge:
         self.watch_takeback(at)
 
     def _take_alternative(self, move: Move, needs_settle: bool, at: float, settled: bool) -> None:
-        s = self._s
+        s = self._table
         if not (settled or not needs_settle or s.config.settle_ms == 0):
             self._timers.start(TimerName.SETTLE, at, s.config.settle_ms)
             return

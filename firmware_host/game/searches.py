@@ -7,7 +7,8 @@ one) comes back with a token no longer known and is ignored.
 from __future__ import annotations
 
 from engine import Board
-from firmware_host.game.types import EngineJob, Purpose, SessionError, Thinker
+from firmware_host.game.types import SessionError
+from firmware_host.terms.jobs import EngineJob, Purpose, Thinker
 
 __all__ = ["Searches"]
 

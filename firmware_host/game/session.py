@@ -13,7 +13,8 @@ and the :class:`~firmware_host.game.view.TurnView` behind the LEDs. It never rea
 every event carries its time ``at``.
 
 >>> from engine import Board
->>> from firmware_host.game.types import SessionConfig, Mode
+>>> from firmware_host.game.types import SessionConfig
+>>> from firmware_host.terms.settings import Mode
 >>> from firmware_host.store import open_store
 >>> store = open_store("memory", "doc")
 >>> session = Session("english", store, SessionConfig(mode=Mode.RECORD))
@@ -43,45 +44,56 @@ from engine.outcome import Outcome
 from engine.types import Move, Square
 from engine.variant import Variant, find_variant
 from firmware_host.feedback.roles import Role
-from firmware_host.game.commands import Commands
+from firmware_host.game.carry import Carry, adopt_refused
+from firmware_host.game.commands import Commands, round_refused
 from firmware_host.game.correction import Correction
 from firmware_host.game.decisions import (
     CancelSearch,
+    CarryOn,
     CloseTouch,
     Commit,
+    Correct,
     Decision,
     EnterState,
+    Evaluate,
+    Finish,
+    HoldChanged,
+    OfferDraw,
+    PressAdjust,
     Publish,
+    Save,
+    Search,
+    StartRound,
     Synced,
+    TakeBack,
 )
 from firmware_host.game.facts import SessionFacts
 from firmware_host.game.fields import move_fields, must_capture, side_name
-from firmware_host.game.game import Game, Opening
+from firmware_host.game.game import Game, Opening, Pairings
 from firmware_host.game.judge import Judge
 from firmware_host.game.outbox import Outbox
 from firmware_host.game.searches import Searches
 from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch, setup_for
-from firmware_host.game.settings import Settings
+from firmware_host.game.settings import LevelHook, SavedHook, Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
 from firmware_host.game.types import (
     HUMAN_STATES,
-    Command,
-    EngineResult,
-    Mode,
-    Purpose,
     Reevaluate,
+    Refused,
     SessionConfig,
     SessionEvent,
     State,
     Store,
-    Thinker,
     TimerFired,
     TimerName,
 )
 from firmware_host.game.view import TurnView, frame_for, led_facts
 from firmware_host.i18n import translator
+from firmware_host.terms.commands import Command
+from firmware_host.terms.jobs import EngineResult, Purpose, Thinker
+from firmware_host.terms.settings import Mode
 
 __all__ = ["Session", "SessionConfig", "State"]
 
@@ -104,6 +116,10 @@ class Session(SessionFacts):
             with ``by="ballot"`` and the board is guided to the position after them.
         wall_clock: wall time for the move records (the game's clock comes with the events).
         computer_name: the PDN player tag of the computer's side.
+        health: the sensors' health (None: not watched).
+        pairing: the round's pairing of this board (None: no rounds).
+        level_hook: sets the engine's level (None: the level cannot be set from the phone).
+        on_applied: told the phone's settings a new game started with (None: not kept).
 
     Raises:
         engine.errors.UnknownVariantError: unknown variant.
@@ -123,6 +139,9 @@ class Session(SessionFacts):
         opening: Opening | None = None,
         computer_name: str = "draughtsboard",
         health: HealthTracker | None = None,
+        pairing: Pairings | None = None,
+        level_hook: LevelHook | None = None,
+        on_applied: SavedHook | None = None,
     ) -> None:
         self.variant = find_variant(variant)
         self.config = config or SessionConfig()
@@ -135,17 +154,21 @@ class Session(SessionFacts):
         self.subscribe = self._outbox.subscribe
         self._thinker = thinker  # the engine (its level is set from the web)
         self._searches = Searches(thinker)
+        self._now = 0.0
+        self.timers = Timers()
+        #: The clock of each game: the session's, handed to the game as its clock hooks.
+        self.timekeeper = Timekeeper(self, self.timers, self._publish, lambda: self._now,
+                                     wall_clock)
         self.game = Game(self.variant, store, mode=self.config.mode, publish=self._publish,
                          human_side=self.config.human_side, headers=self.config.headers,
                          fen=fen, opening=opening, wall_clock=wall_clock,
-                         computer_name=computer_name)
+                         computer_name=computer_name, pairing=pairing, clock=self.timekeeper)
         self.namer = self.game.namer
         #: The sensors' health (None: not watched, as in tests fed occupancies directly).
         self.sensors = None if health is None else SensorWatch(
             health, publish=self._publish, name=self.namer.square,
             tr=translator(self.config.language))
         self._queue: deque[SessionEvent] = deque()
-        self.timers = Timers()
         self.touch = TouchTracker(strict=self.config.touch_strict,
                                   settle_ms=self.config.settle_ms)
         self.view = TurnView()
@@ -156,9 +179,7 @@ class Session(SessionFacts):
         self.state = State.SYNCING
         self.occupied: frozenset[Square] = frozenset()
         self.colours: Mapping[Square, Reading] | None = None
-        self._now = 0.0
         self._judge = Judge(self, self.timers, self.view)
-        self.timekeeper = self.game.clock = Timekeeper(self, lambda: self._now, wall_clock)
         self._timer_handlers: Mapping[TimerName, Callable[[float], None]] = MappingProxyType({
             TimerName.SETTLE: self._on_settle_timer,
             TimerName.ERROR: self._on_error_timer,
@@ -166,10 +187,12 @@ class Session(SessionFacts):
             TimerName.NEWGAME: self._on_newgame_timer,
             TimerName.ADJUST: self._on_adjust_timer,
             TimerName.CROWN: self._on_crown_timer,
-            TimerName.HEALTH: self._on_health_timer, **self.timekeeper.timer_handlers(),
+            TimerName.HEALTH: self._on_health_timer,
+            **{name: self._clock_timer(decide)
+               for name, decide in self.timekeeper.timer_handlers().items()},
         })
-        self.settings = Settings(self.game, self._publish, self._adopt,
-                                 engine=thinker is not None)
+        self.settings = Settings(self.game, self._publish, engine=thinker is not None,
+                                 level_hook=level_hook, on_applied=on_applied)
         self._commands = Commands(self, self.settings, self.timekeeper)
 
     # -- public API ---------------------------------------------------------------------------
@@ -276,9 +299,9 @@ class Session(SessionFacts):
             case OccupancyChanged():
                 self._on_occupancy(event)
             case ButtonPressed():
-                self._commands.press(event)
+                self._on_command(self._commands.of_button(event))
             case Command():
-                self._commands.handle(event)
+                self._on_command(event)
             case EngineResult():
                 self._on_engine(event)
             case TimerFired():
@@ -307,7 +330,12 @@ class Session(SessionFacts):
         self._carry_out(self._judge.evaluate(at, settled))
 
     def _carry_out(self, decisions: Iterable[Decision]) -> None:
-        """Do what the judge decided, in order."""
+        """Do what a helper decided (the judge, the commands, the timekeeper), in order.
+
+        Raises:
+            Refused: a round's pairing or a carried game turned out not to be there after all
+                (nothing of that decision was done).
+        """
         for decision in decisions:
             match decision:
                 case Publish():
@@ -324,6 +352,45 @@ class Session(SessionFacts):
                     self.cancel_jobs()
                 case Commit():
                     self._commit_decided(decision)
+                case Evaluate():
+                    self.evaluate(decision.at)
+                case PressAdjust():
+                    self.touch_events(self.touch.press_adjust(decision.at))
+                case TakeBack():
+                    self.take_back_to(decision.ply, decision.at, decision.guided, decision.note)
+                case Search():
+                    self.submit(decision.purpose)
+                case Finish():
+                    self.finish(decision.outcome, decision.at, decision.note)
+                case OfferDraw():
+                    self.game.offer = decision.side
+                    self._publish("draw_offer", side=side_name(decision.side),
+                                  ply=len(self.board.move_stack))
+                case Correct():
+                    self.correct(decision.correction, decision.at)
+                case CarryOn():
+                    self.carry(decision.carry, decision.at)
+                case StartRound():
+                    self._start_round(decision)
+                case Save():
+                    self._save()
+                case HoldChanged():
+                    self.hold_changed(decision.at)
+
+    def _on_command(self, event: Command) -> None:
+        """A button or a request: what the commands decide is carried out; a refusal is
+        published (and answered, for an arbiter's decision)."""
+        try:
+            self._carry_out(self._commands.decide(event))
+        except Refused as refused:
+            self._carry_out(self._commands.refused(event, refused))
+            return
+        self._carry_out(self._commands.done(event))
+
+    def _clock_timer(self, decide: Callable[[float], list[Decision]]
+                     ) -> Callable[[float], None]:
+        """A clock timer's handler: what the timekeeper decides is carried out."""
+        return lambda at: self._carry_out(decide(at))
 
     def _commit_decided(self, decision: Commit) -> None:
         move, at = decision.move, decision.at
@@ -504,7 +571,7 @@ class Session(SessionFacts):
         if self.outcome is not None:
             self.set_state(State.GAME_OVER)
             return
-        self.timekeeper.turn(at)
+        self._carry_out(self.timekeeper.turn(at))
         self._reset_touch(at)
         if self.human_turn and self.timekeeper.holding:
             self._saved_obligation = self.touch.obliged
@@ -567,12 +634,40 @@ class Session(SessionFacts):
             self._expect(at)
             self.finish(correction.result, at)
             return
-        self.timekeeper.hold_for_setup(at)
+        self._carry_out(self.timekeeper.hold_for_setup(at))
         self.take_back_to(ply - 1, at, note=note)
         self.commit(move, "arbiter", at)
         if self.outcome is None:
             self.set_state(State.SYNCING)  # the players set up the corrected position
             self.evaluate(at)
+
+    def carry(self, carry: Carry, at: float) -> None:
+        """Carry on the failed board's game here (firmware_host/game/carry.py): the game adopts
+        it, its clock is set as that board saved it (held), and the players are guided to set
+        its position up.
+
+        Raises:
+            Refused: the game does not replay here (nothing changed).
+        """
+        try:
+            self.game.adopt(carry.record, carry.note)
+        except ValueError as exc:
+            raise adopt_refused(carry, exc) from None
+        self.timekeeper.carried(carry.clock, carry.record)
+        self.game.save(None)
+        log.info("%s", carry.note)
+        self.resync(at)
+
+    def _start_round(self, decision: StartRound) -> None:
+        """The game takes the round's pairing and its clock starts again, full.
+
+        Raises:
+            Refused: no pairing of that round waits for this game (nothing changed).
+        """
+        if not self.game.take_round(decision.round):
+            raise round_refused(decision.round, "no_pairing")
+        log.info("round %s started", decision.round)
+        self._carry_out(self.timekeeper.start_round(decision.at))
 
     def _conclude(self, outcome: Outcome, result: str, at: float, note: str = "") -> None:
         """The game is over (and logged so): stop the turn and light the result."""
@@ -608,7 +703,7 @@ class Session(SessionFacts):
     def _new_game(self, at: float) -> None:
         self.game.abandon()
         self.cancel_jobs()
-        self.settings.apply(self.config)
+        self._adopt(self.settings.apply(self.config))
         self._open_game()
         self.set_state(State.SYNCING)
         self.evaluate(at)

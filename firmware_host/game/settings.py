@@ -1,71 +1,43 @@
 """Settings changed at the board's remote (the web app): they apply from the next new game.
 
-A ``variant``, ``mode``, ``level``, ``touch_move`` or ``time_control`` command is checked and
-kept; the next new game (the new-game button, or the initial position set up after a result)
-starts with it. Each accepted setting is published as ``settings`` (``pending``: every setting
-waiting for the next game); a refused one as ``command_refused`` with its reason;
-``settings_applied`` when a new game starts with them. A ``header`` command sets
-a PDN tag (players' names, the event, the round) of the game in play at once.
+A phone setting's command (:mod:`firmware_host.terms.settings`: ``variant``, ``mode``,
+``level``, ``touch_move``, ``time_control``) is checked and kept; the next new game (the
+new-game button, or the initial position set up after a result) starts with it. Each accepted
+setting is published as ``settings`` (``pending``: every setting waiting for the next game); a
+refused one as ``command_refused`` with its reason; ``settings_applied`` when a new game starts
+with them. A ``header`` command sets a PDN tag (players' names, the event, the round) of the
+game in play at once.
 
-Once applied, the settings are kept (``on_applied``: firmware_host/remote/saved.py) and laid over
-the configuration file at the next start.
-
->>> from firmware_host.game.settings import check_variant
->>> from engine.variant import find_variant
->>> check_variant(find_variant("russian"), "international")
-'board_size'
->>> check_variant(find_variant("russian"), "brazilian") is None
-True
+A value is read by its setting (:meth:`~firmware_host.terms.settings.PhoneSetting.parse`: a
+value it refuses is ``bad_value``); what only this board knows is checked here: a variant must
+fit the board (:func:`~firmware_host.recognition.layout.check_variant`), play and teach modes
+and a level need an engine (``no_engine``). Once applied, the settings are handed to
+``on_applied`` (kept in Redis: firmware_host/remote/saved.py) and laid over the configuration
+file at the next start.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
-from types import MappingProxyType
+from dataclasses import fields, replace
 
-from engine.errors import UnknownVariantError
-from engine.variant import Variant, find_variant
-from firmware_host.digits import is_whole_number
-from firmware_host.game.clock import TimeControlError, control_of
-from firmware_host.game.game import Game, Publish
-from firmware_host.game.types import Command, Mode, Refused, SessionConfig
-from firmware_host.recognition.layout import layout_for
+from engine.variant import find_variant
+from firmware_host.game.decisions import Decision, Publish
+from firmware_host.game.game import Game, Publisher
+from firmware_host.game.types import Refused, SessionConfig
+from firmware_host.recognition.layout import check_variant
+from firmware_host.terms.commands import HEADER_TAGS, MAX_HEADER_LENGTH, Command
+from firmware_host.terms.settings import Mode, PhoneSetting, setting
 
-__all__ = ["HEADER_TAGS", "TOUCH_MOVE_VALUES", "Settings", "check_variant"]
+__all__ = ["LevelHook", "SavedHook", "Settings"]
 
-#: The PDN tags a ``header`` command may set, and the longest value accepted.
-HEADER_TAGS = frozenset({"White", "Black", "Event", "Site", "Round"})
-MAX_HEADER_LENGTH = 80
-TOUCH_MOVE_VALUES = ("strict", "off", "auto")
 #: Applies a new engine level (1-10) to the engine; set by the service that owns the engine.
 LevelHook = Callable[[int], None]
-
-
-def check_variant(current: Variant, name: str) -> str | None:
-    """Why ``name`` cannot follow ``current`` on the same board, or None when it can.
-
-    ``unknown_variant``; ``board_size`` (another number of squares: another board);
-    ``board_layout`` (the same size, but its squares lie elsewhere on the board).
-    """
-    try:
-        variant = find_variant(name)
-    except (UnknownVariantError, ValueError):
-        return "unknown_variant"
-    here, there = layout_for(current), layout_for(variant)
-    if (here.rows, here.cols) != (there.rows, there.cols):
-        return "board_size"
-    if here.coords != there.coords:
-        return "board_layout"
-    return None
-
-
-def _check_time_control(value: str) -> str | None:
-    try:
-        control_of(value)
-    except TimeControlError:
-        return "bad_value"
-    return None
+#: Told the settings a new game started with (to keep them).
+SavedHook = Callable[[Mapping[str, str]], None]
+#: The session's settings a phone setting of the same name replaces (the others: the variant,
+#: the mode and the level have their own effects).
+_CONFIG_FIELDS = frozenset(f.name for f in fields(SessionConfig)) - {"mode"}
 
 
 class Settings:
@@ -73,79 +45,86 @@ class Settings:
 
     Args:
         game: the session's game (its variant, its headers; reconfigured for a new game).
-        publish: publishes a live event.
-        adopt: called with the session's new config once a new game starts with the settings.
+        publish: publishes a live event (``settings_applied``).
         engine: whether the session has an engine (play and teach modes need one).
         level_hook: applies an engine level; None: the level cannot be changed here.
+        on_applied: told the settings a new game started with (None: they are not kept).
     """
 
-    def __init__(self, game: Game, publish: Publish, adopt: Callable[[SessionConfig], None],
-                 *, engine: bool, level_hook: LevelHook | None = None) -> None:
+    def __init__(self, game: Game, publish: Publisher, *, engine: bool,
+                 level_hook: LevelHook | None = None, on_applied: SavedHook | None = None
+                 ) -> None:
         self._game = game
         self._publish = publish
-        self._adopt = adopt
         self._engine = engine
         self.level_hook = level_hook
-        #: Told the settings a new game started with (to keep them: firmware_host/remote).
-        self.on_applied: Callable[[Mapping[str, str]], None] | None = None
+        self.on_applied = on_applied
         self.pending: dict[str, str] = {}
-        self._checks: Mapping[str, Callable[[str], str | None]] = MappingProxyType({
-            "variant": lambda value: check_variant(self._game.variant, value),
-            "mode": self._check_mode,
-            "level": self._check_level,
-            "touch_move": lambda value: None if value in TOUCH_MOVE_VALUES else "bad_value",
-            "time_control": _check_time_control,
-        })
 
-    def _check_mode(self, value: str) -> str | None:
-        try:
-            mode = Mode(value)
-        except ValueError:
+    def _refusal(self, phone: PhoneSetting, value: str) -> str | None:
+        """Why this board refuses ``value`` for ``phone`` (None: it takes it)."""
+        if phone.problem(value) is not None:
             return "bad_value"
-        return "no_engine" if mode is not Mode.RECORD and not self._engine else None
+        if phone.name == "variant":
+            return check_variant(self._game.variant, value)
+        if phone.name == "mode":
+            record = Mode(phone.parse(value)) is Mode.RECORD
+            return None if record or self._engine else "no_engine"
+        if phone.name == "level":
+            return "no_engine" if self.level_hook is None else None
+        return None
 
-    def _check_level(self, value: str) -> str | None:
-        if not is_whole_number(value, 1, 10):
-            return "bad_value"
-        return "no_engine" if self.level_hook is None else None
+    def set(self, event: Command) -> list[Decision]:
+        """Check and keep the setting ``event.name`` = ``event.value``; say what is pending.
 
-    def set(self, event: Command) -> None:
-        """Check and keep the setting ``event.name`` = ``event.value``; publish the outcome."""
+        Raises:
+            Refused: not a value of the setting, or not on this board.
+        """
+        phone = setting(event.name)
         value = (event.value or "").strip()
-        reason = self._checks[event.name](value)
+        if phone is None:  # (the commands' table names every setting)
+            raise Refused("unknown", command=event.name)
+        reason = self._refusal(phone, value)
         if reason is not None:
             raise Refused(reason, command=event.name, value=value)
-        self.pending[event.name] = value
-        self._publish("settings", pending=dict(self.pending), applies="next_game")
+        self.pending[event.name] = phone.text(phone.parse(value))
+        return [Publish("settings", {"pending": dict(self.pending), "applies": "next_game"})]
 
-    def header(self, event: Command) -> None:
-        """Set a PDN tag of the game in play."""
-        game, publish = self._game, self._publish
+    def header(self, event: Command) -> list[Decision]:
+        """Set a PDN tag of the game in play (it is logged at once); say so.
+
+        Raises:
+            Refused: not a tag a command sets, a value too long, or no game.
+        """
+        game = self._game
         tag, value = event.tag or "", (event.value or "").strip()
         if tag not in HEADER_TAGS or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
             raise Refused("bad_value", command="header", tag=tag)
         if game.game_id is None:
             raise Refused("no_game", command="header", tag=tag)
         game.set_header(tag, value)
-        publish("header", tag=tag, value=value, game_id=game.game_id)
+        return [Publish("header", {"tag": tag, "value": value, "game_id": game.game_id})]
 
-    def apply(self, config: SessionConfig) -> None:
-        """Start using the pending settings over ``config`` (called as a new game opens): the
-        game is reconfigured and the session adopts the new config."""
+    def apply(self, config: SessionConfig) -> SessionConfig:
+        """The session's config of the new game that opens: the pending settings laid over
+        ``config`` (the game reconfigured for them, the engine's level set, the settings kept
+        and ``settings_applied`` published); ``config`` itself when none is pending."""
         if not self.pending:
-            return
+            return config
         pending = self.pending
         self.pending = {}
-        variant = find_variant(pending["variant"]) if "variant" in pending else self._game.variant
-        mode = Mode(pending["mode"]) if "mode" in pending else config.mode
+        values = {name: phone.parse(text) for name, text in pending.items()
+                  if (phone := setting(name)) is not None}
+        variant = find_variant(values["variant"]) if "variant" in values else self._game.variant
+        mode = Mode(values["mode"]) if "mode" in values else config.mode
         config = replace(config, mode=mode,
-                         touch_move=pending.get("touch_move", config.touch_move),
-                         time_control=pending.get("time_control", config.time_control))
+                         **{name: value for name, value in values.items()
+                            if name in _CONFIG_FIELDS})
         self._game.reconfigure(variant, mode)
-        self._adopt(config)
-        if "level" in pending and self.level_hook is not None:
-            self.level_hook(int(pending["level"]))
+        if "level" in values and self.level_hook is not None:
+            self.level_hook(values["level"])
         self._publish("settings_applied", applied=pending, variant=variant.name,
                       mode=mode.value, touch_move=config.touch_move)
         if self.on_applied is not None:
             self.on_applied(pending)
+        return config

@@ -21,6 +21,14 @@ The clock is part of the session snapshot (:meth:`data`), saved after every move
 :data:`SAVE_EVERY_S` seconds while it runs; a restarted service resumes it as saved, the time
 it was down charged to nobody (and logged). Every change is published as a ``clock`` event.
 Its timers are background ones: they do not keep the session from being idle.
+
+The session owns the timekeeper and hands it to its :class:`~firmware_host.game.game.Game` as
+the game's clock hooks (:class:`~firmware_host.game.types.GameClockHooks`: a new game, a move,
+the end, a takeback, the snapshot), which answer with values and publish the ``clock`` event.
+What the session asks of it (a turn, a timer, the clock button, the arbiter's commands) it
+answers with :mod:`~firmware_host.game.decisions` (save, finish, the hold changed, publish the
+clock) that the session carries out: it reads the session's facts (:class:`ClockFacts`) and
+never calls it back.
 """
 
 from __future__ import annotations
@@ -34,15 +42,17 @@ from typing import Protocol
 from engine.outcome import Outcome, Termination
 from engine.types import Color
 from engine.variant import Variant
-from firmware_host.game.clock import GameClock, TimeControlError, clk, control_of, side_text
+from firmware_host.game.clock import GameClock, side_text
+from firmware_host.game.decisions import Decision, Finish, HoldChanged, Publish, Save
 from firmware_host.game.facts import GameFacts
+from firmware_host.game.game import Publisher
 from firmware_host.game.timers import Timers
-from firmware_host.game.types import Command, Refused, SessionConfig, State, TimerName
+from firmware_host.game.types import Refused, SessionConfig, State, TimerName
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import SIDES, Command, CommandName
+from firmware_host.terms.timecontrol import TimeControlError, clk, control_of
 
-#: control_of lives in :mod:`.clock` (the configuration checks it without the game); it is
-#: still named here for the modules that import it from this one.
-__all__ = ["SAVE_EVERY_S", "Absence", "Hold", "Timekeeper", "control_of", "home_corner"]
+__all__ = ["SAVE_EVERY_S", "Absence", "Hold", "Timekeeper", "home_corner"]
 
 log = logging.getLogger(__name__)
 
@@ -110,38 +120,35 @@ class Absence:
         return None if self.since is None else self.since + self.left
 
 
-class ClockHost(GameFacts, Protocol):
-    """What the timekeeper needs of the session."""
+class ClockFacts(GameFacts, Protocol):
+    """What the timekeeper reads of the session: facts, no methods that act."""
 
     @property
     def config(self) -> SessionConfig: ...
     @property
     def variant(self) -> Variant: ...
     @property
-    def obligation(self) -> int | None: ...
-    @property
-    def timers(self) -> Timers: ...
-    @property
     def state(self) -> State: ...
     @property
     def in_sync(self) -> bool: ...
-    def publish(self, kind: str, /, **fields: object) -> None: ...
-    def finish(self, outcome: Outcome, at: float, note: str = "") -> None: ...
-    def hold_changed(self, at: float) -> None: ...
 
 
 class Timekeeper:
     """The clock of one session's games.
 
     Args:
-        session: the session (its config, timers, game and publish).
+        facts: the session's facts (its config, variant, game and state).
+        timers: the session's timers (the timekeeper runs the flag and the save timers).
+        publish: publishes the ``clock`` event (as the game logs a move, for one).
         now: the session's time (the ``at`` of the event being handled).
         wall_clock: Unix time, to say how long a restarted service was down.
     """
 
-    def __init__(self, session: ClockHost, now: Callable[[], float],
-                 wall_clock: Callable[[], float]) -> None:
-        self._s = session
+    def __init__(self, facts: ClockFacts, timers: Timers, publish: Publisher,
+                 now: Callable[[], float], wall_clock: Callable[[], float]) -> None:
+        self._facts = facts
+        self._timers = timers
+        self._publish = publish
         self._now = now
         self._wall_clock = wall_clock
         self.clock: GameClock | None = None
@@ -161,7 +168,7 @@ class Timekeeper:
         """A new game opens: a fresh clock (not running yet; held if the hall is paused);
         returns its PDN tags."""
         self._cancel()
-        control = control_of(self._s.config.time_control)
+        control = control_of(self._facts.config.time_control)
         self.clock = None if control is None else GameClock(control)
         self.holds &= {Hold.HALL}
         self.absence = None
@@ -180,7 +187,7 @@ class Timekeeper:
             return clock.fields(at)
         if not clock.started:  # a move finished before the first turn (a restart): it counts
             clock.start(mover, at)
-        if clock.running is mover and not self._s.config.clock_button:
+        if clock.running is mover and not self._facts.config.clock_button:
             clock.press(at)  # (with a clock button, the mover presses it: :meth:`press`)
         self._changed(at)
         return clock.fields(at)
@@ -247,7 +254,7 @@ class Timekeeper:
         none."""
         data: dict[str, object] | None = dict(saved) if saved else None
         if data is None and record.moves:
-            control = control_of(self._s.config.time_control)
+            control = control_of(self._facts.config.time_control)
             last = {"white": None, "black": None} | {
                 side: value for side, value in (("white", record.moves[-1].clock_white),
                                                 ("black", record.moves[-1].clock_black))
@@ -256,7 +263,7 @@ class Timekeeper:
                 white = sum(1 for m in record.moves if m.fen_after.lstrip().upper()[:1] == "B")
                 data = {"control": control.text, **last,
                         "moves": [white, len(record.moves) - white],
-                        "running": side_text(Color(self._s.board.turn))}
+                        "running": side_text(Color(self._facts.board.turn))}
         if data is not None:  # held by the arbiter (and by the hall's pause, if it stands)
             data["paused"] = True
             data["holds"] = sorted({Hold.ARBITER.value} | (
@@ -279,88 +286,87 @@ class Timekeeper:
 
     def corner(self, at: float) -> int | None:
         """The square the LEDs blink when the side whose time runs has a minute or less
-        (:data:`~firmware_host.game.clock.LOW_TIME_S`): the left-hand corner of its home row,
+        (:data:`~firmware_host.terms.timecontrol.LOW_TIME_S`): the left-hand corner of its home row,
         as its player sees the board (None: no clock, not running, or time enough)."""
         low = None if self.clock is None else self.clock.low(at)
-        return None if low is None else home_corner(self._s.variant, low)
+        return None if low is None else home_corner(self._facts.variant, low)
 
-    # -- the session's hooks ----------------------------------------------------------------
+    # -- what the session asks (each answered with decisions) -------------------------------
 
-    def turn(self, at: float) -> None:
+    def turn(self, at: float) -> list[Decision]:
         """A turn begins: the first one starts the clock of the side to move."""
         clock = self.clock
-        if clock is not None and not clock.started and self._s.outcome is None:
-            clock.start(Color(self._s.board.turn), at)
-            self._changed(at)
+        if clock is not None and not clock.started and self._facts.outcome is None:
+            clock.start(Color(self._facts.board.turn), at)
+            return self._clock_event(at)
+        return []
 
-    def hold_for_setup(self, at: float) -> None:
+    def hold_for_setup(self, at: float) -> list[Decision]:
         """A corrected position is to be set up: the clock is held until it stands and is
         released (no hold without a clock, nor after the game)."""
         if self.clock is not None and Hold.SETUP not in self.holds:
             self.holds.add(Hold.SETUP)
             self._apply(at)
-            self._changed(at)
+            return self._clock_event(at)
+        return []
 
-    def timer_handlers(self) -> dict[TimerName, Callable[[float], None]]:
-        """The session's handlers of the clock's timers."""
+    def timer_handlers(self) -> dict[TimerName, Callable[[float], list[Decision]]]:
+        """The clock's timers and what answers each."""
         return {TimerName.FLAG: self.on_flag, TimerName.CLOCK_SAVE: self.on_save}
 
-    def on_flag(self, at: float) -> None:
+    def on_flag(self, at: float) -> list[Decision]:
         """The running side's time may be up: then the game ends, the other side wins. (The
         timer also wakes when the running side falls under a minute: a ``clock`` event; and
         when an absent side's default time is up: it loses by forfeit.)"""
-        clock = self.clock
+        clock, facts = self.clock, self._facts
         absent = self._absent(at)
         if absent is not None and clock is not None:
             self.absence = None
-            minutes = self._s.config.default_time_s / 60
+            minutes = facts.config.default_time_s / 60
             name = "White" if absent is Color.WHITE else "Black"
             log.info("clock: %s has not moved %g min after the round's start: forfeit",
                      name, minutes)
-            self._s.finish(Outcome(Termination.FORFEIT, absent.opponent,
-                                   gametype=self._s.variant.pdn_gametype), at,
-                           f"default time: {name} absent {minutes:g} min after the start")
-            return
+            return [Finish(Outcome(Termination.FORFEIT, absent.opponent,
+                                   gametype=facts.variant.pdn_gametype), at,
+                           f"default time: {name} absent {minutes:g} min after the start")]
         flagged = None if clock is None else clock.flagged(at)
-        if (clock is None or flagged is None or self._s.outcome is not None
-                or self._s.game_id is None):
+        if (clock is None or flagged is None or facts.outcome is not None
+                or facts.game_id is None):
             if clock is not None and clock.running is not None:
-                self._changed(at)  # under a minute now: said once (``low``)
-            return
+                return self._clock_event(at)  # under a minute now: said once (``low``)
+            return []
         if clock.moves(Color.WHITE) + clock.moves(Color.BLACK) == 0 \
-                and len(self._s.game.history) == 1:  # (moves after a ballot: history)
+                and len(facts.game.history) == 1:  # (moves after a ballot: history)
             # Nobody has moved: the board stood unused (no game is lost on time by nobody).
             # The clock waits, full, for the first move; the arbiter defaults an absent player.
             log.info("clock: no move in the game's first %.0f s: the clock waits for the "
                      "first move", clock.control.periods[0].seconds)
             self.clock = GameClock(clock.control)
             self._apply(at)
-            self._s.game.save(self._s.obligation)
-            self._changed(at)
-            return
+            return [Save(), *self._clock_event(at)]
         log.info("clock: %s's time is up", "White" if flagged is Color.WHITE else "Black")
-        self._s.finish(Outcome(Termination.TIME_FORFEIT, flagged.opponent,
-                               gametype=self._s.variant.pdn_gametype), at)
+        return [Finish(Outcome(Termination.TIME_FORFEIT, flagged.opponent,
+                               gametype=facts.variant.pdn_gametype), at)]
 
-    def on_save(self, at: float) -> None:
+    def on_save(self, at: float) -> list[Decision]:
         """Keep the running clock in the session snapshot."""
         if self.clock is not None and self.clock.started:
-            self._s.game.save(self._s.obligation)
             self._schedule(at)
+            return [Save()]
+        return []
 
-    def press(self, event: Command) -> None:
+    def press(self, event: Command) -> list[Decision]:
         """The clock button: the player who just moved switches the clock (the increment is
         added, the other side's time runs). Pressed when the running side has not moved (it is
         its turn on the board), it does nothing: the log says why, and ``command_refused``
         (``not_your_turn``). While a corrected position waits to be released, the press
         releases it once the board shows it (``not_ready`` before)."""
-        clock, s = self.clock, self._s
-        if clock is not None and Hold.SETUP in self.holds and s.outcome is None:
-            self._release(event, {Hold.SETUP})
-            return
-        reason = ("no_clock" if clock is None else "game_over" if s.outcome is not None
+        clock, facts = self.clock, self._facts
+        if clock is not None and Hold.SETUP in self.holds and facts.outcome is None:
+            return self._release(event, {Hold.SETUP})
+        reason = ("no_clock" if clock is None else "game_over" if facts.outcome is not None
                   else "not_running" if clock.running is None else "")
-        if not reason and clock is not None and clock.running is Color(s.board.turn):
+        if not reason and clock is not None and clock.running is Color(facts.board.turn):
             reason = "not_your_turn"
         if reason or clock is None:
             log.info("clock button: nothing done (%s)", {
@@ -369,39 +375,34 @@ class Timekeeper:
                 "not_your_turn": "the side whose time runs has not moved yet"}[reason])
             raise Refused(reason, command=event.name)
         clock.press(event.at)
-        s.game.save(s.obligation)
-        self._changed(event.at)
+        return [Save(), *self._clock_event(event.at)]
 
-    def command(self, event: Command) -> None:
+    def command(self, event: Command) -> list[Decision]:
         """``pause``, ``resume`` or ``add_time`` (``side``, ``value`` seconds): the arbiter's.
 
         ``pause`` holds this board's clock; ``resume`` releases it, and a corrected position
         once the board shows it (``not_ready`` before: the players are setting it up).
         """
-        clock, s = self.clock, self._s
-        if clock is None or s.outcome is not None:
+        clock = self.clock
+        if clock is None or self._facts.outcome is not None:
             raise Refused("no_clock" if clock is None else "game_over", command=event.name)
-        if event.name == "add_time":
+        if event.name == CommandName.ADD_TIME.value:
             try:
                 seconds = float(event.value or "")
             except ValueError:
                 seconds = float("nan")
-            if event.side not in ("white", "black") or not -3600 <= seconds <= 3600:
+            if event.side not in SIDES or not -3600 <= seconds <= 3600:
                 raise Refused("bad_value", command=event.name)
             clock.add(Color.WHITE if event.side == "white" else Color.BLACK, seconds, event.at)
-        elif event.name == "pause":
+            return [Save(), *self._clock_event(event.at)]
+        if event.name == CommandName.PAUSE.value:
             if Hold.ARBITER in self.holds:
                 raise Refused("already", command=event.name)
             self.holds.add(Hold.ARBITER)
-            self._held(event.at)
-            return
-        else:
-            self._release(event, {Hold.ARBITER, Hold.SETUP})
-            return
-        s.game.save(s.obligation)
-        self._changed(event.at)
+            return self._held(event.at)
+        return self._release(event, {Hold.ARBITER, Hold.SETUP})
 
-    def hall(self, event: Command) -> None:
+    def hall(self, event: Command) -> list[Decision]:
         """``hall`` (``value`` ``pause`` or ``resume``): the hall's pause, as kept in Redis.
 
         A state, not a toggle: the same value twice changes nothing and is not refused (the
@@ -412,68 +413,53 @@ class Timekeeper:
         if event.value not in ("pause", "resume"):
             raise Refused("bad_value", command=event.name)
         paused = event.value == "pause"
+        decisions: list[Decision] = []
         if paused != (Hold.HALL in self.holds):
             if paused:
                 self.holds.add(Hold.HALL)
             else:
                 self.holds.discard(Hold.HALL)
-            if self.clock is not None and self._s.outcome is None:
-                self._held(event.at)
+            if self.clock is not None and self._facts.outcome is None:
+                decisions = self._held(event.at)
         if self.clock is None and event.id is not None:
             raise Refused("no_clock", command=event.name)
+        return decisions
 
-    def start_round(self, event: Command) -> None:
-        """``start_round`` (``value`` the round): the arbiter starts the round on this board.
-
-        The game must not have begun (no move, no result: the players sit at the start
-        position) and the pairing of that round must wait for it: the game takes it now (its
-        ``header`` events: the names), and its clock, held until this moment, starts again
-        with the full time for the side to move (the time that ran while the players sat down
-        is given back; a board not set up yet starts it at its first turn, as always; the
-        hall's pause, if the hall is paused, still holds it). Otherwise it is refused
-        (``no_game``, ``game_over``, ``in_game``, ``no_pairing``) and nothing changes.
-        """
-        s = self._s
-        reason = ("no_game" if s.game_id is None else "game_over" if s.outcome is not None
-                  else "in_game" if len(s.game.history) > 1 else "")
-        if not reason and not s.game.take_round(event.value or ""):
-            reason = "no_pairing"
-        if reason:
-            log.info("start_round %s refused (%s)", (event.value or "")[:20], reason)
-            raise Refused(reason, command=event.name)
-        log.info("round %s started", event.value)
+    def start_round(self, at: float) -> list[Decision]:
+        """The round starts on this board (its game took the round's pairing: ``StartRound``):
+        the game's clock, held until this moment, starts again with the full time for the side
+        to move (the time that ran while the players sat down is given back; a board not set up
+        yet starts it at its first turn, as always; the hall's pause, if the hall is paused,
+        still holds it); with ``clock.default_time`` the absent side's default time counts."""
         old = self.clock
         if old is None:
-            return
+            return []
         self.clock = GameClock(old.control)  # full, and running from now on (but the hall's)
         self.holds &= {Hold.HALL}
-        default = s.config.default_time_s
+        default = self._facts.config.default_time_s
         self.absence = Absence(default) if default > 0 else None
-        self._apply(event.at)
+        self._apply(at)
         if old.started:
-            self.clock.start(Color(s.board.turn), event.at)
-        s.game.save(s.obligation)
-        self._changed(event.at)
-        s.hold_changed(event.at)
+            self.clock.start(Color(self._facts.board.turn), at)
+        return [Save(), *self._clock_event(at), HoldChanged(at)]
 
     # -- inside -------------------------------------------------------------------------------
 
-    def _release(self, event: Command, holds: set[Hold]) -> None:
+    def _release(self, event: Command, holds: set[Hold]) -> list[Decision]:
         """Release ``holds`` (a corrected position only once the board shows it)."""
-        s = self._s
+        facts = self._facts
         if not self.holds & holds:
             raise Refused("hall" if self.holds else "already", command=event.name)
-        if Hold.SETUP in self.holds & holds and not (s.state is State.PAUSED and s.in_sync):
+        if Hold.SETUP in self.holds & holds and not (facts.state is State.PAUSED
+                                                     and facts.in_sync):
             raise Refused("not_ready", command=event.name)
         self.holds -= holds
-        self._held(event.at)
+        return self._held(event.at)
 
-    def _held(self, at: float) -> None:
+    def _held(self, at: float) -> list[Decision]:
         """The holds changed: hold or run the clock, save, say so, and tell the session."""
         self._apply(at)
-        self._s.game.save(self._s.obligation)
-        self._changed(at)
-        self._s.hold_changed(at)
+        return [Save(), *self._clock_event(at), HoldChanged(at)]
 
     def _apply(self, at: float) -> None:
         """Hold the clock while a hold stands, run it when none does."""
@@ -488,7 +474,7 @@ class Timekeeper:
     def _absent(self, at: float) -> Color | None:
         """The side that has used up its default time without a move (None: none)."""
         absence, clock = self.absence, self.clock
-        if absence is None or clock is None or self._s.outcome is not None:
+        if absence is None or clock is None or self._facts.outcome is not None:
             return None
         deadline = absence.deadline()
         if deadline is None or at < deadline - 1e-6:
@@ -500,7 +486,8 @@ class Timekeeper:
         absence, clock = self.absence, self.clock
         if absence is None or clock is None:
             return
-        if clock.running is None or clock.moves(clock.running) > 0 or self._s.outcome is not None:
+        if clock.running is None or clock.moves(clock.running) > 0 \
+                or self._facts.outcome is not None:
             absence.stop(at)
             if clock.running is not None and clock.moves(Color.WHITE) and clock.moves(Color.BLACK):
                 self.absence = None  # both have moved: nobody is absent any more
@@ -510,13 +497,20 @@ class Timekeeper:
         else:
             absence.run(at)
 
-    def _changed(self, at: float) -> None:
+    def _clock_event(self, at: float) -> list[Decision]:
+        """The clock changed at ``at``: its timers follow, and the ``clock`` event says so."""
         if self.clock is None:
-            return
+            return []
         self._sync_absence(at)
-        self._s.publish("clock", **self.clock.state(at),
-                        held=sorted(hold.value for hold in self.holds))
         self._schedule(at)
+        return [Publish("clock", {**self.clock.state(at),
+                                  "held": sorted(hold.value for hold in self.holds)})]
+
+    def _changed(self, at: float) -> None:
+        """The clock changed as the game logged it: say so now."""
+        for decision in self._clock_event(at):
+            if isinstance(decision, Publish):
+                self._publish(decision.kind, **decision.fields)
 
     def _schedule(self, at: float) -> None:
         deadline = None if self.clock is None else self.clock.deadline()
@@ -529,14 +523,14 @@ class Timekeeper:
         wake = min(wakes)
         if low is not None and low > at:
             wake = min(wake, low)
-        self._s.timers.start(TimerName.FLAG, max(at, wake), 0)
+        self._timers.start(TimerName.FLAG, max(at, wake), 0)
         if deadline is not None:
-            self._s.timers.start(TimerName.CLOCK_SAVE, at, SAVE_EVERY_S * 1000)
+            self._timers.start(TimerName.CLOCK_SAVE, at, SAVE_EVERY_S * 1000)
         else:
-            self._s.timers.cancel(TimerName.CLOCK_SAVE)
+            self._timers.cancel(TimerName.CLOCK_SAVE)
 
     def _cancel(self) -> None:
-        self._s.timers.cancel(TimerName.FLAG, TimerName.CLOCK_SAVE)
+        self._timers.cancel(TimerName.FLAG, TimerName.CLOCK_SAVE)
 
 
 def _holds(raw: object) -> Iterable[Hold]:

@@ -1,7 +1,8 @@
-"""The session's vocabulary: its states, modes, settings and the events it handles.
+"""The session's own vocabulary: its states, its config, its timers and the events it handles.
 
-Kept apart from :mod:`firmware_host.game.session` so the controller, the engine worker and the tests
-can name states and events without the state machine itself.
+Kept apart from :mod:`firmware_host.game.session` so the controller and the tests can name
+states and events without the state machine itself. The words other rooms share with the
+session (its modes, the commands, the engine's jobs) are :mod:`firmware_host.terms`'s.
 
 >>> SessionConfig(mode=Mode.RECORD).touch_strict
 True
@@ -25,22 +26,18 @@ from board_io.events import (
     SensorFault,
     SensorRecovered,
 )
-from engine import Board
-from engine.types import Color, Move
+from engine.types import Color
 from firmware_host.config.schema import (
     BOARD_GUIDANCE,
     BOARD_LANGUAGE,
     CLOCK_DEFAULT_TIME,
-    CLOCK_TIME_CONTROL,
     GAME_ALTERNATIVE_MOVE,
     GAME_BLACK,
     GAME_DRAW_MIN_MOVES,
     GAME_EVENT,
     GAME_HUMAN_SIDE,
-    GAME_MODE,
     GAME_SITE,
     GAME_TAKEBACK,
-    GAME_TOUCH_MOVE,
     GAME_WHITE,
     TIMING_CROWN_MS,
     TIMING_ERROR_MS,
@@ -50,8 +47,11 @@ from firmware_host.config.schema import (
     Settings,
 )
 from firmware_host.errors import DraughtsboardError
-from firmware_host.game.clock import duration_of
 from firmware_host.store.records import GameRecord, MoveRecord
+from firmware_host.terms.commands import Command
+from firmware_host.terms.jobs import EngineResult
+from firmware_host.terms.settings import CLOCK_TIME_CONTROL, GAME_MODE, GAME_TOUCH_MOVE, Mode
+from firmware_host.terms.timecontrol import duration_of
 
 
 class SessionError(DraughtsboardError, RuntimeError):
@@ -87,14 +87,6 @@ class State(Enum):
 HUMAN_STATES = frozenset({State.HUMAN_TO_MOVE, State.MOVE_IN_PROGRESS, State.ADJUSTING})
 
 
-class Mode(Enum):
-    """What the session is for."""
-
-    PLAY = "play"
-    RECORD = "record"
-    TEACH = "teach"
-
-
 #: Default touch-move rule per mode: strict for tournament records only
 #: (docs/design.md#touch-move-and-jadoube).
 DEFAULT_TOUCH_STRICT: Mapping[Mode, bool] = MappingProxyType(
@@ -124,7 +116,7 @@ class SessionConfig:
     newgame_ms: int = TIMING_NEWGAME_MS.default
     crown_ms: int = TIMING_CROWN_MS.default
     headers: Mapping[str, str] = field(default_factory=dict)
-    #: The time control of new games ('': no clock): firmware_host/game/clock.py.
+    #: The time control of new games ('': no clock): firmware_host/terms/timecontrol.py.
     time_control: str = ""
     #: The board has a clock button (``buttons.clock_pin``, or a serial board's button 7): the
     #: player who just moved presses it to switch the clock; without one a move let go does.
@@ -197,13 +189,6 @@ class SessionConfig:
 # -- events the session handles, besides board_io.events ------------------------------------
 
 
-class Purpose(Enum):
-    """Why the session asked the engine for a move."""
-
-    REPLY = "reply"
-    HINT = "hint"
-
-
 class TimerName(Enum):
     """The session's timers."""
 
@@ -227,79 +212,6 @@ class TimerName(Enum):
     CLOCK_SAVE = "clock_save"
 
 
-class CommandName(Enum):
-    """Requests from the buttons, the CLI or the web (the button names are the same)."""
-
-    ADJUST = "adjust"
-    DONE = "done"
-    HINT = "hint"
-    TAKEBACK = "takeback"
-    NEWGAME = "newgame"
-    RESIGN = "resign"
-    DRAW = "draw"
-    #: Settings (``value``): from the next new game on (firmware_host/game/settings.py).
-    VARIANT = "variant"
-    MODE = "mode"
-    LEVEL = "level"
-    TOUCH_MOVE = "touch_move"
-    #: A PDN tag of the current game (``tag``, ``value``): players' names, event, round.
-    HEADER = "header"
-    #: The time control of new games (``value``: ``3+2``, ``off``): a setting.
-    TIME_CONTROL = "time_control"
-    #: The arbiter's: hold this board's clock, and release it (the hold, and a corrected
-    #: position's once it is set up); give a ``side`` ``value`` seconds more.
-    PAUSE = "pause"
-    RESUME = "resume"
-    ADD_TIME = "add_time"
-    #: The hall's pause (``value`` ``pause`` or ``resume``): every clock of the hall held, a
-    #: state kept in Redis that a board reads as it starts (firmware_host/tournament/hall.py).
-    HALL = "hall"
-    #: The clock button (config/buttons.py): the player who just moved switches the clock.
-    CLOCK = "clock"
-    #: The arbiter's: end the game in play with ``value`` ``white``, ``black`` (the winner) or
-    #: ``draw`` (termination ``adjudication``).
-    ADJUDICATE = "adjudicate"
-    #: The arbiter's: the finished game's result was wrong (``value`` as for ``adjudicate``).
-    #: Both take the arbiter's reason in ``tag``: a comment of the game's PDN.
-    CORRECT_RESULT = "correct_result"
-    #: The arbiter's: the game is taken back to before ply N and the right move played there
-    #: (``value`` ``"N MOVE [RESULT]"``, e.g. ``"7 33-28"``; ``tag`` the reason; a finished
-    #: game's ``RESULT``: ``keep`` (the default), ``withdraw``, ``white``, ``black``, ``draw``):
-    #: firmware_host/game/correction.py. The board then guides the players to set up the
-    #: corrected position; its clock stays held until it is set up and released.
-    CORRECT_MOVE = "correct_move"
-    #: The arbiter's: the game ``value`` (``"<board>/<game id>"``) of a board that failed
-    #: goes on here, a spare board whose game has not begun: its moves, names and clock
-    #: (held), the players guided to set up its position (firmware_host/game/carry.py).
-    CARRY = "carry"
-    #: The arbiter's: round ``value`` starts now. The game waiting at the start takes its
-    #: pairing (the players' names) and its clock starts again, full (firmware_host/game/
-    #: timekeeper.py); refused once the game has begun or when no pairing of that round waits.
-    START_ROUND = "start_round"
-
-
-@dataclass(frozen=True)
-class Reason:
-    """Why a hinted move is good: its kind and how many pieces and moves it concerns."""
-
-    kind: str
-    pieces: int
-    moves: int
-
-
-@dataclass(frozen=True)
-class EngineResult:
-    """The engine worker finished a job: ``move`` is None when it failed (``error`` says why)."""
-
-    token: int
-    purpose: Purpose
-    move: Move | None
-    at: float
-    error: str | None = None
-    #: Why the move is good (hints).
-    reasons: tuple[Reason, ...] = ()
-
-
 @dataclass(frozen=True)
 class TimerFired:
     """A session timer ran out; stale generations are ignored."""
@@ -307,26 +219,6 @@ class TimerFired:
     name: TimerName
     generation: int
     at: float
-
-
-@dataclass(frozen=True)
-class Command:
-    """A request from a button, the CLI or the web; ``side`` names who resigns or offers a
-    draw in record mode.
-
-    ``name`` is kept as given: an unknown one is refused with ``command_refused``.
-    """
-
-    name: str
-    at: float
-    side: str | None = None
-    #: The setting's or the tag's value (settings and ``header``).
-    value: str | None = None
-    #: The PDN tag of a ``header`` command.
-    tag: str | None = None
-    #: The arbiter's decision this command carries out (its audit entry's id): the board
-    #: answers it with an ``answer`` event (done, or refused and why).
-    id: str | None = None
 
 
 class Refused(DraughtsboardError):
@@ -361,27 +253,6 @@ EventData: TypeAlias = dict[str, object]
 
 
 # -- what the session needs from its collaborators ------------------------------------------
-
-
-@dataclass(frozen=True)
-class EngineJob:
-    """A search the session asks for."""
-
-    token: int
-    purpose: Purpose
-    board: Board
-
-
-class Thinker(Protocol):
-    """Runs engine jobs off the scan thread and posts an :class:`EngineResult` per job."""
-
-    def submit(self, job: EngineJob) -> None:
-        """Start ``job``; the result arrives later as an event."""
-        ...
-
-    def cancel(self) -> None:
-        """Stop the running job, if any; its result, if it still comes, is ignored."""
-        ...
 
 
 class GameClockHooks(Protocol):

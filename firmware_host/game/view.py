@@ -21,9 +21,10 @@ from engine.outcome import Outcome
 from engine.types import Move, Square
 from firmware_host.feedback import leds
 from firmware_host.feedback.roles import Role
-from firmware_host.game.types import Mode, State
+from firmware_host.game.types import State
 from firmware_host.recognition.recogniser import MoveIndex
 from firmware_host.recognition.resolution import InProgress
+from firmware_host.terms.settings import Mode
 
 Diff = tuple[frozenset[Square], frozenset[Square]]
 

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from board_io.options import Option
 from firmware_host.config.schema import (
+    ENGINE_HUB_COMMAND,
+    ENGINE_HUB_CWD,
     ENGINE_HUB_PARAMS,
     ENGINE_KIND,
 )
@@ -63,16 +66,16 @@ def hub_config(args: argparse.Namespace) -> Config | None:
 
     config = Config.load(args.config) if args.config else Config.from_mapping(
         {}, source="command line")
-    overrides: dict[str, object] = {}
+    overrides: dict[Option[Any], object] = {}
     if args.hub is not None:
         try:
             argv = shlex.split(args.hub)
         except ValueError as exc:
             raise ConfigError("--hub", f"cannot split {args.hub!r}: {exc}") from None
-        overrides["engine.kind"] = "hub"
-        overrides["engine.hub_command"] = argv
+        overrides[ENGINE_KIND] = "hub"
+        overrides[ENGINE_HUB_COMMAND] = argv
     if args.hub_cwd is not None:
-        overrides["engine.hub_cwd"] = args.hub_cwd
+        overrides[ENGINE_HUB_CWD] = args.hub_cwd
     if args.hub_param:
         params = dict(config[ENGINE_HUB_PARAMS])
         for item in args.hub_param:
@@ -80,7 +83,7 @@ def hub_config(args: argparse.Namespace) -> Config | None:
             if not sep or not name:
                 raise ConfigError("--hub-param", f"{item!r} is not NAME=VALUE")
             params[name] = value
-        overrides["engine.hub_params"] = params
+        overrides[ENGINE_HUB_PARAMS] = params
     config = config.with_overrides(overrides)
     if config[ENGINE_KIND] != "hub":
         if args.hub_cwd is not None or args.hub_param:

@@ -26,7 +26,6 @@ from firmware_host.config.schema import (
     ENGINE_HUB_MOVETIME_S,
     ENGINE_HUB_NODES,
     ENGINE_KIND,
-    ENGINE_LEVEL,
     ENGINE_MOVETIME_MS,
     ENGINE_SEED,
 )
@@ -34,6 +33,7 @@ from firmware_host.errors import ConfigError
 from firmware_host.opponents.hub.client import HubEngine, HubEngineError
 from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
+from firmware_host.terms.settings import ENGINE_LEVEL
 
 __all__ = ["build_opponent", "builtin_limit", "hub_engine_config", "hub_limit", "start_hub"]
 
@@ -75,7 +75,7 @@ def hub_limit(config: Config) -> Limit:
         given.append(f"engine.hub_movetime_s = {movetime}")
     if len(given) > 1:
         raise ConfigError.worded(
-            "engine.hub_depth", f"{' and '.join(given)}: set only one (the Hub protocol's level "
+            ENGINE_HUB_DEPTH.path, f"{' and '.join(given)}: set only one (the Hub protocol's level "
             "is one of depth, nodes or move-time)", source=config.source)
     for option in _BUILTIN_ONLY:
         if config[option]:
@@ -99,7 +99,7 @@ def hub_engine_config(config: Config) -> HubEngineConfig:
     """
     if not config[ENGINE_HUB_COMMAND]:
         raise ConfigError.worded(
-            "engine.hub_command", "engine.hub_command is empty: engine.kind = \"hub\" needs the "
+            ENGINE_HUB_COMMAND.path, "engine.hub_command is empty: engine.kind = \"hub\" needs the "
             "engine's argv, e.g. [\"/opt/scan/scan\", \"hub\"]", source=config.source)
     section = {key.split(".", 1)[1]: config[key] for key in config if key.startswith("engine.")}
     try:
@@ -117,7 +117,7 @@ def start_hub(opponent: HubOpponent, variant: Variant | str, source: str = "") -
     try:
         opponent.engine.start(variant)
     except HubEngineError as exc:
-        raise ConfigError.worded("engine.hub_command", f"engine.hub_command: the Hub engine "
+        raise ConfigError.worded(ENGINE_HUB_COMMAND.path, f"engine.hub_command: the Hub engine "
                                  f"did not start: {exc}", source=source or None) from None
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from engine import Board
 from engine.hint import line_reasons
 from engine.search import SearchResult
-from firmware_host.game.types import Reason
+from firmware_host.terms.jobs import Reason
 
 __all__ = ["hub_reasons"]
 

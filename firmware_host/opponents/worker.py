@@ -8,8 +8,8 @@ work with :class:`board_io.clock.VirtualClock` and ``MonotonicClock`` alike.
 >>> from engine import Board
 >>> from engine.search import Limit
 >>> results = []
->>> worker = SyncEngineWorker(BuiltinOpponent(seed=1), Limit(depth=2), VirtualClock())
->>> worker.post = results.append
+>>> worker = SyncEngineWorker(BuiltinOpponent(seed=1), Limit(depth=2), VirtualClock(),
+...                           post=results.append)
 >>> worker.submit(EngineJob(1, Purpose.REPLY, Board("english")))
 >>> results[0].move in Board("english").legal_moves
 True
@@ -24,9 +24,9 @@ from collections.abc import Callable
 from board_io.clock import Clock
 from engine.hint import hint
 from engine.search import Limit, StopToken
-from firmware_host.game.types import EngineJob, EngineResult, Purpose, Reason
 from firmware_host.opponents.hub_hint import hub_reasons
 from firmware_host.opponents.opponent import BuiltinOpponent, Opponent
+from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose, Reason
 
 __all__ = ["EngineWorker", "SyncEngineWorker", "ThreadEngineWorker"]
 
@@ -42,16 +42,18 @@ class SyncEngineWorker:
     limit without time (depth or nodes) for reproducible runs.
     """
 
-    def __init__(self, opponent: Opponent, limit: Limit, clock: Clock) -> None:
+    def __init__(self, opponent: Opponent, limit: Limit, clock: Clock, *,
+                 post: Post | None = None) -> None:
         self.opponent = opponent
         self.limit = limit
         self.clock = clock
-        self.post: Post | None = None
+        #: Where results go (the controller's queue: wired by firmware_host/app/service.py).
+        self.post = post
 
     def submit(self, job: EngineJob) -> None:
         """Search ``job.board`` now and post an :class:`EngineResult`."""
         if self.post is None:
-            raise RuntimeError("attach the worker to a controller first")
+            raise RuntimeError("give the worker a post (the controller's queue) first")
         self.post(search(self.opponent, job, self.limit, None, self.clock))
 
     def cancel(self) -> None:
@@ -69,12 +71,13 @@ class ThreadEngineWorker:
     """
 
     def __init__(self, opponent: Opponent, limit: Limit, clock: Clock,
-                 name: str = "draughtsboard-engine") -> None:
+                 name: str = "draughtsboard-engine", *, post: Post | None = None) -> None:
         self.opponent = opponent
         self.limit = limit
         self.clock = clock
         self.name = name
-        self.post: Post | None = None
+        #: Where results go (the controller's queue: wired by firmware_host/app/service.py).
+        self.post = post
         self._lock = threading.Lock()  # one search at a time: the searcher is not re-entrant
         self._stop: StopToken | None = None
         self._thread: threading.Thread | None = None
@@ -82,7 +85,7 @@ class ThreadEngineWorker:
     def submit(self, job: EngineJob) -> None:
         """Stop the running job, if any, and start ``job`` in a new thread."""
         if self.post is None:
-            raise RuntimeError("attach the worker to a controller first")
+            raise RuntimeError("give the worker a post (the controller's queue) first")
         self.cancel()
         stop = StopToken()
         self._stop = stop

@@ -6,12 +6,23 @@ decides both. :func:`layout_for` copies them over once, so the two naming system
 >>> layout = layout_for("russian")
 >>> layout.rows, layout.name(28), layout.coords[28]
 (8, 'a1', (0, 0))
+
+A board is built for one layout: :func:`check_variant` says whether another variant can be
+played on it (the phone's variant setting, the saved settings, the page's choices).
+
+>>> check_variant(find_variant("russian"), "international")
+'board_size'
+>>> check_variant(find_variant("russian"), "brazilian") is None
+True
 """
 
 from __future__ import annotations
 
 from board_io.geometry import Layout
+from engine.errors import UnknownVariantError
 from engine.variant import Variant, find_variant
+
+__all__ = ["check_variant", "layout_for"]
 
 
 def layout_for(variant: str | Variant) -> Layout:
@@ -31,3 +42,21 @@ def layout_for(variant: str | Variant) -> Layout:
         coords=tuple(v.square_coords(sq) for sq in squares),
         names=tuple(v.square_name(sq) for sq in squares),
     )
+
+
+def check_variant(current: Variant, name: str) -> str | None:
+    """Why ``name`` cannot follow ``current`` on the same board, or None when it can.
+
+    ``unknown_variant``; ``board_size`` (another number of squares: another board);
+    ``board_layout`` (the same size, but its squares lie elsewhere on the board).
+    """
+    try:
+        variant = find_variant(name)
+    except (UnknownVariantError, ValueError):
+        return "unknown_variant"
+    here, there = layout_for(current), layout_for(variant)
+    if (here.rows, here.cols) != (there.rows, there.cols):
+        return "board_size"
+    if here.coords != there.coords:
+        return "board_layout"
+    return None

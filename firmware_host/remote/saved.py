@@ -1,10 +1,11 @@
 """The settings chosen at the remote outlive a restart: kept in ``draughtsboard:<board>:settings``.
 
-When a new game starts with settings from the web app (variant, mode, level, touch-move), the
-board writes them to that Redis hash; at the next start :func:`with_saved_settings` lays them
-over the configuration file, so a board at home keeps the game its players chose. Each saved
-value is checked again (a variant of another board is ignored, with a warning); without Redis
-at start, the configuration file alone counts.
+When a new game starts with settings from the web app (the phone's settings:
+:mod:`firmware_host.terms.settings`), the board writes them to that Redis hash; at the next
+start :func:`with_saved_settings` lays them over the configuration file, so a board at home
+keeps the game its players chose. Each saved value is read again by its setting (a variant of
+another board is ignored, with a warning); without Redis at start, the configuration file
+alone counts.
 
 >>> overrides({"variant": "brazilian", "level": "3", "mode": "chess"}, "russian")
 {'game.variant': 'brazilian', 'engine.level': 3}
@@ -23,20 +24,15 @@ from redis.typing import EncodableT, FieldT
 from engine.errors import UnknownVariantError
 from engine.variant import find_variant
 from firmware_host.config import Config
-from firmware_host.config.schema import BOARD_ID, GAME_VARIANT, STORE_URL, WEB_CONTROL
-from firmware_host.game.clock import control_of
-from firmware_host.game.settings import TOUCH_MOVE_VALUES, check_variant
+from firmware_host.config.schema import BOARD_ID, STORE_URL, WEB_CONTROL
+from firmware_host.recognition.layout import check_variant
 from firmware_host.store.connect import sync_client
 from firmware_host.store.keys import BoardKeys
+from firmware_host.terms.settings import GAME_VARIANT, phone_settings, setting
 
 __all__ = ["overrides", "saver", "settings_key", "with_saved_settings"]
 
 log = logging.getLogger(__name__)
-
-MODES = ("play", "record", "teach")
-#: The config key of each setting.
-PATHS = {"variant": "game.variant", "mode": "game.mode", "level": "engine.level",
-         "touch_move": "game.touch_move", "time_control": "clock.time_control"}
 
 
 def settings_key(board_id: str) -> str:
@@ -44,30 +40,26 @@ def settings_key(board_id: str) -> str:
     return BoardKeys(board_id).settings
 
 
-def overrides(saved: Mapping[str, str], variant: str) -> dict[str, object]:
-    """The config overrides of saved settings that still hold on a board set up for
-    ``variant``; the others are left out."""
-    out: dict[str, object] = {}
-    chosen = saved.get("variant")
+def _fits(variant: str, chosen: str) -> bool:
+    """Whether ``chosen`` can be played on a board set up for ``variant``."""
     try:
-        fits = chosen is not None and check_variant(find_variant(variant), chosen) is None
+        return check_variant(find_variant(variant), chosen) is None
     except UnknownVariantError:
-        fits = False
-    if fits:
-        out["game.variant"] = chosen
-    if saved.get("mode") in MODES:
-        out["game.mode"] = saved["mode"]
-    level = saved.get("level", "")
-    if level.isascii() and level.isdigit() and 1 <= int(level) <= 10:
-        out["engine.level"] = int(level)
-    if saved.get("touch_move") in TOUCH_MOVE_VALUES:
-        out["game.touch_move"] = saved["touch_move"]
-    if "time_control" in saved:
-        try:
-            control_of(saved["time_control"])
-            out["clock.time_control"] = saved["time_control"]
-        except ValueError:
-            pass  # reported as ignored
+        return False
+
+
+def overrides(saved: Mapping[str, str], variant: str) -> dict[str, object]:
+    """The config overrides (by the option's path) of saved settings that still hold on a
+    board set up for ``variant``; the others are left out."""
+    out: dict[str, object] = {}
+    for phone in phone_settings().values():
+        text = saved.get(phone.name)
+        if text is None or phone.problem(text) is not None:
+            continue  # reported as ignored
+        value = phone.parse(text)
+        if phone.option is GAME_VARIANT and not _fits(variant, value):
+            continue
+        out[phone.option.path] = value
     return out
 
 
@@ -91,7 +83,8 @@ def with_saved_settings(config: Config) -> Config:
     if not saved:
         return config
     chosen = overrides(saved, config[GAME_VARIANT])
-    ignored = sorted(k for k in saved if PATHS.get(k) not in chosen)
+    ignored = sorted(k for k in saved
+                     if (phone := setting(k)) is None or phone.option.path not in chosen)
     if ignored:
         log.warning("saved settings ignored (this board cannot take them): %s",
                     ", ".join(f"{_shown(k)} {_shown(saved[k])}" for k in ignored[:10]))

@@ -15,13 +15,13 @@ from pathlib import Path
 from firmware_host.store.acl import board_id_of_user
 from firmware_host.store.connect import is_sentinel, login_user, sync_client
 from firmware_host.store.errors import StoreError, StoreUnavailable
-from firmware_host.store.failures import describe_failure
-from firmware_host.store.local import LocalCopy
+from firmware_host.store.outage.failures import describe_failure
+from firmware_host.store.outage.local import LocalCopy
+from firmware_host.store.outage.replicas import CONFIRM_MS
+from firmware_host.store.outage.spool import Spool
 from firmware_host.store.reading import GameSummary
 from firmware_host.store.records import GameRecord, MoveRecord, RecordError
 from firmware_host.store.redis_store import RedisStore
-from firmware_host.store.replicas import CONFIRM_MS
-from firmware_host.store.spool import Spool
 
 __all__ = ["GameRecord", "GameSummary", "LocalCopy", "MoveRecord", "RecordError", "RedisStore",
            "Spool", "StoreError", "StoreUnavailable", "describe_failure", "open_store",
@@ -36,7 +36,7 @@ def shown_url(url: str) -> str:
     >>> shown_url("redis://:pw@127.0.0.1:6379/0")
     'redis://:***@127.0.0.1:6379/0'
     """
-    from firmware_host.config.loader import redact_url
+    from firmware_host.store.urls import redact_url
 
     try:
         return redact_url(url)

@@ -69,7 +69,7 @@ _CONNECTION = ("ping", "echo", "hello", "auth", "select", "quit", "reset", "clie
                "client|getname", "client|id", "client|info", "multi", "exec",
                "discard", "watch", "unwatch", "acl|whoami", "role")
 #: A board: its game logs, session, events, heartbeat, lease, commands, settings, pairing
-#: (store/, remote/, tournament/pairing.py), ``WAIT`` for a replica (store/replicas.py).
+#: (store/, remote/, tournament/pairing.py), ``WAIT`` for a replica (store/outage/replicas.py).
 _BOARD_COMMANDS = (*_CONNECTION, "get", "set", "del", "exists", "type", "pexpire", "pttl",
                    "xadd", "xrange", "xrevrange", "xread", "xlen", "zadd", "zrange",
                    "zrangebyscore", "zrevrange", "zcard", "hset", "hget", "hgetall", "hdel",

@@ -62,7 +62,7 @@ def run(client: RedisClient, commands: Iterable[Command]) -> None:
     """Run ``commands`` in one MULTI/EXEC (one round trip).
 
     Raises:
-        redis.RedisError, OSError: Redis failed (see :mod:`.failures`).
+        redis.RedisError, OSError: Redis failed (see :mod:`.outage.failures`).
     """
     pipe = client.pipeline(transaction=True)
     for name, args, kwargs in commands:

@@ -34,7 +34,7 @@ import redis.backoff
 import redis.retry
 import redis.sentinel
 
-from firmware_host.config.urls import SENTINEL_SCHEME, SentinelUrl, parse_sentinel_url
+from firmware_host.store.urls import SENTINEL_SCHEME, SentinelUrl, parse_sentinel_url
 
 __all__ = ["RETRIES", "ClientOptions", "async_client", "is_sentinel", "primary_address",
            "sync_client"]

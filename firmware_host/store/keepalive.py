@@ -37,9 +37,9 @@ from collections.abc import Callable
 from typing import Protocol
 
 from firmware_host.store.connect import sync_client
-from firmware_host.store.failures import FAILURES, describe_failure, failure_kind
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.lease import BoardIdInUse, BoardLease, LeaseState
+from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
 
 __all__ = ["HEARTBEAT_TTL_S", "MAX_BACKOFF_S", "OFFLINE_AFTER_S", "PERIOD_S", "HeartbeatClient",
            "KeepAlive"]

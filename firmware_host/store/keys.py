@@ -141,7 +141,7 @@ class BoardKeys:
 
     @property
     def commands(self) -> str:
-        """The web app's command stream to the board (:mod:`firmware_host.remote.commands`)."""
+        """The web app's command stream to the board (:mod:`firmware_host.remote.reader`)."""
         return self.prefix + "commands"
 
     @property

@@ -47,8 +47,8 @@ import redis
 
 from firmware_host.store.connect import sync_client
 from firmware_host.store.errors import StoreError
-from firmware_host.store.failures import FAILURES, describe_failure, failure_kind
 from firmware_host.store.keys import BoardKeys
+from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
 
 __all__ = ["DEFAULT_TTL_S", "BoardIdInUse", "BoardLease", "LeaseClient", "LeaseState",
            "lease_key", "machine_id"]

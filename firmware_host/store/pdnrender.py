@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from engine import Board
 from engine.pdn import write_game
-from firmware_host.game.clock import clk
 from firmware_host.store.records import GameRecord, MoveRecord
+from firmware_host.terms.timecontrol import clk
 
 log = logging.getLogger(__name__)
 

@@ -130,7 +130,7 @@ def _strings(value: object) -> tuple[str, ...]:
 
 
 class GameJson(TypedDict):
-    """A :class:`GameRecord` as JSON data (the games of the local copy, :mod:`.local`)."""
+    """A :class:`GameRecord` as JSON data (the games of the local copy, :mod:`.outage.local`)."""
 
     game_id: str
     board_id: str

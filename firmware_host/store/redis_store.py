@@ -1,14 +1,14 @@
 """The game store on Redis: write-ahead game logs, live session state, live events.
 
 :class:`RedisStore` is the store of one board; its keys are those of :mod:`.keys`. Each store
-call is one MULTI/EXEC (one round trip). Every failure of Redis (:mod:`.failures`: refused,
-timed out, wrong password, an error reply: OOM, MISCONF, READONLY, ...) takes one outage path
-(:mod:`.outage`): the write goes to a :class:`~.spool.Spool` on disk (fsynced), the outage is
-logged once, and the spool is flushed in order, exactly once, when Redis answers again
-(:mod:`.flush`). While Redis is away, the session and the game in play are answered from the
-spool and the :class:`~.local.LocalCopy` (:mod:`.offline`), so a service that starts without
-Redis resumes its game and records it. Games are read back by replaying their log
-(:mod:`.reading`).
+call is one MULTI/EXEC (one round trip). Every failure of Redis (:mod:`.outage.failures`:
+refused, timed out, wrong password, an error reply: OOM, MISCONF, READONLY, ...) takes one
+outage path (:mod:`.outage`, one room): the write goes to a :class:`~.outage.spool.Spool` on
+disk (fsynced), the outage is logged once, and the spool is flushed in order, exactly once, when
+Redis answers again (:mod:`.outage.flush`). While Redis is away, the session and the game in
+play are answered from the spool and the :class:`~.outage.local.LocalCopy`
+(:mod:`.outage.offline`), so a service that starts without Redis resumes its game and records
+it. Games are read back by replaying their log (:mod:`.reading`).
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ import redis
 
 from firmware_host.store.client import Command, RedisClient, run, text
 from firmware_host.store.errors import StoreError, StoreUnavailable
-from firmware_host.store.failures import FAILURES, describe_failure
 from firmware_host.store.keys import BOARDS, BoardKeys, new_game_id
-from firmware_host.store.local import LocalCopy
-from firmware_host.store.offline import offline_game, offline_session
-from firmware_host.store.outage import RETRY_SECONDS, Outage
+from firmware_host.store.outage.failures import FAILURES, describe_failure
+from firmware_host.store.outage.local import LocalCopy
+from firmware_host.store.outage.offline import offline_game, offline_session
+from firmware_host.store.outage.route import RETRY_SECONDS, Outage
+from firmware_host.store.outage.spool import Spool
 from firmware_host.store.publisher import EVENTS_MAXLEN, LIVE_ONLY, EventPublisher, event_commands
 from firmware_host.store.reading import GameSummary, parse_session, replay_log, summaries
 from firmware_host.store.records import (
@@ -40,7 +41,6 @@ from firmware_host.store.records import (
     apply_op,
     encode_op,
 )
-from firmware_host.store.spool import Spool
 
 __all__ = ["EVENTS_MAXLEN", "LIVE_ONLY", "RETRY_SECONDS", "GameSummary", "RedisStore",
            "describe_failure"]
@@ -53,7 +53,7 @@ class RedisStore:
     ``spool`` and ``local`` (both beside each other in ``store.spool_dir``) make it survive a
     Redis that is away; without a spool a failure raises :class:`StoreUnavailable`. With
     ``confirm_ms`` (a replicated Redis) a durable write counts once a replica confirmed it
-    (:mod:`.replicas`), else it waits in the spool.
+    (:mod:`.outage.replicas`), else it waits in the spool.
     ``background=True`` sends live events from the ``store-events`` thread, which also retries
     Redis during an outage. ``joins_hall=False`` (a board logged in as its own ACL user, which
     may not write the shared set): a new game does not add the board to the set of boards (the

@@ -54,15 +54,21 @@ from board_io.errors import BoardIOError, LinkTimeout
 from board_io.errors import ConfigError as BoardConfigError
 from board_io.geometry import CellMap, Layout
 from board_io.leds.base import LedMatrix
-from board_io.registry import SENSOR_BACKEND, BackendContext, create_leds, create_sensors
+from board_io.registry import (
+    LED_BACKEND,
+    SENSOR_BACKEND,
+    BackendContext,
+    create_leds,
+    create_sensors,
+)
 from board_io.schema import DEBOUNCE_MS, SCAN_HZ, STUCK_MS, TRANSFORMS
 from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame
 from firmware_host.config.edit import check_writable, render_value, write_board_options
 from firmware_host.config.loader import Config, ConfigError, bad_variant
-from firmware_host.config.schema import GAME_VARIANT
 from firmware_host.errors import DraughtsboardError, InputError, say
 from firmware_host.recognition.layout import layout_for
+from firmware_host.terms.settings import GAME_VARIANT
 
 #: Waits ``seconds``: :func:`time.sleep` in real time, moves a virtual clock in tests.
 Wait = Callable[[float], None]
@@ -94,9 +100,9 @@ def load_board_config(options: BoardOptions) -> Config:
     """
     config = (Config.load(options.config_path) if options.config_path
               else Config.from_mapping({}, "<defaults>"))
-    config = config.with_overrides({"game.variant": options.variant,
-                                    "board.sensors": options.sensors,
-                                    "board.leds": options.leds})
+    config = config.with_overrides({GAME_VARIANT: options.variant,
+                                    SENSOR_BACKEND: options.sensors,
+                                    LED_BACKEND: options.leds})
     if options.script is not None and config[SENSOR_BACKEND] != "sim":
         raise ConfigError("--script needs the simulated board (--board sim)")
     try:

@@ -20,7 +20,8 @@ from board_io.display.oled import HEIGHT, WIDTH, Oled
 from board_io.display.seven_segment import SevenSegment
 from engine.types import Color
 from firmware_host.feedback.clockface import clock_face
-from firmware_host.game.clock import GameClock, parse_time_control
+from firmware_host.game.clock import GameClock
+from firmware_host.terms.timecontrol import parse_time_control
 
 __all__ = ["DISPLAYS", "STATES", "draw", "faces"]
 

@@ -43,6 +43,7 @@ from firmware_host.app.notify import Notifier
 from firmware_host.config import places
 from firmware_host.config.buttons import NEWGAME
 from firmware_host.config.loader import Config
+from firmware_host.config.schema import STORE_GAMES_DIR
 from firmware_host.errors import DraughtsboardError, say
 from firmware_host.feedback.roles import Light, Role, by_rank
 from firmware_host.feedback.texts import STATE_NAMES, variant_name
@@ -583,7 +584,7 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
     tr = translator(options.language)
     try:
         games_dir = str(places.check_writable(options.games_dir or places.games_dir(),
-                                              "store.games_dir", "--games-dir"))
+                                              STORE_GAMES_DIR.path, "--games-dir"))
     except ConfigError as exc:
         print(f"draughtsboard demo: {exc}", file=sys.stderr)
         return 2

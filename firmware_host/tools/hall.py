@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TextIO
 
 from firmware_host.config import places
+from firmware_host.config.schema import STORE_GAMES_DIR
 from firmware_host.i18n import ENGLISH, N_, Translator, translator
 from firmware_host.tools.demo import (
     Demo,
@@ -249,7 +250,7 @@ def run_hall(options: HallOptions, out: TextIO = sys.stdout) -> int:
     for number in range(1, options.count + 1):  # each board's options, before anything starts
         check_options(options.board(number, "memory", Path()))
     if options.games_dir is not None:
-        places.check_writable(options.games_dir, "store.games_dir", "--games-dir")
+        places.check_writable(options.games_dir, STORE_GAMES_DIR.path, "--games-dir")
     for name in ("draughtsboard", "firmware_host", "board_io", "engine"):
         logging.getLogger(name).setLevel(logging.ERROR)
     stop = threading.Event()

@@ -33,6 +33,7 @@ from typing import TextIO
 
 from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
+from board_io.registry import BUTTON_BACKEND, LED_BACKEND, SENSOR_BACKEND
 from board_io.sim import LedRecorder
 from board_io.types import Reading
 from engine import Color, Piece
@@ -41,18 +42,19 @@ from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
 from firmware_host.config.buttons import BUTTONS, CLOCK
-from firmware_host.config.schema import BOARD_LANGUAGE, GAME_MODE, GAME_VARIANT
+from firmware_host.config.schema import BOARD_LANGUAGE, STORE_GAMES_DIR
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import WORDS, render, variant_name
 from firmware_host.game.fields import refusal_fields
 from firmware_host.game.timers import BACKGROUND
-from firmware_host.game.types import EventData, Mode, State, TimerName
+from firmware_host.game.types import EventData, State, TimerName
 from firmware_host.i18n import N_, translator
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.resolution import Illegal
+from firmware_host.terms.settings import ENGINE_LEVEL, GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tools.demo import engine_line
 from firmware_host.tools.diagram import draw as draw_board
-from firmware_host.tools.typed import (
+from firmware_host.tools.typed_move import (
     TypedMoveError,
     example,
     explain_move,
@@ -141,11 +143,9 @@ class TerminalGame:
         from firmware_host.app.notify import Notifier
         from firmware_host.app.service import Wiring, build_service
 
-        overrides: dict[str, object] = {"board.sensors": "sim", "board.leds": "sim",
-                                        "board.buttons": "sim", "engine.level": options.level}
-        if options.games_dir is not None:
-            overrides["store.games_dir"] = options.games_dir
-        config = options.config.with_overrides(overrides)
+        config = options.config.with_overrides({
+            SENSOR_BACKEND: "sim", LED_BACKEND: "sim", BUTTON_BACKEND: "sim",
+            ENGINE_LEVEL: options.level, STORE_GAMES_DIR: options.games_dir})
         self.out = out
         self.options = options
         self.variant = find_variant(config[GAME_VARIANT])

@@ -1,7 +1,7 @@
 """The arbiter's actions on the boards, each one kept in an audit log in Redis.
 
 Every action goes to the boards the way the web's control does: an entry of the board's command
-stream (:mod:`firmware_host.remote.commands`), carried out by the board itself, so the game's
+stream (:mod:`firmware_host.remote.reader`), carried out by the board itself, so the game's
 log is only ever written by its board. Each action first adds an entry to the audit log
 ``draughtsboard:audit-log``, a list of JSON objects (``time``, ``who``, ``action``, ``board``,
 ``detail``, ``reason``): what was decided, by whom, why; nothing is changed silently. The web
@@ -65,13 +65,12 @@ from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from firmware_host.digits import is_whole_number
 from firmware_host.errors import DraughtsboardError
-from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_
-from firmware_host.remote.commands import STREAM_LENGTH, commands_key
 from firmware_host.store.client import Command, text
 from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, round_key
 from firmware_host.store.records import arbiter_op
 from firmware_host.store.replies import newest_id, pairs, stream_entries
+from firmware_host.terms.commands import MAX_HEADER_LENGTH, STREAM_LENGTH
 from firmware_host.tournament.hall import HallState, clear_hall, store_hall
 from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
@@ -327,7 +326,7 @@ async def _send_and_wait(client: Redis, boards: list[str], fields: Mapping[str, 
     for board in boards:
         entry: dict[FieldT, EncodableT] = {k: v for k, v in fields.items()}
         entry.update({"id": entry_id, "time": f"{sent:.3f}", "until": f"{deadline:.3f}"})
-        pipe.xadd(commands_key(board), entry, maxlen=STREAM_LENGTH, approximate=True)
+        pipe.xadd(BoardKeys(board).commands, entry, maxlen=STREAM_LENGTH, approximate=True)
     await pipe.execute()
     by_key = {events_key(b): b for b in boards}
     found: dict[str, Answer] = {}
@@ -642,7 +641,7 @@ async def decide_board(client: Redis, stored: StoredRound, board: str, kind: str
         entry: dict[FieldT, EncodableT] = {"name": "adjudicate", "value": winner,
                                            "tag": f"{kind.replace('_', ' ')}: {why}"[:80],
                                            "time": f"{at:.3f}"}
-        commands.append(("xadd", (commands_key(board), entry),
+        commands.append(("xadd", (BoardKeys(board).commands, entry),
                          {"maxlen": STREAM_LENGTH, "approximate": True}))
     await run_commands(client, commands)
 
@@ -679,7 +678,7 @@ async def carry(client: Redis, stored: StoredRound | None, source: str, spare: s
             {**stored.carried, spare: source}))
     entry: dict[FieldT, EncodableT] = {"name": "carry", "value": value, "tag": why[:80],
                                        "time": f"{at:.3f}"}
-    commands.append(("xadd", (commands_key(spare), entry),
+    commands.append(("xadd", (BoardKeys(spare).commands, entry),
                      {"maxlen": STREAM_LENGTH, "approximate": True}))
     await run_commands(client, commands)
 

@@ -4,7 +4,7 @@ The arbiter's *Pause all clocks* (a fire alarm, a break) writes ``draughtsboard:
 ``paused``, ``since`` Unix time, ``decision`` the audit entry's id, ``reason``) and sends a
 ``hall`` command to every board online; *Resume all clocks* deletes it and sends ``hall``
 ``resume``. Each board reads the key as its command reader starts and whenever Redis answers
-again after a fault (:mod:`firmware_host.remote.commands`), so a board powered off, restarted
+again after a fault (:mod:`firmware_host.remote.reader`), so a board powered off, restarted
 or cut off during the pause comes back paused, its clock as it was saved, and a board that was
 away during the resume comes back running.
 

@@ -35,9 +35,9 @@ import redis
 
 from firmware_host.config.schema import BOARD_ID, STORE_URL, Settings
 from firmware_host.digits import whole_number_or
-from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.store.keys import BOARD_ID as BOARD_ID_RULE
 from firmware_host.store.keys import BoardKeys, board_id_problem
+from firmware_host.terms.commands import MAX_HEADER_LENGTH
 
 __all__ = [
     "FIELDS",

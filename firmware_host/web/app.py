@@ -37,14 +37,14 @@ from firmware_host.web.archive import PAGE, Archive
 from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
 from firmware_host.web.bounded import bounded
 from firmware_host.web.connections import GuardedSite
-from firmware_host.web.devices import Devices, device_name
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
+from firmware_host.web.fanout import FanOut
 from firmware_host.web.feed import BLOCK_MS, BadCursor, format_cursor, id_key, parse_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.headers import errors_as_replies, quiet_client_faults, security_headers
-from firmware_host.web.hub import Hub
 from firmware_host.web.liveness import Liveness
+from firmware_host.web.paired import PairedDevices, device_name
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
 from firmware_host.web.rounds import RoundPages
 from firmware_host.web.views import (
@@ -87,8 +87,8 @@ class WebSettings:
     control: bool = True
     rate_per_minute: int = 60
     block_ms: int = BLOCK_MS
-    #: The paired devices (web/devices.py; in memory unless given their file).
-    devices: Devices = field(default_factory=lambda: Devices(None))
+    #: The paired devices (web/paired.py; in memory unless given their file).
+    devices: PairedDevices = field(default_factory=lambda: PairedDevices(None))
     #: Live feeds open at once from one address at most.
     feeds_per_address: int = 32
     #: The Unix time (a test's clock decides when a board is offline).
@@ -123,8 +123,8 @@ class Site:
         self._cards: dict[str, tuple[str, str, BoardView, str]] = {}
         #: The service is stopping (set by the application's on_shutdown).
         self.closing = False
-        #: The one reader of every live feed (web/hub.py), and the feeds open per address.
-        self.hub = Hub(client, self._card_now, self._panel_now, block_ms=settings.block_ms,
+        #: The one reader of every live feed (web/fanout.py), and the feeds open per address.
+        self.fanout = FanOut(client, self._card_now, self._panel_now, block_ms=settings.block_ms,
                        clock=settings.clock, alive_every_s=settings.alive_every_s)
         self.feeds: dict[str, int] = {}
         #: The archive's index (web/archive.py), and its requests per address.
@@ -224,8 +224,7 @@ class Site:
             csrf=self.settings.keys.csrf(cookie),
             buttons=control.buttons_for(view.game.mode if view.game else None), game=view.game,
             tags=control.TAG_FORMS, tag_of=control.TAGS,
-            settings=[(n, label, control.choices(n, view.game.variant if view.game else None))
-                      for n, label in control.SETTINGS]))
+            settings=control.setting_forms(view.game.variant if view.game else None)))
 
     def _archive_allowed(self, request: web.Request) -> None:
         """An archive request counts against its address's limit (each may read many games).
@@ -350,12 +349,12 @@ class Site:
             "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no"})
         response.force_close()  # when the feed ends, the connection does: the browser retries
-        async with self.hub.open(board, cursor) as feed:  # RedisError here: a 503
+        async with self.fanout.open(board, cursor) as feed:  # RedisError here: a 503
             try:
                 await response.prepare(request)  # the client may have gone meanwhile
                 await response.write(b"retry: 1000\n\n")
                 direct = _direct_writer(request)
-                async for chunk in self.hub.chunks(feed, self.settings.block_ms / 1000, direct):
+                async for chunk in self.fanout.chunks(feed, self.settings.block_ms / 1000, direct):
                     async with asyncio.timeout(WRITE_TIMEOUT_S):
                         await response.write(chunk)
             except (ConnectionResetError, TimeoutError) as exc:  # a normal event
@@ -370,9 +369,9 @@ class Site:
         """``/health.json``: whether the web app reads the boards, and its live feed's reader's
         figures (feeds open, streams read, boards set aside and why, restarts, faults) and the
         bad records skipped: for a monitor, and for the tests."""
-        return web.json_response({"ok": True, "feed_reader": self.hub.health(),
+        return web.json_response({"ok": True, "feed_reader": self.fanout.health(),
                                   "skipped_records": self.reader.rejects.count
-                                  + self.hub.reader.rejects.count})
+                                  + self.fanout.reader.rejects.count})
 
     async def board_image(self, request: web.Request) -> web.Response:
         """``/board/<id>.svg``: the board's diagram as an image (``?flip=1``: from Black's
@@ -635,7 +634,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         site.closing = True
 
     async def stop_feeds(app: web.Application) -> None:
-        await site.hub.close()
+        await site.fanout.close()
 
     app.on_shutdown.append(closing)
     app.on_shutdown.append(stop_feeds)

@@ -65,10 +65,10 @@ from redis.exceptions import ResponseError
 
 from firmware_host.digits import whole_number_or
 from firmware_host.feedback.texts import said_everywhere
-from firmware_host.game.settings import MAX_HEADER_LENGTH
 from firmware_host.i18n import N_, Translator
 from firmware_host.store.keys import ROUND_INDEX
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import MAX_HEADER_LENGTH
 from firmware_host.tournament import arbiter
 from firmware_host.tournament.pairing import PAIRING_TAGS, Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
@@ -104,9 +104,9 @@ from firmware_host.web.arbiter_words import (
 )
 from firmware_host.web.auth import CODE_DIGITS, TOO_MANY_ATTEMPTS, PairingGuard, RateLimiter
 from firmware_host.web.bounded import ReplyTooLarge
-from firmware_host.web.devices import device_name
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
+from firmware_host.web.paired import device_name
 from firmware_host.web.reader import BoardView, Reader
 from firmware_host.web.sessions import DECISION, UNDER_WAY, ArbiterSession, ArbiterSessions
 from firmware_host.web.views import Views, move_label, player, viewer

@@ -4,7 +4,7 @@ Viewing is open (on the LAN when ``web.listen`` opens it); control needs authori
 token (random, in ``web.token_file``, mode 0600, made on first start) is never logged. A phone
 pairs by entering the ten-digit pairing code that ``draughtsboard web`` prints (derived from
 the token): it then holds a cookie of its own (HttpOnly, SameSite=Strict), listed and revocable
-(:mod:`~firmware_host.web.devices`). A script may send the token itself
+(:mod:`~firmware_host.web.paired`). A script may send the token itself
 (``Authorization: Bearer <token>``). Every control form carries a CSRF field tied to the cookie,
 and control requests are rate-limited per address. Wrong pairing codes are limited per address
 and in all (:class:`PairingGuard`): at most :data:`PAIR_FAILURES_PER_HOUR` an hour, so an hour

@@ -7,7 +7,7 @@ every connection of the web app counts the bytes of each reply as they arrive an
 that passes :data:`REPLY_BYTES` (:class:`ReplyTooLarge`, a :class:`~redis.exceptions.RedisError`):
 the connection is closed before the rest is read, and the reader that asked skips that key as a
 bad record (:mod:`firmware_host.web.reader`) or reads less of it (the live feed's reader:
-:mod:`firmware_host.web.hub`). Honest replies are far smaller: a board page's 400 newest events
+:mod:`firmware_host.web.fanout`). Honest replies are far smaller: a board page's 400 newest events
 are about 0.6 MB at most, a page of a game's log 0.2 MB.
 
 >>> import redis.asyncio

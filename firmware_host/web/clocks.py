@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypedDict
 
-from firmware_host.game.clock import LOW_TIME_S
+from firmware_host.terms.timecontrol import LOW_TIME_S
 
 __all__ = ["ClockNow", "ClockReading", "clock_text", "from_event", "from_snapshot"]
 

@@ -1,6 +1,6 @@
 """Control from the web app: a checked form becomes an entry of the board's command stream.
 
-The board service reads the stream (:mod:`firmware_host.remote.commands`) into its event queue,
+The board service reads the stream (:mod:`firmware_host.remote.reader`) into its event queue,
 like a button press. Everything is checked here first, and again by the board at its edge.
 
 >>> command_fields({"command": "level", "value": "3"})
@@ -34,14 +34,15 @@ from collections.abc import Mapping
 from redis.asyncio import Redis
 
 from engine.errors import UnknownVariantError
-from engine.variant import VARIANTS, find_variant
-from firmware_host.game.settings import MAX_HEADER_LENGTH, TOUCH_MOVE_VALUES, check_variant
-from firmware_host.game.timekeeper import control_of
+from engine.variant import find_variant
 from firmware_host.i18n import N_
-from firmware_host.remote.commands import STREAM_LENGTH, commands_key
+from firmware_host.recognition.layout import check_variant
+from firmware_host.store.keys import BoardKeys
+from firmware_host.terms.commands import MAX_HEADER_LENGTH, SIDES, STREAM_LENGTH
+from firmware_host.terms.settings import phone_settings, setting
 
-__all__ = ["BUTTONS", "SETTINGS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for",
-           "choices", "command_fields", "send"]
+__all__ = ["BUTTONS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for", "choices",
+           "command_fields", "send", "setting_forms"]
 
 #: The board page's buttons, each with its label.
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
@@ -53,9 +54,6 @@ SIDED = {"draw": (("draw:white", N_("White offers a draw")),
                   ("draw:black", N_("Black offers a draw"))),
          "resign": (("resign:white", N_("White resigns")),
                     ("resign:black", N_("Black resigns")))}
-#: The board page's settings forms (a choice each: :func:`choices`), each with its label.
-SETTINGS = (("variant", N_("Variant")), ("mode", N_("Mode")), ("level", N_("Engine level")),
-            ("touch_move", N_("Touch-move")))
 #: The board page's name forms (a PDN tag each: :data:`TAGS`), each with its label.
 TAG_FORMS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event")),
              ("round", N_("Round")))
@@ -63,30 +61,39 @@ TAG_FORMS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event
 SIMPLE = ("newgame", "hint", "takeback", "resign", "draw", "adjust", "done")
 #: The form's name of each PDN tag set from the web app.
 TAGS = {"white": "White", "black": "Black", "event": "Event", "round": "Round", "site": "Site"}
-#: Allowed values of each setting.
-CHOICES: Mapping[str, tuple[str, ...]] = {
-    "variant": tuple(v.name for v in VARIANTS),
-    "mode": ("play", "record", "teach"),
-    "level": tuple(str(n) for n in range(1, 11)),
-    "touch_move": TOUCH_MOVE_VALUES,
-}
+
+
+def setting_forms(variant: str | None = None) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """The board page's settings forms: each phone setting with a label (a choice each), its
+    label and the values offered (:func:`choices`, for a board playing ``variant``).
+
+    >>> [name for name, _, _ in setting_forms()]
+    ['variant', 'mode', 'level', 'touch_move']
+    """
+    return tuple((phone.name, phone.label, choices(phone.name, variant))
+                 for phone in phone_settings().values() if phone.label is not None)
 
 
 def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
     """The values a page offers for setting ``name``: for ``variant``, those this board can
-    play after ``variant`` (the same squares: :func:`~firmware_host.game.settings.check_variant`).
+    play after ``variant`` (the same squares:
+    :func:`~firmware_host.recognition.layout.check_variant`).
 
     >>> offered = choices("variant", "russian")
     >>> "brazilian" in offered, "international" in offered
     (True, False)
+    >>> choices("level")[-1]
+    '10'
     """
+    phone = setting(name)
+    offered = () if phone is None else phone.offered() or ()
     if name != "variant" or variant is None:
-        return CHOICES[name]
+        return offered
     try:
         current = find_variant(variant)
     except UnknownVariantError:
-        return CHOICES[name]
-    return tuple(v for v in CHOICES[name] if check_variant(current, v) is None)
+        return offered
+    return tuple(v for v in offered if check_variant(current, v) is None)
 
 
 def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
@@ -133,19 +140,11 @@ def command_fields(form: Mapping[str, str], sides: bool = False) -> dict[str, st
                 raise ValueError(f"{name}: a button of the board names no side")
             side = sided
         if side:
-            if side not in ("white", "black"):
+            if side not in SIDES:
                 raise ValueError(f"bad side {side!r}")
             fields["side"] = side
-    elif name in CHOICES:
-        if value not in CHOICES[name]:
-            raise ValueError(f"{name}: {value!r} is not one of {', '.join(CHOICES[name])}")
-        fields.update(name=name, value=value)
-    elif name == "time_control":  # the next game's clock (3+2, off): firmware_host/game/clock.py
-        try:
-            control_of(value)
-        except ValueError as exc:
-            raise ValueError(f"time_control: {exc}") from None
-        fields.update(name=name, value=value or "off")
+    elif (phone := setting(name)) is not None:  # for the next game: terms/settings.py
+        fields.update(name=name, value=phone.text(phone.parse(value)))
     elif name in TAGS:
         if not value or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
             raise ValueError(f"{name}: 1 to {MAX_HEADER_LENGTH} printable characters")
@@ -158,6 +157,6 @@ def command_fields(form: Mapping[str, str], sides: bool = False) -> dict[str, st
 async def send(client: Redis, board_id: str, fields: Mapping[str, str]) -> str:
     """Add a command to the board's stream; return its stream id."""
     entry = {**fields, "time": f"{time.time():.3f}"}
-    entry_id = await client.xadd(commands_key(board_id), entry,  # type: ignore[arg-type]
+    entry_id = await client.xadd(BoardKeys(board_id).commands, entry,  # type: ignore[arg-type]
                                  maxlen=STREAM_LENGTH, approximate=True)
     return entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)

@@ -26,7 +26,7 @@ from firmware_host.web.app import WebSettings, build_app, run_forever
 from firmware_host.web.arbiter import ArbiterKeys
 from firmware_host.web.auth import Keys, load_token
 from firmware_host.web.connections import runner as runner_of
-from firmware_host.web.devices import Devices, devices_file
+from firmware_host.web.paired import PairedDevices, devices_file
 
 __all__ = ["cannot_listen", "parse_listen", "run_web"]
 
@@ -88,7 +88,7 @@ def run_web(config: Config, out: object = None) -> int:
     settings = WebSettings(keys=Keys(token),
                            arbiter=ArbiterKeys(token, tuple(config[WEB_ARBITERS])),
                            control=config[WEB_CONTROL],
-                           devices=Devices(devices_file(config[WEB_TOKEN_FILE])),
+                           devices=PairedDevices(devices_file(config[WEB_TOKEN_FILE])),
                            rate_per_minute=config[WEB_RATE_PER_MINUTE])
     return asyncio.run(_serve(settings, url, host, port))
 

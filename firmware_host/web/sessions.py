@@ -37,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from firmware_host.web.devices import cookie_holder
+from firmware_host.web.paired import cookie_holder
 
 __all__ = ["DECISION", "MAX_SESSIONS", "SESSION_S", "UNDER_WAY", "ArbiterSession",
            "ArbiterSessions"]

@@ -1,7 +1,7 @@
 """A hall of boards answering the arbiter console while it waits, on one (fake) Redis.
 
 Each board is a :class:`~tests.firmware_host.session_harness.Rig` recording into the shared
-Redis, with the real :class:`~firmware_host.remote.commands.CommandReader` reading its command
+Redis, with the real :class:`~firmware_host.remote.reader.CommandReader` reading its command
 stream on a thread of its own (as the board service does) and a heartbeat. What the reader
 posts is handed to the board's session on the test's event loop, so the console's decision,
 waiting for the board's answer there, gets it: the board carries the command out in virtual
@@ -21,10 +21,11 @@ from typing import Any
 
 import fakeredis
 
-from firmware_host.game.types import Command, SessionEvent
-from firmware_host.remote.commands import CommandReader
+from firmware_host.game.types import SessionEvent
+from firmware_host.remote.reader import CommandReader
 from firmware_host.store import RedisStore
 from firmware_host.store.keys import BoardKeys
+from firmware_host.terms.commands import Command
 from firmware_host.tournament.pairing import PairingSource
 from tests.firmware_host.session_harness import Rig
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import queue
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -24,10 +25,12 @@ from firmware_host.config.buttons import names as button_names
 from firmware_host.feedback.roles import Role
 from firmware_host.game.controller import Controller
 from firmware_host.game.session import Session
-from firmware_host.game.types import EngineResult, Mode, SessionConfig
+from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.opponents.worker import SyncEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import GameRecord, open_store
+from firmware_host.terms.jobs import EngineResult
+from firmware_host.terms.settings import Mode
 
 _BOARD_IDS = itertools.count()
 
@@ -326,15 +329,17 @@ class SimRig:
                                debounce_ms=debounce_ms, buttons=self.board.buttons)
         self.config = replace(SessionConfig(mode=mode), **settings)
         self.store = store if store is not None else ListStore()
+        events: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()  # as the service wires it
         worker = None
         if mode is not Mode.RECORD:
-            worker = SyncEngineWorker(opponent or ScriptedOpponent(), Limit(depth=1), self.clock)
+            worker = SyncEngineWorker(opponent or ScriptedOpponent(), Limit(depth=1), self.clock,
+                                      post=events.put)
         self.session = Session(variant, self.store, self.config, thinker=worker, fen=fen,
                                wall_clock=lambda: 1_700_000_000.0)
         self.events: list[dict[str, Any]] = []
         self.session.subscribe(self.events.append)
         self.controller = Controller(self.session, self.scanner, clock=self.clock,
-                                     worker=worker)
+                                     events=events)
         self.period = 1.0 / scan_hz
         self.now = 0.0
 

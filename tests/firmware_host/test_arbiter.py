@@ -15,7 +15,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from firmware_host.remote.commands import commands_key, parse_command
+from firmware_host.remote.reader import commands_key, parse_command
 from firmware_host.store import RedisStore
 from firmware_host.store.pdnrender import render_game
 from firmware_host.tournament.arbiter import AUDIT

@@ -16,11 +16,11 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from firmware_host.feedback.roles import Role
-from firmware_host.game.types import Command
-from firmware_host.remote.commands import CommandReader, commands_key, parse_command
+from firmware_host.remote.reader import CommandReader, commands_key, parse_command
 from firmware_host.store import RedisStore
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.pdnrender import render_game
+from firmware_host.terms.commands import Command
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
 from tests.firmware_host.session_harness import SimRig
 from tests.firmware_host.web.harness import heartbeat

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 
-from firmware_host.remote.commands import commands_key
+from firmware_host.remote.reader import commands_key
 from firmware_host.tournament.arbiter import AUDIT
 from firmware_host.tournament.pairing import read_pairings
 from firmware_host.tournament.rounds import import_round

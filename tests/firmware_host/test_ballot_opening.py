@@ -12,8 +12,9 @@ from firmware_host.app.service import ballot_opening
 from firmware_host.config.loader import Config, ConfigError
 from firmware_host.feedback.roles import Role
 from firmware_host.game.session import Session
-from firmware_host.game.types import Mode, SessionConfig
+from firmware_host.game.types import SessionConfig
 from firmware_host.store import open_store
+from firmware_host.terms.settings import Mode
 
 
 def run_timers(session: Session, until: float) -> None:

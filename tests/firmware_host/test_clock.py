@@ -5,12 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.types import Color
-from firmware_host.game.clock import (
-    GameClock,
-    TimeControlError,
-    clk,
-    parse_time_control,
-)
+from firmware_host.game.clock import GameClock
+from firmware_host.terms.timecontrol import TimeControlError, clk, parse_time_control
 
 WHITE, BLACK = Color.WHITE, Color.BLACK
 

@@ -15,7 +15,7 @@ from board_io.display.base import Half, SimDisplay
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Service, Wiring, build_service
 from firmware_host.config.loader import Config
-from firmware_host.game.types import Command
+from firmware_host.terms.commands import Command
 from firmware_host.tools.clock_pictures import DISPLAYS, STATES, draw
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

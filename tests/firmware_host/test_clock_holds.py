@@ -7,8 +7,8 @@ from __future__ import annotations
 import fakeredis
 import pytest
 
-from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
+from firmware_host.terms.commands import Command
 from tests.firmware_host.session_harness import Rig
 
 

@@ -10,7 +10,7 @@ import pytest
 from firmware_host.config.example import render
 from firmware_host.config.loader import Config, ConfigError, redact_url
 from firmware_host.config.schema import ENGINE_HUB_COMMAND, STORE_URL, TIMING_SETTLE_MS
-from firmware_host.config.urls import store_url_problem
+from firmware_host.store.urls import store_url_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -100,7 +100,7 @@ def test_pins_come_from_the_declarations() -> None:
 
 
 @pytest.mark.parametrize("name", ["firmware_host.config.schema", "firmware_host.config.loader",
-                                  "firmware_host.config.urls", "firmware_host.config.example",
+                                  "firmware_host.store.urls", "firmware_host.config.example",
                                   "firmware_host.config.docs", "firmware_host.config.edit"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)

@@ -15,10 +15,12 @@ from engine.search import Limit, SearchResult
 from engine.types import Color
 from firmware_host.game.controller import Controller, run_script
 from firmware_host.game.session import Session
-from firmware_host.game.types import EngineJob, EngineResult, Mode, Purpose, SessionConfig
+from firmware_host.game.types import SessionConfig
 from firmware_host.opponents.worker import SyncEngineWorker, ThreadEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import open_store
+from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig, ScriptedOpponent, find_move
 
 
@@ -49,7 +51,9 @@ def rig_parts(variant: str, mode: Mode, worker: Any, clock: VirtualClock,
     scanner = Scanner(board.sensor_matrix, board.cell_map, buttons=board.buttons)
     config = SessionConfig(mode=mode, **settings)
     session = Session(variant, open_store("memory", Rig.board_id()), config, thinker=worker)
-    controller = Controller(session, scanner, clock=clock, worker=worker)
+    controller = Controller(session, scanner, clock=clock)
+    if worker is not None:
+        worker.post = controller.post
     return board, controller, session
 
 

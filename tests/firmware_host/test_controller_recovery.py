@@ -12,9 +12,10 @@ from board_io.sim import ScriptPlayer, SimulatedBoard, parse_script
 from engine import Board
 from firmware_host.game.controller import Controller, run_script
 from firmware_host.game.session import Session
-from firmware_host.game.types import Mode, SessionConfig, State
+from firmware_host.game.types import SessionConfig, State
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import open_store
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.pdn import read_games
 from firmware_host.feedback.roles import Role
-from firmware_host.game.types import Command
 from firmware_host.store.pdnrender import render_game
+from firmware_host.terms.commands import Command
 from tests.firmware_host.session_harness import Rig
 
 

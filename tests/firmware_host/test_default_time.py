@@ -7,8 +7,8 @@ from __future__ import annotations
 import fakeredis
 
 from engine.outcome import Termination
-from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
+from firmware_host.terms.commands import Command
 from firmware_host.tournament.pairing import PairingSource, read_pairings
 from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.session_harness import Rig

@@ -369,7 +369,7 @@ def test_the_hall_takes_its_variants_level_language_and_clock() -> None:
     assert lines[0].endswith("(brazilian, pool, brazilian)")
     assert max(len(line) for line in lines) <= 80
     parser = build_parser()  # the CLI's default longest game is the hall's
-    from firmware_host.commands.demo import HALL_PLIES
+    from firmware_host.cli.demo import HALL_PLIES
     from firmware_host.tools.hall import MAX_PLIES
 
     assert HALL_PLIES == MAX_PLIES and parser is not None
@@ -378,7 +378,7 @@ def test_the_hall_takes_its_variants_level_language_and_clock() -> None:
 def test_commands_sent_between_two_games_are_taken_for_the_next(tmp_path: Path) -> None:
     # Issue 39: the hall closed a board's service between games; a command sent then (New game,
     # a level) was refused with 409. The service now runs on: the next game takes them.
-    from firmware_host.game.types import Command
+    from firmware_host.terms.commands import Command
 
     with ExitStack() as stack:
         demo = Demo(DemoOptions(plies=4, fast=True, board_id="between"), stack,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine.pdn import read_games
-from firmware_host.game.types import Command
 from firmware_host.store.pdnrender import render_game
+from firmware_host.terms.commands import Command
 from tests.firmware_host.test_correct_move import played
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host import cli
-from firmware_host.commands import firmware
+from firmware_host.cli import firmware
 from firmware_host.errors import EXIT_CODES, ExitCode, exit_codes_table
 from tests.redis_server import free_port
 

@@ -8,9 +8,10 @@ import pytest
 
 from engine import Board
 from firmware_host.game.session import Session
-from firmware_host.game.types import Mode, SessionConfig
+from firmware_host.game.types import SessionConfig
 from firmware_host.store import RedisStore, open_store
 from firmware_host.store.records import MoveRecord
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from board_io.firmware import PICO_DIR, pico_files
-from firmware_host.cli import main
-from firmware_host.commands import firmware
+from firmware_host.cli import firmware, main
 from firmware_host.errors import ExitCode
 
 

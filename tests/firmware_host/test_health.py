@@ -188,7 +188,7 @@ def test_the_tracker_reports_each_finding_once_and_its_end() -> None:
 
 
 @pytest.mark.parametrize("name", ["firmware_host.recognition.health",
-                                  "firmware_host.commands.firmware"])
+                                  "firmware_host.cli.firmware"])
 def test_docstring_examples(name: str) -> None:
     import doctest
     import importlib

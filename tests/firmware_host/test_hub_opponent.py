@@ -28,11 +28,11 @@ from firmware_host.app.service import Wiring, build_service
 from firmware_host.cli import main
 from firmware_host.config.loader import Config
 from firmware_host.errors import ConfigError
-from firmware_host.game.types import EngineJob, Purpose, Reason
 from firmware_host.opponents.build import build_opponent, hub_limit
 from firmware_host.opponents.hub.client import limit_to_level
 from firmware_host.opponents.opponent import HubOpponent
 from firmware_host.opponents.worker import SyncEngineWorker
+from firmware_host.terms.jobs import EngineJob, Purpose, Reason
 from firmware_host.tools.demo import Demo, DemoOptions, Display, run_demo
 
 MOCK = str(Path(__file__).with_name("mock_hub_engine.py"))

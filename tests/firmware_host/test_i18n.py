@@ -95,7 +95,7 @@ def test_no_sentence_of_the_tables_bypasses_the_catalogs() -> None:
 
 
 @pytest.mark.parametrize("path", ["firmware_host/tools/terminal.py",
-                                  "firmware_host/tools/typed.py"])
+                                  "firmware_host/tools/typed_move.py"])
 def test_terminal_sentences_go_through_the_translator(path: str) -> None:
     """No literal sentence is raised or said in the terminal: each passes gettext."""
     tree = ast.parse((ROOT / path).read_text())

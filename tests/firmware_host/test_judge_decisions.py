@@ -7,8 +7,9 @@ import pytest
 from engine import Board
 from firmware_host.game.decisions import CloseTouch, Commit, EnterState
 from firmware_host.game.session import Session
-from firmware_host.game.types import Mode, SessionConfig, SessionError, State
+from firmware_host.game.types import SessionConfig, SessionError, State
 from firmware_host.store import open_store
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from firmware_host.store.failures import is_poison
 from firmware_host.store.keepalive import HEARTBEAT_TTL_S, KeepAlive
 from firmware_host.store.lease import BoardLease, LeaseState, lease_key
+from firmware_host.store.outage.failures import is_poison
 from tests.redis_server import RedisServer, free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]

@@ -72,10 +72,11 @@ def test_a_ghost_on_a_matrix_without_diodes_is_named_and_never_played() -> None:
     from board_io.events import OccupancyChanged
     from board_io.geometry import CellMap
     from firmware_host.game.session import Session
-    from firmware_host.game.types import Mode, SessionConfig
+    from firmware_host.game.types import SessionConfig
     from firmware_host.recognition.health import HealthTracker
     from firmware_host.recognition.health import Wiring as SensorLayout
     from firmware_host.store import open_store
+    from firmware_host.terms.settings import Mode
 
     layout = layout_for("russian")
     cells = CellMap.identity(layout)

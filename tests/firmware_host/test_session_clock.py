@@ -8,9 +8,9 @@ import logging
 import pytest
 
 from engine.pdn import read_games
-from firmware_host.game.types import Command
 from firmware_host.store import open_store
 from firmware_host.store.pdnrender import render_game
+from firmware_host.terms.commands import Command
 from tests.firmware_host.session_harness import Rig
 
 #: One move of the rig: lift (0.1 s), place (0.1 s), let go after settle_ms (0.3 s).

@@ -14,7 +14,7 @@ import pytest
 from engine import Color
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
-from firmware_host.game.types import Mode
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

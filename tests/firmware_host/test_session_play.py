@@ -8,7 +8,7 @@ from board_io.types import Pattern
 from engine import Board
 from engine.types import Color
 from firmware_host.feedback.roles import Role
-from firmware_host.game.types import Mode
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

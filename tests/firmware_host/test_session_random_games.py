@@ -104,7 +104,7 @@ PLAY_GAMES = sample_size(ci=1, full=20)
 @pytest.mark.parametrize("variant", ["english", "international", "russian", "turkish"])
 def test_random_games_against_the_computer(variant: str) -> None:
     from engine.types import Color
-    from firmware_host.game.types import Mode
+    from firmware_host.terms.settings import Mode
 
     for seed in range(PLAY_GAMES):
         rng = random.Random(f"play-{variant}-{seed}")

@@ -8,7 +8,8 @@ from engine import Board
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
 from firmware_host.game.session import Session
-from firmware_host.game.types import Mode, SessionConfig
+from firmware_host.game.types import SessionConfig
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

@@ -7,7 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from engine.types import Color
-from firmware_host.game.types import Mode, State
+from firmware_host.game.types import State
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

@@ -22,11 +22,6 @@ from engine import Board
 from firmware_host.config.buttons import BUTTONS, command_of, names
 from firmware_host.game.session import Session
 from firmware_host.game.types import (
-    Command,
-    CommandName,
-    EngineResult,
-    Mode,
-    Purpose,
     Reevaluate,
     SessionConfig,
     SessionEvent,
@@ -36,6 +31,9 @@ from firmware_host.game.types import (
 )
 from firmware_host.game.view import LAYERS
 from firmware_host.store import open_store
+from firmware_host.terms.commands import Command, CommandName
+from firmware_host.terms.jobs import EngineResult, Purpose
+from firmware_host.terms.settings import Mode
 
 #: One instance of every event type the session handles.
 EXAMPLES: dict[type, Callable[[float], SessionEvent]] = {
@@ -90,7 +88,7 @@ def test_every_timer_and_command_has_a_handler() -> None:
 
 
 def test_every_button_is_a_command() -> None:
-    assert {button.command for button in BUTTONS} <= {name.value for name in CommandName}
+    assert {button.command for button in BUTTONS} <= set(CommandName)
     sided = {button.name for button in BUTTONS if button.side is not None}
     assert sided == {"draw_white", "draw_black", "resign_white", "resign_black"}
     assert all(command_of(name) == (button.command, button.side)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.types import Color
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
-from firmware_host.game.types import Mode
+from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 

@@ -9,8 +9,8 @@ from typing import Any
 import fakeredis
 import pytest
 
-from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
+from firmware_host.terms.commands import Command
 from firmware_host.tournament.pairing import PairingSource, pairing_key, read_pairings
 from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.session_harness import Rig

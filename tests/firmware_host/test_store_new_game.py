@@ -17,7 +17,7 @@ import pytest
 import redis
 
 from firmware_host.store import LocalCopy, RedisStore, Spool
-from firmware_host.store.spool import write_all
+from firmware_host.store.outage.spool import write_all
 from tests.redis_server import RedisServer
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.web.devices import Devices, devices_file
+from firmware_host.web.paired import PairedDevices, devices_file
 
 
 def test_list_and_revoke_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -16,7 +16,7 @@ def test_list_and_revoke_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
     token = tmp_path / "web-token"
     config = tmp_path / "draughtsboard.toml"
     config.write_text(f'[web]\ntoken_file = "{token}"\n')
-    running = Devices(devices_file(token))  # what the web app holds
+    running = PairedDevices(devices_file(token))  # what the web app holds
     ann = running.pair("phone of Ann", now=1_795_977_005.0)
     bob = running.pair("phone of Bob", now=1_795_977_105.0)
     assert main(["web", "--config", str(config), "--devices"]) == 0

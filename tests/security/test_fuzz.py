@@ -22,7 +22,7 @@ import pytest
 import redis
 
 from firmware_host.game.types import SessionEvent
-from firmware_host.remote.commands import CommandReader, commands_key
+from firmware_host.remote.reader import CommandReader, commands_key
 from tests.conftest import sample_size
 from tests.firmware_host.web.harness import WebServer
 from tests.security.hostile import BOARDS, GAMES, dumps, junk, record

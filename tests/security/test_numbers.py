@@ -18,8 +18,8 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from firmware_host.cli import main as cli
-from firmware_host.game.types import Command
 from firmware_host.store import RedisStore
+from firmware_host.terms.commands import Command
 from firmware_host.tournament.export import RoundGame, results_csv
 from firmware_host.tournament.pairing import Pairing
 from firmware_host.tournament.rounds import import_round

@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from firmware_host.game.types import SessionEvent
-from firmware_host.remote.commands import MAX_SKEW, CommandReader, commands_key, parse_command
+from firmware_host.remote.reader import MAX_SKEW, CommandReader, commands_key, parse_command
 
 pytestmark = pytest.mark.redis
 
@@ -51,8 +51,8 @@ def test_the_reader_survives_a_key_of_the_wrong_type(client: redis.Redis,
                 (again if record.getMessage().endswith(" again") else warned).set()
 
     watch = Watch()
-    logging.getLogger("firmware_host.remote.commands").addHandler(watch)
-    caplog.set_level(logging.INFO, "firmware_host.remote.commands")
+    logging.getLogger("firmware_host.remote.reader").addHandler(watch)
+    caplog.set_level(logging.INFO, "firmware_host.remote.reader")
     try:
         with CommandReader(client, "rc1", posted.append, lambda: 0.0).start() as reader:
             assert warned.wait(10), "no line about the key"
@@ -61,7 +61,7 @@ def test_the_reader_survives_a_key_of_the_wrong_type(client: redis.Redis,
             client.xadd(key, {"name": "hint", "time": f"{time.time():.3f}"})
             assert reader.wait_posted(1, 10), "the reader stopped taking commands"
     finally:
-        logging.getLogger("firmware_host.remote.commands").removeHandler(watch)
+        logging.getLogger("firmware_host.remote.reader").removeHandler(watch)
     lines = [r.getMessage() for r in caplog.records if key in r.getMessage()]
     assert lines and "WRONGTYPE" in lines[0] and "unreachable" not in lines[0], lines
     assert len([line for line in lines if "WRONGTYPE" in line]) == 1, lines

@@ -17,11 +17,11 @@ import redis
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from firmware_host.remote.commands import commands_key
+from firmware_host.remote.reader import commands_key
 from firmware_host.store import RedisStore
 from firmware_host.store.keys import AUDIT, HALL
 from firmware_host.web.arbiter import COOKIE, ArbiterKeys, ArbiterSite
-from firmware_host.web.devices import MAX_DEVICES, Devices
+from firmware_host.web.paired import MAX_DEVICES, PairedDevices
 from firmware_host.web.sessions import SESSION_S, ArbiterSessions
 from tests.firmware_host.session_harness import Rig
 from tests.firmware_host.web.harness import TOKEN, BoardRig, WebServer
@@ -81,7 +81,7 @@ def test_a_bearer_token_skips_csrf_only_without_a_cookie(web: WebServer,
 
 
 def test_the_paired_devices_cap_makes_room() -> None:
-    devices = Devices(None)
+    devices = PairedDevices(None)
     cookies = [devices.pair(f"phone {n}", now=float(n)) for n in range(MAX_DEVICES + 1)]
     assert len(devices.list()) == MAX_DEVICES
     assert devices.check(cookies[0]) is None  # the oldest made room

@@ -9,6 +9,6 @@
   logistic loss (pure).
 - :mod:`.render`: ``engine/weights.py`` as text.
 
-``draughtsboard tune selfplay`` and ``draughtsboard tune fit`` (firmware_host/commands/tune.py)
+``draughtsboard tune selfplay`` and ``draughtsboard tune fit`` (firmware_host/cli/tune.py)
 drive them; docs/evaluation.md tells the whole story.
 """

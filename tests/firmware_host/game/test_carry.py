@@ -12,9 +12,9 @@ import fakeredis
 from engine import Board
 from engine.pdn import read_games
 from firmware_host.feedback.roles import Role
-from firmware_host.game.types import Command
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
+from firmware_host.terms.commands import Command
 from firmware_host.tournament.pairing import read_pairings
 from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.session_harness import Rig, hall_board

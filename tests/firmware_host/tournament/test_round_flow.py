@@ -18,7 +18,7 @@ import redis.asyncio
 
 from engine import Board
 from firmware_host.cli import main
-from firmware_host.game.types import Command
+from firmware_host.terms.commands import Command
 from firmware_host.tournament.arbiter import decide_board
 from firmware_host.tournament.rounds import load_round
 from firmware_host.tournament.trf import Entry, read_trf, round_entries

@@ -16,7 +16,7 @@ import fakeredis.aioredis
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from firmware_host.remote.commands import commands_key
+from firmware_host.remote.reader import commands_key
 from firmware_host.store.keys import AUDIT
 from firmware_host.tournament.export import RoundGame, results_csv, round_games, round_trf
 from firmware_host.tournament.pairing import pairing_key, read_pairings

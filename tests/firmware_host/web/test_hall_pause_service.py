@@ -10,7 +10,7 @@ from pathlib import Path
 
 import redis
 
-from firmware_host.remote.commands import commands_key
+from firmware_host.remote.reader import commands_key
 from firmware_host.store.keys import HALL
 from firmware_host.tournament.hall import HallState
 from tests.firmware_host.web.harness import BoardRig

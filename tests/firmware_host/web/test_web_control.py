@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from engine.levels import level
-from firmware_host.remote.commands import commands_key
+from firmware_host.remote.reader import commands_key
 from tests.firmware_host.web.harness import TOKEN, BoardRig, WebServer
 
 pytestmark = pytest.mark.redis

@@ -214,7 +214,7 @@ def test_a_feed_whose_client_stops_reading_is_closed() -> None:
     with its cursor; a feed keeps at most QUEUE messages for a slow client."""
     import asyncio
 
-    from firmware_host.web.hub import QUEUE, Feed
+    from firmware_host.web.fanout import QUEUE, Feed
 
     async def fill() -> Feed:
         feed = Feed(None, {})
@@ -235,7 +235,7 @@ def test_a_round_start_waits_in_a_busy_clients_queue() -> None:
     holds a whole hall's burst), written as the client reads, and the feed stays open."""
     import asyncio
 
-    from firmware_host.web.hub import Feed
+    from firmware_host.web.fanout import Feed
 
     boards = [f"b{n:03d}" for n in range(300)]
 

@@ -16,7 +16,7 @@ from redis.asyncio import Redis
 
 from firmware_host.web.app import Site, WebSettings
 from firmware_host.web.auth import Keys
-from firmware_host.web.hub import Feed
+from firmware_host.web.fanout import Feed
 
 
 def test_a_feed_whose_client_left_before_the_headers_ends_quietly(
@@ -31,7 +31,7 @@ def test_a_feed_whose_client_left_before_the_headers_ends_quietly(
 
     async def run() -> None:
         site = Site(WebSettings(keys=Keys("t" * 32)), Redis(port=1))  # never connected
-        site.hub.open = open_feed  # type: ignore[method-assign]
+        site.fanout.open = open_feed  # type: ignore[method-assign]
         transport = mock.Mock()
         transport.is_closing.return_value = True  # the client has closed its connection
         transport.get_extra_info.return_value = ("127.0.0.1", 40000)

@@ -15,7 +15,7 @@ program wrote one of the board's keys, a command Redis refuses) is logged and se
 
 >>> import fakeredis, tempfile
 >>> from pathlib import Path
->>> from firmware_host.store.spool import SpoolEntry
+>>> from firmware_host.store.outage.spool import SpoolEntry
 >>> client, keys = fakeredis.FakeRedis(), BoardKeys("b")
 >>> entry = SpoolEntry("e1", 1, [{"cmd": "xadd", "args": [keys.game("g"), {"op": "x"}]}])
 >>> replay = SpoolReplay(client, keys, Path(tempfile.mkdtemp()) / "b.rejected.jsonl", "Redis")
@@ -35,10 +35,10 @@ import redis
 
 from firmware_host.digits import whole_number_or
 from firmware_host.store.client import RedisClient, text
-from firmware_host.store.failures import describe_failure, is_poison
 from firmware_host.store.keys import BoardKeys
+from firmware_host.store.outage.failures import describe_failure, is_poison
+from firmware_host.store.outage.spool import SpoolEntry
 from firmware_host.store.replies import stream_entries
-from firmware_host.store.spool import SpoolEntry
 
 __all__ = ["FLUSH_CHUNK", "SpoolReplay"]
 

@@ -1,9 +1,10 @@
 """The ``draughtsboard`` command line: parses arguments and calls one function per subcommand.
 
-Each module of :mod:`firmware_host.commands` is a subcommand with ``add_parser(subparsers)``
-(which sets ``run`` as the parser's default) and ``run(args) -> int``. Modules keep their heavy
-imports inside ``run`` so that ``draughtsboard --help`` and start-up stay fast. An error of the
-project's that a command lets through is one line on stderr and the exit code of the one table,
+Each module of this package but :mod:`~firmware_host.cli.options` (the options several
+subcommands share) is a subcommand with ``add_parser(subparsers)`` (which sets ``run`` as the
+parser's default) and ``run(args) -> int``. Modules keep their heavy imports inside ``run`` so
+that ``draughtsboard --help`` and start-up stay fast. An error of the project's that a command
+lets through is one line on stderr and the exit code of the one table,
 :data:`firmware_host.errors.EXIT_CODES`; anything else is a bug and keeps its traceback.
 """
 
@@ -15,13 +16,16 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from firmware_host import commands
 from firmware_host.errors import ExitCode, exit_code, say
+
+#: The modules of the command line that are no subcommand.
+NOT_SUBCOMMANDS = frozenset({"options", "__main__"})
 
 
 def command_names() -> tuple[str, ...]:
     """The subcommand modules, in alphabetical order."""
-    return tuple(sorted(m.name for m in pkgutil.iter_modules(commands.__path__)))
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__)
+                        if m.name not in NOT_SUBCOMMANDS))
 
 
 def version() -> str:
@@ -43,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"draughtsboard {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in command_names():
-        module = importlib.import_module(f"firmware_host.commands.{name}")
+        module = importlib.import_module(f"{__name__}.{name}")
         module.add_parser(subparsers)
     return parser
 
@@ -63,6 +67,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return say(exc)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,8 @@
 """``draughtsboard run``: the service (or a scripted run on the simulated board).
 
 >>> from firmware_host.cli import build_parser
->>> from firmware_host.config.schema import BOARD_ID, GAME_VARIANT, STORE_URL
+>>> from firmware_host.config.schema import BOARD_ID, STORE_URL
+>>> from firmware_host.terms.settings import GAME_VARIANT
 >>> args = build_parser().parse_args(["run", "--variant", "shashki", "--store", "memory",
 ...                                   "--board-id", "table7"])
 >>> options = options_from_args(args)
@@ -15,16 +16,19 @@ from __future__ import annotations
 
 import argparse
 
-from board_io.registry import SENSOR_BACKEND
+from board_io.registry import LED_BACKEND, SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
-from firmware_host.cli_options import add_language, add_time_control
+from firmware_host.cli.options import add_language, add_settings, setting_overrides
 from firmware_host.config.loader import Config, ConfigError, check_variant
 from firmware_host.config.schema import (
-    GAME_VARIANT,
+    BOARD_ID,
+    BOARD_LANGUAGE,
     LED_BACKENDS,
-    MODES,
     SENSOR_BACKENDS,
+    STORE_GAMES_DIR,
+    STORE_URL,
 )
+from firmware_host.terms.settings import GAME_VARIANT
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,8 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "games. With --sensors sim --script FILE, play a file of timed lift/place/"
                     "press events in virtual time and exit.")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
-    parser.add_argument("--mode", choices=MODES, help="play, record or teach")
-    parser.add_argument("--variant", metavar="NAME", help="rules to play (name or alias)")
+    add_settings(parser)  # --variant, --mode, --level, --touch-move, --time-control
     parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
                         metavar="BACKEND", help="sensor backend: " + ", ".join(SENSOR_BACKENDS)
                         + " (--board is its old name)")
@@ -59,7 +62,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="print every session event to stdout (one JSON object a line)")
     parser.add_argument("--fen", metavar="FEN", help="start new games from this position")
     add_language(parser)
-    add_time_control(parser)
     parser.add_argument("--verbose", action="store_true", help="debug logging")
     parser.set_defaults(run=run)
 
@@ -72,15 +74,13 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
     """
     config = Config.load(args.config) if args.config else Config.from_mapping({})
     config = config.with_overrides({
-        "game.mode": args.mode,
-        "game.variant": args.variant,
-        "board.sensors": args.board,
-        "board.id": args.board_id,
-        "board.leds": args.leds,
-        "store.url": args.store,
-        "store.games_dir": args.games_dir,
-        "clock.time_control": args.time_control,
-        "board.language": args.language,
+        **setting_overrides(args),
+        SENSOR_BACKEND: args.board,
+        BOARD_ID: args.board_id,
+        LED_BACKEND: args.leds,
+        STORE_URL: args.store,
+        STORE_GAMES_DIR: args.games_dir,
+        BOARD_LANGUAGE: args.language,
     })
     check_variant(config[GAME_VARIANT],
                   "command line" if args.variant is not None else config.source)

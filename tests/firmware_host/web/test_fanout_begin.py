@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import redis
 from redis.asyncio import Redis
 
-from firmware_host.web.hub import Hub
+from firmware_host.web.fanout import FanOut
 from tests.redis_server import RedisServer
 from tests.security.records import ROOT, add_event, seed_board
 
@@ -25,7 +25,7 @@ async def _scenario(url: str) -> list[str]:
     seed_board(sync, "b1")
     cursor = sync.xrevrange(f"{ROOT}:b1:events", count=1)[0][0].decode()
     client = Redis.from_url(url)
-    hub = Hub(client, _card, _card, block_ms=200, alive_every_s=0.2)
+    hub = FanOut(client, _card, _card, block_ms=200, alive_every_s=0.2)
     # The reader's first look at the streams waits until the test has written its event:
     # the order a loaded machine can take.
     reached, written = asyncio.Event(), asyncio.Event()

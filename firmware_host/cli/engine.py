@@ -20,6 +20,9 @@ import io
 import logging
 import sys
 
+from firmware_host.cli.options import add_setting
+from firmware_host.terms.settings import ENGINE_LEVEL, phone_settings
+
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``engine``."""
@@ -32,8 +35,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--variant", metavar="NAME", default="normal",
                         help="initial variant: a Hub name (normal, losing) or one of ours "
                              "(default: normal, i.e. international); the GUI may change it")
-    parser.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="N",
-                        help="initial strength, 1-10 (default 10); the GUI may change it")
+    add_setting(parser, phone_settings()[ENGINE_LEVEL.key], default=10,
+                help="initial strength, 1-10; the GUI may change it")
     parser.add_argument("--tt-mb", metavar="MB", type=int, default=16, help="hash table size in MB")
     parser.add_argument("--seed", metavar="N", type=int, default=0,
                         help="seed of the weaker levels' noise")

@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     who = "draughtsboard games"
     try:
         config = Config.load(args.config) if args.config else Config.from_mapping({})
-        config = config.with_overrides({"store.url": args.store, "board.id": args.board_id,
-                                        "store.games_dir": args.games_dir})
+        config = config.with_overrides({STORE_URL: args.store, BOARD_ID: args.board_id,
+                                        STORE_GAMES_DIR: args.games_dir})
         if config[STORE_URL] == "memory":  # no Redis named: the games on this disk
             return _local(Path(config[STORE_GAMES_DIR]), args)
         store = open_store(config[STORE_URL], config[BOARD_ID], background_events=False)

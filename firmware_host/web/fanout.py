@@ -24,7 +24,7 @@ Nothing a client sends and nothing a board writes can stop the reader for the ot
   web app reads), is set aside with one log line and read again once it is well formed, from its
   newest entry; the other boards are read on;
 - any other fault is logged once with its cause and the reader goes on; a reader task that ends
-  anyway is started again and counted (:attr:`Hub.restarts`, in ``/health.json``).
+  anyway is started again and counted (:attr:`FanOut.restarts`, in ``/health.json``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from firmware_host.web.feed import LIVE_EVENTS, Delta, format_cursor, id_key, ss
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.reader import Reader, events_key
 
-__all__ = ["Feed", "Hub"]
+__all__ = ["FanOut", "Feed"]
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +152,7 @@ class Feed:
         self.wake.set()
 
 
-class Hub:
+class FanOut:
     """The one reader of the boards' events and heartbeats, and the open feeds it feeds.
 
     ``card`` and ``panel`` render a board's whole hall card and board panel (HTML) when a batch

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = Config.load(args.config) if args.config else Config.from_mapping({})
-        config = config.with_overrides({"store.url": args.store})
+        config = config.with_overrides({STORE_URL: args.store})
     except ConfigError as exc:
         return _fail(str(exc))
     url = config[STORE_URL]

@@ -4,7 +4,7 @@ The web service adds each command to the board's stream ``draughtsboard:<board>:
 (fields ``name``, and as the command needs them ``side``, ``value``, ``tag``, plus ``time``, the
 Unix time it was sent). :class:`CommandReader` is one named thread doing ``XREAD BLOCK`` on that
 stream; every entry is checked at the edge (:func:`parse_command`) and posted through
-``Controller.post`` as a :class:`~firmware_host.game.types.Command`: the same path as a button
+``Controller.post`` as a :class:`~firmware_host.terms.commands.Command`: the same path as a button
 press, so the same rules apply and the LEDs answer. What the session made of it is published on
 the board's event feed (``settings``, ``command_refused``, ``hint``, ...).
 
@@ -42,11 +42,18 @@ from collections.abc import Callable, Mapping
 
 import redis
 
-from firmware_host.game.settings import HEADER_TAGS, MAX_HEADER_LENGTH
-from firmware_host.game.types import Command, CommandName, SessionEvent
+from firmware_host.game.types import SessionEvent
 from firmware_host.store.client import text
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.replies import newest_id, pairs
+from firmware_host.terms.commands import (
+    HEADER_TAGS,
+    MAX_HEADER_LENGTH,
+    SIDES,
+    Command,
+    CommandName,
+    is_command,
+)
 from firmware_host.tournament.hall import read_hall
 
 __all__ = ["MAX_AGE", "MAX_SKEW", "CommandReader", "commands_key", "decision_id",
@@ -61,8 +68,6 @@ MAX_AGE = 30.0
 MAX_SKEW = 5.0
 #: How long one XREAD waits (ms): bounds how long :meth:`CommandReader.close` takes.
 BLOCK_MS = 250
-#: Entries kept in a command stream (XADD MAXLEN ~).
-STREAM_LENGTH = 1000
 
 Parsed = tuple[str, str | None, str | None, str | None]
 #: An audit entry's id, as a command carries it.
@@ -97,9 +102,9 @@ def parse_command(fields: Mapping[bytes, bytes], now: float) -> Parsed:
         sent = _text(fields, "time")
     except UnicodeDecodeError:
         raise ValueError("a field is not UTF-8") from None
-    if name not in {c.value for c in CommandName}:
+    if not is_command(name):
         raise ValueError(f"unknown command {name!r}")
-    if side not in (None, "white", "black"):
+    if side is not None and side not in SIDES:
         raise ValueError(f"bad side {side!r}")
     if name == CommandName.HEADER.value and tag not in HEADER_TAGS:
         raise ValueError(f"bad tag {tag!r}")

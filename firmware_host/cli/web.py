@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware_host.config.schema import WEB_TOKEN_FILE
+from firmware_host.config.schema import STORE_URL, WEB_LISTEN, WEB_TOKEN_FILE
 from firmware_host.errors import ExitCode
 
 
@@ -30,11 +30,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def _devices(config: object, revoke: str | None) -> int:
     """``--devices`` and ``--revoke``: the paired devices of web.token_file's web app."""
     from firmware_host.config.loader import Config
-    from firmware_host.web.devices import Devices, devices_file
+    from firmware_host.web.paired import PairedDevices, devices_file
 
     if not isinstance(config, Config):
         raise TypeError(f"a Config, not {type(config).__name__}")
-    devices = Devices(devices_file(config[WEB_TOKEN_FILE]))
+    devices = PairedDevices(devices_file(config[WEB_TOKEN_FILE]))
     if revoke is not None:
         if not devices.revoke(revoke):
             print(f"draughtsboard web: no paired device {revoke!r} (see --devices)")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.UNAVAILABLE
 
     config = Config.load(args.config) if args.config else Config.from_mapping({})
-    config = config.with_overrides({"store.url": args.store, "web.listen": args.listen})
+    config = config.with_overrides({STORE_URL: args.store, WEB_LISTEN: args.listen})
     if args.devices or args.revoke is not None:
         try:
             return _devices(config, args.revoke)

@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from firmware_host.web.hub import Hub
+from firmware_host.web.fanout import FanOut
 
 
 async def _card(board: str) -> str:
@@ -20,7 +20,7 @@ async def _card(board: str) -> str:
 def test_a_fault_of_the_reader_is_logged_once_and_the_reader_goes_on(
         caplog: pytest.LogCaptureFixture) -> None:
     async def scenario() -> tuple[int, int, bool]:
-        hub = Hub(object(), _card, _card)  # type: ignore[arg-type]
+        hub = FanOut(object(), _card, _card)  # type: ignore[arg-type]
         again = asyncio.Event()
         calls = [0]
 
@@ -42,7 +42,7 @@ def test_a_fault_of_the_reader_is_logged_once_and_the_reader_goes_on(
             await hub.close()
         return hub.faults, hub.restarts, alive
 
-    caplog.set_level(logging.WARNING, "firmware_host.web.hub")
+    caplog.set_level(logging.WARNING, "firmware_host.web.fanout")
     faults, restarts, alive = asyncio.run(scenario())
     assert faults == 3 and restarts == 0 and alive
     lines = [r for r in caplog.records if "OverflowError" in r.getMessage()]
@@ -51,7 +51,7 @@ def test_a_fault_of_the_reader_is_logged_once_and_the_reader_goes_on(
 
 def test_a_reader_task_that_ends_is_started_again_and_counted() -> None:
     async def scenario() -> tuple[int, int]:
-        hub = Hub(object(), _card, _card)  # type: ignore[arg-type]
+        hub = FanOut(object(), _card, _card)  # type: ignore[arg-type]
         started = [0]
         running = asyncio.Event()
 
@@ -71,4 +71,4 @@ def test_a_reader_task_that_ends_is_started_again_and_counted() -> None:
 
     started, restarts = asyncio.run(scenario())
     assert (started, restarts) == (2, 1)
-    assert Hub(object(), _card, _card).health()["restarts"] == 0  # type: ignore[arg-type]
+    assert FanOut(object(), _card, _card).health()["restarts"] == 0  # type: ignore[arg-type]

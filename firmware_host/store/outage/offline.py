@@ -7,7 +7,7 @@ the local copy's record brought up to date by the spooled operations it does not
 
 >>> import tempfile
 >>> from pathlib import Path
->>> from firmware_host.store.spool import Spool
+>>> from firmware_host.store.outage.spool import Spool
 >>> spool = Spool(Path(tempfile.mkdtemp()) / "b.jsonl")
 >>> keys = BoardKeys("b")
 >>> spool.append([{"cmd": "set", "args": [keys.session, '{"game_id": "g1"}']}])
@@ -21,10 +21,10 @@ import logging
 
 from firmware_host.digits import whole_number_or
 from firmware_host.store.keys import BoardKeys
-from firmware_host.store.local import LocalCopy
+from firmware_host.store.outage.local import LocalCopy
+from firmware_host.store.outage.spool import Spool
 from firmware_host.store.reading import parse_session
 from firmware_host.store.records import GameRecord, RecordError, Session, apply_op
-from firmware_host.store.spool import Spool
 
 __all__ = ["offline_game", "offline_session"]
 

@@ -6,7 +6,7 @@ survives a restart and ``draughtsboard web --devices`` / ``--revoke ID`` see and
 the running web app checks (it reads the file again when it changes). Revoking a device ends
 its control at its next request; the other devices keep theirs.
 
->>> devices = Devices(None)
+>>> devices = PairedDevices(None)
 >>> cookie = devices.pair("phone of Ann", now=0.0)
 >>> [d.label for d in devices.list()], devices.check(cookie) == cookie.split(".")[0]
 (['phone of Ann'], True)
@@ -28,11 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MAX_DEVICES", "Device", "Devices", "cookie_holder", "device_name", "devices_file"]
+__all__ = ["MAX_DEVICES", "Device", "PairedDevices", "cookie_holder", "device_name", "devices_file"]
 
 log = logging.getLogger(__name__)
 
-#: Devices paired at once at most (pairing one more revokes the one paired longest ago).
+#: PairedDevices paired at once at most (pairing one more revokes the one paired longest ago).
 MAX_DEVICES = 200
 _ID = re.compile(r"[0-9a-f]{8}")
 
@@ -121,7 +121,7 @@ def _label(text: str) -> str:
     return cleaned[:80] or "a device"
 
 
-class Devices:
+class PairedDevices:
     """The paired devices, in ``path`` (None: in memory only, for tests and a one-off run)."""
 
     def __init__(self, path: Path | None) -> None:

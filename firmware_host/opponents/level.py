@@ -1,12 +1,18 @@
-"""Setting the built-in engine's level from the remote (from the next new game on)."""
+"""Setting the built-in engine's level from the phone (from the next new game on).
+
+The session calls the hook once a new game starts with a level the phone chose
+(:mod:`firmware_host.game.settings`); :func:`firmware_host.app.service.build_service` makes it
+for the engine worker it wires.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from engine.levels import level, limit_for_level
 from engine.search import Limit
 from firmware_host.config import Config
 from firmware_host.config.schema import ENGINE_DEPTH, ENGINE_MOVETIME_MS
-from firmware_host.game.settings import LevelHook
 from firmware_host.opponents.opponent import BuiltinOpponent
 from firmware_host.opponents.worker import EngineWorker
 
@@ -14,7 +20,7 @@ __all__ = ["level_hook"]
 
 
 def level_hook(config: Config, worker: EngineWorker | None, virtual_depth: int | None
-               ) -> LevelHook | None:
+               ) -> Callable[[int], None] | None:
     """What sets the level of ``worker``'s built-in engine, or None (no engine, a Hub engine).
 
     ``virtual_depth``: in virtual time, the depth searched when nothing else caps it.

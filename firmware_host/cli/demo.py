@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from firmware_host.cli_options import add_language, add_time_control
+from firmware_host.cli.options import add_language, add_setting
 from firmware_host.opponents.arguments import add_hub_arguments
+from firmware_host.terms.settings import CLOCK_TIME_CONTROL, ENGINE_LEVEL, phone_settings
 
 #: The single demo's length when ``--moves`` is not given.
 DEMO_PLIES = 20
@@ -42,9 +43,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="stop after N plies (half-moves) or at game over (default 20); "
                              "with --hall a game longer than N plies is left for a new one "
                              f"(default {HALL_PLIES})")
-    parser.add_argument("--level", type=int, choices=range(1, 11), metavar="N",
-                        help="the computer's strength, 1-10 (default 3; with --hall: 1, 2 and "
-                             "3 in turn)")
+    add_setting(parser, phone_settings()[ENGINE_LEVEL.key],
+                help="the computer's strength, 1-10 (default 3; with --hall: 1, 2 and 3 in "
+                     "turn)")
     parser.add_argument("--seed", type=int, default=1, metavar="N",
                         help="seed of the simulated player's choices (default 1)")
     parser.add_argument("--fast", action="store_true",
@@ -55,7 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                              "~/.local/share/draughtsboard/games, $XDG_DATA_HOME/draughtsboard/"
                              "games where that is set; with --hall: a temporary directory "
                              "removed at the stop)")
-    add_time_control(parser)
+    add_setting(parser, phone_settings()[CLOCK_TIME_CONTROL.key])
     add_language(parser, default="en")
     parser.add_argument("--hall", type=_positive, metavar="N",
                         help="N simulated boards playing, and the web app serving their hall "

@@ -9,7 +9,7 @@ import asyncio
 
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from firmware_host.web.hub import Hub
+from firmware_host.web.fanout import FanOut
 
 
 class SwallowingRedis:
@@ -81,7 +81,7 @@ async def _card(board: str) -> str:
 def test_close_ends_the_reader_even_when_the_cancel_becomes_a_redis_error() -> None:
     async def scenario() -> tuple[bool, int]:
         client = SwallowingRedis()
-        hub = Hub(client, _card, _card, block_ms=50, alive_every_s=0.05)  # type: ignore[arg-type]
+        hub = FanOut(client, _card, _card, block_ms=50, alive_every_s=0.05)  # type: ignore[arg-type]
         hub._start()
         await client.reading.wait()  # the reader is in its blocking read
         closing = asyncio.create_task(hub.close())

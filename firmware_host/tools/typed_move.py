@@ -13,7 +13,7 @@ piece, where the piece can go), never a position string.
 >>> parse_typed(Board("russian"), "c5-b4")
 Traceback (most recent call last):
 ...
-firmware_host.tools.typed.TypedMoveError: there is no piece on c5
+firmware_host.tools.typed_move.TypedMoveError: there is no piece on c5
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def square_from_text(variant: Variant, text: str, tr: Translator = ENGLISH) -> S
     >>> square_from_text(v, "b1")
     Traceback (most recent call last):
     ...
-    firmware_host.tools.typed.TypedMoveError: b1 is a light square: pieces stand on the dark ones
+    firmware_host.tools.typed_move.TypedMoveError: b1 is a light square: pieces stand on the ...
 
     Raises:
         TypedMoveError: no such square (the message says which names the board has).

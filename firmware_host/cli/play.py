@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from firmware_host.cli_options import add_language, add_time_control
+from firmware_host.cli.options import add_language, add_settings, setting_overrides
 from firmware_host.config import places
-from firmware_host.config.schema import GAME_VARIANT, MODES, SIDES, STORE_GAMES_DIR
+from firmware_host.config.schema import BOARD_LANGUAGE, GAME_HUMAN_SIDE, STORE_GAMES_DIR
+from firmware_host.terms.commands import SIDES
+from firmware_host.terms.settings import ENGINE_LEVEL, GAME_VARIANT
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,16 +23,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "'help', 'quit'. Typed moves become lifts and placements, so the whole "
                     "board pipeline runs. docs/players.md.")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
-    parser.add_argument("--variant", metavar="NAME", help="rules to play (name or alias)")
-    parser.add_argument("--mode", choices=MODES, help="play (default), teach or record")
+    add_settings(parser, defaults={ENGINE_LEVEL.key: 3})  # --variant, --mode, --level, ...
     parser.add_argument("--side", choices=SIDES, help="the side you play")
-    parser.add_argument("--level", type=int, default=3, choices=range(1, 11), metavar="N",
-                        help="the computer's strength, 1-10 (default 3)")
-    parser.add_argument("--touch-move", choices=("strict", "off", "auto"),
-                        help="touch-move rule (auto: strict in record mode only)")
     parser.add_argument("--fen", metavar="FEN", help="start from this position")
     add_language(parser)
-    add_time_control(parser)
     parser.add_argument("--games-dir", metavar="DIR",
                         help="write the games' PDN files here (default: store.games_dir of "
                              "--config, else ~/.local/share/draughtsboard/games, "
@@ -51,11 +47,8 @@ def run(args: argparse.Namespace) -> int:
 
     config = Config.load(args.config) if args.config else Config.from_mapping(
         {"store": {"url": "memory"}})
-    config = config.with_overrides({
-        "game.variant": args.variant, "game.mode": args.mode, "game.human_side": args.side,
-        "game.touch_move": args.touch_move, "clock.time_control": args.time_control,
-        "board.language": args.language,
-    })
+    config = config.with_overrides({**setting_overrides(args), GAME_HUMAN_SIDE: args.side,
+                                    BOARD_LANGUAGE: args.language})
     check_variant(config[GAME_VARIANT],
                   "command line" if args.variant is not None else config.source)
     from firmware_host.app.logsetup import configure
@@ -65,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     games_dir = None
     if not args.no_save:  # the user's own games directory unless the config or --games-dir say
         games_dir = str(places.check_writable(args.games_dir or config[STORE_GAMES_DIR],
-                                              "store.games_dir", "--games-dir"))
+                                              STORE_GAMES_DIR.path, "--games-dir"))
     options = PlayOptions(config=config, fen=args.fen, auto_execute=args.auto_execute,
                           colour=not args.no_colour and sys.stdout.isatty(),
                           virtual_time=args.virtual_time, level=args.level,

@@ -29,11 +29,11 @@ from typing import cast
 
 from firmware_host.store.client import Command, RedisClient, run
 from firmware_host.store.errors import StoreUnavailable
-from firmware_host.store.failures import FAILURES, describe_failure
-from firmware_host.store.flush import SpoolReplay
 from firmware_host.store.keys import BoardKeys
-from firmware_host.store.replicas import ReplicatedClient, run_confirmed
-from firmware_host.store.spool import Spool
+from firmware_host.store.outage.failures import FAILURES, describe_failure
+from firmware_host.store.outage.flush import SpoolReplay
+from firmware_host.store.outage.replicas import ReplicatedClient, run_confirmed
+from firmware_host.store.outage.spool import Spool
 
 __all__ = ["RETRY_SECONDS", "Outage"]
 

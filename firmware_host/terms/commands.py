@@ -1,0 +1,107 @@
+"""The board's commands: their names and the message that carries one, said once.
+
+A command is a request to a board's session: a button, a line of the terminal, an entry of the
+board's command stream in Redis (written by the web app's control and the arbiter's console,
+read by :mod:`firmware_host.remote.reader`). :class:`CommandName` names them; each of the
+phone's settings (:mod:`firmware_host.terms.settings`) is a command of its own name, with its
+value; :func:`is_command` knows both. A :class:`Command` is the message: the name, and as the
+command needs them its ``side``, ``value``, ``tag`` and the arbiter's decision ``id``.
+
+>>> is_command("hint"), is_command("level"), is_command("format")
+(True, True, False)
+>>> Command("header", at=1.0, tag="White", value="Ann").tag in HEADER_TAGS
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from firmware_host.terms.settings import setting
+
+__all__ = ["HEADER_TAGS", "MAX_HEADER_LENGTH", "SIDES", "STREAM_LENGTH", "Command",
+           "CommandName", "is_command"]
+
+#: The PDN tags a ``header`` command may set, and the longest value a command's field carries.
+HEADER_TAGS = frozenset({"White", "Black", "Event", "Site", "Round"})
+MAX_HEADER_LENGTH = 80
+#: The sides a command names (a draw offer, a resignation, time given).
+SIDES = ("white", "black")
+#: Entries kept in a board's command stream (XADD MAXLEN ~): every writer caps it so.
+STREAM_LENGTH = 1000
+
+
+class CommandName(Enum):
+    """Requests from the buttons, the CLI or the web (the button names are the same); the phone's
+    settings are commands too, named by :mod:`firmware_host.terms.settings`."""
+
+    ADJUST = "adjust"
+    DONE = "done"
+    HINT = "hint"
+    TAKEBACK = "takeback"
+    NEWGAME = "newgame"
+    RESIGN = "resign"
+    DRAW = "draw"
+    #: A PDN tag of the current game (``tag``, ``value``): players' names, event, round.
+    HEADER = "header"
+    #: The arbiter's: hold this board's clock, and release it (the hold, and a corrected
+    #: position's once it is set up); give a ``side`` ``value`` seconds more.
+    PAUSE = "pause"
+    RESUME = "resume"
+    ADD_TIME = "add_time"
+    #: The hall's pause (``value`` ``pause`` or ``resume``): every clock of the hall held, a
+    #: state kept in Redis that a board reads as it starts (firmware_host/tournament/hall.py).
+    HALL = "hall"
+    #: The clock button (firmware_host/config/buttons.py): the player who just moved switches
+    #: the clock.
+    CLOCK = "clock"
+    #: The arbiter's: end the game in play with ``value`` ``white``, ``black`` (the winner) or
+    #: ``draw`` (termination ``adjudication``).
+    ADJUDICATE = "adjudicate"
+    #: The arbiter's: the finished game's result was wrong (``value`` as for ``adjudicate``).
+    #: Both take the arbiter's reason in ``tag``: a comment of the game's PDN.
+    CORRECT_RESULT = "correct_result"
+    #: The arbiter's: the game is taken back to before ply N and the right move played there
+    #: (``value`` ``"N MOVE [RESULT]"``, e.g. ``"7 33-28"``; ``tag`` the reason; a finished
+    #: game's ``RESULT``: ``keep`` (the default), ``withdraw``, ``white``, ``black``, ``draw``):
+    #: firmware_host/game/correction.py. The board then guides the players to set up the
+    #: corrected position; its clock stays held until it is set up and released.
+    CORRECT_MOVE = "correct_move"
+    #: The arbiter's: the game ``value`` (``"<board>/<game id>"``) of a board that failed
+    #: goes on here, a spare board whose game has not begun: its moves, names and clock
+    #: (held), the players guided to set up its position (firmware_host/game/carry.py).
+    CARRY = "carry"
+    #: The arbiter's: round ``value`` starts now. The game waiting at the start takes its
+    #: pairing (the players' names) and its clock starts again, full (firmware_host/game/
+    #: timekeeper.py); refused once the game has begun or when no pairing of that round waits.
+    START_ROUND = "start_round"
+
+
+def is_command(name: str) -> bool:
+    """Whether ``name`` is a command a board carries out: a :class:`CommandName` or a phone
+    setting."""
+    return name in _NAMES or setting(name) is not None
+
+
+_NAMES = frozenset(name.value for name in CommandName)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A request from a button, the CLI or the web; ``side`` names who resigns or offers a
+    draw in record mode.
+
+    ``name`` is kept as given: an unknown one is refused with ``command_refused``.
+    """
+
+    name: str
+    at: float
+    side: str | None = None
+    #: The setting's or the tag's value (settings and ``header``).
+    value: str | None = None
+    #: The PDN tag of a ``header`` command.
+    tag: str | None = None
+    #: The arbiter's decision this command carries out (its audit entry's id): the board
+    #: answers it with an ``answer`` event (done, or refused and why).
+    id: str | None = None
