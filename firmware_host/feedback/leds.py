@@ -3,9 +3,9 @@
 A frame maps squares to the :class:`~firmware_host.feedback.roles.Role` that lights them (the
 table of roles, their patterns and colours: :mod:`firmware_host.feedback.roles`). It is built
 from *layers*: a role and the squares it lights. When two layers claim one square, the role
-ranked first in :data:`PRIORITY` wins, so a correction always shows over a hint, a capture still
-to remove over the path, and so on. :func:`leds` turns a frame into board_io's patterns and
-colours.
+of the lowest rank wins (:attr:`~firmware_host.feedback.roles.Light.rank`), so a correction
+always shows over a hint, a capture still to remove over the path, and so on. :func:`leds`
+turns a frame into board_io's patterns and colours.
 
 >>> frame = build([(Role.FROM, [21]), (Role.TO, [17])])
 >>> sorted((sq, role.name) for sq, role in frame.items())
@@ -15,20 +15,13 @@ colours.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import MappingProxyType
 
 from board_io.types import Led
 from engine.types import Move, Square
-from firmware_host.feedback.roles import Light, Role, by_rank
+from firmware_host.feedback.roles import Light, Role
 
 Layer = tuple[Role, Iterable[Square]]
 Frame = Mapping[Square, Role]
-
-#: Which role shows when several claim a square: first wins (the roles' ranks). Corrections
-#: matter most (the board is wrong), then what the player must do now, then advice.
-PRIORITY: tuple[Role, ...] = tuple(Role(light.word) for light in by_rank())
-
-_RANK: Mapping[Role, int] = MappingProxyType({role: i for i, role in enumerate(PRIORITY)})
 
 
 def leds(frame: Mapping[Square, Light]) -> dict[Square, Led]:
@@ -41,7 +34,9 @@ def leds(frame: Mapping[Square, Light]) -> dict[Square, Led]:
 
 
 def build(layers: Iterable[Layer]) -> dict[Square, Role]:
-    """Merge layers into one frame, the highest-priority role winning on each square.
+    """Merge layers into one frame, the role of the lowest rank winning on each square
+    (corrections matter most, the board being wrong, then what the player must do now, then
+    advice).
 
     >>> build([(Role.HINT, [3]), (Role.MISSING, [3])])[3].name
     'MISSING'
@@ -50,7 +45,7 @@ def build(layers: Iterable[Layer]) -> dict[Square, Role]:
     for role, squares in layers:
         for square in squares:
             current = chosen.get(square)
-            if current is None or _RANK[role] < _RANK[current]:
+            if current is None or role.rank < current.rank:
                 chosen[square] = role
     return dict(sorted(chosen.items()))
 

@@ -10,6 +10,7 @@ A still picture cannot blink: every blinking light is drawn lit.
 
 >>> from board_io.types import Reading
 >>> from engine.variant import find_variant
+>>> from firmware_host.feedback.roles import Role
 >>> text = draw(find_variant("russian"), {21: Reading.WHITE}, {21: Role.FROM, 17: Role.TO},
 ...             colour=False)
 >>> print(text.splitlines()[5])
@@ -28,7 +29,7 @@ from types import MappingProxyType
 
 from board_io.types import Reading, Square
 from engine.variant import Variant
-from firmware_host.feedback.roles import Light, Role
+from firmware_host.feedback.roles import Light, lights
 from firmware_host.i18n import ENGLISH, Translator
 
 __all__ = ["draw", "number_key"]
@@ -38,8 +39,6 @@ _PIECES: Mapping[Reading, str] = MappingProxyType({
     Reading.EMPTY: " ", Reading.OCCUPIED: "?", Reading.WHITE: "○", Reading.BLACK: "●",
     Reading.WHITE_KING: "◎", Reading.BLACK_KING: "◉",
 })
-#: The legend names the kinds on show in the table's order (docs/players.md).
-_ORDER: Mapping[Light, int] = MappingProxyType({role: i for i, role in enumerate(Role)})
 _RESET = "\x1b[0m"
 _DARK = "\x1b[48;2;90;60;40m\x1b[97m"
 _LIGHT = "\x1b[48;2;230;210;170m"
@@ -111,7 +110,9 @@ def draw(variant: Variant, pieces: Mapping[Square, Reading], leds: Mapping[Squar
                      for i, line in enumerate(lines)]
         else:
             lines += ["", "  " + tr.gettext("square numbers:"), *numbers]
-    shown = sorted(set(leds.values()), key=lambda light: _ORDER.get(light, len(_ORDER)))
+    table = lights()  # the legend names the kinds on show in the table's order
+    shown = sorted(set(leds.values()),
+                   key=lambda light: table.index(light) if light in table else len(table))
     if shown:
         head = "  " + tr.gettext("lights:") + " "
         lines += _wrap(head, [tr.gettext(light.legend) for light in shown], columns)

@@ -32,13 +32,11 @@ from html import escape
 from engine import Board
 from engine.types import WHITE
 from engine.variant import Variant
-from firmware_host.feedback.roles import Role
+from firmware_host.feedback.roles import ring_colours
 from firmware_host.store.records import MoveRecord
 
-__all__ = ["PIECE_COLOURS", "ROLE_COLOURS", "board_svg"]
+__all__ = ["PIECE_COLOURS", "board_svg"]
 
-#: LED role -> ring colour (the role's colour as a screen shows it).
-ROLE_COLOURS: Mapping[str, str] = {role.word: role.colour.screen for role in Role}
 #: (fill, edge) of a white and a black piece (the page's script draws them the same).
 PIECE_COLOURS: Mapping[str, tuple[str, str]] = {"white": ("#fafafa", "#555"),
                                                 "black": ("#1c1c1c", "#999")}
@@ -48,13 +46,15 @@ LIGHT, DARK, LAST, LABEL = "#f0d9b5", "#8b5a2b", "#3a7bd5", "#f3e3c7"
 def board_svg(board: Board, last: MoveRecord | None = None,
               leds: Mapping[str, tuple[str, str]] | None = None, size: int = 400,
               label: str = "", flip: bool | None = None,
-              rings: Mapping[str, str] = ROLE_COLOURS) -> str:
+              rings: Mapping[str, str] | None = None) -> str:
     """The SVG of ``board`` with the last move outlined and the LED roles ringed.
 
     ``flip``: None draws both sides' labels for the page to choose (its stylesheet shows
     ``lab-n`` unless the page is flipped); True or False draws a standalone image from Black's or
-    White's side. ``rings``: the ring colour of each kind of light (the table of roles').
+    White's side. ``rings``: the ring colour of each kind of light (default: the table of
+    lights', :func:`~firmware_host.feedback.roles.ring_colours`).
     """
+    rings = ring_colours() if rings is None else rings
     variant = board.variant
     rows, cols = variant.rows, variant.cols
     cell = size / max(rows, cols)

@@ -1,7 +1,7 @@
 """The board page's key to its lights: what each ring lit on the diagram asks of the player.
 
-The diagram draws the board's LED frame as coloured rings (:data:`~firmware_host.web.diagram.
-ROLE_COLOURS`); the key under "The board says" names the kinds lit now, in the order of the
+The diagram draws the board's LED frame as coloured rings (:func:`~firmware_host.feedback.
+roles.ring_colours`); the key under "The board says" names the kinds lit now, in the order of the
 table of roles (:mod:`firmware_host.feedback.roles`, docs/players.md), each once, in the
 viewer's language (the page script redraws it as the frame changes).
 
@@ -17,15 +17,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from firmware_host.feedback import roles
-from firmware_host.feedback.roles import Role
 
-__all__ = ["LIGHT_WORDS", "Light", "lit", "words_json"]
+__all__ = ["Light", "light_words", "lit", "words_json"]
 
-#: What each kind of light asks for, as the key says it, in the table's order.
-LIGHT_WORDS: Mapping[str, str] = MappingProxyType({role.word: role.key for role in Role})
+
+def light_words(kinds: Iterable[roles.Light] | None = None) -> dict[str, str]:
+    """What each kind of light asks for, as the key says it, in the table's order (default:
+    :func:`~firmware_host.feedback.roles.lights`).
+
+    >>> light_words()["remove"]
+    'a captured piece to take off'
+    """
+    return {kind.word: kind.key for kind in (roles.lights() if kinds is None else kinds)}
 
 
 @dataclass(frozen=True)
@@ -38,16 +43,17 @@ class Light:
 
 
 def lit(leds: Mapping[str, tuple[str, str]],
-        kinds: Iterable[roles.Light] = Role) -> list[Light]:
+        kinds: Iterable[roles.Light] | None = None) -> list[Light]:
     """The key's entries for a frame (square -> (pattern, role)): each kind lit, once, in the
-    order of ``kinds`` (the table of roles)."""
+    order of ``kinds`` (default: the table of lights)."""
     shown = {role for pattern, role in leds.values() if pattern != "off"}
-    return [Light(kind.word, kind.colour.screen, kind.key) for kind in kinds
-            if kind.word in shown]
+    return [Light(kind.word, kind.colour.screen, kind.key)
+            for kind in (roles.lights() if kinds is None else kinds) if kind.word in shown]
 
 
-def words_json(kinds: Iterable[roles.Light] = Role) -> str:
-    """``[role, colour, English words]`` of every kind in the key's order, for the page script
-    that redraws the key."""
-    return json.dumps([[kind.word, kind.colour.screen, kind.key] for kind in kinds],
+def words_json(kinds: Iterable[roles.Light] | None = None) -> str:
+    """``[role, colour, English words]`` of every kind in the key's order (default: the table
+    of lights), for the page script that redraws the key."""
+    return json.dumps([[kind.word, kind.colour.screen, kind.key]
+                       for kind in (roles.lights() if kinds is None else kinds)],
                       separators=(",", ":"))

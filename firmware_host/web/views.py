@@ -38,7 +38,7 @@ from firmware_host.web.arbiter_words import TERMINATIONS
 from firmware_host.web.archive import Summary
 from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
-from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
+from firmware_host.web.lights import light_words, lit, words_json
 from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
 from firmware_host.web.reader import BoardView
 
@@ -235,7 +235,7 @@ NO_GAME = N_("no game yet")
 #: The words the page script writes itself (app.js), besides those of the live card and panel.
 SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
                 N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
-                *RESULT_WORDS.values(), *LIGHT_WORDS.values(), *TERMINATIONS.values(),
+                *RESULT_WORDS.values(), *TERMINATIONS.values(),
                 *WORDS["mode"].values(), *VARIANT_WORDS.values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
 LIVE_TEMPLATES = ("card.html", "panel.html", "clocks.html")
@@ -288,7 +288,8 @@ class Views:
                                 full_moves=full_moves, rings=rings_json(), **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock
-        self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS)
+        self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS,
+                           *light_words().values())
 
     def page(self, name: str, tr: Translator = ENGLISH, **context: object) -> str:
         """A whole page, in the viewer's language ``tr`` (its words: ``_("...")``; the

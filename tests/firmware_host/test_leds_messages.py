@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 from types import SimpleNamespace
 
 import pytest
 
 from board_io.types import Pattern
 from firmware_host.feedback import leds
-from firmware_host.feedback.roles import Role
+from firmware_host.feedback.roles import Role, by_rank
 from firmware_host.feedback.texts import TEMPLATES, render
 
 
 def test_every_role_has_a_priority() -> None:
-    assert set(leds.PRIORITY) == set(Role) and len(leds.PRIORITY) == len(Role)
     assert len({role.rank for role in Role}) == len(Role)  # no two roles tie on a square
+    for low, high in itertools.pairwise(by_rank()):  # the lower rank shows on a square
+        assert leds.build([(high, [0]), (low, [0])])[0] is low
+        assert leds.build([(low, [0]), (high, [0])])[0] is low
 
 
 @pytest.mark.parametrize(("role", "pattern"), [
