@@ -6,7 +6,8 @@
 - the Redis keyspace is spelled in one module, ``firmware_host/store/keys.py``;
 - a configuration value is read through its option (``config[STORE_URL]``), not a dotted string,
   and a key's dotted path is spelled only where the key is declared;
-- a long module is a prompt to look for a second concept (a warning, never a limit).
+- a long module is a prompt to look for a second concept (a warning, never a limit);
+- the tests mirror the house: ``tests/<package>/<sub-package>/test_<...>.py``.
 """
 
 from __future__ import annotations
@@ -118,3 +119,17 @@ def test_a_configuration_key_is_spelled_where_it_is_declared() -> None:
              for node in _strings(ast.parse(path.read_text(encoding="utf-8")))
              if node.value in paths]
     assert found == []
+
+
+@pytest.mark.parametrize("package", ["engine", "board_io", "firmware_host"])
+def test_the_tests_mirror_the_packages(package: str) -> None:
+    """Every folder of a package's tests is a sub-package of that package, and the tests of a
+    sub-package are in its folder: firmware_host's own floor holds helpers, no test module."""
+    tests = ROOT / "tests" / package
+    folders = {path.parent for path in tests.rglob("test_*.py")}
+    assert folders, package
+    strays = [str(folder.relative_to(ROOT)) for folder in folders
+              if not (ROOT / package / folder.relative_to(tests) / "__init__.py").is_file()]
+    assert strays == []
+    if package == "firmware_host":
+        assert sorted(path.name for path in tests.glob("test_*.py")) == []

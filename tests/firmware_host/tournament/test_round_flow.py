@@ -23,7 +23,7 @@ from firmware_host.tournament.arbiter import decide_board
 from firmware_host.tournament.rounds import load_round
 from firmware_host.tournament.trf import Entry, read_trf, round_entries
 from tests.firmware_host.session_harness import Rig, hall_board
-from tests.firmware_host.test_clock_pdn_readers import MOVES, py_draughts_replay
+from tests.firmware_host.store.test_pdnrender_readers import MOVES, py_draughts_replay
 from tests.redis_server import RedisServer
 
 SWISS = (Path(__file__).parent / "swiss-round-3.trf").read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ from firmware_host.config.loader import Config, ConfigError, redact_url
 from firmware_host.config.schema import ENGINE_HUB_COMMAND, STORE_URL, TIMING_SETTLE_MS
 from firmware_host.store.urls import store_url_problem
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def write(tmp_path: Path, text: str) -> Path:

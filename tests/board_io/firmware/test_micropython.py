@@ -34,7 +34,7 @@ from board_io.serial.framing import FrameDecoder, crc16, encode_frame
 from board_io.types import Led, Pattern
 
 HERE = Path(__file__).resolve().parent / "micropython"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NPM_MJS = (ROOT / ".ci" / "micropython" / "node_modules" / "@micropython"
            / "micropython-webassembly-pyscript" / "micropython.mjs")
 BOARD = {1, 2, 5, 9, 14, 20, 31}  # closed cells of the session's 8x4 matrix

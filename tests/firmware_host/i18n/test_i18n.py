@@ -22,7 +22,7 @@ from tests.firmware_host.session_harness import Rig
 
 babel = pytest.importorskip("babel")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LANGS = translated_languages()
 
 

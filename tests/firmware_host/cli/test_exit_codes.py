@@ -22,7 +22,7 @@ from firmware_host.cli import firmware
 from firmware_host.errors import EXIT_CODES, ExitCode, exit_codes_table
 from tests.redis_server import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BAD = "chess"  # no variant of the board's
 
 #: Each command with a bad value: what it is given, the exit code the table says.

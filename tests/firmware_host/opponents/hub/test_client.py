@@ -30,7 +30,7 @@ from firmware_host.opponents.hub.process import HubProcess
 from firmware_host.opponents.hub.protocol import Level, SearchInfo
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent
 
-MOCK = str(Path(__file__).with_name("mock_hub_engine.py"))
+MOCK = str(Path(__file__).resolve().parents[2] / "mock_hub_engine.py")
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 HANDSHAKE: list[list[Any]] = [

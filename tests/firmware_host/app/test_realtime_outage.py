@@ -18,11 +18,11 @@ import pytest
 import redis
 
 from firmware_host.store import RedisStore
-from tests.firmware_host.recorded_runs import write_config
-from tests.firmware_host.test_realtime_kills import (
+from tests.firmware_host.app.test_realtime_kills import (
     random_game,
     write_script,
 )
+from tests.firmware_host.recorded_runs import write_config
 from tests.redis_server import RedisServer
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]

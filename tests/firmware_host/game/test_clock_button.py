@@ -1,6 +1,6 @@
 """The clock button: on a board that has one, the player who just moved presses it to switch
 the clock; pressed when it is not the mover's to press, it does nothing and says why. Without
-one, the move let go switches the clock (tests/firmware_host/test_session_clock.py)."""
+one, the move let go switches the clock (tests/firmware_host/game/test_session_clock.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import pytest
 from engine.pdn import read_games
 from firmware_host.store.pdnrender import render_game
 from firmware_host.terms.commands import Command
-from tests.firmware_host.test_correct_move import played
+from tests.firmware_host.game.test_correction import played
 
 
 def test_a_draw_is_one_press_no_more() -> None:

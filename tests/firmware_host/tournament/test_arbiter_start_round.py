@@ -15,7 +15,7 @@ from firmware_host.tournament.pairing import read_pairings
 from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.arbiter_hall import Hall
 from tests.firmware_host.session_harness import Rig
-from tests.firmware_host.test_arbiter import KEYS, run
+from tests.firmware_host.tournament.test_arbiter import KEYS, run
 
 BEARER = {"Authorization": f"Bearer {KEYS.token}"}
 ROUND_3 = ("board,white,black,round,event\n"

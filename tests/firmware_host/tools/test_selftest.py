@@ -22,7 +22,7 @@ from firmware_host.cli import main
 from firmware_host.recognition.layout import layout_for
 from firmware_host.tools.calibrate import OpenBoard, Wait, WaitFactory
 from firmware_host.tools.selftest import SelftestOptions, run_selftest, selftest
-from tests.firmware_host.test_calibrate import run_until_then_interrupt
+from tests.firmware_host.tools.test_calibrate import run_until_then_interrupt
 
 
 class Builder:

@@ -18,7 +18,7 @@ from firmware_host.config.loader import Config
 from firmware_host.terms.commands import Command
 from firmware_host.tools.clock_pictures import DISPLAYS, STATES, draw
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 
 def test_the_pictures_in_the_docs_are_the_ones_the_code_draws(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from firmware_host.config.docs import render as render_docs
 from firmware_host.config.loader import Config, ConfigError
 from firmware_host.config.schema import OPTIONS, SECTIONS, SERVICE_OPTIONS, options_by_path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 #: Numbers bounded by the hardware rather than a range: a cell number is checked against the
 #: sensor matrix the backend reports.

@@ -29,7 +29,7 @@ from tests.redis_server import RedisServer, free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PLIES = 40
 
 

@@ -14,8 +14,8 @@ from aiohttp.test_utils import TestClient
 
 from firmware_host.web.auth import PAIR_FAILURES_PER_ADDRESS
 from tests.firmware_host.arbiter_hall import Hall
-from tests.firmware_host.test_arbiter import KEYS, run
-from tests.firmware_host.test_arbiter_start_round import BEARER, boards_of_the_evening
+from tests.firmware_host.tournament.test_arbiter import KEYS, run
+from tests.firmware_host.tournament.test_arbiter_start_round import BEARER, boards_of_the_evening
 
 HTML = {"Accept": "text/html"}
 

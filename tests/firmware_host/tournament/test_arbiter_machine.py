@@ -27,7 +27,7 @@ from firmware_host.web.arbiter import ArbiterSite
 from tests.conftest import sample_size
 from tests.firmware_host.arbiter_hall import Hall
 from tests.firmware_host.session_harness import Rig
-from tests.firmware_host.test_arbiter import BEARER, KEYS
+from tests.firmware_host.tournament.test_arbiter import BEARER, KEYS
 
 BOARDS = ("hall-1", "hall-2")
 #: The arbiter's results as international draughts writes them.

@@ -2,7 +2,7 @@
 #
 # MicroPython code (no typing, no dataclasses): run by run.mjs under the WebAssembly port, or
 # by the unix port as ``micropython checks.py FIRMWARE_DIR VECTORS_JSON``. The host's test
-# (tests/board_io/test_firmware_micropython.py) writes the vectors with its own code
+# (tests/board_io/firmware/test_micropython.py) writes the vectors with its own code
 # (board_io.serial: COBS, CRC, frames, LEDS bodies of the fixed palette, LEDS_RGB frames) and
 # reads the last line this prints: ``RESULT {"passed": [...], "failed": [[name, why], ...],
 # "wire": hex, "pixels": [...]}``, where ``wire`` is what the firmware sent in the session

@@ -35,7 +35,7 @@ from firmware_host.opponents.worker import SyncEngineWorker
 from firmware_host.terms.jobs import EngineJob, Purpose, Reason
 from firmware_host.tools.demo import Demo, DemoOptions, Display, run_demo
 
-MOCK = str(Path(__file__).with_name("mock_hub_engine.py"))
+MOCK = str(Path(__file__).resolve().parents[1] / "mock_hub_engine.py")
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 HANDSHAKE: list[list[Any]] = [
