@@ -18,6 +18,7 @@ import pytest
 import redis
 
 from firmware_host.store import RedisStore
+from firmware_host.store.keys import BoardKeys
 from tests.firmware_host.app.test_realtime_kills import (
     random_game,
     write_script,
@@ -30,7 +31,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
 def redis_moves(server: RedisServer, board_id: str) -> list[str] | None:
     store = RedisStore(redis.Redis.from_url(server.url), board_id)
     try:
-        session = store.client.get(f"draughtsboard:{board_id}:session")
+        session = store.client.get(BoardKeys(board_id).session)
         if session is None:
             return None
         game_id = json.loads(session)["game_id"]

@@ -184,7 +184,7 @@ def test_the_service_says_a_bad_hub_setting_in_one_line(tmp_path: Path) -> None:
                            str(path), "--board", "sim"], capture_output=True, text=True,
                           timeout=60, check=False)
     assert proc.returncode == 2
-    said = [line for line in proc.stderr.splitlines() if line.startswith("draughtsboard:")]
+    said = [line for line in proc.stderr.splitlines() if line.startswith("draughtsboard: ")]
     assert said == [f"draughtsboard: {path}: engine.hub_depth = 6 and engine.hub_nodes = 10: "
                     "set only one (the Hub protocol's level is one of depth, nodes or "
                     "move-time)"]

@@ -17,7 +17,7 @@ from firmware_host.doctor.redis import check_acl
 from firmware_host.store import open_store
 from firmware_host.store.acl import WEB, board_user, main, read_passwords
 from firmware_host.store.keepalive import KeepAlive
-from firmware_host.store.keys import AUDIT, BOARDS
+from firmware_host.store.keys import AUDIT, BOARDS, ROUND_INDEX, BoardKeys, round_key
 from firmware_host.store.lease import BoardLease
 from firmware_host.store.records import MoveRecord
 from tests.redis_server import RedisServer
@@ -53,15 +53,15 @@ def url(hall: tuple[RedisServer, dict[str, str]], user: str) -> str:
 def test_a_board_cannot_write_another_boards_game_or_commands(hall: tuple[RedisServer,
                                                                           dict[str, str]]) -> None:
     a = login(hall, board_user("a1"))
-    a.xadd("draughtsboard:a1:game:g1", {"op": "start"})  # its own game: taken
-    a.publish("draughtsboard:a1:events", "{}")
+    a.xadd(BoardKeys("a1").game("g1"), {"op": "start"})  # its own game: taken
+    a.publish(BoardKeys("a1").events, "{}")
     assert a.wait(0, 10) == 0 and a.execute_command("ROLE")[0] == b"master"  # replicas.py
-    for write in (lambda: a.xadd("draughtsboard:b2:game:g1", {"op": "move"}),
-                  lambda: a.xadd("draughtsboard:b2:commands", {"command": "resign"}),
-                  lambda: a.set("draughtsboard:b2:session", "{}"),
-                  lambda: a.publish("draughtsboard:b2:events", "{}"),
-                  lambda: a.get("draughtsboard:b2:session"),
-                  lambda: a.sadd("draughtsboard:boards", "a1"),  # the set is the web app's
+    for write in (lambda: a.xadd(BoardKeys("b2").game("g1"), {"op": "move"}),
+                  lambda: a.xadd(BoardKeys("b2").commands, {"command": "resign"}),
+                  lambda: a.set(BoardKeys("b2").session, "{}"),
+                  lambda: a.publish(BoardKeys("b2").events, "{}"),
+                  lambda: a.get(BoardKeys("b2").session),
+                  lambda: a.sadd(BOARDS, "a1"),  # the set is the web app's
                   lambda: a.flushall()):
         with pytest.raises(NOPERM):
             write()
@@ -71,20 +71,20 @@ def test_a_board_cannot_write_another_boards_game_or_commands(hall: tuple[RedisS
 def test_the_web_user_reads_everything_and_writes_only_command_streams(
         hall: tuple[RedisServer, dict[str, str]]) -> None:
     web = login(hall, WEB)
-    assert web.xrange("draughtsboard:a1:game:g1")  # reads a board's game
-    web.xadd("draughtsboard:a1:commands", {"command": "hint"})
+    assert web.xrange(BoardKeys("a1").game("g1"))  # reads a board's game
+    web.xadd(BoardKeys("a1").commands, {"command": "hint"})
     web.rpush(AUDIT, "{}")  # the arbiter's log (web/arbiter.py): appended to, nothing more
-    web.sadd("draughtsboard:boards", "a1")  # the hall's boards: the web app adds them
+    web.sadd(BOARDS, "a1")  # the hall's boards: the web app adds them
     # What the console imports and decides: a round, the boards' pairing tags, the arbiter's
     # amendments of a game (kept apart from its log).
-    web.set("draughtsboard:rounds:3", "{}")
-    web.hset("draughtsboard:round-index", "draughtsboard:rounds:3", "{}")
-    web.hset("draughtsboard:a1:pairing", "White", "Ann")
-    web.xadd("draughtsboard:a1:amend:g1", {"op": "note", "by": "arbiter", "data": "{}"})
-    for write in (lambda: web.xadd("draughtsboard:a1:game:g1", {"op": "move"}),
-                  lambda: web.set("draughtsboard:a1:session", "{}"),
-                  lambda: web.delete("draughtsboard:a1:game:g1"),
-                  lambda: web.publish("draughtsboard:a1:events", "{}"),
+    web.set(round_key("3"), "{}")
+    web.hset(ROUND_INDEX, round_key("3"), "{}")
+    web.hset(BoardKeys("a1").pairing, "White", "Ann")
+    web.xadd(BoardKeys("a1").amendments("g1"), {"op": "note", "by": "arbiter", "data": "{}"})
+    for write in (lambda: web.xadd(BoardKeys("a1").game("g1"), {"op": "move"}),
+                  lambda: web.set(BoardKeys("a1").session, "{}"),
+                  lambda: web.delete(BoardKeys("a1").game("g1")),
+                  lambda: web.publish(BoardKeys("a1").events, "{}"),
                   lambda: web.ltrim(AUDIT, 0, 0)):
         with pytest.raises(NOPERM):
             write()
@@ -114,7 +114,7 @@ def test_a_board_records_and_keeps_alive_as_its_own_user(
     assert keepalive.tick()
     keepalive.close()
     admin = login(hall, "default")
-    assert json.loads(admin.get("draughtsboard:a1:alive") or "{}")["state"] == "stopped"
+    assert json.loads(admin.get(BoardKeys("a1").alive) or "{}")["state"] == "stopped"
     store.close()
     lease_client.close()
     admin.close()

@@ -14,6 +14,7 @@ import pytest
 import redis
 
 from firmware_host.store.keepalive import HEARTBEAT_TTL_S, KeepAlive
+from firmware_host.store.keys import BoardKeys
 from firmware_host.store.lease import BoardLease, LeaseState, lease_key
 from firmware_host.store.outage.failures import is_poison
 from tests.redis_server import RedisServer, free_port
@@ -92,7 +93,7 @@ def test_a_read_only_redis_is_said_once_per_kind_and_nothing_raises(
     assert keepalive.tick()
     keepalive.close()
     assert client.get(lease_key("board1")) is None
-    assert json.loads(client.get("draughtsboard:board1:alive") or "{}") == {
+    assert json.loads(client.get(BoardKeys("board1").alive) or "{}") == {
         "time": 5.0, "state": "stopped", "pid": 9}
     admin.close()
     client.close()
@@ -101,9 +102,9 @@ def test_a_read_only_redis_is_said_once_per_kind_and_nothing_raises(
 def test_the_heartbeat_follows_the_contract(client: redis.Redis) -> None:
     keepalive = KeepAlive(client, "hb1", None, clock=lambda: 1234.5, pid=42)
     assert keepalive.beat()
-    assert json.loads(client.get("draughtsboard:hb1:alive") or "{}") == {
+    assert json.loads(client.get(BoardKeys("hb1").alive) or "{}") == {
         "time": 1234.5, "state": "running", "pid": 42}
-    ttl_ms = client.pttl("draughtsboard:hb1:alive")
+    ttl_ms = client.pttl(BoardKeys("hb1").alive)
     assert 0 < ttl_ms <= HEARTBEAT_TTL_S * 1000
     assert ttl_ms > (HEARTBEAT_TTL_S - 60) * 1000
 
@@ -163,11 +164,11 @@ def test_the_service_keeps_its_heartbeat_off_the_scan_thread(tmp_path: Path,
         assert service.keepalive is not None
         assert service.keepalive.ticked.wait(10)
         assert any(t.name == "board-keepalive" for t in threading.enumerate())
-        running = json.loads(admin.get("draughtsboard:hb-service:alive") or "null")
+        running = json.loads(admin.get(BoardKeys("hb-service").alive) or "null")
         assert running is not None and running["state"] == "running"
-    stopped = json.loads(admin.get("draughtsboard:hb-service:alive") or "null")
+    stopped = json.loads(admin.get(BoardKeys("hb-service").alive) or "null")
     assert stopped["state"] == "stopped"
-    assert admin.get("draughtsboard:hb-service:lease") is None
+    assert admin.get(BoardKeys("hb-service").lease) is None
     admin.close()
 
 

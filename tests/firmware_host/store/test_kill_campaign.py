@@ -24,6 +24,7 @@ import pytest
 import redis
 
 from firmware_host.store import RedisStore, open_store
+from firmware_host.store.keys import BoardKeys
 from tests.conftest import sample_size
 from tests.redis_server import RedisServer, free_port
 
@@ -142,7 +143,7 @@ def check_redis(server: RedisServer, totals: dict[str, int]) -> None:
     record = reader.load_game(game.game_id)
     assert [m.pdn for m in record.moves] == [f"m{n}" for n in range(1, PLIES + 1)]
     assert record.result == "1-0" and not record.problems
-    entries: Any = client.xrange(f"draughtsboard:board1:game:{game.game_id}")
+    entries: Any = client.xrange(BoardKeys("board1").game(game.game_id))
     assert [int(f[b"seq"]) for _, f in entries] == list(range(1, PLIES + 3))
     totals["games"] += 1
     totals["moves"] += len(record.moves)

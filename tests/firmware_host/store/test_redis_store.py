@@ -9,6 +9,7 @@ import pytest
 import redis
 
 from firmware_host.store import MoveRecord, RedisStore, Spool, open_store
+from firmware_host.store.keys import BoardKeys
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
@@ -65,7 +66,7 @@ def test_outage_loses_nothing_and_is_reported_once(own_redis_server: RedisServer
     assert "is back after" in caplog.text
     fresh = RedisStore(redis.Redis.from_url(own_redis_server.url), "board1")
     assert [m.pdn for m in fresh.load_game(game_id).moves] == ["32-28", *pdns, "20-24"]
-    assert fresh.client.xlen("draughtsboard:board1:events") == len(pdns)
+    assert fresh.client.xlen(BoardKeys("board1").events) == len(pdns)
     assert len(store.spool or []) == 0
 
 

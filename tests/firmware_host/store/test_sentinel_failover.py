@@ -20,6 +20,7 @@ import redis
 
 from firmware_host.store import RedisStore
 from firmware_host.store.connect import sync_client
+from firmware_host.store.keys import BoardKeys
 from tests.firmware_host.ha_board import BoardProcess, scripted_game
 from tests.redis_server import free_port
 from tests.sentinel_cluster import SentinelCluster
@@ -32,7 +33,7 @@ BOARD = "hall-7"
 def recorded(client: redis.Redis, board_id: str) -> list[str]:
     """The moves of the game the board's session points at, as that server holds them."""
     store = RedisStore(client, board_id)
-    raw = client.get(f"draughtsboard:{board_id}:session")
+    raw = client.get(BoardKeys(board_id).session)
     if raw is None:
         return []
     game = store.load_game(str(json.loads(raw)["game_id"]))
@@ -42,9 +43,9 @@ def recorded(client: redis.Redis, board_id: str) -> list[str]:
 
 def game_ops(client: redis.Redis, board_id: str) -> list[int]:
     """Every ``seq`` of the game's log on that server (no repeat, no gap when all is well)."""
-    raw = client.get(f"draughtsboard:{board_id}:session")
+    raw = client.get(BoardKeys(board_id).session)
     assert raw is not None
-    key = f"draughtsboard:{board_id}:game:{json.loads(raw)['game_id']}"
+    key = BoardKeys(board_id).game(json.loads(raw)['game_id'])
     return [int(fields[b"seq"]) for _, fields in client.xrange(key)]
 
 

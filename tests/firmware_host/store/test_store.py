@@ -10,6 +10,7 @@ import fakeredis
 import pytest
 
 from firmware_host.store import MoveRecord, RecordError, RedisStore, Spool, open_store
+from firmware_host.store.keys import ROOT, BoardKeys
 
 
 def move(ply: int, pdn: str) -> MoveRecord:
@@ -40,7 +41,7 @@ def test_an_inconsistent_move_is_refused_before_it_is_written(store: RedisStore)
     with pytest.raises(RecordError, match="ply 3, expected 1"):
         store.append_move(game_id, move(3, "11-15"))
     assert store.load_game(game_id).moves == []
-    assert store.client.xlen(f"draughtsboard:board1:game:{game_id}") == 1
+    assert store.client.xlen(BoardKeys("board1").game(game_id)) == 1
 
 
 def test_resume_continues_numbering(store: RedisStore) -> None:
@@ -62,7 +63,7 @@ def test_session_state_round_trip(store: RedisStore) -> None:
 @pytest.mark.logs_errors
 def test_corrupt_session_is_reported_not_fatal(store: RedisStore,
                                                caplog: pytest.LogCaptureFixture) -> None:
-    store.client.set("draughtsboard:board1:session", b"{not json")
+    store.client.set(BoardKeys("board1").session, b"{not json")
     assert store.load_session() is None
     assert "corrupt" in caplog.text
 
@@ -72,7 +73,7 @@ def test_corrupt_session_is_reported_not_fatal(store: RedisStore,
 def test_corrupt_entries_are_skipped_and_reported(store: RedisStore) -> None:
     game_id = store.new_game({}, "international", None, "record")
     store.append_move(game_id, move(1, "32-28"))
-    key = f"draughtsboard:board1:game:{game_id}"
+    key = BoardKeys("board1").game(game_id)
     store.client.xadd(key, {"op": "move", "seq": "3", "data": '{"ply": 2, "pdn"'})  # truncated
     store.client.xadd(key, {"garbage": "x"})
     store.client.xadd(key, {"op": "move", "seq": "5", "data": json.dumps(move(2, "19-23")
@@ -86,8 +87,8 @@ def test_corrupt_entries_are_skipped_and_reported(store: RedisStore) -> None:
 @pytest.mark.logs_errors
 def test_unreadable_game_does_not_hide_the_others(store: RedisStore) -> None:
     good = store.new_game({"White": "Ann"}, "russian", None, "record")
-    store.client.zadd("draughtsboard:board1:games", {"broken": 1.0})
-    store.client.xadd("draughtsboard:board1:game:broken", {"op": "start", "seq": "1",
+    store.client.zadd(BoardKeys("board1").games, {"broken": 1.0})
+    store.client.xadd(BoardKeys("board1").game("broken"), {"op": "start", "seq": "1",
                                                            "data": "{}"})
     games = store.list_games()
     assert [g.game_id for g in games] == [good]
@@ -103,12 +104,12 @@ def test_many_boards_share_one_redis() -> None:
     assert [g.game_id for g in first.list_games()] == [a]
     assert {(g.board_id, g.game_id) for g in first.list_games(all_boards=True)} == {
         ("table1", a), ("table2", b)}
-    assert all(k.startswith(b"draughtsboard:") for k in client.keys("*"))
+    assert all(k.decode().startswith(f"{ROOT}:") for k in client.keys("*"))
 
 
 def test_events_go_to_stream_and_channel(store: RedisStore) -> None:
     pubsub = store.client.pubsub()
-    pubsub.subscribe("draughtsboard:board1:events")
+    pubsub.subscribe(BoardKeys("board1").events)
     pubsub.get_message(timeout=1)
     store.publish({"event": "move", "pdn": "32-28"})
     message = pubsub.get_message(timeout=1)
@@ -116,7 +117,7 @@ def test_events_go_to_stream_and_channel(store: RedisStore) -> None:
     payload = json.loads(message["data"])
     assert payload == {"board": "board1", "seq": 1, "time": 1796000000.0, "event": "move",
                        "pdn": "32-28"}
-    [(_, fields)] = store.client.xrange("draughtsboard:board1:events")
+    [(_, fields)] = store.client.xrange(BoardKeys("board1").events)
     assert json.loads(fields[b"event"]) == payload
 
 

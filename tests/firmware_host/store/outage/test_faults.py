@@ -29,6 +29,7 @@ from firmware_host.store import (
     StoreUnavailable,
     open_store,
 )
+from firmware_host.store.keys import BoardKeys
 from tests.redis_server import RedisServer, free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
@@ -69,7 +70,7 @@ def make_store(server: RedisServer, directory: Path, *, timeout: float = 1.0,
 def logged(server: RedisServer, game_id: str) -> tuple[list[str], list[int]]:
     """The moves of the game as Redis holds them, and every entry's seq."""
     client = redis.Redis.from_url(server.url)
-    entries: Any = client.xrange(f"draughtsboard:board1:game:{game_id}")
+    entries: Any = client.xrange(BoardKeys("board1").game(game_id))
     seqs = [int(fields[b"seq"]) for _, fields in entries]
     game = RedisStore(client, "board1").load_game(game_id)
     return [m.pdn for m in game.moves], seqs
@@ -159,7 +160,7 @@ def test_every_failure_takes_the_outage_path(fault: str, own_redis_server: Redis
     assert seqs == list(range(1, 8))  # start + 6 moves, each once
     fresh = RedisStore(redis.Redis.from_url(own_redis_server.url), "board1")
     assert fresh.load_session() == session(game_id, 5)
-    assert fresh.client.xlen("draughtsboard:board1:events") == 4
+    assert fresh.client.xlen(BoardKeys("board1").events) == 4
     store.close()
 
 
@@ -344,7 +345,7 @@ def test_a_flush_cut_short_by_a_crash_is_not_applied_twice(own_redis_server: Red
     restarted = make_store(own_redis_server, tmp_path)
     assert restarted.flush()
     assert logged(own_redis_server, game_id) == (PDNS[:4], [1, 2, 3, 4, 5])
-    assert redis.Redis.from_url(own_redis_server.url).xlen("draughtsboard:board1:events") == 4
+    assert redis.Redis.from_url(own_redis_server.url).xlen(BoardKeys("board1").events) == 4
 
 
 # -- the cost of a move, and what is spooled ----------------------------------------------------
@@ -427,7 +428,7 @@ def test_events_from_the_background_thread_arrive_in_order(own_redis_server: Red
         store.publish({"event": "move", "n": number})
     store.drain_events()
     client = redis.Redis.from_url(own_redis_server.url)
-    assert client.xlen("draughtsboard:board1:events") == 20
+    assert client.xlen(BoardKeys("board1").events) == 20
     own_redis_server.stop()
     store.append_move(game_id, move(1))
     store.publish({"event": "move", "n": 20})
@@ -436,7 +437,7 @@ def test_events_from_the_background_thread_arrive_in_order(own_redis_server: Red
     own_redis_server.start()
     assert flushed.wait(timeout=30)  # the events thread retried and flushed on its own
     assert store.connected
-    events: Any = client.xrange("draughtsboard:board1:events")
+    events: Any = client.xrange(BoardKeys("board1").events)
     numbers = [json.loads(f[b"event"])["n"] for _, f in events]
     assert numbers == list(range(21))
     store.close()
@@ -516,7 +517,7 @@ def test_a_key_clobbered_by_another_program_cannot_hold_the_spool_back(
         own_redis_server: RedisServer, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
     store = make_store(own_redis_server, tmp_path)
-    store.client.set("draughtsboard:board1:games", "not a sorted set")  # WRONGTYPE for ZADD
+    store.client.set(BoardKeys("board1").games, "not a sorted set")  # WRONGTYPE for ZADD
     game_id = store.new_game({}, "international", None, "record")
     assert not store.connected  # an error reply: the outage path
     for ply in range(1, 4):
@@ -537,7 +538,8 @@ def test_a_spooled_write_redis_refuses_outright_is_set_aside(own_redis_server: R
     own_redis_server.stop()
     store.append_move(game_id, move(1))
     assert store.spool is not None
-    store.spool.append([{"cmd": "execute_command", "args": ["SET", "draughtsboard:board1:x"]}])
+    store.spool.append([{"cmd": "execute_command",
+                         "args": ["SET", BoardKeys("board1").prefix + "x"]}])
     store.append_move(game_id, move(2))
     own_redis_server.start()
     assert store.flush()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from firmware_host.store.keys import BoardKeys
 from tests.firmware_host.ha_board import BoardProcess, scripted_game
 from tests.firmware_host.recorded_runs import stored_moves, write_config
 from tests.redis_server import RedisServer, free_port
@@ -38,14 +39,14 @@ def test_a_redis_turned_replica_mid_game_loses_nothing_and_stops_nothing(
         admin.replicaof("NO", "ONE")
         board.moves_announced(len(moves))
         board.log_line("is back", timeout=30)  # the spool flushed into the writable Redis
-        alive = json.loads(admin.get("draughtsboard:ro-1:alive") or "null")
+        alive = json.loads(admin.get(BoardKeys("ro-1").alive) or "null")
         assert rc_ok(board.stop()), board.log()
         _, recorded = stored_moves(server, "ro-1")
         assert recorded == moves
         assert "Traceback" not in board.log(), board.log()
         assert line.count("\n") == 1
         assert alive is not None and alive["state"] == "running"
-        stopped = json.loads(admin.get("draughtsboard:ro-1:alive") or "null")
+        stopped = json.loads(admin.get(BoardKeys("ro-1").alive) or "null")
         assert stopped["state"] == "stopped"
     finally:
         board.kill()

@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from firmware_host.store import LocalCopy, MoveRecord, RedisStore, Spool
+from firmware_host.store.keys import BoardKeys
 from tests.redis_server import RedisServer
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
@@ -64,7 +65,7 @@ def play(store: RedisStore, game_id: str, ply: int) -> None:
 
 def log_of(server_port: int, game_id: str) -> tuple[list[str], list[int]]:
     client = redis.Redis(port=server_port)
-    entries = client.xrange(f"draughtsboard:rp:game:{game_id}")
+    entries = client.xrange(BoardKeys("rp").game(game_id))
     client.close()
     moves = [json.loads(f[b"data"])["pdn"] for _, f in entries if f[b"op"] == b"move"]
     return moves, [int(f[b"seq"]) for _, f in entries]
