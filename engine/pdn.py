@@ -401,7 +401,11 @@ _COMMENT_WORD = re.compile(r"\[%[^\]\s]+[^\]]*\]|\S+")
 
 
 def _comment(text: str) -> list[str]:
-    words = _COMMENT_WORD.findall(text.replace("{", "(").replace("}", ")"))
+    """A comment's words, braces made parentheses; a word that is a game result (``1-1``,
+    ``*``) is quoted: pydraughts (0.6.7) ends a game at the first result it finds, in a comment
+    too, and loses every game after it."""
+    words = [f'"{word}"' if word in RESULTS else word
+             for word in _COMMENT_WORD.findall(text.replace("{", "(").replace("}", ")"))]
     if not words:
         return []
     words[0] = "{" + words[0]

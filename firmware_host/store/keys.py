@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from firmware_host.store.client import text
 
 __all__ = ["AUDIT", "BOARDS", "BOARD_ID", "HALL", "ROOT", "ROUND_INDEX", "SHARED", "BoardKeys",
-           "board_id_problem", "new_game_id", "round_key"]
+           "board_id_problem", "board_order", "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
 #: The set of the hall's boards: written by the web app and the administrator (a board logged
@@ -75,6 +75,19 @@ def board_id_problem(board_id: str) -> str | None:
         return f"{board_id!r} is the name of a shared key: a board of that id would write it"
     return None
 
+
+def board_order(board_id: str) -> tuple[tuple[str | int, ...], str]:
+    """The sort key of board ids in the order a hall numbers its boards: the numbers in an id
+    compared as numbers, so a hall of 100 boards reads ``hall-2`` before ``hall-10``.
+
+    >>> sorted(["hall-10", "spare-1", "hall-2", "hall-1", "board100", "board9"], key=board_order)
+    ['board9', 'board100', 'hall-1', 'hall-2', 'hall-10', 'spare-1']
+    """
+    parts = _NUMBERS.split(board_id)  # text, number, text, ...: like with like, place by place
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), board_id
+
+
+_NUMBERS = re.compile(r"([0-9]+)")
 
 #: Every stored round: its key -> JSON ``{"round", "event"}``.
 ROUND_INDEX = f"{ROOT}:round-index"

@@ -26,7 +26,7 @@ from engine import Board
 from engine.errors import DraughtsError
 from firmware_host.feedback.texts import STATE_NAMES
 from firmware_host.store.acl import board_id_of_user
-from firmware_host.store.keys import BOARDS, BoardKeys
+from firmware_host.store.keys import BOARDS, BoardKeys, board_order
 from firmware_host.store.records import (
     GameRecord,
     MoveRecord,
@@ -227,7 +227,7 @@ class Reader:
                 if new:
                     await self._add_boards(new)
                     found.update(new)
-        return sorted(found)
+        return sorted(found, key=board_order)
 
     async def _add_boards(self, boards: Sequence[str]) -> None:
         """Add the hall's board users to the set of boards (a web app whose user may not: the

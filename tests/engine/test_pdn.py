@@ -532,3 +532,21 @@ def test_written_pdn_is_plain_pdn() -> None:
     tokens = body.split()
     assert tokens[-1] == "*"
     assert tokens[0] == "1."
+
+
+def test_a_result_in_a_comment_does_not_end_the_game_for_pydraughts() -> None:
+    """Issue 38's evening: an arbiter's note "result 1-1 kept" made pydraughts (0.6.7) end the
+    game at that 1-1 and lose every game after it in the file."""
+    board = Board("international")
+    for text in ("32-28", "19-23", "28x19", "14x23"):
+        board.push(board.parse_move(text))
+    noted = write_board(board, {"White": "A"}, "1-1", comments={
+        2: ["arbiter: 18-23 corrected to 19-23 (ply 2; agreed 1-1 or * or 2-0?), result 1-1 "
+            "kept"]})
+    text = "\n".join([noted, write_board(Board("international"), {"White": "B"}, "0-2")])
+    assert [(g.tags.get("White"), g.moves, g.game_ending)
+            for g in PDNReader(pdn_text=text).games] == [
+        ("A", ["32-28", "19-23", "28x19", "14x23"], "1-1"), ("B", [], "0-2")]
+    ours = read_games(text)[0]
+    assert ours.comments[2] == ['arbiter: 18-23 corrected to 19-23 (ply 2; agreed "1-1" or "*" '
+                                'or 2-0?), result "1-1" kept']
