@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,9 @@ FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
          "--disable-dev-shm-usage", "--force-device-scale-factor=1")
 
 
-@pytest.fixture
-def browser() -> Iterator[webdriver.Chrome]:
+@contextmanager
+def chromium() -> Iterator[webdriver.Chrome]:
+    """Debian's chromium, headless, with a profile of its own (removed after)."""
     chromium = shutil.which("chromium")
     driver_path = shutil.which("chromedriver")
     assert chromium and driver_path, "apt-get install chromium chromium-driver (see .ci/test)"
@@ -56,6 +58,12 @@ def browser() -> Iterator[webdriver.Chrome]:
             yield driver
         finally:
             driver.quit()
+
+
+@pytest.fixture
+def browser() -> Iterator[webdriver.Chrome]:
+    with chromium() as driver:
+        yield driver
 
 
 def _screen(browser: webdriver.Chrome, size: tuple[int, int]) -> None:
