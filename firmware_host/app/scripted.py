@@ -35,9 +35,9 @@ from engine.variant import find_variant
 from firmware_host.app.listeners import json_printer, text_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Wiring, build_service
-from firmware_host.config.buttons import names as button_names
 from firmware_host.game.controller import run_script
 from firmware_host.recognition.layout import layout_for
+from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.settings import GAME_VARIANT
 
 if TYPE_CHECKING:

@@ -62,8 +62,6 @@ from firmware_host.app import logsetup
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.config import Config, ConfigError
-from firmware_host.config.buttons import CLOCK as CLOCK_BUTTON
-from firmware_host.config.buttons import names as button_names
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
@@ -104,6 +102,8 @@ from firmware_host.store.lease import BoardIdInUse
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.buttons import CLOCK as CLOCK_BUTTON
+from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.settings import GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tournament.pairing import open_pairing
 from firmware_host.voice import open_voice

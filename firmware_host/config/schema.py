@@ -386,7 +386,7 @@ def _by_section(options: tuple[Option[object], ...]) -> tuple[Option[object], ..
 
 
 #: Every key, section by section (within a section: the service's keys, then board_io's). The
-#: buttons' pins are declared with the service's buttons (config/buttons.py): the names are the
+#: buttons' pins are declared from the service's buttons (config/buttons.py): the names are the
 #: service's, board_io's ``gpio`` backend reads them.
 OPTIONS: tuple[Option[object], ...] = _by_section((*SERVICE_OPTIONS, *buttons.PINS.values(),
                                                    *registry.OPTIONS))

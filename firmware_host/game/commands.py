@@ -27,7 +27,6 @@ from typing import Protocol
 from board_io.events import ButtonPressed
 from engine.outcome import Outcome, Termination
 from engine.types import Color
-from firmware_host.config.buttons import command_of
 from firmware_host.game.carry import plan_carry
 from firmware_host.game.correction import plan
 from firmware_host.game.decisions import (
@@ -49,6 +48,7 @@ from firmware_host.game.fields import side_name
 from firmware_host.game.settings import Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.types import HUMAN_STATES, Refused, SessionConfig, State
+from firmware_host.terms.buttons import command_of
 from firmware_host.terms.commands import SIDES, Command, CommandName
 from firmware_host.terms.jobs import Purpose
 from firmware_host.terms.settings import Mode, setting
@@ -127,7 +127,7 @@ class Commands:
         return self.by_name[name](event)
 
     def of_button(self, event: ButtonPressed) -> Command:
-        """The command a button is, by its name (config/buttons.py; a side's draw or resign
+        """The command a button is, by its name (terms/buttons.py; a side's draw or resign
         button: for that side). A name no button has is refused as an unknown command."""
         command = command_of(event.button)
         if command is None:

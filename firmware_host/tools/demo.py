@@ -41,7 +41,6 @@ from engine.levels import Level, level
 from engine.search import Limit
 from firmware_host.app.notify import Notifier
 from firmware_host.config import places
-from firmware_host.config.buttons import NEWGAME
 from firmware_host.config.loader import Config
 from firmware_host.config.schema import STORE_GAMES_DIR
 from firmware_host.errors import DraughtsboardError, say
@@ -49,6 +48,7 @@ from firmware_host.feedback.roles import Light, Role, by_rank
 from firmware_host.feedback.texts import STATE_NAMES, variant_name
 from firmware_host.game.types import EventData, State
 from firmware_host.i18n import ENGLISH, N_, Translator, translator
+from firmware_host.terms.buttons import NEWGAME
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
 
 #: Seconds each drawn frame stays on screen (a person can follow it).

@@ -41,7 +41,6 @@ from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
-from firmware_host.config.buttons import BUTTONS, CLOCK
 from firmware_host.config.schema import BOARD_LANGUAGE, STORE_GAMES_DIR
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import WORDS, render, variant_name
@@ -51,6 +50,7 @@ from firmware_host.game.types import EventData, State, TimerName
 from firmware_host.i18n import N_, translator
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.resolution import Illegal
+from firmware_host.terms.buttons import BUTTONS, CLOCK
 from firmware_host.terms.settings import ENGINE_LEVEL, GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tools.demo import engine_line
 from firmware_host.tools.diagram import draw as draw_board

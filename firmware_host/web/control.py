@@ -35,17 +35,17 @@ from redis.asyncio import Redis
 
 from engine.errors import UnknownVariantError
 from engine.variant import find_variant
-from firmware_host.config import buttons as board_buttons
 from firmware_host.i18n import N_
 from firmware_host.recognition.layout import check_variant
 from firmware_host.store.keys import BoardKeys
+from firmware_host.terms import buttons as board_buttons
 from firmware_host.terms.commands import MAX_HEADER_LENGTH, SIDES, STREAM_LENGTH
 from firmware_host.terms.settings import phone_settings, setting
 
 __all__ = ["BUTTONS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for", "choices",
            "command_fields", "send", "setting_forms"]
 
-#: Commands without a value: the board's own buttons (config/buttons.py), a side's by its
+#: Commands without a value: the board's own buttons (terms/buttons.py), a side's by its
 #: ``side`` field, but the clock's (its player presses it, at the board).
 SIMPLE = tuple(button.name for button in board_buttons.BUTTONS
                if button.side is None and button.name != board_buttons.CLOCK)

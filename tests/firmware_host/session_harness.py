@@ -21,7 +21,6 @@ from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
 from engine import Board
 from engine.search import Limit, SearchResult
-from firmware_host.config.buttons import names as button_names
 from firmware_host.feedback.roles import Role
 from firmware_host.game.controller import Controller
 from firmware_host.game.session import Session
@@ -29,6 +28,7 @@ from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.opponents.worker import SyncEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import GameRecord, open_store
+from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.jobs import EngineResult
 from firmware_host.terms.settings import Mode
 

@@ -19,7 +19,6 @@ from board_io.events import (
     SensorRecovered,
 )
 from engine import Board
-from firmware_host.config.buttons import BUTTONS, command_of, names
 from firmware_host.game.session import Session
 from firmware_host.game.types import (
     Reevaluate,
@@ -31,6 +30,7 @@ from firmware_host.game.types import (
 )
 from firmware_host.game.view import LAYERS
 from firmware_host.store import open_store
+from firmware_host.terms.buttons import BUTTONS, command_of, names
 from firmware_host.terms.commands import Command, CommandName
 from firmware_host.terms.jobs import EngineResult, Purpose
 from firmware_host.terms.settings import Mode

@@ -1,11 +1,11 @@
 """The web app's control speaks the board's own words: a phone presses the board's buttons
-(config/buttons.py) and sets the phone's settings (terms/settings.py), each checked here."""
+(terms/buttons.py) and sets the phone's settings (terms/settings.py), each checked here."""
 
 from __future__ import annotations
 
 import pytest
 
-from firmware_host.config.buttons import BUTTONS, CLOCK
+from firmware_host.terms.buttons import BUTTONS, CLOCK
 from firmware_host.web import control
 
 
