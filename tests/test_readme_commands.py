@@ -25,7 +25,6 @@ import pytest
 
 from engine.pdn import read_games
 from firmware_host.cli import build_parser, command_names
-from tests.conftest import XDG_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -93,11 +92,10 @@ def _argv(command: str) -> list[str]:
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
-    """A new user's environment: a home and a temporary directory of their own, and none of
-    the suite's XDG directories (tests/conftest.py), so the files go where a new user's go."""
+    """A new user's environment: a home and a temporary directory of their own."""
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    inherited = {name: value for name, value in os.environ.items() if name not in XDG_NAMES}
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}  # none set
     return {**inherited, "HOME": str(home), "TMPDIR": str(tmp_path), "NO_COLOR": "1"}
 
 
