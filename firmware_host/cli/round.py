@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.config.loader import Config, ConfigError
     from firmware_host.store import shown_url
     from firmware_host.store.connect import sync_client
+    from firmware_host.store.outage.failures import exit_code_of
 
     try:
         config = Config.load(args.config) if args.config else Config.from_mapping({})
@@ -100,9 +101,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _import(client, args) if args.action == "import" else _export(client, args)
     except redis.RedisError as exc:
-        down = isinstance(exc, redis.ConnectionError | redis.TimeoutError)
         return _fail(f"Redis at {shown_url(url)}: {type(exc).__name__}: {exc}",
-                     ExitCode.UNAVAILABLE if down else ExitCode.FAILURE)
+                     exit_code_of(exc))
     finally:
         client.close()
 

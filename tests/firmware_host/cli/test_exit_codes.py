@@ -28,8 +28,10 @@ BAD = "chess"  # no variant of the board's
 #: Each command with a bad value: what it is given, the exit code the table says.
 BAD_VALUE: dict[str, list[str]] = {
     "analyse": ["analyse", "--variant", BAD],
+    "annotate": ["annotate", "/nonexistent/game.pdn"],
     "bench": ["bench", "no-such-benchmark"],
     "calibrate": ["calibrate", "--variant", BAD, "--sensors", "sim"],
+    "coach": ["coach", "status", "--store", "redis://127.0.0.1:notaport/0"],
     "demo": ["demo", "--variant", BAD],
     "doctor": ["doctor", "--language", "xx"],
     "egdb": ["egdb", "info", "/nonexistent/egdb_international.bin"],
@@ -39,6 +41,7 @@ BAD_VALUE: dict[str, list[str]] = {
     "moves": ["moves", "--variant", BAD],
     "perft": ["perft", "--variant", "international", "--depth", "-1"],
     "play": ["play", "--variant", BAD],
+    "puzzles": ["puzzles", "list", "--variant", BAD],
     "round": ["round", "export", "--store", "memory"],
     "run": ["run", "--variant", BAD, "--store", "memory"],
     "selftest": ["selftest", "--variant", BAD, "--sensors", "sim"],
@@ -88,9 +91,11 @@ def test_a_bad_value_exits_2(name: str, capsys: pytest.CaptureFixture[str],
 REDIS_DOWN: dict[str, tuple[list[str], ExitCode]] = {
     "analyse": (["analyse", "--config", "{config}", "--variant", "english", "--depth", "1"],
                 ExitCode.OK),
+    "annotate": (["annotate", "--depth", "1", "--quiet", "{game}"], ExitCode.OK),
     "bench": (["bench", "--list"], ExitCode.OK),
     "calibrate": (["calibrate", "--config", "{config}", "--sensors", "sim", "--leds", "sim",
                    "--script", "{calibration}"], ExitCode.OK),
+    "coach": (["coach", "status", "--store", "{store}"], ExitCode.UNAVAILABLE),
     "demo": (["demo", "--config", "{config}", "--variant", "english", "--moves", "2", "--fast",
               "--games-dir", "{games}"], ExitCode.OK),
     "doctor": (["doctor", "--config", "{config}"], ExitCode.FAILURE),
@@ -102,6 +107,7 @@ REDIS_DOWN: dict[str, tuple[list[str], ExitCode]] = {
     "perft": (["perft", "--variant", "english", "--depth", "1"], ExitCode.OK),
     "play": (["play", "--config", "{config}", "--variant", "english", "--virtual-time",
               "--no-save"], ExitCode.OK),
+    "puzzles": (["puzzles", "list", "--variant", "english"], ExitCode.OK),
     "round": (["round", "export", "--round", "1", "--store", "{store}"], ExitCode.UNAVAILABLE),
     "run": (["run", "--sensors", "sim", "--script", "{moves}", "--config", "{config}",
              "--games-dir", "{games}", "--store", "{store}"], ExitCode.OK),
@@ -120,7 +126,7 @@ def redis_down(tmp_path: Path) -> dict[str, str]:
     store = _down()
     files = {"config": tmp_path / "board.toml", "calibration": tmp_path / "calibration.txt",
              "hand": tmp_path / "hand.txt", "moves": tmp_path / "moves.txt",
-             "weights": tmp_path / "weights.py"}
+             "weights": tmp_path / "weights.py", "game": tmp_path / "game.pdn"}
     files["config"].write_text(f'[store]\nurl = "{store}"\nspool_dir = "{tmp_path / "spool"}"\n'
                                f'[web]\ntoken_file = "{tmp_path / "web.token"}"\n',
                                encoding="utf-8")
@@ -129,6 +135,7 @@ def redis_down(tmp_path: Path) -> dict[str, str]:
     files["hand"].write_text("10000 place 11\n10200 lift 11\n", encoding="utf-8")
     files["moves"].write_text("0 lift 32\n100 place 28\n", encoding="utf-8")
     files["weights"].write_bytes((ROOT / "engine" / "weights.py").read_bytes())
+    files["game"].write_text('[GameType "21"]\n\n1. 11-15 23-19 *\n', encoding="utf-8")
     return {"store": store, "games": str(tmp_path / "games"),
             **{name: str(path) for name, path in files.items()}}
 
@@ -160,11 +167,18 @@ def test_the_service_holds_its_moves_with_redis_down(redis_down: dict[str, str],
     assert list((Path(redis_down["config"]).parent / "spool").glob("*.jsonl"))
 
 
+def _parser_of(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The (sub)parser that reads ``argv``'s options: ``coach status``'s, not ``coach``'s."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and argv and argv[0] in action.choices:
+            return _parser_of(action.choices[argv[0]], argv[1:])
+    return parser
+
+
 def test_only_the_store_options_reach_redis() -> None:
-    commands = next(action for action in cli.build_parser()._actions
-                    if isinstance(action, argparse._SubParsersAction)).choices
     for name, (argv, _) in REDIS_DOWN.items():
-        flags = {flag for action in commands[name]._actions for flag in action.option_strings}
+        command = _parser_of(cli.build_parser(), argv)
+        flags = {flag for action in command._actions for flag in action.option_strings}
         takes_store = bool(flags & {"--config", "--store"})
         assert takes_store == any(arg in ("{config}", "{store}") for arg in argv), name
 
