@@ -80,6 +80,12 @@ class BoardRig:
         """Write the heartbeat now (the service's keep-alive does too, every 5 s)."""
         heartbeat(self.url, self.board_id, state=state)
 
+    def go_dark(self) -> None:
+        """The board's service stops beating: its keep-alive thread ends and says ``stopped``
+        (a heartbeat written by hand would be overwritten by the thread within 5 s)."""
+        assert self.service.keepalive is not None
+        self.service.keepalive.close()
+
     @property
     def session(self) -> Any:
         return self.service.session

@@ -132,9 +132,9 @@ def test_hall_live_move_offline_and_a_new_game_from_the_page(
     assert _overflow(browser) <= 0
     _screen(browser, DESKTOP)
 
-    hall3.beat("stopped")  # its service stopped: the hall says so at the next liveness look
+    hall3.go_dark()  # its service stopped: the hall says so at the next liveness look
     browser.get(web.base + "/")
-    hall2.beat("stopped")  # ... and an open page learns it from the feed
+    hall2.go_dark()  # ... and an open page learns it from the feed
     wait.until(lambda b: _text_of(b, "#board-hall-2 .alive") == "offline")
     assert _text_of(browser, "#board-hall-3 .alive") == "offline"
     assert _text_of(browser, "#board-hall-2 .seen").startswith("last seen")
@@ -287,7 +287,7 @@ def test_the_page_script_writes_the_viewers_language(
     rig.play("18-23")  # live: the script writes whose turn it is, in Japanese
     wait.until(lambda b: _text_of(b, "#board-ja-1 .last-move") == "1... 18-23")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .turn") == "白")
-    rig.beat("stopped")
+    rig.go_dark()
     wait.until(lambda b: _text_of(b, "#board-ja-1 .alive") == "オフライン")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .seen").startswith("最終応答 "))
 

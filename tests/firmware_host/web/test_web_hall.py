@@ -59,7 +59,7 @@ def test_the_feeds_say_when_a_board_goes_offline_and_back(web: WebServer, redis_
     try:
         rig.play("c3-d4")  # the reader knows the board and its state
         hall.wait_for(lambda d: bool(d.get("moves")))
-        rig.beat("stopped")
+        rig.go_dark()
         for feed in (hall, page):
             seen = feed.wait_for(lambda d: d["board"] == "flap1", event="alive")
             assert seen[-1]["online"] is False and seen[-1]["seen_text"].startswith("last seen")
