@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,16 @@ def test_a_bad_variant_is_worded_as_every_bad_value(
     assert main([*command, "--time-control", "soon"]) == 2
     assert capsys.readouterr().err.startswith(
         "draughtsboard: command line: clock.time_control = 'soon': 'soon' is not a time")
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``draughtsboard demo | head -1``: the pipe closes after one line; the demo stops with
+    exit 0 and no traceback (it printed a BrokenPipeError's before)."""
+    demo = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "demo", "--moves", "6"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert demo.stdout is not None and demo.stderr is not None
+    demo.stdout.readline()
+    demo.stdout.close()  # as head does after its line
+    errors = demo.stderr.read().decode()
+    assert demo.wait() == 0, errors
+    assert "Traceback" not in errors and "BrokenPipe" not in errors
