@@ -12,9 +12,8 @@ without a script; every word in the viewer's language. The hall links to it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
-from functools import cache
 
 from aiohttp import web
 
@@ -27,7 +26,7 @@ from firmware_host.i18n import N_
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.views import Views, viewer
 
-__all__ = ["DailyPuzzles", "of_the_day", "puzzle_variants"]
+__all__ = ["DailyPuzzles", "of_the_day"]
 
 #: Who is to play (the side's name in the viewer's language).
 TO_PLAY = N_("{side} to play and win.")
@@ -37,34 +36,21 @@ DIFFICULTY = N_("Difficulty {difficulty} of 5")
 DEFAULT = "international"
 
 
-@cache
-def _collection(variant: str) -> tuple[Puzzle, ...]:
-    return tuple(load(variant))
-
-
-@cache
-def puzzle_variants() -> tuple[str, ...]:
-    """The variants a collection ships for, in the variants' order.
-
-    >>> puzzle_variants()
-    ('international', 'english', 'russian')
-    """
-    return tuple(v.name for v in VARIANTS if not v.giveaway and _collection(v.name))
-
-
-def of_the_day(variant: str, day: date) -> Puzzle:
-    """The puzzle of ``day`` in ``variant``: the same for a given day and variant everywhere.
+def of_the_day(puzzles: Sequence[Puzzle], variant: str, day: date) -> Puzzle:
+    """The puzzle of ``day`` among ``puzzles`` (``variant``'s collection): the same for a given
+    day and variant everywhere.
 
     >>> from datetime import date
-    >>> of_the_day("russian", date(2026, 12, 6)) == of_the_day("russian", date(2026, 12, 6))
+    >>> from engine.puzzles import load
+    >>> day = date(2026, 12, 6)
+    >>> of_the_day(load("russian"), "russian", day) == of_the_day(load("russian"), "russian", day)
     True
 
     Raises:
-        KeyError: no collection ships for ``variant``.
+        ValueError: no puzzles.
     """
-    puzzles = _collection(variant) if variant in puzzle_variants() else ()
     if not puzzles:
-        raise KeyError(variant)
+        raise ValueError(f"no puzzles for {variant}")
     digest = hashlib.sha256(f"{day.isoformat()} {variant}".encode()).digest()
     return puzzles[int.from_bytes(digest[:8], "big") % len(puzzles)]
 
@@ -75,6 +61,20 @@ class DailyPuzzles:
     def __init__(self, views: Views, clock: Callable[[], float]) -> None:
         self.views = views
         self.clock = clock
+        #: Each variant's shipped puzzles, read at the first request (None: not yet).
+        self._collections: dict[str, tuple[Puzzle, ...]] | None = None
+
+    def collections(self) -> dict[str, tuple[Puzzle, ...]]:
+        """The variants a collection ships for (in the variants' order), with their puzzles.
+
+        >>> from firmware_host.web.views import Views
+        >>> list(DailyPuzzles(Views(), lambda: 0.0).collections())
+        ['international', 'english', 'russian']
+        """
+        if self._collections is None:
+            found = {v.name: tuple(load(v)) for v in VARIANTS if not v.giveaway}
+            self._collections = {name: puzzles for name, puzzles in found.items() if puzzles}
+        return self._collections
 
     def routes(self) -> list[web.RouteDef]:
         """The routes to add to the web application."""
@@ -87,15 +87,16 @@ class DailyPuzzles:
             web.HTTPNotFound: a variant no collection ships for.
         """
         variant = request.match_info.get("variant", DEFAULT)
-        if variant not in puzzle_variants():
+        collections = self.collections()
+        if variant not in collections:
             raise web.HTTPNotFound(text=f"no puzzles for {variant[:40]}")
         day = datetime.fromtimestamp(self.clock(), UTC).date()
-        puzzle = of_the_day(variant, day)
+        puzzle = of_the_day(collections[variant], variant, day)
         board = puzzle.board()
         tr = viewer(request)
         to_play = tr.gettext(TO_PLAY).format(side=tr.gettext(side_name(board.turn).capitalize()))
         return web.Response(content_type="text/html", text=self.views.page(
-            "puzzle.html", tr, variant=variant, variants=puzzle_variants(), day=day.isoformat(),
+            "puzzle.html", tr, variant=variant, variants=list(collections), day=day.isoformat(),
             to_play=to_play, solver=side_name(board.turn),
             difficulty=tr.gettext(DIFFICULTY).format(difficulty=puzzle.difficulty),
             line=line_text(board, puzzle.line), number=puzzle.number,
