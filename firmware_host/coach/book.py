@@ -28,6 +28,7 @@ from engine.pdn import PdnError, PdnGame
 from engine.puzzles import Puzzle, mistakes, read_collection, write_collection
 from engine.search import Limit, Searcher
 from engine.types import BLACK, WHITE, Color
+from firmware_host.errors import DraughtsboardError
 
 __all__ = ["NO_NAMES", "BookError", "MistakeBook", "marks", "missed_wins", "movers", "player_file",
            "sides_of"]
@@ -40,7 +41,7 @@ ERRORS: Final = frozenset({Judgement.MISTAKE.sign, Judgement.BLUNDER.sign,
 NO_NAMES: Final = frozenset({"", "?", "-", "white", "black", "draughtsboard"})
 
 
-class BookError(ValueError):
+class BookError(DraughtsboardError, ValueError):
     """A player name no book can be kept for, or a book that cannot be read or written."""
 
 
