@@ -339,7 +339,9 @@ COACH_MISTAKES_DIR = _user_path(
     "coach.mistakes_dir", "mistakes",
     "Directory of the mistake books: one PDN file of puzzles a player, the wins they missed "
     "in their games (draughtsboard puzzles mistakes; play --puzzles --player offers them "
-    "first).", places.mistakes_dir, "~/.local/share/draughtsboard/mistakes")
+    "first), and beside them each player's progress (puzzle rating, puzzles solved, "
+    "mistakes per game: draughtsboard puzzles progress).", places.mistakes_dir,
+    "~/.local/share/draughtsboard/mistakes")
 
 # [web] (draughtsboard web; web.control is read by the board service too)
 WEB_LISTEN: Option[str] = Option(

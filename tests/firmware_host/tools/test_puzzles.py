@@ -6,14 +6,16 @@ on the board and said, with the solution), the player's own missed win offered f
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 
 from engine.pdn import write_board, write_game
-from engine.puzzles import Puzzle, find
+from engine.puzzles import Puzzle, find, load
 from firmware_host.cli import main
 from firmware_host.coach.book import MistakeBook
+from firmware_host.coach.progress import PUZZLE_START
 from firmware_host.config.loader import Config
 from firmware_host.tools.puzzles import line_text, play_puzzles
 from firmware_host.tools.terminal import PlayOptions
@@ -118,6 +120,7 @@ def test_play_offers_the_book_first(tmp_path: Path, capsys: pytest.CaptureFixtur
     (["puzzles", "mistakes", "nowhere.pdn", "--player", "Ann"], "No such file"),
     (["puzzles", "mistakes", "x.pdn", "--player", "White"], "names no player"),
     (["puzzles", "mistakes", "x.pdn", "--player", "Ann", "--depth", "0"], "--depth must be"),
+    (["puzzles", "progress", "--player", "-"], "names no player"),
 ])
 def test_bad_options_are_one_line_and_status_2(args: list[str], says: str, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch,
@@ -128,3 +131,54 @@ def test_bad_options_are_one_line_and_status_2(args: list[str], says: str, tmp_p
     assert main(args) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+def test_a_players_rating_moves_with_each_puzzle_and_progress_shows_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert SHOT is not None
+    MistakeBook(tmp_path).add("Ann", [SHOT])
+    book = ["--book", str(tmp_path)]
+    # The book's shot solved, then the first shipped puzzle failed with a move that is legal
+    # there and not its solution.
+    shipped = load("international")[0]
+    board = shipped.board()
+    wrong = next(m for m in board.legal_moves if m != shipped.solution)
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        f"31-27\n36x16\nnext\n{board.move_notation(wrong)}\nquit\n"))
+    assert main(["play", "--puzzles", "--player", "Ann", *book, "--variant", "international",
+                 "--virtual-time", "--no-colour", "--auto-execute"]) == 0
+    out = capsys.readouterr().out
+    solved, failed = out.split("type next for the next puzzle", 1)
+    start = PUZZLE_START[SHOT.difficulty].r
+    assert re.search(rf"your puzzle rating: 1500\? → 1[5-9]\d\d\? \(\+\d+\); this puzzle's: "
+                     rf"{start:.0f}\?", solved)
+    assert re.search(r"your puzzle rating: 1[5-9]\d\d\? → \d+\? \(-\d+\)", failed)
+    assert main(["puzzles", "progress", "--player", "ann", *book]) == 0
+    shown = capsys.readouterr().out
+    assert "puzzles        2 tried, 1 solved (50%), 2 different" in shown
+    assert "games          none analysed yet" in shown
+    # Played again: the book's shot is offered first again, and not rated again.
+    monkeypatch.setattr("sys.stdin", io.StringIO("31-27\n36x16\nquit\n"))
+    assert main(["play", "--puzzles", "--player", "Ann", *book, "--variant", "international",
+                 "--virtual-time", "--no-colour", "--auto-execute"]) == 0
+    assert "tried before, so not rated again: your puzzle rating stays" in \
+        capsys.readouterr().out
+
+
+def test_progress_shows_mistakes_per_game_by_month(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "club.pdn"
+    games.write_text(write_board(game(DROPPED_SHOT), {"White": "Ann", "Black": "Bob",
+                                                      "Date": "2026.10.14"}))
+    book = ["--book", str(tmp_path / "book")]
+    assert main(["puzzles", "mistakes", str(games), "--player", "Bob", "--depth", "6",
+                 *book]) == 0
+    assert main(["puzzles", "mistakes", str(games), "--player", "Bob", "--depth", "6",
+                 *book]) == 0  # read twice, counted once
+    capsys.readouterr()
+    assert main(["puzzles", "progress", "--player", "Bob", *book]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    # Bob's 16-21?? (the dropped two-for-one) is his one marked move of the game.
+    assert shown[-1].split() == ["2026-10", "1", "1.0", "1.0"]
+    assert shown[1].startswith("puzzle rating  1500?")
