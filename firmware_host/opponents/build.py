@@ -15,7 +15,6 @@ Limit(depth=12, nodes=None, movetime=None, time_left=None, increment=None)
 
 from __future__ import annotations
 
-from board_io.errors import ConfigError
 from engine.levels import level, limit_for_level
 from engine.search import Limit
 from engine.variant import Variant
@@ -30,6 +29,7 @@ from firmware_host.config.schema import (
     ENGINE_MOVETIME_MS,
     ENGINE_SEED,
 )
+from firmware_host.errors import ConfigError
 from firmware_host.opponents.hub.client import HubEngine, HubEngineError
 from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent

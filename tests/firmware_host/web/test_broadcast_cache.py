@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord, MoveRecord
 from firmware_host.web import broadcast
 from firmware_host.web.broadcast import Records, Renderings
@@ -35,7 +36,7 @@ class Logs:
         game = self.games.setdefault((board, game_id), GameRecord(
             game_id, board, {"White": "W", "Black": "B"}, "international", None, "record", 0.0))
         game.moves.append(MoveRecord(len(game.moves) + 1, pdn, fen_after, 0.0))
-        self.newest[f"draughtsboard:{board}:game:{game_id}"] = entry
+        self.newest[BoardKeys(board).game(game_id)] = entry
 
 
 def test_a_poll_reads_again_only_the_games_whose_log_changed() -> None:
@@ -63,7 +64,7 @@ def test_the_amendments_of_a_game_count_as_its_log() -> None:
     logs.play("b1", "g1", "32-28", "B:W28,31-50:B1-20", "1-1")
     records = Records(logs.marks, logs.read)
     asyncio.run(records.games([("b1", "g1")]))
-    logs.newest["draughtsboard:b1:amend:g1"] = "5-1"  # the arbiter corrected the names
+    logs.newest[BoardKeys("b1").amendments("g1")] = "5-1"  # the arbiter corrected the names
     asyncio.run(records.games([("b1", "g1")]))
     assert len(logs.reads) == 2
 

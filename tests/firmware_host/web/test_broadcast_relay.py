@@ -13,6 +13,7 @@ import redis
 
 from engine import Board
 from firmware_host.store import MoveRecord, RedisStore
+from firmware_host.store.keys import BOARDS
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.pairing import read_pairings
 from firmware_host.tournament.rounds import import_round
@@ -157,7 +158,7 @@ def test_a_hall_of_more_than_64_games_is_served_64_a_file(web: WebServer,
         board.push(move)
         store.append_move(game_id, MoveRecord(1, "32-28", board.fen(), 0.0, clock_white=59.0,
                                               clock_black=60.0))
-        client.sadd("draughtsboard:boards", name)
+        client.sadd(BOARDS, name)
     parts = [Relay(web.base + f"/broadcast.pdn?part={n}") for n in (1, 2)]
     counts = [len(relay.poll()) for relay in parts]
     assert counts == [MAX_GAMES, 2]
