@@ -80,7 +80,7 @@ from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
 from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
-from firmware_host.opponents.build import build_opponent
+from firmware_host.opponents.build import build_opponent, spare_core
 from firmware_host.opponents.level import level_hook
 from firmware_host.opponents.worker import (
     EngineWorker,
@@ -150,7 +150,8 @@ class Service:
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
-                 display: ClockDisplay | None = None) -> None:
+                 display: ClockDisplay | None = None, worker: EngineWorker | None = None,
+                 ) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -172,6 +173,9 @@ class Service:
             keepalive.on_lost = self._lost
         #: The clock display the players read (None: none).
         self.display = display
+        #: The engine worker (None: record mode); its opponent searches in a process of its
+        #: own in real time.
+        self.worker = worker
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
@@ -244,6 +248,9 @@ class Service:
             self.controller.run(stop, period=self.scan_period, on_step=self.upkeep)
         finally:
             self.notifier.stopping()
+            if self.controller.overruns:
+                log.info("scan loop: %d scans ended past their next tick (%d ticks skipped)",
+                         self.controller.overruns, self.controller.missed_ticks)
             log.info("stopping")
             self.leds.show({})
             self.leds.tick(self.clock.monotonic())
@@ -314,7 +321,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     computer = "draughtsboard" if worker is None else worker.opponent.name  # e.g. Scan 3.1
     # A board with a clock button switches the clock when it is pressed, not as a move is let go.
     settings = replace(SessionConfig.from_config(config),
-                       clock_button=ButtonName.CLOCK in buttons.available)
+                       clock_button=ButtonName.CLOCK in buttons.available,
+                       spare_core=spare_core())
     remote = _remote_client(config, stack)  # the web app's commands and the kept settings
     session = Session(variant, store, settings, thinker=worker,
                       computer_name=computer,
@@ -340,7 +348,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     period = 1.0 / config[SCAN_HZ]
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
-                   transform=config[TRANSFORM], keepalive=keepalive, display=clock_display)
+                   transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
+                   worker=worker)
 
 
 @dataclass(frozen=True)
@@ -403,7 +412,9 @@ def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Cl
                    virtual_time: bool, post: Post) -> EngineWorker | None:
     if config[GAME_MODE] == Mode.RECORD.value:
         return None
-    opponent, limit = build_opponent(config, variant)
+    # In real time the search runs in a process of its own (the built-in engine's or a Hub
+    # engine's): nothing the engine does can slow the scan loop.
+    opponent, limit = build_opponent(config, variant, process=not virtual_time)
     stack.callback(opponent.close)
     if virtual_time:  # no clock: a depth (or a Hub engine's node count) decides
         virtual = Limit(nodes=limit.nodes) if limit.nodes and not limit.depth \

@@ -49,7 +49,13 @@ from firmware_host.config.schema import (
 from firmware_host.store.records import GameRecord, MoveRecord
 from firmware_host.terms.commands import Command
 from firmware_host.terms.jobs import EngineResult
-from firmware_host.terms.settings import CLOCK_TIME_CONTROL, GAME_MODE, GAME_TOUCH_MOVE, Mode
+from firmware_host.terms.settings import (
+    CLOCK_TIME_CONTROL,
+    ENGINE_PONDER,
+    GAME_MODE,
+    GAME_TOUCH_MOVE,
+    Mode,
+)
 from firmware_host.terms.timecontrol import duration_of
 
 
@@ -131,6 +137,12 @@ class SessionConfig:
     #: ``clock.default_time`` in seconds (0: none): the side to move that has not moved that
     #: long after the game's clock started (a round's start) loses by forfeit.
     default_time_s: float = 0.0
+    #: ``engine.ponder``: ``auto`` (where a core is free), ``on`` or ``off``: the engine thinks
+    #: on the human's time after each reply (play mode only: :attr:`pondering`).
+    ponder: str = ENGINE_PONDER.default
+    #: The machine has a core for the engine besides the service's (``auto`` ponders there);
+    #: the service that wires the session knows it.
+    spare_core: bool = True
 
     @property
     def touch_strict(self) -> bool:
@@ -143,6 +155,20 @@ class SessionConfig:
     def takebacks_allowed(self) -> bool:
         """Takebacks exist in play and teach modes when enabled; never in record mode."""
         return self.takeback and self.mode is not Mode.RECORD
+
+    @property
+    def pondering(self) -> bool:
+        """Whether the engine thinks on the human's time: in play mode only (teach mode's
+        hints need the engine), when ``ponder`` is on, or auto with a spare core.
+
+        >>> SessionConfig(ponder="auto", spare_core=False).pondering
+        False
+        >>> SessionConfig(mode=Mode.TEACH, ponder="on").pondering
+        False
+        """
+        if self.mode is not Mode.PLAY:
+            return False
+        return self.ponder == "on" or (self.ponder == "auto" and self.spare_core)
 
     @property
     def hints_allowed(self) -> bool:
@@ -182,6 +208,7 @@ class SessionConfig:
             guidance=config[BOARD_GUIDANCE],
             draw_min_moves=config[GAME_DRAW_MIN_MOVES],
             default_time_s=float(duration_of(config[CLOCK_DEFAULT_TIME])),
+            ponder=config[ENGINE_PONDER],
         )
 
 

@@ -423,7 +423,7 @@ class HubEngine:
                     self._discard()
                     if attempt == 2 or self._closed:  # closed meanwhile: ended on purpose
                         raise
-                    logger.warning("%s died (%s); started again, searching the move again",
+                    logger.warning("engine %s died (%s); started again, searching the move again",
                                    self.name, exc)
                 except HubEngineError:
                     self._discard()
