@@ -450,3 +450,29 @@ def test_the_club_variants_are_served(server: tuple[HubServer, Recorder], name: 
     done = [parse_line(line) for line in out.take()][-1]
     board = Board(hub.variant)
     assert move_from_hub(board, done.require("move")) in board.legal_moves
+
+
+def test_the_search_reads_its_stop_flag_through_python_code(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    # The compiled search looked at a plain attribute: in a depth-only search (pondering) it
+    # never entered the interpreter, which the protocol's thread then waited for, for a whole
+    # iteration, before it could read "stop" or "ponder-hit". Every look now runs Python code.
+    from firmware_host.opponents.hub import server as hub_server
+
+    looks: list[bool] = []
+    flag = hub_server.ReadStop.stopped
+
+    def counted(token: hub_server.ReadStop) -> bool:
+        value = bool(flag.fget(token)) if flag.fget is not None else False
+        looks.append(value)
+        return value
+
+    monkeypatch.setattr(hub_server.ReadStop, "stopped", property(counted, flag.fset))
+    out = Recorder()
+    hub = HubServer(out)
+    for line in ("init", "pos start", "level depth=4", "go ponder"):
+        hub.handle(line)
+    assert hub.finished(30)
+    hub.handle("stop")
+    assert hub.wait(30)
+    assert len(looks) > 10  # looked at every 64 nodes, each time through the property

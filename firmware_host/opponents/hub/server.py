@@ -69,6 +69,35 @@ _DURING_SEARCH = frozenset({"ping", "stop", "ponder-hit", "quit"})
 CLOCKS = ("wall", "cpu")
 
 
+class ReadStop(StopToken):
+    """A stop token whose flag is read through Python code.
+
+    The compiled search (mypyc) looks at its stop token every 64 nodes and otherwise never
+    enters the interpreter in a search without a clock (a depth-only one, or pondering): it
+    then kept the interpreter's lock for a whole iteration, and the thread reading the
+    protocol could not take ``stop`` or ``ponder-hit`` in (seconds, deep in a search). Read
+    through this property, every look lets the interpreter hand the lock over.
+
+    >>> token = ReadStop()
+    >>> token.stop()
+    >>> token.stopped
+    True
+    """
+
+    def __init__(self) -> None:
+        self._flag = False
+        super().__init__()
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the search must end (read by the search, set by the protocol's thread)."""
+        return self._flag
+
+    @stopped.setter
+    def stopped(self, value: bool) -> None:
+        self._flag = value
+
+
 def thread_clock(thread: threading.Thread) -> Callable[[], float]:
     """The CPU seconds of ``thread`` as read from any thread (``time.thread_time`` reads only the
     caller's own); the wall clock where the system has no per-thread CPU clock.
@@ -159,7 +188,7 @@ class HubServer:
         # Cleared under the write lock as "done" goes out: a GUI that answers "done" at once
         # with "pos" must not find the engine still busy while its search thread winds down.
         self._busy = threading.Event()
-        self._token = StopToken()
+        self._token: StopToken = ReadStop()
         #: Set when a ponder search may answer: ``ponder-hit`` or ``stop`` came.
         self._released = threading.Event()
         #: Set once the running search has returned (a ponder search may still wait).
@@ -322,7 +351,7 @@ class HubServer:
             return
         pondering = "ponder" in msg
         limit = self._limit()
-        self._token = StopToken()
+        self._token = ReadStop()
         self._released = threading.Event()
         self._ended = threading.Event()
         self._pondering = pondering
