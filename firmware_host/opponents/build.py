@@ -122,14 +122,18 @@ def hub_engine_config(config: Config) -> HubEngineConfig:
 def builtin_engine_config(config: Config) -> HubEngineConfig:
     """How to run the built-in engine in a process of its own: ``draughtsboard engine`` under
     this interpreter, at the configured level and seed, its time per move in CPU seconds.
+    ``-P``: the working directory is not put on the module path, so the process imports the
+    engine the service does (an installed, compiled one), wherever it was started.
 
     >>> from firmware_host.config.loader import Config
     >>> worker = builtin_engine_config(Config.from_mapping({"engine": {"level": 7}}))
-    >>> worker.command[1:], dict(worker.params), worker.builtin
-    (('-m', 'firmware_host.cli', 'engine'), {'level': '7', 'seed': '0', 'clock': 'cpu'}, True)
+    >>> worker.command[1:], worker.builtin
+    (('-P', '-m', 'firmware_host.cli', 'engine'), True)
+    >>> dict(worker.params)
+    {'level': '7', 'seed': '0', 'clock': 'cpu'}
     """
     return HubEngineConfig(
-        command=(sys.executable, "-m", "firmware_host.cli", "engine"),
+        command=(sys.executable, "-P", "-m", "firmware_host.cli", "engine"),
         params={"level": str(config[ENGINE_LEVEL]), "seed": str(config[ENGINE_SEED]),
                 "clock": "cpu"},
         builtin=True)

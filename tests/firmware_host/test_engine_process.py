@@ -171,7 +171,7 @@ def test_a_killed_engine_process_is_started_again_and_the_move_searched_again(
 
 
 @pytest.mark.parametrize("engine_settings", [
-    {"depth": 40},                        # depth-only: never stops by itself
+    {"level": 10, "depth": 40},           # depth-only: never stops by itself
     {"level": 10, "movetime_ms": 60_000},  # a long search on the clock
 ], ids=["depth-only", "timed"])
 def test_the_scan_loop_sees_every_touch_while_the_engine_searches(
@@ -222,3 +222,23 @@ def test_the_scan_loop_sees_every_touch_while_the_engine_searches(
     assert board.service.scanner.occupied == board.sim.occupied
     assert board.controller.overruns == 0
     assert searches_here == []
+
+
+def test_a_level_set_from_the_phone_is_sent_to_the_engines_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from board_io.clock import MonotonicClock
+    from engine.levels import limit_for_level
+    from firmware_host.opponents.build import builtin_engine_config, builtin_limit
+    from firmware_host.opponents.hub.client import HubEngine
+    from firmware_host.opponents.level import level_hook
+
+    config = Config.from_mapping({"engine": {"level": 8}})
+    engine_process = HubEngine(builtin_engine_config(config))  # not started: nothing searches
+    sent: list[dict[str, str]] = []
+    monkeypatch.setattr(engine_process, "configure", sent.append)
+    worker = ThreadEngineWorker(HubOpponent(engine_process), builtin_limit(config),
+                                MonotonicClock())
+    hook = level_hook(config, worker, None)
+    assert hook is not None
+    hook(3)
+    assert sent == [{"level": "3"}] and worker.limit == limit_for_level(3)
