@@ -158,7 +158,8 @@ def _bool(path: str, default: bool, doc: str) -> Option[bool]:
 
 #: The keys only the service reads (board_io never sees them), one constant each: a read
 #: ``config[STORE_URL]`` is typed by its option. The phone's settings (``game.variant``,
-#: ``game.mode``, ``game.touch_move``, ``engine.level``, ``clock.time_control``) are declared with
+#: ``game.mode``, ``game.touch_move``, ``engine.level``, ``engine.ponder``,
+#: ``clock.time_control``) are declared with
 #: the words the phone and the command line show them by: :mod:`firmware_host.terms.settings`.
 
 # [game]

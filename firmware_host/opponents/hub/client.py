@@ -118,7 +118,7 @@ class HubClient:
     ...                                "--hub"]))
     >>> engine_id, params = client.handshake(timeout=10)
     >>> engine_id["name"], sorted(params)
-    ('draughtsboard', ['level', 'seed', 'tt-size', 'variant'])
+    ('draughtsboard', ['clock', 'level', 'seed', 'tt-size', 'variant'])
     >>> client.init(timeout=10)
     >>> client.ping(timeout=10)                 # the error lines received meanwhile
     []
