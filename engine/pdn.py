@@ -401,7 +401,11 @@ _COMMENT_WORD = re.compile(r"\[%[^\]\s]+[^\]]*\]|\S+")
 
 
 def _comment(text: str) -> list[str]:
-    words = _COMMENT_WORD.findall(text.replace("{", "(").replace("}", ")"))
+    """A comment's words, braces made parentheses; a word that is a game result (``1-1``,
+    ``*``) is quoted: pydraughts (0.6.7) ends a game at the first result it finds, in a comment
+    too, and loses every game after it."""
+    words = [f'"{word}"' if word in RESULTS else word
+             for word in _COMMENT_WORD.findall(text.replace("{", "(").replace("}", ")"))]
     if not words:
         return []
     words[0] = "{" + words[0]
@@ -438,6 +442,8 @@ def write_game(
     start_fen: str | None = None,
     comments: Mapping[int, Sequence[str]] | None = None,
     width: int = 80,
+    annotations: Mapping[int, Sequence[str]] | None = None,
+    variations: Mapping[int, Sequence[Sequence[Move | str]]] | None = None,
 ) -> str:
     """Write one game as PDN 3.0 text, ending with a blank line.
 
@@ -447,11 +453,24 @@ def write_game(
     ``width`` columns and followed by the result (``*`` while unfinished). ``comments[i]`` are
     written after the ``i``-th move (``0``: before the first).
 
+    Keyed by move index as :class:`PdnGame` reads them (``0``: the first move):
+    ``annotations[i]`` are move ``i``'s move strength sign (``!``, ``?``, ``!!``, ``??``,
+    ``!?``, ``?!``: written right after the move, as PDN 3.0 asks; at most one) and NAGs
+    (``$2``: after it); ``variations[i]`` are lines played instead of move ``i``, from the
+    position before it, each written in parentheses after the move and its comments. Both
+    pydraughts (0.6.7) and py-draughts (1.10.1) skip signs, NAGs, comments and variations
+    and read the game's own moves.
+
     >>> write_game(None, ["32-28"], variant="international").splitlines()[-1]
     '1. 32-28 *'
+    >>> write_game(None, ["32-28", "19-23"], variant="international",
+    ...            annotations={1: ["?"]}, variations={1: [["18-22", "37-32"]]},
+    ...            comments={2: ["[%eval 0.35]"]}).splitlines()[-1]
+    '1. 32-28 19-23? {[%eval 0.35]} (1... 18-22 2. 37-32) *'
 
     Raises:
-        ValueError: an illegal or unreadable move, a bad FEN, result or tag name.
+        ValueError: an illegal or unreadable move (of the game or a variation), a bad FEN,
+            result, tag name, sign or NAG.
     """
     headers = dict(headers or {})
     chosen = _writer_variant(headers, variant)
@@ -467,7 +486,8 @@ def write_game(
     canonical = variant_for_number(gametype_number(chosen)) or chosen
     initial = fen == Board(canonical.name).fen()
     first_mover_starts = board.turn == chosen.first_mover
-    units = list(_movetext(board, moves, comments or {}, first_mover_starts))
+    notes = _Notes(comments or {}, annotations or {}, variations or {})
+    units = list(_movetext(board, moves, notes, first_mover_starts))
     lines = _header_lines(headers, chosen, result, None if initial else fen)
     return "\n".join(lines) + "\n\n" + _wrap([*units, result], width) + "\n"
 
@@ -485,33 +505,81 @@ def _writer_variant(headers: Mapping[str, str], variant: str | Variant | None) -
     return variant_for_number(number) or find_variant("international")
 
 
+#: The move strength signs PDN 3.0 writes right after a move; NAGs are ``$`` and a number.
+_STRENGTHS = frozenset({"!", "?", "!!", "??", "!?", "?!"})
+_NAG_TEXT = re.compile(r"\$[0-9]{1,3}\Z")
+
+
+@dataclass(frozen=True)
+class _Notes:
+    """What the writer adds to the moves: comments (after the ``i``-th move), and signs,
+    NAGs and variations (of move index ``i``)."""
+
+    comments: Mapping[int, Sequence[str]]
+    annotations: Mapping[int, Sequence[str]]
+    variations: Mapping[int, Sequence[Sequence[Move | str]]]
+
+
+def _signs(annotations: Sequence[str], ply: int) -> tuple[str, list[str]]:
+    """Move ``ply``'s strength sign (or ``""``) and NAGs, checked."""
+    strengths = [a for a in annotations if a in _STRENGTHS]
+    nags = [a for a in annotations if _NAG_TEXT.match(a)]
+    bad = [a for a in annotations if a not in _STRENGTHS and not _NAG_TEXT.match(a)]
+    if bad or len(strengths) > 1:
+        raise ValueError(f"move {ply + 1}: annotations are one of {sorted(_STRENGTHS)} and "
+                         f"NAGs ($n), not {list(annotations)!r}")
+    return (strengths[0] if strengths else ""), nags
+
+
 def _movetext(
     board: Board,
     moves: Sequence[Move | str],
-    comments: Mapping[int, Sequence[str]],
+    notes: _Notes,
     first_mover_starts: bool,
+    start: int = 0,
 ) -> Iterator[str]:
+    """The words of the movetext; ``start`` is the ply of the first move (in a variation)."""
+    comments = notes.comments
     for text in comments.get(0, ()):
         yield from _comment(text)
-    for ply, item in enumerate(moves):
+    for index, item in enumerate(moves):
+        ply = start + index
         move = board.parse_move(_plain(item, board.variant)) if isinstance(item, str) else item
         if move not in board.legal_moves:
             raise ValueError(f"move {ply + 1} ({move}) is not legal in {board.fen()}")
         label = _move_label(ply, first_mover_starts)
-        notation = board.move_notation(move)
+        sign, nags = _signs(notes.annotations.get(index, ()), ply)
+        notation = board.move_notation(move) + sign
+        before = board.copy() if index in notes.variations else None
         board.push(move)
-        # The second mover's number only when the game starts with its move: never to resume
-        # after a comment as PGN does. PDN makes move numbers optional, and pydraughts (0.6.7)
-        # misreads a game that has one past move 10 (it deletes every later "1." it finds).
-        if label.endswith("...") and ply > 0:
+        # The second mover's number only when the game (or the variation) starts with its
+        # move: never to resume after a comment as PGN does. PDN makes move numbers optional,
+        # and pydraughts (0.6.7) misreads a game that has one past move 10 (it deletes every
+        # later "1." it finds; it drops variations before it looks).
+        if label.endswith("...") and index > 0:
             yield notation
         else:
             yield f"{label} {notation}"
-        for text in comments.get(ply + 1, ()):
+        yield from nags
+        for text in comments.get(index + 1, ()):
             yield from _comment(text)
+        if before is not None:
+            for line in notes.variations[index]:
+                yield from _variation(before, line, first_mover_starts, ply)
     for key in sorted(k for k in comments if k > len(moves)):  # past the end: keep them last
         for text in comments[key]:
             yield from _comment(text)
+
+
+def _variation(board: Board, line: Sequence[Move | str], first_mover_starts: bool,
+               ply: int) -> Iterator[str]:
+    """A variation's words: ``(12... 18-23``, ..., ``28x19)``, from a copy of ``board``."""
+    if not line:
+        return
+    words = list(_movetext(board.copy(), line, _Notes({}, {}, {}), first_mover_starts, ply))
+    words[0] = "(" + words[0]
+    words[-1] += ")"
+    yield from words
 
 
 def write_board(

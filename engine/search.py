@@ -16,7 +16,7 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -225,17 +225,21 @@ class Searcher:
         limit: Limit,
         stop: StopToken | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
+        moves: Collection[Move] | None = None,
     ) -> SearchResult:
         """Search ``board`` (left unchanged) within ``limit`` and return the best move found.
 
         ``on_iteration`` is called after each finished depth (for ``info`` lines). A search
         stopped before its first iteration ends still returns a legal move (the first in order).
+        ``moves``, when given, are the only root moves searched (UCI's ``searchmoves``: the
+        analysis asks how good the second-best move is).
 
         Raises:
-            ValueError: a time limit without a clock, or a board of another variant.
+            ValueError: a time limit without a clock, a board of another variant, or ``moves``
+                given with none of them legal.
         """
         if self.pure is not None:
-            found = self.pure.search(board, limit, stop, on_iteration)
+            found = self.pure.search(board, limit, stop, on_iteration, moves)
             return SearchResult(found.move, found.score, found.depth, found.nodes, found.seconds,
                                 found.pv)
         if limit.timed and self.clock is None:
@@ -247,7 +251,13 @@ class Searcher:
         colour, key = int(board.turn), board.zobrist_hash()
         roots = unique(self._gen.moves(white, black, kings, colour))
         by_key = {m.key(): m for m in board.legal_moves}
-        if board.variant.same_king_move_limit:  # a rule on the game's history (Frisian)
+        if moves is not None:
+            wanted = {m.key() for m in moves}
+            by_key = {k: m for k, m in by_key.items() if k in wanted}
+            if not by_key:
+                raise ValueError(f"none of the moves to search is legal in {board.fen()}")
+        if board.variant.same_king_move_limit or moves is not None:
+            # a rule on the game's history (Frisian), or the caller's choice of root moves
             b2s = self._gen.bit2sq
             roots = [r for r in roots
                      if (b2s[r[0]], b2s[r[1]], frozenset(b2s[b] for b in r[5])) in by_key]
@@ -256,7 +266,7 @@ class Searcher:
         to_move = self._converter(by_key)
         fallback = to_move(self._ordering.order(roots, None, 0)[0])
         best = SearchResult(fallback, 0, 0, 0, 0.0, (fallback,))
-        if len(roots) == 1 and limit.depth is None and limit.nodes is None:
+        if len(roots) == 1 and limit.depth is None and limit.nodes is None and moves is None:
             return SearchResult(fallback, 0, 0, 0, self._elapsed(), (fallback,))
         max_depth = min(limit.depth or MAX_PLY - 1, self.options.max_depth)
         noise = self._root_noise(key, roots)

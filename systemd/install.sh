@@ -242,6 +242,7 @@ if [ ! -f "$config" ]; then
     -e 's#^\# games_dir = <.*>#games_dir = "/var/lib/draughtsboard/games"#' \
     -e 's#^\# spool_dir = <.*>#spool_dir = "/var/lib/draughtsboard/spool"#' \
     -e 's#^\# token_file = <.*>#token_file = "/var/lib/draughtsboard/web-token"#' \
+    -e 's#^\# mistakes_dir = <.*>#mistakes_dir = "/var/lib/draughtsboard/mistakes"#' \
     "$src/systemd/draughtsboard.toml" > "$config"
   chmod 0640 "$config"
   chgrp draughtsboard "$config"

@@ -38,6 +38,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(FULL_SAMPLE_TIMEOUT_S))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_user_directories(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """Every test keeps its games, spool and config in directories of the run, never in those
+    of the person who runs the suite (the XDG variables the service reads, see
+    ``firmware_host.config.places``); subprocesses inherit them."""
+    root = tmp_path_factory.mktemp("xdg")
+    saved = {name: os.environ.get(name) for name in XDG_NAMES}
+    for name in XDG_NAMES:
+        os.environ[name] = str(root / name.lower())
+    yield root
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+#: The user's directories as the service finds them.
+XDG_NAMES = ("XDG_DATA_HOME", "XDG_STATE_HOME")
+
+
 #: Loggers of the project: an ERROR from one of them fails the test that logged it.
 PROJECT_LOGGERS = ("draughtsboard", "firmware_host", "board_io", "engine")
 

@@ -95,7 +95,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
     """A new user's environment: a home and a temporary directory of their own."""
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    return {**os.environ, "HOME": str(home), "TMPDIR": str(tmp_path), "NO_COLOR": "1"}
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}  # none set
+    return {**inherited, "HOME": str(home), "TMPDIR": str(tmp_path), "NO_COLOR": "1"}
 
 
 def _help(*words: str) -> str:

@@ -61,11 +61,15 @@ from engine.variant import Variant, find_variant
 from firmware_host.app import logsetup
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
+from firmware_host.coach.analyst import Analyst, IdleAnalyst
+from firmware_host.coach.jobs import AnalysisQueue
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
     CLOCK_DISPLAY_WHITE,
+    COACH_ANALYSE,
+    COACH_DEPTH,
     ENGINE_SEED,
     GAME_BALLOT,
     LOG_LEVEL,
@@ -82,6 +86,7 @@ from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent, spare_core
 from firmware_host.opponents.level import level_hook
+from firmware_host.opponents.opponent import Opponent
 from firmware_host.opponents.worker import (
     EngineWorker,
     Post,
@@ -141,6 +146,12 @@ class Wiring:
     pdn_files: bool = True
     #: What stands on a simulated board at start (None: the start position of ``fen``).
     occupied: frozenset[int] | None = None
+    #: The coach's analysis after the game as ``coach.analyse`` says (False: none, as in
+    #: scripted runs, whose games must not start a search on a thread of their own).
+    coach: bool = False
+    #: The computer's side, instead of the one ``[engine]`` names (a puzzle's defender); the
+    #: service closes it.
+    opponent: Opponent | None = None
 
 
 class Service:
@@ -150,8 +161,8 @@ class Service:
                  leds: LedMatrix, notifier: Notifier, clock: Clock, scan_period: float,
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
-                 display: ClockDisplay | None = None, worker: EngineWorker | None = None,
-                 ) -> None:
+                 display: ClockDisplay | None = None, coach: IdleAnalyst | None = None,
+                 worker: EngineWorker | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -173,6 +184,9 @@ class Service:
             keepalive.on_lost = self._lost
         #: The clock display the players read (None: none).
         self.display = display
+        #: The board's analyst of finished games (None: ``coach.analyse`` off, or a scripted
+        #: run).
+        self.coach = coach
         #: The engine worker (None: record mode); its opponent searches in a process of its
         #: own in real time.
         self.worker = worker
@@ -269,7 +283,8 @@ def run_service(options: RunOptions) -> int:
     listeners = [json_printer(sys.stdout)] if options.events == "json" else []
     try:
         with ExitStack() as stack:
-            service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners))
+            service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners,
+                                                          coach=True))
             service.serve(stop)
     except ConfigError as exc:  # a backend's option: one line naming the file and the key
         print(f"draughtsboard: {exc.in_file(config.source)}", file=sys.stderr)
@@ -313,7 +328,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     scanner = create_scanner(config, layout, sensors, buttons)
     store = stack.enter_context(_open_store(config, wiring.pdn_files))
     events: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()  # the controller's queue
-    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time, events.put)
+    worker = _engine_worker(config, variant, stack, clock, wiring.virtual_time, events.put,
+                            wiring.opponent)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
@@ -335,6 +351,9 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)
+    coach = _coach(config, stack, store) if wiring.coach else None
+    if coach is not None:  # the analysis after the game, while the board is idle
+        session.subscribe(coach.listener())
     open_voice(config, stack, session)  # [voice] enabled: spoken off the scan thread
     controller = Controller(session, scanner, clock=clock, leds=leds, resume=wiring.resume,
                             events=events)
@@ -349,7 +368,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
                    transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
-                   worker=worker)
+                   coach=coach, worker=worker)
 
 
 @dataclass(frozen=True)
@@ -382,6 +401,24 @@ def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
     return client
 
 
+def _coach(config: Config, stack: ExitStack, store: RedisStore) -> IdleAnalyst | None:
+    """The board's analyst (``coach.analyse``: idle or queue), started; None: off."""
+    choice = config[COACH_ANALYSE]
+    if choice == "off":
+        return None
+    url = config[STORE_URL]
+    if isinstance(store.client, redis.Redis) and url == "memory":
+        client = store.client  # the in-memory store: its one fakeredis
+    else:
+        client = sync_client(url, socket_timeout=2, socket_connect_timeout=2)
+        stack.callback(client.close)
+    queue = AnalysisQueue(client, config[BOARD_ID])
+    analyst = IdleAnalyst(Analyst(queue, config[COACH_DEPTH]), store.load_game,
+                          analyse=choice == "idle")
+    stack.enter_context(analyst)
+    return analyst.start()
+
+
 def _command_reader(client: redis.Redis, board_id: str, controller: Controller[Session],
                     stack: ExitStack, clock: Clock) -> CommandReader:
     """The reader of the board's command stream into ``controller``'s queue, started."""
@@ -409,12 +446,20 @@ def _open_store(config: Config, pdn_files: bool) -> RedisStore:
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,
-                   virtual_time: bool, post: Post) -> EngineWorker | None:
+                   virtual_time: bool, post: Post, given: Opponent | None = None
+                   ) -> EngineWorker | None:
     if config[GAME_MODE] == Mode.RECORD.value:
+        if given is not None:
+            given.close()
         return None
     # In real time the search runs in a process of its own (the built-in engine's or a Hub
-    # engine's): nothing the engine does can slow the scan loop.
-    opponent, limit = build_opponent(config, variant, process=not virtual_time)
+    # engine's): nothing the engine does can slow the scan loop. (A given opponent replaces
+    # it: none is started for it.)
+    opponent, limit = build_opponent(config, variant,
+                                     process=not virtual_time and given is None)
+    if given is not None:
+        opponent.close()
+        opponent = given
     stack.callback(opponent.close)
     if virtual_time:  # no clock: a depth (or a Hub engine's node count) decides
         virtual = Limit(nodes=limit.nodes) if limit.nodes and not limit.depth \

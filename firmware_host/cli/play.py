@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from firmware_host.cli.options import add_language, add_settings, setting_overrides
 from firmware_host.config import places
 from firmware_host.config.schema import BOARD_LANGUAGE, GAME_HUMAN_SIDE, STORE_GAMES_DIR
 from firmware_host.terms.commands import SIDES
 from firmware_host.terms.settings import ENGINE_LEVEL, GAME_VARIANT
+
+if TYPE_CHECKING:
+    from firmware_host.tools.terminal import PlayOptions
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,6 +41,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--no-colour", action="store_true", help="draw without ANSI colours")
     parser.add_argument("--virtual-time", action="store_true",
                         help="run in virtual time (instant; for scripts and tests)")
+    parser.add_argument("--puzzles", action="store_true",
+                        help="solve puzzles of the variant instead of a game: the player's "
+                             "own missed wins first (--player), then those that ship "
+                             "(docs/coach.md)")
+    parser.add_argument("--player", metavar="NAME",
+                        help="with --puzzles: whose mistake book to offer first")
+    parser.add_argument("--book", metavar="DIR",
+                        help="the mistake books' folder (default: coach.mistakes_dir, "
+                             "~/.local/share/draughtsboard/mistakes)")
     parser.set_defaults(run=run)
 
 
@@ -63,4 +76,36 @@ def run(args: argparse.Namespace) -> int:
                           colour=not args.no_colour and sys.stdout.isatty(),
                           virtual_time=args.virtual_time, level=args.level,
                           games_dir=games_dir)
+    if args.puzzles or args.player:
+        return _puzzles(options, args)
     return play(options)
+
+
+def _puzzles(options: PlayOptions, args: argparse.Namespace) -> int:
+    """The puzzles of the variant, the player's own first; a bad option is one line, 2."""
+    from dataclasses import replace
+
+    from engine.puzzles import load
+    from firmware_host.coach.book import BookError, MistakeBook
+    from firmware_host.config.schema import COACH_MISTAKES_DIR
+    from firmware_host.tools.puzzles import play_puzzles
+
+    variant = options.config[GAME_VARIANT]
+    try:
+        if not args.puzzles:
+            raise BookError("--player goes with --puzzles")
+        if args.fen:
+            raise BookError("--fen and --puzzles: a puzzle sets its own position")
+        own = [] if args.player is None else [
+            p for p in MistakeBook(args.book or options.config[COACH_MISTAKES_DIR]).load(
+                args.player) if p.variant.name == variant]
+    except BookError as exc:
+        print(f"draughtsboard play: {exc}", file=sys.stderr)
+        return 2
+    shipped = load(variant)
+    if not own and not shipped:
+        print(f"draughtsboard play: no puzzles for {variant} (they ship for international, "
+              f"russian and english; draughtsboard puzzles build makes more)", file=sys.stderr)
+        return 2
+    offered = [(p, True) for p in own] + [(p, False) for p in shipped]
+    return play_puzzles(replace(options, games_dir=None), offered)

@@ -113,6 +113,7 @@ def _who() -> str:
 
 def _import(client: redis.Redis, args: argparse.Namespace) -> int:
     from firmware_host.digits import is_whole_number
+    from firmware_host.feedback.texts import plural
     from firmware_host.store.keys import BOARDS
     from firmware_host.tournament.rounds import import_round, read_list
     from firmware_host.tournament.textfile import decode
@@ -149,7 +150,8 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
     known = {b.decode() if isinstance(b, bytes) else str(b)
              for b in client.smembers(BOARDS)}
     listed = {p.board for p in pairings}
-    print(f"{plan.round.name}: {len(plan.rows)} boards, {len(listed)} of them in this list "
+    print(f"{plan.round.name}: {plural(len(plan.rows), 'board')}, {len(listed)} of them in "
+          "this list "
           f"(the next game on each board added or replaced "
           f"{'would be' if args.dry_run else 'is'} named)")
     if trf:

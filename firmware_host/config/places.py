@@ -68,6 +68,11 @@ def games_dir(environ: Mapping[str, str] | None = None) -> str:
     return str(data_home(environ) / "games")
 
 
+def mistakes_dir(environ: Mapping[str, str] | None = None) -> str:
+    """The default ``coach.mistakes_dir``: ``mistakes`` in the user's data directory."""
+    return str(data_home(environ) / "mistakes")
+
+
 def spool_dir(environ: Mapping[str, str] | None = None) -> str:
     """The default ``store.spool_dir``: ``spool`` in the user's state directory."""
     return str(state_home(environ) / "spool")

@@ -55,7 +55,7 @@ BUTTON_BACKENDS = tuple(registry.BUTTON_BACKENDS)
 
 #: The tables of the configuration file, in the order the example and the docs show them.
 SECTIONS = ("game", "engine", "timing", "clock", "board", "gpio_matrix", "shift_register", "serial",
-            "leds", "buttons", "sim", "store", "web", "voice", "log")
+            "leds", "buttons", "sim", "store", "coach", "web", "voice", "log")
 
 T = TypeVar("T")
 
@@ -324,6 +324,25 @@ STORE_SPOOL_DIR = _user_path(
     "store.spool_dir", "spool", "Where events wait on disk while Redis is unreachable.",
     places.spool_dir, "~/.local/state/draughtsboard/spool")
 
+# [coach] (firmware_host/coach: the analysis after the game, docs/coach.md)
+COACH_ANALYSE: Option[str] = _str(
+    "coach.analyse", "idle",
+    "The analysis after the game: idle: each finished game is queued and the board analyses "
+    "queued games (its own first, then the hall's) while it is idle between games; queue: "
+    "queued only (the hall's workers analyse: draughtsboard coach worker); off: neither.",
+    ("idle", "queue", "off"))
+COACH_DEPTH: Option[int] = _int(
+    "coach.depth", 8,
+    "Plies every position of a game is searched to by this board's analysis (the same marks "
+    "on any machine at the same depth; about a minute a game on a Raspberry Pi 4 at 8).",
+    1, 20)
+
+COACH_MISTAKES_DIR = _user_path(
+    "coach.mistakes_dir", "mistakes",
+    "Directory of the mistake books: one PDN file of puzzles a player, the wins they missed "
+    "in their games (draughtsboard puzzles mistakes; play --puzzles --player offers them "
+    "first).", places.mistakes_dir, "~/.local/share/draughtsboard/mistakes")
+
 # [web] (draughtsboard web; web.control is read by the board service too)
 WEB_LISTEN: Option[str] = Option(
     "web.listen", "str", "127.0.0.1:8080",
@@ -375,7 +394,9 @@ SERVICE_OPTIONS: tuple[Option[object], ...] = (
     ENGINE_HUB_DEPTH, ENGINE_HUB_NODES, ENGINE_HUB_MOVETIME_S, ENGINE_SEED, TIMING_SETTLE_MS,
     TIMING_ERROR_MS, TIMING_TAKEBACK_MS, TIMING_NEWGAME_MS, TIMING_CROWN_MS, CLOCK_TIME_CONTROL,
     CLOCK_DEFAULT_TIME, CLOCK_DISPLAY_WHITE, BOARD_ID, BOARD_LANGUAGE, BOARD_GUIDANCE,
-    STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, WEB_LISTEN, WEB_CONTROL, WEB_TOKEN_FILE,
+    STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, COACH_ANALYSE, COACH_DEPTH,
+    COACH_MISTAKES_DIR, WEB_LISTEN,
+    WEB_CONTROL, WEB_TOKEN_FILE,
     WEB_ARBITERS, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
 )
 

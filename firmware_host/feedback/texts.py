@@ -45,6 +45,12 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "refused.max_capture": "you must take the maximum: {count} pieces",
     "refused.capture_precedence": N_("another capture comes first: {capture}"),
     "refused.king_priority": N_("capturing with the king comes first: {capture}"),
+    # A rated game's refusal names the rule, not the move (no ``capture``, no ``count``):
+    # each reason's bare sentence, as an arbiter says it.
+    "refused.capture_compulsory.bare": N_("illegal move: a capture is compulsory"),
+    "refused.max_capture.bare": N_("illegal move: you must take the maximum"),
+    "refused.capture_precedence.bare": N_("illegal move: another capture comes first"),
+    "refused.king_priority.bare": N_("illegal move: capturing with the king comes first"),
     "refused.touch_move": N_("touch-move: you touched {square}, you must move it"),
     "refused.not_side_to_move": N_("it is {side}'s turn: {squares_text} is the other side's"),
     "refused.wrong_computer_move": N_("the computer played {expected}, not {played}"),
@@ -337,10 +343,13 @@ def render(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     >>> from firmware_host.i18n import translator
     >>> render({"event": "refused", "reason": "max_capture", "count": 2}, translator("ru"))
     'нужно взять максимум: 2 шашки'
+    >>> render({"event": "refused", "reason": "capture_compulsory"})  # a rated game's
+    'illegal move: a capture is compulsory'
     """
     kind = str(event.get("event", ""))
     data = _counted(_enrich(_localised(_worded(event, tr), tr)), tr)
-    for key in (f"{kind}.{data.get('reason')}", kind):
+    reason = f"{kind}.{data.get('reason')}"
+    for key in (reason, f"{reason}.bare", kind):  # (the bare one: said without the details)
         template = TEMPLATES.get(key)
         if template is None:
             continue

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from engine import Board
 from engine.types import Color, Move, Square
 from engine.variant import Variant
-from firmware_host.recognition.resolution import Illegal
+from firmware_host.recognition.resolution import Illegal, RefusalReason
 from firmware_host.store.records import MoveRecord
 
 #: A square as JSON events give it.
@@ -114,11 +114,19 @@ def must_capture(board: Board) -> frozenset[Square]:
 
 #: Refusal details that are plain data worth publishing (the rest holds Move objects).
 _DETAIL_KEYS = ("capture", "count", "side", "expected", "played", "pdn")
+#: The details that name a move the player could make (the compulsory capture, how many
+#: pieces it takes, the touched piece's moves): guidance, left out of a rated game's refusal,
+#: which says the rule as an arbiter would ("illegal move: a capture is compulsory").
+_GUIDING_KEYS = frozenset({"capture", "count", "pdn"})
+#: Refusals whose ``pdn`` names the player's own move, not one to make (two capture paths
+#: with the same squares): kept.
+_OWN_MOVE = frozenset({RefusalReason.AMBIGUOUS})
 
 
-def refusal_fields(result: Illegal, namer: Namer) -> dict[str, object]:
+def refusal_fields(result: Illegal, namer: Namer, guidance: bool = True) -> dict[str, object]:
     """Data of a refused move: the reason and what makes its message concrete. Squares are
-    named as in every event: numbers on numeric variants (docs/events.md).
+    named as in every event: numbers on numeric variants (docs/events.md). Without
+    ``guidance`` (a rated game: ``board.guidance``) nothing names a move to make.
 
     >>> from engine.variant import find_variant
     >>> from firmware_host.recognition.resolution import RefusalReason
@@ -129,7 +137,10 @@ def refusal_fields(result: Illegal, namer: Namer) -> dict[str, object]:
     ([19], [19])
     """
     fields: dict[str, object] = {"reason": result.reason.value}
+    quiet = not guidance and result.reason not in _OWN_MOVE
     for key in _DETAIL_KEYS:
+        if quiet and key in _GUIDING_KEYS:
+            continue
         value = result.detail.get(key)
         if value is not None:
             fields[key] = list(value) if isinstance(value, tuple | list) else value

@@ -403,9 +403,12 @@ class Game:
     # -- the live session ---------------------------------------------------------------------
 
     def save(self, obligation: Square | None) -> None:
-        """Keep the live session (after the log: the log wins on resume)."""
-        self._store.save_session(self._snapshot(self.board, self.pending, obligation,
-                                                self.outcome))
+        """Keep the live session (after the log: the log wins on resume), with the draw offer
+        that stands: it is part of the game's state."""
+        data = self._snapshot(self.board, self.pending, obligation, self.outcome)
+        if self.offer is not None and self.outcome is None:
+            data["offer"] = side_name(self.offer)
+        self._store.save_session(data)
 
     def _snapshot(self, board: Board, pending: Move | None, obligation: Square | None,
                   outcome: Outcome | None) -> dict[str, object]:
@@ -439,7 +442,6 @@ class Game:
             return None
         self.game_id = str(state["game_id"])
         self.start_fen = str(state["start_fen"])
-        self.offer = None
         self.round = None
         if self.clock is not None:
             self.clock.restore(state.get("clock"))
@@ -461,6 +463,11 @@ class Game:
         self._publish("resumed", game_id=self.game_id, ply=len(board.move_stack),
                       fen=board.fen(), pending=None if self.pending is None
                       else board.move_notation(self.pending))
+        offer = state.get("offer")
+        self.offer = None if changed or logged_outcome is not None or offer not in (
+            "white", "black") else (Color.WHITE if offer == "white" else Color.BLACK)
+        if self.offer is not None:  # the offer stands still: said again as the board is back
+            self._publish("draw_offer", side=side_name(self.offer), ply=len(board.move_stack))
         return Resumed(None if logged_outcome is not None else obligation)
 
     def _catch_up(self, board: Board, outcome: Outcome | None) -> tuple[Outcome | None, bool]:

@@ -85,6 +85,10 @@ class Table(Protocol):
     def human_turn(self) -> bool: ...
     @property
     def in_sync(self) -> bool: ...
+    @property
+    def guidance(self) -> bool: ...
+    @property
+    def arbiter_holding(self) -> bool: ...
     def takeback_target(self) -> int | None: ...
     def is_initial(self) -> bool: ...
 
@@ -162,7 +166,7 @@ class Judge:
         self._view.refused_at = s.occupied
         if result.reason in _MUST_REASONS:
             self._view.must = must_capture(s.board)
-        fields = refusal_fields(result, s.namer)
+        fields = refusal_fields(result, s.namer, s.guidance)
         # The sentence in the board's language; the reason stays language-free.
         text = render({"event": "refused", **fields}, translator(s.config.language))
         self._say("refused", text=text, **fields)
@@ -224,7 +228,10 @@ class Judge:
             self._say("correction", missing=s.namer.squares(sync[0]),
                       extra=s.namer.squares(sync[1]))
         self._view.sync = sync
-        self.watch(TimerName.NEWGAME, s.is_initial() and s.game.started, at, s.config.newgame_ms)
+        # The initial position held starts a new game, unless the arbiter holds this one (a
+        # carried game set up from the spare board's start position, a claim): theirs to end.
+        self.watch(TimerName.NEWGAME, s.is_initial() and s.game.started
+                   and not s.arbiter_holding, at, s.config.newgame_ms)
 
     def note_takeback(self, before: Mapping[Square, Piece]) -> None:
         """Moves were taken back with the button while the board held ``before``'s pieces: a

@@ -363,6 +363,7 @@ class Session(SessionFacts):
                     self.finish(decision.outcome, decision.at, decision.note)
                 case OfferDraw():
                     self.game.offer = decision.side
+                    self._save()  # (the offer is part of the game: it survives a restart)
                     self._publish("draw_offer", side=side_name(decision.side),
                                   ply=len(self.board.move_stack))
                 case Correct():
@@ -740,6 +741,12 @@ class Session(SessionFacts):
         self.evaluate(at)
 
     # -- LEDs ---------------------------------------------------------------------------------
+
+    @property
+    def arbiter_holding(self) -> bool:
+        """Guard: the arbiter holds the game's clock (a claim, a corrected or carried position
+        to set up): the board does not drop the game for a new one."""
+        return self.timekeeper.arbiter_holding
 
     @property
     def guidance(self) -> bool:

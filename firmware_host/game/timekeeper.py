@@ -162,6 +162,12 @@ class Timekeeper:
         """The game's clock is held (a game without a clock is never held)."""
         return self.clock is not None and bool(self.holds)
 
+    @property
+    def arbiter_holding(self) -> bool:
+        """The arbiter holds the game's clock: a claim, or a corrected or carried position to
+        set up (not the hall's pause alone)."""
+        return self.clock is not None and bool(self.holds & {Hold.ARBITER, Hold.SETUP})
+
     # -- the game's hooks (firmware_host/game/game.py) -------------------------------------
 
     def new_game(self) -> dict[str, str]:

@@ -20,6 +20,9 @@ commands its program runs (a list, not families of commands), on only its keys:
   a game ``draughtsboard:<id>:amend:*``: never a game's log) and its own keys
   ``draughtsboard-web:*``; may only append to the arbiter's audit log
   ``draughtsboard:audit-log`` (``RPUSH``: never trim, delete or rewrite it);
+- ``draughtsboard-coach``: a worker that analyses the hall's games (``draughtsboard coach
+  worker``): the analysis jobs and their results only (:data:`COACH_RULES`, which every board
+  has too: a board queues its games and analyses the hall's while it is idle);
 - ``draughtsboard-replica`` and ``draughtsboard-sentinel``: what a replica and Redis Sentinel
   need (replication; the failover's commands);
 - ``default``: the administrator (``redis-cli``), behind its own password.
@@ -36,7 +39,8 @@ Example:
     >>> line = user_line("board-b1", "pw").split()
     >>> line[:3], line[3][:9]  # the password as its SHA-256 only
     (['user', 'board-b1', 'on'], '#30c952fa')
-    >>> line[-4:]  # doctest: +NORMALIZE_WHITESPACE
+    >>> start = line.index("~draughtsboard:b1:*")
+    >>> line[start:start + 4]  # doctest: +NORMALIZE_WHITESPACE
     ['~draughtsboard:b1:*', '%R~draughtsboard:boards', '%R~draughtsboard:hall',
      '&draughtsboard:b1:*']
 """
@@ -52,12 +56,23 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from firmware_host.store.keys import AUDIT, BOARDS, HALL, ROOT, ROUND_INDEX, board_id_problem
+from firmware_host.store.keys import (
+    ANALYSIS,
+    AUDIT,
+    BOARDS,
+    COACH_FAILED,
+    COACH_JOBS,
+    HALL,
+    ROOT,
+    ROUND_INDEX,
+    board_id_problem,
+)
 
-__all__ = ["ADMIN", "BOARD_PREFIX", "POWERS", "REPLICA", "SENTINEL", "WEB", "acl_file",
-           "board_id_of_user", "board_user", "main", "rules", "user_line"]
+__all__ = ["ADMIN", "BOARD_PREFIX", "COACH", "COACH_RULES", "POWERS", "REPLICA", "SENTINEL", "WEB",
+           "acl_file", "board_id_of_user", "board_user", "main", "rules", "user_line"]
 
 WEB = "draughtsboard-web"
+COACH = "draughtsboard-coach"
 REPLICA = "draughtsboard-replica"
 SENTINEL = "draughtsboard-sentinel"
 ADMIN = "default"
@@ -88,11 +103,22 @@ def _allow(commands: tuple[str, ...]) -> str:
     return "-@all " + " ".join("+" + name for name in commands)
 
 
+#: The analysis jobs and their results (firmware_host/coach/): two ACL selectors, each its keys
+#: and the commands on them alone (a job queued, taken, taken over, done, given up; a result
+#: kept). A board and the hall's coach workers have them.
+COACH_RULES = (
+    f"(~{COACH_JOBS} ~{COACH_FAILED} "
+    + _allow(("xadd", "xgroup|create", "xreadgroup", "xautoclaim", "xpending", "xack", "xdel",
+              "xlen")) + ")"
+    f" (~{ANALYSIS}* -@all +set)")
+
+
 #: What each user can and cannot do (docs/security.md's table; the test tries every line).
 POWERS: tuple[tuple[str, str, str], ...] = (
     ("board-<id>", "read and write its own keys `draughtsboard:<id>:*`, publish on its own "
      "channels `draughtsboard:<id>:*`, read the set of boards and the hall's pause "
-     "`draughtsboard:hall`",
+     "`draughtsboard:hall`, what `draughtsboard-coach` can (its games queued for analysis, the "
+     "hall's analysed while it is idle)",
      "write another board's keys or a shared key (the set of boards, the hall's pause, rounds "
      "and their index, the audit log), "
      "read another board's keys, publish on another board's channel, run or flush scripts or "
@@ -108,6 +134,12 @@ POWERS: tuple[tuple[str, str, str], ...] = (
      "write a game log, a session, an event stream or a heartbeat, trim, delete or rewrite "
      "the audit log (`LTRIM`, `LSET`, `DEL`), publish, run scripts, read the keyspace, flush, "
      "change the server"),
+    ("draughtsboard-coach", "queue, take, take over, finish and give up the analysis jobs "
+     "(the stream `draughtsboard:coach:jobs` and its group, `draughtsboard:coach:failed`), "
+     "write a game's analysis `draughtsboard:coach:analysis:*` (a board can do the same)",
+     "read or write any other key (a game log, a session, the set of boards, another board's "
+     "commands), delete the jobs stream, read an analysis, publish, run scripts, read the "
+     "keyspace, flush, change the server"),
     ("draughtsboard-replica", "replicate (`PSYNC`, `REPLCONF`)", "read or write a key"),
     ("draughtsboard-sentinel", "what Sentinel needs (`INFO`, `ROLE`, `SLAVEOF`, "
      "`CONFIG REWRITE`, its hello channel)", "read or write a key"),
@@ -156,6 +188,8 @@ def rules(user: str) -> str:
                 f"%W~{ROOT}:*:commands %W~{BOARDS} %W~{HALL} %W~{ROOT}:rounds:* %W~{ROUND_INDEX} "
                 f"%W~{ROOT}:*:pairing %W~{ROOT}:*:amend:* ~{ROOT}-web:* "
                 f"(~{AUDIT} -@all +rpush)")
+    if user == COACH:
+        return f"resetkeys resetchannels {_allow(_CONNECTION)} {COACH_RULES}"
     if user == REPLICA:
         return "resetkeys resetchannels -@all +psync +replconf +ping"
     if user == SENTINEL:
@@ -167,7 +201,7 @@ def rules(user: str) -> str:
     board_id = board_id_of_user(user)
     if board_id is not None:
         return (f"resetkeys resetchannels {_allow(_BOARD_COMMANDS)} ~{ROOT}:{board_id}:* "
-                f"%R~{BOARDS} %R~{HALL} &{ROOT}:{board_id}:*")
+                f"%R~{BOARDS} %R~{HALL} &{ROOT}:{board_id}:* {COACH_RULES}")
     raise ValueError(f"no ACL rules for the user {user!r}")
 
 
@@ -227,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     boards = [b for b in re.split(r"[,\s]+", args.boards) if b]
     try:
-        users = [ADMIN, WEB, REPLICA, SENTINEL, *(board_user(b) for b in boards)]
+        users = [ADMIN, WEB, COACH, REPLICA, SENTINEL, *(board_user(b) for b in boards)]
     except ValueError as exc:
         print(f"acl: --boards: {exc}", file=sys.stderr)
         return 2

@@ -41,8 +41,9 @@ from dataclasses import dataclass
 
 from firmware_host.store.client import text
 
-__all__ = ["AUDIT", "BOARDS", "BOARD_ID", "HALL", "ROOT", "ROUND_INDEX", "SHARED", "BoardKeys",
-           "board_id_problem", "new_game_id", "round_key"]
+__all__ = ["ANALYSIS", "AUDIT", "BOARDS", "BOARD_ID", "COACH_FAILED", "COACH_JOBS", "HALL", "ROOT",
+           "ROUND_INDEX", "SHARED", "BoardKeys", "analysis_key", "board_id_problem",
+           "board_order", "new_game_id", "round_key"]
 
 ROOT = "draughtsboard"
 #: The set of the hall's boards: written by the web app and the administrator (a board logged
@@ -53,9 +54,16 @@ AUDIT = f"{ROOT}:audit-log"
 #: The hall's pause (JSON: paused, since, decision, reason; absent: the clocks run): written by
 #: the web app, read by every board.
 HALL = f"{ROOT}:hall"
+#: Finished games waiting for their analysis (:mod:`firmware_host.coach.jobs`): a stream shared
+#: out by a consumer group, written and read by the boards and the hall's analysts.
+COACH_JOBS = f"{ROOT}:coach:jobs"
+#: The analysis jobs that could not be done, each with why.
+COACH_FAILED = f"{ROOT}:coach:failed"
+#: What every game's analysis key starts with (:func:`analysis_key`).
+ANALYSIS = f"{ROOT}:coach:analysis:"
 #: The names right under the root that are not boards (``audit``: the audit stream of earlier
 #: versions): a board of one of these ids would own the keys beneath it.
-SHARED = ("audit", "audit-log", "boards", "hall", "round-index", "rounds")
+SHARED = ("audit", "audit-log", "boards", "coach", "hall", "round-index", "rounds")
 #: A board id: letters, digits, ``-`` and ``_``, at most 63 (no ``:`` or glob character).
 BOARD_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 
@@ -76,6 +84,19 @@ def board_id_problem(board_id: str) -> str | None:
     return None
 
 
+def board_order(board_id: str) -> tuple[tuple[str | int, ...], str]:
+    """The sort key of board ids in the order a hall numbers its boards: the numbers in an id
+    compared as numbers, so a hall of 100 boards reads ``hall-2`` before ``hall-10``.
+
+    >>> sorted(["hall-10", "spare-1", "hall-2", "hall-1", "board100", "board9"], key=board_order)
+    ['board9', 'board100', 'hall-1', 'hall-2', 'hall-10', 'spare-1']
+    """
+    parts = _NUMBERS.split(board_id)  # text, number, text, ...: like with like, place by place
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), board_id
+
+
+_NUMBERS = re.compile(r"([0-9]+)")
+
 #: Every stored round: its key -> JSON ``{"round", "event"}``.
 ROUND_INDEX = f"{ROOT}:round-index"
 
@@ -90,6 +111,15 @@ def round_key(number: str, event: str = "") -> str:
     if not event:
         return f"{ROOT}:rounds:{number}"
     return f"{ROOT}:rounds:{number}:{hashlib.sha256(event.encode()).hexdigest()[:12]}"
+
+
+def analysis_key(board_id: str, game_id: str) -> str:
+    """The key of a game's analysis (JSON, :mod:`firmware_host.coach.results`).
+
+    >>> analysis_key("b1", "20261129-183005-3fa2")
+    'draughtsboard:coach:analysis:b1:20261129-183005-3fa2'
+    """
+    return f"{ANALYSIS}{board_id}:{game_id}"
 
 
 def new_game_id(created: float) -> str:

@@ -47,6 +47,7 @@ from firmware_host.game.fields import refusal_fields
 from firmware_host.game.timers import BACKGROUND
 from firmware_host.game.types import EventData, State, TimerName
 from firmware_host.i18n import N_, translator
+from firmware_host.opponents.opponent import Opponent
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.resolution import Illegal
 from firmware_host.terms.settings import ENGINE_LEVEL, GAME_MODE, GAME_VARIANT, Mode
@@ -122,7 +123,9 @@ _BACKGROUND = BACKGROUND | {TimerName.HEALTH}
 
 @dataclass(frozen=True)
 class PlayOptions:
-    """What ``draughtsboard play`` was asked for (``games_dir`` None: no PDN files)."""
+    """What ``draughtsboard play`` was asked for (``games_dir`` None: no PDN files;
+    ``opponent``: the computer's side instead of the engine, a puzzle's defender;
+    ``listeners``: more listeners of the session's events)."""
 
     config: Config
     fen: str | None = None
@@ -131,6 +134,8 @@ class PlayOptions:
     virtual_time: bool = False
     level: int = 3
     games_dir: str | None = None
+    opponent: Opponent | None = None
+    listeners: tuple[Callable[[EventData], None], ...] = ()
 
 
 class TerminalGame:
@@ -153,8 +158,8 @@ class TerminalGame:
             VirtualClock() if options.virtual_time else MonotonicClock())
         service = build_service(config, stack, Wiring(
             fen=options.fen, clock=self.clock, notifier=Notifier(environ={}),
-            listeners=[self._on_event], virtual_time=options.virtual_time, resume=False,
-            pdn_files=options.games_dir is not None))
+            listeners=[self._on_event, *options.listeners], virtual_time=options.virtual_time,
+            resume=False, pdn_files=options.games_dir is not None, opponent=options.opponent))
         if service.sim is None or not isinstance(service.leds, LedRecorder):
             raise BoardIOError("the terminal board needs the simulated board and LEDs")
         self.sim = service.sim

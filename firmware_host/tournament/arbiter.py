@@ -35,20 +35,20 @@ decision in the log says what the boards did, not only what was sent.
   and time as its PDN ``Date`` and ``Time``) and its clock starts, full;
 - :func:`decide_board`: no game on a board of a round: a forfeit (one player did not come), a
   double forfeit, a bye; kept with the round (its export's results), the board's pairing
-  withdrawn, and a game the start left waiting ended;
+  withdrawn, and a game of the round waiting on the board ended by it;
 - :func:`carry`: the game of a board that failed goes on on a spare board: its moves, names and
-  clocks (the spare board reads them itself), the round's pairing moved with it.
+  clocks (the spare board reads them itself), the round's pairing moved with it once the spare
+  board took it.
 
 A time award the board carried out is also a note of the game's record (an arbiter's ``note``
 entry of its log: ``{arbiter: +60 s for Black (reason)}`` in its PDN).
 
 The reason of a result or a corrected move goes with the command (``tag``) and the board keeps
-it in the game's record: a comment of its PDN (``{arbiter: result corrected from 2-0 (...)}``,
+it in the game's record: a comment of its PDN (``{arbiter: result corrected from "2-0" (...)}``,
 ``{arbiter: 37-32 corrected to 33-29 (ply 3; ...)}``).
 
-The board checks each command again: its answer is the decision's outcome. (A board decision
-of a round, :func:`decide_board`, and a :func:`carry` are kept with the round in the same
-transaction as their audit entry; the board's own answer to them is on its feed.)
+The board checks each command again: its answer is the decision's outcome, a board decision
+of a round's (:func:`decide_board`) and a :func:`carry`'s too.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 from firmware_host.digits import is_whole_number
 from firmware_host.i18n import N_
 from firmware_host.store.client import Command, text
-from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, round_key
+from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, board_order, round_key
 from firmware_host.store.records import arbiter_op
 from firmware_host.store.replies import newest_id, pairs, stream_entries
 from firmware_host.terms.commands import MAX_HEADER_LENGTH, STREAM_LENGTH
@@ -75,22 +75,26 @@ from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
     BoardDecision,
     StoredRound,
-    audit_command,
     audit_entry,
     index_entry,
     round_commands,
 )
 
 __all__ = ["ANSWER_WAIT_S", "AUDIT", "AUDIT_READ", "Answer", "ArbiterError", "Decided",
-           "add_time", "adjudicate", "audit", "audit_entries", "carry", "checked_entry",
+           "add_time", "adjudicate", "answers_of", "audit", "audit_entries", "carry",
+           "checked_entry",
            "correct_move", "correct_result", "decide", "decide_board", "hold", "pause_all",
            "release", "resume_all", "round_pairings", "run_commands", "start_round",
            "stored_rounds"]
 
 #: How long a decision waits for the boards' answers (seconds).
 ANSWER_WAIT_S = 5.0
-#: A board's answers: done, refused (and why), not reached (offline: nothing sent), no answer.
+#: A board's answers: done, refused (and why), not reached (offline: nothing sent), no answer;
+#: and not needed: a decision of the round with nothing for the board to carry out (a forfeit
+#: on a board whose game is not the round's), kept with the round.
 DONE, REFUSED, NOT_REACHED, NO_ANSWER = "done", "refused", "not_reached", "no_answer"
+NOT_NEEDED = "not_needed"
+ANSWERS = (DONE, REFUSED, NOT_REACHED, NO_ANSWER, NOT_NEEDED)
 #: The audit log (:data:`firmware_host.store.keys.AUDIT`) read at most at once.
 AUDIT_READ = 1000
 #: The largest audit entry read (bytes of its JSON).
@@ -177,8 +181,7 @@ class Answer:
     @classmethod
     def from_data(cls, data: object) -> Answer:
         """An answer read back (a damaged one reads as no answer)."""
-        if not isinstance(data, dict) or data.get("answer") not in (DONE, REFUSED, NOT_REACHED,
-                                                                    NO_ANSWER):
+        if not isinstance(data, dict) or data.get("answer") not in ANSWERS:
             return cls(NO_ANSWER)
         refusal = data.get("refusal")
         return cls(str(data["answer"]), str(data.get("reason", ""))[:40],
@@ -194,12 +197,13 @@ class Decided:
 
     def boards(self, *answers: str) -> list[str]:
         """The boards that answered one of ``answers``, in order."""
-        return sorted(b for b, a in self.answers.items() if a.answer in answers)
+        return sorted((b for b, a in self.answers.items() if a.answer in answers),
+                      key=board_order)
 
     @property
     def done(self) -> bool:
-        """Every board carried it out."""
-        return all(a.answer == DONE for a in self.answers.values())
+        """Every board carried it out (or had nothing to carry out)."""
+        return all(a.answer in (DONE, NOT_NEEDED) for a in self.answers.values())
 
 
 async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, object]]:
@@ -222,16 +226,23 @@ async def audit_entries(client: Redis, count: int = 100) -> list[dict[str, objec
         entry = checked_entry(value)
         if entry is None:
             continue
-        detail = entry["detail"]
         if entry["action"] == "answer":
-            if isinstance(detail, dict) and isinstance(detail.get("answers"), dict):
-                answers.setdefault(str(detail.get("of", "")), {}).update(
-                    {str(b): Answer.from_data(a).to_data()
-                     for b, a in detail["answers"].items()})
+            of, given = answers_of(entry)
+            answers.setdefault(of, {}).update(given)
             continue
         if len(out) < wanted:
             out.append({"id": str(place), **entry, "answers": answers.get(str(place), {})})
     return out
+
+
+def answers_of(entry: Mapping[str, object]) -> tuple[str, dict[str, dict[str, object]]]:
+    """The decision an ``answer`` entry of the log answers (its id) and the answers by board
+    it holds, as JSON-ready data (none: a damaged entry)."""
+    detail = entry.get("detail")
+    if not isinstance(detail, dict) or not isinstance(detail.get("answers"), dict):
+        return "", {}
+    return str(detail.get("of", "")), {str(b): Answer.from_data(a).to_data()
+                                       for b, a in detail["answers"].items()}
 
 
 def checked_entry(value: object) -> dict[str, object] | None:
@@ -284,22 +295,27 @@ def events_key(board: str) -> str:
 async def decide(client: Redis, online: Mapping[str, bool], fields: Mapping[str, str], *,
                  who: str, action: str, board: str, reason: str,
                  wait_s: float = ANSWER_WAIT_S, also: Iterable[Command] = (),
-                 now: float | None = None, detail: Mapping[str, object] | None = None
-                 ) -> Decided:
+                 now: float | None = None, detail: Mapping[str, object] | None = None,
+                 not_needed: Iterable[str] = ()) -> Decided:
     """Log a decision, send its command (``fields``) to every board of ``online`` that is
     online, in one transaction (with the writes ``also``), and wait for their answers; log
     the answers too.
 
     ``online``: the boards addressed, each with whether its service runs now; ``board``: the
-    audit entry's board (``*``: several); ``now``: the decision's Unix time.
+    audit entry's board (``*``: several); ``now``: the decision's Unix time; ``not_needed``:
+    boards the decision concerns that have nothing to carry out (answered :data:`NOT_NEEDED`).
+    The writes ``also`` are made whether or not a board is reached.
     """
     entry_id = await audit(client, who, action, board, reason, **(detail or {}))
     answers: dict[str, Answer] = {b: Answer(NOT_REACHED) for b, up in online.items() if not up}
-    reached = sorted(b for b, up in online.items() if up)
+    answers.update({b: Answer(NOT_NEEDED) for b in not_needed})
+    reached = sorted((b for b, up in online.items() if up), key=board_order)
     if reached:
         answers.update(await _send_and_wait(client, reached, fields, entry_id, wait_s, also,
                                              time.time() if now is None else now))
-    ordered = sorted(answers.items())
+    elif also:
+        await run_commands(client, also)
+    ordered = sorted(answers.items(), key=lambda item: board_order(item[0]))
     for start in range(0, len(ordered) or 1, ANSWERS_AN_ENTRY):  # (16 KB an entry at most)
         await client.rpush(AUDIT, audit_entry(
             who, "answer", board, "", time.time(), of=entry_id,
@@ -370,7 +386,7 @@ async def pause_all(client: Redis, online: Mapping[str, bool], who: str, reason:
     await store_hall(client, HallState(True, time.time(), reason=why))
     return await decide(client, online, {"name": "hall", "value": "pause"}, who=who,
                         action="pause_all", board="*", reason=why, wait_s=wait_s,
-                        detail={"boards": sorted(online)})
+                        detail={"boards": sorted(online, key=board_order)})
 
 
 async def resume_all(client: Redis, online: Mapping[str, bool], who: str, reason: str = "",
@@ -381,7 +397,7 @@ async def resume_all(client: Redis, online: Mapping[str, bool], who: str, reason
     await clear_hall(client)
     return await decide(client, online, {"name": "hall", "value": "resume"}, who=who,
                         action="resume_all", board="*", reason=why, wait_s=wait_s,
-                        detail={"boards": sorted(online)})
+                        detail={"boards": sorted(online, key=board_order)})
 
 
 async def hold(client: Redis, board: str, online: bool, who: str, reason: str,
@@ -600,13 +616,17 @@ SIDES = ("white", "black")
 
 
 async def decide_board(client: Redis, stored: StoredRound, board: str, kind: str, side: str,
-                       who: str, reason: str, waiting_game: str = "") -> None:
+                       who: str, reason: str, waiting_game: str = "", online: bool = False,
+                       wait_s: float = ANSWER_WAIT_S) -> Decided:
     """No game on ``board`` of ``stored``: ``kind`` ``forfeit`` (``side`` did not come),
     ``double_forfeit`` (``side`` empty) or ``bye`` (``side`` gets a full-point bye).
 
-    One transaction: the audit entry, the round with the decision, the board's pairing
-    withdrawn (its next game is not named); when the start left a game waiting on the board
-    (``waiting_game``: named, clock running, no move), an ``adjudicate`` command ends it.
+    The audit entry, then the round with the decision and the board's pairing withdrawn (its
+    next game is not named), in one transaction with the command to the board: when a game of
+    the round waits on it (``waiting_game``: named by the pairing, no move; ``online``: its
+    service runs), ``adjudicate`` ends it, and the board's answer is the decision's; with none,
+    the board has nothing to do (:data:`NOT_NEEDED`). The decision is kept with the round
+    whatever the board answers (an offline board's game is ended by the arbiter later).
 
     Raises:
         ArbiterError: a bad kind or side, no reason, a board not of the round, one decided
@@ -629,28 +649,27 @@ async def decide_board(client: Redis, stored: StoredRound, board: str, kind: str
                           stored.trf, {**stored.decisions, board: BoardDecision(kind, side, who,
                                                                                  at)},
                           dict(stored.carried))
-    commands: list[Command] = [
-        audit_command(who, kind, board, why, at, round=stored.number, event=stored.event,
-                      side=side, white=pairing.white, black=pairing.black,
-                      game_id=waiting_game),
-        *round_commands(decided), ("delete", (pairing_key(board),), {})]
-    if waiting_game:
-        winner = {"forfeit": "black" if side == "white" else "white", "bye": side,
-                  "double_forfeit": "draw"}[kind]
-        entry: dict[FieldT, EncodableT] = {"name": "adjudicate", "value": winner,
-                                           "tag": f"{kind.replace('_', ' ')}: {why}"[:80],
-                                           "time": f"{at:.3f}"}
-        commands.append(("xadd", (BoardKeys(board).commands, entry),
-                         {"maxlen": STREAM_LENGTH, "approximate": True}))
-    await run_commands(client, commands)
+    also: list[Command] = [*round_commands(decided), ("delete", (pairing_key(board),), {})]
+    winner = {"forfeit": "black" if side == "white" else "white", "bye": side,
+              "double_forfeit": "draw"}[kind]
+    return await decide(
+        client, {board: online} if waiting_game else {},
+        {"name": "adjudicate", "value": winner,
+         "tag": f"{kind.replace('_', ' ')}: {why}"[:80]},
+        who=who, action=kind, board=board, reason=why, wait_s=wait_s, also=also, now=at,
+        not_needed=() if waiting_game else (board,),
+        detail={"round": stored.number, "event": stored.event, "side": side,
+                "white": pairing.white, "black": pairing.black, "game_id": waiting_game})
 
 
 async def carry(client: Redis, stored: StoredRound | None, source: str, spare: str,
-                game_id: str, who: str, reason: str) -> None:
-    """Carry the game ``game_id`` of board ``source`` (it failed) to board ``spare``: the
-    spare board takes its moves, names and clocks and guides the players to set up its
-    position (its clock held until the arbiter resumes it); the round's pairing of ``source``
-    (``stored``, when the game is a round's) moves to ``spare``. One transaction.
+                game_id: str, who: str, reason: str, online: bool = True,
+                wait_s: float = ANSWER_WAIT_S) -> Decided:
+    """Carry the game ``game_id`` of board ``source`` (it failed) to board ``spare``
+    (``online``: its service runs): the spare board takes its moves, names and clocks and
+    guides the players to set up its position (its clock held until the arbiter resumes it);
+    the spare board's answer is the decision's. Once it took the game, the round's pairing of
+    ``source`` (``stored``, when the game is a round's) moves to ``spare``.
 
     Raises:
         ArbiterError: the same board, no reason, a spare board that plays in the round.
@@ -661,25 +680,22 @@ async def carry(client: Redis, stored: StoredRound | None, source: str, spare: s
     value = f"{source}/{game_id}"
     if len(value) > MAX_HEADER_LENGTH:
         raise ArbiterError(N_("board and game ids too long to send"))
-    at = time.time()
-    commands: list[Command] = [audit_command(who, "carry", source, why, at, to=spare,
-                                             game_id=game_id)]
-    if stored is not None:
-        if stored.board(spare) is not None:
-            raise ArbiterError(N_("{board} is a board of round {round}: carry the game to a "
-                                  "free board"), board=spare, round=stored.number)
+    if stored is not None and stored.board(spare) is not None:
+        raise ArbiterError(N_("{board} is a board of round {round}: carry the game to a "
+                              "free board"), board=spare, round=stored.number)
+    decided = await decide(client, {spare: online},
+                           {"name": "carry", "value": value, "tag": why[:80]}, who=who,
+                           action="carry", board=source, reason=why, wait_s=wait_s,
+                           detail={"to": spare, "game_id": game_id})
+    if stored is not None and decided.done:
         moved = [Pairing(spare, p.white, p.black, p.round, p.event, p.tags, p.white_rank,
                          p.black_rank, p.formerly) if p.board == source else p
                  for p in stored.pairings]
-        commands += round_commands(StoredRound(
+        await run_commands(client, round_commands(StoredRound(
             stored.number, stored.event, moved, stored.imported, stored.trf,
             {spare if b == source else b: d for b, d in stored.decisions.items()},
-            {**stored.carried, spare: source}))
-    entry: dict[FieldT, EncodableT] = {"name": "carry", "value": value, "tag": why[:80],
-                                       "time": f"{at:.3f}"}
-    commands.append(("xadd", (BoardKeys(spare).commands, entry),
-                     {"maxlen": STREAM_LENGTH, "approximate": True}))
-    await run_commands(client, commands)
+            {**stored.carried, spare: source})))
+    return decided
 
 
 def _text(value: object) -> str:

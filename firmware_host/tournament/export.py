@@ -232,21 +232,36 @@ DECISION_COLUMNS = ("time", "who", "action", "board", "what", "reason")
 def decisions_csv(client: redis.Redis, stored: StoredRound,
                   words: Callable[[dict[str, object]], str]) -> str:
     """The arbiter's decisions about the round since it was first imported (the audit log's
-    entries of its boards and of the round), oldest first, as CSV: local time, who, the
-    action, the board, ``words`` of the entry, the reason.
+    entries of its boards, of the round, and the hall's pauses that held its boards), oldest
+    first, as CSV: local time, who, the
+    action, the board, ``words`` of the entry (with the boards' answers: an ``answer`` entry of
+    the log is folded into the decision it answers), the reason.
 
     Raises:
         redis.RedisError: Redis cannot be read.
     """
+    from firmware_host.tournament.arbiter import answers_of
+
     boards = {p.board for p in stored.pairings} | set(stored.carried.values())
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(DECISION_COLUMNS)
-    for entry in audit_log(client, since=stored.imported):
+    logged = list(audit_log(client, since=stored.imported))
+    answers: dict[str, dict[str, object]] = {}
+    for entry in logged:
+        if entry["action"] == "answer":
+            of, given = answers_of(entry)
+            answers.setdefault(of, {}).update(given)
+    for entry in logged:
+        if entry["action"] == "answer":
+            continue
+        entry = {**entry, "answers": answers.get(str(entry["id"]), {})}
         detail = entry["detail"] if isinstance(entry["detail"], dict) else {}
+        addressed = detail.get("boards")  # (the hall's pause: every board of the hall)
         ours = entry.get("board") in boards or (
             str(detail.get("round", "")) == stored.number
-            and str(detail.get("event", stored.event)) == stored.event)
+            and str(detail.get("event", stored.event)) == stored.event) or (
+            isinstance(addressed, list) and not boards.isdisjoint(map(str, addressed)))
         if not ours:
             continue
         at = float(str(entry["time"]))
@@ -261,8 +276,9 @@ AUDIT_PAGE = 1000
 
 
 def audit_log(client: redis.Redis, since: float = 0.0) -> Iterable[dict[str, object]]:
-    """The audit log's entries from the Unix time ``since``, oldest first, a page at a time
-    from the newest back (a damaged entry is left out: tournament/arbiter.py ``audit_entry``).
+    """The audit log's entries from the Unix time ``since``, oldest first, each with its
+    ``id`` (its place in the log), a page at a time from the newest back (a damaged entry is
+    left out: tournament/arbiter.py ``audit_entry``).
 
     Raises:
         redis.RedisError: Redis cannot be read.
@@ -271,11 +287,15 @@ def audit_log(client: redis.Redis, since: float = 0.0) -> Iterable[dict[str, obj
 
     since = math.floor(since * 1000) / 1000  # (the log keeps times to the millisecond)
     found: list[dict[str, object]] = []
-    end = -1
-    while True:
-        page: list[object] = list(client.lrange(AUDIT, end - AUDIT_PAGE + 1, end))
-        entries = [e for e in map(checked_entry, page) if e is not None]
+    end = int(client.llen(AUDIT)) - 1  # (places from the start: an entry appended meanwhile
+    while end >= 0:                    # moves none of them)
+        start = max(0, end - AUDIT_PAGE + 1)
+        page: list[object] = list(client.lrange(AUDIT, start, end))
+        entries = [{"id": str(place), **e} for place, e in enumerate(map(checked_entry, page),
+                                                                     start=start)
+                   if e is not None]
         found[:0] = [e for e in entries if float(str(e["time"])) >= since]
-        if len(page) < AUDIT_PAGE or (entries and float(str(entries[0]["time"])) < since):
-            return found
-        end -= AUDIT_PAGE
+        if start == 0 or (entries and float(str(entries[0]["time"])) < since):
+            break
+        end = start - 1
+    return found

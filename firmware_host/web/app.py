@@ -27,6 +27,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from engine.variant import VARIANTS
+from firmware_host.coach.results import MAX_LINE
 from firmware_host.digits import whole_number, whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
@@ -244,8 +245,10 @@ class Site:
                                           _day(filters, "until", float("inf")), page)
         boards = await self.reader.boards()
         tr = viewer(request)
+        analysed = await self.reader.analysed([(g.board_id, g.game_id) for g in found.games])
+        rows = [ArchiveRow.of(g, tr, (g.board_id, g.game_id) in analysed) for g in found.games]
         return _html(self.views.page(
-            "games.html", tr=tr, games=[ArchiveRow.of(g, tr) for g in found.games], f=filters,
+            "games.html", tr=tr, games=rows, f=filters,
             boards=boards, variants=[v.name for v in VARIANTS], outcomes=OUTCOMES,
             paired=self.paired(request), limit=PAGE, page=page, more=found.more,
             waiting=found.waiting, query=_query(filters)))
@@ -276,7 +279,10 @@ class Site:
         game = await self._game(request)
         ply = whole_number_or(request.query.get("ply", "")[:20], len(game.moves), 0,
                               len(game.moves))
-        return _html(self.views.replay(game, ply, self.paired(request), viewer(request)))
+        line = whole_number_or(request.query.get("line", "")[:20], 0, 0, MAX_LINE)
+        analysis = await self.reader.analysis(game)
+        return _html(self.views.replay(game, ply, self.paired(request), viewer(request),
+                                       analysis, line))
 
     async def game_pdn(self, request: web.Request) -> web.Response:
         game = await self._game(request)

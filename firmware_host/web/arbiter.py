@@ -66,7 +66,7 @@ from redis.exceptions import ResponseError
 from firmware_host.digits import whole_number_or
 from firmware_host.feedback.texts import said_everywhere
 from firmware_host.i18n import N_, Translator
-from firmware_host.store.keys import ROUND_INDEX
+from firmware_host.store.keys import ROUND_INDEX, board_order
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.commands import MAX_HEADER_LENGTH
 from firmware_host.tournament import arbiter
@@ -87,12 +87,12 @@ from firmware_host.tournament.trf import ORDER_WORDS
 from firmware_host.web import liveness
 from firmware_host.web.arbiter_words import (
     CORRECTED_CHOICES,
-    DECIDED,
     DECISION_CHOICES,
     IMPORTED,
     MOVED_ON,
     NOT_READY,
     RESULT_CHOICES,
+    ROUND_DECISIONS,
     SCRIPT_WORDS,
     SIDES,
     STARTED,
@@ -108,7 +108,13 @@ from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.paired import device_name
 from firmware_host.web.reader import BoardView, Reader
-from firmware_host.web.sessions import DECISION, UNDER_WAY, ArbiterSession, ArbiterSessions
+from firmware_host.web.sessions import (
+    DECISION,
+    UNDER_WAY,
+    ArbiterSession,
+    ArbiterSessions,
+    KeptReply,
+)
 from firmware_host.web.views import Views, move_label, player, viewer
 from firmware_host.web.views import result_words as game_result_words
 
@@ -193,6 +199,19 @@ def _done(message: str, **data: object) -> web.Response:
 def _sent(request: web.Request, message: str, **fields: object) -> web.Response:
     """A decision's reply: ``message`` (a catalog's msgid) in the requester's language."""
     return _done(viewer(request).gettext(message).format(**fields))
+
+
+#: The replies of a decision that was taken (200: done; 409: a board refused it; 503: a board
+#: was not reached or did not answer): kept under its ``decision_id``. A 400 (a bad form) or a
+#: 403 decided nothing: the same id may be sent again.
+_TAKEN = frozenset({200, 409, 503})
+
+
+def _kept(response: web.Response | None) -> KeptReply | None:
+    """What a session keeps of a decision's reply (None: nothing was decided)."""
+    if response is None or response.status not in _TAKEN or not response.text:
+        return None
+    return KeptReply(response.status, json.loads(response.text))
 
 
 def _wants_html(request: web.Request) -> bool:
@@ -311,15 +330,13 @@ class ArbiterSite:
             if before == UNDER_WAY:
                 return _error(409, viewer(request).gettext(
                     N_("this decision is being sent already")))
-            if isinstance(before, dict):
-                return web.json_response({**before, "again": True})  # nothing decided twice
+            if isinstance(before, KeptReply):  # nothing decided twice, whatever its answer
+                return web.json_response({**before.body, "again": True}, status=before.status)
             response = None
             try:
                 response = await self._decide(request, handler, who, form)
             finally:
-                done = (json.loads(response.text or "{}") if response is not None
-                        and response.status == 200 and response.text else None)
-                memory.done(decision, done)
+                memory.done(decision, _kept(response))
             return response
 
         return guarded
@@ -548,14 +565,16 @@ class ArbiterSite:
                **data: object) -> web.Response:
         """A decision's reply: the decision and the boards' answers, in the requester's words;
         200 when every board carried it out, 409 when a board refused it, 503 when one was not
-        reached or did not answer (the JSON says each board's ``answers``)."""
+        reached or did not answer (the JSON says each board's ``answers``). A hall's pause and
+        a round's decision stand whatever an offline board was told: 200."""
         tr = viewer(request)
         answers = {b: a.to_data() for b, a in decided.answers.items()}
         message = answered(decision_words(entry, tr), answers, str(entry["action"]), tr)
         body = {"message": message, "id": decided.id, "answers": answers, **data}
-        if decided.done or (str(entry["action"]) in ("pause_all", "resume_all")
+        if decided.done or (str(entry["action"]) in ("pause_all", "resume_all",
+                                                     *ROUND_DECISIONS)
                             and not decided.boards(arbiter.REFUSED, arbiter.NO_ANSWER)):
-            return web.json_response({"ok": True, **body})  # (an offline board follows the hall)
+            return web.json_response({"ok": True, **body})  # (an offline board follows)
         status = 409 if decided.boards(arbiter.REFUSED) else 503
         return web.json_response({"ok": False, "error": message, **body}, status=status)
 
@@ -567,7 +586,7 @@ class ArbiterSite:
         decided = await arbiter.pause_all(self.client, online, who, form.get("reason", ""),
                                           self.wait_s)
         return self._reply(request, decided, {"action": "pause_all", "board": "*"},
-                           boards=sorted(online))
+                           boards=sorted(online, key=board_order))
 
     async def resume_all(self, request: web.Request, who: str, form: dict[str, str]
                          ) -> web.Response:
@@ -576,7 +595,7 @@ class ArbiterSite:
         decided = await arbiter.resume_all(self.client, online, who, form.get("reason", ""),
                                            self.wait_s)
         return self._reply(request, decided, {"action": "resume_all", "board": "*"},
-                           boards=sorted(online))
+                           boards=sorted(online, key=board_order))
 
     async def hold(self, request: web.Request, who: str, form: dict[str, str]) -> web.Response:
         """Hold one board's clock (a claim): no move counts until it is released."""
@@ -602,7 +621,7 @@ class ArbiterSite:
         number = form.get("round", "").strip()
         pairings = await arbiter.round_pairings(self.client, number)
         known = set(await self.reader.boards())
-        alive = await liveness.read(self.client, sorted(known), self.clock())
+        alive = await liveness.read(self.client, sorted(known, key=board_order), self.clock())
         ready: list[str] = []
         why: dict[str, str] = {}  # board: msgid of why not, its {round} put in after
         for pairing in pairings:
@@ -777,11 +796,13 @@ class ArbiterSite:
         if ours and game is not None and (_played(game) or game.finished):
             raise arbiter.ArbiterError(N_("the game on {board} has begun: adjudicate it"),
                                        board=board)
-        await arbiter.decide_board(self.client, stored, board, kind, side, who,
-                                   form.get("reason", ""),
-                                   waiting_game=game.game_id if ours and game else "")
-        return _sent(request, DECIDED[kind] if kind in DECIDED else N_("Sent to {board}."),
-                     board=board, white=pairing.white, black=pairing.black)
+        online = (await self._online([board]))[board]
+        decided = await arbiter.decide_board(
+            self.client, stored, board, kind, side, who, form.get("reason", ""),
+            waiting_game=game.game_id if ours and game else "", online=online,
+            wait_s=self.wait_s)
+        return self._reply(request, decided, {"action": kind, "board": board,
+                                              "detail": {"side": side}})
 
     async def carry(self, request: web.Request, who: str, form: dict[str, str]
                     ) -> web.Response:
@@ -804,11 +825,10 @@ class ArbiterSite:
                                        board=spare)
         rounds = await self._current_rounds()
         stored = rounds[board][0] if board in rounds else None
-        await arbiter.carry(self.client, stored, board, spare, game_id, who,
-                            form.get("reason", ""))
-        return _sent(request, N_("Sent to {board}: the game of {source} carried there; set "
-                                 "up its position, then resume its clock"),
-                     board=spare, source=board)
+        decided = await arbiter.carry(self.client, stored, board, spare, game_id, who,
+                                      form.get("reason", ""), online=True, wait_s=self.wait_s)
+        return self._reply(request, decided, {"action": "carry", "board": board,
+                                              "detail": {"to": spare}})
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:

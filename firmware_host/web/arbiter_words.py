@@ -20,9 +20,10 @@ from collections.abc import Mapping
 
 from firmware_host.feedback.texts import WORDS, render
 from firmware_host.i18n import ENGLISH, N_, NN_, Translator
+from firmware_host.store.keys import board_order
 
-__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECIDED", "DECISION_CHOICES", "IMPORTED",
-           "MOVED_ON", "NOT_READY", "RESULT_CHOICES", "SCRIPT_WORDS", "SIDES", "STARTED",
+__all__ = ["ANSWER_WORDS", "CORRECTED_CHOICES", "DECISION_CHOICES", "IMPORTED", "MOVED_ON",
+           "NOT_READY", "RESULT_CHOICES", "ROUND_DECISIONS", "SCRIPT_WORDS", "SIDES", "STARTED",
            "TERMINATIONS", "answered", "audit_words", "decision_words", "refusal_words",
            "result_words", "sent_to"]
 
@@ -59,12 +60,6 @@ NOT_READY = {
 MOVED_ON = N_("{board} has moved on from game {game}: only the game a board shows now can be "
               "decided here")
 IMPORTED = NN_("Imported into {round}: {count} board", "Imported into {round}: {count} boards")
-#: A decision on a board where no game is played, as the reply says it.
-DECIDED = {
-    "forfeit": N_("Sent to {board}: a forfeit ({white} – {black}); its pairing withdrawn"),
-    "double_forfeit": N_("Sent to {board}: a double forfeit ({white} – {black}); its pairing "
-                         "withdrawn"),
-    "bye": N_("Sent to {board}: a bye ({white} – {black}); its pairing withdrawn")}
 #: The console's choices of a decision on a board where no game is played.
 DECISION_CHOICES = (
     ("forfeit:white", N_("White did not come: Black wins by forfeit")),
@@ -99,7 +94,14 @@ ANSWER_WORDS = {
     "refused": N_("{decision}: refused by the board: {why}"),
     "not_reached": N_("{decision}: not sent, the board is offline"),
     "no_answer": N_("{decision}: sent, but the board did not answer (see its card)"),
+    "not_needed": N_("{decision}: kept with the round (no game of the round on the board to "
+                     "end)"),
 }
+#: A round's decision (a forfeit, a bye) stands with the round: its words when the board, offline,
+#: was not told (its waiting game is the arbiter's to end once it is back).
+ROUND_DECISIONS = ("forfeit", "double_forfeit", "bye")
+KEPT_OFFLINE = N_("{decision}: kept with the round; not sent, the board is offline (adjudicate "
+                  "its game once it is back)")
 #: The answers of several boards (a hall's pause, a round's start), each with its boards.
 MANY_ANSWERS = {
     "done": N_("done on {boards}"),
@@ -167,11 +169,14 @@ def answered(decision: str, answers: Mapping[str, Mapping[str, object]], action:
     if len(answers) == 1 and action not in HALL_OFFLINE and action != "start_round":
         (answer,) = answers.values()
         key = str(answer.get("answer"))
-        return tr.gettext(ANSWER_WORDS.get(key, ANSWER_WORDS["no_answer"])).format(
-            decision=decision, why=refusal_words(answer, tr))
+        words = ANSWER_WORDS.get(key, ANSWER_WORDS["no_answer"])
+        if key == "not_reached" and action in ROUND_DECISIONS:
+            words = KEPT_OFFLINE
+        return tr.gettext(words).format(decision=decision, why=refusal_words(answer, tr))
     parts = []
     for key in ("done", "refused", "not_reached", "no_answer"):
-        boards = sorted(b for b, a in answers.items() if a.get("answer") == key)
+        boards = sorted((b for b, a in answers.items() if a.get("answer") == key),
+                        key=board_order)
         if not boards:
             continue
         if key == "refused":

@@ -49,9 +49,10 @@ BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("T
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
            ("resign", N_("Resign")))
 #: A recorded game's draw and resign buttons name their side (``command:side``): the board
-#: refuses a side-less one in record mode, it never guesses whose it is.
-SIDED = {"draw": (("draw:white", N_("White offers a draw")),
-                  ("draw:black", N_("Black offers a draw"))),
+#: refuses a side-less one in record mode, it never guesses whose it is. A side's draw button
+#: offers a draw, or accepts the other side's offer (as the board's own buttons do).
+SIDED = {"draw": (("draw:white", N_("White offers or accepts a draw")),
+                  ("draw:black", N_("Black offers or accepts a draw"))),
          "resign": (("resign:white", N_("White resigns")),
                     ("resign:black", N_("Black resigns")))}
 #: The board page's name forms (a PDN tag each: :data:`TAGS`), each with its label.

@@ -8,7 +8,9 @@ session's state, the LED frame, the sentences of refusals and corrections).
 Each board's login writes its own keys as it likes, so every read is bounded, per board: a
 session of at most :data:`SESSION_BYTES` (``GETRANGE``), the newest :data:`RECENT` events, a
 game's log in pages of :data:`LOG_PAGE` entries up to :data:`MAX_LOG_ENTRIES` (the rest is not
-read, and the game says so), the newest :data:`MAX_GAMES` games of a board; and no reply passes
+read, and the game says so), the newest :data:`MAX_GAMES` games of a board, a game's analysis
+of at most :data:`ANALYSIS_BYTES` (checked by :meth:`~firmware_host.coach.results.
+StoredAnalysis.parse`: any program of the hall's coach may write one); and no reply passes
 :data:`~firmware_host.web.bounded.REPLY_BYTES`. A key over its bound is skipped like a bad
 record: the other keys and the other boards are read as ever.
 """
@@ -24,9 +26,10 @@ from redis.exceptions import ResponseError
 
 from engine import Board
 from engine.errors import DraughtsError
+from firmware_host.coach.results import AnalysisError, StoredAnalysis
 from firmware_host.feedback.texts import STATE_NAMES
 from firmware_host.store.acl import board_id_of_user
-from firmware_host.store.keys import BOARDS, BoardKeys
+from firmware_host.store.keys import BOARDS, BoardKeys, analysis_key, board_order
 from firmware_host.store.records import (
     GameRecord,
     MoveRecord,
@@ -47,6 +50,8 @@ Message = dict[str, object]
 
 #: A session snapshot read at most (bytes): a board writes a few KB.
 SESSION_BYTES = 256 * 1024
+#: A game's analysis read at most (bytes): about 90 bytes a move, a long game 30 KB.
+ANALYSIS_BYTES = 256 * 1024
 #: A game's log is read this many entries at a time ...
 LOG_PAGE = 500
 #: ... up to this many (a game of 400 moves with every takeback and correction has far
@@ -227,7 +232,7 @@ class Reader:
                 if new:
                     await self._add_boards(new)
                     found.update(new)
-        return sorted(found)
+        return sorted(found, key=board_order)
 
     async def _add_boards(self, boards: Sequence[str]) -> None:
         """Add the hall's board users to the set of boards (a web app whose user may not: the
@@ -303,6 +308,36 @@ class Reader:
             except (BadRecord, RecordError, TypeError, KeyError, AttributeError) as exc:
                 self.rejects.skip(amended, where, exc)
         return game
+
+    async def analysis(self, game: GameRecord) -> StoredAnalysis | None:
+        """The analysis of ``game`` as it stands (None: none, unreadable, or of the game before
+        a correction rewrote it)."""
+        key = analysis_key(game.board_id, game.game_id)
+        raw = await self._read(key, self.client.getrange, None, 0, ANALYSIS_BYTES)
+        if not isinstance(raw, bytes | str) or not raw:
+            return None
+        try:
+            if len(raw) > ANALYSIS_BYTES:
+                raise AnalysisError(f"more than {ANALYSIS_BYTES} bytes")
+            found = StoredAnalysis.parse(raw)
+            if (found.board, found.game) != (game.board_id, game.game_id):
+                raise AnalysisError("the analysis of another game")
+        except AnalysisError as exc:
+            self.rejects.skip(key, "(the key)", exc)
+            return None
+        return found if found.fits([m.pdn for m in game.moves]) else None
+
+    async def analysed(self, games: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Which of ``games`` (board, game id) have an analysis kept (one round trip)."""
+        if not games:
+            return set()
+        async with self.client.pipeline(transaction=False) as pipe:
+            for board_id, game_id in games:
+                pipe.exists(analysis_key(board_id, game_id))
+            replies = await pipe.execute(raise_on_error=False)
+        keys = [(analysis_key(b, g), 0) for b, g in games]
+        return {game for game, found in zip(games, self._replies(replies, keys), strict=True)
+                if found == 1}
 
     async def recent_games(self, board_id: str, count: int) -> list[GameRecord]:
         """The board's newest ``count`` games, newest first (a round's game is among them)."""

@@ -8,9 +8,10 @@ lasts :data:`SESSION_S` (a day of play) from when it paired; at most :data:`MAX_
 open (pairing one more ends the oldest).
 
 Every decision the console sends carries an id made for it (``decision_id``, app.js): the first
-request with that id is carried out and its reply kept; the same request again (a browser's
-retry, a replay) is answered with the kept reply and decides nothing a second time; one that
-comes while the first is still under way is refused (409).
+request with that id is carried out and its reply kept (:class:`KeptReply`: its status too, so
+a decision a board refused, or that reached no board, is kept as one); the same request again
+(a browser's retry, a replay) is answered with the kept reply and decides nothing a second
+time; one that comes while the first is still under way is refused (409).
 
 >>> now = [0.0]
 >>> sessions = ArbiterSessions(clock=lambda: now[0])
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 from firmware_host.web.paired import cookie_holder
 
 __all__ = ["DECISION", "MAX_SESSIONS", "SESSION_S", "UNDER_WAY", "ArbiterSession",
-           "ArbiterSessions"]
+           "ArbiterSessions", "KeptReply"]
 
 #: How long an arbiter's session lasts from when it paired (s).
 SESSION_S = 24 * 3600.0
@@ -51,6 +52,14 @@ DECISIONS_KEPT = 500
 #: A decision's id, as the console makes them (letters, digits, ``-``).
 DECISION = re.compile(r"[A-Za-z0-9-]{8,64}")
 UNDER_WAY = "under way"
+
+
+@dataclass(frozen=True)
+class KeptReply:
+    """A decision's reply as it was sent: its HTTP ``status`` and JSON ``body``."""
+
+    status: int
+    body: dict[str, object]
 
 
 def _digest(secret: str) -> str:

@@ -18,7 +18,8 @@ from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import escape
 
-from engine import Board
+from engine import Board, DraughtsError, Move
+from firmware_host.coach.results import StoredAnalysis
 from firmware_host.feedback.texts import STATE_NAMES, WORDS, said, said_everywhere
 from firmware_host.i18n import (
     ENGLISH,
@@ -31,12 +32,13 @@ from firmware_host.i18n import (
 )
 from firmware_host.i18n.variants import VARIANT_WORDS, variant_words
 from firmware_host.store.pdnrender import game_headers
-from firmware_host.store.records import GameRecord
+from firmware_host.store.records import GameRecord, MoveRecord
 from firmware_host.tournament.pairing import is_round
 from firmware_host.web.arbiter_words import TERMINATIONS
 from firmware_host.web.archive import Summary
 from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
+from firmware_host.web.evalgraph import MARK_CLASSES, graph_svg
 from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
 from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
 from firmware_host.web.reader import BoardView
@@ -49,6 +51,9 @@ RESULT_WORDS: Mapping[str, str] = {
     "1-0": N_("White won"), "2-0": N_("White won"), "0-1": N_("Black won"),
     "0-2": N_("Black won"), "1/2-1/2": N_("Draw"), "1-1": N_("Draw"), "*": N_("In progress")}
 
+
+#: The evaluation graph's name (its ``aria-label``).
+EVALUATION = N_("Evaluation after each move")
 
 #: The archive's result filter: one entry per outcome, each with the results that say it (in
 #: either result style: 1-0 and 2-0 are both White's win).
@@ -118,27 +123,70 @@ def move_label(ply: int, pdn: str) -> str:
 @dataclass(frozen=True)
 class MoveRow:
     """One line of a move list as PDN writes it: the number, the first and second mover's moves
-    (``ply``: each move's ply, for the replay's links)."""
+    (``ply``: each move's ply, for the replay's links; ``mark``: each move's analysis mark,
+    ``""`` for none)."""
 
     number: int
     first: str
     second: str
     first_ply: int
     second_ply: int
+    first_mark: str = ""
+    second_mark: str = ""
 
 
-def move_rows(moves: Sequence[str]) -> list[MoveRow]:
-    """Moves numbered two per line, as PDN writes them.
+def move_rows(moves: Sequence[str], marks: Sequence[str] = ()) -> list[MoveRow]:
+    """Moves numbered two per line, as PDN writes them; ``marks``: each move's analysis mark.
 
     >>> [(r.number, r.first, r.second) for r in move_rows(["32-28", "19-23", "37-32"])]
     [(1, '32-28', '19-23'), (2, '37-32', '')]
+    >>> move_rows(["32-28", "19-23"], ["", "??"])[0].second_mark
+    '??'
     """
     rows = []
+    mark = list(marks) + [""] * (len(moves) - len(marks))
     for index in range(0, len(moves), 2):
         second = moves[index + 1] if index + 1 < len(moves) else ""
         rows.append(MoveRow(index // 2 + 1, moves[index], second, index + 1,
-                            index + 2 if second else 0))
+                            index + 2 if second else 0, mark[index],
+                            mark[index + 1] if second else ""))
     return rows
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One move of a better line on the replay: its label (``5. 31-27``) and its step (1: the
+    first move of the line), the link's ``line``."""
+
+    label: str
+    step: int
+
+
+def _legal_line(board: Board, line: Sequence[str]) -> list[tuple[str, Move]]:
+    """The moves of ``line`` (PDN texts of a stored analysis) played instead of ``board``'s
+    last move, as far as they are legal (an analysis another program wrote may hold any).
+
+    >>> board = Board("russian")
+    >>> board.push(board.parse_move("c3-d4"))
+    >>> [text for text, _ in _legal_line(board, ["c3-b4", "f6-g5", "c3-d4"])]
+    ['c3-b4', 'f6-g5']
+    """
+    probe = board.copy()
+    probe.pop()
+    found = []
+    for text in line:
+        try:
+            move = probe.parse_move(text)
+        except (DraughtsError, ValueError):
+            break
+        probe.push(move)
+        found.append((text, move))
+    return found
+
+
+#: The marks' names, for the replay's legend.
+MARK_WORDS: Mapping[str, str] = {
+    "??": N_("blunder"), "?": N_("mistake"), "?!": N_("inaccuracy"), "!": N_("only move")}
 
 
 @dataclass(frozen=True)
@@ -153,16 +201,18 @@ class ArchiveRow:
     variant: str
     result: str
     moves: int
+    #: Whether the coach's analysis of the game is kept.
+    analysed: bool = False
 
     @classmethod
-    def of(cls, game: Summary, tr: Translator = ENGLISH) -> ArchiveRow:
+    def of(cls, game: Summary, tr: Translator = ENGLISH, analysed: bool = False) -> ArchiveRow:
         """The row of ``game`` (players not yet named are "White" and "Black" in ``tr``'s
         language)."""
         return cls(game.board_id, game.game_id,
                    time.strftime("%Y-%m-%d %H:%M", time.gmtime(game.created)),
                    player(game.headers, "White", tr.gettext),
                    player(game.headers, "Black", tr.gettext),
-                   game.variant, result_words(game.result), full_moves(game.plies))
+                   game.variant, result_words(game.result), full_moves(game.plies), analysed)
 
 
 #: The cookie that keeps the language a viewer chose with ``?lang=`` (the language switch) for
@@ -324,16 +374,38 @@ class Views:
             now = max(view.clock.time, min(now, alive.seen))
         return view.clock.at(now)
 
-    def replay(self, game: GameRecord, ply: int, paired: bool, tr: Translator = ENGLISH) -> str:
-        """The replay page of ``game`` at ``ply`` (in the viewer's language ``tr``)."""
+    def replay(self, game: GameRecord, ply: int, paired: bool, tr: Translator = ENGLISH,
+               analysis: StoredAnalysis | None = None, line: int = 0) -> str:
+        """The replay page of ``game`` at ``ply`` (in the viewer's language ``tr``); with its
+        ``analysis``, the evaluation graph, the marks in the move list and, at a marked move,
+        its better line (``line``: that many of the line's moves shown on the diagram)."""
         board = Board(game.variant, fen=game.start_fen)
         for move in game.moves[:ply]:
             board.push(board.parse_move(move.pdn))
         last = game.moves[ply - 1] if ply else None
+        label = move_label(ply, last.pdn) if last else ""
+        better = _legal_line(board, analysis.moves[ply - 1].better) \
+            if analysis is not None and ply else []
+        steps = [LineStep(move_label(ply + k, text), k + 1) for k, (text, _) in
+                 enumerate(better)]
+        line = min(line, len(better))
+        if line:  # the position before the marked move, and the better line's first moves
+            board.pop()
+            for text, step in better[:line]:
+                board.push(step)
+                last = MoveRecord(0, text, "", 0.0, board.variant.square_name(step.origin),
+                                  board.variant.square_name(step.destination))
+        graph = None if analysis is None else graph_svg(
+            analysis, ply, lambda at: f"?ply={at}", label=tr.gettext(EVALUATION),
+            says=lambda at, move: f"{move_label(at, move.pdn)}{move.mark} {move.evaluation}")
         return self.page("replay.html", tr, game=game, headers=game_headers(game), ply=ply,
-                         total=len(game.moves), rows=move_rows([m.pdn for m in game.moves]),
-                         label=move_label(ply, last.pdn) if last else "",
-                         paired=paired,
+                         total=len(game.moves),
+                         rows=move_rows([m.pdn for m in game.moves],
+                                        [m.mark for m in analysis.moves] if analysis else ()),
+                         label=label, paired=paired, analysis=analysis, graph=graph,
+                         steps=steps, line=line, marks=MARK_WORDS, mark_classes=MARK_CLASSES,
+                         played=f"{label}{analysis.moves[ply - 1].mark}" if steps and analysis
+                         else "",
                          diagram=board_svg(board, last, size=480, label=game.game_id))
 
     @staticmethod

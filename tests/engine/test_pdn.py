@@ -449,6 +449,39 @@ def test_writer_rejects_bad_input(kwargs: dict[str, object], message: str) -> No
                    variant="international", start_fen=args.get("start_fen"))  # type: ignore[arg-type]
 
 
+def test_signs_nags_and_variations_written_and_read_back() -> None:
+    """A sign is glued to its move, NAGs follow it, a variation (from the position before the
+    move it replaces, numbered from there) follows the move's comments."""
+    moves = ["32-28", "19-23", "28x19", "14x23"]
+    text = write_game(None, moves, "*", variant="international",
+                      comments={2: ["[%eval 0.35]"]},
+                      annotations={1: ["?", "$18"], 2: ["!"]},
+                      variations={1: [["18-22", "37-32", "12-18"], ["17-21"]]})
+    assert " ".join(text.split("\n\n")[1].split()) == (
+        "1. 32-28 19-23? $18 {[%eval 0.35]} (1... 18-22 2. 37-32 12-18) (1... 17-21) 2. 28x19!"
+        " 14x23 *")
+    game = read_games(text)[0]
+    assert game.move_texts == moves
+    assert game.annotations == {1: ["?", "$18"], 2: ["!"]}
+    assert game.variations == {1: ["1... 18-22 2. 37-32 12-18", "1... 17-21"]}
+    assert game.comments == {2: ["[%eval 0.35]"]}
+
+
+@pytest.mark.parametrize(
+    ("notes", "message"),
+    [
+        ({"annotations": {0: ["?!?"]}}, "annotations are one of"),
+        ({"annotations": {0: ["?", "!"]}}, "annotations are one of"),
+        ({"annotations": {0: ["$x"]}}, "annotations are one of"),
+        ({"variations": {0: [["31-27", "32-28"]]}}, "illegal"),
+        ({"variations": {0: [["banana"]]}}, "not a move"),
+    ],
+)
+def test_writer_rejects_bad_signs_and_variations(notes: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        write_game(None, ["32-28"], "*", variant="international", **notes)  # type: ignore[arg-type]
+
+
 # --- round trips --------------------------------------------------------------------------
 
 
@@ -532,3 +565,21 @@ def test_written_pdn_is_plain_pdn() -> None:
     tokens = body.split()
     assert tokens[-1] == "*"
     assert tokens[0] == "1."
+
+
+def test_a_result_in_a_comment_does_not_end_the_game_for_pydraughts() -> None:
+    """Issue 38's evening: an arbiter's note "result 1-1 kept" made pydraughts (0.6.7) end the
+    game at that 1-1 and lose every game after it in the file."""
+    board = Board("international")
+    for text in ("32-28", "19-23", "28x19", "14x23"):
+        board.push(board.parse_move(text))
+    noted = write_board(board, {"White": "A"}, "1-1", comments={
+        2: ["arbiter: 18-23 corrected to 19-23 (ply 2; agreed 1-1 or * or 2-0?), result 1-1 "
+            "kept"]})
+    text = "\n".join([noted, write_board(Board("international"), {"White": "B"}, "0-2")])
+    assert [(g.tags.get("White"), g.moves, g.game_ending)
+            for g in PDNReader(pdn_text=text).games] == [
+        ("A", ["32-28", "19-23", "28x19", "14x23"], "1-1"), ("B", [], "0-2")]
+    ours = read_games(text)[0]
+    assert ours.comments[2] == ['arbiter: 18-23 corrected to 19-23 (ply 2; agreed "1-1" or "*" '
+                                'or 2-0?), result "1-1" kept']

@@ -323,3 +323,16 @@ def _check_children(board: Board, gen: MoveGen) -> None:
         child.push(move)
         assert play(z, z_black, raw, white, black, kings, colour, board.zobrist_hash()) == (
             *child.bitboards(), child.zobrist_hash())
+
+
+def test_search_only_the_root_moves_asked_for() -> None:
+    board = Board("international")
+    moves = list(board.legal_moves)
+    best = Searcher("international").search(board, Limit(depth=4)).move
+    others = [m for m in moves if m != best]
+    found = Searcher("international").search(board, Limit(depth=4), moves=others)
+    assert found.move in others
+    one = Searcher("international").search(board, Limit(depth=4), moves=[others[0]])
+    assert one.move == others[0] and one.depth == 4  # searched, not played at once
+    with pytest.raises(ValueError, match="none of the moves"):
+        Searcher("russian").search(Board("russian"), Limit(depth=2), moves=others)

@@ -1,4 +1,5 @@
-"""A hall of boards answering the arbiter console while it waits, on one (fake) Redis.
+"""A hall of boards answering the arbiter console while it waits, on one Redis (a fakeredis
+server, or a real redis-server's URL).
 
 Each board is a :class:`~tests.firmware_host.session_harness.Rig` recording into the shared
 Redis, with the real :class:`~firmware_host.remote.reader.CommandReader` reading its command
@@ -20,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 import fakeredis
+import redis
 
 from firmware_host.game.types import SessionEvent
 from firmware_host.remote.reader import CommandReader
@@ -31,16 +33,23 @@ from tests.firmware_host.session_harness import Rig
 
 
 class Hall:
-    """Boards on ``server`` (a fakeredis server), each online until powered off."""
+    """Boards on ``server`` (a fakeredis server, or a redis-server's URL), each online until
+    powered off."""
 
-    def __init__(self, server: fakeredis.FakeServer) -> None:
+    def __init__(self, server: fakeredis.FakeServer | str) -> None:
         self.server = server
-        self.sync = fakeredis.FakeRedis(server=server)
+        self.sync = self.connect()
         self.rigs: dict[str, Rig] = {}
         self.readers: dict[str, CommandReader] = {}
         self.loop = asyncio.get_running_loop()
         self.handled = 0
         self._news = asyncio.Condition()
+
+    def connect(self) -> redis.Redis:
+        """A new connection to the hall's Redis."""
+        if isinstance(self.server, str):
+            return redis.Redis.from_url(self.server)
+        return fakeredis.FakeRedis(server=self.server)
 
     def board(self, board_id: str, *, online: bool = True, paired: bool = False,
               occupied: set[int] | None = None, now: float = 0.0, **settings: Any) -> Rig:
@@ -65,8 +74,8 @@ class Hall:
         """The board's service runs: its heartbeat, and its reader (which reads the hall's
         pause first, as the service's does)."""
         self.beat(board_id, "running")
-        reader = CommandReader(fakeredis.FakeRedis(server=self.server), board_id,
-                               self._post(board_id), lambda: self.rigs[board_id].now)
+        reader = CommandReader(self.connect(), board_id, self._post(board_id),
+                               lambda: self.rigs[board_id].now)
         self.readers[board_id] = reader.start()
 
     def power_off(self, board_id: str) -> None:

@@ -216,7 +216,7 @@ def test_a_corrected_resignation_keeps_its_termination_and_its_pdn_comment() -> 
         assert (game.result, game.termination) == ("0-2", "resignation")
         text = render_game(game)
         assert '[Result "0-2"]' in text and '[Termination "resignation"]' in text
-        assert ("{arbiter: result corrected from 2-0 (White resigned, the wrong button was "
+        assert ('{arbiter: result corrected from "2-0" (White resigned, the wrong button was '
                 "pressed)}") in " ".join(text.split())
         entry = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())["audit"][0]
         assert (entry["action"], entry["board"], entry["detail"]) == (

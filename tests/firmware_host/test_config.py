@@ -117,7 +117,8 @@ def test_shipped_example_is_current_and_valid() -> None:
     # Every option is written out, but those whose default depends on the machine or the user:
     # board.id (the hostname) and the paths (the user's own directories; the installed
     # service's config names its own: test_install_writes_the_services_paths).
-    machine = {"board.id", "store.games_dir", "store.spool_dir", "web.token_file"}
+    machine = {"board.id", "store.games_dir", "store.spool_dir", "web.token_file",
+               "coach.mistakes_dir"}
     assert config.explicit == frozenset(config.values) - machine
     assert "\n# id = <the hostname>\n" in shipped.read_text()
     assert "\n# games_dir = <~/.local/share/draughtsboard/games>\n" in shipped.read_text()
@@ -132,6 +133,7 @@ def test_the_paths_default_to_the_users_own_directories(
     assert config["store.games_dir"] == str(tmp_path / ".local/share/draughtsboard/games")
     assert config["store.spool_dir"] == str(tmp_path / "state/draughtsboard/spool")
     assert config["web.token_file"] == str(tmp_path / "state/draughtsboard/web-token")
+    assert config["coach.mistakes_dir"] == str(tmp_path / ".local/share/draughtsboard/mistakes")
 
 
 def test_hub_params_table(tmp_path: Path) -> None:

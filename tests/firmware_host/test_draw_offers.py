@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 
 from engine.pdn import read_games
+from firmware_host.game.session import Session
 from firmware_host.store.pdnrender import render_game
 from firmware_host.terms.commands import Command
+from tests.firmware_host.session_harness import Rig
 from tests.firmware_host.test_correct_move import played
 
 
@@ -92,3 +94,37 @@ def test_a_sideless_resignation_is_refused_in_record_mode() -> None:
     rig.press("resign")
     assert rig.last("command_refused")["reason"] == "which_side"
     assert rig.session.outcome is None
+
+
+def restarted(rig: Rig) -> Rig:
+    """The board's service killed and started again (a power cut): a new session on the same
+    store, resuming the saved game."""
+    session = Session("international", rig.store, rig.config)
+    rig.session = session
+    rig.events.clear()
+    session.subscribe(rig.events.append)
+    session.start(frozenset(rig.occupied), rig.now)
+    return rig
+
+
+def test_a_draw_offer_survives_a_restart_of_the_board() -> None:
+    """Issue 38: the offer was not part of the saved game: after a power cut the opponent's
+    acceptance started an offer of its own instead of ending the game drawn."""
+    rig = restarted(played("32-28", "19-23", time_control="5+3"))
+    rig.press("draw_black")                      # Black has just moved: an offer
+    rig = restarted(rig)
+    assert rig.last("draw_offer")["side"] == "black"  # said again as the board comes back
+    rig.press("draw_white")                      # White accepts, after the restart
+    result = rig.last("result")
+    assert (result["result"], result["note"]) == ("1-1",
+                                                  "draw offered by Black, accepted by White")
+
+
+def test_a_declined_offer_stays_declined_after_a_restart() -> None:
+    rig = played("31-27", "19-24")
+    rig.press("draw_black")
+    rig.play("36-31")                            # White plays on: declined
+    rig = restarted(rig)
+    assert rig.published("draw_offer") == []
+    rig.press("draw_white")                      # White's own offer now, not an acceptance
+    assert rig.last("draw_offer")["side"] == "white" and rig.session.outcome is None

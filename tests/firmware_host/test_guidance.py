@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fakeredis
 
+from firmware_host.feedback.texts import render, said_everywhere
 from firmware_host.store import RedisStore
 from firmware_host.tournament.pairing import PairingSource, read_pairings
 from firmware_host.tournament.rounds import import_round
@@ -34,6 +35,31 @@ def test_guidance_off_shows_no_destination_nor_must_capture_but_the_correction()
     quiet_move(quiet)
     assert quiet.leds_of("must") == set()        # not which piece must capture ...
     assert quiet.leds_of("missing") == {"38"} and quiet.leds_of("extra") == {"33"}  # but what
+
+
+def test_a_rated_games_refusal_names_the_rule_not_the_move() -> None:
+    """Issue 38: with guidance off the lights were quiet, but the board still said (and the
+    phone and the voice too) "a capture is compulsory: 28x19": the move an arbiter may not
+    give away."""
+    quiet = Rig("international", fen=CAPTURE, guidance="off", language="fr")
+    quiet.lift("28")                             # the man that must capture, moved quietly
+    quiet.place("22")
+    quiet.wait(3_000)
+    refused = quiet.last("refused")
+    assert refused["reason"] == "capture_compulsory"
+    assert not {"capture", "pdn", "count"} & refused.keys()
+    assert refused["text"] == "coup illégal : la prise est obligatoire"
+    assert render(refused) == "illegal move: a capture is compulsory"
+    assert said_everywhere(refused)["ru"] == "ход невозможен: бить обязательно"
+    most = Rig("international", fen="W:W33:B28,18,29,5", guidance="off")
+    most.lift("33")                              # takes one man where two must go
+    most.lift("29")
+    most.place("24")
+    most.wait(3_000)
+    assert most.last("refused")["text"] == "illegal move: you must take the maximum"
+    guided = Rig("international", fen=CAPTURE, guidance="on")
+    quiet_move(guided)
+    assert guided.last("refused")["text"] == "a capture is compulsory: 28x19"
 
 
 def test_guidance_on_shows_them_as_before() -> None:

@@ -74,8 +74,11 @@ def test_messages(event: dict[str, object], text: str) -> None:
 
 def test_silent_events_and_missing_fields() -> None:
     assert render({"event": "leds", "frame": {}}) is None
-    assert render({"event": "refused", "reason": "capture_compulsory"}) == (
+    assert render({"event": "refused", "reason": "touch_move"}) == (
         "that move is not legal here")
+    # A rule said without its move (a rated game's refusal): the reason's bare sentence.
+    assert render({"event": "refused", "reason": "capture_compulsory"}) == (
+        "illegal move: a capture is compulsory")
     assert render({"event": "brand_new"}) == "brand_new"
     assert all(isinstance(t, str) for t in TEMPLATES.values())
 

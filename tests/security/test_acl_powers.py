@@ -10,8 +10,19 @@ from pathlib import Path
 import pytest
 import redis
 
+from firmware_host.coach.jobs import GROUP
 from firmware_host.store.acl import POWERS, main, read_passwords
-from firmware_host.store.keys import AUDIT, BOARDS, HALL, ROUND_INDEX, BoardKeys, round_key
+from firmware_host.store.keys import (
+    AUDIT,
+    BOARDS,
+    COACH_FAILED,
+    COACH_JOBS,
+    HALL,
+    ROUND_INDEX,
+    BoardKeys,
+    analysis_key,
+    round_key,
+)
 from firmware_host.store.limits import conf
 from tests.redis_server import RedisServer
 
@@ -37,6 +48,7 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RedisServer
     admin.xadd(B2.game("g1"), {"op": "start"})
     admin.set(B2.session, "{}")
     admin.rpush(AUDIT, '{"time": 1}')
+    admin.xgroup_create(COACH_JOBS, GROUP, id="0", mkstream=True)
     admin.close()
     yield server, read_passwords(passwords)
     server.stop()
@@ -57,6 +69,24 @@ def _watch_and_set(key: str) -> Attempt:
     return attempt
 
 
+def _coach_job(consumer: str) -> Attempt:
+    """A job queued, taken, looked at, done (result kept, acknowledged, deleted), one given
+    up, and one taken over: what an analyst does."""
+    def attempt(client: redis.Redis) -> object:
+        entry = client.xadd(COACH_JOBS, {"board": "b2", "game": "g1"})
+        client.xreadgroup(GROUP, consumer, {COACH_JOBS: ">"}, count=1)
+        client.xpending_range(COACH_JOBS, GROUP, min="-", max="+", count=1)
+        client.xautoclaim(COACH_JOBS, GROUP, consumer, 0, count=1)
+        client.xlen(COACH_JOBS)
+        with client.pipeline(transaction=True) as pipe:
+            pipe.set(analysis_key("b2", "g1"), "{}")
+            pipe.xadd(COACH_FAILED, {"job": "x"}, maxlen=1000)
+            pipe.xack(COACH_JOBS, GROUP, entry)
+            pipe.xdel(COACH_JOBS, entry)
+            return pipe.execute()
+    return attempt
+
+
 #: user: (what it can do, what it cannot), each a named attempt.
 CAN_CANNOT: dict[str, tuple[dict[str, Attempt], dict[str, Attempt]]] = {
     "board-<id>": ({
@@ -72,6 +102,7 @@ CAN_CANNOT: dict[str, tuple[dict[str, Attempt], dict[str, Attempt]]] = {
         "read the set of boards": lambda c: c.smembers(BOARDS),
         "read the hall's pause": lambda c: c.get(HALL),
         "WAIT for a replica": lambda c: c.wait(0, 10),
+        "queue, take and finish an analysis job": _coach_job("a1"),
         "ROLE": lambda c: c.execute_command("ROLE"),
         "ACL WHOAMI": lambda c: c.acl_whoami(),
     }, {
@@ -86,6 +117,8 @@ CAN_CANNOT: dict[str, tuple[dict[str, Attempt], dict[str, Attempt]]] = {
         "append to the audit log": lambda c: c.rpush(AUDIT, "{}"),
         "write another board's game": lambda c: c.xadd(B2.game("g1"), {"op": "move"}),
         "write another board's commands": lambda c: c.xadd(B2.commands, {"name": "resign"}),
+        "delete the analysis jobs": lambda c: c.delete(COACH_JOBS),
+        "destroy the analysts' group": lambda c: c.xgroup_destroy(COACH_JOBS, GROUP),
         "read another board's session": lambda c: c.get(B2.session),
         "publish on another board's channel": lambda c: c.publish(B2.events, "{}"),
         "EVAL": lambda c: c.eval("while true do end", 0),
@@ -130,6 +163,25 @@ CAN_CANNOT: dict[str, tuple[dict[str, Attempt], dict[str, Attempt]]] = {
         "rewrite an audit entry": lambda c: c.lset(AUDIT, 0, "{}"),
         "pop an audit entry": lambda c: c.rpop(AUDIT),
         "delete the audit log": lambda c: c.delete(AUDIT),
+        "publish": lambda c: c.publish(B2.events, "{}"),
+        "EVAL": lambda c: c.eval("return 1", 0),
+        "SCAN": lambda c: c.scan(0),
+        "FLUSHALL": lambda c: c.flushall(),
+        "CONFIG GET": lambda c: c.config_get("maxmemory"),
+    }),
+    "draughtsboard-coach": ({
+        "queue, take and finish an analysis job": _coach_job("web-host"),
+        "make the group": lambda c: c.xgroup_create(COACH_JOBS, "other", mkstream=True),
+    }, {
+        "read a game": lambda c: c.xrange(B2.game("g1"), count=1),
+        "write a game": lambda c: c.xadd(B2.game("g1"), {"op": "move"}),
+        "read a session": lambda c: c.get(B2.session),
+        "send a command": lambda c: c.xadd(B2.commands, {"name": "resign"}),
+        "add to the set of boards": lambda c: c.sadd(BOARDS, "x"),
+        "delete the jobs": lambda c: c.delete(COACH_JOBS),
+        "overwrite the jobs": lambda c: c.set(COACH_JOBS, "x"),
+        "destroy the group": lambda c: c.xgroup_destroy(COACH_JOBS, GROUP),
+        "read an analysis": lambda c: c.get(analysis_key("b2", "g1")),
         "publish": lambda c: c.publish(B2.events, "{}"),
         "EVAL": lambda c: c.eval("return 1", 0),
         "SCAN": lambda c: c.scan(0),

@@ -141,6 +141,24 @@ def test_a_replayed_decision_is_one_decision() -> None:
     _run(scenario)
 
 
+def test_a_replayed_decision_that_no_board_carried_out_is_still_one_decision() -> None:
+    """Issue 38: a decision that got no answer (the board offline) was forgotten under its
+    decision_id, so the browser's retry sent it again: two audit entries, two commands."""
+    async def scenario(http: TestClient[Any, Any], sync: Any, now: list[float]) -> None:
+        _, csrf = await _session(http)
+        form = {"csrf": csrf, "decision_id": "d0000003", "board": "s1", "side": "black",
+                "seconds": "60", "reason": "disturbed"}
+        replies = [await http.post("/arbiter/add-time", data=form) for _ in range(3)]
+        bodies = [await r.json() for r in replies]
+        assert [r.status for r in replies] == [503, 503, 503]   # s1 is offline: not reached
+        assert [b.get("again") for b in bodies] == [None, True, True]
+        assert {b["answers"]["s1"]["answer"] for b in bodies} == {"not_reached"}
+        assert {b["id"] for b in bodies} == {bodies[0]["id"]}
+        assert _decisions(sync) == ["add_time"]
+
+    _run(scenario)
+
+
 def test_arbiter_sessions_expire_are_listed_and_revoked() -> None:
     async def scenario(http: TestClient[Any, Any], sync: Any, now: list[float]) -> None:
         first, _ = await _session(http)

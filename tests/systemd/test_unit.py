@@ -215,6 +215,7 @@ def test_install_writes_the_services_paths(tmp_path: Path) -> None:
     assert written["store.games_dir"] == "/var/lib/draughtsboard/games"
     assert written["store.spool_dir"] == "/var/lib/draughtsboard/spool"
     assert written["web.token_file"] == "/var/lib/draughtsboard/web-token"
+    assert written["coach.mistakes_dir"] == "/var/lib/draughtsboard/mistakes"
     for unit in ("draughtsboard.service", "draughtsboard-web.service"):
         assert "StateDirectory=draughtsboard\n" in (ROOT / "systemd" / unit).read_text()
 

@@ -98,3 +98,25 @@ def test_a_carry_that_does_not_fit_is_refused_and_changes_nothing() -> None:
     one.command("resign", side="black")
     carry(spare, f"hall-1/{one.session.game_id}")
     assert spare.last("command_refused")["reason"] == "game_over"
+
+
+def test_the_carried_game_stays_while_the_players_set_it_up_from_the_start_position() -> None:
+    """Issue 38's evening: the spare board stood at the start position, as a spare board
+    does; 1.5 s into the setting up (timing.newgame_ms) it took that for a new game and
+    dropped the carried one, its clock and its round."""
+    sync = fakeredis.FakeRedis()
+    one = failed_board(sync)
+    spare = board(sync, "spare-1")
+    carry(spare, f"hall-1/{one.session.game_id}")
+    carried = spare.session.game_id
+    spare.wait(30_000)                           # the players look, then set it up
+    assert spare.session.game_id == carried and spare.published("new_game")[-1][
+        "game_id"] == carried
+    assert spare.state == "syncing" and spare.last("clock")["held"] == ["arbiter"]
+    position = Board("international")
+    for text in MOVES:
+        position.push(position.parse_move(text))
+    spare.set(position.occupied_squares())
+    spare.wait(1_000)
+    spare.command("resume")
+    assert spare.state == "human_to_move" and spare.session.game_id == carried

@@ -134,6 +134,9 @@ def test_a_round_from_the_pairing_programs_trf_back_to_it(
     assert [(d["action"], d["board"], d["who"]) for d in decisions
             if d["action"] != "import"] == [("forfeit", "hall-3", "arbiter Eva Kok"),
                                             ("rename", "hall-1", decisions[0]["who"])]
+    # Each decision with what its board answered (the log's answer entries folded in).
+    assert decisions[1]["what"] == ("hall-3: forfeit, Black did not come: kept with the round "
+                                    "(no game of the round on the board to end)")
 
     # The PDN: pydraughts reads every game with its tags; py-draughts replays the long one.
     pdn = pytest.importorskip("draughts.PDN")

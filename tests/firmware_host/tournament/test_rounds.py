@@ -94,6 +94,12 @@ def test_a_one_row_list_for_a_spare_board_keeps_the_other_boards(hall: Hall) -> 
     assert hall.client.hget(pairing_key("hall-9"), "White") == b"Eva Kok"
 
 
+def test_a_round_of_one_board_is_said_in_the_singular(hall: Hall) -> None:
+    status, out, _ = hall.import_list(HEADER + "hall-9,Eva Kok,Fred Mol,5,Group C\n")
+    assert status == 0 and out.startswith("round 5 of Group C: 1 board, 1 of them in this "
+                                          "list (")
+
+
 def test_two_groups_round_2_are_two_rounds(hall: Hall) -> None:
     assert hall.import_list(ROUND_2)[0] == 0
     group_b = HEADER + "hall-3,Gus Gras,Hans Hop,2,Group B\nhall-4,Ida Bal,Jan Dam,2,Group B\n"

@@ -50,7 +50,8 @@ class BoardRig:
     """One board service on a simulated board, in virtual time, recording to ``url``."""
 
     def __init__(self, url: str, board_id: str, directory: Path, *, mode: str = "record",
-                 variant: str = "russian", extra: dict[str, Any] | None = None) -> None:
+                 variant: str = "russian", extra: dict[str, Any] | None = None,
+                 coach: bool = False) -> None:
         self.stack = ExitStack()
         self.clock = VirtualClock()
         self.events: list[dict[str, Any]] = []
@@ -67,7 +68,7 @@ class BoardRig:
         config = Config.from_mapping(sections)
         self.service: Service = build_service(config, self.stack, Wiring(
             clock=self.clock, virtual_time=True, notifier=Notifier(environ={}),
-            listeners=[self.events.append]))
+            listeners=[self.events.append], coach=coach))
         assert self.service.sim is not None
         self.sim = self.service.sim
         self.url = url

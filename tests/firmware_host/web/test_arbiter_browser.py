@@ -18,6 +18,7 @@ web-arbiter-import.png, web-arbiter-import-phone.png) go where test_web_browser.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.tournament.pairing import read_pairings
 from firmware_host.tournament.rounds import import_round
 from tests.firmware_host.web import test_web_browser as shared
@@ -205,7 +207,7 @@ def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
     text = " ".join(pdn.split())
     game = text[text.index('[White "Cor Jansen"]'):]
     assert '[Result "1-1"]' in game
-    assert "{arbiter: result corrected from 2-0 (the players had agreed a draw)}" in game
+    assert '{arbiter: result corrected from "2-0" (the players had agreed a draw)}' in game
     assert game.rstrip().endswith("1-1")
 
     _screen(browser, PHONE)
@@ -527,7 +529,48 @@ def test_the_console_imports_a_trf_and_finds_a_board_in_the_hall(
         "Reason: not here at 20:30.")
     browser.save_screenshot(str(SHOTS / "web-arbiter-import-phone.png"))
     browser.find_element(By.ID, "arb-confirm-yes").click()
+    # What the board did: nothing was needed (its game, set up before the import, is not
+    # the round's); the pairing waiting on it is withdrawn.
     wait.until(lambda b: _text_of(b, "#arb-status") ==
-               "Sent to hall-1: a forfeit (Hop, Hanna – Smit, Ann); its pairing withdrawn")
+               "hall-1: forfeit, Black did not come: kept with the round (no game of the "
+               "round on the board to end)")
     wait.until(lambda b: _text_of(b, "#arb-hall-1 dd.result") ==
                "Black did not come: White wins by forfeit")
+
+
+def test_a_hall_of_100_boards_is_found_on_a_phone_by_its_filters(
+        arbiter_web: WebServer, browser: webdriver.Chrome, redis_url: str) -> None:
+    """Issue 38: "filters for a hall of 100 boards on a phone": a round of 100 boards, three
+    of them offline; the cards in the hall's order (hall-7 before hall-50: the numbers in a
+    board id counted, not spelt), the filters say how many boards each status has and show
+    those, and a player's name finds their board, the page never wider than the phone."""
+    sync = redis.Redis.from_url(redis_url)
+    boards = [f"hall-{n}" for n in range(1, 101)]
+    rows = "".join(f"{b},White {n},Black {n},1,Open\n" for n, b in enumerate(boards, start=1))
+    import_round(sync, read_pairings("board,white,black,round,event\n" + rows)[0], "test")
+    sync.sadd(BOARDS, *boards)
+    for board in boards:                       # every board's service runs but three
+        if board not in ("hall-7", "hall-50", "hall-99"):
+            sync.set(BoardKeys(board).alive, json.dumps(
+                {"time": time.time(), "state": "running", "pid": 1}))
+    _screen(browser, PHONE)
+    _pair(browser, arbiter_web)
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".arb-board")) == 100
+    assert [(b.text, b.rect["height"] >= 44) for b in browser.find_elements(
+        By.CSS_SELECTOR, ".filter") if b.is_displayed()] == [
+        ("All 100", True), ("Waiting to start 97", True), ("Offline 3", True)]
+    assert _text_of(browser, "#arb-shown") == ""
+
+    def shown() -> list[str]:
+        return [c.get_attribute("id") or "" for c in browser.find_elements(
+            By.CSS_SELECTOR, ".arb-board") if c.is_displayed()]
+
+    browser.find_element(By.CSS_SELECTOR, '.filter[data-status="offline"]').click()
+    assert shown() == ["arb-hall-7", "arb-hall-50", "arb-hall-99"]
+    assert _text_of(browser, "#arb-shown") == "Showing 3 of 100 boards."
+    browser.find_element(By.CSS_SELECTOR, '.filter[data-status=""]').click()
+    browser.find_element(By.ID, "arb-find").send_keys("black 57")
+    assert shown() == ["arb-hall-57"]
+    assert _text_of(browser, "#arb-hall-57 .players") == "White 57 – Black 57"
+    assert _text_of(browser, "#arb-shown") == "Showing 1 of 100 boards."
+    assert _overflow(browser) <= 0

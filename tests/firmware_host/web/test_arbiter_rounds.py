@@ -126,10 +126,17 @@ def test_a_forfeit_a_double_forfeit_and_a_bye_go_to_the_results_and_the_trf() ->
         # hall-1..4 started (they answered): names, clocks running
         rigs["hall-4"].play("32-28")               # hall-4's game has begun
         forms = {"hall-1": "forfeit:white", "hall-2": "double_forfeit:", "hall-3": "bye:black"}
+        said = {}
         for name, decision in forms.items():
             reply = await http.post("/arbiter/decide", headers=BEARER, data={
                 "board": name, "decision": decision, "reason": "not here at 19:30"})
             assert reply.status == 200, await reply.text()
+            body = await reply.json()
+            assert body["answers"] == {name: {"answer": "done"}}   # the board ended its game
+            said[name] = body["message"]
+        assert said == {"hall-1": "hall-1: forfeit, White did not come: done",
+                        "hall-2": "hall-2: double forfeit: done",
+                        "hall-3": "hall-3: a bye for Black, the pairing cancelled: done"}
         assert (await (await http.post("/arbiter/decide", headers=BEARER, data={
             "board": "hall-1", "decision": "bye:white", "reason": "x"})).json())["error"] == \
             "hall-1: decided already (forfeit)"
@@ -149,8 +156,45 @@ def test_a_forfeit_a_double_forfeit_and_a_bye_go_to_the_results_and_the_trf() ->
             ["Z/F", "Z", "F", "bye"]]
         shown = await state(http)
         assert shown["hall-1"]["decision"] == {"kind": "forfeit", "side": "white"}
-        actions = [json.loads(e)["action"] for e in sync.lrange(AUDIT, 0, -1)]
-        assert actions[-3:] == ["forfeit", "double_forfeit", "bye"]
+        audit = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())["audit"]
+        assert [(e["action"], e["board"], e["answers"]) for e in audit[:3]] == [
+            ("bye", "hall-3", {"hall-3": {"answer": "done"}}),
+            ("double_forfeit", "hall-2", {"hall-2": {"answer": "done"}}),
+            ("forfeit", "hall-1", {"hall-1": {"answer": "done"}})]
+
+    run(scenario)
+
+
+def test_a_forfeit_says_what_the_board_answered_before_the_start_and_offline() -> None:
+    """Issue 38: a forfeit's audit entry and reply said only what was sent, never what the
+    board did (and an offline board's waiting game was "ended" on paper only)."""
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        sync = hall.sync
+        board(hall, "hall-1")
+        board(hall, "hall-2").play("32-28")        # a game of its own, before the list
+        import_round(sync, read_pairings(ROUND_3)[0], "test")
+        before = await http.post("/arbiter/decide", headers=BEARER, data={
+            "board": "hall-2", "decision": "forfeit:black", "reason": "Bos is ill"})
+        body = await before.json()
+        assert before.status == 200
+        assert body["answers"] == {"hall-2": {"answer": "not_needed"}}
+        assert body["message"] == ("hall-2: forfeit, Black did not come: kept with the round "
+                                   "(no game of the round on the board to end)")
+        assert sync.xlen(commands_key("hall-2")) == 0      # its own game is left alone
+        await http.post("/arbiter/start-round", headers=BEARER, data={"round": "3"})
+        hall.power_off("hall-1")                   # named and started, then its power is cut
+        cut = await http.post("/arbiter/decide", headers=BEARER, data={
+            "board": "hall-1", "decision": "forfeit:white", "reason": "Smit did not come"})
+        body = await cut.json()             # the forfeit stands; the board's game is left
+        assert (cut.status, body["answers"]) == (200, {"hall-1": {"answer": "not_reached"}})
+        assert body["message"] == ("hall-1: forfeit, White did not come: kept with the round; "
+                                   "not sent, the board is offline (adjudicate its game once "
+                                   "it is back)")
+        assert set(load_round(sync, "3").decisions) == {"hall-1", "hall-2"}  # kept anyway
+        (entry, *_) = (await (await http.get("/arbiter/audit.json", headers=BEARER)).json())[
+            "audit"]
+        assert (entry["action"], entry["answers"]) == ("forfeit",
+                                                       {"hall-1": {"answer": "not_reached"}})
 
     run(scenario)
 
@@ -174,8 +218,7 @@ def test_forfeits_go_into_the_trf_as_the_pairing_program_reads_them() -> None:
 def test_a_game_is_carried_to_a_spare_board_with_its_round_pairing() -> None:
     async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
         sync = hall.sync
-        one, spare = board(hall, "hall-1"), board(hall, "spare-1", online=False)
-        hall.beat("spare-1", "running")  # online, but it reads its command after this test
+        one, spare = board(hall, "hall-1"), board(hall, "spare-1")
         import_round(sync, read_pairings(ROUND_3)[0], "test")
         one.play("32-28")
         one.play("19-23")
@@ -183,16 +226,44 @@ def test_a_game_is_carried_to_a_spare_board_with_its_round_pairing() -> None:
                 "reason": "hall-1's sensors failed"}
         reply = await http.post("/arbiter/carry", headers=BEARER, data=form)
         assert reply.status == 200, await reply.text()
+        body = await reply.json()
+        assert body["answers"] == {"spare-1": {"answer": "done"}}
+        assert body["message"] == "hall-1: the game carried to spare-1: done"
         ((_, sent),) = sync.xrange(commands_key("spare-1"))
         assert (sent[b"name"], sent[b"value"]) == (
             b"carry", f"hall-1/{one.session.game_id}".encode())
+        assert [m.pdn for m in spare.game().moves] == ["32-28", "19-23"]
+        assert (spare.game().headers["White"], spare.game().headers["Round"]) == ("Ann Smit",
+                                                                                  "3")
         stored = load_round(sync, "3")
         assert [p.board for p in stored.pairings] == ["spare-1", "hall-2"]
         assert stored.carried == {"spare-1": "hall-1"}
         again = await http.post("/arbiter/carry", headers=BEARER,
                                 data={**form, "to": "hall-2"})
         assert again.status == 400
-        assert spare.game().headers == {"TimeControl": "180+2"}
+
+    run(scenario)
+
+
+def test_a_spare_board_that_refuses_the_game_keeps_the_round_as_it_was() -> None:
+    """Issue 38: the carry was audited as sent and the round's pairing moved before the spare
+    board answered; a spare board showing a finished game refuses it."""
+    async def scenario(http: TestClient[Any, Any], hall: Hall) -> None:
+        sync = hall.sync
+        one, spare = board(hall, "hall-1"), board(hall, "spare-1")
+        spare.play("32-28")
+        spare.command("resign", side="black")      # its last game is over, not set up again
+        import_round(sync, read_pairings(ROUND_3)[0], "test")
+        one.play("32-28")
+        reply = await http.post("/arbiter/carry", headers=BEARER, data={
+            "board": "hall-1", "to": "spare-1", "game_id": one.session.game_id or "",
+            "reason": "hall-1's sensors failed"})
+        assert reply.status == 409
+        body = await reply.json()
+        assert body["answers"]["spare-1"]["answer"] == "refused"
+        assert body["error"] == ("hall-1: the game carried to spare-1: refused by the board: "
+                                 "carry: a game is going on")
+        assert [p.board for p in load_round(sync, "3").pairings] == ["hall-1", "hall-2"]
 
     run(scenario)
 

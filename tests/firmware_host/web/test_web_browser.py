@@ -160,7 +160,7 @@ def test_hall_live_move_offline_and_a_new_game_from_the_page(
     first_game = hall1.session.game_id
     confirm = browser.find_element(By.ID, "confirm")
     browser.find_element(By.ID, "cmd-resign-white").click()  # asked again, not sent
-    assert confirm.is_displayed() and "Resign" in confirm.text
+    assert confirm.is_displayed() and "White resigns: Black wins the game?" in confirm.text
     browser.find_element(By.ID, "confirm-no").click()
     assert not confirm.is_displayed()
     browser.find_element(By.ID, "cmd-newgame").click()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,7 @@ import redis
 from engine.levels import level
 from firmware_host.remote.reader import commands_key
 from tests.firmware_host.web.harness import TOKEN, BoardRig, WebServer
+from tests.security.test_web_powers import _pair
 
 pytestmark = pytest.mark.redis
 
@@ -126,6 +128,23 @@ def test_resign_draw_and_adjust(web: WebServer, make_board: BoardMaker) -> None:
     events = send(web, play, "resign")
     assert [e["result"] for e in events if e["event"] == "result"] == ["0-1"]
     assert play.service.store.load_game(play.session.game_id).result == "0-1"
+
+
+def test_a_recorded_games_phone_buttons_say_whose_they_are_and_what_they_do(
+        web: WebServer, make_board: BoardMaker) -> None:
+    """Issue 38: the phone's "Black offers a draw" was also how Black accepted White's offer,
+    and every resign button asked only "Resign the game?", whichever side it was for."""
+    make_board("ctl8")
+    cookie, _ = _pair(web)
+    status, _, html = web.get("/board/ctl8", {"Cookie": f"draughtsboard_pair={cookie}"})
+    buttons = re.findall(r'id="cmd-((?:draw|resign)-\w+)" data-confirm="([^"]*)">([^<]*)<', html)
+    assert status == 200 and buttons == [
+        ("draw-white", "White offers a draw (or accepts Black&#39;s offer)?",
+         "White offers or accepts a draw"),
+        ("draw-black", "Black offers a draw (or accepts White&#39;s offer)?",
+         "Black offers or accepts a draw"),
+        ("resign-white", "White resigns: Black wins the game?", "White resigns"),
+        ("resign-black", "Black resigns: White wins the game?", "Black resigns")]
 
 
 def test_the_board_checks_every_field_itself(redis_url: str, make_board: BoardMaker,
