@@ -272,11 +272,14 @@ class Bench:
         return figures
 
 
-def ratios(idle: Figures, searching: Figures) -> str:
-    """The issue's two checks: scan rate searching / idle, and the p99's difference."""
+def hand_report(idle: Figures, searching: Figures, label: str) -> str:
+    """Both conditions' lines and the two checks: the scan rate searching / idle (at least
+    0.97) and the p99's difference (within 5 ms)."""
     rate = searching.scans_hz / idle.scans_hz
     p99 = pct(searching.latency_ms, 0.99) - pct(idle.latency_ms, 0.99)
-    return f"  searching / idle: scan rate {rate:.3f}; sensor->recogniser p99 {p99:+.1f} ms"
+    return "\n".join((idle.line("idle"), searching.line(label),
+                      f"  searching / idle: scan rate {rate:.3f}; sensor->recogniser p99 "
+                      f"{p99:+.1f} ms"))
 
 
 def computer_moves(rig: Bench) -> int:
@@ -436,10 +439,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print("the hand, idle and while a depth-only search runs in the engine's process "
           "(engine.depth = 40 at level 10):", flush=True)
-    idle, searching = hand_figures(args, in_process=False)
-    print(idle.line("idle"), flush=True)
-    print(searching.line("searching (its own process)"), flush=True)
-    print(ratios(idle, searching), flush=True)
+    print(hand_report(*hand_figures(args, in_process=False), "searching (its own process)"),
+          flush=True)
 
     stops_ms = stops(args.hints)
     print("reply latency, from the human's move stored to the computer's move shown:",
@@ -469,10 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.peer:
         print("peer: the search in a thread of the service's process, as before (level 10, "
               "on its clock):", flush=True)
-        peer_idle, peer_searching = hand_figures(args, in_process=True)
-        print(peer_idle.line("idle"), flush=True)
-        print(peer_searching.line("searching (in the service)"), flush=True)
-        print(ratios(peer_idle, peer_searching), flush=True)
+        print(hand_report(*hand_figures(args, in_process=True), "searching (in the service)"),
+              flush=True)
     print(f"load {os.getloadavg()[0]:.2f} at the end", flush=True)
     return 0
 

@@ -23,6 +23,7 @@ import pytest
 import engine.hint
 import engine.search
 from board_io.clock import VirtualClock
+from engine import Move
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Service, Wiring, build_service
 from firmware_host.config import Config
@@ -98,7 +99,10 @@ class Board:
 
     def move(self, text: str) -> None:
         """The human plays ``text`` (lift, place), and lets the piece go."""
-        move = self.session.board.parse_move(text)
+        self.carry_out(self.session.board.parse_move(text))
+
+    def carry_out(self, move: Move) -> None:
+        """Lift the piece, take the captured ones, put it down, let it go."""
         self.sim.lift(move.origin)
         self.scan(0.1)
         for captured in move.captures:
@@ -116,13 +120,7 @@ class Board:
     def carry_out_computer_move(self) -> None:
         pending = self.session.pending
         assert pending is not None
-        self.sim.lift(pending.origin)
-        self.scan(0.1)
-        for captured in pending.captures:
-            self.sim.lift(captured)
-            self.scan(0.1)
-        self.sim.place(pending.destination)
-        self.scan(self.session.config.settle_ms / 1000 + 0.1)
+        self.carry_out(pending)
 
 
 @pytest.fixture
