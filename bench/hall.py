@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import Board
 from firmware_host.store import MoveRecord, RedisStore
 from firmware_host.store.keepalive import KeepAlive
-from firmware_host.store.keys import BOARDS
+from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.store.lease import BoardLease
 from firmware_host.store.publisher import EVENTS_MAXLEN, event_commands
 from tests.redis_server import RedisServer, free_port
@@ -475,7 +475,7 @@ def _memory(boards: list[HallBoard], admin: redis.Redis, baseline: int) -> str:
 def _events_at_cap(admin: redis.Redis) -> int:
     """``MEMORY USAGE`` of an events stream filled to its cap with the events of moves (as
     the boards publish them), probed on a key of its own and deleted."""
-    key = "draughtsboard:bench-probe:events"
+    key = BoardKeys("bench-probe").events
     board = Board("international")
     rng = random.Random(1)
     plies: list[tuple[int, str, str]] = []  # one game's moves, cycled

@@ -76,10 +76,10 @@ class ServiceLoad:
     """
 
     def __init__(self, variant: str) -> None:
-        from board_io.types import Led, Pattern, Role
         from firmware_host.app.notify import Notifier
         from firmware_host.app.service import Wiring, build_service
         from firmware_host.config import Config
+        from firmware_host.feedback.roles import Role
 
         self._stack = ExitStack()
         self._stop = threading.Event()
@@ -98,8 +98,8 @@ class ServiceLoad:
             self._thread.start()
             if not self._ready.wait(START_TIMEOUT):
                 raise RuntimeError("the simulated board service did not start")
-            self.service.leds.show({0: Led(Pattern.SLOW, Role.REMOVE),
-                                    1: Led(Pattern.FAST, Role.MISSING)})
+            self.service.leds.show({0: Role.REMOVE.led,
+                                    1: Role.MISSING.led})
         except BaseException:
             self.close()
             raise

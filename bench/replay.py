@@ -32,7 +32,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from board_io.events import ButtonPressed, OccupancyChanged
-from board_io.types import ButtonName
 from engine import Board
 from firmware_host.feedback.texts import render
 from firmware_host.i18n import ENGLISH
@@ -96,7 +95,7 @@ def direct(variant: str, game: list[tuple[Board, Any, list[Any]]]) -> int:
         for i, (_, occupied, event) in enumerate(steps):
             rig.wait(event.dt_ms)
             if event.action == "adjust":
-                rig.session.handle(ButtonPressed(ButtonName.ADJUST, rig.now))
+                rig.session.handle(ButtonPressed("adjust", rig.now))
                 continue
             following = steps[i + 1][2].dt_ms if i + 1 < len(steps) else None
             if following is None or following > 10:  # bounce: what the debouncer removes

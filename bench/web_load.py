@@ -28,6 +28,8 @@ from typing import Any, Protocol
 
 import redis
 
+from firmware_host.store.keys import BoardKeys
+
 #: Feeds from one loopback address (the web app allows 32).
 PER_ADDRESS = 20
 
@@ -57,7 +59,7 @@ def beat(boards: Sequence[Beating]) -> None:
     pipe = boards[0].client.pipeline(transaction=False)
     now = time.time()
     for board in boards:
-        pipe.set(f"draughtsboard:{board.board_id}:alive",
+        pipe.set(BoardKeys(board.board_id).alive,
                  json.dumps({"time": now, "state": "running", "pid": os.getpid()}),
                  px=7 * 86400 * 1000)
     pipe.execute()

@@ -48,28 +48,27 @@ from board_io.geometry import (
     check_orientation,
     dark_squares,
 )
-from board_io.leds.base import ROLE_COLOURS, LedMatrix, NoLeds
+from board_io.leds.base import LedMatrix, NoLeds
 from board_io.scanner import Scanner
 from board_io.sensors.base import SensorMatrix
 from board_io.types import (
-    ButtonName,
     Cell,
     Frame,
     Led,
     LedFrame,
     Pattern,
     Reading,
-    Role,
+    Rgb,
     Sensing,
     Square,
 )
 
 __all__ = [
-    "ROLE_COLOURS", "BoardEvent", "BoardIOError", "ButtonName", "ButtonPressed", "Buttons",
+    "BoardEvent", "BoardIOError", "ButtonPressed", "Buttons",
     "Cell", "CellMap", "Clock", "ConfigError", "DebounceUpdate", "Debouncer", "DeviceClosed",
     "FaultKind", "Frame", "Layout", "Led", "LedFrame", "LedMatrix", "LedRecorder", "LinkLost",
     "LinkRestored", "LinkTimeout", "MissingExtraError", "MonotonicClock", "NoButtons", "NoLeds",
-    "OccupancyChanged", "Orientation", "OrientationCheck", "Pattern", "Reading", "Role",
+    "OccupancyChanged", "Orientation", "OrientationCheck", "Pattern", "Reading", "Rgb",
     "Scanner", "ScriptError", "ScriptPlayer", "Sensing", "SensorFault", "SensorMatrix",
     "SensorRecovered", "SimFaults", "SimulatedBoard", "Square", "UnknownSquareError",
     "VirtualClock", "all_squares", "check_orientation", "dark_squares", "parse_script",
@@ -87,5 +86,7 @@ def __getattr__(name: str) -> object:
     if name in _SIM:
         from board_io import sim
 
-        return getattr(sim, name)
+        value: object = getattr(sim, name)
+        globals()[name] = value  # asked once: a plain attribute from then on
+        return value
     raise AttributeError(f"module 'board_io' has no attribute {name!r}")

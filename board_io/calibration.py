@@ -37,7 +37,7 @@ from enum import Enum
 from board_io.errors import BoardIOError
 from board_io.geometry import CellMap, Layout
 from board_io.schema import TRANSFORMS
-from board_io.types import Cell, Led, LedFrame, Pattern, Reading, Role, Square
+from board_io.types import YELLOW, Cell, Led, LedFrame, Pattern, Reading, Square
 
 #: Squares placed before a single remaining candidate map is accepted.
 CONFIRMATIONS = 3
@@ -131,7 +131,7 @@ class Calibration:
         if sq is None:
             return {}
         pattern = Pattern.ON if self._step.state is CalibrationState.PLACE else Pattern.SLOW
-        return {sq: Led(pattern, Role.HINT)}
+        return {sq: Led(pattern, YELLOW)}
 
     def ignore_occupied(self, frame: Sequence[Reading | None]) -> set[Cell]:
         """Treat the cells occupied in ``frame`` as stuck (a builder's choice); return them."""

@@ -10,6 +10,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import Self
+
 
 class BoardIOError(Exception):
     """Base of every error raised by :mod:`board_io`."""
@@ -23,11 +25,13 @@ class DeviceClosed(BoardIOError):
     """A sensor matrix, LED sink or button set was used after ``close()``."""
 
 
-class ConfigError(BoardIOError, ValueError):
-    """A configuration value is missing or wrong: the one configuration error of the project.
+class ConfigProblem(ValueError):
+    """A configuration value is missing or wrong, said with its key and its file: what
+    board_io's :class:`ConfigError` and the service's share (the service has its own, under its
+    own root).
 
-    ``ConfigError(key, message)`` reads ``"key: message"``; ``ConfigError(message)`` carries no
-    key (a file that cannot be read). :meth:`worded` takes a sentence that already names the
+    ``ConfigProblem(key, message)`` reads ``"key: message"``; ``ConfigProblem(message)`` carries
+    no key (a file that cannot be read). :meth:`worded` takes a sentence that already names the
     key where it reads best. :meth:`in_file` adds the file (``source``) in front, once.
     ``key`` names the option (dotted path, ``[i]`` for a list entry), ``source`` the file.
 
@@ -51,19 +55,22 @@ class ConfigError(BoardIOError, ValueError):
         super().__init__(self.text if source is None else f"{source}: {self.text}")
 
     @classmethod
-    def worded(cls, key: str, text: str, *, source: str | None = None) -> ConfigError:
+    def worded(cls, key: str | None, text: str, *, source: str | None = None) -> Self:
         """An error about ``key`` whose ``text`` names the key itself."""
         error = cls(text, source=source)
         error.key = key
         return error
 
-    def in_file(self, source: str) -> ConfigError:
+    def in_file(self, source: str) -> Self:
         """This error with ``source`` (the file, or ``command line``) in front; unchanged if it
         already names one."""
         if self.source is not None:
             return self
-        return ConfigError.worded(self.key, self.text, source=source) if self.key is not None \
-            else ConfigError(self.text, source=source)
+        return type(self).worded(self.key, self.text, source=source)
+
+
+class ConfigError(BoardIOError, ConfigProblem):
+    """A value of a key board_io reads is missing or wrong (see :class:`ConfigProblem`)."""
 
 
 class UnknownSquareError(BoardIOError, ValueError):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
-from board_io.types import ButtonName, Cell, Reading, Square
+from board_io.types import Cell, Reading, Square
 
 
 class FaultKind(StrEnum):
@@ -35,9 +35,9 @@ class OccupancyChanged:
 
 @dataclass(frozen=True)
 class ButtonPressed:
-    """A button was pressed."""
+    """A button was pressed: ``button`` is its name, as the application named it."""
 
-    button: ButtonName
+    button: str
     at: float
 
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType, TracebackType
-from typing import Any, Self, TypeVar
+from types import MappingProxyType
+from typing import Any
 
 from board_io import schema
 from board_io.buttons.base import Buttons
-from board_io.clock import Clock
+from board_io.context import BackendContext
 from board_io.display.base import Display
 from board_io.errors import BoardIOError, ConfigError, MissingExtraError
 from board_io.geometry import CellMap, Layout
@@ -37,9 +36,12 @@ from board_io.leds.base import LedMatrix
 from board_io.options import ConfigSource, Option, read
 from board_io.scanner import Scanner
 from board_io.sensors.base import SensorMatrix
-from board_io.types import Square
 
-T = TypeVar("T")
+__all__ = [
+    "BUTTON_BACKEND", "BUTTON_BACKENDS", "DISPLAY_BACKEND", "DISPLAY_BACKENDS", "LED_BACKEND",
+    "LED_BACKENDS", "OPTIONS", "SENSOR_BACKEND", "SENSOR_BACKENDS", "BackendContext",
+    "create_buttons", "create_display", "create_leds", "create_scanner", "create_sensors",
+]
 
 SENSOR_BACKENDS: Mapping[str, str] = MappingProxyType({
     "sim": "board_io.sim.backends:sim_sensors",
@@ -83,42 +85,6 @@ DISPLAY_BACKEND = Option(
 #: Every key board_io reads: the backend names, then :data:`board_io.schema.OPTIONS`.
 OPTIONS: tuple[Option[Any], ...] = (SENSOR_BACKEND, LED_BACKEND, BUTTON_BACKEND,
                                     DISPLAY_BACKEND, *schema.OPTIONS)
-
-
-@dataclass
-class BackendContext:
-    """What backends are built with besides the config: the board layout, the clock, the
-    occupancy a simulated board starts with, and resources shared between backends (one
-    serial link for sensors, LEDs and buttons; one simulated board). Closing the context closes
-    the shared resources, newest first.
-    """
-
-    layout: Layout
-    clock: Clock
-    initial: frozenset[Square] = frozenset()
-    shared: dict[str, Any] = field(default_factory=dict)
-
-    def shared_resource(self, key: str, factory: Callable[[], T]) -> T:
-        """Return the resource stored under ``key``, creating it with ``factory`` once."""
-        if key not in self.shared:
-            self.shared[key] = factory()
-        resource: T = self.shared[key]
-        return resource
-
-    def close(self) -> None:
-        """Close every shared resource that has a ``close()``. Idempotent."""
-        while self.shared:
-            _, resource = self.shared.popitem()
-            close = getattr(resource, "close", None)
-            if callable(close):
-                close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
 
 def _resolve(kind: str, option: Option[str], name: str, table: Mapping[str, str]

@@ -19,15 +19,13 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from board_io.options import Option
-from board_io.types import ButtonName
 
 __all__ = [
-    "BOARD", "BUTTONS", "BUTTON_PINS", "DISPLAY", "GPIO_MATRIX", "LEDS", "OPTIONS", "SERIAL",
-    "SHIFT_REGISTER", "SIM", "TIMING",
+    "BOARD", "BUTTONS", "DISPLAY", "GPIO_MATRIX", "LEDS", "OPTIONS", "SERIAL",
+    "SHIFT_REGISTER", "SIM", "TIMING", "button_pin",
 ]
 
 _SERIAL = ("sensors:serial", "leds:serial", "buttons:serial")
@@ -180,34 +178,27 @@ LEDS = (LED_BRIGHTNESS, LED_SPI_BUS, LED_SPI_DEVICE, LED_ORDER, LED_WIRING,
 _GPIO_BUTTONS = ("buttons:gpio",)
 
 
-def _button_pin(button: ButtonName, words: str, more: str = "") -> Option[int]:
-    return Option(f"buttons.{button.value}_pin", "int", -1,
-                  f"GPIO pin of the {words} button; -1: none.{more}", minimum=-1, maximum=53,
-                  readers=_GPIO_BUTTONS, pin=True)
+def button_pin(name: str, doc: str = "") -> Option[int]:
+    """The declaration of the pin of the button called ``name``: ``buttons.<name>_pin``, -1 for
+    none. The application declares one for each button it names (``doc`` says what the
+    button is); the ``gpio`` backend reads it for each of the context's names.
+
+    Example:
+        >>> button_pin("left").path, button_pin("left").default
+        ('buttons.left_pin', -1)
+    """
+    return Option(f"buttons.{name}_pin", "int", -1, doc or f"GPIO pin of the {name} button; "
+                  "-1: none.", minimum=-1, maximum=53, readers=_GPIO_BUTTONS, pin=True)
 
 
-#: The pin option of each button, in the order the example file lists them.
-BUTTON_PINS: Mapping[ButtonName, Option[int]] = {
-    **{button: _button_pin(button, words) for button, words in (
-        (ButtonName.ADJUST, "adjust"), (ButtonName.HINT, "hint"),
-        (ButtonName.TAKEBACK, "takeback"), (ButtonName.NEWGAME, "new-game"),
-        (ButtonName.RESIGN, "resign"), (ButtonName.DRAW, "draw"), (ButtonName.DONE, "done"))},
-    ButtonName.CLOCK: _button_pin(
-        ButtonName.CLOCK, "clock", " Pressed by the player who just moved, it switches the "
-        "clock; with it, a move let go no longer does."),
-    **{button: _button_pin(button, words, " At that player's edge of the board, so a press "
-                           "says whose it is (record mode needs it: docs/players.md).")
-       for button, words in (
-        (ButtonName.DRAW_WHITE, "White-side draw"), (ButtonName.DRAW_BLACK, "Black-side draw"),
-        (ButtonName.RESIGN_WHITE, "White-side resign"),
-        (ButtonName.RESIGN_BLACK, "Black-side resign"))}}
+
 BUTTON_PULL_UP = Option(
     "buttons.pull_up", "bool", True, "Buttons connect the pin to ground (internal pull-up).",
     readers=_GPIO_BUTTONS)
 BUTTON_BOUNCE_MS = Option(
     "buttons.bounce_ms", "int", 20, "Debounce time of the buttons.", minimum=0, maximum=1000,
     readers=_GPIO_BUTTONS)
-BUTTONS = (*BUTTON_PINS.values(), BUTTON_PULL_UP, BUTTON_BOUNCE_MS)
+BUTTONS = (BUTTON_PULL_UP, BUTTON_BOUNCE_MS)
 
 # -- [clock] (the display: the clock's times are the service's) --------------------------------
 _OLED = ("display:ssd1306", "display:sh1106")

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 
 from board_io.debounce import Debouncer
 from board_io.geometry import CellMap, Layout
-from board_io.types import Cell, Frame, Led, LedFrame, Pattern, Reading, Role, Square
+from board_io.types import YELLOW, Cell, Frame, Led, LedFrame, Pattern, Reading, Rgb, Square
 
 
-def led_walk(layout: Layout, *, role: Role = Role.HINT) -> Iterator[tuple[Square, LedFrame]]:
+def led_walk(layout: Layout, *, colour: Rgb = YELLOW) -> Iterator[tuple[Square, LedFrame]]:
     """Yield, for every square in index order, a frame lighting that square alone.
 
     Example:
@@ -40,7 +40,7 @@ def led_walk(layout: Layout, *, role: Role = Role.HINT) -> Iterator[tuple[Square
         [0, 1, 2]
     """
     for sq in range(layout.num_squares):
-        yield sq, {sq: Led(Pattern.ON, role)}
+        yield sq, {sq: Led(Pattern.ON, colour)}
 
 
 @dataclass(frozen=True)

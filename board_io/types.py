@@ -1,8 +1,11 @@
-"""Value types shared by every part of :mod:`board_io`: readings, LED patterns and roles, buttons.
+"""Value types shared by every part of :mod:`board_io`: readings, colours, LED patterns.
+
+Buttons are named by the application (``BackendContext.buttons``); board_io only passes the
+names on.
 
 Example:
-    >>> Led(Pattern.SLOW, Role.REMOVE)
-    Led(pattern=<Pattern.SLOW: 'slow'>, role=<Role.REMOVE: 'remove'>)
+    >>> Led(Pattern.SLOW, (255, 0, 0))
+    Led(pattern=<Pattern.SLOW: 'slow'>, colour=(255, 0, 0))
     >>> Reading.WHITE_KING.occupied
     True
 """
@@ -61,71 +64,25 @@ class Pattern(Enum):
     FAST = "fast"
 
 
-class Role(Enum):
-    """Why an LED is lit; gives its colour on RGB boards (:data:`board_io.leds.ROLE_COLOURS`)."""
+Rgb: TypeAlias = tuple[int, int, int]
+"""A colour as an RGB LED lights it at full brightness: red, green, blue, each 0..255."""
 
-    FROM = "from"
-    TO = "to"
-    PATH = "path"
-    REMOVE = "remove"
-    LEGAL = "legal"
-    MUST = "must"
-    HINT = "hint"
-    MISSING = "missing"
-    EXTRA = "extra"
-    ADJUST = "adjust"
-    CROWN = "crown"
-    RESULT = "result"
-    FAULT = "fault"  # a sensor that cannot be trusted (stuck switch, missing diode, wire)
-    CLOCK = "clock"  # the side to move has under a minute (a corner of its home row)
+WHITE: Rgb = (255, 255, 255)
+#: The colour board_io's own tools light a square in (calibration, the self-test's walk).
+YELLOW: Rgb = (255, 220, 0)
 
 
 @dataclass(frozen=True, slots=True)
 class Led:
-    """One square's LED: a pattern and the role that colours it."""
+    """One square's LED: how it blinks and the colour it shows.
+
+    A single-colour LED shows the colour's brightness (its brightest channel): a dim blue is a
+    dim light. What a colour means is the application's business.
+    """
 
     pattern: Pattern
-    role: Role
+    colour: Rgb = WHITE
 
 
 LedFrame: TypeAlias = Mapping[Square, Led]
 """What the LEDs show: square -> LED. Squares absent are off."""
-
-
-class ButtonName(Enum):
-    """The buttons a board may have (any subset)."""
-
-    ADJUST = "adjust"
-    HINT = "hint"
-    TAKEBACK = "takeback"
-    NEWGAME = "newgame"
-    DONE = "done"
-    RESIGN = "resign"
-    DRAW = "draw"
-    #: The clock button: the player who just moved presses it to switch the clock (a board
-    #: without one switches the clock as a move is let go).
-    CLOCK = "clock"
-    #: A draw button and a resign button at each player's edge of the board (White's edge:
-    #: row 0, :mod:`board_io.geometry`), so a press says whose it is.
-    DRAW_WHITE = "draw_white"
-    DRAW_BLACK = "draw_black"
-    RESIGN_WHITE = "resign_white"
-    RESIGN_BLACK = "resign_black"
-
-    @classmethod
-    def parse(cls, text: str) -> ButtonName:
-        """Return the button called ``text`` (case-insensitive).
-
-        Example:
-            >>> ButtonName.parse("Hint")
-            <ButtonName.HINT: 'hint'>
-
-        Raises:
-            ValueError: no such button; the message lists the names.
-        """
-        key = text.strip().lower()
-        for name in cls:
-            if name.value == key:
-                return name
-        names = ", ".join(b.value for b in cls)
-        raise ValueError(f"unknown button {text!r}; buttons are: {names}")

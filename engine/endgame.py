@@ -36,6 +36,7 @@ from enum import IntEnum
 from importlib import resources
 from types import MappingProxyType
 
+from engine.errors import DraughtsError
 from engine.generators import generator_for
 from engine.movegen import MoveGen
 from engine.variant import Variant, find_variant
@@ -81,7 +82,7 @@ SHIPPED: Mapping[str, tuple[int, int, bool]] = MappingProxyType({
 SHARED: Mapping[str, str] = MappingProxyType({"diagonal": "russian", "portuguese": "spanish"})
 
 
-class EndgameError(ValueError):
+class EndgameError(DraughtsError, ValueError):
     """A table file that cannot be read, or a variant the tables cannot describe."""
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "GameType",
     "PdnError",
     "PdnGame",
+    "line_text",
     "parse_gametype",
     "read_games",
     "write_board",
@@ -624,3 +625,23 @@ def write_games(games: Iterable[PdnGame], width: int = 80) -> str:
         )
         for g in games
     )
+
+
+def line_text(board: Board, moves: Sequence[Move]) -> str:
+    """``moves`` from ``board`` as PDN writes them, numbered: ``5. 31-27 22x31 6. 36x16``.
+
+    >>> board = Board("international")
+    >>> line_text(board, [board.parse_move("32-28")])
+    '1. 32-28'
+    """
+    probe, words = board.copy(), []
+    first = probe.variant.first_mover
+    for move in moves:
+        full = (len(probe.move_stack) + (probe.root().turn is not first)) // 2 + 1
+        if probe.turn is first:
+            words.append(f"{full}.")
+        elif not words:
+            words.append(f"{full}...")
+        words.append(probe.move_notation(move))
+        probe.push(move)
+    return " ".join(words)

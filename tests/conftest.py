@@ -66,6 +66,17 @@ PROJECT_LOGGERS = ("draughtsboard", "firmware_host", "board_io", "engine")
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "logs_errors: the test makes a fault on purpose and expects ERROR log lines")
+    config.addinivalue_line(
+        "markers", "incremental: a class of steps of one scene, each starting where the one "
+                   "before left it: after a failed step the rest are not run (xfail)")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A step of an ``incremental`` class after a failed one is not run (it would fail for the
+    step before, not for its own behaviour)."""
+    failed = getattr(item.parent, "_failed_step", None)
+    if item.get_closest_marker("incremental") is not None and failed is not None:
+        pytest.xfail(f"the step before failed: {failed}")
 
 
 @pytest.fixture(autouse=True)
@@ -94,6 +105,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     tmpfs) is installed there, so a skip means a missing dependency, never a choice."""
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
+    if item.get_closest_marker("incremental") is not None and report.failed:
+        item.parent._failed_step = item.name  # type: ignore[union-attr]
     if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"

@@ -1,4 +1,5 @@
-"""Every docstring example of the three packages runs and is right.
+"""Every docstring example of the three packages runs and is right, and so does the README's
+example of the engine (as python-chess runs its README).
 
 Why: docs/design.md#types-docs-and-tests.
 
@@ -13,13 +14,16 @@ from __future__ import annotations
 import doctest
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 PACKAGES = ("engine", "board_io", "firmware_host")
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 #: Libraries of the Pi's hardware backends: no module may import them when it is imported.
 PI_ONLY = ("gpiozero", "lgpio", "RPi", "pigpio", "spidev", "smbus", "smbus2", "luma")
@@ -75,3 +79,17 @@ def test_modules_import_without_the_pi_only_libraries() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_readme_example_runs() -> None:
+    blocks = re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"),
+                        re.MULTILINE | re.DOTALL)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "README.md",
+                                               str(README), 0)
+    used = " ".join(example.source for example in test.examples)
+    for step in ("Board(", "legal_moves", "push(", "outcome()"):  # the engine at work
+        assert step in used, step
+    runner = doctest.DocTestRunner()
+    report: list[str] = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)

@@ -3,10 +3,12 @@
 - no ``assert`` for a runtime check (``python -O`` removes them), in engine and board_io either;
 - no engine module imports another inside a function (a cycle dodged, not removed);
 - ``Square`` is defined once, in :mod:`engine.types`;
-- the Redis keyspace is spelled in one module, ``firmware_host/store/keys.py``;
+- the Redis keyspace is spelled in one module, ``firmware_host/store/keys.py``: the service's
+  code, the tests and the benchmarks name a key through it (``BoardKeys(board).events``);
 - a configuration value is read through its option (``config[STORE_URL]``), not a dotted string,
   and a key's dotted path is spelled only where the key is declared;
-- a long module is a prompt to look for a second concept (a warning, never a limit).
+- a long module is a prompt to look for a second concept (a warning, never a limit);
+- the tests mirror the house: ``tests/<package>/<sub-package>/test_<...>.py``.
 """
 
 from __future__ import annotations
@@ -88,11 +90,32 @@ def _strings(tree: ast.AST) -> list[ast.Constant]:
             and isinstance(node.value, str) and id(node) not in docstrings]
 
 
-@pytest.mark.parametrize("keys", ["firmware_host/store/keys.py"])
-def test_the_keyspace_is_spelled_in_one_module(keys: str) -> None:
-    found = [_where(path, node) for path in SOURCES if path != ROOT / keys
-             for node in _strings(ast.parse(path.read_text(encoding="utf-8")))
-             if _KEY.match(node.value)]
+#: The module that spells the keyspace, and the trees that name keys through it.
+KEYS = ROOT / "firmware_host" / "store" / "keys.py"
+KEY_USERS = {"firmware_host": SOURCES, "tests": sorted((ROOT / "tests").rglob("*.py")),
+             "bench": sorted((ROOT / "bench").rglob("*.py"))}
+
+
+def _spelled_keys(tree: ast.AST) -> list[ast.AST]:
+    """The keys ``tree`` spells: a string that starts with the root, or an f-string that puts
+    the keys module's ``ROOT`` in front of more of a key (``f"{ROOT}:{board}:events"``)."""
+    spelled: list[ast.AST] = [node for node in _strings(tree) if _KEY.match(node.value)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and len(node.values) >= 2:
+            head, rest = node.values[0], node.values[1]
+            if (isinstance(head, ast.FormattedValue) and isinstance(head.value, ast.Name)
+                    and head.value.id == "ROOT" and isinstance(rest, ast.Constant)
+                    and isinstance(rest.value, str) and rest.value.startswith(":")
+                    and (len(rest.value) > 1 or len(node.values) > 2)):
+                spelled.append(node)
+    return spelled
+
+
+@pytest.mark.parametrize("tree", sorted(KEY_USERS))
+def test_the_keyspace_is_spelled_in_one_module(tree: str) -> None:
+    assert len(KEY_USERS[tree]) > 10
+    found = [_where(path, node) for path in KEY_USERS[tree] if path != KEYS
+             for node in _spelled_keys(ast.parse(path.read_text(encoding="utf-8")))]
     assert found == []
 
 
@@ -118,3 +141,17 @@ def test_a_configuration_key_is_spelled_where_it_is_declared() -> None:
              for node in _strings(ast.parse(path.read_text(encoding="utf-8")))
              if node.value in paths]
     assert found == []
+
+
+@pytest.mark.parametrize("package", ["engine", "board_io", "firmware_host"])
+def test_the_tests_mirror_the_packages(package: str) -> None:
+    """Every folder of a package's tests is a sub-package of that package, and the tests of a
+    sub-package are in its folder: firmware_host's own floor holds helpers, no test module."""
+    tests = ROOT / "tests" / package
+    folders = {path.parent for path in tests.rglob("test_*.py")}
+    assert folders, package
+    strays = [str(folder.relative_to(ROOT)) for folder in folders
+              if not (ROOT / package / folder.relative_to(tests) / "__init__.py").is_file()]
+    assert strays == []
+    if package == "firmware_host":
+        assert sorted(path.name for path in tests.glob("test_*.py")) == []

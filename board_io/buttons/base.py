@@ -8,10 +8,10 @@ handler is set (it should only put the event on a queue), else it waits for :met
 Example:
     >>> from board_io.clock import VirtualClock
     >>> buttons = NoButtons(clock=VirtualClock(2.0))
-    >>> buttons._pressed(ButtonName.HINT)
+    >>> buttons._pressed("left")
     Traceback (most recent call last):
     ...
-    ValueError: this board has no 'hint' button
+    ValueError: this board has no 'left' button
 """
 
 from __future__ import annotations
@@ -22,20 +22,19 @@ from collections.abc import Callable, Iterable
 from board_io.clock import Clock
 from board_io.device import Device
 from board_io.events import ButtonPressed
-from board_io.types import ButtonName
 
 
 class Buttons(Device):
-    """A set of buttons (any subset of :class:`ButtonName`)."""
+    """A set of named buttons (the names are the application's: ``BackendContext.buttons``)."""
 
-    def __init__(self, available: Iterable[ButtonName], *, clock: Clock) -> None:
+    def __init__(self, available: Iterable[str], *, clock: Clock) -> None:
         self.available = frozenset(available)
         self.when_pressed: Callable[[ButtonPressed], None] | None = None
         self._clock = clock
         self._queue: deque[ButtonPressed] = deque()  # append/popleft are thread-safe
         super().__init__()
 
-    def _pressed(self, name: ButtonName) -> None:
+    def _pressed(self, name: str) -> None:
         """Backend hook: report a press of ``name`` now.
 
         Raises:
@@ -44,7 +43,7 @@ class Buttons(Device):
         """
         self._check_open()
         if name not in self.available:
-            raise ValueError(f"this board has no {name.value!r} button")
+            raise ValueError(f"this board has no {name!r} button")
         event = ButtonPressed(name, self._clock.monotonic())
         handler = self.when_pressed
         if handler is not None:

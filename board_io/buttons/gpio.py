@@ -6,7 +6,7 @@ back on its own thread; the callback only posts a :class:`~board_io.events.Butto
 
 Example:
     >>> from board_io.clock import MonotonicClock
-    >>> buttons = GpioButtons({ButtonName.HINT: 5, ButtonName.DONE: 6},
+    >>> buttons = GpioButtons({"left": 5, "right": 6},
     ...                       clock=MonotonicClock())                   # doctest: +SKIP
     >>> buttons.when_pressed = events.put                               # doctest: +SKIP
 """
@@ -24,19 +24,18 @@ from board_io.errors import ConfigError
 from board_io.extras import require
 from board_io.options import ConfigSource, read
 from board_io.pins import PinSpec, open_pins
-from board_io.schema import BUTTON_BOUNCE_MS, BUTTON_PINS, BUTTON_PULL_UP
-from board_io.types import ButtonName
+from board_io.schema import BUTTON_BOUNCE_MS, BUTTON_PULL_UP, button_pin
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["GpioButtons"]
 
 _BACKEND = "gpio"
 
 
-def _key(name: ButtonName) -> str:
-    return BUTTON_PINS[name].path
+def _key(name: str) -> str:
+    return button_pin(name).path
 
 
 class GpioButtons(Buttons):
@@ -48,7 +47,7 @@ class GpioButtons(Buttons):
         MissingExtraError: gpiozero is not installed.
     """
 
-    def __init__(self, pins: Mapping[ButtonName, PinSpec], *, clock: Clock,
+    def __init__(self, pins: Mapping[str, PinSpec], *, clock: Clock,
                  pull_up: bool = True, bounce_ms: int = 20, pin_factory: Any = None) -> None:
         if not pins:
             raise ConfigError("buttons", "no button pins given (buttons.<name>_pin)")
@@ -69,17 +68,18 @@ class GpioButtons(Buttons):
 
     @classmethod
     def from_config(cls, config: ConfigSource, context: BackendContext) -> GpioButtons:
-        """Build from ``buttons.<name>_pin`` options (-1 or absent: no such button).
+        """Build from the ``buttons.<name>_pin`` option of each of the context's button names
+        (-1 or absent: no such button).
 
         Raises:
             ConfigError: a bad option, named by its key.
         """
-        pins = {name: pin for name, option in BUTTON_PINS.items()
-                if (pin := read(config, option)) >= 0}
+        pins = {name: pin for name in context.buttons
+                if (pin := read(config, button_pin(name))) >= 0}
         return cls(pins, clock=context.clock, pull_up=read(config, BUTTON_PULL_UP),
                    bounce_ms=read(config, BUTTON_BOUNCE_MS))
 
-    def _on_press(self, name: ButtonName) -> None:
+    def _on_press(self, name: str) -> None:
         if not self.closed:  # a callback may race with close()
             self._pressed(name)
 

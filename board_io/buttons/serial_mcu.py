@@ -1,9 +1,9 @@
 """The ``serial`` button backend: BUTTON messages from a microcontroller on a serial link.
 
 Button ids are the microcontroller's (``0 .. buttons-1`` from its HELLO); ``names`` maps them
-to functions. The default is the protocol's order: 0 adjust, 1 hint, 2 takeback, 3 newgame,
-4 done, 5 resign, 6 draw, 7 clock. A press is reported on the button going down; releases
-are ignored.
+to the application's button names. Built from the configuration, id ``i`` is the ``i``-th of
+the context's button names (``BackendContext.buttons``, in the protocol's order). A press is
+reported on the button going down; releases are ignored.
 
 Example:
     >>> buttons = SerialButtons(link, clock=MonotonicClock())   # doctest: +SKIP
@@ -13,7 +13,7 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from board_io.buttons.base import Buttons
@@ -22,24 +22,24 @@ from board_io.errors import ConfigError
 from board_io.options import ConfigSource
 from board_io.serial import messages as msg
 from board_io.serial.link import SerialLink, shared_link
-from board_io.types import ButtonName
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["SerialButtons", "default_names"]
 
 log = logging.getLogger(__name__)
 
 
-def default_names(count: int) -> dict[int, ButtonName]:
-    """Return the protocol's default id -> button map for a board with ``count`` buttons.
+def default_names(count: int, names: Sequence[str]) -> dict[int, str]:
+    """Return the id -> name map of a board with ``count`` buttons: id ``i`` is ``names[i]``
+    (ids beyond the names have none).
 
     Example:
-        >>> default_names(2)
-        {0: <ButtonName.ADJUST: 'adjust'>, 1: <ButtonName.HINT: 'hint'>}
+        >>> default_names(2, ("left", "right", "centre"))
+        {0: 'left', 1: 'right'}
     """
-    return dict(enumerate(list(ButtonName)[:count]))
+    return dict(enumerate(names[:count]))
 
 
 class SerialButtons(Buttons):
@@ -50,9 +50,9 @@ class SerialButtons(Buttons):
     """
 
     def __init__(self, link: SerialLink, *, clock: Clock,
-                 names: Mapping[int, ButtonName] | None = None, owns_link: bool = False) -> None:
+                 names: Mapping[int, str] | None = None, owns_link: bool = False) -> None:
         count = link.hello.buttons
-        mapping = dict(names) if names is not None else default_names(count)
+        mapping = dict(names) if names is not None else {}
         bad = sorted(i for i in mapping if not 0 <= i < count)
         if bad:
             raise ConfigError("buttons.names", f"button ids {bad} do not exist; the "
@@ -67,12 +67,14 @@ class SerialButtons(Buttons):
 
     @classmethod
     def from_config(cls, config: ConfigSource, context: BackendContext) -> SerialButtons:
-        """Build on the board's shared link, with the protocol's default button ids.
+        """Build on the board's shared link; id ``i`` is the context's ``i``-th button name.
 
         Raises:
             ConfigError, BoardIOError, LinkTimeout: as :func:`shared_link`.
         """
-        return cls(shared_link(config, context), clock=context.clock)
+        link = shared_link(config, context)
+        return cls(link, clock=context.clock,
+                   names=default_names(link.hello.buttons, context.buttons))
 
     def _message(self, message: msg.Message) -> None:
         if not isinstance(message, msg.ButtonChange) or not message.pressed or self.closed:

@@ -31,7 +31,7 @@ from board_io.schema import (
 )
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["Oled"]
 

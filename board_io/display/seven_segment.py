@@ -26,7 +26,7 @@ from board_io.options import ConfigSource, read
 from board_io.schema import DISPLAY_BRIGHTNESS, DISPLAY_SPI_BUS, DISPLAY_SPI_DEVICE
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["SevenSegment", "digits"]
 

@@ -1,22 +1,22 @@
-"""The LED sink interface: show an LED frame (square -> pattern + role); blinking is done here.
+"""The LED sink interface: show an LED frame (square -> pattern + colour); blinking is done here.
 
-The caller shows a frame once; the sink renders it to pixels (colours from :data:`ROLE_COLOURS`
-on RGB hardware, white on single-colour hardware) and re-renders on :meth:`LedMatrix.tick`
-when a blinking LED changes phase. Blink phases come from the clock, so all blinking squares
-blink together and a new frame does not restart them.
+The caller shows a frame once; the sink renders it to pixels (each LED's colour on RGB
+hardware; on single-colour hardware white at the colour's brightness, its brightest channel)
+and re-renders on :meth:`LedMatrix.tick` when a blinking LED changes phase. Blink phases come
+from the clock, so all blinking squares blink together and a new frame does not restart them.
 
 A backend subclasses :class:`LedMatrix` and implements :meth:`LedMatrix._write`, which gets one
 pixel per LED only when something changed.
 
 Example:
     >>> from board_io.clock import VirtualClock
-    >>> from board_io.types import Led, Pattern, Role
+    >>> from board_io.types import Led, Pattern
     >>> class Print(LedMatrix):
     ...     def _write(self, pixels):
     ...         print(pixels)
     >>> clock = VirtualClock()
     >>> leds = Print(2, clock=clock, rgb=True)
-    >>> leds.show({1: Led(Pattern.SLOW, Role.REMOVE)})
+    >>> leds.show({1: Led(Pattern.SLOW, (255, 0, 0))})
     ((0, 0, 0), (255, 0, 0))
     >>> clock.advance(0.6); leds.tick()
     ((0, 0, 0), (0, 0, 0))
@@ -27,38 +27,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TypeAlias
 
 from board_io.clock import Clock
 from board_io.device import Device
 from board_io.geometry import Layout
-from board_io.types import Led, LedFrame, Pattern, Role, Square
+from board_io.types import Led, LedFrame, Pattern, Rgb, Square
 
-Rgb: TypeAlias = tuple[int, int, int]
+__all__ = ["BLINK_HZ", "OFF", "LedMatrix", "NoLeds", "Rgb", "grid_addresses", "pattern_lit",
+           "scale", "single_colour"]
 
 OFF: Rgb = (0, 0, 0)
-WHITE: Rgb = (255, 255, 255)
-
-#: RGB colour of each role (docs/design.md#led-roles). Single-colour boards ignore it.
-ROLE_COLOURS: Mapping[Role, Rgb] = MappingProxyType({
-    Role.FROM: (0, 255, 0),
-    Role.TO: (0, 255, 0),
-    Role.PATH: (160, 0, 255),
-    Role.REMOVE: (255, 0, 0),
-    Role.LEGAL: (255, 255, 255),
-    Role.MUST: (255, 110, 0),
-    Role.HINT: (255, 220, 0),
-    Role.MISSING: (0, 255, 0),
-    Role.EXTRA: (255, 0, 0),
-    Role.ADJUST: (0, 60, 255),
-    Role.CROWN: (255, 170, 0),
-    Role.RESULT: (255, 255, 255),
-    Role.FAULT: (255, 0, 192),
-    Role.CLOCK: (0, 60, 255),  # the adjust colour (serial boards get it as adjust), blinking
-})
-
-#: Roles drawn dimmed, and by how much.
-DIM_ROLES: Mapping[Role, float] = MappingProxyType({Role.ADJUST: 0.25, Role.CLOCK: 0.25})
 
 #: Blink frequency per pattern; a blinking LED is lit in the first half of each period.
 BLINK_HZ: Mapping[Pattern, float] = MappingProxyType({Pattern.SLOW: 1.0, Pattern.FAST: 4.0})
@@ -96,8 +74,25 @@ def grid_addresses(layout: Layout, *, serpentine: bool = False) -> tuple[int, ..
     return tuple(result)
 
 
-def _scale(colour: Rgb, factor: float) -> Rgb:
+def scale(colour: Rgb, factor: float) -> Rgb:
+    """``colour`` at ``factor`` of its brightness (0..1), rounded to whole steps.
+
+    Example:
+        >>> scale((0, 60, 255), 0.25)
+        (0, 15, 64)
+    """
     return (round(colour[0] * factor), round(colour[1] * factor), round(colour[2] * factor))
+
+
+def single_colour(colour: Rgb) -> Rgb:
+    """What a single-colour LED shows for ``colour``: white at its brightest channel.
+
+    Example:
+        >>> single_colour((0, 15, 64)), single_colour((255, 110, 0))
+        ((64, 64, 64), (255, 255, 255))
+    """
+    level = max(colour)
+    return (level, level, level)
 
 
 class LedMatrix(Device, ABC):
@@ -108,8 +103,8 @@ class LedMatrix(Device, ABC):
     """
 
     def __init__(self, num_squares: int, *, clock: Clock, rgb: bool = False,
-                 brightness: float = 1.0, colours: Mapping[Role, Rgb] | None = None,
-                 addresses: Sequence[int] | None = None, num_leds: int | None = None) -> None:
+                 brightness: float = 1.0, addresses: Sequence[int] | None = None,
+                 num_leds: int | None = None) -> None:
         if not 0.0 <= brightness <= 1.0:
             raise ValueError(f"brightness must be 0..1, not {brightness}")
         self._addresses = tuple(addresses) if addresses is not None else tuple(range(num_squares))
@@ -121,7 +116,6 @@ class LedMatrix(Device, ABC):
         self.num_squares = num_squares
         self.rgb = rgb
         self.brightness = brightness
-        self._colours = dict(ROLE_COLOURS) | dict(colours or {})
         self._clock = clock
         self._frame: dict[Square, Led] = {}
         self._pixels: tuple[Rgb, ...] | None = None
@@ -170,9 +164,8 @@ class LedMatrix(Device, ABC):
         for sq, led in self._frame.items():
             if not pattern_lit(led.pattern, now):
                 continue
-            colour = self._colours[led.role] if self.rgb else WHITE
-            factor = self.brightness * DIM_ROLES.get(led.role, 1.0)
-            pixels[self._addresses[sq]] = _scale(colour, factor)
+            colour = led.colour if self.rgb else single_colour(led.colour)
+            pixels[self._addresses[sq]] = scale(colour, self.brightness)
         return tuple(pixels)
 
     def _render(self, now: float) -> None:

@@ -4,7 +4,7 @@ One MAX7219 drives an 8x8 grid of LEDs; chained modules cover 10x10 and 12x12 bo
 block of four). The LED of the board square at ``(row, col)`` is luma pixel ``x = col,
 y = row``: on the first module that is digit line ``DIG<col>`` and segment bit ``row``
 (bit 0 = SEG G ... bit 7 = SEG DP in the MAX7219's no-decode mode). Patterns blink in
-software; roles have no colour here (docs/design.md#led-roles: pattern alone). ``brightness``
+software; colours do not show here (the pattern alone; a LED lit at all is lit). ``brightness``
 sets the chips' intensity register.
 
 Example:
@@ -25,7 +25,7 @@ from board_io.options import ConfigSource, read
 from board_io.schema import LED_BLOCK_ORIENTATION, LED_BRIGHTNESS, LED_SPI_BUS, LED_SPI_DEVICE
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["Max7219"]
 

@@ -1,14 +1,15 @@
 """The ``serial`` LED backend: LED frames sent to a microcontroller as LEDS messages.
 
-The microcontroller draws each cell from its pattern and role code (it blinks by itself and
-picks colours on RGB boards), so a frame is sent once per :meth:`SerialLeds.show`, not per
-blink; :meth:`LedMatrix.tick` sends nothing. The link re-sends the last frame after a reconnect.
+The microcontroller draws each cell from its pattern and colour (it blinks by itself; a
+single-colour board shows the colour's brightness), so a frame is sent once per
+:meth:`SerialLeds.show`, not per blink; :meth:`LedMatrix.tick` sends nothing. The link re-sends
+the last frame after a reconnect.
 
 Example:
     >>> from board_io.clock import MonotonicClock
-    >>> from board_io.types import Led, Pattern, Role
+    >>> from board_io.types import Led, Pattern
     >>> leds = SerialLeds(link, 32, clock=MonotonicClock(), addresses=addresses)  # doctest: +SKIP
-    >>> leds.show({11: Led(Pattern.ON, Role.FROM), 15: Led(Pattern.ON, Role.TO)}) # doctest: +SKIP
+    >>> leds.show({11: Led(Pattern.ON, (0, 255, 0))})  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from board_io.serial.link import SerialLink, shared_link
 from board_io.types import Led, LedFrame
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["SerialLeds"]
 

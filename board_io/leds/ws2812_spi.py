@@ -14,7 +14,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from board_io.clock import Clock
@@ -32,10 +32,9 @@ from board_io.schema import (
     LED_WIRINGS,
     RGB,
 )
-from board_io.types import Role
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["RESET_BYTES", "SPI_HZ", "SpiWriter", "Ws2812Spi", "encode"]
 
@@ -88,7 +87,8 @@ def encode(pixels: Sequence[Rgb], order: str = "GRB") -> bytes:
 class Ws2812Spi(LedMatrix):
     """A WS2812 strip or matrix on SPI. ``spi`` injects an open device (not closed here).
 
-    ``rgb=False`` draws every role in white (patterns only), as on single-colour boards.
+    ``rgb=False`` draws every colour in white at its brightness (patterns only), as on
+    single-colour boards.
 
     Raises:
         BoardIOError: the SPI device cannot be opened (SPI not enabled).
@@ -98,11 +98,11 @@ class Ws2812Spi(LedMatrix):
 
     def __init__(self, num_squares: int, *, clock: Clock, addresses: Sequence[int] | None = None,
                  num_leds: int | None = None, brightness: float = 1.0,
-                 colours: Mapping[Role, Rgb] | None = None, order: str = "GRB",
+                 order: str = "GRB",
                  rgb: bool = True, spi: SpiWriter | None = None, spi_bus: int = 0,
                  spi_device: int = 0) -> None:
         super().__init__(num_squares, clock=clock, rgb=rgb, brightness=brightness,
-                         colours=colours, addresses=addresses, num_leds=num_leds)
+                         addresses=addresses, num_leds=num_leds)
         encode([], order)  # checks the order before any hardware is touched
         self.order = order
         self._owns_spi = spi is None

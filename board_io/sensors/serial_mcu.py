@@ -28,7 +28,7 @@ from board_io.serial.link import SerialLink, shared_link
 from board_io.types import Frame, Sensing
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["SerialSensors"]
 

@@ -44,7 +44,7 @@ from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame, Reading
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["ShiftRegisterChain", "SpiDevice", "unpack"]
 

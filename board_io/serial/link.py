@@ -37,7 +37,7 @@ from board_io.serial.throttle import Throttle
 from board_io.types import Reading
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 __all__ = ["LinkStats", "SerialLink", "shared_link"]
 

@@ -2,9 +2,11 @@
 
 Microcontroller -> host: :class:`Hello`, :class:`Scan`, :class:`ButtonChange`,
 :class:`ErrorReport`. Host -> microcontroller: :class:`Leds`, :class:`Config`, :class:`Ping`.
-Every message turns into a frame body with ``to_body()`` and back with ``decode()``; a body
-of the wrong length or with an out-of-range value raises :class:`MessageError`, never a crash
-further on. Byte layouts are in ``docs/serial-protocol.md``.
+An LED frame travels as LEDS_RGB (its own colours, protocol version 3 on) or, to older
+firmware, as LEDS: each colour as the nearest of the fixed palette that version has.
+Every message turns into a frame body with ``to_body()`` (an LED frame: ``wire()``) and back
+with ``decode()``; a body of the wrong length or with an out-of-range value raises
+:class:`MessageError`, never a crash further on. Byte layouts are in ``docs/serial-protocol.md``.
 
 Example:
     >>> from board_io.serial.framing import Frame
@@ -23,7 +25,7 @@ from typing import ClassVar, Protocol, TypeAlias
 
 from board_io.errors import BoardIOError
 from board_io.serial.framing import MAX_BODY, Frame, encode_frame
-from board_io.types import Led, Pattern, Reading, Role
+from board_io.types import Led, Pattern, Reading, Rgb
 
 __all__ = [
     "BUTTON",
@@ -31,14 +33,16 @@ __all__ = [
     "ERROR",
     "ERROR_SENSOR_FAULT",
     "HELLO",
-    "HOST_ROLES",
     "LEDS",
+    "LEDS_RGB",
     "MAX_CELLS",
+    "MAX_COLOURS",
     "OLDEST_VERSION",
+    "PALETTE",
+    "PALETTE_FALLBACK",
+    "PALETTE_SINCE",
     "PING",
     "PROTOCOL_VERSION",
-    "ROLE_FALLBACK",
-    "ROLE_SINCE",
     "SCAN",
     "ButtonChange",
     "Config",
@@ -51,18 +55,19 @@ __all__ = [
     "Scan",
     "decode",
     "encode",
-    "role_for",
+    "palette_code",
 ]
 
-#: The protocol version this host speaks. Versions only ever add (a role, an error code, a
-#: flag): with a microcontroller of another version the host speaks the older of the two.
-PROTOCOL_VERSION = 2
+#: The protocol version this host speaks. Versions only ever add (a message, a palette
+#: colour, an error code, a flag): with a microcontroller of another version the host speaks
+#: the older of the two.
+PROTOCOL_VERSION = 3
 #: The oldest version the host still speaks (a HELLO below it is refused).
 OLDEST_VERSION = 1
 MAX_CELLS = MAX_BODY - 2  # a SCAN/LEDS body is rows, cols and one byte per cell
 
 HELLO, SCAN, BUTTON, ERROR = 0x01, 0x02, 0x03, 0x04
-LEDS, CONFIG, PING = 0x81, 0x82, 0x83
+LEDS, CONFIG, PING, LEDS_RGB = 0x81, 0x82, 0x83, 0x84
 
 # Wire codes are part of the protocol: fixed here by name, independent of enum values.
 READING_CODES: Mapping[Reading, int] = MappingProxyType({
@@ -74,42 +79,47 @@ PATTERN_CODES: Mapping[Pattern, int] = MappingProxyType({
     Pattern.OFF: 0, Pattern.ON: 1, Pattern.SLOW: 2, Pattern.FAST: 3,
 })
 _PATTERNS = {code: pattern for pattern, code in PATTERN_CODES.items()}
-ROLE_CODES: Mapping[Role, int] = MappingProxyType({
-    Role.FROM: 1, Role.TO: 2, Role.PATH: 3, Role.REMOVE: 4, Role.LEGAL: 5, Role.MUST: 6,
-    Role.HINT: 7, Role.MISSING: 8, Role.EXTRA: 9, Role.ADJUST: 10, Role.CROWN: 11,
-    Role.RESULT: 12, Role.FAULT: 13,
+#: The fixed palette of LEDS (versions 1 and 2): code -> the colour firmware lights, as
+#: docs/serial-protocol.md lists it (code 10, blue, is drawn at a quarter). Never changes: a
+#: new colour needs no code, it travels in LEDS_RGB.
+PALETTE: Mapping[int, Rgb] = MappingProxyType({
+    1: (0, 255, 0), 2: (0, 255, 0), 3: (160, 0, 255), 4: (255, 0, 0), 5: (255, 255, 255),
+    6: (255, 110, 0), 7: (255, 220, 0), 8: (0, 255, 0), 9: (255, 0, 0), 10: (0, 15, 64),
+    11: (255, 170, 0), 12: (255, 255, 255), 13: (255, 0, 192),
 })
-_ROLES = {code: role for role, code in ROLE_CODES.items()}
-#: The version that added a role (roles not listed: version 1).
-ROLE_SINCE: Mapping[Role, int] = MappingProxyType({Role.FAULT: 2})
-#: What a role added later is sent as to firmware of an older version: the nearest older role
-#: (fault, a sensor not to be trusted, is lit as extra, red: "not a piece to play with").
-ROLE_FALLBACK: Mapping[Role, Role] = MappingProxyType({Role.FAULT: Role.EXTRA})
+#: The version that added a palette code (codes not listed: version 1).
+PALETTE_SINCE: Mapping[int, int] = MappingProxyType({13: 2})
+#: What a code added later is sent as to firmware of an older version: magenta (13) as red
+#: (9), "not a piece to play with", rather than its nearest colour, purple.
+PALETTE_FALLBACK: Mapping[int, int] = MappingProxyType({13: 9})
+#: The most colours one LEDS_RGB frame carries (a cell's colour index has 5 bits).
+MAX_COLOURS = 31
 
 
-#: Roles the protocol has no code for, and the role each is sent as: the low-time corner
-#: (``clock``, slow) is lit in the adjust colour, which otherwise never blinks.
-HOST_ROLES: Mapping[Role, Role] = MappingProxyType({Role.CLOCK: Role.ADJUST})
-
-
-def role_for(role: Role, version: int) -> Role:
-    """The role to send for ``role`` to firmware of protocol ``version``.
+def palette_code(colour: Rgb, version: int) -> int:
+    """The LEDS code of the fixed palette closest to ``colour`` that firmware of protocol
+    ``version`` has (ties: the lowest code).
 
     Example:
-        >>> role_for(Role.FAULT, 1), role_for(Role.FAULT, 2), role_for(Role.FROM, 1)
-        (<Role.EXTRA: 'extra'>, <Role.FAULT: 'fault'>, <Role.FROM: 'from'>)
-        >>> role_for(Role.CLOCK, 2)
-        <Role.ADJUST: 'adjust'>
+        >>> palette_code((0, 255, 0), 2), palette_code((0, 15, 64), 2)
+        (1, 10)
+        >>> palette_code((255, 0, 192), 2), palette_code((255, 0, 192), 1)
+        (13, 9)
+        >>> palette_code((0, 200, 200), 2)  # a colour the palette lacks: the nearest
+        1
     """
-    role = HOST_ROLES.get(role, role)
-    while ROLE_SINCE.get(role, 1) > version:
-        role = ROLE_FALLBACK[role]
-    return role
+    def distance(code: int) -> int:
+        return sum((a - b) ** 2 for a, b in zip(PALETTE[code], colour, strict=True))
+
+    code = min(PALETTE, key=lambda c: (distance(c), c))
+    while PALETTE_SINCE.get(code, 1) > version:
+        code = PALETTE_FALLBACK[code]
+    return code
 
 ERROR_CODES: Mapping[int, str] = MappingProxyType({
     1: "bad frame received", 2: "unknown message type", 3: "bad message",
     4: "sensor fault", 5: "LED fault", 6: "receive buffer overrun", 7: "watchdog reset",
-    8: "LED role unknown to the firmware, shown off",
+    8: "LED code unknown to the firmware, shown off",
 })
 ERROR_SENSOR_FAULT = 4  # ERROR code: a sensor cell is faulty (arg: the cell)
 _FLAG_COLOUR, _FLAG_RGB = 0x01, 0x02
@@ -247,7 +257,17 @@ class ErrorReport:
 
 @dataclass(frozen=True, slots=True)
 class Leds:
-    """Host -> MCU: one LED state per cell, row-major; cells not given are off."""
+    """Host -> MCU: one LED state per cell, row-major; cells not given are off.
+
+    Sent as LEDS_RGB (``0x84``: the frame's colours, then a colour index and a pattern per
+    cell) to firmware of version 3 on, else as LEDS (``0x81``: a code of the fixed
+    :data:`PALETTE` per cell); see :meth:`wire`.
+
+    Example:
+        >>> frame = Leds(1, 2, (Led(Pattern.ON, (0, 255, 0)), None))
+        >>> [(kind, body.hex(" ")) for kind, body in (frame.wire(3), frame.wire(2))]
+        [(132, '01 02 01 00 ff 00 05 00'), (129, '01 02 05 00')]
+    """
 
     TYPE: ClassVar[int] = LEDS
     rows: int
@@ -256,33 +276,70 @@ class Leds:
 
     @classmethod
     def from_body(cls, body: bytes) -> Leds:
-        """Parse a LEDS body (the fake microcontroller and firmware tests use it)."""
+        """Parse a LEDS body (the fake microcontroller and firmware tests use it): each
+        cell's colour is its palette code's. Raises: MessageError."""
         rows, cols, data = _cells("LEDS", body)
         return cls(rows, cols, tuple(_led_from_code(i, code) for i, code in enumerate(data)))
 
-    def to_body(self, version: int = PROTOCOL_VERSION) -> bytes:
-        """Return the body bytes for firmware of protocol ``version`` (roles it does not know
-        sent as :func:`role_for` says)."""
+    @classmethod
+    def from_rgb_body(cls, body: bytes) -> Leds:
+        """Parse a LEDS_RGB body. Raises: MessageError."""
+        if len(body) < 3:
+            raise MessageError(f"LEDS_RGB body must hold rows, cols and a colour count, got "
+                               f"{len(body)} bytes")
+        rows, cols, count = body[0], body[1], body[2]
+        _check_dims("LEDS_RGB", rows, cols)
+        if count > MAX_COLOURS:
+            raise MessageError(f"LEDS_RGB: {count} colours, at most {MAX_COLOURS}")
+        _expect_length("LEDS_RGB", body, 3 + 3 * count + rows * cols)
+        colours = [(body[3 + 3 * i], body[4 + 3 * i], body[5 + 3 * i]) for i in range(count)]
+        data = body[3 + 3 * count:]
+        return cls(rows, cols, tuple(_led_from_index(i, code, colours)
+                                     for i, code in enumerate(data)))
+
+    def wire(self, version: int = PROTOCOL_VERSION) -> tuple[int, bytes]:
+        """The message type and body for firmware of protocol ``version``: LEDS_RGB from
+        version 3 on (LEDS when the frame has more than :data:`MAX_COLOURS` colours or does
+        not fit a frame: a board of nearly 512 cells), else LEDS."""
         _check_dims("LEDS", self.rows, self.cols)
         if len(self.cells) != self.rows * self.cols:
             raise MessageError(f"LEDS: {len(self.cells)} cells for {self.rows}x{self.cols}")
-        return bytes((self.rows, self.cols)) + bytes(_led_code(led, version)
-                                                     for led in self.cells)
+        if version >= 3:
+            colours = list(dict.fromkeys(led.colour for led in self.cells
+                                         if led is not None and led.pattern is not Pattern.OFF))
+            if len(colours) <= MAX_COLOURS and 3 + 3 * len(colours) + len(self.cells) <= MAX_BODY:
+                index = {colour: i + 1 for i, colour in enumerate(colours)}
+                head = bytes((self.rows, self.cols, len(colours)))
+                return LEDS_RGB, head + bytes(c for colour in colours for c in colour) + bytes(
+                    0 if led is None or led.pattern is Pattern.OFF
+                    else PATTERN_CODES[led.pattern] | index[led.colour] << 2
+                    for led in self.cells)
+        return LEDS, bytes((self.rows, self.cols)) + bytes(_led_code(led, version)
+                                                           for led in self.cells)
 
 
 def _led_code(led: Led | None, version: int) -> int:
     if led is None or led.pattern is Pattern.OFF:
         return 0
-    return PATTERN_CODES[led.pattern] | ROLE_CODES[role_for(led.role, version)] << 2
+    return PATTERN_CODES[led.pattern] | palette_code(led.colour, version) << 2
 
 
 def _led_from_code(cell: int, code: int) -> Led | None:
-    pattern, role = code & 0x03, code >> 2
+    pattern, colour = code & 0x03, code >> 2
     if code == 0:
         return None
-    if pattern == 0 or role not in _ROLES:
+    if pattern == 0 or colour not in PALETTE:
         raise MessageError(f"LEDS: cell {cell} has invalid code 0x{code:02x}")
-    return Led(_PATTERNS[pattern], _ROLES[role])
+    return Led(_PATTERNS[pattern], PALETTE[colour])
+
+
+def _led_from_index(cell: int, code: int, colours: list[Rgb]) -> Led | None:
+    pattern, index = code & 0x03, code >> 2
+    if code == 0:
+        return None
+    if code & 0x80 or pattern == 0 or not 1 <= index <= len(colours):
+        raise MessageError(f"LEDS_RGB: cell {cell} has invalid code 0x{code:02x}")
+    return Led(_PATTERNS[pattern], colours[index - 1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,8 +393,9 @@ class _Parser(Protocol):
 
 
 _PARSERS: Mapping[int, _Parser] = MappingProxyType({
-    cls.TYPE: cls.from_body
-    for cls in (Hello, Scan, ButtonChange, ErrorReport, Leds, Config, Ping)
+    **{cls.TYPE: cls.from_body
+       for cls in (Hello, Scan, ButtonChange, ErrorReport, Leds, Config, Ping)},
+    LEDS_RGB: Leds.from_rgb_body,
 })
 
 
@@ -365,5 +423,6 @@ def encode(message: Message, seq: int, version: int = PROTOCOL_VERSION) -> bytes
         >>> encode(Ping(), 7).hex(" ")
         '05 83 07 23 23 00'
     """
-    body = message.to_body(version) if isinstance(message, Leds) else message.to_body()
-    return encode_frame(message.TYPE, seq & 0xFF, body)
+    kind, body = (message.wire(version) if isinstance(message, Leds)
+                  else (message.TYPE, message.to_body()))
+    return encode_frame(kind, seq & 0xFF, body)

@@ -10,7 +10,7 @@ against the simulated matrix too.
 Example:
     >>> from board_io.clock import VirtualClock
     >>> from board_io.geometry import dark_squares
-    >>> from board_io.registry import BackendContext
+    >>> from board_io.context import BackendContext
     >>> context = BackendContext(dark_squares(8), VirtualClock(), initial=frozenset({0}))
     >>> sim_sensors({"sim.wiring": "compact"}, context).cols
     4
@@ -46,7 +46,7 @@ from board_io.sim.devices import LedRecorder
 from board_io.types import Reading, Sensing
 
 if TYPE_CHECKING:
-    from board_io.registry import BackendContext
+    from board_io.context import BackendContext
 
 WIRINGS = SIM_WIRINGS
 RECORDER_KEEP = 10_000  # LED frames and writes the sim backend remembers
@@ -92,7 +92,7 @@ def sim_board(config: ConfigSource, context: BackendContext) -> SimulatedBoard:
         sensing = read(config, SIM_SENSING)
         faults = _faults(config, cell_map.sensor_rows, cell_map.sensor_cols)
         return SimulatedBoard(layout, context.initial, clock=context.clock, cell_map=cell_map,
-                              sensing=Sensing(sensing), faults=faults)
+                              sensing=Sensing(sensing), faults=faults, buttons=context.buttons)
 
     return context.shared_resource("sim-board", build)
 

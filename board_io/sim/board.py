@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from board_io.clock import Clock
 from board_io.errors import BoardIOError, LinkTimeout
 from board_io.geometry import CellMap, Layout
-from board_io.sim.devices import SIM_BUTTONS, SimButtons, SimSensorMatrix
-from board_io.types import ButtonName, Cell, Frame, Reading, Sensing, Square
+from board_io.sim.devices import SimButtons, SimSensorMatrix
+from board_io.types import Cell, Frame, Reading, Sensing, Square
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,8 @@ class SimulatedBoard:
 
     ``occupied`` gives the starting pieces (a set of squares, or square -> reading for a
     colour-sensing board). ``cell_map`` says which sensor cell reads each square (default: a
-    board-sized grid). Presence sensing reports every piece as ``OCCUPIED``.
+    board-sized grid). Presence sensing reports every piece as ``OCCUPIED``. ``buttons``: the
+    names of the buttons it has.
 
     Raises:
         ValueError: a starting square outside the board, or a fault cell outside the matrix.
@@ -75,7 +76,7 @@ class SimulatedBoard:
     def __init__(self, layout: Layout, occupied: Iterable[Square] | Mapping[Square, Reading] = (),
                  *, clock: Clock, cell_map: CellMap | None = None,
                  sensing: Sensing = Sensing.PRESENCE, faults: SimFaults | None = None,
-                 buttons: Iterable[ButtonName] | None = None) -> None:
+                 buttons: Iterable[str] = ()) -> None:
         self.layout = layout
         self.clock = clock
         self.cell_map = cell_map if cell_map is not None else CellMap.identity(layout)
@@ -103,7 +104,7 @@ class SimulatedBoard:
         self._lock = threading.Lock()
         self.link_up = True
         self.sensor_matrix = SimSensorMatrix(self)
-        self.buttons = SimButtons(SIM_BUTTONS if buttons is None else buttons, clock=clock)
+        self.buttons = SimButtons(buttons, clock=clock)
 
     def _check_faults(self) -> None:
         rows, cols = self.cell_map.sensor_rows, self.cell_map.sensor_cols
@@ -168,7 +169,7 @@ class SimulatedBoard:
         self.lift(origin)
         self.place(destination)
 
-    def press(self, button: ButtonName) -> None:
+    def press(self, button: str) -> None:
         """Press ``button``.
 
         Raises:

@@ -2,10 +2,10 @@
 
 Example:
     >>> from board_io.clock import VirtualClock
-    >>> from board_io.types import Led, Pattern, Role
+    >>> from board_io.types import Led, Pattern
     >>> clock = VirtualClock(1.0)
     >>> leds = LedRecorder(32, clock=clock)
-    >>> leds.show({3: Led(Pattern.ON, Role.TO)})
+    >>> leds.show({3: Led(Pattern.ON, (0, 255, 0))})
     >>> leds.history[-1].at, leds.lit(1.0)
     (1.0, frozenset({3}))
 """
@@ -23,7 +23,7 @@ from board_io.clock import Clock
 from board_io.geometry import CellMap
 from board_io.leds.base import LedMatrix, Rgb, pattern_lit
 from board_io.sensors.base import SensorMatrix
-from board_io.types import ButtonName, Frame, Led, Sensing, Square
+from board_io.types import Frame, Led, Sensing, Square
 
 
 class FrameSource(Protocol):
@@ -100,18 +100,13 @@ class LedRecorder(LedMatrix):
         return shown
 
 
-#: The simulated board's buttons: all but the clock button (its moves switch the clock).
-SIM_BUTTONS = tuple(name for name in ButtonName if name is not ButtonName.CLOCK)
-
-
 class SimButtons(Buttons):
     """Buttons of the simulated board, pressed by :meth:`press`."""
 
-    def __init__(self, available: Iterable[ButtonName] = SIM_BUTTONS, *,
-                 clock: Clock) -> None:
+    def __init__(self, available: Iterable[str] = (), *, clock: Clock) -> None:
         super().__init__(available, clock=clock)
 
-    def press(self, button: ButtonName) -> None:
+    def press(self, button: str) -> None:
         """Press ``button`` now.
 
         Raises:

@@ -8,8 +8,7 @@ Format (a contract other tests rely on), one event per line, ``#`` starts a comm
 
 ``time_ms`` is a whole number of ms from the start (ASCII digits), never decreasing and at most
 :data:`MAX_TIME_MS` (24 hours: a script is played scan by scan, so a longer one would never end);
-squares are the layout's names (``46``, ``c3``); buttons are :class:`~board_io.types.ButtonName`
-values.
+squares are the layout's names (``46``, ``c3``); buttons are the board's button names.
 
 Example:
     >>> from board_io.geometry import dark_squares
@@ -21,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError, ScriptError, UnknownSquareError
 from board_io.geometry import Layout
-from board_io.types import ButtonName, Square
+from board_io.types import Square
 
 if TYPE_CHECKING:
     from board_io.events import BoardEvent
@@ -49,7 +48,7 @@ class ScriptEvent:
     time_ms: int
     verb: Verb
     square: Square | None
-    button: ButtonName | None
+    button: str | None
     line: int
 
 
@@ -63,7 +62,8 @@ def _parse_time(token: str, line: int) -> int:
     return time_ms
 
 
-def _parse_line(text: str, number: int, layout: Layout) -> ScriptEvent | None:
+def _parse_line(text: str, number: int, layout: Layout,
+                buttons: Collection[str] | None) -> ScriptEvent | None:
     tokens = text.split("#", 1)[0].split()
     if not tokens:
         return None
@@ -73,10 +73,11 @@ def _parse_line(text: str, number: int, layout: Layout) -> ScriptEvent | None:
     time_ms = _parse_time(tokens[0], number)
     verb = tokens[1].lower()
     if verb == "press":
-        try:
-            return ScriptEvent(time_ms, "press", None, ButtonName.parse(tokens[2]), number)
-        except ValueError as exc:
-            raise ScriptError(number, str(exc)) from None
+        button = tokens[2].lower()
+        if buttons is not None and button not in buttons:
+            raise ScriptError(number, f"unknown button {tokens[2]!r}; buttons are: "
+                                      f"{', '.join(buttons)}")
+        return ScriptEvent(time_ms, "press", None, button, number)
     if verb not in ("lift", "place"):
         raise ScriptError(number, f"unknown verb {tokens[1]!r}; use one of: {', '.join(VERBS)}")
     try:
@@ -86,9 +87,10 @@ def _parse_line(text: str, number: int, layout: Layout) -> ScriptEvent | None:
     return ScriptEvent(time_ms, "lift" if verb == "lift" else "place", square, None, number)
 
 
-def parse_script(text: str, layout: Layout, *, initial: Iterable[Square] | None = None
-                 ) -> list[ScriptEvent]:
-    """Parse a script; with ``initial`` (the starting occupancy) also check it can be played.
+def parse_script(text: str, layout: Layout, *, initial: Iterable[Square] | None = None,
+                 buttons: Collection[str] | None = None) -> list[ScriptEvent]:
+    """Parse a script; with ``initial`` (the starting occupancy) also check it can be played,
+    with ``buttons`` (the board's button names) that it presses only those.
 
     Raises:
         ScriptError: the first bad line, with its number: bad syntax, unknown square, verb or
@@ -98,7 +100,7 @@ def parse_script(text: str, layout: Layout, *, initial: Iterable[Square] | None 
     events: list[ScriptEvent] = []
     occupied = set(initial) if initial is not None else None
     for number, line in enumerate(text.splitlines(), start=1):
-        event = _parse_line(line, number, layout)
+        event = _parse_line(line, number, layout, buttons)
         if event is None:
             continue
         if events and event.time_ms < events[-1].time_ms:
@@ -123,8 +125,8 @@ def _check_playable(event: ScriptEvent, square: Square, occupied: set[Square],
         occupied.add(square)
 
 
-def read_script(path: str | Path, layout: Layout, *, initial: Iterable[Square] | None = None
-                ) -> list[ScriptEvent]:
+def read_script(path: str | Path, layout: Layout, *, initial: Iterable[Square] | None = None,
+                buttons: Collection[str] | None = None) -> list[ScriptEvent]:
     """Read and parse a script file (see :func:`parse_script`).
 
     Raises:
@@ -135,7 +137,7 @@ def read_script(path: str | Path, layout: Layout, *, initial: Iterable[Square] |
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ScriptError(1, f"{path} is not UTF-8 text ({exc.reason})") from None
-    return parse_script(text, layout, initial=initial)
+    return parse_script(text, layout, initial=initial, buttons=buttons)
 
 
 def apply_event(board: SimulatedBoard, event: ScriptEvent) -> None:

@@ -2,8 +2,8 @@
 
 Example:
     >>> from board_io.geometry import dark_squares
-    >>> from board_io.types import Led, Pattern, Role
-    >>> text = render(dark_squares(8), {0: Reading.OCCUPIED}, {1: Led(Pattern.ON, Role.TO)},
+    >>> from board_io.types import Led, Pattern
+    >>> text = render(dark_squares(8), {0: Reading.OCCUPIED}, {1: Led(Pattern.ON, (0, 255, 0))},
     ...               now=0.0, colour=False)
     >>> text.splitlines()[1]
     '8 |    ?    [ ]            |'
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from board_io.geometry import FILES, Layout
-from board_io.leds.base import ROLE_COLOURS, pattern_lit
+from board_io.leds.base import pattern_lit
 from board_io.types import Led, Reading, Square
 
 _PIECES: Mapping[Reading, str] = MappingProxyType({
@@ -32,7 +32,7 @@ def _cell(piece: str, led: Led | None, now: float, colour: bool, dark: bool) -> 
     if not colour:
         return f"[{piece}]" if lit is not None else f" {piece} "
     if lit is not None:
-        r, g, b = ROLE_COLOURS[lit.role]
+        r, g, b = lit.colour
         return f"\x1b[48;2;{r};{g};{b}m\x1b[30m {piece} {_RESET}"
     return f"{_DARK if dark else _LIGHT}\x1b[97m {piece} {_RESET}"
 
@@ -42,7 +42,7 @@ def render(layout: Layout, pieces: Mapping[Square, Reading], leds: Mapping[Squar
     """Return the board as text: top row first (Black's side), files and ranks labelled.
 
     Squares of the layout are drawn dark, others light; a lit LED (at ``now``, blinking by its
-    phase) is drawn in its role's colour, or in brackets without colour.
+    phase) is drawn in its colour, or in brackets without colour.
     """
     leds = leds or {}
     width = len(str(layout.rows))

@@ -37,6 +37,7 @@ from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Wiring, build_service
 from firmware_host.game.controller import run_script
 from firmware_host.recognition.layout import layout_for
+from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.settings import GAME_VARIANT
 
 if TYPE_CHECKING:
@@ -80,7 +81,8 @@ def _run(options: RunOptions, out: TextIO) -> int:
     start = Board(variant, fen=options.fen).occupied_squares() if occupied is None else occupied
     if options.script is None:
         raise ValueError("a scripted run needs a script")
-    events = read_script(options.script, layout, initial=start)
+    simulated = button_names(simulated=True)
+    events = read_script(options.script, layout, initial=start, buttons=simulated)
     # Without --events json a person reads the run: one sentence an event, as the log has it.
     listeners = [json_printer(out) if options.events == "json" else text_printer(out)]
     if options.realtime:

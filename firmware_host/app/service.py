@@ -39,9 +39,10 @@ import redis
 
 from board_io.clock import Clock, MonotonicClock
 from board_io.display.base import Display, Half, NoDisplay
-from board_io.errors import BoardIOError
+from board_io.errors import BoardIOError, ConfigProblem
 from board_io.leds.base import LedMatrix
 from board_io.registry import (
+    BUTTON_BACKEND,
     SENSOR_BACKEND,
     BackendContext,
     create_buttons,
@@ -53,7 +54,6 @@ from board_io.registry import (
 from board_io.scanner import Scanner
 from board_io.schema import SCAN_HZ, TRANSFORM
 from board_io.sim import SimulatedBoard
-from board_io.types import ButtonName
 from engine import Board, Move
 from engine.outcome import Termination
 from engine.search import Limit
@@ -78,6 +78,7 @@ from firmware_host.config.schema import (
     STORE_URL,
     WEB_CONTROL,
 )
+from firmware_host.errors import ExitCode, say
 from firmware_host.feedback.clockface import clock_face
 from firmware_host.game.controller import Controller
 from firmware_host.game.game import Opening
@@ -106,6 +107,8 @@ from firmware_host.store.lease import BoardIdInUse
 from firmware_host.store.pdnfiles import PdnFiles
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.buttons import CLOCK as CLOCK_BUTTON
+from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.settings import GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tournament.pairing import open_pairing
 from firmware_host.voice import open_voice
@@ -271,7 +274,10 @@ class Service:
 
 
 def run_service(options: RunOptions) -> int:
-    """Run the board service until SIGTERM or SIGINT; return the exit status.
+    """Run the board service until SIGTERM or SIGINT; return the exit status (a backend that
+    cannot start is one line on stderr, the journal under systemd, and the code of
+    :data:`firmware_host.errors.EXIT_CODES`: a wrong option 2, a device that does not answer
+    69).
 
     Raises:
         ConfigError: an invalid option (the CLI prints it as one line).
@@ -286,13 +292,11 @@ def run_service(options: RunOptions) -> int:
             service = build_service(config, stack, Wiring(fen=options.fen, listeners=listeners,
                                                           coach=True))
             service.serve(stop)
-    except ConfigError as exc:  # a backend's option: one line naming the file and the key
-        print(f"draughtsboard: {exc.in_file(config.source)}", file=sys.stderr)
-        return 2
+    except ConfigProblem as exc:  # a backend's option: one line naming the file and the key
+        return say(exc.in_file(config.source))
     except BoardIOError as exc:  # said once: stderr is the journal under systemd
-        print(f"draughtsboard: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        return say(exc)
+    return ExitCode.OK
 
 
 def _install_signal_handlers(stop: threading.Event) -> None:
@@ -321,7 +325,9 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     layout = layout_for(variant)
     start = Board(variant, fen=wiring.fen)
     initial = start.occupied_squares() if wiring.occupied is None else wiring.occupied
-    context = stack.enter_context(BackendContext(layout, clock, frozenset(initial)))
+    context = stack.enter_context(BackendContext(
+        layout, clock, frozenset(initial),
+        buttons=button_names(simulated=config[BUTTON_BACKEND] == "sim")))
     sensors = stack.enter_context(create_sensors(config, context))
     leds = stack.enter_context(create_leds(config, context))
     buttons = stack.enter_context(create_buttons(config, context))
@@ -337,7 +343,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     computer = "draughtsboard" if worker is None else worker.opponent.name  # e.g. Scan 3.1
     # A board with a clock button switches the clock when it is pressed, not as a move is let go.
     settings = replace(SessionConfig.from_config(config),
-                       clock_button=ButtonName.CLOCK in buttons.available,
+                       clock_button=CLOCK_BUTTON in buttons.available,
                        spare_core=spare_core())
     remote = _remote_client(config, stack)  # the web app's commands and the kept settings
     session = Session(variant, store, settings, thinker=worker,

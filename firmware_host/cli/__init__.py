@@ -3,7 +3,9 @@
 Each module of this package but :mod:`~firmware_host.cli.options` (the options several
 subcommands share) is a subcommand with ``add_parser(subparsers)`` (which sets ``run`` as the
 parser's default) and ``run(args) -> int``. Modules keep their heavy imports inside ``run`` so
-that ``draughtsboard --help`` and start-up stay fast.
+that ``draughtsboard --help`` and start-up stay fast. An error of the project's that a command
+lets through is one line on stderr and the exit code of the one table,
+:data:`firmware_host.errors.EXIT_CODES`; anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+
+from firmware_host.errors import ExitCode, exit_code, say
 
 #: The modules of the command line that are no subcommand.
 NOT_SUBCOMMANDS = frozenset({"options", "__main__"})
@@ -50,27 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``draughtsboard`` console script."""
-    from board_io.errors import BoardIOError, ConfigError
-
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error exits 2 (ExitCode.BAD_INPUT)
     try:
         return int(args.run(args))
-    except (ConfigError, BoardIOError) as exc:
-        print(f"draughtsboard: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        # A store that cannot be used is one line too. Only a command that opened the store can
-        # raise it: look the type up without importing the store (and redis) for the others.
-        errors = sys.modules.get("firmware_host.store.errors")
-        if errors is None or not isinstance(exc, errors.StoreError):
-            raise
-        print(f"draughtsboard: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         # `draughtsboard games export | head`: the reader went away; nothing to report.
         sys.stderr.close()
-        return 0
+        return ExitCode.OK
+    except BaseException as exc:
+        if exit_code(exc) is None:  # SystemExit, or a bug: as Python says it
+            raise
+        return say(exc)
 

@@ -58,11 +58,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the search; bad input prints one error line and returns 2 (a Hub engine that fails
-    mid-search: 1)."""
-    from board_io.errors import ConfigError
+    """Run the search; bad input prints one error line and returns 2 (a Hub engine that does
+    not start or answer: 69)."""
     from engine import Board, DraughtsError
     from engine.levels import level
+    from firmware_host.errors import ConfigError, say
     from firmware_host.opponents.arguments import hub_config
 
     try:
@@ -87,12 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             result, name = _hub(args, board, config)
-        except ConfigError as exc:
-            print(f"draughtsboard analyse: {exc}", file=sys.stderr)
-            return 2
-        except HubEngineError as exc:
-            print(f"draughtsboard analyse: {exc}", file=sys.stderr)
-            return 1
+        except (ConfigError, HubEngineError) as exc:
+            return say(exc, "draughtsboard analyse")
     return _report(args, board, result, name)
 
 

@@ -48,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     """Run the worker or print the status; a bad option or a Redis that cannot be used is
-    one line on stderr (status 2 and 1)."""
+    one line on stderr and the exit code of the one table (2; 69, Redis down)."""
     from firmware_host.config.loader import Config, ConfigError
     from firmware_host.store.keys import board_id_problem
 
@@ -82,15 +82,16 @@ def _status(url: str) -> int:
     from firmware_host.store import shown_url
     from firmware_host.store.connect import sync_client
     from firmware_host.store.keys import COACH_FAILED
-    from firmware_host.store.outage.failures import FAILURES, describe_failure
+    from firmware_host.store.outage.failures import FAILURES, describe_failure, exit_code_of
 
     client = sync_client(url, socket_timeout=5, socket_connect_timeout=2)
     try:
         waiting, taken = AnalysisQueue(client, "status").waiting()
         failed = client.xlen(COACH_FAILED)
     except FAILURES as exc:
-        print(f"draughtsboard coach: {shown_url(url)}: {describe_failure(exc)}", file=sys.stderr)
-        return 1
+        print(f"draughtsboard coach: Redis at {shown_url(url)}: {describe_failure(exc)}",
+              file=sys.stderr)
+        return exit_code_of(exc)
     finally:
         client.close()
     print(f"games waiting for their analysis: {waiting - taken}, under way: {taken}, "

@@ -22,6 +22,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from firmware_host.errors import ExitCode
+
 __all__ = ["add_parser", "install", "mpremote_command", "run"]
 
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
@@ -101,7 +103,7 @@ def install(*, port: str | None, settings: str | None, runner: Runner = _run_pro
     if mpremote is None:
         print("draughtsboard: mpremote is not installed: pip install 'draughtsboard[pico]'",
               file=sys.stderr)
-        return 2
+        return ExitCode.UNAVAILABLE
     files = pico_files()
     if settings is not None:
         problem = _check_settings(Path(settings))
@@ -125,12 +127,12 @@ def install(*, port: str | None, settings: str | None, runner: Runner = _run_pro
         result = runner(argv)
     except OSError as exc:
         print(f"draughtsboard: cannot run mpremote: {exc}", file=sys.stderr)
-        return 1
+        return ExitCode.UNAVAILABLE
     if result.returncode != 0:
         last = (result.stderr or result.stdout or "").strip().splitlines()
         why = last[-1] if last else f"exit status {result.returncode}"
         print(f"draughtsboard: mpremote failed: {why}; {_STUCK_HINT}", file=sys.stderr)
-        return 1
+        return ExitCode.UNAVAILABLE  # no Pico found, or one that does not answer
     print("done: the Pico restarts into the draughtsboard firmware")
     return 0
 

@@ -56,12 +56,14 @@ def _parse_since(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """List or export the games; unreadable games are reported on stderr and skipped.
 
-    A store that cannot be opened or read (a bad URL, Redis down, a wrong password) is one line
-    on stderr and exit status 1.
+    A store that cannot be opened or read is one line on stderr and the exit code of
+    :data:`firmware_host.errors.EXIT_CODES`: a bad URL 2, Redis down or a wrong password 69.
     """
-    from firmware_host.config.loader import Config, ConfigError
-    from firmware_host.store import StoreError, open_store, shown_url
+    from firmware_host.config.loader import Config
+    from firmware_host.errors import ConfigError, DraughtsboardError, say
+    from firmware_host.store import open_store, shown_url
 
+    who = "draughtsboard games"
     try:
         config = Config.load(args.config) if args.config else Config.from_mapping({})
         config = config.with_overrides({STORE_URL: args.store, BOARD_ID: args.board_id,
@@ -69,18 +71,15 @@ def run(args: argparse.Namespace) -> int:
         if config[STORE_URL] == "memory":  # no Redis named: the games on this disk
             return _local(Path(config[STORE_GAMES_DIR]), args)
         store = open_store(config[STORE_URL], config[BOARD_ID], background_events=False)
-    except (ConfigError, StoreError) as exc:
-        print(f"draughtsboard games: {exc}", file=sys.stderr)
-        return 1
+    except DraughtsboardError as exc:
+        return say(exc, who)
     except ValueError as exc:  # a URL that does not even split into parts
-        print(f"draughtsboard games: store URL {shown_url(args.store or '')!r} is not valid: "
-              f"{exc}", file=sys.stderr)
-        return 1
+        return say(ConfigError(f"store URL {shown_url(args.store or '')!r} is not valid: {exc}"),
+                   who)
     try:
         return _list_or_export(store, args)
-    except StoreError as exc:
-        print(f"draughtsboard games: cannot read the games: {exc}", file=sys.stderr)
-        return 1
+    except DraughtsboardError as exc:
+        return say(exc, f"{who}: cannot read the games")
     finally:
         store.close()
 

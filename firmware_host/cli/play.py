@@ -13,6 +13,7 @@ from firmware_host.terms.commands import SIDES
 from firmware_host.terms.settings import ENGINE_LEVEL, GAME_VARIANT
 
 if TYPE_CHECKING:
+    from engine.puzzles import Puzzle
     from firmware_host.tools.terminal import PlayOptions
 
 
@@ -46,7 +47,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                              "own missed wins first (--player), then those that ship "
                              "(docs/coach.md)")
     parser.add_argument("--player", metavar="NAME",
-                        help="with --puzzles: whose mistake book to offer first")
+                        help="with --puzzles: whose mistake book to offer first, and whose "
+                             "puzzle rating the puzzles move")
     parser.add_argument("--book", metavar="DIR",
                         help="the mistake books' folder (default: coach.mistakes_dir, "
                              "~/.local/share/draughtsboard/mistakes)")
@@ -87,6 +89,7 @@ def _puzzles(options: PlayOptions, args: argparse.Namespace) -> int:
 
     from engine.puzzles import load
     from firmware_host.coach.book import BookError, MistakeBook
+    from firmware_host.coach.progress import ProgressBook, RatingChange
     from firmware_host.config.schema import COACH_MISTAKES_DIR
     from firmware_host.tools.puzzles import play_puzzles
 
@@ -96,9 +99,11 @@ def _puzzles(options: PlayOptions, args: argparse.Namespace) -> int:
             raise BookError("--player goes with --puzzles")
         if args.fen:
             raise BookError("--fen and --puzzles: a puzzle sets its own position")
+        folder = args.book or options.config[COACH_MISTAKES_DIR]
         own = [] if args.player is None else [
-            p for p in MistakeBook(args.book or options.config[COACH_MISTAKES_DIR]).load(
-                args.player) if p.variant.name == variant]
+            p for p in MistakeBook(folder).load(args.player) if p.variant.name == variant]
+        progress = ProgressBook(folder)
+        rated = set() if args.player is None else set(progress.load(args.player).rated)
     except BookError as exc:
         print(f"draughtsboard play: {exc}", file=sys.stderr)
         return 2
@@ -107,5 +112,13 @@ def _puzzles(options: PlayOptions, args: argparse.Namespace) -> int:
         print(f"draughtsboard play: no puzzles for {variant} (they ship for international, "
               f"russian and english; draughtsboard puzzles build makes more)", file=sys.stderr)
         return 2
+    # A player's first attempt at a puzzle is the one rated: those not tried yet come first.
+    shipped.sort(key=lambda p: f"{p.variant.name}:{p.fen}" in rated)
     offered = [(p, True) for p in own] + [(p, False) for p in shipped]
-    return play_puzzles(replace(options, games_dir=None), offered)
+    player = args.player
+
+    def rate(puzzle: Puzzle, solved: bool) -> RatingChange:
+        return progress.attempt(player, puzzle, solved)
+
+    return play_puzzles(replace(options, games_dir=None), offered,
+                        rate=None if player is None else rate)

@@ -5,7 +5,9 @@ reads the games of ``--pdn`` files, finds the positions where exactly one move w
 a man, a king or the game, every other move nothing: engine/puzzles.py, docs/coach.md) and
 writes them as a PDN collection. The shipped collections (``engine/data/puzzles_*.pdn``) were
 made by it; docs/coach.md gives the commands. ``puzzles list`` prints a collection, one line a
-puzzle.
+puzzle. ``puzzles mistakes`` fills a player's mistake book (and their mistakes per game) from
+their games, ``puzzles progress`` shows the player's puzzle rating, puzzles solved and
+mistakes per game month by month (firmware_host/coach/progress.py).
 
 >>> from firmware_host.cli import main
 >>> main(["puzzles", "list", "--variant", "russian"])  # doctest: +ELLIPSIS
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``puzzles build`` and ``puzzles list``."""
+    """Register ``puzzles build``, ``list``, ``mistakes`` and ``progress``."""
     parser = subparsers.add_parser(
         "puzzles", help="build a puzzle collection from games, or list one",
         description="Find the positions of games where exactly one move wins, checked to a "
@@ -87,6 +89,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                       help="the mistake books' folder (default: coach.mistakes_dir, "
                            "~/.local/share/draughtsboard/mistakes)")
     mine.set_defaults(run=run)
+    progress = actions.add_parser(
+        "progress", help="a player's puzzle rating, puzzles solved and mistakes per game",
+        description="Show a player's puzzle rating (Glicko-2, from `play --puzzles "
+                    "--player`), the puzzles they tried and solved, and their mistakes per "
+                    "game month by month (from `puzzles mistakes`) (docs/coach.md).")
+    progress.add_argument("--player", metavar="NAME", required=True,
+                          help="the player, as --player named them")
+    progress.add_argument("--config", metavar="FILE",
+                          help="configuration file (for coach.mistakes_dir)")
+    progress.add_argument("--book", metavar="DIR",
+                          help="the mistake books' folder (default: coach.mistakes_dir, "
+                               "~/.local/share/draughtsboard/mistakes)")
+    progress.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "mistakes":
         return _mistakes(args)
+    if args.action == "progress":
+        return _progress(args)
     try:
         variant = find_variant(args.variant).name
         if find_variant(variant).giveaway:
@@ -111,7 +128,8 @@ def _mistakes(args: argparse.Namespace) -> int:
     """Add the player's missed wins to their book; bad input is one line and status 2."""
     from engine import DraughtsError
     from engine.pdn import read_games
-    from firmware_host.coach.book import BookError, MistakeBook, missed_wins, sides_of
+    from firmware_host.coach.book import BookError, MistakeBook, marks, missed_wins, sides_of
+    from firmware_host.coach.progress import ProgressBook, game_mistakes
     from firmware_host.config import places
     from firmware_host.config.loader import Config, ConfigError
     from firmware_host.config.schema import COACH_MISTAKES_DIR
@@ -127,15 +145,51 @@ def _mistakes(args: argparse.Namespace) -> int:
         games = [(game, f"{path.name} game {number}") for path in args.files
                  for number, game in enumerate(read_games(path.read_bytes()), start=1)]
         theirs = [(game, source) for game, source in games if sides_of(game, args.player)]
-        found = [p for game, source in theirs
-                 for p in missed_wins(game, args.player, args.depth, source)]
+        found, played = [], []
+        for game, source in theirs:
+            marked = marks(game, args.depth)
+            found += missed_wins(game, args.player, args.depth, source, marked)
+            played.append(game_mistakes(game, args.player, marked, source))
         added = book.add(args.player, found)
         total = len(book.load(args.player))
+        ProgressBook(folder).games(args.player, [g for g in played if g is not None])
     except (OSError, DraughtsError, ValueError, ConfigError, BookError) as exc:
         print(f"draughtsboard puzzles: {exc}", file=sys.stderr)
         return 2
     print(f"{args.player}: {len(theirs)} of {len(games)} games theirs, {len(found)} missed "
           f"wins, {added} new in the mistake book ({total} in all): {book.path(args.player)}")
+    return 0
+
+
+def _progress(args: argparse.Namespace) -> int:
+    """Print a player's progress; bad input is one line and status 2."""
+    from firmware_host.coach.book import BookError
+    from firmware_host.coach.progress import ProgressBook, by_month
+    from firmware_host.config.loader import Config, ConfigError
+    from firmware_host.config.schema import COACH_MISTAKES_DIR
+
+    try:
+        config = Config.load(args.config) if args.config else Config.from_mapping({})
+        book = ProgressBook(args.book or config[COACH_MISTAKES_DIR])
+        progress = book.load(args.player)
+    except (OSError, ValueError, ConfigError, BookError) as exc:
+        print(f"draughtsboard puzzles: {exc}", file=sys.stderr)
+        return 2
+    rating = progress.rating
+    share = f" ({100 * progress.solved / progress.tried:.0f}%)" if progress.tried else ""
+    print(f"{args.player}\n"
+          f"puzzle rating  {rating.shown()}  (deviation {rating.rd:.0f}"
+          f"{', provisional' if rating.provisional else ''})\n"
+          f"puzzles        {progress.tried} tried, {progress.solved} solved{share}, "
+          f"{len(progress.rated)} different")
+    months = by_month(progress.games)
+    if not months:
+        print("games          none analysed yet (draughtsboard puzzles mistakes)")
+        return 0
+    print("mistakes a game (? and ??), by month:")
+    print("  month      games  mistakes  of them ??")
+    for month, games, errors, blunders in months:
+        print(f"  {month:<9} {games:>6}  {errors:>8.1f}  {blunders:>10.1f}")
     return 0
 
 

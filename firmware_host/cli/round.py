@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firmware_host.config.schema import STORE_URL
+from firmware_host.errors import ExitCode
 
 if TYPE_CHECKING:
     import redis
@@ -70,18 +71,20 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(run=run)
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, code: ExitCode = ExitCode.BAD_INPUT) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
-    return 1
+    return code
 
 
 def run(args: argparse.Namespace) -> int:
-    """Import or export; every problem is one line on stderr and exit status 1."""
+    """Import or export; every problem is one line on stderr and the exit code of
+    :data:`firmware_host.errors.EXIT_CODES` (bad input 2, Redis unreachable 69)."""
     import redis
 
     from firmware_host.config.loader import Config, ConfigError
     from firmware_host.store import shown_url
     from firmware_host.store.connect import sync_client
+    from firmware_host.store.outage.failures import exit_code_of
 
     try:
         config = Config.load(args.config) if args.config else Config.from_mapping({})
@@ -98,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _import(client, args) if args.action == "import" else _export(client, args)
     except redis.RedisError as exc:
-        return _fail(f"Redis at {shown_url(url)}: {type(exc).__name__}: {exc}")
+        return _fail(f"Redis at {shown_url(url)}: {type(exc).__name__}: {exc}",
+                     exit_code_of(exc))
     finally:
         client.close()
 
@@ -139,14 +143,14 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
             print(f"{PROG}: {args.file}: {found}", file=sys.stderr)
         print(f"{PROG}: nothing imported: correct the list and import it again",
               file=sys.stderr)
-        return 1
+        return ExitCode.BAD_INPUT
     plan = import_round(client, pairings, _who(), trf=trf, dry_run=args.dry_run)
     if plan.problems:
         for found in plan.problems:
             print(f"{PROG}: {args.file}: {found}", file=sys.stderr)
         print(f"{PROG}: nothing imported: {plan.round.name} as imported before and this list "
               "do not agree", file=sys.stderr)
-        return 1
+        return ExitCode.BAD_INPUT
     known = {b.decode() if isinstance(b, bytes) else str(b)
              for b in client.smembers(BOARDS)}
     listed = {p.board for p in pairings}
@@ -206,7 +210,7 @@ def _export(client: redis.Redis, args: argparse.Namespace) -> int:
         if trf:
             Path(trf_path).write_bytes(trf.encode("utf-8"))
     except OSError as exc:
-        return _fail(f"cannot write the round's files: {exc.strerror or exc}")
+        return _fail(f"cannot write the round's files: {exc.strerror or exc}", ExitCode.FAILURE)
     missing = [g.pairing.board for g in games if g.game is None and g.decision is None]
     out = sys.stderr if pdn_path == "-" else sys.stdout
     print(f"{stored.name}: {len(games) - len(missing)} of {len(games)} games"

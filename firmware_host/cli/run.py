@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from board_io.registry import LED_BACKEND, SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
@@ -110,22 +109,14 @@ def _check_fen(config: Config, fen: str | None) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the service, or the scripted simulated board when ``--script`` is given.
 
-    A store that cannot be used (a broken URL, a spool_dir that cannot be created, Redis down
-    or a wrong password with no spool) is one line on stderr and exit status 1.
+    Redis down is no error: the moves wait in the spool. What cannot be used (a broken URL, a
+    spool_dir that cannot be created) is one line on stderr and the exit code of
+    :data:`firmware_host.errors.EXIT_CODES`, as from every command.
 
     Raises:
         ConfigError: a bad option, or ``--script`` without the simulated board.
+        StoreError: the store cannot be used.
     """
-    from firmware_host.store.errors import StoreError
-
-    try:
-        return _run(args)
-    except StoreError as exc:
-        print(f"draughtsboard: {exc}", file=sys.stderr)
-        return 1
-
-
-def _run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     if options.script is not None:
         if options.config[SENSOR_BACKEND] != "sim":

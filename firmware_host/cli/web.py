@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from firmware_host.config.schema import STORE_URL, WEB_LISTEN, WEB_TOKEN_FILE
+from firmware_host.errors import ExitCode
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:  # a board installed without the web app's libraries
         print(f"draughtsboard web: {exc.name or exc} is missing: pip install "
               "'draughtsboard[web]'", file=sys.stderr)
-        return 2
+        return ExitCode.UNAVAILABLE
 
     config = Config.load(args.config) if args.config else Config.from_mapping({})
     config = config.with_overrides({STORE_URL: args.store, WEB_LISTEN: args.listen})

@@ -28,8 +28,10 @@ from engine.pdn import PdnError, PdnGame
 from engine.puzzles import Puzzle, mistakes, read_collection, write_collection
 from engine.search import Limit, Searcher
 from engine.types import BLACK, WHITE, Color
+from firmware_host.errors import DraughtsboardError
 
-__all__ = ["NO_NAMES", "BookError", "MistakeBook", "missed_wins", "player_file", "sides_of"]
+__all__ = ["NO_NAMES", "BookError", "MistakeBook", "marks", "missed_wins", "movers", "player_file",
+           "sides_of"]
 
 #: The marks that make a move a mistake (its position is looked at for a missed win).
 ERRORS: Final = frozenset({Judgement.MISTAKE.sign, Judgement.BLUNDER.sign,
@@ -39,7 +41,7 @@ ERRORS: Final = frozenset({Judgement.MISTAKE.sign, Judgement.BLUNDER.sign,
 NO_NAMES: Final = frozenset({"", "?", "-", "white", "black", "draughtsboard"})
 
 
-class BookError(ValueError):
+class BookError(DraughtsboardError, ValueError):
     """A player name no book can be kept for, or a book that cannot be read or written."""
 
 
@@ -130,11 +132,40 @@ def sides_of(game: PdnGame, player: str) -> set[Color]:
             if " ".join(game.headers.get(tag, "").split()).lower() == wanted}
 
 
-def missed_wins(game: PdnGame, player: str, depth: int, source: str = "") -> list[Puzzle]:
+def marks(game: PdnGame, depth: int) -> dict[int, str]:
+    """The moves of ``game`` marked ``?`` or ``??`` (0-based index -> the sign). A game
+    annotated already (its moves carry ``%eval``: ``draughtsboard annotate``) is read as
+    annotated; another is analysed at ``depth`` first.
+
+    Raises:
+        engine.DraughtsError, ValueError: a move of the game is not legal.
+    """
+    if evaluations(game.comments):
+        signs = {Judgement.MISTAKE.nag: Judgement.MISTAKE.sign,
+                 Judgement.BLUNDER.nag: Judgement.BLUNDER.sign}
+        found = {}
+        for ply, written in game.annotations.items():
+            errors = [signs.get(sign, sign) for sign in written if sign in ERRORS]
+            if errors:
+                found[ply] = max(errors, key=len)
+        return found
+    board = game.board()
+    analysis = analyse(board, Searcher(board.variant, tt_mb=8), Limit(depth=depth))
+    return {m.ply: m.judgement.sign for m in analysis.moves
+            if m.judgement is not None and m.judgement.sign in ERRORS}
+
+
+def movers(game: PdnGame) -> list[Color]:
+    """The side that played each move of ``game``."""
+    first = game.board().root().turn
+    return [first if ply % 2 == 0 else first.opponent for ply in range(len(game.moves))]
+
+
+def missed_wins(game: PdnGame, player: str, depth: int, source: str = "",
+                marked: dict[int, str] | None = None) -> list[Puzzle]:
     """The puzzles of ``player``'s mistakes in ``game``: the positions before their moves
-    marked ``?`` or ``??`` where exactly one move won. A game annotated already (its moves
-    carry ``%eval``: ``draughtsboard annotate``) is read as annotated; another is analysed at
-    ``depth`` first.
+    marked ``?`` or ``??`` (``marked``, else :func:`marks` at ``depth``) where exactly one
+    move won.
 
     Raises:
         engine.DraughtsError, ValueError: a move of the game is not legal.
@@ -142,16 +173,6 @@ def missed_wins(game: PdnGame, player: str, depth: int, source: str = "") -> lis
     sides = sides_of(game, player)
     if not sides:
         return []
-    board = game.board()
-    first = board.root().turn
-
-    def mover(ply: int) -> Color:
-        return first if ply % 2 == 0 else first.opponent
-
-    if evaluations(game.comments):
-        marked = {ply for ply, signs in game.annotations.items() if ERRORS & set(signs)}
-    else:
-        analysis = analyse(board, Searcher(board.variant, tt_mb=8), Limit(depth=depth))
-        marked = {m.ply for m in analysis.moves
-                  if m.judgement is not None and m.judgement.sign in ERRORS}
-    return mistakes(board, sorted(p for p in marked if mover(p) in sides), source=source)
+    marked = marks(game, depth) if marked is None else marked
+    side = movers(game)
+    return mistakes(game.board(), sorted(p for p in marked if side[p] in sides), source=source)

@@ -45,6 +45,7 @@ from typing import Final
 import redis
 
 from engine import Board, DraughtsError, find_variant
+from firmware_host.errors import DraughtsboardError
 from firmware_host.store.client import text
 from firmware_host.store.keys import COACH_FAILED, COACH_JOBS, analysis_key, board_id_problem
 from firmware_host.store.records import GameRecord
@@ -68,7 +69,7 @@ FAILED_MAXLEN: Final = 1000
 MAX_MOVES: Final = 2000
 
 
-class JobError(ValueError):
+class JobError(DraughtsboardError, ValueError):
     """A job that cannot be done: the message says why (it goes to the failed stream)."""
 
 

@@ -33,6 +33,7 @@ from typing import Final
 from engine import Board
 from engine.analysis import CEILING, Evaluation, GameAnalysis, Judgement
 from engine.types import WHITE
+from firmware_host.errors import DraughtsboardError
 
 __all__ = ["MARKS", "AnalysisError", "MoveMark", "StoredAnalysis", "from_analysis"]
 
@@ -51,7 +52,7 @@ _NAME = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 _ENGINE = re.compile(r"[A-Za-z0-9_.:+() -]{1,80}")
 
 
-class AnalysisError(ValueError):
+class AnalysisError(DraughtsboardError, ValueError):
     """A stored analysis that cannot be read: the message says which field."""
 
 

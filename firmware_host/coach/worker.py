@@ -21,7 +21,12 @@ from typing import Final
 from engine.search import StopToken
 from firmware_host.coach.analyst import Analyst, Outcome
 from firmware_host.coach.jobs import AnalysisQueue
-from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
+from firmware_host.store.outage.failures import (
+    FAILURES,
+    describe_failure,
+    exit_code_of,
+    failure_kind,
+)
 
 __all__ = ["BLOCK_MS", "RETRY_S", "Tally", "run_worker", "work_until"]
 
@@ -71,8 +76,8 @@ def work_until(analyst: Analyst, stop: threading.Event, token: StopToken, *, onc
 
 def run_worker(url: str, name: str, depth: int, *, once: bool = False,
                say: Callable[[str], None] = print) -> int:
-    """Run a worker named ``name`` on the Redis at ``url``; return the exit status (0; 1: the
-    Redis could not be used, with ``once``)."""
+    """Run a worker named ``name`` on the Redis at ``url``; return the exit status (0, or the
+    one table's for a Redis that could not be used with ``once``: 69 when it is down)."""
     from firmware_host.store import shown_url
     from firmware_host.store.connect import sync_client
 
@@ -92,7 +97,7 @@ def run_worker(url: str, name: str, depth: int, *, once: bool = False,
             tally = work_until(analyst, stop, token, once=once)
         except FAILURES as exc:
             say(f"coach worker {name}: {describe_failure(exc)}")
-            return 1
+            return exit_code_of(exc)
         say(f"coach worker {name}: {tally.done} games analysed, {tally.failed} given up")
         return 0
     finally:

@@ -1,4 +1,5 @@
-"""Render ``docs/configuration.md``, the table of every option, from the schema.
+"""Render ``docs/configuration.md``, the table of every option, from the schema, and the table of
+the settings a phone changes from theirs (:mod:`firmware_host.terms.settings`).
 
 ``python -m firmware_host.config.docs > docs/configuration.md`` regenerates the page; a test
 checks the shipped page is up to date, so the docs cannot drift from the code.
@@ -7,6 +8,8 @@ Example:
     >>> page = render()
     >>> "| `timing.stuck_ms` | integer | `3000` | 100..600000 | scanner |" in page
     True
+    >>> "| `level` | [`engine.level`](#engine) | 1..10 | `--level N` | Engine level |" in page
+    True
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from board_io.options import Option
 from firmware_host.config.example import toml_value
 from firmware_host.config.schema import OPTIONS, SECTIONS
+from firmware_host.terms.settings import PhoneSetting, phone_settings
 
 __all__ = ["render"]
 
@@ -64,9 +68,34 @@ def _row(option: Option[object]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+_SETTINGS_INTRO = """
+## The phone's settings
+
+What a player changes from a board's page in the web app for the next new game
+([web.md](web.md)), and what `draughtsboard run` and `play` take as options (`demo` the level and
+the time control): each is a command of its name to the board
+([events.md](events.md#commands-to-a-board)), checked by its option's rules, and the settings a
+game started with are kept in Redis (`draughtsboard:<board>:settings`) and laid over this file
+at the board's next start.
+
+| setting | key | values | command line | board page |
+|---|---|---|---|---|
+"""
+
+
+def _setting_row(phone: PhoneSetting) -> str:
+    option = phone.option
+    values = option.allowed() or phone.help
+    flag = f"`{phone.flag}{' ' + phone.metavar if phone.metavar else ''}`"
+    cells = (f"`{phone.name}`", f"[`{option.path}`](#{option.section})", _cell(values), flag,
+             phone.label or "(scripts and the command line)")
+    return "| " + " | ".join(cells) + " |"
+
+
 def render() -> str:
     """Return the text of ``docs/configuration.md``."""
-    lines = [_INTRO]
+    lines = [_INTRO, _SETTINGS_INTRO + "\n".join(_setting_row(phone)
+                                                for phone in phone_settings().values())]
     for section in SECTIONS:
         lines += [f"\n## [{section}]\n", "| key | type | default | allowed | read by | meaning |",
                   "|---|---|---|---|---|---|"]

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from board_io.errors import ConfigError
+from board_io.errors import ConfigProblem
 from board_io.options import Option, read
 from firmware_host.config.schema import OPTIONS, options_by_path
+from firmware_host.errors import ConfigError
 from firmware_host.store.urls import redact_url
 from firmware_host.terms.settings import GAME_MODE, GAME_TOUCH_MOVE, GAME_VARIANT
 
@@ -36,8 +37,8 @@ T = TypeVar("T")
 def _checked(option: Option[object], value: object, where: str) -> object:
     try:
         return option.validate(value)
-    except ConfigError as exc:
-        raise exc.in_file(where) from None
+    except ConfigProblem as exc:  # board_io's, from the declaration: said as the service's
+        raise ConfigError.from_problem(exc).in_file(where) from None
 
 
 def _read_text(path: str | Path) -> str:
@@ -79,7 +80,10 @@ class Config:
     def __getitem__(self, key: Option[T] | str) -> object:
         if isinstance(key, str):
             return self.values[key]
-        return read(self.values, key)  # validated again: typed by the option, never a cast
+        try:
+            return read(self.values, key)  # validated again: typed by the option, never a cast
+        except ConfigProblem as exc:
+            raise ConfigError.from_problem(exc) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.values)
@@ -204,7 +208,7 @@ def check_variant(name: str, source: str) -> None:
     >>> check_variant("chess", "command line")
     Traceback (most recent call last):
     ...
-    board_io.errors.ConfigError: command line: game.variant = 'chess': unknown variant 'chess'; ...
+    firmware_host.errors.ConfigError: command line: game.variant = 'chess': unknown variant ...
     """
     from engine.variant import find_variant  # the engine's tables: only when a command runs
 

@@ -21,7 +21,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from board_io.errors import ConfigError
+from firmware_host.errors import ConfigError
 
 __all__ = ["SERVICE_DIR", "check_writable", "data_home", "games_dir", "spool_dir", "state_home",
            "token_file"]
@@ -94,7 +94,7 @@ def check_writable(directory: str | Path, option: str, flag: str | None = None) 
     True
     >>> check_writable("/proc/draughtsboard", "store.games_dir", "--games-dir")
     Traceback (most recent call last):
-    board_io.errors.ConfigError: cannot write in /proc/draughtsboard: No such file or \
+    firmware_host.errors.ConfigError: cannot write in /proc/draughtsboard: No such file or \
 directory (choose another with --games-dir DIR or store.games_dir)
 
     Raises:

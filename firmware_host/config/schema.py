@@ -26,7 +26,7 @@ from typing import Protocol, TypeVar
 from board_io import registry
 from board_io.options import Option
 from board_io.schema import TRANSFORMS
-from firmware_host.config import places
+from firmware_host.config import buttons, places
 from firmware_host.store.keys import BOARD_ID as _BOARD_ID
 from firmware_host.store.keys import SHARED
 from firmware_host.store.urls import store_url_problem
@@ -341,7 +341,9 @@ COACH_MISTAKES_DIR = _user_path(
     "coach.mistakes_dir", "mistakes",
     "Directory of the mistake books: one PDN file of puzzles a player, the wins they missed "
     "in their games (draughtsboard puzzles mistakes; play --puzzles --player offers them "
-    "first).", places.mistakes_dir, "~/.local/share/draughtsboard/mistakes")
+    "first), and beside them each player's progress (puzzle rating, puzzles solved, "
+    "mistakes per game: draughtsboard puzzles progress).", places.mistakes_dir,
+    "~/.local/share/draughtsboard/mistakes")
 
 # [web] (draughtsboard web; web.control is read by the board service too)
 WEB_LISTEN: Option[str] = Option(
@@ -409,8 +411,11 @@ def _by_section(options: tuple[Option[object], ...]) -> tuple[Option[object], ..
     return tuple(sorted(options, key=lambda option: order[option.section]))
 
 
-#: Every key, section by section (within a section: the service's keys, then board_io's).
-OPTIONS: tuple[Option[object], ...] = _by_section((*SERVICE_OPTIONS, *registry.OPTIONS))
+#: Every key, section by section (within a section: the service's keys, then board_io's). The
+#: buttons' pins are declared from the service's buttons (config/buttons.py): the names are the
+#: service's, board_io's ``gpio`` backend reads them.
+OPTIONS: tuple[Option[object], ...] = _by_section((*SERVICE_OPTIONS, *buttons.PINS.values(),
+                                                   *registry.OPTIONS))
 
 
 def options_by_path() -> dict[str, Option[object]]:

@@ -1,94 +1,53 @@
-"""The LED language as data, and the builders of LED frames from game facts.
+"""The builders of LED frames from game facts.
 
-The roles and patterns: docs/design.md#led-roles.
+A frame maps squares to the :class:`~firmware_host.feedback.roles.Role` that lights them (the
+table of roles, their patterns and colours: :mod:`firmware_host.feedback.roles`). It is built
+from *layers*: a role and the squares it lights. When two layers claim one square, the role
+of the lowest rank wins (:attr:`~firmware_host.feedback.roles.Light.rank`), so a correction
+always shows over a hint, a capture still to remove over the path, and so on. :func:`leds`
+turns a frame into board_io's patterns and colours.
 
-A frame is built from *layers*: a role and the squares it lights. When two layers claim one
-square, the role ranked first in :data:`PRIORITY` wins, so a correction always shows over a
-hint, a capture still to remove over the path, and so on. Patterns come from :data:`PATTERNS`;
-colours are the LED sink's business (it maps roles to colours on RGB boards).
-
->>> from board_io.types import Role
 >>> frame = build([(Role.FROM, [21]), (Role.TO, [17])])
->>> sorted((sq, led.role.name) for sq, led in frame.items())
+>>> sorted((sq, role.name) for sq, role in frame.items())
 [(17, 'TO'), (21, 'FROM')]
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import MappingProxyType
 
-from board_io.types import Led, Pattern, Role
+from board_io.types import Led
 from engine.types import Move, Square
+from firmware_host.feedback.roles import Light, Role
 
 Layer = tuple[Role, Iterable[Square]]
-
-#: How each role blinks on every board (docs/design.md#led-roles). RGB boards add the role's colour.
-PATTERNS: Mapping[Role, Pattern] = MappingProxyType({
-    Role.FROM: Pattern.ON,
-    Role.TO: Pattern.ON,
-    Role.PATH: Pattern.ON,
-    Role.REMOVE: Pattern.SLOW,
-    Role.LEGAL: Pattern.ON,
-    Role.MUST: Pattern.SLOW,
-    Role.HINT: Pattern.SLOW,
-    Role.MISSING: Pattern.FAST,
-    Role.EXTRA: Pattern.FAST,
-    Role.ADJUST: Pattern.ON,
-    Role.CROWN: Pattern.FAST,
-    Role.RESULT: Pattern.SLOW,
-    Role.FAULT: Pattern.SLOW,
-    Role.CLOCK: Pattern.SLOW,
-})
-
-#: Which role shows when several claim a square: first wins. Corrections matter most (the board
-#: is wrong), then what the player must do now, then advice.
-PRIORITY: tuple[Role, ...] = (
-    # A square whose sensor cannot be trusted shows that, never a correction on it.
-    Role.FAULT,
-    Role.MISSING,
-    Role.EXTRA,
-    Role.REMOVE,
-    Role.TO,
-    Role.FROM,
-    Role.PATH,
-    # Below the computer's move: a piece crowned a moment ago may be the one it moves or takes,
-    # and the player must see what to do with it before the reminder to crown it.
-    Role.CROWN,
-    Role.LEGAL,
-    Role.MUST,
-    Role.HINT,
-    Role.ADJUST,
-    Role.RESULT,
-    # The low-time corner is shown only on a frame nothing else lights (:func:`low_time`).
-    Role.CLOCK,
-)
-
-_RANK: Mapping[Role, int] = MappingProxyType({role: i for i, role in enumerate(PRIORITY)})
+Frame = Mapping[Square, Role]
 
 
-def led(role: Role) -> Led:
-    """Return the LED state that shows ``role``.
+def leds(frame: Mapping[Square, Light]) -> dict[Square, Led]:
+    """The frame as board_io shows it: each square's pattern and colour.
 
-    >>> led(Role.REMOVE).pattern.name
-    'SLOW'
+    >>> leds({3: Role.REMOVE})
+    {3: Led(pattern=<Pattern.SLOW: 'slow'>, colour=(255, 0, 0))}
     """
-    return Led(PATTERNS[role], role)
+    return {square: role.led for square, role in frame.items()}
 
 
-def build(layers: Iterable[Layer]) -> dict[Square, Led]:
-    """Merge layers into one frame, the highest-priority role winning on each square.
+def build(layers: Iterable[Layer]) -> dict[Square, Role]:
+    """Merge layers into one frame, the role of the lowest rank winning on each square
+    (corrections matter most, the board being wrong, then what the player must do now, then
+    advice).
 
-    >>> build([(Role.HINT, [3]), (Role.MISSING, [3])])[3].role.name
+    >>> build([(Role.HINT, [3]), (Role.MISSING, [3])])[3].name
     'MISSING'
     """
     chosen: dict[Square, Role] = {}
     for role, squares in layers:
         for square in squares:
             current = chosen.get(square)
-            if current is None or _RANK[role] < _RANK[current]:
+            if current is None or role.rank < current.rank:
                 chosen[square] = role
-    return {square: led(role) for square, role in sorted(chosen.items())}
+    return dict(sorted(chosen.items()))
 
 
 def move_to_carry_out(move: Move, occupied: frozenset[Square]) -> list[Layer]:
@@ -182,7 +141,7 @@ def sensor_fault(squares: Iterable[Square]) -> list[Layer]:
 
     Above every other role, so no correction is ever shown on such a square.
 
-    >>> build(sensor_fault([5]) + correction([], [5]))[5].role.name
+    >>> build(sensor_fault([5]) + correction([], [5]))[5].name
     'FAULT'
     """
     return [(Role.FAULT, sorted(set(squares)))]
@@ -203,16 +162,14 @@ def low_time(square: Square, others: Iterable[Layer]) -> list[Layer]:
     return [(Role.CLOCK, [square])]
 
 
-def to_data(frame: Mapping[Square, Led],
+def to_data(frame: Mapping[Square, Light],
             name: Callable[[Square], object] = str) -> dict[str, list[str]]:
     """Render a frame as plain data for the event bus: square name -> [pattern, role].
 
     ``name`` turns a square index into its name (the variant's PDN name).
 
-    >>> to_data({2: led(Role.TO)}, name=lambda sq: str(sq + 1))
+    >>> to_data({2: Role.TO}, name=lambda sq: str(sq + 1))
     {'3': ['on', 'to']}
     """
-    return {
-        str(name(square)): [value.pattern.name.lower(), value.role.name.lower()]
-        for square, value in frame.items()
-    }
+    return {str(name(square)): [light.pattern.value, light.word]
+            for square, light in frame.items()}

@@ -25,7 +25,6 @@ from types import MappingProxyType
 from typing import Protocol
 
 from board_io.events import ButtonPressed
-from board_io.types import ButtonName
 from engine.outcome import Outcome, Termination
 from engine.types import Color
 from firmware_host.game.carry import plan_carry
@@ -49,21 +48,15 @@ from firmware_host.game.fields import side_name
 from firmware_host.game.settings import Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.types import HUMAN_STATES, Refused, SessionConfig, State
+from firmware_host.terms.buttons import command_of
 from firmware_host.terms.commands import SIDES, Command, CommandName
 from firmware_host.terms.jobs import Purpose
 from firmware_host.terms.settings import Mode, setting
 
-__all__ = ["BUTTON_COMMANDS", "CommandFacts", "Commands", "round_refused"]
+__all__ = ["CommandFacts", "Commands", "round_refused"]
 
 log = logging.getLogger(__name__)
 
-#: The buttons of one side of the board: the command each press is, and for which side.
-BUTTON_COMMANDS: Mapping[ButtonName, tuple[CommandName, str]] = MappingProxyType({
-    ButtonName.DRAW_WHITE: (CommandName.DRAW, "white"),
-    ButtonName.DRAW_BLACK: (CommandName.DRAW, "black"),
-    ButtonName.RESIGN_WHITE: (CommandName.RESIGN, "white"),
-    ButtonName.RESIGN_BLACK: (CommandName.RESIGN, "black"),
-})
 #: Terminations a person declares, kept when the arbiter corrects who won (``correct_result``
 #: of a game a player resigned: the other one resigned): a win stays a win, a draw a draw.
 _DECLARED_WINS = frozenset({Termination.RESIGNATION, Termination.FORFEIT})
@@ -134,10 +127,12 @@ class Commands:
         return self.by_name[name](event)
 
     def of_button(self, event: ButtonPressed) -> Command:
-        """The command a button is (a side's draw or resign button: for that side)."""
-        name, side = BUTTON_COMMANDS.get(event.button, (None, None))
-        if name is None:
-            return Command(event.button.value, event.at)
+        """The command a button is, by its name (terms/buttons.py; a side's draw or resign
+        button: for that side). A name no button has is refused as an unknown command."""
+        command = command_of(event.button)
+        if command is None:
+            return Command(event.button, event.at)
+        name, side = command
         return Command(name.value, event.at, side=side)
 
     def refused(self, event: Command, refused: Refused) -> list[Decision]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from board_io.types import Led, LedFrame
+from board_io.types import LedFrame
 from engine.types import Square
 from firmware_host.feedback import leds
+from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
 from firmware_host.game.types import EventData, Store
 from firmware_host.i18n import ENGLISH, Translator
@@ -38,7 +39,7 @@ class Outbox:
     Args:
         store: its ``publish`` carries the events to the bus.
         now: the session's time (the ``at`` of the event being handled).
-        show_leds: called with every new LED frame.
+        show_leds: called with every new LED frame, in board_io's patterns and colours.
         tr: the board's language when it is not English: each event with a sentence carries it
             in ``text`` (its ``reason`` and fields stay language-free); English boards' events
             are rendered by whoever shows them.
@@ -53,7 +54,7 @@ class Outbox:
         self._show_leds = show_leds
         self._listeners: list[Listener] = []
         #: The frame shown now (None: none yet, or the board lost it: sent again).
-        self.frame: dict[Square, Led] | None = None
+        self.frame: dict[Square, Role] | None = None
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` with every published event."""
@@ -73,11 +74,12 @@ class Outbox:
         for listener in self._listeners:
             listener(event)
 
-    def show(self, frame: dict[Square, Led], name: Callable[[Square], str]) -> None:
-        """Light ``frame`` (and publish it, squares by ``name``) if it is not shown already."""
+    def show(self, frame: dict[Square, Role], name: Callable[[Square], str]) -> None:
+        """Light ``frame`` (its patterns and colours; and publish it, squares by ``name``) if
+        it is not shown already."""
         if frame == self.frame:
             return
         self.frame = frame
         if self._show_leds is not None:
-            self._show_leds(frame)
+            self._show_leds(leds.leds(frame))
         self.publish("leds", frame=leds.to_data(frame, name))

@@ -39,10 +39,11 @@ from board_io.events import (
     SensorFault,
     SensorRecovered,
 )
-from board_io.types import Led, LedFrame, Reading
+from board_io.types import LedFrame, Reading
 from engine.outcome import Outcome
 from engine.types import Move, Square
 from engine.variant import Variant, find_variant
+from firmware_host.feedback.roles import Role
 from firmware_host.game.carry import Carry, adopt_refused
 from firmware_host.game.commands import Commands, round_refused
 from firmware_host.game.correction import Correction
@@ -197,8 +198,8 @@ class Session(SessionFacts):
     # -- public API ---------------------------------------------------------------------------
 
     @property
-    def frame(self) -> Mapping[Square, Led]:
-        """The LED frame shown now."""
+    def frame(self) -> Mapping[Square, Role]:
+        """The LED frame shown now: the role lighting each square."""
         return MappingProxyType(self._outbox.frame or {})
 
     def start(

@@ -46,6 +46,7 @@ from firmware_host.config.schema import (
     TIMING_TAKEBACK_MS,
     Settings,
 )
+from firmware_host.errors import DraughtsboardError
 from firmware_host.store.records import GameRecord, MoveRecord
 from firmware_host.terms.commands import Command
 from firmware_host.terms.jobs import EngineResult
@@ -59,7 +60,7 @@ from firmware_host.terms.settings import (
 from firmware_host.terms.timecontrol import duration_of
 
 
-class SessionError(RuntimeError):
+class SessionError(DraughtsboardError, RuntimeError):
     """The session was asked what its state cannot do (a bug: the controller re-syncs)."""
 
 
@@ -247,7 +248,7 @@ class TimerFired:
     at: float
 
 
-class Refused(Exception):
+class Refused(DraughtsboardError):
     """A command that does not apply now: raised by its handler, published by
     :class:`~firmware_host.game.commands.Commands` as the event ``kind`` with ``fields``
     (``command_refused`` with its ``reason``, ``hint_refused``, ...) and answered so.

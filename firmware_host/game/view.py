@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
-from board_io.types import Led
 from engine import Board
 from engine.outcome import Outcome
 from engine.types import Move, Square
 from firmware_host.feedback import leds
+from firmware_host.feedback.roles import Role
 from firmware_host.game.types import State
 from firmware_host.recognition.recogniser import MoveIndex
 from firmware_host.recognition.resolution import InProgress
@@ -182,7 +182,7 @@ def led_facts(*, state: State, view: TurnView, mode: Mode, board: Board, index: 
     )
 
 
-def frame_for(facts: LedFacts) -> dict[Square, Led]:
+def frame_for(facts: LedFacts) -> dict[Square, Role]:
     """The LED frame the facts call for."""
     layers = LAYERS[facts.state](facts)
     layers += leds.crown(facts.view.crown)

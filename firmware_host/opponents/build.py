@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import sys
 
-from board_io.errors import ConfigError
 from engine.levels import level, limit_for_level
 from engine.search import Limit
 from engine.variant import Variant
@@ -40,6 +39,7 @@ from firmware_host.config.schema import (
     ENGINE_MOVETIME_MS,
     ENGINE_SEED,
 )
+from firmware_host.errors import ConfigError
 from firmware_host.opponents.hub.client import HubEngine, HubEngineError
 from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
 from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent, Opponent

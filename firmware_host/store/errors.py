@@ -6,11 +6,13 @@ True
 
 from __future__ import annotations
 
+from firmware_host.errors import DraughtsboardError, UnavailableError
 
-class StoreError(Exception):
+
+class StoreError(DraughtsboardError):
     """The store cannot do what was asked; the message says why in one line."""
 
 
-class StoreUnavailable(StoreError):
+class StoreUnavailable(StoreError, UnavailableError):
     """Redis cannot be reached or refuses (down, timeout, wrong password, OOM, MISCONF,
     READONLY) and there is no spool to hold the write, or a read needs Redis itself."""

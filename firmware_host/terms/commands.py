@@ -53,7 +53,8 @@ class CommandName(Enum):
     #: The hall's pause (``value`` ``pause`` or ``resume``): every clock of the hall held, a
     #: state kept in Redis that a board reads as it starts (firmware_host/tournament/hall.py).
     HALL = "hall"
-    #: The clock button (``ButtonName.CLOCK``): the player who just moved switches the clock.
+    #: The clock button (firmware_host/terms/buttons.py): the player who just moved switches
+    #: the clock.
     CLOCK = "clock"
     #: The arbiter's: end the game in play with ``value`` ``white``, ``black`` (the winner) or
     #: ``draw`` (termination ``adjudication``).

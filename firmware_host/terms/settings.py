@@ -36,7 +36,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
-from board_io.errors import ConfigError
+from board_io.errors import ConfigProblem
 from board_io.options import Option
 from firmware_host.digits import is_whole_number
 from firmware_host.i18n import N_
@@ -175,7 +175,7 @@ class PhoneSetting:
         try:
             checked = option.validate(value)
             return checked if self.read is None else self.read(checked)
-        except ConfigError as exc:
+        except ConfigProblem as exc:
             raise ValueError(f"{self.name}: {exc.text.removeprefix(option.path).lstrip()}"
                              ) from None
         except ValueError as exc:

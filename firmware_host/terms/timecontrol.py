@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from firmware_host.digits import is_whole_number
+from firmware_host.errors import DraughtsboardError
 
 __all__ = ["LOW_TIME_S", "MAX_MOVES", "MAX_SECONDS", "Period", "TimeControl", "TimeControlError",
            "clk", "control_of", "duration_of", "parse_time_control"]
@@ -51,7 +52,7 @@ _PART = re.compile(_NUMBER)
 _UNIT = {"h": 3600.0, "m": 60.0, "s": 1.0}
 
 
-class TimeControlError(ValueError):
+class TimeControlError(DraughtsboardError, ValueError):
     """A time control that cannot be read; the message says what is expected."""
 
 

@@ -66,6 +66,7 @@ from board_io.sensors.base import SensorMatrix
 from board_io.types import Frame
 from firmware_host.config.edit import check_writable, render_value, write_board_options
 from firmware_host.config.loader import Config, ConfigError, bad_variant
+from firmware_host.errors import DraughtsboardError, InputError, say
 from firmware_host.recognition.layout import layout_for
 from firmware_host.terms.settings import GAME_VARIANT
 
@@ -176,12 +177,12 @@ def _script_wait(board: OpenBoard, path: str) -> tuple[Wait, float]:
 
     clock = board.clock
     if not isinstance(clock, VirtualClock):
-        raise BoardIOError("a script plays in virtual time")
+        raise InputError("a script plays in virtual time")
     sim = sim_board(board.config, board.context)
     try:
         events = read_script(path, board.layout, initial=sim.occupied)
     except OSError as exc:
-        raise BoardIOError(f"{path}: cannot read the script: {exc.strerror}") from None
+        raise InputError(f"{path}: cannot read the script: {exc.strerror}") from None
     start = clock.monotonic()
     pending = list(reversed(events))
 
@@ -222,14 +223,15 @@ class ScanLoop:
         """Yield ``(frame, now)`` for every scan.
 
         Raises:
-            BoardIOError: ``limit_s`` seconds passed (a scripted run that ran out of events).
+            DraughtsboardError: ``limit_s`` seconds passed (a scripted run that ran out of
+                events).
         """
         start = next_at = self.clock.monotonic()
         lost = False
         while True:
             now = self.clock.monotonic()
             if limit_s is not None and now - start > limit_s:
-                raise BoardIOError(f"nothing more happened for {limit_s:g} s: giving up")
+                raise DraughtsboardError(f"nothing more happened for {limit_s:g} s: giving up")
             try:
                 frame = self.sensors.read()
             except LinkTimeout as exc:
@@ -414,9 +416,8 @@ def calibrate(options: CalibrateOptions, *, out: TextIO | None = None,
         return 130
     except ConfigError:
         raise  # a wrong setting, not a failing device: the CLI reports it (exit 2)
-    except BoardIOError as exc:
-        _say(err, f"draughtsboard calibrate: {exc}")
-        return 1
+    except (BoardIOError, DraughtsboardError) as exc:  # a device that does not answer 69, ...
+        return say(exc, "draughtsboard calibrate", err)
     _say(out, result.summary())
     return _store(options, result, sensor_shape, out, err)
 

@@ -2,7 +2,7 @@
 drawn by luma's own emulator on an OLED and on a 7-segment module.
 
 ``python -m firmware_host.tools.clock_pictures docs`` writes ``docs/clock-<display>-<state>.png``;
-``tests/board_io/test_clock_display.py`` draws them again and compares, so the pictures stay
+``tests/board_io/display/test_clock_display.py`` draws them again and compares, so the pictures stay
 those of the code. Needs luma.emulator (the ``[test]`` extra, with pygame).
 """
 

@@ -34,7 +34,7 @@ from typing import TextIO
 from board_io.clock import VirtualClock
 from board_io.errors import BoardIOError
 from board_io.sim import render
-from board_io.types import ButtonName, Led, Pattern, Reading, Role
+from board_io.types import Led, Pattern, Reading
 from engine import Board, Move
 from engine.errors import DraughtsError
 from engine.levels import Level, level
@@ -43,10 +43,12 @@ from firmware_host.app.notify import Notifier
 from firmware_host.config import places
 from firmware_host.config.loader import Config
 from firmware_host.config.schema import STORE_GAMES_DIR
-from firmware_host.feedback.leds import PRIORITY
+from firmware_host.errors import DraughtsboardError, say
+from firmware_host.feedback.roles import Light, Role, by_rank
 from firmware_host.feedback.texts import STATE_NAMES, variant_name
 from firmware_host.game.types import EventData, State
 from firmware_host.i18n import ENGLISH, N_, Translator, translator
+from firmware_host.terms.buttons import NEWGAME
 from firmware_host.tools.demo_hands import HandStep, human_steps, next_led_step
 
 #: Seconds each drawn frame stays on screen (a person can follow it).
@@ -65,22 +67,13 @@ _HAND_CAPTIONS = {
     "remove": N_("the simulated player takes off the captured piece on {square} (blinking "
                  "'remove')")}
 #: The legend's entry of each kind of LED lit, with its squares.
-_LED_WORDS: Mapping[Role, str] = {
-    Role.FROM: N_("from {squares}"), Role.TO: N_("to {squares}"),
-    Role.PATH: N_("path {squares}"), Role.REMOVE: N_("remove {squares}"),
-    Role.LEGAL: N_("legal {squares}"), Role.MUST: N_("must {squares}"),
-    Role.HINT: N_("hint {squares}"), Role.MISSING: N_("missing {squares}"),
-    Role.EXTRA: N_("extra {squares}"), Role.ADJUST: N_("adjust {squares}"),
-    Role.CROWN: N_("crown {squares}"), Role.RESULT: N_("result {squares}"),
-    Role.FAULT: N_("fault {squares}"), Role.CLOCK: N_("clock {squares}"),
-}
 
 
-class DemoError(RuntimeError):
+class DemoError(DraughtsboardError, RuntimeError):
     """The simulated board and the service disagree (a bug: the demo cannot go on)."""
 
 
-class DemoStopped(Exception):
+class DemoStopped(DraughtsboardError):
     """The demo was asked to stop (Ctrl-C, SIGTERM, a hall stopping)."""
 
 
@@ -316,9 +309,9 @@ class Demo:
 
     def _crown_if_asked(self) -> None:
         # Crowning stacks a second piece: presence sensors see no change, so no scan between.
-        for sq, led in self.leds.frame.items():
+        for sq, role in self.session.frame.items():
             piece = self.sim.pieces.get(sq)
-            if led.role is Role.CROWN and piece in _KING:
+            if role is Role.CROWN and piece in _KING:
                 self.sim.lift(sq)
                 self.sim.place(sq, _KING[piece])
 
@@ -327,8 +320,8 @@ class Demo:
         """Draw the board, its LEDs and ``caption`` (after any caption not yet shown)."""
         if self.untold is not None:
             caption, self.untold = f"{self.untold}; {caption}", None
-        frame = self.leds.frame
-        steady = {sq: Led(Pattern.ON, led.role) for sq, led in frame.items()}
+        frame = self.session.frame
+        steady = {sq: Led(Pattern.ON, role.colour.rgb) for sq, role in frame.items()}
         picture = render(self.layout, self.sim.pieces, steady, self.clock.monotonic(),
                          colour=self.display.tty)
         self.display.frame(picture, [caption, led_legend(frame, self.layout.name, self.tr),
@@ -377,12 +370,12 @@ class Demo:
         return text
 
     def _next_led_step(self) -> HandStep | None:
-        step = next_led_step(self.leds.frame, self.sim.occupied, self.held is not None, self.rng)
+        step = next_led_step(self.session.frame, self.sim.occupied, self.held is not None, self.rng)
         if step is None and self.session.state is State.COMPUTER_MOVE_PENDING:
             # Nothing readable yet (a "crown" blink outranks the move's squares for a moment):
             # look again once the LEDs have settled, as a player would.
             self._run_until(lambda: self.controller.quiet)
-            step = next_led_step(self.leds.frame, self.sim.occupied, self.held is not None,
+            step = next_led_step(self.session.frame, self.sim.occupied, self.held is not None,
                                  self.rng)
         return step
 
@@ -459,7 +452,7 @@ class Demo:
         game_id = self.session.game_id
         mark = len(self.events)  # what happens from here on is the next game's
         if self.session.outcome is None and self.session.state is not State.SETTING_UP:
-            self.sim.press(ButtonName.NEWGAME)
+            self.sim.press(NEWGAME)
             self._run_until(lambda: self.session.state is State.SETTING_UP)
         self.display.frame("", [self.tr.gettext("setting up the next game")])
         start = Board(self.session.variant)
@@ -503,21 +496,20 @@ class Demo:
         return PdnFiles(self.games_dir, render_game).path_for(game)
 
 
-def led_legend(frame: Mapping[int, Led], name: Callable[[int], str],
+def led_legend(frame: Mapping[int, Light], name: Callable[[int], str],
                tr: Translator = ENGLISH) -> str:
     """The lit LEDs as text in ``tr``'s language, by role in priority order.
 
-    >>> from firmware_host.feedback.leds import led
-    >>> led_legend({31: led(Role.FROM), 27: led(Role.TO)}, lambda sq: str(sq + 1))
+    >>> led_legend({31: Role.FROM, 27: Role.TO}, lambda sq: str(sq + 1))
     'LEDs: to 28 | from 32'
     """
-    by_role: dict[Role, list[str]] = {}
+    by_role: dict[Light, list[str]] = {}
     for sq in sorted(frame):
-        by_role.setdefault(frame[sq].role, []).append(name(sq))
+        by_role.setdefault(frame[sq], []).append(name(sq))
     if not by_role:
         return tr.gettext("LEDs: off")
-    parts = [tr.gettext(_LED_WORDS[role]).format(squares=" ".join(by_role[role]))
-             for role in PRIORITY if role in by_role]
+    parts = [tr.gettext(light.told).format(squares=" ".join(by_role[light]))
+             for light in by_rank(by_role)]
     return tr.gettext("LEDs: {lights}").format(lights=" | ".join(parts))
 
 
@@ -610,8 +602,7 @@ def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
             except DemoStopped:
                 result = demo.result()
     except (DemoError, BoardIOError) as exc:
-        print(f"draughtsboard demo: {exc}", file=sys.stderr)
-        return 1
+        return say(exc, "draughtsboard demo")
     if not result.pdn_path.is_file():
         print(f"draughtsboard demo: the PDN file {result.pdn_path} was not written",
               file=sys.stderr)

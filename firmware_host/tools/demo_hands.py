@@ -29,8 +29,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from board_io.types import Led, Role
 from engine import Board, Move, Square
+from firmware_host.feedback.roles import Role
 
 __all__ = ["Action", "HandStep", "human_steps", "next_led_step"]
 
@@ -95,7 +95,7 @@ def human_steps(board: Board, move: Move, rng: random.Random, *,
     return steps
 
 
-def next_led_step(frame: Mapping[Square, Led], occupied: Collection[Square],
+def next_led_step(frame: Mapping[Square, Role], occupied: Collection[Square],
                   holding: bool, rng: random.Random) -> HandStep | None:
     """The next action of a player carrying out a move shown on the LEDs, or None when the LEDs
     ask for nothing more.
@@ -105,14 +105,13 @@ def next_led_step(frame: Mapping[Square, Led], occupied: Collection[Square],
     takes off "remove" pieces in a random order, some before the moving piece has landed.
 
     Example:
-        >>> from board_io.types import Pattern
-        >>> frame = {21: Led(Pattern.ON, Role.FROM), 17: Led(Pattern.ON, Role.TO)}
+        >>> frame = {21: Role.FROM, 17: Role.TO}
         >>> next_led_step(frame, {21}, False, random.Random(0))
         HandStep(action='lift', square=21, pause_ms=600, why='from')
     """
     lit: dict[Role, list[Square]] = {}
-    for square, led in sorted(frame.items()):
-        lit.setdefault(led.role, []).append(square)
+    for square, role in sorted(frame.items()):
+        lit.setdefault(role, []).append(square)
     remove = [sq for sq in lit.get(Role.REMOVE, ()) if sq in occupied]
     free_to = [sq for sq in lit.get(Role.TO, ()) if sq not in occupied]
     if remove and (not holding or not free_to or rng.random() < 0.4):

@@ -8,10 +8,11 @@ it, when the terminal is too narrow): what a hint prints can be found and typed 
 
 A still picture cannot blink: every blinking light is drawn lit.
 
->>> from board_io.types import Led, Pattern, Reading, Role
+>>> from board_io.types import Reading
 >>> from engine.variant import find_variant
->>> text = draw(find_variant("russian"), {21: Reading.WHITE}, {21: Led(Pattern.ON, Role.FROM),
-...             17: Led(Pattern.SLOW, Role.TO)}, colour=False)
+>>> from firmware_host.feedback.roles import Role
+>>> text = draw(find_variant("russian"), {21: Reading.WHITE}, {21: Role.FROM, 17: Role.TO},
+...             colour=False)
 >>> print(text.splitlines()[5])
 4 |         T T            |
 >>> print(text.splitlines()[6])
@@ -26,45 +27,17 @@ import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from board_io.leds.base import ROLE_COLOURS
-from board_io.types import Led, Pattern, Reading, Role, Square
+from board_io.types import Reading, Square
 from engine.variant import Variant
-from firmware_host.i18n import ENGLISH, N_, Translator
+from firmware_host.feedback.roles import Light, lights
+from firmware_host.i18n import ENGLISH, Translator
 
-__all__ = ["LEGEND", "LETTERS", "draw", "number_key"]
+__all__ = ["draw", "number_key"]
 
 _FILES = "abcdefghijklmnopqrstuvwxyz"
 _PIECES: Mapping[Reading, str] = MappingProxyType({
     Reading.EMPTY: " ", Reading.OCCUPIED: "?", Reading.WHITE: "○", Reading.BLACK: "●",
     Reading.WHITE_KING: "◎", Reading.BLACK_KING: "◉",
-})
-#: The letter of each kind of light and what it asks for (docs/players.md, "What the lights
-#: mean").
-LETTERS: Mapping[Role, tuple[str, str]] = MappingProxyType({
-    Role.FROM: ("F", "from"),
-    Role.TO: ("T", "to"),
-    Role.PATH: ("P", "jumps through"),
-    Role.REMOVE: ("X", "take off"),
-    Role.LEGAL: ("L", "may go"),
-    Role.MUST: ("M", "must capture"),
-    Role.HINT: ("H", "hint"),
-    Role.MISSING: ("B", "put a piece back"),
-    Role.EXTRA: ("E", "take this piece away"),
-    Role.ADJUST: ("A", "adjust window"),
-    Role.CROWN: ("C", "crown this man"),
-    Role.RESULT: ("R", "result"),
-    Role.FAULT: ("S", "sensor fault"),
-    Role.CLOCK: ("U", "under a minute"),
-})
-#: Each kind's entry of the legend, a sentence of the catalogs whole: a translation names the
-#: kind in its language and keeps the letter (it is what is drawn on the board).
-LEGEND: Mapping[Role, str] = MappingProxyType({
-    Role.FROM: N_("F from"), Role.TO: N_("T to"), Role.PATH: N_("P jumps through"),
-    Role.REMOVE: N_("X take off"), Role.LEGAL: N_("L may go"), Role.MUST: N_("M must capture"),
-    Role.HINT: N_("H hint"), Role.MISSING: N_("B put a piece back"),
-    Role.EXTRA: N_("E take this piece away"), Role.ADJUST: N_("A adjust window"),
-    Role.CROWN: N_("C crown this man"), Role.RESULT: N_("R result"),
-    Role.FAULT: N_("S sensor fault"), Role.CLOCK: N_("U under a minute"),
 })
 _RESET = "\x1b[0m"
 _DARK = "\x1b[48;2;90;60;40m\x1b[97m"
@@ -73,12 +46,12 @@ _LIGHT = "\x1b[48;2;230;210;170m"
 _GAP = "    "
 
 
-def _cell(piece: str, led: Led | None, colour: bool, dark: bool) -> str:
-    if led is not None and led.pattern is not Pattern.OFF:
-        letter = LETTERS[led.role][0]
+def _cell(piece: str, light: Light | None, colour: bool, dark: bool) -> str:
+    if light is not None:
+        letter = light.letter
         if not colour:
             return f"{letter}{piece}{letter}"
-        r, g, b = ROLE_COLOURS[led.role]
+        r, g, b = light.colour.rgb
         return f"\x1b[48;2;{r};{g};{b}m\x1b[30m{letter}{piece}{letter}{_RESET}"
     if not colour:
         return f" {piece} "
@@ -98,7 +71,7 @@ def _frame_lines(variant: Variant, cell: dict[tuple[int, int], str], blank: str)
 
 
 def _board_lines(variant: Variant, pieces: Mapping[Square, Reading],
-                 leds: Mapping[Square, Led], colour: bool) -> list[str]:
+                 leds: Mapping[Square, Light], colour: bool) -> list[str]:
     cells = {}
     for row in range(variant.rows):
         for col in range(variant.cols):
@@ -121,7 +94,7 @@ def number_key(variant: Variant) -> list[str]:
     return _frame_lines(variant, cells, "   ")
 
 
-def draw(variant: Variant, pieces: Mapping[Square, Reading], leds: Mapping[Square, Led],
+def draw(variant: Variant, pieces: Mapping[Square, Reading], leds: Mapping[Square, Light],
          *, colour: bool, key: bool = True, columns: int = 80,
          tr: Translator = ENGLISH) -> str:
     """The board with its lights, the number key of a numeric variant (with ``key``: beside
@@ -137,11 +110,12 @@ def draw(variant: Variant, pieces: Mapping[Square, Reading], leds: Mapping[Squar
                      for i, line in enumerate(lines)]
         else:
             lines += ["", "  " + tr.gettext("square numbers:"), *numbers]
-    shown = sorted({led.role for led in leds.values() if led.pattern is not Pattern.OFF},
-                   key=list(LETTERS).index)
+    table = lights()  # the legend names the kinds on show in the table's order
+    shown = sorted(set(leds.values()),
+                   key=lambda light: table.index(light) if light in table else len(table))
     if shown:
         head = "  " + tr.gettext("lights:") + " "
-        lines += _wrap(head, [tr.gettext(LEGEND[role]) for role in shown], columns)
+        lines += _wrap(head, [tr.gettext(light.legend) for light in shown], columns)
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -5,8 +5,10 @@ computer the defender (:class:`~firmware_host.opponents.puzzle.PuzzleOpponent`: 
 line, or the refutation of a wrong move, lit on the board to be carried out as any computer
 move). :class:`PuzzleJudge` listens to the game's moves and says each of the player's right or
 wrong (:func:`engine.puzzles.verdict`): a wrong one with the refutation and the solution, the
-last right one "solved". Then the next puzzle: the player's own mistakes first (their mistake
-book, ``--player``), then the puzzles that ship for the variant, easiest first.
+last right one "solved". With a player (``--player``), each puzzle finished is rated (the
+``rate`` hook: :meth:`firmware_host.coach.progress.ProgressBook.attempt`) and the rating's
+change said. Then the next puzzle: the player's own mistakes first (their mistake book), then
+the puzzles that ship for the variant, easiest first.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from dataclasses import dataclass, replace
 from typing import TextIO
 
 from board_io.errors import BoardIOError
-from engine import Board, Move
 from engine.errors import DraughtsError
+from engine.pdn import line_text
 from engine.puzzles import Progress, Puzzle, verdict
+from firmware_host.coach.book import BookError
+from firmware_host.coach.progress import RatingChange
 from firmware_host.config.schema import BOARD_LANGUAGE, GAME_HUMAN_SIDE
 from firmware_host.game.fields import side_name
 from firmware_host.game.types import EventData
@@ -29,7 +33,7 @@ from firmware_host.opponents.puzzle import PuzzleOpponent
 from firmware_host.terms.settings import GAME_MODE, Mode
 from firmware_host.tools.terminal import PlayOptions, TerminalGame, read_line
 
-__all__ = ["PuzzleJudge", "Tally", "line_text", "play_puzzles"]
+__all__ = ["PuzzleJudge", "Tally", "line_text", "play_puzzles", "rating_words"]
 
 #: Said as a puzzle begins (its number, its difficulty, the side to play).
 INTRO = N_("Puzzle {number}, difficulty {difficulty} of 5: {side} to play and win.")
@@ -43,28 +47,12 @@ SOLVED = N_("solved: {line}")
 WRONG = N_("not that: after {move}, {refutation} and the win is gone. The solution: {line}")
 #: How to go on.
 NEXT = N_("type next for the next puzzle, quit to stop")
+#: Said after a rated puzzle: the player's rating before and after, the change, the puzzle's.
+RATED = N_("your puzzle rating: {before} → {after} ({change}); this puzzle's: {puzzle}")
+#: Said after a puzzle the player had tried before (only a first attempt is rated).
+NOT_RATED = N_("tried before, so not rated again: your puzzle rating stays {rating}")
 #: Said at the end.
 SUMMARY = N_("{solved} of {tried} puzzles solved")
-
-
-def line_text(board: Board, moves: Sequence[Move]) -> str:
-    """``moves`` from ``board`` as PDN writes them, numbered: ``5. 31-27 22x31 6. 36x16``.
-
-    >>> board = Board("international")
-    >>> line_text(board, [board.parse_move("32-28")])
-    '1. 32-28'
-    """
-    probe, words = board.copy(), []
-    first = probe.variant.first_mover
-    for move in moves:
-        full = (len(probe.move_stack) + (probe.root().turn is not first)) // 2 + 1
-        if probe.turn is first:
-            words.append(f"{full}.")
-        elif not words:
-            words.append(f"{full}...")
-        words.append(probe.move_notation(move))
-        probe.push(move)
-    return " ".join(words)
 
 
 @dataclass
@@ -120,10 +108,29 @@ class PuzzleJudge:
             self.say(words(RIGHT).format(move=line_text(before, [move])))
 
 
+def rating_words(tr: Translator, change: RatingChange) -> str:
+    """What is said of a finished puzzle's rating (``change``), in ``tr``'s language.
+
+    >>> from firmware_host.coach.rating import Rating
+    >>> from firmware_host.i18n import ENGLISH
+    >>> rating_words(ENGLISH, RatingChange(Rating(), Rating(1650.4, 290.0), Rating(1300.0), True))
+    "your puzzle rating: 1500? → 1650? (+150); this puzzle's: 1300?"
+    """
+    if not change.rated:
+        return tr.gettext(NOT_RATED).format(rating=change.after.shown())
+    return tr.gettext(RATED).format(before=change.before.shown(), after=change.after.shown(),
+                                    change=f"{change.change:+d}", puzzle=change.puzzle.shown())
+
+
 def play_puzzles(options: PlayOptions, puzzles: Sequence[tuple[Puzzle, bool]],
-                 stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+                 stdin: TextIO | None = None, out: TextIO | None = None,
+                 rate: Callable[[Puzzle, bool], RatingChange] | None = None) -> int:
     """Offer ``puzzles`` (each with whether it is the player's own mistake) one after the
-    other until they run out, ``quit`` or the end of input; return the exit status."""
+    other until they run out, ``quit`` or the end of input; return the exit status.
+
+    ``rate``: called with each puzzle finished (solved or failed) and whether it was solved;
+    what it returns is said. A rating that cannot be kept is one line on standard error, and
+    the puzzles go on."""
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     script = not stdin.isatty()
@@ -165,6 +172,12 @@ def play_puzzles(options: PlayOptions, puzzles: Sequence[tuple[Puzzle, bool]],
                 if game.dirty and not game.settling:
                     game.draw()
                 if was is Progress.GOING and judge.progress is not Progress.GOING:
+                    if rate is not None:
+                        try:
+                            game.say(rating_words(tr, rate(
+                                puzzle, judge.progress is Progress.SOLVED)))
+                        except BookError as exc:
+                            print(f"draughtsboard play: {exc}", file=sys.stderr)
                     game.say(tr.gettext(NEXT))
             if judge.progress is Progress.SOLVED:
                 tally.solved += 1

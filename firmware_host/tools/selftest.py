@@ -48,6 +48,7 @@ from board_io.schema import DEBOUNCE_MS, SCAN_HZ, STUCK_MS
 from board_io.selftest import SelfTestReport, SensorWatch, led_walk
 from board_io.sensors.base import SensorMatrix
 from firmware_host.config.loader import ConfigError
+from firmware_host.errors import DraughtsboardError, say
 from firmware_host.tools.calibrate import (
     BoardOptions,
     ScanLoop,
@@ -174,9 +175,8 @@ def selftest(options: SelftestOptions, *, out: TextIO | None = None,
         return 130
     except ConfigError:
         raise  # a wrong setting, not a failing device: the CLI reports it (exit 2)
-    except BoardIOError as exc:
-        _say(err, f"draughtsboard selftest: {exc}")
-        return 1
+    except (BoardIOError, DraughtsboardError) as exc:  # a device that does not answer 69, ...
+        return say(exc, "draughtsboard selftest", err)
     return 0 if report.ok else 1
 
 

@@ -35,13 +35,14 @@ from board_io.clock import MonotonicClock, VirtualClock
 from board_io.errors import BoardIOError
 from board_io.registry import BUTTON_BACKEND, LED_BACKEND, SENSOR_BACKEND
 from board_io.sim import LedRecorder
-from board_io.types import ButtonName, Reading, Role
+from board_io.types import Reading
 from engine import Color, Piece
 from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
 from firmware_host.config import Config
 from firmware_host.config.schema import BOARD_LANGUAGE, STORE_GAMES_DIR
+from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import WORDS, render, variant_name
 from firmware_host.game.fields import refusal_fields
 from firmware_host.game.timers import BACKGROUND
@@ -50,6 +51,7 @@ from firmware_host.i18n import N_, translator
 from firmware_host.opponents.opponent import Opponent
 from firmware_host.recognition.layout import layout_for
 from firmware_host.recognition.resolution import Illegal
+from firmware_host.terms.buttons import BUTTONS, CLOCK
 from firmware_host.terms.settings import ENGINE_LEVEL, GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tools.demo import engine_line
 from firmware_host.tools.diagram import draw as draw_board
@@ -96,7 +98,8 @@ STEP_S = 0.08
 #: The most a command is waited for: a hang guard, never reached by a working board.
 SETTLE_LIMIT_S = 30.0
 
-_BUTTONS = frozenset({"adjust", "hint", "takeback", "newgame", "resign", "draw", "done"})
+#: The buttons one word presses (``resign white``: White's resign button).
+_BUTTONS = frozenset(button.name for button in BUTTONS if button.side is None) - {CLOCK}
 #: What the state line says for each session state.
 _STATES: Mapping[State, str] = MappingProxyType({
     State.SYNCING: N_("put the pieces as the lights show"),
@@ -252,7 +255,7 @@ class TerminalGame:
     def draw(self) -> None:
         """Draw the board and its LEDs, and say whose turn it is."""
         self._leave_prompt()
-        picture = draw_board(self.variant, self._pieces_seen(), self.leds.frame,
+        picture = draw_board(self.variant, self._pieces_seen(), self.session.frame,
                              colour=self.options.colour,
                              columns=shutil.get_terminal_size().columns, tr=self.tr)
         self.out.write(f"{picture}\n  {self.status_line()}\n")
@@ -328,7 +331,7 @@ class TerminalGame:
             elif verb in _BUTTONS and (len(words) == 1 or (
                     verb in ("resign", "draw") and len(words) == 2
                     and words[1] in ("white", "black"))):
-                button = ButtonName.parse("_".join(words))  # resign white: White's button
+                button = "_".join(words)  # resign white: White's button
                 self._asking_hint = verb == "hint" or self._asking_hint
                 self._schedule(lambda: self.sim.press(button))
             elif verb in ("lift", "place") and len(words) == 2:
@@ -345,9 +348,9 @@ class TerminalGame:
 
     def _fix(self) -> None:
         """Lift what the lights say to take away, then place what they say to put back."""
-        frame = self.leds.frame
-        extra = sorted(sq for sq, led in frame.items() if led.role is Role.EXTRA)
-        missing = sorted(sq for sq, led in frame.items() if led.role is Role.MISSING)
+        frame = self.session.frame
+        extra = sorted(sq for sq, role in frame.items() if role is Role.EXTRA)
+        missing = sorted(sq for sq, role in frame.items() if role is Role.MISSING)
         if self.actions:
             raise TypedMoveError(self.tr.gettext("wait: the hand is still moving"))
         if not (extra or missing):

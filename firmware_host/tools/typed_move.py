@@ -24,6 +24,7 @@ from engine import Board, Piece
 from engine.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
 from engine.types import Color, Move, Square
 from engine.variant import Variant
+from firmware_host.errors import DraughtsboardError
 from firmware_host.i18n import ENGLISH, N_, Translator
 
 __all__ = ["TypedMoveError", "example", "explain_move", "parse_typed", "piece_words",
@@ -36,7 +37,7 @@ _ALGEBRAIC = re.compile(r"^([a-z])(\d{1,2})$")
 _FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
-class TypedMoveError(ValueError):
+class TypedMoveError(DraughtsboardError, ValueError):
     """A typed move or square that cannot be played; the message says why (one sentence).
 
     ``squares``: the squares of a well-formed move that no legal move follows (else empty).

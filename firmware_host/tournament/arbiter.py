@@ -64,6 +64,7 @@ from redis.asyncio import Redis
 from redis.typing import EncodableT, FieldT, KeyT, StreamIdT
 
 from firmware_host.digits import is_whole_number
+from firmware_host.errors import DraughtsboardError
 from firmware_host.i18n import N_
 from firmware_host.store.client import Command, text
 from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, board_order, round_key
@@ -113,7 +114,7 @@ NO_BOARD_STARTS = N_("round {round} can start on no board: {boards}")
 _MOVE = re.compile(r"[A-Za-z0-9]{1,3}(?:[-x:][A-Za-z0-9]{1,3}){1,20}")
 
 
-class ArbiterError(ValueError):
+class ArbiterError(DraughtsboardError, ValueError):
     """An action that cannot be carried out as asked; the message says why.
 
     ``message`` is a catalog's msgid (English, ``{placeholders}``), formatted with ``fields``:

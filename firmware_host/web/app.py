@@ -5,7 +5,8 @@ no game state: every request reads the boards' Redis (:mod:`firmware_host.web.re
 
 Routes: ``/`` the hall, ``/board/<id>`` a board, ``/games`` the archive (``/games.pdn`` its
 games), ``/game/<board>/<game>`` a replay (and ``.pdn``), ``/feed`` the live feed, ``/round/<r>``
-a round's results, ``/broadcast.pdn`` (``?round=``, ``?board=``; ``/broadcast/round/<r>.pdn``,
+a round's results, ``/puzzle`` (``/puzzle/<variant>``) the puzzle of the day,
+``/broadcast.pdn`` (``?round=``, ``?board=``; ``/broadcast/round/<r>.pdn``,
 ``/broadcast/board/<id>.pdn``), ``/pair``, ``POST /board/<id>/command``.
 """
 
@@ -38,6 +39,7 @@ from firmware_host.web.archive import PAGE, Archive
 from firmware_host.web.auth import TOO_MANY_ATTEMPTS, Keys, PairingGuard, RateLimiter
 from firmware_host.web.bounded import bounded
 from firmware_host.web.connections import GuardedSite
+from firmware_host.web.daily import DailyPuzzles
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.errors import error_pages
 from firmware_host.web.fanout import FanOut
@@ -623,6 +625,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.get("/broadcast/round/{round}.pdn", site.broadcast),
         web.get("/broadcast/board/{board}.pdn", site.broadcast),
         *RoundPages(client, site.views).routes(),  # a round's results: web/rounds.py
+        *DailyPuzzles(site.views, settings.clock).routes(),  # web/daily.py
         web.get("/pair", site.pair_form),
         web.post("/pair", site.pair),
         web.get("/devices", site.devices),

@@ -25,13 +25,15 @@ from redis.asyncio import Redis
 from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import RedisError
 
+from firmware_host.errors import DraughtsboardError
+
 __all__ = ["REPLY_BYTES", "ReplyTooLarge", "bounded"]
 
 #: The largest reply the web app reads (bytes as Redis sends them).
 REPLY_BYTES = 2 * 1024 * 1024
 
 
-class ReplyTooLarge(RedisError):
+class ReplyTooLarge(RedisError, DraughtsboardError):
     """A reply larger than the web app reads: refused, its connection closed."""
 
 

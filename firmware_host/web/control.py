@@ -38,13 +38,18 @@ from engine.variant import find_variant
 from firmware_host.i18n import N_
 from firmware_host.recognition.layout import check_variant
 from firmware_host.store.keys import BoardKeys
+from firmware_host.terms import buttons as board_buttons
 from firmware_host.terms.commands import MAX_HEADER_LENGTH, SIDES, STREAM_LENGTH
 from firmware_host.terms.settings import phone_settings, setting
 
 __all__ = ["BUTTONS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for", "choices",
            "command_fields", "send", "setting_forms"]
 
-#: The board page's buttons, each with its label.
+#: Commands without a value: the board's own buttons (terms/buttons.py), a side's by its
+#: ``side`` field, but the clock's (its player presses it, at the board).
+SIMPLE = tuple(button.name for button in board_buttons.BUTTONS
+               if button.side is None and button.name != board_buttons.CLOCK)
+#: The board page's buttons, each with its label (one for each of :data:`SIMPLE`).
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
            ("resign", N_("Resign")))
@@ -58,8 +63,6 @@ SIDED = {"draw": (("draw:white", N_("White offers or accepts a draw")),
 #: The board page's name forms (a PDN tag each: :data:`TAGS`), each with its label.
 TAG_FORMS = (("white", N_("White")), ("black", N_("Black")), ("event", N_("Event")),
              ("round", N_("Round")))
-#: Commands without a value (the board's buttons and requests).
-SIMPLE = ("newgame", "hint", "takeback", "resign", "draw", "adjust", "done")
 #: The form's name of each PDN tag set from the web app.
 TAGS = {"white": "White", "black": "Black", "event": "Event", "round": "Round", "site": "Site"}
 

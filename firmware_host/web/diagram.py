@@ -3,8 +3,9 @@
 White is at the bottom (``flip``: Black). The variant's own notation is written on the board:
 square numbers in the playing squares of a numeric variant (international, English, ...), files
 and ranks along the edge of a letter variant (Russian, Brazilian, Turkish, ...). The last move's
-squares are outlined; the LED frame's roles are drawn as coloured rings (the colours of the
-board's LED language, docs/players.md), so a teacher's screen shows what the board lights.
+squares are outlined; the LED frame's roles are drawn as coloured rings (the screen colours of
+the board's LED language, :mod:`firmware_host.feedback.roles`), so a teacher's screen shows
+what the board lights.
 
 The page's script moves the pieces itself when a move arrives on the live feed: every playing
 square is a ``rect`` with ``data-sq`` (its name), every piece a ``circle`` with
@@ -31,17 +32,11 @@ from html import escape
 from engine import Board
 from engine.types import WHITE
 from engine.variant import Variant
+from firmware_host.feedback.roles import ring_colours
 from firmware_host.store.records import MoveRecord
 
-__all__ = ["PIECE_COLOURS", "ROLE_COLOURS", "board_svg"]
+__all__ = ["PIECE_COLOURS", "board_svg"]
 
-#: LED role -> ring colour (as the RGB board shows them).
-ROLE_COLOURS: Mapping[str, str] = {
-    "from": "#2e9e44", "to": "#2e9e44", "path": "#8e44ad", "remove": "#d0342c",
-    "legal": "#f4f4f4", "must": "#f39c12", "hint": "#f1c40f", "missing": "#2e9e44",
-    "extra": "#d0342c", "adjust": "#3a7bd5", "crown": "#d4af37", "result": "#f4f4f4",
-    "fault": "#c2188f", "clock": "#3a7bd5",
-}
 #: (fill, edge) of a white and a black piece (the page's script draws them the same).
 PIECE_COLOURS: Mapping[str, tuple[str, str]] = {"white": ("#fafafa", "#555"),
                                                 "black": ("#1c1c1c", "#999")}
@@ -50,13 +45,16 @@ LIGHT, DARK, LAST, LABEL = "#f0d9b5", "#8b5a2b", "#3a7bd5", "#f3e3c7"
 
 def board_svg(board: Board, last: MoveRecord | None = None,
               leds: Mapping[str, tuple[str, str]] | None = None, size: int = 400,
-              label: str = "", flip: bool | None = None) -> str:
+              label: str = "", flip: bool | None = None,
+              rings: Mapping[str, str] | None = None) -> str:
     """The SVG of ``board`` with the last move outlined and the LED roles ringed.
 
     ``flip``: None draws both sides' labels for the page to choose (its stylesheet shows
     ``lab-n`` unless the page is flipped); True or False draws a standalone image from Black's or
-    White's side.
+    White's side. ``rings``: the ring colour of each kind of light (default: the table of
+    lights', :func:`~firmware_host.feedback.roles.ring_colours`).
     """
+    rings = ring_colours() if rings is None else rings
     variant = board.variant
     rows, cols = variant.rows, variant.cols
     cell = size / max(rows, cols)
@@ -101,7 +99,7 @@ def board_svg(board: Board, last: MoveRecord | None = None,
                              f'stroke="#d4af37" stroke-width="{cell / 12:g}"/>')
         led = leds.get(name)
         if led is not None and led[0] != "off":
-            ring = ROLE_COLOURS.get(led[1], "#ffffff")
+            ring = rings.get(led[1], "#ffffff")
             parts.append(f'<circle class="led {escape(led[1])} {escape(led[0])}" '
                          f'cx="{cx:g}" cy="{cy:g}" r="{cell * 0.45:g}" fill="none" '
                          f'stroke="{ring}" stroke-width="{cell / 10:g}"/>')

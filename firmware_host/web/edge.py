@@ -33,6 +33,7 @@ from engine import Board
 from engine.errors import DraughtsError
 from engine.outcome import RESULTS
 from engine.variant import find_variant
+from firmware_host.errors import DraughtsboardError
 from firmware_host.store.keys import board_id_problem
 
 __all__ = ["MAX_EVENT_BYTES", "BadRecord", "Rejects", "board_id", "check_op", "fen_text",
@@ -105,7 +106,7 @@ def square(value: object) -> str:
     return name
 
 
-class BadRecord(ValueError):
+class BadRecord(DraughtsboardError, ValueError):
     """A value read from Redis fails the edge's checks."""
 
 

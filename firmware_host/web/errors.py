@@ -60,6 +60,8 @@ DETAILS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"no such device", N_("There is no such paired device.")),
         (r"no round (?P<number>\d+): import its pairing list first",
          N_("There is no round {number}: import its pairing list first.")),
+        (r"no puzzles for (?P<variant>.{1,40})",
+         N_("There is no puzzle of the day for {variant}.")),
         (r"(?P<field>\w+): a date like 2026-12-01",
          N_("{field}: give a date like 2026-12-01.")),
         (r"the boards' Redis refused the request \(a key of the wrong type\?\): .*",

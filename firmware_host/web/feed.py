@@ -45,6 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from firmware_host.digits import whole_number
+from firmware_host.errors import DraughtsboardError
 from firmware_host.feedback.texts import STATE_NAMES, said_everywhere
 from firmware_host.web import edge
 from firmware_host.web.clocks import MAX_LEFT_S, ClockReading, from_event
@@ -70,7 +71,7 @@ MAX_CURSOR_BOARDS = 1000
 _BOARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 
 
-class BadCursor(ValueError):
+class BadCursor(DraughtsboardError, ValueError):
     """A feed's cursor that is not boards and stream ids (the feed answers 400)."""
 
 

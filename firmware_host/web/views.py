@@ -20,6 +20,7 @@ from markupsafe import escape
 
 from engine import Board, DraughtsError, Move
 from firmware_host.coach.results import StoredAnalysis
+from firmware_host.feedback.roles import rings_json
 from firmware_host.feedback.texts import STATE_NAMES, WORDS, said, said_everywhere
 from firmware_host.i18n import (
     ENGLISH,
@@ -39,7 +40,7 @@ from firmware_host.web.archive import Summary
 from firmware_host.web.clocks import ClockNow, clock_text
 from firmware_host.web.diagram import board_svg
 from firmware_host.web.evalgraph import MARK_CLASSES, graph_svg
-from firmware_host.web.lights import LIGHT_WORDS, lit, words_json
+from firmware_host.web.lights import light_words, lit, words_json
 from firmware_host.web.liveness import LAST_SEEN, NEVER_SEEN, Liveness
 from firmware_host.web.reader import BoardView
 
@@ -284,7 +285,7 @@ NO_GAME = N_("no game yet")
 #: The words the page script writes itself (app.js), besides those of the live card and panel.
 SCRIPT_WORDS = (N_("white"), N_("black"), N_("online"), N_("offline"), LAST_SEEN, NEVER_SEEN,
                 N_("not sent: no connection"), NO_GAME, *STATE_NAMES.values(),
-                *RESULT_WORDS.values(), *LIGHT_WORDS.values(), *TERMINATIONS.values(),
+                *RESULT_WORDS.values(), *TERMINATIONS.values(),
                 *WORDS["mode"].values(), *VARIANT_WORDS.values())
 #: The templates whose words a live feed's whole card or panel (in English) holds.
 LIVE_TEMPLATES = ("card.html", "panel.html", "clocks.html")
@@ -334,10 +335,11 @@ class Views:
         self.env.globals.update(player=player, result_words=result_words, ending=ending,
                                 variant_words=variant_words, choice_words=choice_words,
                                 clock_text=clock_text, is_round=is_round, outcome_of=outcome_of,
-                                full_moves=full_moves, **_words(ENGLISH))
+                                full_moves=full_moves, rings=rings_json(), **_words(ENGLISH))
         #: The Unix time: a clock is drawn as it shows now.
         self.clock = clock
-        self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS)
+        self.live_words = (*template_words(self.env, LIVE_TEMPLATES), *SCRIPT_WORDS,
+                           *light_words().values())
 
     def page(self, name: str, tr: Translator = ENGLISH, **context: object) -> str:
         """A whole page, in the viewer's language ``tr`` (its words: ``_("...")``; the

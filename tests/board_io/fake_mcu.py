@@ -33,6 +33,7 @@ class FakeMcu:
         self.scan_first = scan_first  # a SCAN (and a BUTTON) already under way when PINGed
         self.ignore_pings = 0  # the next this many PINGs are missed (a loose wire)
         self.received: list[msg.Message] = []
+        self.kinds: list[int] = []  # the message type of each, as it came on the wire
         self.raw = bytearray()  # every byte the host sent, as it came
         self.decoder = FrameDecoder()
         self._changed = threading.Condition()
@@ -124,6 +125,7 @@ class FakeMcu:
                 message = msg.decode(frame)
                 with self._changed:
                     self.received.append(message)
+                    self.kinds.append(frame.type)
                     self._changed.notify_all()
                 if isinstance(message, msg.Ping) and self.ignore_pings > 0:
                     self.ignore_pings -= 1

@@ -10,7 +10,7 @@ from board_io.debounce import Debouncer
 from board_io.errors import BoardIOError
 from board_io.geometry import CellMap, Layout, all_squares, dark_squares
 from board_io.sim import SimulatedBoard
-from board_io.types import Cell, Led, Pattern, Reading, Role
+from board_io.types import YELLOW, Cell, Led, Pattern, Reading
 
 E, X = Reading.EMPTY, Reading.OCCUPIED
 
@@ -81,13 +81,13 @@ def test_prompts_warnings_and_leds() -> None:
     assert cal.led_frame() == {}
     step = cal.feed(frame_with(8, 8))
     assert (step.state, step.text) == (CalibrationState.PLACE, "place a piece on 1")
-    assert cal.led_frame() == {0: Led(Pattern.ON, Role.HINT)}
+    assert cal.led_frame() == {0: Led(Pattern.ON, YELLOW)}
     step = cal.feed(frame_with(8, 8, (7, 1), (0, 0)))
     assert step.state is CalibrationState.PLACE
     assert step.warning is not None and "several cells read occupied (r0c0, r7c1)" in step.warning
     step = cal.feed(frame_with(8, 8, (7, 1)))
     assert (step.state, step.text) == (CalibrationState.LIFT, "lift the piece from 1")
-    assert cal.led_frame() == {0: Led(Pattern.SLOW, Role.HINT)}
+    assert cal.led_frame() == {0: Led(Pattern.SLOW, YELLOW)}
     assert cal.feed(frame_with(8, 8, (7, 1))).state is CalibrationState.LIFT  # still there
     step = cal.feed(frame_with(8, 8))
     assert step.text == "place a piece on 2"

@@ -24,7 +24,7 @@ from board_io.registry import BackendContext, create_buttons, create_leds, creat
 
 @pytest.fixture
 def context() -> Iterator[BackendContext]:
-    with BackendContext(dark_squares(8), VirtualClock()) as context:
+    with BackendContext(dark_squares(8), VirtualClock(), buttons=("hint",)) as context:
         yield context
 
 

@@ -6,7 +6,7 @@ from board_io.clock import VirtualClock
 from board_io.geometry import CellMap, dark_squares
 from board_io.selftest import SensorWatch, led_walk
 from board_io.sim import SimFaults, SimulatedBoard
-from board_io.types import Led, Pattern, Reading, Role
+from board_io.types import YELLOW, Led, Pattern, Reading
 
 LAYOUT = dark_squares(8)
 
@@ -14,7 +14,7 @@ LAYOUT = dark_squares(8)
 def test_led_walk_lights_each_square_once() -> None:
     frames = list(led_walk(LAYOUT))
     assert [sq for sq, _ in frames] == list(range(32))
-    assert all(dict(frame) == {sq: Led(Pattern.ON, Role.HINT)} for sq, frame in frames)
+    assert all(dict(frame) == {sq: Led(Pattern.ON, YELLOW)} for sq, frame in frames)
 
 
 def exercise(board: SimulatedBoard, watch: SensorWatch, squares: list[int]) -> list[str]:

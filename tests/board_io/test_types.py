@@ -12,17 +12,11 @@ from board_io.errors import (
     MissingExtraError,
     ScriptError,
 )
-from board_io.types import ButtonName, Reading
+from board_io.types import Reading
 
 
 def test_reading_occupied() -> None:
     assert [r.occupied for r in Reading] == [False, True, True, True, True, True]
-
-
-def test_button_names_parse() -> None:
-    assert ButtonName.parse(" NewGame ") is ButtonName.NEWGAME
-    with pytest.raises(ValueError, match="buttons are: adjust, hint, takeback"):
-        ButtonName.parse("undo")
 
 
 def test_error_tree_and_messages() -> None:

@@ -25,8 +25,8 @@ from board_io.registry import BackendContext, create_scanner, create_sensors
 from board_io.scanner import Scanner
 from engine import Board
 from firmware_host.recognition.layout import layout_for
-from tests.board_io.test_gpio_matrix import SwitchMatrix
-from tests.board_io.test_shift_register import ClockPin, Hc165Chain, LoadPin
+from tests.board_io.sensors.test_gpio_matrix import SwitchMatrix
+from tests.board_io.sensors.test_shift_register import ClockPin, Hc165Chain, LoadPin
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hardware.md"
 FILES = "abcdefghijkl"

@@ -373,7 +373,7 @@ def test_written_game_layout() -> None:
 
 def test_no_second_mover_number_after_a_comment() -> None:
     # PGN resumes with "1..." after a comment; pydraughts 0.6.7 then misreads every game past
-    # move 10 (tests/firmware_host/test_clock_pdn_readers.py), and PDN numbers are optional.
+    # move 10 (tests/firmware_host/store/test_pdnrender_readers.py), and PDN numbers are optional.
     pdn = write_game(None, ["32-28", "18-23", "33-29"], variant="international",
                      comments={1: ["hm"]})
     assert pdn.splitlines()[-1] == "1. 32-28 {hm} 18-23 2. 33-29 *"

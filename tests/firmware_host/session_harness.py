@@ -19,15 +19,16 @@ from board_io.clock import VirtualClock
 from board_io.events import ButtonPressed, OccupancyChanged
 from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
-from board_io.types import ButtonName, Role
 from engine import Board
 from engine.search import Limit, SearchResult
+from firmware_host.feedback.roles import Role
 from firmware_host.game.controller import Controller
 from firmware_host.game.session import Session
 from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.opponents.worker import SyncEngineWorker
 from firmware_host.recognition.layout import layout_for
 from firmware_host.store import GameRecord, open_store
+from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.jobs import EngineResult
 from firmware_host.terms.settings import Mode
 
@@ -256,7 +257,7 @@ class Rig:
 
     def press(self, button: str) -> None:
         self.wait(self.step * 1000)
-        self.session.handle(ButtonPressed(ButtonName.parse(button), self.now))
+        self.session.handle(ButtonPressed(button, self.now))
         self._drain()
 
     def command(self, name: str, side: str | None = None) -> None:
@@ -280,7 +281,7 @@ class Rig:
     def leds(self, role: Role) -> set[str]:
         """Names of the squares lit with ``role`` now."""
         frame = self.session.frame
-        return {self.variant.square_name(sq) for sq, led in frame.items() if led.role is role}
+        return {self.variant.square_name(sq) for sq, led in frame.items() if led is role}
 
     def leds_of(self, role: str) -> set[str]:
         """Names of the squares lit with the role called ``role`` now."""
@@ -288,7 +289,7 @@ class Rig:
 
     def lit(self) -> dict[str, str]:
         frame = self.session.frame
-        return {self.variant.square_name(sq): led.role.value for sq, led in frame.items()}
+        return {self.variant.square_name(sq): led.value for sq, led in frame.items()}
 
     def moves(self) -> list[str]:
         """The moves recorded in the store for the current game."""
@@ -323,7 +324,7 @@ class SimRig:
         self.layout = layout_for(variant)
         start = Board(variant, fen=fen)
         self.board = SimulatedBoard(self.layout, occupied=start.occupied_squares(),
-                                    clock=self.clock)
+                                    clock=self.clock, buttons=button_names(simulated=True))
         self.scanner = Scanner(self.board.sensor_matrix, self.board.cell_map,
                                debounce_ms=debounce_ms, buttons=self.board.buttons)
         self.config = replace(SessionConfig(mode=mode), **settings)
@@ -359,4 +360,4 @@ class SimRig:
             elif event.action == "place":
                 self.board.place(event.square)
             else:
-                self.board.press(ButtonName.ADJUST)
+                self.board.press("adjust")

@@ -9,8 +9,10 @@ from typing import Any
 
 import redis
 
+from firmware_host.store.keys import BOARDS as HALL_BOARDS
+from firmware_host.store.keys import BoardKeys
 from firmware_host.web.reader import SPOKEN
-from tests.security.records import ROOT, move_data, op, start_data
+from tests.security.records import move_data, op, start_data
 
 BOARDS = ["fz1", "fz2", "fz3", "fz-4", "F_5"]
 GAMES = ["g1", "g2", "20261129-183005-3fa2"]
@@ -74,11 +76,11 @@ def record(rng: random.Random, client: redis.Redis, boards: list[str] = BOARDS,
     game = rng.choice(games)
     pick = rng.randrange(100)
     if pick < 6:
-        client.sadd(f"{ROOT}:boards", board if rng.random() < 0.8 else dumps(rng, junk(rng)))
+        client.sadd(HALL_BOARDS, board if rng.random() < 0.8 else dumps(rng, junk(rng)))
     elif pick < 12:
         member = game if rng.random() < 0.8 else dumps(rng, junk(rng))
         score = rng.choice([1.7e9, 1e300, -1e300, float("inf"), float("-inf"), 0, -5, 1.8e9])
-        client.zadd(f"{ROOT}:{board}:games", {member: score})
+        client.zadd(BoardKeys(board).games, {member: score})
     elif pick < 45:
         fields: dict[Any, Any]
         shape = rng.randrange(10)
@@ -98,11 +100,11 @@ def record(rng: random.Random, client: redis.Redis, boards: list[str] = BOARDS,
             fields = {rng.choice(["op", "seq", "data", "x", "\xff"]): dumps(rng, junk(rng))
                       for _ in range(rng.randrange(1, 4))}
             fields.setdefault("seq", rng.choice(["abc", "-1", "9" * 30, "", "2"]))
-        client.xadd(f"{ROOT}:{board}:game:{game}", fields)
+        client.xadd(BoardKeys(board).game(game), fields)
     elif pick < 50:
         session = {"game_id": rng.choice([*games, junk(rng)])} if rng.random() < 0.7 \
             else junk(rng)
-        client.set(f"{ROOT}:{board}:session", dumps(rng, session))
+        client.set(BoardKeys(board).session, dumps(rng, session))
     elif pick < 97:
         message: Any = {"event": rng.choice(KINDS)}
         for _ in range(rng.randrange(5)):
@@ -113,10 +115,10 @@ def record(rng: random.Random, client: redis.Redis, boards: list[str] = BOARDS,
             message = junk(rng)
         entry = {"event": dumps(rng, message)} if rng.random() < 0.95 else \
             {dumps(rng, "x"): dumps(rng, message)}
-        client.xadd(f"{ROOT}:{board}:events", entry)
+        client.xadd(BoardKeys(board).events, entry)
     else:  # a key of the wrong type
-        key = rng.choice([f"{ROOT}:{board}:events", f"{ROOT}:{board}:games",
-                          f"{ROOT}:{board}:game:{game}", f"{ROOT}:{board}:session"])
+        key = rng.choice([BoardKeys(board).events, BoardKeys(board).games,
+                          BoardKeys(board).game(game), BoardKeys(board).session])
         client.delete(key)
         rng.choice([lambda: client.hset(key, "a", "b"), lambda: client.sadd(key, "x"),
                     lambda: client.rpush(key, "y"), lambda: client.set(key, "z")])()

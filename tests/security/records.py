@@ -9,8 +9,8 @@ from typing import Any
 import redis
 
 from engine import Board
+from firmware_host.store.keys import BOARDS, BoardKeys
 
-ROOT = "draughtsboard"
 CREATED = 1_795_977_005.0
 
 
@@ -44,25 +44,25 @@ def add_game(client: redis.Redis, board_id: str, game_id: str = "g1",
              entries: list[dict[Any, Any]] | None = None) -> None:
     """Register ``game_id`` on ``board_id`` and write its log (a start and one move unless
     ``entries`` are given)."""
-    client.sadd(f"{ROOT}:boards", board_id)
-    client.zadd(f"{ROOT}:{board_id}:games", {game_id: CREATED})
+    client.sadd(BOARDS, board_id)
+    client.zadd(BoardKeys(board_id).games, {game_id: CREATED})
     if entries is None:
         entries = [op("start", 1, start_data(board_id, game_id)), op("move", 2, move_data())]
     for fields in entries:
-        client.xadd(f"{ROOT}:{board_id}:game:{game_id}", fields)
+        client.xadd(BoardKeys(board_id).game(game_id), fields)
 
 
 def add_event(client: redis.Redis, board_id: str, message: object) -> str:
     """Add one event (``message`` as JSON, or raw bytes/str) to the board's live stream."""
     raw = message if isinstance(message, bytes | str) else json.dumps(message)
-    entry = client.xadd(f"{ROOT}:{board_id}:events", {"event": raw})
+    entry = client.xadd(BoardKeys(board_id).events, {"event": raw})
     return entry.decode() if isinstance(entry, bytes) else str(entry)
 
 
 def seed_board(client: redis.Redis, board_id: str) -> None:
     """A healthy board: one game of one move, a session and a few events."""
     add_game(client, board_id)
-    client.set(f"{ROOT}:{board_id}:session", json.dumps({"game_id": "g1"}))
+    client.set(BoardKeys(board_id).session, json.dumps({"game_id": "g1"}))
     add_event(client, board_id, {"event": "new_game", "game_id": "g1", "variant": "russian",
                                  "mode": "record"})
     add_event(client, board_id, {"event": "state", "state": "human_to_move"})

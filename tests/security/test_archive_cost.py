@@ -11,11 +11,13 @@ import re
 import pytest
 import redis
 
+from firmware_host.store.keys import BOARDS as HALL_BOARDS
+from firmware_host.store.keys import BoardKeys
 from firmware_host.web.app import ARCHIVE_PER_MINUTE
 from firmware_host.web.archive import NEW_PER_REQUEST, PAGE
 from tests.conftest import sample_size
 from tests.firmware_host.web.harness import WebServer
-from tests.security.records import ROOT, move_data, op, start_data
+from tests.security.records import move_data, op, start_data
 
 pytestmark = pytest.mark.redis
 
@@ -27,14 +29,14 @@ def _archive(client: redis.Redis) -> None:
     pipe = client.pipeline(transaction=False)
     for n in range(GAMES):
         board, game = BOARDS[n % len(BOARDS)], f"g{n:05d}"
-        pipe.sadd(f"{ROOT}:boards", board)
-        pipe.zadd(f"{ROOT}:{board}:games", {game: 1.7e9 + n})
+        pipe.sadd(HALL_BOARDS, board)
+        pipe.zadd(BoardKeys(board).games, {game: 1.7e9 + n})
         players = {"White": f"Ann {n}", "Black": "Bob", "Event": f"Club {n % 7}"}
         for fields in (op("start", 1, start_data(board, game, headers=players,
                                                  created=1.7e9 + n)),
                        op("move", 2, move_data()),
                        op("finish", 3, {"result": "1-0", "termination": "resign"})):
-            pipe.xadd(f"{ROOT}:{board}:game:{game}", fields)
+            pipe.xadd(BoardKeys(board).game(game), fields)
     pipe.execute()
 
 

@@ -10,8 +10,9 @@ import json
 import pytest
 import redis
 
+from firmware_host.store.keys import BOARDS, BoardKeys
 from tests.firmware_host.web.harness import SseClient, WebServer
-from tests.security.records import ROOT, add_event
+from tests.security.records import add_event
 
 pytestmark = pytest.mark.redis
 
@@ -22,13 +23,13 @@ BAD = ("a:b", FORGED, "../etc", "a b", "-lead")
 def test_bad_board_ids_reach_neither_the_hall_nor_its_feed(client: redis.Redis, good_board: str,
                                                            web: WebServer) -> None:
     for bad in BAD:
-        client.sadd(f"{ROOT}:boards", bad)
-        client.xadd(f"{ROOT}:{bad}:events", {"event": json.dumps({"event": "state",
+        client.sadd(BOARDS, bad)
+        client.xadd(BoardKeys(bad).events, {"event": json.dumps({"event": "state",
                                                                    "state": "thinking"})})
     status, _, hall = web.get("/")
     assert status == 200 and "good1" in hall
     assert "evil.example" not in hall and "a:b" not in hall
-    newest = client.xrevrange(f"{ROOT}:{good_board}:events", count=1)[0][0].decode()
+    newest = client.xrevrange(BoardKeys(good_board).events, count=1)[0][0].decode()
     add_event(client, good_board, {"event": "state", "state": "engine_thinking"})
     feed = SseClient(web.base, f"/feed?cursor={good_board}={newest}")  # the hall page's cursor
     seen: list[tuple[str, dict[str, object]]] = []

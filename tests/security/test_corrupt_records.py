@@ -11,9 +11,9 @@ from collections.abc import Callable
 import pytest
 import redis
 
+from firmware_host.store.keys import BOARDS, BoardKeys
 from tests.firmware_host.web.harness import SseClient, WebServer
 from tests.security.records import (
-    ROOT,
     add_event,
     add_game,
     move_data,
@@ -50,12 +50,12 @@ def _event(message: object) -> Spoil:
 
 def _non_utf8_member(client: redis.Redis) -> None:
     seed_board(client, "bad1")
-    client.sadd(f"{ROOT}:boards", b"\xff\xfe")
+    client.sadd(BOARDS, b"\xff\xfe")
 
 
 def _non_utf8_game_id(client: redis.Redis) -> None:
     seed_board(client, "bad1")
-    client.zadd(f"{ROOT}:bad1:games", {b"g\xff": 2e9})
+    client.zadd(BoardKeys("bad1").games, {b"g\xff": 2e9})
 
 
 CASES: dict[str, Spoil] = {
@@ -87,9 +87,9 @@ CASES: dict[str, Spoil] = {
     "ply a word": _event({"event": "move", "ply": "abc", "pdn": "c3-d4"}),
     "event NaN": _event('{"event": "state", "state": NaN}'),
     "session not JSON object": lambda c: (seed_board(c, "bad1"),
-                                          c.set(f"{ROOT}:bad1:session", "[1, 2]")),
+                                          c.set(BoardKeys("bad1").session, "[1, 2]")),
     "session game id not an id": lambda c: (seed_board(c, "bad1"),
-                                            c.set(f"{ROOT}:bad1:session",
+                                            c.set(BoardKeys("bad1").session,
                                                   json.dumps({"game_id": "../x\n"}))),
 }
 
@@ -123,20 +123,20 @@ def test_a_bad_record_is_logged_once_with_key_and_entry(client: redis.Redis, goo
                                                          caplog: pytest.LogCaptureFixture
                                                          ) -> None:
     add_game(client, "bad1", entries=[op("start", 1, start_data("bad1", variant="chess"))])
-    entry = client.xrange(f"{ROOT}:bad1:game:g1")[0][0].decode()
+    entry = client.xrange(BoardKeys("bad1").game("g1"))[0][0].decode()
     caplog.set_level(logging.WARNING)
     for _ in range(3):
         assert web.get("/games")[0] == 200
         assert web.get("/board/bad1")[0] < 500
     lines = [r.getMessage() for r in caplog.records if entry in r.getMessage()]
     assert len(lines) == 1, lines
-    assert f"{ROOT}:bad1:game:g1" in lines[0]
+    assert BoardKeys("bad1").game("g1") in lines[0]
 
 
 def test_a_board_feed_survives_a_bad_event_and_reconnects(client: redis.Redis, web: WebServer
                                                           ) -> None:
     seed_board(client, "bad1")
-    before = client.xrevrange(f"{ROOT}:bad1:events", count=1)[0][0].decode()
+    before = client.xrevrange(BoardKeys("bad1").events, count=1)[0][0].decode()
     add_event(client, "bad1", {"event": "hint", "pdn": "c3-d4", "reasons": [{"kind": "captures"}]})
     for _ in range(2):  # the browser's reconnect, with the cursor from before the bad event
         feed = SseClient(web.base, "/feed?board=bad1", last_event_id=f"bad1={before}")

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import redis
 
+from firmware_host.store.keys import BOARDS
 from tests.firmware_host.web.harness import SseClient, WebServer, heartbeat
 from tests.security.records import add_event, seed_board
 
@@ -141,7 +142,7 @@ def test_the_hall_reads_no_more_boards_than_a_hall_has(web: WebServer,
     from firmware_host.web.reader import MAX_BOARDS
 
     seed_board(client, "zp1")
-    client.sadd("draughtsboard:boards", *(f"many{n}" for n in range(1500)))
+    client.sadd(BOARDS, *(f"many{n}" for n in range(1500)))
     status, _, page = web.get("/")
     assert status == 200 and page.count('id="board-') == MAX_BOARDS
     feed = SseClient(web.base, "/feed")

@@ -18,6 +18,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from firmware_host.cli import main as cli
+from firmware_host.errors import ExitCode
 from firmware_host.store import RedisStore
 from firmware_host.terms.commands import Command
 from firmware_host.tournament.export import RoundGame, results_csv
@@ -94,7 +95,8 @@ def test_round_import_refuses_a_round_that_is_not_a_number(
         round_text: str) -> None:
     path = tmp_path / "round.trf"
     path.write_text(_trf("1"))
-    assert cli(["round", "import", str(path), "--round", round_text, "--store", redis_url]) == 1
+    assert cli(["round", "import", str(path), "--round", round_text, "--store", redis_url]) == \
+        ExitCode.BAD_INPUT
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "say which round" in err[0]
 
@@ -105,7 +107,7 @@ def test_a_csv_field_over_the_limit_is_a_line_numbered_refusal(
     path = tmp_path / "round.csv"
     path.write_text("board,white,black,round,event\nb1,Ann,Bob,1,\n"
                     f"b2,{'x' * 140_000},Cid,1,\n")
-    assert cli(["round", "import", str(path), "--store", redis_url]) == 1
+    assert cli(["round", "import", str(path), "--store", redis_url]) == ExitCode.BAD_INPUT
     err = capsys.readouterr().err
     assert "line 3: not read as CSV" in err and "Traceback" not in err
     assert redis.Redis.from_url(redis_url).keys("*") == []  # nothing imported

@@ -16,6 +16,7 @@ import urllib.parse
 import pytest
 import redis
 
+from firmware_host.store.keys import BOARDS, BoardKeys
 from firmware_host.web import forms
 from firmware_host.web.app import COOKIE
 from firmware_host.web.auth import PAIR_FAILURES_PER_ADDRESS, PAIR_FAILURES_PER_HOUR, RateLimiter
@@ -89,7 +90,7 @@ BODIES = {
 
 @pytest.mark.parametrize("case", BODIES)
 def test_a_malformed_body_is_a_4xx(web: WebServer, client: redis.Redis, case: str) -> None:
-    client.sadd("draughtsboard:boards", "b1")
+    client.sadd(BOARDS, "b1")
     body, content_type = BODIES[case]
     for path, headers in (("/pair", {}), ("/board/b1/command", BEARER), ("/arbiter/pair", {})):
         status, _, text = _post(web, path, body, content_type, headers)
@@ -152,7 +153,7 @@ def test_more_addresses_buy_no_more_guesses(web: WebServer) -> None:
 
 
 def test_each_device_has_its_own_revocable_cookie(web: WebServer, client: redis.Redis) -> None:
-    client.sadd("draughtsboard:boards", "b1")
+    client.sadd(BOARDS, "b1")
     first = _cookie(_pair(web, web.keys.pairing_code, agent="phone A")[1])
     second = _cookie(_pair(web, web.keys.pairing_code, agent="phone B")[1])
     assert first != second and first.startswith(COOKIE + "=")
@@ -181,7 +182,7 @@ def test_a_paired_phone_is_named_as_its_owner_knows_it(web: WebServer, client: r
                                                        ) -> None:
     """The devices page listed the User-Agent cut at 60 characters, mid-word
     ("Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, l from ...")."""
-    client.sadd("draughtsboard:boards", "b1")
+    client.sadd(BOARDS, "b1")
     agent = ("Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
              "Chrome/131.0.0.0 Mobile Safari/537.36")
     cookie = _cookie(_pair(web, web.keys.pairing_code, agent=agent)[1])
@@ -190,7 +191,7 @@ def test_a_paired_phone_is_named_as_its_owner_knows_it(web: WebServer, client: r
     assert "KHTML" not in page
 
 def test_the_origin_check_includes_the_scheme(web: WebServer, client: redis.Redis) -> None:
-    client.sadd("draughtsboard:boards", "b1")
+    client.sadd(BOARDS, "b1")
     cookie = _cookie(_pair(web, web.keys.pairing_code)[1])
     _, _, page = web.get("/board/b1", {"Cookie": cookie})
     csrf = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
@@ -204,7 +205,7 @@ def test_the_origin_check_includes_the_scheme(web: WebServer, client: redis.Redi
 
 
 def test_headers_csp_cache_and_server(web: WebServer, client: redis.Redis) -> None:
-    client.sadd("draughtsboard:boards", "b1")
+    client.sadd(BOARDS, "b1")
     for path in ("/", "/pair", "/games", "/board/b1", "/static/style.css", "/nowhere"):
         status, headers, _ = web.get(path)
         assert status in (200, 404), path
@@ -217,10 +218,10 @@ def test_headers_csp_cache_and_server(web: WebServer, client: redis.Redis) -> No
 
 
 def test_a_command_key_of_the_wrong_type_is_named(web: WebServer, client: redis.Redis) -> None:
-    client.sadd("draughtsboard:boards", "b1")
-    client.set("draughtsboard:b1:alive", json.dumps({"time": time.time(), "state": "running",
+    client.sadd(BOARDS, "b1")
+    client.set(BoardKeys("b1").alive, json.dumps({"time": time.time(), "state": "running",
                                                       "pid": 1}))
-    client.hset("draughtsboard:b1:commands", "a", "b")
+    client.hset(BoardKeys("b1").commands, "a", "b")
     status, _, text = _post(web, "/board/b1/command", b"command=hint", headers=BEARER)
     assert status == 503 and "wrong type" in text and "does not answer" not in text, text
 
@@ -249,7 +250,7 @@ def test_a_malformed_body_to_the_arbiter_is_a_4xx(redis_url: str, case: str) -> 
 def test_a_broadcast_of_an_unknown_board_is_a_404(web: WebServer, client: redis.Redis,
                                                   path: str) -> None:
     """A broadcast set up with a typo in the board's id got 200 and an empty PDN for ever."""
-    client.sadd("draughtsboard:boards", "cast-b1")
+    client.sadd(BOARDS, "cast-b1")
     for board in ("cast-b2", "%00", "x" * 300, "cast-b1%2F..", "%ff"):
         status, _, text = web.get(path.format(board=board))
         assert status == 404 and "no such board" in text, (board, status, text[:200])

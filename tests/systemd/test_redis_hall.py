@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from firmware_host.store.keys import BoardKeys
 from tests.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,9 +90,9 @@ def test_redis_starts_with_what_it_wrote(etc: Path, tmp_path: Path) -> None:
     server.start()
     try:
         board = redis.Redis(port=server.port, username="board-b1", password=passwords["board-b1"])
-        board.set("draughtsboard:b1:session", "{}")
+        board.set(BoardKeys("b1").session, "{}")
         with pytest.raises(redis.exceptions.NoPermissionError):
-            board.set("draughtsboard:b2:session", "{}")
+            board.set(BoardKeys("b2").session, "{}")
         board.close()
         admin = redis.Redis(port=server.port, username="default", password=passwords["default"])
         assert admin.config_get("maxmemory") == {"maxmemory": str(256 * 1024 * 1024)}

@@ -11,9 +11,9 @@
 #
 # What it does (docs/serial-protocol.md): HELLO and a full SCAN at boot and on every PING;
 # a SCAN whenever a debounced cell changes and at least once a second; BUTTON on every
-# debounced press and release; LEDS drawn with their blink patterns (a role it does not know
-# shown off and reported once, ERROR 8); CONFIG applied; bad frames dropped and counted
-# (ERROR 1, at most once a second); unknown types ERROR 2; bad bodies ERROR 3; a switch
+# debounced press and release; LEDS and LEDS_RGB drawn with their blink patterns (a LEDS code
+# it does not know shown off and reported once, ERROR 8); CONFIG applied; bad frames dropped
+# and counted (ERROR 1, at most once a second); unknown types ERROR 2; bad bodies ERROR 3; a switch
 # without a diode ERROR 4 (its cell, once per closure and again after every PING).
 
 import db_protocol as proto
@@ -47,7 +47,7 @@ class Firmware:
         self.seq = 0
         self.sent_errors = {}  # code -> ticks of the last ERROR sent
         self.no_diode = set()  # cells reported without a diode, until they open again
-        self.unknown_roles = set()  # LED roles reported unknown (ERROR 8) since the last PING
+        self.unknown_codes = set()  # LEDS codes reported unknown (ERROR 8) since the last PING
         self._seen_bad = 0
         self._seen_oversize = 0
         now = clock.ticks_ms()
@@ -141,16 +141,20 @@ class Firmware:
                 self.send_hello()
                 self.send_scan(now)
                 self.no_diode = set()  # a host (re)connected: tell it the faults again
-                self.unknown_roles = set()
+                self.unknown_codes = set()
                 self._next_diode_check = now
             elif kind == proto.LEDS:
                 unknown = set()  # type: set[int]
                 self.leds.set(proto.parse_leds(body, self.matrix.rows, self.matrix.cols,
                                                unknown))
-                for role in sorted(unknown):
-                    if role not in self.unknown_roles:  # once each: shown off, not refused
-                        self.unknown_roles.add(role)
-                        self.send(proto.ERROR, proto.error_body(proto.ERR_UNKNOWN_ROLE, role))
+                for code in sorted(unknown):
+                    if code not in self.unknown_codes:  # once each: shown off, not refused
+                        self.unknown_codes.add(code)
+                        self.send(proto.ERROR, proto.error_body(proto.ERR_UNKNOWN_CODE, code))
+            elif kind == proto.LEDS_RGB:
+                colours, codes = proto.parse_leds_rgb(body, self.matrix.rows,
+                                                      self.matrix.cols)
+                self.leds.set(codes, colours)
             elif kind == proto.CONFIG:
                 self.scan_period_ms, self.debounce_ms = proto.parse_config(body)
                 soonest = self.clock.ticks_add(now, self.scan_period_ms)

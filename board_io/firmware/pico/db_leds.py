@@ -1,29 +1,33 @@
-# draughtsboard reference firmware: drawing the LEDS frames (roles, colours, blinking).
+# draughtsboard reference firmware: drawing the LED frames (colours, blinking).
 #
-# A LEDS code is: bits 6..2 the role (1..13), bits 1..0 the pattern (0 off, 1 on, 2 slow
+# A cell's code is: bits 6..2 its colour (LEDS: a code of the fixed palette, 1..13; LEDS_RGB:
+# an index into the frame's own colours, from 1), bits 1..0 the pattern (0 off, 1 on, 2 slow
 # 1 Hz, 3 fast 4 Hz). Blinking cells are lit during the first half of each period, all in
-# phase. Times are ticks (they wrap at 2**30, which 1000 does not divide): the phase is
-# counted from an origin through ticks_diff, never from the raw ticks. Colours are computed
+# phase. A single-colour board lights white at the colour's brightness (its brightest
+# channel; the palette's blue, code 10, at a quarter). Times are ticks (they wrap at 2**30,
+# which 1000 does not divide): the phase is counted from an origin through ticks_diff, never
+# from the raw ticks. Colours are computed
 # in integers (the brightness in thousandths): a Pico's single-precision floats and CPython's
 # doubles round 170 * 0.7 differently.
 
+# The fixed palette of LEDS (protocol versions 1 and 2), docs/serial-protocol.md.
 COLOURS = (
-    (0x00, 0x00, 0x00),  # 0: no role (never lit)
-    (0x00, 0xFF, 0x00),  # 1 from
-    (0x00, 0xFF, 0x00),  # 2 to
-    (0xA0, 0x00, 0xFF),  # 3 path
-    (0xFF, 0x00, 0x00),  # 4 remove
-    (0xFF, 0xFF, 0xFF),  # 5 legal
-    (0xFF, 0x6E, 0x00),  # 6 must
-    (0xFF, 0xDC, 0x00),  # 7 hint
-    (0x00, 0xFF, 0x00),  # 8 missing
-    (0xFF, 0x00, 0x00),  # 9 extra
-    (0x00, 0x3C, 0xFF),  # 10 adjust (drawn at a quarter)
-    (0xFF, 0xAA, 0x00),  # 11 crown
-    (0xFF, 0xFF, 0xFF),  # 12 result
-    (0xFF, 0x00, 0xC0),  # 13 fault: this square's sensor cannot be trusted
+    (0x00, 0x00, 0x00),  # 0: no colour (never lit)
+    (0x00, 0xFF, 0x00),  # 1 green
+    (0x00, 0xFF, 0x00),  # 2 green
+    (0xA0, 0x00, 0xFF),  # 3 purple
+    (0xFF, 0x00, 0x00),  # 4 red
+    (0xFF, 0xFF, 0xFF),  # 5 white
+    (0xFF, 0x6E, 0x00),  # 6 orange
+    (0xFF, 0xDC, 0x00),  # 7 yellow
+    (0x00, 0xFF, 0x00),  # 8 green
+    (0xFF, 0x00, 0x00),  # 9 red
+    (0x00, 0x3C, 0xFF),  # 10 blue (drawn at a quarter)
+    (0xFF, 0xAA, 0x00),  # 11 gold
+    (0xFF, 0xFF, 0xFF),  # 12 white
+    (0xFF, 0x00, 0xC0),  # 13 magenta (version 2)
 )
-ADJUST = 10
+DIM = 10  # the palette's code drawn at a quarter
 WHITE = (0xFF, 0xFF, 0xFF)
 OFF = (0, 0, 0)
 
@@ -63,13 +67,16 @@ class LedRenderer:
         self._diff = clock.ticks_diff if clock is not None else _diff
         self._add = clock.ticks_add if clock is not None else _add
         self._origin = None  # ticks at the start of a blink cycle
+        self._colours = None  # the LEDS_RGB frame's colours; None: the fixed palette
 
     @property
     def count(self):
         return len(self._led_cells)
 
-    def set(self, codes):
+    def set(self, codes, colours=None):
+        """Show ``codes``: of the fixed palette, or indexes into ``colours`` (LEDS_RGB)."""
         self.codes = bytes(codes)
+        self._colours = colours
 
     def phase(self, now_ms):
         """Milliseconds into the current 1 s blink cycle (0..999), kept across the wrap."""
@@ -88,10 +95,17 @@ class LedRenderer:
     def _colour(self, code, phase_ms):
         if code == 0 or not lit(code & 0x03, phase_ms):
             return OFF
-        role = code >> 2
-        rgb = COLOURS[role] if self._rgb and 0 < role < len(COLOURS) else WHITE
+        index = code >> 2
         level = self._level
-        scale = 4000 if role == ADJUST else 1000  # adjust: drawn at a quarter
+        colours = self._colours
+        if colours is not None:
+            rgb = colours[index - 1] if 0 < index <= len(colours) else OFF
+            if not self._rgb:
+                brightest = max(rgb)
+                rgb = (brightest, brightest, brightest)
+            return (rgb[0] * level // 1000, rgb[1] * level // 1000, rgb[2] * level // 1000)
+        rgb = COLOURS[index] if self._rgb and 0 < index < len(COLOURS) else WHITE
+        scale = 4000 if index == DIM else 1000  # the palette's blue: drawn at a quarter
         return (rgb[0] * level // scale, rgb[1] * level // scale, rgb[2] * level // scale)
 
     def frame(self, now_ms):

@@ -3,7 +3,7 @@
 # Plain MicroPython (no typing, no dataclasses), also importable by CPython for the tests:
 # COBS framing, CRC-16/CCITT-FALSE, a streaming frame decoder with the protocol's limits, and
 # the message bodies the firmware sends (HELLO, SCAN, BUTTON, ERROR) and parses (LEDS,
-# CONFIG, PING).
+# LEDS_RGB, CONFIG, PING).
 
 HELLO = 0x01
 SCAN = 0x02
@@ -12,9 +12,11 @@ ERROR = 0x04
 LEDS = 0x81
 CONFIG = 0x82
 PING = 0x83
+LEDS_RGB = 0x84
 
-PROTOCOL_VERSION = 2  # 2 added LED role 13 (fault) and ERROR 8
-MAX_ROLE = 13  # the highest LED role this firmware knows; higher ones are shown off
+PROTOCOL_VERSION = 3  # 2 added palette code 13 and ERROR 8; 3 added LEDS_RGB
+MAX_CODE = 13  # the highest LEDS palette code this firmware knows; higher ones are shown off
+MAX_COLOURS = 31  # the most colours a LEDS_RGB frame carries
 MAX_BODY = 512
 MAX_ENCODED = 519  # COBS of type, seq, 512 body bytes and the CRC
 
@@ -28,7 +30,7 @@ ERR_SENSOR = 4
 ERR_LED = 5
 ERR_OVERRUN = 6
 ERR_WATCHDOG = 7
-ERR_UNKNOWN_ROLE = 8
+ERR_UNKNOWN_CODE = 8
 
 
 def _crc_table():
@@ -183,11 +185,11 @@ class BadMessage(Exception):
 def parse_leds(body, rows, cols, unknown=None):
     """Return the LED codes of a LEDS body for a ``rows`` x ``cols`` board.
 
-    A role above MAX_ROLE (a newer host's) is not an error: that cell is off, and the role
-    goes into the set ``unknown`` if one is given.
+    A palette code above MAX_CODE (a newer host's) is not an error: that cell is off, and the
+    code goes into the set ``unknown`` if one is given.
 
-    Raises BadMessage: wrong size, or a code with a reserved bit, role 0 with a pattern or a
-    pattern 0 with a role.
+    Raises BadMessage: wrong size, or a code with a reserved bit, colour 0 with a pattern or a
+    pattern 0 with a colour.
     """
     if len(body) < 2 or body[0] != rows or body[1] != cols or len(body) != 2 + rows * cols:
         raise BadMessage("LEDS size")
@@ -196,14 +198,39 @@ def parse_leds(body, rows, cols, unknown=None):
         code = codes[index]
         if code == 0:
             continue
-        role = code >> 2
-        if code & 0x80 or code & 0x03 == 0 or role == 0:
+        colour = code >> 2
+        if code & 0x80 or code & 0x03 == 0 or colour == 0:
             raise BadMessage("LEDS code")
-        if role > MAX_ROLE:
+        if colour > MAX_CODE:
             codes[index] = 0
             if unknown is not None:
-                unknown.add(role)
+                unknown.add(colour)
     return bytes(codes)
+
+
+def parse_leds_rgb(body, rows, cols):
+    """Return ``(colours, codes)`` of a LEDS_RGB body for a ``rows`` x ``cols`` board:
+    the frame's colours (``(r, g, b)`` tuples) and per cell ``index << 2 | pattern``, the
+    index counting the colours from 1.
+
+    Raises BadMessage: wrong size, too many colours, a code with the reserved bit, an index
+    beyond the colours, index 0 with a pattern or a pattern 0 with an index.
+    """
+    if len(body) < 3 or body[0] != rows or body[1] != cols:
+        raise BadMessage("LEDS_RGB size")
+    count = body[2]
+    start = 3 + 3 * count
+    if count > MAX_COLOURS or len(body) != start + rows * cols:
+        raise BadMessage("LEDS_RGB size")
+    colours = tuple((body[3 + 3 * i], body[4 + 3 * i], body[5 + 3 * i]) for i in range(count))
+    codes = bytes(body[start:])
+    for code in codes:
+        if code == 0:
+            continue
+        index = code >> 2
+        if code & 0x80 or code & 0x03 == 0 or index == 0 or index > count:
+            raise BadMessage("LEDS_RGB code")
+    return colours, codes
 
 
 def parse_config(body):

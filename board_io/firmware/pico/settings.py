@@ -19,7 +19,7 @@ LED_PIN = 22
 LED_CELLS = None  # None: LED i shows cell i (row-major, as the matrix); else a tuple of cells
 LED_ORDER = "GRB"  # the strip's byte order
 LED_DRIVER = "pio"  # "pio": the RP2040's PIO state machine 0; "neopixel": the neopixel module
-RGB = True  # colour LEDs: each role has its colour; False: every role in white
+RGB = True  # colour LEDs: each light in its colour; False: white at its brightness
 BRIGHTNESS = 0.5  # 0..1
 
 # Push buttons, to GND (internal pull-ups). Ids 0.. in this order: adjust, hint, takeback,

@@ -27,12 +27,14 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import IO
 
+from firmware_host.errors import UnavailableError
+
 __all__ = ["HubEngineDied", "HubEngineError", "HubProcess", "HubTimeout"]
 
 logger = logging.getLogger(__name__)
 
 
-class HubEngineError(RuntimeError):
+class HubEngineError(UnavailableError, RuntimeError):
     """The external engine misbehaved: bad answer, rejected input, illegal move, or it died."""
 
 

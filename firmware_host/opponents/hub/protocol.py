@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from firmware_host.errors import DraughtsboardError
+
 __all__ = [
     "Done",
     "HubMessage",
@@ -35,7 +37,7 @@ __all__ = [
 _BLANKS = frozenset(" \t\n\v\f\r")
 
 
-class HubProtocolError(ValueError):
+class HubProtocolError(DraughtsboardError, ValueError):
     """A Hub line, position or move that does not follow the protocol.
 
     >>> parse_line('pos pos="Wbb')

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import redis
 
-__all__ = ["FAILURES", "describe_failure", "failure_kind", "is_poison"]
+from firmware_host.errors import ExitCode
+
+__all__ = ["FAILURES", "describe_failure", "exit_code_of", "failure_kind", "is_poison"]
 
 #: Every way Redis can fail a write: all take the same outage path.
 FAILURES: tuple[type[BaseException], ...] = (
@@ -68,6 +70,18 @@ def describe_failure(exc: BaseException) -> str:
     if isinstance(exc, redis.ResponseError):
         return f"it answers with an error: {text}"
     return text or type(exc).__name__
+
+
+def exit_code_of(exc: BaseException) -> ExitCode:
+    """A command's exit code for Redis failing it (docs/architecture.md#errors-and-exit-codes):
+    unavailable (69) when it is down, times out or cannot take the command now (the outage of
+    :data:`FAILURES`), a problem found (1) when it refuses the command itself.
+
+    >>> exit_code_of(redis.ConnectionError("Error 111")), exit_code_of(
+    ...     redis.ResponseError("WRONGTYPE Operation against a key"))
+    (<ExitCode.UNAVAILABLE: 69>, <ExitCode.FAILURE: 1>)
+    """
+    return ExitCode.FAILURE if is_poison(exc) else ExitCode.UNAVAILABLE
 
 
 def is_poison(exc: BaseException) -> bool:

@@ -21,6 +21,7 @@ from typing import Protocol
 
 import redis
 
+from firmware_host.errors import DraughtsboardError
 from firmware_host.store.client import Command
 
 __all__ = ["CONFIRM_MS", "ReplicatedClient", "Unconfirmed", "run_confirmed"]
@@ -29,7 +30,7 @@ __all__ = ["CONFIRM_MS", "ReplicatedClient", "Unconfirmed", "run_confirmed"]
 CONFIRM_MS = 500
 
 
-class Unconfirmed(redis.ConnectionError):
+class Unconfirmed(redis.ConnectionError, DraughtsboardError):
     """No replica confirmed a write the primary took (the write waits in the spool)."""
 
 

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from firmware_host.errors import DraughtsboardError
 from firmware_host.tools.tuning.selfplay import Sample
 
 __all__ = ["DatasetError", "dumps", "loads", "read", "write"]
@@ -48,7 +49,7 @@ def _result(text: str) -> float | None:
     return float(text) if _PROBABILITY.fullmatch(text) else None
 
 
-class DatasetError(ValueError):
+class DatasetError(DraughtsboardError, ValueError):
     """A positions file that cannot be read: its name, line and what is wrong."""
 
 

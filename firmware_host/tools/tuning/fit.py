@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from engine import Board, Variant
 from engine.evaluate import FEATURES, Evaluator, Weights, prior_weights_for
+from firmware_host.errors import DraughtsboardError
 from firmware_host.tools.tuning.selfplay import Sample
 
 __all__ = ["FitError", "FitResult", "bounds_for", "features", "fit", "fit_k", "log_loss"]
@@ -52,7 +53,7 @@ _STEPS = (32, 16, 8, 4, 2, 1)
 _FIXED = frozenset({"man", "king"})
 
 
-class FitError(ValueError):
+class FitError(DraughtsboardError, ValueError):
     """Nothing to fit: no usable positions, or a variant whose evaluation is not tuned."""
 
 

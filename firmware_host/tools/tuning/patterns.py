@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from engine import Board, Variant
 from engine.evaluate import FEATURES, Evaluator
 from engine.patterns import PATTERNS, TABLES, PatternTable, indices
+from firmware_host.errors import DraughtsboardError
 from firmware_host.tools.tuning.selfplay import Sample
 from firmware_host.tools.tuning.teacher import SCALE
 
 __all__ = ["PatternFit", "PatternFitError", "fit_patterns", "settled"]
 
 
-class PatternFitError(ValueError):
+class PatternFitError(DraughtsboardError, ValueError):
     """Nothing to fit, or numpy/scipy missing (the ``tune`` extra)."""
 
 

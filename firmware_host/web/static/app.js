@@ -7,10 +7,10 @@
 "use strict";
 (function () {
   var PIECES = { white: ["#fafafa", "#555"], black: ["#1c1c1c", "#999"] };
-  var ROLES = { from: "#2e9e44", to: "#2e9e44", path: "#8e44ad", remove: "#d0342c",
-    legal: "#f4f4f4", must: "#f39c12", hint: "#f1c40f", missing: "#2e9e44", extra: "#d0342c",
-    adjust: "#3a7bd5", crown: "#d4af37", result: "#f4f4f4", fault: "#c2188f",
-    clock: "#3a7bd5" };
+  // The ring colour of each kind of light, from the table of roles
+  // (firmware_host/feedback/roles.py) as the page carries it in <body data-rings>.
+  var ROLES = {};
+  try { ROLES = JSON.parse(document.body.dataset.rings || "{}"); } catch (e) { ROLES = {}; }
   var SVG = "http://www.w3.org/2000/svg";
 
   // -- the viewer's language ----------------------------------------------------------------

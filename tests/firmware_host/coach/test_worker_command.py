@@ -14,6 +14,7 @@ import redis
 from firmware_host.cli import main
 from firmware_host.coach.jobs import AnalysisQueue
 from firmware_host.coach.results import StoredAnalysis
+from firmware_host.errors import ExitCode
 from firmware_host.store.keys import analysis_key
 from tests.firmware_host.coach.test_jobs import finished
 from tests.redis_server import free_port
@@ -47,13 +48,14 @@ def test_the_worker_analyses_what_waits_then_stops(client: redis.Redis, redis_ur
     assert after.stdout == "games waiting for their analysis: 0, under way: 0, given up: 1\n"
 
 
-def test_a_redis_away_is_one_line() -> None:
+def test_a_redis_away_is_one_line_and_unavailable() -> None:
     url = f"redis://127.0.0.1:{free_port()}/0"
     done = coach("worker", "--store", url, "--once")
-    assert done.returncode == 1
+    assert done.returncode == ExitCode.UNAVAILABLE  # the one table (firmware_host/errors.py)
     assert "Connection refused" in done.stdout.splitlines()[-1]
     status = coach("status", "--store", url)
-    assert status.returncode == 1 and len(status.stderr.splitlines()) == 1
+    assert status.returncode == ExitCode.UNAVAILABLE and len(status.stderr.splitlines()) == 1
+    assert status.stderr.startswith(f"draughtsboard coach: Redis at {url}: ")
 
 
 @pytest.mark.parametrize(("args", "says"), [

@@ -9,9 +9,9 @@ from typing import Any
 
 import fakeredis
 
-from board_io.types import Role
 from engine import Board
 from engine.pdn import read_games
+from firmware_host.feedback.roles import Role
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
 from firmware_host.terms.commands import Command

@@ -1,17 +1,21 @@
 """The phone's settings are said once (firmware_host/terms/settings.py) and every room reads
-them there: a setting added to that one table is offered by the web form, let through by the
-board's command reader, kept by the session for its next game, laid over the configuration
-when it was kept, and taken on the command line."""
+them there: a setting added to that one table is offered by the web form and the board page,
+let through by the board's command reader, kept by the session for its next game, laid over the
+configuration when it was kept, taken on the command line and shown in the docs' table; the
+page script holds no copy of them."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
+import redis
 
 from engine.levels import LEVELS
 from firmware_host.cli import build_parser
 from firmware_host.cli.run import options_from_args
+from firmware_host.config import docs
 from firmware_host.config.schema import BOARD_GUIDANCE
 from firmware_host.remote.reader import parse_command
 from firmware_host.remote.saved import overrides
@@ -20,6 +24,10 @@ from firmware_host.terms.commands import Command
 from firmware_host.terms.settings import ENGINE_LEVEL, PhoneSetting, phone_settings
 from firmware_host.web import control
 from tests.firmware_host.session_harness import Rig
+from tests.firmware_host.web.harness import TOKEN, BoardRig, WebServer
+from tests.redis_server import RedisServer
+
+ROOT = Path(__file__).resolve().parents[3]
 
 #: A setting the phone does not have: which lights guide a move (``board.guidance``).
 GUIDANCE = PhoneSetting(BOARD_GUIDANCE, "Guidance", "the lights that guide a move")
@@ -39,6 +47,41 @@ def test_the_web_form_offers_a_new_setting_and_checks_it() -> None:
         "name": "guidance", "value": "off"}
     with pytest.raises(ValueError, match="guidance"):
         control.command_fields({"command": "guidance", "value": "dim"})
+
+
+@pytest.mark.redis
+@pytest.mark.usefixtures("guidance")
+def test_the_board_page_offers_a_new_setting(redis_server: RedisServer, tmp_path: Path) -> None:
+    redis.Redis.from_url(redis_server.url).flushall()
+    board = BoardRig(redis_server.url, "set1", tmp_path / "set1")
+    server = WebServer(redis_server.url).start()
+    try:
+        status, _, page = server.get("/board/set1", {"Authorization": f"Bearer {TOKEN}"})
+    finally:
+        server.stop()
+        board.close()
+    assert status == 200
+    form = page.split('name="command" value="guidance"', 1)[1].split("</form>", 1)[0]
+    assert "<label>Guidance <select" in form
+    assert all(f'<option value="{value}">' in form for value in ("auto", "on", "off"))
+
+
+@pytest.mark.usefixtures("guidance")
+def test_the_docs_show_a_new_setting() -> None:
+    page = docs.render()
+    assert "| `guidance` | [`board.guidance`](#board) | one of: auto, on, off | `--guidance` |" \
+        in page
+    assert page != (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+
+
+def test_the_page_script_holds_no_setting_of_its_own() -> None:
+    """The board page's settings forms are the server's: the script has nothing to update."""
+    script = (ROOT / "firmware_host" / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    for name in (*phone_settings(), GUIDANCE.name):
+        assert f'"{name}"' not in script and f"'{name}'" not in script, name
+    for phone in phone_settings().values():
+        for value in phone.offered() or ():
+            assert f'value="{value}"' not in script, (phone.name, value)
 
 
 @pytest.mark.usefixtures("guidance")

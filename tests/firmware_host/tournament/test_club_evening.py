@@ -53,7 +53,7 @@ from firmware_host.web.auth import Keys
 from tests.conftest import sample_size
 from tests.firmware_host.arbiter_hall import Hall
 from tests.firmware_host.session_harness import Rig
-from tests.firmware_host.test_clock_pdn_readers import py_draughts_replay
+from tests.firmware_host.store.test_pdnrender_readers import py_draughts_replay
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis

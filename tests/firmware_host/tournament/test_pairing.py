@@ -187,7 +187,7 @@ def test_round_import_and_export_from_the_command_line(redis_server: RedisServer
     client.flushdb()
     bad = tmp_path / "bad.csv"
     bad.write_text(HEADER + "hall-1,Ann,Bob,1,\nhall-1,Cor,Dirk,1,\n")
-    assert main(["round", "import", str(bad), "--store", redis_server.url]) == 1
+    assert main(["round", "import", str(bad), "--store", redis_server.url]) == 2
     err = capsys.readouterr().err
     assert "bad.csv: line 3: board hall-1 is already on line 2" in err
     assert "nothing imported" in err and client.exists(pairing_key("hall-1")) == 0
@@ -205,13 +205,13 @@ def test_round_import_and_export_from_the_command_line(redis_server: RedisServer
     assert [g.headers["Black"] for g in read_games(pdn.read_text())] == ["Bob de Vries", "Dirk"]
     assert results.read_text().splitlines()[1].startswith(
         "hall-1,Ann Smit,Bob de Vries,1,Club night,2-0,1-0,1,0,resignation")
-    assert main(["round", "export", "--round", "9", "--store", redis_server.url]) == 1
+    assert main(["round", "export", "--round", "9", "--store", redis_server.url]) == 2
     assert "no round 9" in capsys.readouterr().err
     client.close()
 
 
 def test_round_commands_refuse_the_memory_store(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["round", "export", "--round", "1"]) == 1
+    assert main(["round", "export", "--round", "1"]) == 2
     assert "give --store redis://" in capsys.readouterr().err
 
 

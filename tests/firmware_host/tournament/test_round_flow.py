@@ -18,12 +18,13 @@ import redis.asyncio
 
 from engine import Board
 from firmware_host.cli import main
+from firmware_host.store.keys import BoardKeys
 from firmware_host.terms.commands import Command
 from firmware_host.tournament.arbiter import decide_board
 from firmware_host.tournament.rounds import load_round
 from firmware_host.tournament.trf import Entry, read_trf, round_entries
 from tests.firmware_host.session_harness import Rig, hall_board
-from tests.firmware_host.test_clock_pdn_readers import MOVES, py_draughts_replay
+from tests.firmware_host.store.test_pdnrender_readers import MOVES, py_draughts_replay
 from tests.redis_server import RedisServer
 
 SWISS = (Path(__file__).parent / "swiss-round-3.trf").read_text(encoding="utf-8")
@@ -84,7 +85,7 @@ def test_a_round_from_the_pairing_programs_trf_back_to_it(
     out = run("import", str(corrected), "--round", "3", "--board-prefix", "hall-")
     assert "hall-1: Hop, Hannah - Smit, Ann  (has its game: names corrected in its record; " \
            "was Hop, Hanna - Smit, Ann)" in out
-    assert client.exists("draughtsboard:hall-1:pairing") == 0
+    assert client.exists(BoardKeys("hall-1").pairing) == 0
 
     files = {kind: tmp_path / f"round-3.{kind}" for kind in ("pdn", "csv", "trf")}
     out = run("export", "--round", "3", "--event", EVENT, "--pdn", str(files["pdn"]),

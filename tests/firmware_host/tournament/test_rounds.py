@@ -107,7 +107,7 @@ def test_two_groups_round_2_are_two_rounds(hall: Hall) -> None:
     assert [r["board"] for r in hall.results("2", "--event", "Group A")] == ["hall-1", "hall-2"]
     assert [r["board"] for r in hall.results("2", "--event", "Group B")] == ["hall-3", "hall-4"]
     status, _, err = hall.run("export", "--round", "2")
-    assert status == 1 and "round 2 is a round of several events: say which, --event " \
+    assert status == 2 and "round 2 is a round of several events: say which, --event " \
         "'Group A' or --event 'Group B'" in err
     assert hall.client.hget(pairing_key("hall-1"), "Event") == b"Group A"
 
@@ -115,11 +115,11 @@ def test_two_groups_round_2_are_two_rounds(hall: Hall) -> None:
 def test_a_player_or_a_board_twice_is_refused_across_imports(hall: Hall) -> None:
     assert hall.import_list(ROUND_2)[0] == 0
     status, _, err = hall.import_list(HEADER + "hall-5,Ann Smit,Eva Kok,2,Group A\n")
-    assert status == 1
+    assert status == 2
     assert "hall-5: Ann Smit already plays on hall-1 (round 2 of Group A, imported before)" \
         in err and "nothing imported" in err
     status, _, err = hall.import_list(HEADER + "hall-2,Gus Gras,Hans Hop,2,Group B\n")
-    assert status == 1 and "hall-2: a board of round 2 of Group A already" in err
+    assert status == 2 and "hall-2: a board of round 2 of Group A already" in err
     assert hall.client.exists(pairing_key("hall-5")) == 0
     assert hall.client.hget(pairing_key("hall-2"), "White") == b"Cor Jansen"
 
@@ -166,7 +166,7 @@ def test_a_played_games_colours_are_not_swapped_by_an_import(hall: Hall) -> None
     hall.board("hall-1").play("32-28")
     status, _, err = hall.import_list(ROUND_2.replace("Ann Smit,Bob de Vries",
                                                       "Bob de Vries,Ann Smit"))
-    assert status == 1 and "hall-1: Ann Smit played White against Bob de Vries" in err
+    assert status == 2 and "hall-1: Ann Smit played White against Bob de Vries" in err
 
 
 def test_a_dry_run_says_the_boards_and_names_and_imports_nothing(hall: Hall) -> None:
@@ -202,13 +202,13 @@ def test_excel_lists_are_read_or_refused_with_the_line(hall: Hall) -> None:
     assert hall.client.hget(pairing_key("hall-1"), "Black") == b"Bob de Vries"
     french = "board;white;black;round;event\r\nhall-2;Hélène Dupré;Zoë Ñúñez;2;Groep A\r\n"
     status, _, err = hall.import_list(french.encode("cp1252"))
-    assert status == 1
+    assert status == 2
     assert ("line 2, column 9: byte 0xE9 is not UTF-8 (in Windows-1252: 'hall-2;Hélène "
             "Dupré;Zoë Ñúñez;2;Groep A'): save the file as UTF-8") in err
     assert hall.import_list(french.encode("cp1252"), "--encoding", "cp1252")[0] == 0
     assert hall.client.hget(pairing_key("hall-2"), "White").decode() == "Hélène Dupré"
     status, _, err = hall.import_list(b"PK\x03\x04 a workbook")
-    assert status == 1 and "a spreadsheet (.xlsx), not a text file" in err
+    assert status == 2 and "a spreadsheet (.xlsx), not a text file" in err
 
 
 def test_the_decisions_of_the_round_go_with_its_export(hall: Hall, tmp_path: Path) -> None:

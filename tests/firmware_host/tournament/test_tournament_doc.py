@@ -16,6 +16,7 @@ import redis
 
 from firmware_host.cli import main
 from firmware_host.remote.reader import parse_command
+from firmware_host.store.keys import BoardKeys
 from tests.firmware_host.tournament.test_club_evening import pair_round_2
 from tests.redis_server import RedisServer
 
@@ -64,12 +65,12 @@ def test_every_command_of_the_tournament_page_runs_as_written(
         ran.append(" ".join(words[1:4]))
     capsys.readouterr()
     # The commands written into a board's stream are ones the board takes.
-    fields = [f for _, f in client.xrange("draughtsboard:hall-2:commands")]
+    fields = [f for _, f in client.xrange(BoardKeys("hall-2").commands)]
     assert [parse_command(f, now=time.time())[0] for f in fields] == [
         "pause", "add_time", "resume", "start_round", "correct_move"]
     assert ran == [
         "round import round3.csv", "round export --round", "round import club.trf",
-        *["draughtsboard:hall-2:commands"] * 5,
+        *[BoardKeys("hall-2").commands] * 5,
         "round import club-evening.trf", "round import club-evening.trf",
         "round export --round", "round import club-evening-round-2.trf",
         "round export --round"]

@@ -149,7 +149,7 @@ def test_round_import_of_a_trf_file_from_the_command_line(
     client.flushdb()
     path = tmp_path / "club.trf"
     path.write_text(SAMPLE)
-    assert main(["round", "import", str(path), "--store", redis_server.url]) == 1
+    assert main(["round", "import", str(path), "--store", redis_server.url]) == 2
     assert "--round N" in capsys.readouterr().err
     assert main(["round", "import", str(path), "--round", "2", "--board-prefix", "hall-",
                  "--store", redis_server.url]) == 0
@@ -167,6 +167,6 @@ def test_round_import_of_a_trf_file_from_the_command_line(
     csv = tmp_path / "round.csv"
     csv.write_text("board,white,black,round,event\nb1,Ann,Bob,1,\n")
     assert main(["round", "import", str(csv), "--board-prefix", "x",
-                 "--store", redis_server.url]) == 1
+                 "--store", redis_server.url]) == 2
     assert "--board-prefix is for a TRF file" in capsys.readouterr().err
     client.close()

@@ -25,6 +25,7 @@ from engine import Board, Move
 from firmware_host.app.notify import Notifier
 from firmware_host.app.service import Service, Wiring, build_service
 from firmware_host.config import Config
+from firmware_host.store.keys import BoardKeys
 from firmware_host.web.app import WebSettings, build_app
 from firmware_host.web.arbiter import ArbiterKeys
 from firmware_host.web.auth import Keys
@@ -42,7 +43,7 @@ def heartbeat(url: str, board_id: str, *, state: str = "running", at: float | No
               ) -> None:
     """Write the board's heartbeat as its service does (the contract in docs/events.md)."""
     value = {"time": time.time() if at is None else at, "state": state, "pid": os.getpid()}
-    redis.Redis.from_url(url).set(f"draughtsboard:{board_id}:alive", json.dumps(value),
+    redis.Redis.from_url(url).set(BoardKeys(board_id).alive, json.dumps(value),
                                   px=7 * 86400 * 1000)
 
 
@@ -78,6 +79,12 @@ class BoardRig:
     def beat(self, state: str = "running") -> None:
         """Write the heartbeat now (the service's keep-alive does too, every 5 s)."""
         heartbeat(self.url, self.board_id, state=state)
+
+    def go_dark(self) -> None:
+        """The board's service stops beating: its keep-alive thread ends and says ``stopped``
+        (a heartbeat written by hand would be overwritten by the thread within 5 s)."""
+        assert self.service.keepalive is not None
+        self.service.keepalive.close()
 
     @property
     def session(self) -> Any:

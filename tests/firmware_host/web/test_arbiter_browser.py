@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,7 @@ from tests.firmware_host.web.test_web_browser import (
     _screen,
     _text_of,
 )
+from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
 #: The browser test's chromium (a fixture of test_web_browser.py, shared with it).
@@ -101,144 +104,212 @@ def _decide(browser: webdriver.Chrome, board: str, form: str, result: str, reaso
     return question
 
 
-def test_the_arbiter_pauses_every_clock_and_corrects_a_result(
-        arbiter_web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
-    web = arbiter_web
-    one = make_board("hall-1", variant="international", extra=CLOCK)
-    two = make_board("hall-2", variant="international", extra=CLOCK)
-    _name_boards(web, [(one, "Ann Smit", "Bob de Vries"), (two, "Cor Jansen", "Dirk Bos")])
-    for text in ("32-28", "18-23"):
-        one.play(text)
-    two.play("33-29")
-    wait = WebDriverWait(browser, WAIT)
-    _screen(browser, DESKTOP)
+@dataclass
+class Console:
+    """The arbiter's evening, one scene for its steps: two boards on a 3+2 clock (hall-1 White
+    to move after 32-28 18-23, hall-2 Black to move after 33-29), the arbiter's web app, and
+    one chromium at a desktop's size."""
 
-    # Not the arbiter yet: the console asks for the arbiter code (the pairing code is not it).
-    browser.get(web.base + "/arbiter")
-    code = browser.find_element(By.NAME, "code")
-    code.send_keys(web.keys.pairing_code)
-    code.submit()
-    wait.until(lambda b: "not the arbiter code" in _text_of(b, ".error"))
-    browser.find_element(By.NAME, "code").send_keys(web.arbiter.code + Keys.ENTER)
-    wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
-    assert browser.current_url == web.base + "/arbiter"
-    assert _text_of(browser, "#arb-hall-1 .players") == "Ann Smit – Bob de Vries"
-    assert _text_of(browser, "#arb-hall-2 .players") == "Cor Jansen – Dirk Bos"
-    assert _text_of(browser, "#arb-hall-1 dd.result") == "In progress"
-    for board in ("hall-1", "hall-2"):  # both clocks, the running one marked
-        assert browser.find_element(By.CSS_SELECTOR, f"#arb-{board} .clocks").is_displayed()
-    assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-1 .clock-white.running")
-    assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-2 .clock-black.running")
+    web: WebServer
+    one: BoardRig
+    two: BoardRig
+    browser: webdriver.Chrome
 
-    # Pause every clock, from the keyboard: the question, Enter on "Yes", the reply in words:
-    # what the boards answered.
-    browser.find_element(By.ID, "arb-pause-all").send_keys(Keys.ENTER)
-    wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
-    assert _text_of(browser, "#arb-confirm-text") == "Pause the clocks of every board?"
-    assert browser.switch_to.active_element.get_attribute("id") == "arb-confirm-yes"
-    browser.switch_to.active_element.send_keys(Keys.ENTER)
-    _until(wait, (one, two), lambda b: _text_of(b, "#arb-status") ==
-           "every clock paused: done on hall-1, hall-2")
-    for rig in (one, two):
-        assert _last_clock(rig)["paused"] is True
-    # The feed's clock readings: both boards held.
-    wait.until(lambda b: [_text_of(b, f"#arb-{name} .clocks .held")
-                          for name in ("hall-1", "hall-2")] == ["paused", "paused"])
-    paused = _last_clock(one)
-    assert _text_of(browser, "#arb-hall-1 .clock-white .time") == _shown(paused["clock_white"])
-    assert _text_of(browser, "#arb-hall-1 .clock-black .time") == _shown(paused["clock_black"])
+    @property
+    def wait(self) -> WebDriverWait[webdriver.Chrome]:
+        return WebDriverWait(self.browser, WAIT)
 
-    # Adjudicate hall-2 (the game in play), then correct its result: each with its reason.
-    question = _decide(browser, "hall-2", "arb-adjudicate", "White won",
-                       "Black did not come back after the break")
-    assert question == ("End the game on hall-2: White won? Reason: Black did not come back "
-                        "after the break.")
-    _until(wait, (two,), lambda b: _text_of(b, "#arb-status") ==
-           "hall-2: adjudicated, White won: done")
-    wait.until(lambda b: _text_of(b, "#arb-hall-2 dd.result") == "White won (adjudication)")
-    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct")
-               .is_displayed())
-    assert not browser.find_element(By.CSS_SELECTOR,
-                                    "#arb-hall-2 form.arb-adjudicate").is_displayed()
-    question = _decide(browser, "hall-2", "arb-correct", "Draw",
-                       "the players had agreed a draw")
-    assert question == "Change the result on hall-2 to Draw? Reason: the players had agreed a draw."
-    _until(wait, (two,), lambda b: _text_of(b, "#arb-status") ==
-           "hall-2: result corrected to Draw: done")
-    wait.until(lambda b: _text_of(b, "#arb-hall-2 dd.result") == "Draw (adjudication)")
-    wait.until(lambda b: "hall-2: result corrected to Draw: done (the players had agreed a "
-               "draw)" in _text_of(b, "#arb-audit"))
-    assert _overflow(browser) <= 0
-    browser.save_screenshot(str(SHOTS / "web-arbiter.png"))
 
-    # A move of the finished game corrected: the question says the result is kept and no
-    # clock runs; the board refuses a move that is not legal there, and the refusal stays on
-    # the console until it is dismissed.
-    fix = browser.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct-move")
-    ply = fix.find_element(By.NAME, "ply")
-    ply.clear()
-    ply.send_keys("1")
-    fix.find_element(By.NAME, "move").send_keys("33-28")
-    fix.find_element(By.NAME, "reason").send_keys("the score sheets")
-    browser.execute_script("arguments[0].scrollIntoView()", fix)
-    fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert _text_of(browser, "#arb-confirm-text") == (
-        "Correct ply 1 on hall-2 to 33-28? The result (Draw (adjudication)) is kept: the game "
-        "stays over and no clock runs. Reason: the score sheets.")
-    Select(fix.find_element(By.NAME, "result")).select_by_visible_text(
-        "Withdraw it: play resumes")
-    fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert "Black's clock stays held until you release it" in _text_of(
-        browser, "#arb-confirm-text")
-    browser.find_element(By.ID, "arb-confirm-no").click()
-    fix.find_element(By.NAME, "move").clear()
-    fix.find_element(By.NAME, "move").send_keys("46-1")
-    fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    browser.find_element(By.ID, "arb-confirm-yes").click()
-    refusal = ("Not done: hall-2: ply 1 corrected to 46-1, result withdrawn: refused by the "
-               "board: correct_move: that move is not legal there")
-    _until(wait, (two,), lambda b: _text_of(b, "#arb-status") == refusal)
-    assert _text_of(browser, "#arb-refusals li span") == refusal
-    browser.find_element(By.CSS_SELECTOR, "#arb-refusals li button").click()  # Dismiss
-    assert browser.find_elements(By.CSS_SELECTOR, "#arb-refusals li") == []
+@pytest.fixture(scope="class")
+def console(redis_server: RedisServer,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
+    redis.Redis.from_url(redis_server.url).flushall()
+    home = tmp_path_factory.mktemp("arbiter-console")
+    with ExitStack() as stack:
+        web = WebServer(redis_server.url, arbiter=True).start()
+        stack.callback(web.stop)
+        one = BoardRig(redis_server.url, "hall-1", home / "hall-1", variant="international",
+                       extra=CLOCK)
+        stack.callback(one.close)
+        two = BoardRig(redis_server.url, "hall-2", home / "hall-2", variant="international",
+                       extra=CLOCK)
+        stack.callback(two.close)
+        _name_boards(web, [(one, "Ann Smit", "Bob de Vries"), (two, "Cor Jansen", "Dirk Bos")])
+        for text in ("32-28", "18-23"):
+            one.play(text)
+        two.play("33-29")
+        browser = stack.enter_context(shared.chromium())
+        _screen(browser, DESKTOP)
+        yield Console(web, one, two, browser)
 
-    status, _, pdn = web.get("/broadcast.pdn")
-    assert status == 200
-    text = " ".join(pdn.split())
-    game = text[text.index('[White "Cor Jansen"]'):]
-    assert '[Result "1-1"]' in game
-    assert '{arbiter: result corrected from "2-0" (the players had agreed a draw)}' in game
-    assert game.rstrip().endswith("1-1")
 
-    _screen(browser, PHONE)
-    browser.get(web.base + "/arbiter")
-    wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
-    browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 summary").click()
-    assert _overflow(browser) <= 0
-    for form in ("arb-add-time", "arb-adjudicate", "arb-correct-move"):  # a game in play
-        assert browser.find_element(By.CSS_SELECTOR, f"#arb-hall-1 form.{form}").is_displayed()
-    assert not browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 form.arb-correct").is_displayed()
-    for button in browser.find_elements(By.CSS_SELECTOR, "#arb-hall-1 button, .arb-all button"):
-        if button.is_displayed():  # big enough to hit with a thumb, and on the screen
-            assert button.rect["height"] >= 44 and button.rect["x"] >= 0
-            assert button.rect["x"] + button.rect["width"] <= PHONE[0]
-    # Time for Black on hall-1, asked and then cancelled: nothing is sent.
-    form = browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 form.arb-add-time")
-    Select(form.find_element(By.NAME, "side")).select_by_visible_text("Black")
-    form.find_element(By.NAME, "reason").send_keys("a spectator disturbed Black")
-    browser.execute_script("arguments[0].scrollIntoView()", form)
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert _text_of(browser, "#arb-confirm-text") == \
-        "Give Black 60 s on hall-1? Reason: a spectator disturbed Black."
-    browser.save_screenshot(str(SHOTS / "web-arbiter-phone.png"))
-    browser.find_element(By.ID, "arb-confirm-no").click()
-    assert _text_of(browser, "#arb-status") == "Cancelled: nothing was sent."
-    assert not browser.find_element(By.ID, "arb-confirm").is_displayed()
-    status, _, body = web.get("/arbiter/audit.json",
-                              {"Authorization": f"Bearer {web.arbiter.token}"})
-    assert status == 200
-    assert [e["action"] for e in json.loads(body)["audit"] if e["action"] != "header"] == [
-        "correct_move", "correct_result", "adjudicate", "pause_all"]  # (names set: audited too)
+@pytest.mark.incremental  # each step starts where the one before left the evening
+class TestTheArbitersEvening:
+    """The arbiter pairs, pauses every clock, adjudicates a game and corrects its result and a
+    move, on a desktop and on a phone: a test a behaviour, in the order an arbiter meets them."""
+
+    def test_the_console_asks_for_the_arbiter_code(self, console: Console) -> None:
+        browser, web = console.browser, console.web
+        browser.get(web.base + "/arbiter")
+        code = browser.find_element(By.NAME, "code")
+        code.send_keys(web.keys.pairing_code)  # the pairing code is not the arbiter's
+        code.submit()
+        console.wait.until(lambda b: "not the arbiter code" in _text_of(b, ".error"))
+        browser.find_element(By.NAME, "code").send_keys(web.arbiter.code + Keys.ENTER)
+        console.wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
+        assert browser.current_url == web.base + "/arbiter"
+
+    def test_each_card_shows_the_players_the_result_and_both_clocks(
+            self, console: Console) -> None:
+        browser = console.browser
+        assert _text_of(browser, "#arb-hall-1 .players") == "Ann Smit – Bob de Vries"
+        assert _text_of(browser, "#arb-hall-2 .players") == "Cor Jansen – Dirk Bos"
+        assert _text_of(browser, "#arb-hall-1 dd.result") == "In progress"
+        for board in ("hall-1", "hall-2"):  # both clocks, the running one marked
+            assert browser.find_element(By.CSS_SELECTOR, f"#arb-{board} .clocks").is_displayed()
+        assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-1 .clock-white.running")
+        assert browser.find_elements(By.CSS_SELECTOR, "#arb-hall-2 .clock-black.running")
+
+    def test_pause_all_is_asked_and_answered_by_every_board(self, console: Console) -> None:
+        """From the keyboard: the question, Enter on "Yes", the reply in words: what the boards
+        answered."""
+        browser = console.browser
+        browser.find_element(By.ID, "arb-pause-all").send_keys(Keys.ENTER)
+        console.wait.until(lambda b: b.find_element(By.ID, "arb-confirm").is_displayed())
+        assert _text_of(browser, "#arb-confirm-text") == "Pause the clocks of every board?"
+        assert browser.switch_to.active_element.get_attribute("id") == "arb-confirm-yes"
+        browser.switch_to.active_element.send_keys(Keys.ENTER)
+        _until(console.wait, (console.one, console.two), lambda b: _text_of(b, "#arb-status")
+               == "every clock paused: done on hall-1, hall-2")
+        for rig in (console.one, console.two):
+            assert _last_clock(rig)["paused"] is True
+
+    def test_the_paused_clocks_show_the_boards_times(self, console: Console) -> None:
+        browser = console.browser
+        console.wait.until(lambda b: [_text_of(b, f"#arb-{name} .clocks .held")
+                                      for name in ("hall-1", "hall-2")] == ["paused", "paused"])
+        paused = _last_clock(console.one)
+        assert _text_of(browser, "#arb-hall-1 .clock-white .time") == \
+            _shown(paused["clock_white"])
+        assert _text_of(browser, "#arb-hall-1 .clock-black .time") == \
+            _shown(paused["clock_black"])
+
+    def test_an_adjudication_is_asked_with_its_reason_and_shown(self, console: Console) -> None:
+        browser, wait = console.browser, console.wait
+        question = _decide(browser, "hall-2", "arb-adjudicate", "White won",
+                           "Black did not come back after the break")
+        assert question == ("End the game on hall-2: White won? Reason: Black did not come "
+                            "back after the break.")
+        _until(wait, (console.two,), lambda b: _text_of(b, "#arb-status") ==
+               "hall-2: adjudicated, White won: done")
+        wait.until(lambda b: _text_of(b, "#arb-hall-2 dd.result") == "White won (adjudication)")
+        # The game is over: its card offers a correction of the result, no adjudication.
+        wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct")
+                   .is_displayed())
+        assert not browser.find_element(By.CSS_SELECTOR,
+                                        "#arb-hall-2 form.arb-adjudicate").is_displayed()
+
+    def test_a_corrected_result_is_shown_and_audited(self, console: Console) -> None:
+        browser, wait = console.browser, console.wait
+        question = _decide(browser, "hall-2", "arb-correct", "Draw",
+                           "the players had agreed a draw")
+        assert question == ("Change the result on hall-2 to Draw? Reason: the players had "
+                            "agreed a draw.")
+        _until(wait, (console.two,), lambda b: _text_of(b, "#arb-status") ==
+               "hall-2: result corrected to Draw: done")
+        wait.until(lambda b: _text_of(b, "#arb-hall-2 dd.result") == "Draw (adjudication)")
+        wait.until(lambda b: "hall-2: result corrected to Draw: done (the players had agreed a "
+                   "draw)" in _text_of(b, "#arb-audit"))
+        assert _overflow(browser) <= 0
+        browser.save_screenshot(str(SHOTS / "web-arbiter.png"))
+
+    def test_a_finished_games_corrected_move_says_what_becomes_of_the_result(
+            self, console: Console) -> None:
+        """Kept: the game stays over and no clock runs; withdrawn: play resumes, the clock held
+        until released. Asked twice, sent neither time."""
+        browser = console.browser
+        fix = browser.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct-move")
+        ply = fix.find_element(By.NAME, "ply")
+        ply.clear()
+        ply.send_keys("1")
+        fix.find_element(By.NAME, "move").send_keys("33-28")
+        fix.find_element(By.NAME, "reason").send_keys("the score sheets")
+        browser.execute_script("arguments[0].scrollIntoView()", fix)
+        fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        assert _text_of(browser, "#arb-confirm-text") == (
+            "Correct ply 1 on hall-2 to 33-28? The result (Draw (adjudication)) is kept: the "
+            "game stays over and no clock runs. Reason: the score sheets.")
+        Select(fix.find_element(By.NAME, "result")).select_by_visible_text(
+            "Withdraw it: play resumes")
+        fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        assert "Black's clock stays held until you release it" in _text_of(
+            browser, "#arb-confirm-text")
+        browser.find_element(By.ID, "arb-confirm-no").click()
+
+    def test_a_move_the_board_refuses_stays_on_the_console_until_dismissed(
+            self, console: Console) -> None:
+        browser = console.browser
+        fix = browser.find_element(By.CSS_SELECTOR, "#arb-hall-2 form.arb-correct-move")
+        fix.find_element(By.NAME, "move").clear()
+        fix.find_element(By.NAME, "move").send_keys("46-1")
+        fix.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        browser.find_element(By.ID, "arb-confirm-yes").click()
+        refusal = ("Not done: hall-2: ply 1 corrected to 46-1, result withdrawn: refused by the "
+                   "board: correct_move: that move is not legal there")
+        _until(console.wait, (console.two,), lambda b: _text_of(b, "#arb-status") == refusal)
+        assert _text_of(browser, "#arb-refusals li span") == refusal
+        browser.find_element(By.CSS_SELECTOR, "#arb-refusals li button").click()  # Dismiss
+        assert browser.find_elements(By.CSS_SELECTOR, "#arb-refusals li") == []
+
+    def test_the_broadcast_has_the_corrected_result_and_its_reason(
+            self, console: Console) -> None:
+        status, _, pdn = console.web.get("/broadcast.pdn")
+        assert status == 200
+        text = " ".join(pdn.split())
+        game = text[text.index('[White "Cor Jansen"]'):]
+        assert '[Result "1-1"]' in game
+        assert '{arbiter: result corrected from "2-0" (the players had agreed a draw)}' in game
+        assert game.rstrip().endswith("1-1")
+
+    def test_on_a_phone_the_console_fits_and_every_button_takes_a_thumb(
+            self, console: Console) -> None:
+        browser = console.browser
+        _screen(browser, PHONE)
+        browser.get(console.web.base + "/arbiter")
+        console.wait.until(lambda b: b.find_elements(By.ID, "arb-hall-2"))
+        browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 summary").click()
+        assert _overflow(browser) <= 0
+        for form in ("arb-add-time", "arb-adjudicate", "arb-correct-move"):  # a game in play
+            assert browser.find_element(By.CSS_SELECTOR,
+                                        f"#arb-hall-1 form.{form}").is_displayed()
+        assert not browser.find_element(By.CSS_SELECTOR,
+                                        "#arb-hall-1 form.arb-correct").is_displayed()
+        for button in browser.find_elements(By.CSS_SELECTOR,
+                                            "#arb-hall-1 button, .arb-all button"):
+            if button.is_displayed():  # big enough to hit with a thumb, and on the screen
+                assert button.rect["height"] >= 44 and button.rect["x"] >= 0
+                assert button.rect["x"] + button.rect["width"] <= PHONE[0]
+
+    def test_a_cancelled_decision_sends_nothing(self, console: Console) -> None:
+        """Time for Black on hall-1, asked and then cancelled; the audit log holds the
+        decisions sent, and only those."""
+        browser = console.browser
+        form = browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 form.arb-add-time")
+        Select(form.find_element(By.NAME, "side")).select_by_visible_text("Black")
+        form.find_element(By.NAME, "reason").send_keys("a spectator disturbed Black")
+        browser.execute_script("arguments[0].scrollIntoView()", form)
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        assert _text_of(browser, "#arb-confirm-text") == \
+            "Give Black 60 s on hall-1? Reason: a spectator disturbed Black."
+        browser.save_screenshot(str(SHOTS / "web-arbiter-phone.png"))
+        browser.find_element(By.ID, "arb-confirm-no").click()
+        assert _text_of(browser, "#arb-status") == "Cancelled: nothing was sent."
+        assert not browser.find_element(By.ID, "arb-confirm").is_displayed()
+        status, _, body = console.web.get("/arbiter/audit.json",
+                                          {"Authorization": f"Bearer {console.web.arbiter.token}"})
+        assert status == 200
+        assert [e["action"] for e in json.loads(body)["audit"] if e["action"] != "header"] == [
+            "correct_move", "correct_result", "adjudicate", "pause_all"]  # (names: audited too)
 
 
 def test_the_board_page_and_the_hall_show_both_clocks(
@@ -415,7 +486,7 @@ def test_the_console_in_russian_and_on_a_japanese_phone(
     browser.find_element(By.ID, "arb-confirm-yes").click()
     _until(wait, (one, two), lambda b: _text_of(b, "#arb-status").startswith(
         "все часы снова пущены: выполнено"))
-    two.beat("stopped")
+    two.go_dark()
     wait.until(lambda b: _text_of(b, "#arb-hall-2 .alive") == "не в сети")
     held, running = _times(browser, "hall-2"), _times(browser, "hall-1")
     # The page's own clock jumps a minute on: hall-1's running side shows a minute less.

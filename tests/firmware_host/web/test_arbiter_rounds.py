@@ -25,7 +25,7 @@ from firmware_host.tournament.trf import round_entries
 from firmware_host.web.arbiter import COOKIE, ArbiterKeys, ArbiterSite
 from tests.firmware_host.arbiter_hall import Hall
 from tests.firmware_host.session_harness import Rig
-from tests.firmware_host.test_arbiter import KEYS, run
+from tests.firmware_host.tournament.test_arbiter import KEYS, run
 
 BEARER = {"Authorization": f"Bearer {KEYS.token}"}
 ROUND_3 = ("board,white,black,round,event\n"

@@ -6,7 +6,7 @@ from draughts.PDN import PDNReader
 
 from engine.pdn import read_games
 from firmware_host.web.broadcast import render_games
-from tests.firmware_host.test_correct_move import played
+from tests.firmware_host.game.test_correction import played
 
 
 def test_a_game_without_a_move_does_not_hide_the_games_after_it() -> None:

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 import redis
 from redis.asyncio import Redis
 
+from firmware_host.store.keys import BoardKeys
 from firmware_host.web.fanout import FanOut
 from tests.redis_server import RedisServer
-from tests.security.records import ROOT, add_event, seed_board
+from tests.security.records import add_event, seed_board
 
 
 async def _card(board: str) -> str:
@@ -23,7 +24,7 @@ async def _card(board: str) -> str:
 async def _scenario(url: str) -> list[str]:
     sync = redis.Redis.from_url(url)
     seed_board(sync, "b1")
-    cursor = sync.xrevrange(f"{ROOT}:b1:events", count=1)[0][0].decode()
+    cursor = sync.xrevrange(BoardKeys("b1").events, count=1)[0][0].decode()
     client = Redis.from_url(url)
     hub = FanOut(client, _card, _card, block_ms=200, alive_every_s=0.2)
     # The reader's first look at the streams waits until the test has written its event:

@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,9 @@ FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
          "--disable-dev-shm-usage", "--force-device-scale-factor=1")
 
 
-@pytest.fixture
-def browser() -> Iterator[webdriver.Chrome]:
+@contextmanager
+def chromium() -> Iterator[webdriver.Chrome]:
+    """Debian's chromium, headless, with a profile of its own (removed after)."""
     chromium = shutil.which("chromium")
     driver_path = shutil.which("chromedriver")
     assert chromium and driver_path, "apt-get install chromium chromium-driver (see .ci/test)"
@@ -56,6 +58,12 @@ def browser() -> Iterator[webdriver.Chrome]:
             yield driver
         finally:
             driver.quit()
+
+
+@pytest.fixture
+def browser() -> Iterator[webdriver.Chrome]:
+    with chromium() as driver:
+        yield driver
 
 
 def _screen(browser: webdriver.Chrome, size: tuple[int, int]) -> None:
@@ -124,9 +132,9 @@ def test_hall_live_move_offline_and_a_new_game_from_the_page(
     assert _overflow(browser) <= 0
     _screen(browser, DESKTOP)
 
-    hall3.beat("stopped")  # its service stopped: the hall says so at the next liveness look
+    hall3.go_dark()  # its service stopped: the hall says so at the next liveness look
     browser.get(web.base + "/")
-    hall2.beat("stopped")  # ... and an open page learns it from the feed
+    hall2.go_dark()  # ... and an open page learns it from the feed
     wait.until(lambda b: _text_of(b, "#board-hall-2 .alive") == "offline")
     assert _text_of(browser, "#board-hall-3 .alive") == "offline"
     assert _text_of(browser, "#board-hall-2 .seen").startswith("last seen")
@@ -279,7 +287,7 @@ def test_the_page_script_writes_the_viewers_language(
     rig.play("18-23")  # live: the script writes whose turn it is, in Japanese
     wait.until(lambda b: _text_of(b, "#board-ja-1 .last-move") == "1... 18-23")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .turn") == "白")
-    rig.beat("stopped")
+    rig.go_dark()
     wait.until(lambda b: _text_of(b, "#board-ja-1 .alive") == "オフライン")
     wait.until(lambda b: _text_of(b, "#board-ja-1 .seen").startswith("最終応答 "))
 

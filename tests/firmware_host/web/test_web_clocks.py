@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 import redis
 
+from firmware_host.store.keys import BoardKeys
 from firmware_host.store.replies import stream_entries
 from firmware_host.web.clocks import ClockReading
 from firmware_host.web.liveness import Liveness
@@ -37,7 +38,7 @@ def test_a_hall_page_shows_a_running_clock_as_it_is_now(
         redis_url: str, make_board: BoardMaker) -> None:
     rig = make_board("clock-1", variant="international", extra={"clock": {"time_control": "3+2"}})
     rig.play("32-28")  # Black's time runs
-    stored: object = redis.Redis.from_url(redis_url).xrevrange("draughtsboard:clock-1:events",
+    stored: object = redis.Redis.from_url(redis_url).xrevrange(BoardKeys("clock-1").events,
                                                               count=50)
     reading = next(e for e in (json.loads(fields[b"event"]) for _, fields in
                                stream_entries(stored))

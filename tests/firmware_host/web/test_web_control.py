@@ -12,6 +12,7 @@ import redis
 
 from engine.levels import level
 from firmware_host.remote.reader import commands_key
+from firmware_host.store.keys import BoardKeys
 from tests.firmware_host.web.harness import TOKEN, BoardRig, WebServer
 from tests.security.test_web_powers import _pair
 
@@ -186,7 +187,7 @@ def test_settings_chosen_at_the_web_app_outlive_a_restart(web: WebServer, redis_
     assert again.session.config.touch_move == "strict"
     assert again.session._thinker.opponent.options == level(4).options
     again.close()
-    redis.Redis.from_url(redis_url).hset("draughtsboard:ctl8:settings", "variant",
+    redis.Redis.from_url(redis_url).hset(BoardKeys("ctl8").settings, "variant",
                                          "international")
     third = make_board("ctl8", mode="play")
     assert third.session.variant.name == "russian"  # another board's variant: ignored

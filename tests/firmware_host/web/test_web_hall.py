@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
+from firmware_host.store.keys import BoardKeys
 from tests.firmware_host.web.harness import TOKEN, BoardRig, SseClient, WebServer, heartbeat
 
 pytestmark = pytest.mark.redis
@@ -45,7 +46,7 @@ def test_a_board_without_a_heartbeat_or_with_an_old_one_is_offline(
     assert _command(web, "old1", "hint")[0] == 409
     make_board("none1")
     import redis
-    redis.Redis.from_url(redis_url).delete("draughtsboard:none1:alive")
+    redis.Redis.from_url(redis_url).delete(BoardKeys("none1").alive)
     status, body = _command(web, "none1", "hint")
     assert status == 409 and "never seen" in body
 
@@ -58,7 +59,7 @@ def test_the_feeds_say_when_a_board_goes_offline_and_back(web: WebServer, redis_
     try:
         rig.play("c3-d4")  # the reader knows the board and its state
         hall.wait_for(lambda d: bool(d.get("moves")))
-        rig.beat("stopped")
+        rig.go_dark()
         for feed in (hall, page):
             seen = feed.wait_for(lambda d: d["board"] == "flap1", event="alive")
             assert seen[-1]["online"] is False and seen[-1]["seen_text"].startswith("last seen")

@@ -85,7 +85,7 @@ def test_the_page_script_gets_its_words_in_a_data_attribute(
     assert words["To move"] and words["Black won"]  # the feed's whole cards, translated in place
     assert "<script>" not in page  # no inline script: the CSP stays strict
     _, _, english = web.get("/", {"Accept-Language": "en"})
-    assert '<body data-words="{}" data-lang="en">' in english
+    assert '<body data-words="{}" data-lang="en" data-rings=' in english
 
 
 def test_the_archive_pairing_and_replay_pages_speak_too(

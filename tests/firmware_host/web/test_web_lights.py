@@ -1,41 +1,43 @@
 """The board page's key to its lights: every kind of light has a ring colour and words, the
-page script draws the same colours, and the key names the kinds lit, in the viewer's language."""
+page script draws the same colours (the page carries them), and the key names the kinds lit,
+in the viewer's language."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
-from board_io.types import Role
+from firmware_host.feedback.roles import Role, ring_colours
 from firmware_host.i18n import translator
-from firmware_host.web import diagram, lights
+from firmware_host.web import lights
 from tests.firmware_host.web.harness import BoardRig, WebServer
 
 BoardMaker = Callable[..., BoardRig]
-APP_JS = Path(diagram.__file__).parent / "static" / "app.js"
 
 
 def test_every_kind_of_light_has_a_colour_and_words() -> None:
     kinds = {role.value for role in Role}
-    assert set(diagram.ROLE_COLOURS) == kinds  # a fault or a low clock is not drawn white
-    assert set(lights.LIGHT_WORDS) == kinds
-    assert diagram.ROLE_COLOURS["fault"] != diagram.ROLE_COLOURS["result"]
+    assert set(ring_colours()) == kinds  # a fault or a low clock is not drawn white
+    assert set(lights.light_words()) == kinds
+    assert ring_colours()["fault"] != ring_colours()["result"]
 
 
-def test_the_page_script_draws_the_same_colours() -> None:
-    block = re.search(r"var ROLES = \{(.*?)\};", APP_JS.read_text(), re.S)
-    assert block is not None
-    script = dict(re.findall(r'(\w+): "(#[0-9a-f]{6})"', block.group(1)))
-    assert script == dict(diagram.ROLE_COLOURS)
+@pytest.mark.redis
+def test_the_page_script_draws_the_same_colours(web: WebServer) -> None:
+    _, _, page = web.get("/")
+    rings = re.search(r'<body[^>]*data-rings="([^"]*)"', page)
+    assert rings is not None
+    assert json.loads(html.unescape(rings.group(1))) == ring_colours()
 
 
 @pytest.mark.parametrize("language", ["fr", "ja", "ko", "nl", "pt_BR", "ru"])
 def test_the_key_speaks_every_language(language: str) -> None:
     tr = translator(language)
-    for words in ("The lights", *lights.LIGHT_WORDS.values()):
+    for words in ("The lights", *lights.light_words().values()):
         assert tr.gettext(words) != words, (language, words)
 
 
@@ -51,13 +53,13 @@ def test_the_board_page_names_the_lights_lit(web: WebServer, make_board: BoardMa
     rig.sim.lift(variant.parse_square("b6"))  # and a black one
     rig.run(3.0)
     frame = rig.session.frame
-    shown = {led.role.value for led in frame.values() if led.pattern.value != "off"}
+    shown = {role.value for role in frame.values()}
     assert shown, "the board lights nothing for a wrong position"
     _, _, page = web.get("/board/key1")
     key = re.search(r'<ul class="lights"[^>]*>(.*?)</ul>', page, re.S)
     assert key is not None and "hidden" not in key.group(0).split(">", 1)[0]
     named = re.findall(r'data-role="(\w+)"', key.group(1))
     assert set(named) == shown and len(named) == len(shown)
-    assert named == sorted(named, key=list(lights.LIGHT_WORDS).index)  # the key's order
+    assert named == sorted(named, key=list(lights.light_words()).index)  # the key's order
     _, _, russian = web.get("/board/key1?lang=ru")
     assert "Подсветка" in russian  # issue 39: one word for the lights, not «огоньки»
