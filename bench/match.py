@@ -12,6 +12,11 @@ Peers:
   position only, as matches were played before). Scan 3.x speaks Hub 2 and is driven by the
   project's own client (:class:`firmware_host.opponents.hub.client.HubEngine`,
   ``level depth=<n>``): ``--scan-protocol``. Scan plays international draughts only.
+- **Ourselves without pondering** (``--peer ponder``): level 10 as the board runs it, in a
+  process of its own behind the service's engine worker (:class:`bench.players.WorkerPlayer`),
+  thinking on the opponent's time, against the same without pondering, both at ``--movetime``
+  CPU seconds a move of their search thread (``--pi-factor``: also at that share of it). The
+  gain pondering brings, counted as every match is; it needs a core for each engine.
 - **TurboEngine** of py-draughts 1.10.1 (pure Python, like ours) at equal CPU time a move
   (``--turbo-movetime``). py-draughts shares the import name ``draughts`` with pydraughts, so it
   runs in a venv of its own (``--turbo-python``), behind ``bench/peers/turbo_driver.py`` (FEN and
@@ -58,6 +63,8 @@ Run, e.g.::
         --scan-depths 4,6,8 --movetime 1.0 --pi-factor 0.25
     nice -n 10 .venv/bin/python bench/match.py --peer turbo \\
         --turbo-python /path/to/py-draughts-venv/bin/python --turbo-movetime 0.5 --movetime 0.5
+    nice -n 10 .venv/bin/python -m bench.match --peer ponder --movetime 0.75 --games 200 \\
+        --out bench/data/ponder-level10-pi.json      # level 10 at the Pi's time, ponder or not
 
 Example, the score arithmetic (+6 =4 -2):
 
@@ -95,6 +102,7 @@ from bench.players import (
     Player,
     ScanHub1Player,
     TurboPlayer,
+    WorkerPlayer,
     pydraughts_fen,
 )
 from bench.tally import Tally
@@ -334,6 +342,19 @@ def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
     """The settings of one peer: each of our times against each of its strengths."""
     times = [args.movetime] + ([args.movetime * args.pi_factor] if args.pi_factor else [])
     settings: list[Setting] = []
+    if peer == "ponder":
+        for ours_time in times:
+            def pondering(t: float = ours_time) -> Player:
+                return WorkerPlayer(args.variant, t, ponder=True, seed=args.seed,
+                                    name=f"draughtsboard level 10 pondering {t:g} s")
+
+            def steady(t: float = ours_time) -> Player:
+                return WorkerPlayer(args.variant, t, ponder=False, seed=args.seed,
+                                    name=f"level 10 without pondering {t:g} s")
+
+            settings.append(Setting(f"level 10 pondering v not, {ours_time:g} s CPU",
+                                    pondering, steady))
+        return settings
     for ours_time in times:
         def ours(t: float = ours_time) -> Player:
             clock = None if args.clock == "engine" else time.thread_time
@@ -462,8 +483,10 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--peer", choices=("scan", "turbo", "all"), default="all",
-                        help="the opponent (default: every one that is installed)")
+    parser.add_argument("--peer", choices=("scan", "turbo", "ponder", "all"), default="all",
+                        help="the opponent (default: every one that is installed, Scan and "
+                             "TurboEngine); ponder: level 10 as the board runs it, pondering "
+                             "against not")
     parser.add_argument("--variant", default="international")
     parser.add_argument("--games", type=int, default=None,
                         help="games per setting (default: 4, or 40 with DRAUGHTSBOARD_SAMPLE=full)")
@@ -521,6 +544,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     peers = ["scan", "turbo"] if args.peer == "all" else [args.peer]
     settings: list[Setting] = []
     for peer in peers:
+        if peer == "ponder":
+            settings += _settings(args, peer)
+            continue
         missing = {"scan": (args.scan, "--scan PATH or $DRAUGHTSBOARD_SCAN"),
                    "turbo": (args.turbo_python,
                              "--turbo-python PATH or $DRAUGHTSBOARD_PY_DRAUGHTS")}[peer]
@@ -594,10 +620,13 @@ def _play_settings(args: argparse.Namespace, settings: Sequence[Setting], games:
             print(f"{setting.label}: stopped: {exc}", flush=True)
             return None
         results.append((setting.label, tally))
-        players[ours_player.name] = {"engine": "draughtsboard", "clock": args.clock}
+        players[ours_player.name] = getattr(ours_player, "identity", None) or {
+            "engine": "draughtsboard", "clock": args.clock}
         players[peer_player.name] = getattr(peer_player, "identity", {})
         name = getattr(peer_player, "engine_name", peer_player.name)
         print(f"  ours: {ours_player.stats}", flush=True)
+        if isinstance(ours_player, WorkerPlayer) and ours_player.ponder:
+            print(f"  ours: {ours_player.hits} moves answered after a ponder hit", flush=True)
         print(f"  {name}: {peer_player.stats}", flush=True)
         print(f"  referee: {referee.checked} moves checked, {referee.by_pydraughts} also by "
               f"pydraughts, {len(referee.disagreements)} disagreements", flush=True)

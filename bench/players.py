@@ -1,11 +1,14 @@
-"""The players of bench/match.py: the built-in engine, Scan (its first Hub protocol, Scan 2.0;
-Hub 2 through the project's client, Scan 3.x) and py-draughts' TurboEngine (a subprocess of its
-own venv, bench/peers/turbo_driver.py), each behind the one :class:`Player` protocol.
+"""The players of bench/match.py: the built-in engine (in this process, or as the board runs it:
+:class:`WorkerPlayer`, in a process of its own, pondering or not), Scan (its first Hub protocol,
+Scan 2.0; Hub 2 through the project's client, Scan 3.x) and py-draughts' TurboEngine (a
+subprocess of its own venv, bench/peers/turbo_driver.py), each behind the one :class:`Player`
+protocol.
 """
 
 from __future__ import annotations
 
 import hashlib
+import queue
 import subprocess
 import time
 from collections.abc import Callable, Sequence
@@ -15,7 +18,7 @@ from typing import Protocol
 
 from engine import Board, Move
 from engine.clock import SearchClock
-from engine.search import Limit, Searcher
+from engine.search import Limit, Searcher, SearchResult, StopToken
 from engine.types import WHITE
 
 
@@ -93,6 +96,81 @@ class EnginePlayer:
 
     def close(self) -> None:
         pass
+
+
+class WorkerPlayer:
+    """Our engine as the board runs it: the service's engine worker
+    (:class:`firmware_host.opponents.worker.ThreadEngineWorker`) and the built-in engine in a
+    process of its own (``draughtsboard engine``), at ``level`` with ``movetime`` CPU seconds a
+    move of that process's search thread (capped at twice that on the wall), the
+    ``engine.movetime_ms`` of the board. With ``ponder`` it thinks on the opponent's time after
+    each move, as on the board; :attr:`hits` counts the moves it had pondered.
+    """
+
+    def __init__(self, variant: str, movetime: float, *, ponder: bool, level: int = 10,
+                 seed: int = 0, name: str | None = None) -> None:
+        from board_io.clock import MonotonicClock
+        from engine.variant import find_variant
+        from firmware_host.config import Config
+        from firmware_host.opponents.build import build_opponent
+        from firmware_host.opponents.opponent import HubOpponent
+        from firmware_host.opponents.worker import ThreadEngineWorker
+        from firmware_host.terms.jobs import EngineResult
+
+        self.name = name or f"draughtsboard level {level} {movetime:g} s"
+        self.ponder = ponder
+        self.stats = MoveStats()
+        config = Config.from_mapping({"engine": {
+            "level": level, "seed": seed, "movetime_ms": round(movetime * 1000)}})
+        opponent, limit = build_opponent(config, find_variant(variant))
+        if not isinstance(opponent, HubOpponent):
+            raise PeerError("the built-in engine did not start in a process of its own")
+        self.opponent = opponent
+        self._searched: list[SearchResult] = []
+        best_move = opponent.best_move
+
+        def keep(board: Board, limit: Limit, stop: StopToken | None = None) -> SearchResult:
+            result = best_move(board, limit, stop)
+            self._searched.append(result)
+            return result
+
+        opponent.best_move = keep  # type: ignore[method-assign]
+        self._results: queue.SimpleQueue[EngineResult] = queue.SimpleQueue()
+        self.worker = ThreadEngineWorker(opponent, limit, MonotonicClock(),
+                                         name="match-engine", post=self._results.put)
+        self._token = 0
+        self.identity = {"engine": "draughtsboard, in its own process", "level": level,
+                         "ponder": ponder, "movetime": movetime}
+
+    @property
+    def hits(self) -> int:
+        """Moves answered after a ponder hit."""
+        return self.opponent.hits
+
+    def new_game(self) -> None:
+        pass
+
+    def choose(self, board: Board) -> Move:
+        from firmware_host.terms.jobs import EngineJob, Purpose
+
+        self._token += 1
+        self.worker.submit(EngineJob(self._token, Purpose.REPLY, board.copy(),
+                                     ponder=self.ponder))
+        try:
+            result = self._results.get(timeout=600)
+        except queue.Empty:
+            raise PeerError(f"{self.name}: no answer in 600 s in {board.fen()}") from None
+        if result.move is None:
+            raise PeerError(f"{self.name} found no move in {board.fen()}: {result.error}")
+        found = self._searched[-1] if self._searched else None
+        if found is not None and found.nodes:  # a forced move is played without a search
+            self.stats.add(found.depth, found.seconds, found.nodes)
+        self.identity["hits"] = self.hits
+        return result.move
+
+    def close(self) -> None:
+        self.worker.close()
+        self.opponent.close()
 
 
 def _move_for(board: Board, origin: int, destination: int, captures: frozenset[int],

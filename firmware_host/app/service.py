@@ -92,7 +92,7 @@ from firmware_host.game.game import Opening
 from firmware_host.game.session import Session
 from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
-from firmware_host.opponents.build import build_opponent
+from firmware_host.opponents.build import build_opponent, spare_core
 from firmware_host.opponents.level import level_hook
 from firmware_host.opponents.opponent import Opponent
 from firmware_host.opponents.remote.duel import BLOCK_MS as DUEL_BLOCK_MS
@@ -174,7 +174,8 @@ class Service:
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
                  display: ClockDisplay | None = None, coach: IdleAnalyst | None = None,
-                 follow: Following | None = None, duel: Duel | None = None) -> None:
+                 follow: Following | None = None, duel: Duel | None = None,
+                 worker: EngineWorker | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
         self.session = controller.session
@@ -203,6 +204,9 @@ class Service:
         self.follow = follow
         #: The link to a remote opponent's board (None: the opponent is not a person afar).
         self.duel = duel
+        #: The engine worker (None: record mode); its opponent searches in a process of its
+        #: own in real time.
+        self.worker = worker
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
@@ -275,6 +279,9 @@ class Service:
             self.controller.run(stop, period=self.scan_period, on_step=self.upkeep)
         finally:
             self.notifier.stopping()
+            if self.controller.overruns:
+                log.info("scan loop: %d scans ended past their next tick (%d ticks skipped)",
+                         self.controller.overruns, self.controller.missed_ticks)
             log.info("stopping")
             self.leds.show({})
             self.leds.tick(self.clock.monotonic())
@@ -360,7 +367,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     computer = "draughtsboard" if worker is None else worker.opponent.name  # e.g. Scan 3.1
     # A board with a clock button switches the clock when it is pressed, not as a move is let go.
     settings = replace(SessionConfig.from_config(config),
-                       clock_button=CLOCK_BUTTON in buttons.available)
+                       clock_button=CLOCK_BUTTON in buttons.available,
+                       spare_core=spare_core())
     remote = _remote_client(config, stack)  # the web app's commands and the kept settings
     session = Session(variant, store, settings,
                       thinker=following.follower if following is not None
@@ -399,7 +407,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
                    transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
-                   coach=coach, follow=following, duel=duel)
+                   coach=coach, follow=following, duel=duel, worker=worker)
 
 
 @dataclass(frozen=True)
@@ -531,7 +539,11 @@ def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Cl
         if given is not None:
             given.close()
         return None
-    opponent, limit = build_opponent(config, variant)
+    # In real time the search runs in a process of its own (the built-in engine's or a Hub
+    # engine's): nothing the engine does can slow the scan loop. (A given opponent replaces
+    # it: none is started for it.)
+    opponent, limit = build_opponent(config, variant,
+                                     process=not virtual_time and given is None)
     if given is not None:
         opponent.close()
         opponent = given

@@ -118,7 +118,7 @@ def _hub(args: argparse.Namespace, board: Board, config: object) -> tuple[Search
 
     if not isinstance(config, Config):
         raise TypeError(f"a Config, not {type(config).__name__}")
-    opponent, limit = build_opponent(config, board.variant)
+    opponent, limit = build_opponent(config, board.variant, process=False)  # a tool: here
     try:
         if args.depth is not None:
             limit = Limit(depth=args.depth)

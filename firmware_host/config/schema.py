@@ -35,6 +35,7 @@ from firmware_host.terms.commands import SIDES
 from firmware_host.terms.settings import (
     CLOCK_TIME_CONTROL,
     ENGINE_LEVEL,
+    ENGINE_PONDER,
     GAME_MODE,
     GAME_TOUCH_MOVE,
     GAME_VARIANT,
@@ -164,7 +165,8 @@ def _bool(path: str, default: bool, doc: str) -> Option[bool]:
 
 #: The keys only the service reads (board_io never sees them), one constant each: a read
 #: ``config[STORE_URL]`` is typed by its option. The phone's settings (``game.variant``,
-#: ``game.mode``, ``game.touch_move``, ``engine.level``, ``clock.time_control``) are declared with
+#: ``game.mode``, ``game.touch_move``, ``engine.level``, ``engine.ponder``,
+#: ``clock.time_control``) are declared with
 #: the words the phone and the command line show them by: :mod:`firmware_host.terms.settings`.
 
 # [game]
@@ -417,7 +419,8 @@ SERVICE_OPTIONS: tuple[Option[object], ...] = (
     GAME_VARIANT, GAME_MODE, GAME_HUMAN_SIDE, GAME_TOUCH_MOVE, GAME_ALTERNATIVE_MOVE,
     GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK,
     GAME_DRAW_MIN_MOVES, FOLLOW_SOURCE, FOLLOW_POLL_S, REMOTE_OPPONENT, REMOTE_URL, ENGINE_KIND,
-    ENGINE_LEVEL, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND, ENGINE_HUB_TIMEOUT_S,
+    ENGINE_LEVEL, ENGINE_PONDER, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND,
+    ENGINE_HUB_TIMEOUT_S,
     ENGINE_HUB_CWD, ENGINE_HUB_PARAMS, ENGINE_HUB_HANDSHAKE_TIMEOUT_S, ENGINE_HUB_INIT_TIMEOUT_S,
     ENGINE_HUB_SEARCH_TIMEOUT_S, ENGINE_HUB_SEARCH_MARGIN_S, ENGINE_HUB_STOP_TIMEOUT_S,
     ENGINE_HUB_DEPTH, ENGINE_HUB_NODES, ENGINE_HUB_MOVETIME_S, ENGINE_SEED, TIMING_SETTLE_MS,

@@ -154,6 +154,7 @@ WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "mode": {"play": N_("play"), "teach": N_("teach"), "record": N_("record")},
     "touch_move": {"strict": N_("strict"), "off": N_("off"),
                    "auto": N_("auto: strict when recording")},
+    "ponder": {"on": N_("on"), "off": N_("off"), "auto": N_("auto: where a core is free")},
     "termination": {
         "no_moves": N_("no moves left"), "repetition": N_("threefold repetition"),
         "draw_rule": N_("draw rule"), "resignation": N_("resignation"),

@@ -91,6 +91,9 @@ class Controller(Generic[S]):
         #: handled as soon as the session starts.
         self._early: list[Command] = []
         self.started = False
+        #: Steps of :meth:`run` that ended past their next tick, and the ticks skipped for them.
+        self.overruns = 0
+        self.missed_ticks = 0
 
     def post(self, event: SessionEvent) -> None:
         """Queue an event (thread-safe: the engine thread and button callbacks use it)."""
@@ -152,13 +155,56 @@ class Controller(Generic[S]):
         return self._queue.empty() and (not self.started or self.session.idle)
 
     def run(self, stop: threading.Event, period: float = 0.01,
-            on_step: Callable[[], None] | None = None) -> None:
-        """Step every ``period`` seconds until ``stop`` is set (the service's scan loop)."""
+            on_step: Callable[[], None] | None = None,
+            wait: Callable[[float], object] | None = None) -> None:
+        """Step on fixed ticks, every ``period`` seconds from now, until ``stop`` is set (the
+        service's scan loop).
+
+        Each step is due at ``start + k * period``: the loop sleeps until the next tick, not for
+        a period after the step, so the rate is the configured one; a step that ends past its
+        next tick is followed by the next step at once, the ticks it overran are skipped and
+        the schedule stays where it was (:func:`next_tick`). Overruns are counted
+        (:attr:`overruns`, :attr:`missed_ticks`) and the first is logged. ``wait(seconds)``
+        sleeps (default: ``stop.wait``; a test passes one that moves a virtual clock).
+        """
+        sleep = stop.wait if wait is None else wait
+        deadline = self.clock.monotonic()
         while not stop.is_set():
             self.step()
             if on_step is not None:
                 on_step()
-            stop.wait(period)
+            now = self.clock.monotonic()
+            deadline, missed = next_tick(deadline, now, period)
+            if missed:
+                self._overran(now, deadline, missed, period)
+            elif deadline > now:
+                sleep(deadline - now)
+
+    def _overran(self, now: float, deadline: float, missed: int, period: float) -> None:
+        self.overruns += 1
+        self.missed_ticks += missed - 1
+        if self.overruns == 1:
+            log.warning("scan loop: a step ended %.1f ms after its next tick (%.0f ms); "
+                        "further overruns are counted, not logged",
+                        (now - deadline) * 1000 + (missed - 1) * period * 1000, period * 1000)
+
+
+def next_tick(deadline: float, now: float, period: float) -> tuple[float, int]:
+    """The scan loop's next deadline after the step due at ``deadline`` ended at ``now``, and
+    how many ticks that step overran (0: on time, sleep until the deadline; 1: the next tick is
+    already due, run it now; more: the ticks between were skipped). The deadline stays on the
+    grid ``deadline + k * period`` whatever a step cost.
+
+    >>> next_tick(1.00, 1.004, 0.01)            # on time: sleep until 1.01
+    (1.01, 0)
+    >>> [round(x, 3) for x in next_tick(1.00, 1.025, 0.01)]   # 2.5 periods: 1.01 and 1.02 gone
+    [1.02, 2]
+    """
+    following = deadline + period
+    if now < following:
+        return following, 0
+    behind = int((now - following) // period)  # whole ticks past the one due now
+    return following + behind * period, behind + 1
 
 
 def run_script(controller: Controller[S], ticks: Iterable[float], *, period: float = 0.01,

@@ -26,8 +26,9 @@ class Searches:
         """A search is under way."""
         return bool(self._jobs)
 
-    def submit(self, purpose: Purpose, board: Board) -> None:
-        """Ask for a move in ``board`` (copied), cancelling any search under way.
+    def submit(self, purpose: Purpose, board: Board, *, ponder: bool = False) -> None:
+        """Ask for a move in ``board`` (copied), cancelling any search under way; ``ponder``:
+        the engine may then think on the human's time (:class:`EngineJob`).
 
         Raises:
             SessionError: there is no engine (record mode).
@@ -37,7 +38,7 @@ class Searches:
         self.cancel()
         self._token += 1
         self._jobs[self._token] = purpose
-        self._thinker.submit(EngineJob(self._token, purpose, board.copy()))
+        self._thinker.submit(EngineJob(self._token, purpose, board.copy(), ponder=ponder))
 
     def cancel(self) -> None:
         """Forget the searches under way (their results are ignored)."""

@@ -601,8 +601,10 @@ class Session(SessionFacts):
         self.post(Reevaluate(at))
 
     def submit(self, purpose: Purpose) -> None:
-        """Ask the engine for a move (a reply or a hint), cancelling any search under way."""
-        self._searches.submit(purpose, self.board)
+        """Ask the engine for a move (a reply or a hint), cancelling any search under way; after
+        a reply it may think on the human's time (``SessionConfig.pondering``)."""
+        self._searches.submit(purpose, self.board,
+                              ponder=purpose is Purpose.REPLY and self.config.pondering)
 
     def cancel_jobs(self) -> None:
         """Forget the searches under way (their results are ignored)."""

@@ -1,7 +1,7 @@
 """Settings changed at the board's remote (the web app): they apply from the next new game.
 
 A phone setting's command (:mod:`firmware_host.terms.settings`: ``variant``, ``mode``,
-``level``, ``touch_move``, ``time_control``) is checked and kept; the next new game (the
+``level``, ``ponder``, ``touch_move``, ``time_control``) is checked and kept; the next new game (the
 new-game button, or the initial position set up after a result) starts with it. Each accepted
 setting is published as ``settings`` (``pending``: every setting waiting for the next game); a
 refused one as ``command_refused`` with its reason; ``settings_applied`` when a new game starts

@@ -53,7 +53,13 @@ from firmware_host.errors import DraughtsboardError
 from firmware_host.store.records import GameRecord, MoveRecord
 from firmware_host.terms.commands import Command
 from firmware_host.terms.jobs import EngineResult
-from firmware_host.terms.settings import CLOCK_TIME_CONTROL, GAME_MODE, GAME_TOUCH_MOVE, Mode
+from firmware_host.terms.settings import (
+    CLOCK_TIME_CONTROL,
+    ENGINE_PONDER,
+    GAME_MODE,
+    GAME_TOUCH_MOVE,
+    Mode,
+)
 from firmware_host.terms.timecontrol import duration_of
 
 
@@ -138,6 +144,12 @@ class SessionConfig:
     #: The other side is a person on another board (``remote.opponent``): its moves, its clock
     #: and its end of the game come from that board (firmware_host/opponents/remote/).
     remote: bool = False
+    #: ``engine.ponder``: ``auto`` (where a core is free), ``on`` or ``off``: the engine thinks
+    #: on the human's time after each reply (play mode only: :attr:`pondering`).
+    ponder: str = ENGINE_PONDER.default
+    #: The machine has a core for the engine besides the service's (``auto`` ponders there);
+    #: the service that wires the session knows it.
+    spare_core: bool = True
 
     @property
     def touch_strict(self) -> bool:
@@ -152,6 +164,20 @@ class SessionConfig:
         on a board that follows another game (its moves are the other game's), nor against
         a person on another board (not by one side alone)."""
         return self.takeback and self.mode in (Mode.PLAY, Mode.TEACH) and not self.remote
+
+    @property
+    def pondering(self) -> bool:
+        """Whether the engine thinks on the human's time: in play mode only (teach mode's
+        hints need the engine), when ``ponder`` is on, or auto with a spare core.
+
+        >>> SessionConfig(ponder="auto", spare_core=False).pondering
+        False
+        >>> SessionConfig(mode=Mode.TEACH, ponder="on").pondering
+        False
+        """
+        if self.mode is not Mode.PLAY or self.remote:
+            return False
+        return self.ponder == "on" or (self.ponder == "auto" and self.spare_core)
 
     @property
     def hints_allowed(self) -> bool:
@@ -203,6 +229,7 @@ class SessionConfig:
             guidance=config[BOARD_GUIDANCE],
             draw_min_moves=config[GAME_DRAW_MIN_MOVES],
             default_time_s=0.0 if following else float(duration_of(config[CLOCK_DEFAULT_TIME])),
+            ponder=config[ENGINE_PONDER],
         )
 
 

@@ -13,7 +13,7 @@ from engine.levels import level, limit_for_level
 from engine.search import Limit
 from firmware_host.config import Config
 from firmware_host.config.schema import ENGINE_DEPTH, ENGINE_MOVETIME_MS
-from firmware_host.opponents.opponent import BuiltinOpponent
+from firmware_host.opponents.opponent import BuiltinOpponent, HubOpponent
 from firmware_host.opponents.worker import EngineWorker
 
 __all__ = ["level_hook"]
@@ -26,10 +26,14 @@ def level_hook(config: Config, worker: EngineWorker | None, virtual_depth: int |
     ``virtual_depth``: in virtual time, the depth searched when nothing else caps it.
 
     ``engine.depth`` and ``engine.movetime_ms``, when set, still cap the search as at start.
+    The built-in engine in its own process is sent its new ``level`` before its next search.
     """
-    if worker is None or not isinstance(worker.opponent, BuiltinOpponent):
+    if worker is None:
         return None
     opponent = worker.opponent
+    builtin = isinstance(opponent, BuiltinOpponent)
+    if not builtin and not (isinstance(opponent, HubOpponent) and opponent.engine.config.builtin):
+        return None
     depth = config[ENGINE_DEPTH]
     movetime_ms = config[ENGINE_MOVETIME_MS]
     movetime = movetime_ms / 1000 or None
@@ -41,7 +45,10 @@ def level_hook(config: Config, worker: EngineWorker | None, virtual_depth: int |
         if virtual_depth is not None:
             limit = Limit(depth=limit.depth or virtual_depth)
         worker.limit = limit
-        opponent.options = chosen.options
-        opponent.close()  # its searchers are made again, with the new options
+        if isinstance(opponent, BuiltinOpponent):
+            opponent.options = chosen.options
+            opponent.close()  # its searchers are made again, with the new options
+        elif isinstance(opponent, HubOpponent):
+            opponent.engine.configure({"level": str(chosen.number)})
 
     return apply

@@ -23,9 +23,9 @@ from engine import Board, Move
 from engine.clock import SearchClock
 from engine.search import Limit, Searcher, SearchOptions, SearchResult, StopToken
 from firmware_host.opponents.hub.client import HubEngine
-from firmware_host.opponents.hub.notation import move_from_hub, score_from_hub
+from firmware_host.opponents.hub.notation import move_from_hub, move_to_hub, score_from_hub
 
-__all__ = ["BuiltinOpponent", "HubOpponent", "Opponent"]
+__all__ = ["BuiltinOpponent", "HubOpponent", "Opponent", "Ponderer"]
 
 
 @runtime_checkable
@@ -45,6 +45,19 @@ class Opponent(Protocol):
 
     def close(self) -> None:
         """Release the engine (threads, processes, memory)."""
+        ...
+
+
+@runtime_checkable
+class Ponderer(Protocol):
+    """An opponent that can think on the other side's time (a Hub engine's ``go ponder``)."""
+
+    def ponder(self, board: Board, limit: Limit) -> bool:
+        """Think on ``board`` until the next ``best_move``; False when it cannot now.
+
+        ``best_move`` of that same position and limit then goes on from there (a hit); any
+        other drops it.
+        """
         ...
 
 
@@ -139,11 +152,15 @@ class HubOpponent:
 
     def __init__(self, engine: HubEngine) -> None:
         self.engine = engine
+        #: How many answers came after a ``ponder-hit`` (the engine had thought on them).
+        self.hits = 0
 
     @property
     def name(self) -> str:
         """The engine's ``id name`` and ``version``, e.g. ``"Scan 3.1"`` (the file name of its
         program before it has started, or when it gives no name)."""
+        if self.engine.config.builtin:  # the built-in engine in its own process
+            return "draughtsboard"
         named = self.engine.engine_id.get("name") or os.path.basename(self.engine.config.command[0])
         return f"{named} {self.engine.engine_id.get('version', '')}".strip()
 
@@ -157,10 +174,19 @@ class HubOpponent:
         if not board.legal_moves:
             return SearchResult(None, 0, 0, 0, 0.0)
         played = self.engine.play(board, limit, stop)
+        self.hits += played.hit
         info = played.info
         score = 0 if info.score is None else score_from_hub(info.score)
+        pv = info.pv
+        if len(pv) < 2 and played.ponder is not None:  # the reply it expects, said in "done"
+            pv = (move_to_hub(played.move, board.variant), played.ponder)
         return SearchResult(played.move, score, info.depth or 0, info.nodes or 0,
-                            played.seconds, _pv_moves(board, info.pv, played.move))
+                            played.seconds, _pv_moves(board, pv, played.move))
+
+    def ponder(self, board: Board, limit: Limit) -> bool:
+        """Have the engine think on ``board`` until the next :meth:`best_move` (``go ponder``);
+        False when it cannot now (see :meth:`HubEngine.ponder`)."""
+        return self.engine.ponder(board, limit)
 
     def close(self) -> None:
         """Quit the engine process. Idempotent."""

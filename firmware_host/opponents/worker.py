@@ -2,7 +2,11 @@
 
 :class:`SyncEngineWorker` computes in place (virtual time: deterministic tests and scripted
 runs), :class:`ThreadEngineWorker` in a named daemon thread that only posts its result. Both
-work with :class:`board_io.clock.VirtualClock` and ``MonotonicClock`` alike.
+work with :class:`board_io.clock.VirtualClock` and ``MonotonicClock`` alike. On the board the
+thread's opponent is an engine process (the built-in engine's own, or a Hub engine:
+:func:`firmware_host.opponents.build.build_opponent`), so the thread only waits on its pipe;
+after a reply whose job allows it (``EngineJob.ponder``) it has that engine think on the
+position after the reply it expects (:class:`~firmware_host.opponents.opponent.Ponderer`).
 
 >>> from board_io.clock import VirtualClock
 >>> from engine import Board
@@ -23,9 +27,9 @@ from collections.abc import Callable
 
 from board_io.clock import Clock
 from engine.hint import hint
-from engine.search import Limit, StopToken
+from engine.search import Limit, SearchResult, StopToken
 from firmware_host.opponents.hub_hint import hub_reasons
-from firmware_host.opponents.opponent import BuiltinOpponent, Opponent
+from firmware_host.opponents.opponent import BuiltinOpponent, Opponent, Ponderer
 from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose, Reason
 
 __all__ = ["EngineWorker", "SyncEngineWorker", "ThreadEngineWorker"]
@@ -97,9 +101,22 @@ class ThreadEngineWorker:
         with self._lock:
             if stop.stopped:
                 return
-            result = search(self.opponent, job, self.limit, stop, self.clock)
-        if not stop.stopped and self.post is not None:
-            self.post(result)
+            result, found = _answer(self.opponent, job, self.limit, stop, self.clock)
+            if not stop.stopped and self.post is not None:
+                self.post(result)
+            if job.ponder and found is not None and not stop.stopped:
+                self._ponder(job, found)
+
+    def _ponder(self, job: EngineJob, found: SearchResult) -> None:
+        """Think on the position after the reply the search expects, until the next job."""
+        opponent = self.opponent
+        if not isinstance(opponent, Ponderer) or len(found.pv) < 2:
+            return
+        board = job.board.copy()
+        for move in found.pv[:2]:
+            board.push(move)
+        if board.legal_moves:
+            opponent.ponder(board, self.limit)
 
     def cancel(self) -> None:
         """Ask the running search to stop."""
@@ -121,16 +138,23 @@ EngineWorker = SyncEngineWorker | ThreadEngineWorker
 def search(opponent: Opponent, job: EngineJob, limit: Limit, stop: StopToken | None,
            clock: Clock) -> EngineResult:
     """Run one job; a failing engine gives a result with ``move=None`` and the error."""
+    return _answer(opponent, job, limit, stop, clock)[0]
+
+
+def _answer(opponent: Opponent, job: EngineJob, limit: Limit, stop: StopToken | None,
+            clock: Clock) -> tuple[EngineResult, SearchResult | None]:
+    """The job's result, and the search behind it (None for a hint or a failure)."""
     try:
         if job.purpose is Purpose.HINT and isinstance(opponent, BuiltinOpponent):
-            return _hint(opponent, job, limit, stop, clock)
+            return _hint(opponent, job, limit, stop, clock), None
         result = opponent.best_move(job.board, limit, stop)
     except Exception as exc:  # the engine failing must not take the board down
         log.exception("engine: search failed")
-        return EngineResult(job.token, job.purpose, None, clock.monotonic(), error=str(exc))
+        return EngineResult(job.token, job.purpose, None, clock.monotonic(), error=str(exc)), None
     # A hint from another engine (a Hub engine): its move, and what its line shows.
     reasons = hub_reasons(job.board, result) if job.purpose is Purpose.HINT else ()
-    return EngineResult(job.token, job.purpose, result.move, clock.monotonic(), reasons=reasons)
+    return (EngineResult(job.token, job.purpose, result.move, clock.monotonic(), reasons=reasons),
+            result if job.purpose is Purpose.REPLY else None)
 
 
 def _hint(opponent: BuiltinOpponent, job: EngineJob, limit: Limit, stop: StopToken | None,

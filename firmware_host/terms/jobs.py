@@ -55,11 +55,13 @@ class EngineResult:
 
 @dataclass(frozen=True)
 class EngineJob:
-    """A search the session asks for."""
+    """A search the session asks for; ``ponder``: once it has answered (a reply), the engine
+    may think on the position after the reply it expects, on the human's time."""
 
     token: int
     purpose: Purpose
     board: Board
+    ponder: bool = False
 
 
 class Thinker(Protocol):

@@ -12,8 +12,8 @@ in the page's order):
   refuses (:mod:`firmware_host.game.settings`);
 - the settings a game started with are kept and laid over the configuration by their option
   at the next start (:mod:`firmware_host.remote.saved`);
-- the command line's ``--variant``, ``--mode``, ``--level``, ``--touch-move`` and
-  ``--time-control`` are made from them (:mod:`firmware_host.cli.options`);
+- the command line's ``--variant``, ``--mode``, ``--level``, ``--ponder``, ``--touch-move``
+  and ``--time-control`` are made from them (:mod:`firmware_host.cli.options`);
 - the configuration schema composes their options (:mod:`firmware_host.config.schema`).
 
 A value is checked in one place, :meth:`PhoneSetting.parse`: the option's own check (choices,
@@ -42,9 +42,9 @@ from firmware_host.digits import is_whole_number
 from firmware_host.i18n import N_
 from firmware_host.terms.timecontrol import control_of
 
-__all__ = ["CLOCK_TIME_CONTROL", "ENGINE_LEVEL", "GAME_MODE", "GAME_TOUCH_MOVE", "GAME_VARIANT",
-           "MODES", "SETTINGS", "TOUCH_MOVE", "Mode", "PhoneSetting", "phone_settings",
-           "setting"]
+__all__ = ["CLOCK_TIME_CONTROL", "ENGINE_LEVEL", "ENGINE_PONDER", "GAME_MODE", "GAME_TOUCH_MOVE",
+           "GAME_VARIANT", "MODES", "PONDER", "SETTINGS", "TOUCH_MOVE", "Mode", "PhoneSetting",
+           "phone_settings", "setting"]
 
 _SERVICE = ("service",)
 
@@ -64,6 +64,8 @@ class Mode(Enum):
 MODES = tuple(mode.value for mode in Mode if mode is not Mode.FOLLOW)
 #: ``game.touch_move``'s values.
 TOUCH_MOVE = ("strict", "off", "auto")
+#: ``engine.ponder``'s values.
+PONDER = ("auto", "on", "off")
 
 
 def _time_control_problem(text: str) -> str | None:
@@ -91,6 +93,12 @@ ENGINE_LEVEL: Option[int] = Option(
     "engine.level", "int", 5,
     "Strength of the built-in engine, 1 (beginner) to 10. A Hub engine has its own: "
     "hub_depth, hub_nodes, hub_movetime_s.", minimum=1, maximum=10, readers=_SERVICE)
+ENGINE_PONDER: Option[str] = Option(
+    "engine.ponder", "str", "auto",
+    "The computer thinks on your time, on the position after the reply it expects (a hit "
+    "answers sooner or sees deeper): on; off; auto: on where the machine has a core free for "
+    "it. Never in teach mode, whose hints need the engine. docs/levels.md.",
+    choices=PONDER, readers=_SERVICE)
 CLOCK_TIME_CONTROL: Option[str] = Option(
     "clock.time_control", "str", "",
     "The game clock of new games: minutes+seconds added a move (3+2, 90+30; 80+1m for 80 "
@@ -195,6 +203,9 @@ SETTINGS: Mapping[str, PhoneSetting] = MappingProxyType({phone.name: phone for p
                  read=_variant, names=_variant_names),
     PhoneSetting(GAME_MODE, N_("Mode"), "play, record or teach"),
     PhoneSetting(ENGINE_LEVEL, N_("Engine level"), "the computer's strength, 1-10", "N"),
+    PhoneSetting(ENGINE_PONDER, N_("Thinking on your time"),
+                 "the computer thinks on your time (auto: where a core is free; never in teach "
+                 "mode)"),
     PhoneSetting(GAME_TOUCH_MOVE, N_("Touch-move"),
                  "touch-move rule (auto: strict in record mode only)"),
     PhoneSetting(CLOCK_TIME_CONTROL, None,

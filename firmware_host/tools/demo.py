@@ -169,13 +169,17 @@ def demo_config(options: DemoOptions, games_dir: str) -> Config:
         ConfigError: an unknown variant or an out-of-range level.
     """
     chosen = check_options(options)
-    # Depth only, no clock: the same demo plays the same game on any machine.
+    # Depth only, no clock, no thinking on the player's time (a ponder search stopped by a
+    # miss leaves a table that depends on when): the same demo plays the same game on any
+    # machine, and a hall of boards does not keep every core busy.
     depth = min(chosen.depth or MAX_DEPTH, MAX_DEPTH)
-    engine: dict[str, object] = {"level": options.level, "depth": depth, "movetime_ms": 0}
+    engine: dict[str, object] = {"level": options.level, "depth": depth, "movetime_ms": 0,
+                                 "ponder": "off"}
     if options.hub is not None:  # the Hub engine's own settings, as its configuration has them
         engine = {path.split(".", 1)[1]: options.hub[path] for path in options.hub
                   if path.startswith("engine.") and options.hub.is_set(path)}
         engine["kind"] = "hub"
+        engine["ponder"] = "off"
     return Config.from_mapping({
         "game": {"variant": options.variant, "mode": "play", "human_side": "white"},
         "engine": engine,

@@ -72,7 +72,7 @@ def setting_forms(variant: str | None = None) -> tuple[tuple[str, str, tuple[str
     label and the values offered (:func:`choices`, for a board playing ``variant``).
 
     >>> [name for name, _, _ in setting_forms()]
-    ['variant', 'mode', 'level', 'touch_move']
+    ['variant', 'mode', 'level', 'ponder', 'touch_move']
     """
     return tuple((phone.name, phone.label, choices(phone.name, variant))
                  for phone in phone_settings().values() if phone.label is not None)

@@ -126,7 +126,7 @@ def test_the_hub_servers_levels_run_on_the_search_clock() -> None:
     from firmware_host.opponents.hub.server import HubServer
 
     server = HubServer(lambda line: None)
-    assert isinstance(server._clock_for(Limit(movetime=1.0)), SearchClock)
+    assert isinstance(server.clock_for(Limit(movetime=1.0)), SearchClock)
     server.handle("level move-time=2")
-    assert not isinstance(server._clock_for(Limit(movetime=2.0)), SearchClock)
+    assert not isinstance(server.clock_for(Limit(movetime=2.0)), SearchClock)
     server.close()

@@ -10,8 +10,11 @@ Three layers, as in python-chess's ``engine`` module:
   ``ping``/``pong``, ``quit``. Every call has a timeout (:class:`HubTimeout`).
 - :class:`HubEngine` is the blocking facade the session uses: ``play(board, limit, stop)``.
   It starts the engine on first use, restarts it (re-sending the parameters) on the next call
-  after it died or stopped answering, and validates every move it returns. How to run the
-  engine is a :class:`~firmware_host.opponents.hub.config.HubEngineConfig`.
+  after it stopped answering, starts it again and repeats the search when it died (once a
+  search), and validates every move it returns. ``ponder(board, limit)`` has it think on the
+  opponent's time (``go ponder``); the next ``play`` of that same position is a ``ponder-hit``,
+  any other stops the ponder search first. How to run the engine is a
+  :class:`~firmware_host.opponents.hub.config.HubEngineConfig`.
 
 Example, with our own engine as the Hub engine (Scan is ``("/opt/scan/scan", "hub")`` run from
 its own directory, with ``params={"book": "true", "threads": "1"}``):
@@ -32,11 +35,12 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 
 from engine import Board, Move, Variant
+from engine.clock import WALL_FACTOR
 from engine.search import Limit, StopToken
 from firmware_host.opponents.hub.config import CONFIG_KEYS, HubEngineConfig
 from firmware_host.opponents.hub.notation import hub_variant_name, move_from_hub, pos_message
@@ -56,6 +60,8 @@ from firmware_host.opponents.hub.protocol import (
     message,
     parse_line,
 )
+
+InfoHook = Callable[[SearchInfo], None]
 
 __all__ = [
     "CONFIG_KEYS",
@@ -77,8 +83,13 @@ logger = logging.getLogger(__name__)
 _STOP_POLL = 0.02
 
 
-class _DiedBeforeSearch(HubEngineDied):
-    """The engine was found dead before ``go`` was sent: nothing of this search was lost."""
+@dataclass(frozen=True)
+class _Pondering:
+    """A ``go ponder`` under way: the ``pos`` line of the position it thinks on, its limit."""
+
+    pos: str
+    limit: Limit
+    level: Level
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,8 @@ class HubPlayResult:
     info: SearchInfo
     seconds: float
     stopped: bool = False
+    #: The engine had pondered this position: the answer came after a ``ponder-hit``.
+    hit: bool = False
 
 
 class HubClient:
@@ -105,7 +118,7 @@ class HubClient:
     ...                                "--hub"]))
     >>> engine_id, params = client.handshake(timeout=10)
     >>> engine_id["name"], sorted(params)
-    ('draughtsboard', ['level', 'seed', 'tt-size', 'variant'])
+    ('draughtsboard', ['clock', 'level', 'seed', 'tt-size', 'variant'])
     >>> client.init(timeout=10)
     >>> client.ping(timeout=10)                 # the error lines received meanwhile
     []
@@ -217,7 +230,7 @@ class HubClient:
         return errors
 
     def go(self, timeout: float, stop: StopToken | None, stop_timeout: float,
-           on_info: Callable[[SearchInfo], None] | None = None) -> tuple[Done, bool]:
+           on_info: InfoHook | None = None) -> tuple[Done, bool]:
         """Send ``go think``; wait for ``done``; return it and whether ``stop`` had to be sent.
 
         ``stop`` is sent when the token is set or ``timeout`` passes; the engine then has
@@ -227,6 +240,15 @@ class HubClient:
             HubTimeout: no ``done`` even after ``stop``. HubEngineDied.
         """
         self.send(message("go", "think"))
+        return self.finish(timeout, stop, stop_timeout, on_info)
+
+    def finish(self, timeout: float, stop: StopToken | None, stop_timeout: float,
+               on_info: InfoHook | None = None) -> tuple[Done, bool]:
+        """Wait for the ``done`` of the search under way (see :meth:`go`).
+
+        Raises:
+            HubTimeout: no ``done`` even after ``stop``. HubEngineDied.
+        """
         deadline = self.clock() + timeout
         stopped = False
         while True:
@@ -259,7 +281,7 @@ class HubClient:
         self.process.close(timeout)
 
 
-def limit_to_level(limit: Limit, default_movetime: float) -> Level:
+def limit_to_level(limit: Limit, default_movetime: float, *, whole: bool = False) -> Level:
     """Translate our search limit into one Hub ``level`` form (the protocol's ``level`` takes
     one of ``depth=``, ``nodes=``, ``move-time=``, ``[moves=] time= [inc=]``, ``infinite``).
 
@@ -267,14 +289,22 @@ def limit_to_level(limit: Limit, default_movetime: float) -> Level:
     by :class:`HubEngine` itself, which sends ``stop`` when it has passed (see
     :func:`search_budget`). Hub engines add the increment before each move, so the clock sent is
     ``time_left - increment``. A limit with no bound at all gets ``default_movetime``.
+    ``whole``: every bound in the one line (the built-in engine's own process reads them all).
 
     >>> limit_to_level(Limit(depth=8, movetime=0.6), 1.0).to_message().format()
     'level depth=8'
+    >>> limit_to_level(Limit(depth=8, movetime=0.6), 1.0, whole=True).to_message().format()
+    'level depth=8 move-time=0.6'
     >>> limit_to_level(Limit(time_left=60.0, increment=2.0), 1.0) == Level(time=58.0, inc=2.0)
     True
     >>> limit_to_level(Limit(), default_movetime=1.5).to_message().format()
     'level move-time=1.5'
     """
+    if whole and (limit.depth, limit.nodes, limit.movetime, limit.time_left) != (None,) * 4:
+        increment = limit.increment or 0.0
+        clock = None if limit.time_left is None else max(0.0, limit.time_left - increment)
+        return Level(depth=limit.depth, nodes=limit.nodes, move_time=limit.movetime, time=clock,
+                     inc=limit.increment if clock is not None else None)
     if limit.depth is not None:
         return Level(depth=limit.depth)
     if limit.nodes is not None:
@@ -290,16 +320,19 @@ def limit_to_level(limit: Limit, default_movetime: float) -> Level:
 
 def search_budget(limit: Limit, level: Level, config: HubEngineConfig) -> float:
     """Seconds to wait for ``done`` before sending ``stop``: the shortest time bound of the
-    limit and of the ``level`` sent (else ``config.search_timeout``), plus the margin.
+    limit and of the ``level`` sent (else ``config.search_timeout``), plus the margin. The
+    built-in engine's process counts a time per move in CPU seconds, which may take up to
+    ``WALL_FACTOR`` times as long on the wall: it is given that.
 
     >>> config = HubEngineConfig(command=("scan", "hub"), search_margin=0.5)
     >>> search_budget(Limit(depth=8, movetime=2.0), Level(depth=8), config)
     2.5
     """
     budgets = [config.search_timeout]
+    factor = WALL_FACTOR if config.builtin else 1.0
     for seconds in (limit.movetime, level.move_time):
         if seconds is not None:
-            budgets.append(seconds)
+            budgets.append(seconds * factor)
     if level.time is not None:
         budgets.append(level.time + (level.inc or 0.0))
     return min(budgets) + config.search_margin
@@ -330,6 +363,12 @@ class HubEngine:
         self._our_variant = "international"  # the same, as our name: restarts use it
         self._lock = threading.Lock()
         self._closed = False
+        self._pondering: _Pondering | None = None
+        #: Parameters set since start (:meth:`configure`): sent at every start, and those not
+        #: yet sent to the running engine (``_due``) before its next search.
+        self._params_lock = threading.Lock()
+        self._overrides: dict[str, str] = {}
+        self._due: dict[str, str] = {}
         #: ``id`` fields and declared parameters of the running engine (empty before start).
         self.engine_id: dict[str, str] = {}
         self.params: dict[str, ParamSpec] = {}
@@ -357,19 +396,21 @@ class HubEngine:
             self._running(variant)
 
     def play(self, board: Board, limit: Limit, stop: StopToken | None = None,
-             on_info: Callable[[SearchInfo], None] | None = None) -> HubPlayResult:
+             on_info: InfoHook | None = None) -> HubPlayResult:
         """Ask the engine for its move in ``board`` within ``limit``; returns a legal move.
 
         Setting ``stop`` (from another thread) sends ``stop``; the engine's move is still returned.
 
-        An engine found dead before the search began (it died between two moves, and its death
-        was not yet seen) is started again and asked once more, so the game does not lose a
-        move to it; one that dies during the search raises (the next call restarts it).
+        An engine that dies (before the search, found dead between two moves, or during it) is
+        started again, with one warning, and asked once more, so the game does not lose a move
+        to it; a second death in the same call raises. When the engine was pondering
+        (:meth:`ponder`) on this very position and limit, the ponder search becomes this one
+        (``ponder-hit``); otherwise it is stopped and its answer dropped first.
 
         Raises:
             ValueError: ``board`` has no legal move.
             HubTimeout: no answer in time (the engine is killed; the next call restarts it).
-            HubEngineError: it died, rejected the position, or played an illegal move.
+            HubEngineError: it died twice, rejected the position, or played an illegal move.
         """
         if not board.legal_moves:
             raise ValueError(f"no legal move to search in {board.fen()}")
@@ -378,31 +419,63 @@ class HubEngine:
                 client = self._running(board.variant)
                 try:
                     return self._play(client, board, limit, stop, on_info)
-                except _DiedBeforeSearch as exc:
+                except HubEngineDied as exc:
                     self._discard()
-                    if attempt == 2:
+                    if attempt == 2 or self._closed:  # closed meanwhile: ended on purpose
                         raise
-                    logger.warning("%s had died before the search (%s); starting it again",
+                    logger.warning("engine %s died (%s); started again, searching the move again",
                                    self.name, exc)
                 except HubEngineError:
                     self._discard()
                     raise
             raise AssertionError("unreachable: the second attempt returns or raises")
 
+    def ponder(self, board: Board, limit: Limit) -> bool:
+        """Have the running engine think on ``board`` (the position after the reply it expects)
+        until the next :meth:`play`; False when it cannot (not running, no legal move, another
+        variant, closed). A failure here only loses the ponder: the next :meth:`play` starts
+        the engine again if it died.
+        """
+        if not board.legal_moves:
+            return False
+        with self._lock:
+            client = self._client
+            if (self._closed or client is None or not client.process.alive
+                    or self._variant != hub_variant_name(board.variant)):
+                return False
+            self._end_ponder(client)
+            try:
+                level = self._send_position(client, board, limit)
+                client.send(message("go", "ponder"))
+            except HubEngineError as exc:
+                logger.info("%s: no pondering (%s)", self.name, exc)
+                if not client.process.alive:
+                    self._discard()
+                return False
+            self._pondering = _Pondering(pos_message(board).format(), limit, level)
+            return True
+
+    @property
+    def pondering(self) -> bool:
+        """The engine is thinking on the opponent's time (:meth:`ponder`)."""
+        return self._pondering is not None
+
+    def configure(self, params: dict[str, str]) -> None:
+        """Set parameters from the next search on (a running engine is sent ``set-param``
+        before it; a restart sends them with the others). Never blocks: a search may run.
+
+        Raises:
+            ValueError: ``variant`` is among them (the board being played decides it).
+        """
+        if "variant" in params:
+            raise ValueError("do not set the hub 'variant' parameter: the board's variant is used")
+        with self._params_lock:
+            self._overrides.update(params)
+            self._due.update(params)
+
     def _play(self, client: HubClient, board: Board, limit: Limit, stop: StopToken | None,
-              on_info: Callable[[SearchInfo], None] | None) -> HubPlayResult:
+              on_info: InfoHook | None) -> HubPlayResult:
         started = self.clock()
-        try:
-            client.send(pos_message(board))
-            # Scan answers a bad "pos" only with "error" and would then search another
-            # position: a ping round trip catches that before "go".
-            errors = client.ping(self.config.reply_timeout)
-        except HubEngineDied as exc:
-            raise _DiedBeforeSearch(str(exc)) from exc
-        if errors:
-            raise HubEngineError(f"{self.name} rejected the position {board.fen()}: {errors}")
-        level = limit_to_level(limit, self.config.default_movetime)
-        client.send(level.to_message())  # exactly one level form
         infos: list[SearchInfo] = []
 
         def keep(info: SearchInfo) -> None:
@@ -410,8 +483,19 @@ class HubEngine:
             if on_info is not None:
                 on_info(info)
 
-        done, stopped = client.go(search_budget(limit, level, self.config), stop,
-                                  self.config.stop_timeout, keep)
+        pondered = self._pondering
+        hit = (pondered is not None and not self._due and pondered.limit == limit
+               and pondered.pos == pos_message(board).format())
+        if hit and pondered is not None:
+            self._pondering = None
+            client.send(message("ponder-hit"))
+            level = pondered.level
+        else:
+            self._end_ponder(client)
+            level = self._send_position(client, board, limit)
+            client.send(message("go", "think"))
+        done, stopped = client.finish(search_budget(limit, level, self.config), stop,
+                                      self.config.stop_timeout, keep)
         text = done.move
         if text is None:
             raise HubEngineError(f"{self.name} gave no move in {board.fen()}: "
@@ -422,7 +506,33 @@ class HubEngine:
             raise HubEngineError(f"{self.name} played {text!r}, not legal in {board.fen()}: "
                                  f"{exc}") from exc
         info = infos[-1] if infos else SearchInfo()
-        return HubPlayResult(move, done.ponder, info, self.clock() - started, stopped)
+        return HubPlayResult(move, done.ponder, info, self.clock() - started, stopped, hit)
+
+    def _send_position(self, client: HubClient, board: Board, limit: Limit) -> Level:
+        """Parameters due, ``pos`` (checked by a ``ping``) and ``level``; returns the level."""
+        self._send_due(client)
+        client.send(pos_message(board))
+        # Scan answers a bad "pos" only with "error" and would then search another
+        # position: a ping round trip catches that before "go".
+        errors = client.ping(self.config.reply_timeout)
+        if errors:
+            raise HubEngineError(f"{self.name} rejected the position {board.fen()}: {errors}")
+        level = limit_to_level(limit, self.config.default_movetime, whole=self.config.builtin)
+        client.send(level.to_message())  # one level line (one form, but for our own engine)
+        return level
+
+    def _end_ponder(self, client: HubClient) -> None:
+        """Stop a ponder search under way and drop its answer (it pondered the wrong move)."""
+        pondered, self._pondering = self._pondering, None
+        if pondered is not None:
+            client.send(message("stop"))
+            client.wait_for("done", self.config.stop_timeout)
+
+    def _send_due(self, client: HubClient) -> None:
+        with self._params_lock:
+            due, self._due = self._due, {}
+        for name, value in self._checked(due.items()):
+            client.set_param(name, value)
 
     def ping(self) -> None:
         """Check that the engine answers (starting it if needed).
@@ -488,7 +598,20 @@ class HubEngine:
                                  f"{', '.join(spec.values)}")
         elif spec.value != hub_name:
             pairs.append(("variant", hub_name))
-        for name, value in self.config.params.items():
+        with self._params_lock:
+            given = {**self.config.params, **self._overrides}
+            self._due.clear()  # a new process is sent them all now
+        pairs += self._checked(given.items())
+        return pairs
+
+    def _checked(self, given: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The ``set-param`` pairs of ``given``, checked against what the engine declared.
+
+        Raises:
+            HubEngineError: a parameter it does not declare, or a value it would refuse.
+        """
+        pairs: list[tuple[str, str]] = []
+        for name, value in given:
             declared = self.params.get(name)
             if declared is None:
                 raise HubEngineError(f"{self.name} has no parameter {name!r}; it has: "
@@ -500,6 +623,7 @@ class HubEngine:
         return pairs
 
     def _discard(self) -> None:
+        self._pondering = None
         client, self._client, self._variant = self._client, None, None
         if client is not None:
             client.quit(self.config.quit_timeout)  # killed if it does not exit in time

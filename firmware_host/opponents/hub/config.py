@@ -55,6 +55,12 @@ class HubEngineConfig:
     stop_timeout: float = _schema_default("hub_stop_timeout_s")
     quit_timeout: float = 2.0  # not configurable: how long a quitting engine may take to exit
     default_movetime: float = _schema_default("hub_movetime_s")
+    #: The built-in engine in a process of its own (``draughtsboard engine``: the board's
+    #: engine worker), not a configured Hub engine: every bound of a limit goes in its one
+    #: ``level`` line (it reads them all), a time per move is its search thread's CPU time
+    #: (its ``clock`` parameter; waited for up to ``engine.clock.WALL_FACTOR`` times on the
+    #: wall), and its ``level`` parameter may change between two searches.
+    builtin: bool = False
 
     def __post_init__(self) -> None:
         if not self.command or not all(isinstance(a, str) and a for a in self.command):

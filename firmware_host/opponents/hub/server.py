@@ -2,9 +2,17 @@
 
 Every Hub-speaking program (the Hub GUI, pydraughts, lidraughts bots) can drive it. Declared
 parameters: ``variant`` (Scan's names where we have the rules -- ``normal``, ``losing`` -- and our
-own variant names for the rest), ``level`` (strength 1-10, as ``engine.levels``), ``tt-size`` (MB)
-and ``seed``. A bad line, an unknown command or a bad value is answered with ``error
-message="..."``, never a crash; a ``go`` is always answered with ``done``.
+own variant names for the rest), ``level`` (strength 1-10, as ``engine.levels``), ``tt-size`` (MB),
+``seed`` and ``clock`` (``wall``, or ``cpu``: a time per move is the search thread's CPU time,
+capped by the wall clock, as the board's levels count it). A bad line, an unknown command or a
+bad value is answered with ``error message="..."``, never a crash; a ``go`` is always answered
+with ``done``. The board's service runs it as its engine worker
+(:mod:`firmware_host.opponents.build`): the search in a process of its own.
+
+``go ponder`` thinks on the opponent's time, bound only by the level's depth, until
+``ponder-hit`` or ``stop``; a ponder search that ends by itself waits for either. ``ponder-hit``
+answers at once when the ponder search has already finished, and otherwise keeps that search
+going for the move's time, counted from the hit on the search thread's clock.
 
 >>> lines = []
 >>> server = HubServer(lines.append, seed=1)
@@ -28,7 +36,9 @@ from typing import TextIO
 
 from engine import VARIANTS, Board, Variant
 from engine.clock import SearchClock
+from engine.endgame import EndgameTable
 from engine.levels import LEVELS, level
+from engine.limits import time_budget
 from engine.search import Limit, Searcher, SearchResult, StopToken
 from firmware_host.opponents.hub.notation import (
     HUB_VARIANTS,
@@ -48,13 +58,64 @@ from firmware_host.opponents.hub.protocol import (
     parse_line,
 )
 
-__all__ = ["ENGINE_NAME", "HubServer", "level_to_limit", "serve"]
+__all__ = ["CLOCKS", "ENGINE_NAME", "HubServer", "level_to_limit", "serve", "thread_clock"]
 
 logger = logging.getLogger(__name__)
 
 ENGINE_NAME = "draughtsboard"
 #: Commands a GUI may send while a search runs (the protocol allows only these).
 _DURING_SEARCH = frozenset({"ping", "stop", "ponder-hit", "quit"})
+#: The ``clock`` parameter's values: what a time per move is counted on.
+CLOCKS = ("wall", "cpu")
+
+
+class ReadStop(StopToken):
+    """A stop token whose flag is read through Python code.
+
+    The compiled search (mypyc) looks at its stop token every 64 nodes and otherwise never
+    enters the interpreter in a search without a clock (a depth-only one, or pondering): it
+    then kept the interpreter's lock for a whole iteration, and the thread reading the
+    protocol could not take ``stop`` or ``ponder-hit`` in (seconds, deep in a search). Read
+    through this property, every look lets the interpreter hand the lock over.
+
+    >>> token = ReadStop()
+    >>> token.stop()
+    >>> token.stopped
+    True
+    """
+
+    def __init__(self) -> None:
+        self._flag = False
+        super().__init__()
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the search must end (read by the search, set by the protocol's thread)."""
+        return self._flag
+
+    @stopped.setter
+    def stopped(self, value: bool) -> None:
+        self._flag = value
+
+
+def thread_clock(thread: threading.Thread) -> Callable[[], float]:
+    """The CPU seconds of ``thread`` as read from any thread (``time.thread_time`` reads only the
+    caller's own); the wall clock where the system has no per-thread CPU clock.
+
+    >>> clock = thread_clock(threading.current_thread())
+    >>> clock() >= 0.0
+    True
+    """
+    ident = thread.ident
+    getcpuclockid = getattr(time, "pthread_getcpuclockid", None)
+    if ident is None or getcpuclockid is None:
+        return time.monotonic
+    try:
+        clock_id = getcpuclockid(ident)
+        time.clock_gettime(clock_id)
+    except OSError:
+        return time.monotonic
+    return lambda: time.clock_gettime(clock_id)
 
 
 def level_to_limit(spec: Level, depth_cap: int | None = None) -> Limit:
@@ -116,15 +177,27 @@ class HubServer:
         self.tt_mb = tt_mb
         self.seed = seed
         self.clock = clock
+        #: What a time per move is counted on (the ``clock`` parameter: ``wall`` or ``cpu``).
+        self.time_base = "wall"
         self._searcher: Searcher | None = None
+        #: The endgame tables of each variant, read once (None: none ship for it).
+        self._tables: dict[str, EndgameTable | None] = {}
         self._board: Board | None = None
         self._level = Level()
         self._thread: threading.Thread | None = None
         # Cleared under the write lock as "done" goes out: a GUI that answers "done" at once
         # with "pos" must not find the engine still busy while its search thread winds down.
         self._busy = threading.Event()
-        self._token = StopToken()
-        self._ponder_hit = threading.Event()
+        self._token: StopToken = ReadStop()
+        #: Set when a ponder search may answer: ``ponder-hit`` or ``stop`` came.
+        self._released = threading.Event()
+        #: Set once the running search has returned (a ponder search may still wait).
+        self._ended = threading.Event()
+        #: True from ``go ponder`` until ``ponder-hit`` (or the end of the search).
+        self._pondering = False
+        self._limit_now = Limit()
+        #: The nodes the last ``info`` reported (the final count is sent when it is more).
+        self._reported = 0
         #: The handler of each command (a quit handler returns False: stop reading).
         self._handlers: dict[str, Callable[[HubMessage], bool | None]] = {
             "hub": self._cmd_hub, "set-param": self._cmd_set_param, "init": self._cmd_init,
@@ -182,9 +255,15 @@ class HubServer:
             thread.join(timeout)
         return thread is None or not thread.is_alive()
 
+    def finished(self, timeout: float | None = None) -> bool:
+        """Wait until the running search has returned (a ponder search that has then waits for
+        ``ponder-hit`` or ``stop`` before it answers); True if it has, or none runs."""
+        return not self.searching or self._ended.wait(timeout)
+
     def close(self) -> None:
-        """Stop a running search and wait for it. Idempotent."""
+        """Stop a running search (pondering too) and wait for it. Idempotent."""
         self._token.stop()
+        self._released.set()
         self.wait()
 
     # -- commands -----------------------------------------------------------------------------
@@ -199,6 +278,7 @@ class HubServer:
             ParamSpec("level", str(self.strength), "int", "1", str(len(LEVELS))),
             ParamSpec("tt-size", str(self.tt_mb), "int", "1", "4096"),
             ParamSpec("seed", str(self.seed), "int", "0", str(2**31 - 1)),
+            ParamSpec("clock", self.time_base, "enum", values=CLOCKS),
         ]
 
     def _cmd_hub(self, msg: HubMessage) -> None:
@@ -219,6 +299,11 @@ class HubServer:
                 self.tt_mb = _bounded_int(value, 1, 4096)
             elif name == "seed":
                 self.seed = _bounded_int(value, 0, 2**31 - 1)
+            elif name == "clock":
+                if value not in CLOCKS:
+                    raise ValueError(f"must be one of {', '.join(CLOCKS)}")
+                self.time_base = value
+                return  # the searcher stays: only how its time is counted changes
             else:
                 self.error(f"unknown parameter {name!r}")
                 return
@@ -266,8 +351,12 @@ class HubServer:
             return
         pondering = "ponder" in msg
         limit = self._limit()
-        self._token = StopToken()
-        self._ponder_hit.clear()
+        self._token = ReadStop()
+        self._released = threading.Event()
+        self._ended = threading.Event()
+        self._pondering = pondering
+        self._limit_now = limit
+        self._reported = 0
         self._busy.set()
         self._thread = threading.Thread(target=self._search, args=(board, limit, pondering),
                                         name="hub-search", daemon=True)
@@ -275,11 +364,21 @@ class HubServer:
 
     def _cmd_stop(self, msg: HubMessage) -> None:
         self._token.stop()
+        self._released.set()
 
     def _cmd_ponder_hit(self, msg: HubMessage) -> None:
-        if self.searching:
-            self._ponder_hit.set()
-            self._token.stop()
+        thread = self._thread
+        if not self.searching or not self._pondering or thread is None:
+            return  # nothing pondered (or it already answered): nothing to do
+        self._pondering = False
+        seconds = time_budget(self._limit_now)[0]
+        if seconds is not None and not self._ended.is_set():
+            # The search goes on for the move's time from now, on its own thread's clock.
+            clock = self._hit_clock(thread)
+            threading.Thread(target=_stop_after,
+                             args=(clock, seconds, self._token, self._ended),
+                             name="hub-ponder-hit", daemon=True).start()
+        self._released.set()
 
     def _cmd_quit(self, msg: HubMessage) -> bool:
         self.close()
@@ -289,15 +388,44 @@ class HubServer:
 
     def _make_searcher(self) -> Searcher:
         clock = self.clock if self.clock is not None else SearchClock()
+        options = level(self.strength).options
+        name = self.variant.name
+        if name not in self._tables:  # read once: a new level or table size keeps them
+            self._tables[name] = (EndgameTable.load(self.variant) if options.endgame_tables
+                                  and EndgameTable.available(self.variant) else None)
         return Searcher(self.variant, seed=self.seed, tt_mb=self.tt_mb, clock=clock,
-                        options=level(self.strength).options)
+                        options=options, tables=self._tables[name])
 
-    def _clock_for(self, limit: Limit) -> Callable[[], float]:
-        """Our level's time on the search clock (CPU time capped by the wall, as on the board);
-        a time the GUI sets (its ``level`` or game clock) on the wall clock it keeps."""
+    def clock_for(self, limit: Limit) -> Callable[[], float]:
+        """The clock a search within ``limit`` runs on: our level's own time on the search
+        clock (CPU time capped by the wall, as on the board); a time the GUI sets (its
+        ``level`` or game clock) on the wall clock it keeps, unless ``clock`` is ``cpu`` (the
+        board's worker): then a time per move is the search clock's too. A game clock always
+        runs on the wall.
+
+        >>> server = HubServer(lambda line: None)
+        >>> _ = server.handle("level move-time=1")
+        >>> server.clock_for(Limit(movetime=1.0)) is time.monotonic
+        True
+        >>> _ = server.handle("set-param name=clock value=cpu")
+        >>> server.clock_for(Limit(movetime=1.0))
+        SearchClock(wall_factor=2.0)
+        """
         if self.clock is not None:
             return self.clock
-        return SearchClock() if self._level == Level() else time.monotonic
+        if self._level == Level() or (self.time_base == "cpu" and limit.time_left is None):
+            return SearchClock()
+        return time.monotonic
+
+    def _hit_clock(self, thread: threading.Thread) -> Callable[[], float]:
+        """The clock the move's time after a ``ponder-hit`` is counted on: the search thread's
+        CPU time capped by the wall (``clock=cpu``, or our level's own time), else the wall."""
+        if self.clock is not None:
+            return self.clock
+        if self._level == Level() or (self.time_base == "cpu"
+                                      and self._limit_now.time_left is None):
+            return SearchClock(cpu=thread_clock(thread))
+        return time.monotonic
 
     def _limit(self) -> Limit:
         chosen = level(self.strength)
@@ -310,13 +438,14 @@ class HubServer:
             if self._searcher is None or self._searcher.variant.name != board.variant.name:
                 self._searcher = self._make_searcher()
             searcher = self._searcher
-            searcher.clock = self._clock_for(limit)
-            # Pondering runs unbounded until "ponder-hit" (then think within the limit) or "stop".
+            searcher.clock = self.clock_for(limit)
+            # Pondering is bound by the level's depth only: "ponder-hit" times it from then
+            # on (_cmd_ponder_hit), "stop" ends it; one that ends by itself waits for either.
             result = searcher.search(board, Limit(depth=limit.depth) if pondering else limit,
                                      stop=self._token, on_iteration=self._info)
-            if pondering and self._ponder_hit.is_set():
-                self._token.reset()
-                result = searcher.search(board, limit, stop=self._token, on_iteration=self._info)
+            self._ended.set()
+            if pondering:
+                self._released.wait()
             self._done(result)
         except Exception as exc:
             logger.exception("hub search failed")
@@ -324,6 +453,7 @@ class HubServer:
             self.send(Done().to_message(), finishes_search=True)
 
     def _info(self, result: SearchResult) -> None:
+        self._reported = result.nodes
         seconds = max(result.seconds, 1e-6)
         pv = " ".join(move_to_hub(move, self.variant) for move in result.pv) or None
         self.send(message("info", depth=result.depth, score=score_to_hub(result.score),
@@ -331,9 +461,25 @@ class HubServer:
                           nps=round(result.nodes / seconds / 1e6, 3), pv=pv))
 
     def _done(self, result: SearchResult) -> None:
+        if result.nodes != self._reported:  # the whole search's nodes, past the last iteration
+            self._info(result)
         move = move_to_hub(result.move, self.variant) if result.move is not None else None
         ponder = move_to_hub(result.pv[1], self.variant) if len(result.pv) > 1 else None
         self.send(Done(move, ponder).to_message(), finishes_search=True)
+
+
+def _stop_after(clock: Callable[[], float], seconds: float, token: StopToken,
+                ended: threading.Event) -> None:
+    """Stop ``token``'s search once ``clock`` has run ``seconds``, unless it ends first (a CPU
+    clock runs no faster than the wall: waiting what is left on the wall never overshoots)."""
+    started = clock()
+    while True:
+        left = seconds - (clock() - started)
+        if left <= 0:
+            token.stop()
+            return
+        if ended.wait(left):
+            return
 
 
 def _bounded_int(text: str, low: int, high: int) -> int:

@@ -219,3 +219,59 @@ def test_a_hint_within_a_levels_time_searches_on_the_search_clock() -> None:
     worker.submit(EngineJob(1, Purpose.HINT, board))
     (result,) = results
     assert result.error is None and board.move_notation(result.move) == "33x11"
+
+
+class CostlyScanner:
+    """A scanner whose polls record the (virtual) time they ran at; the polls listed in
+    ``costs`` take that long; it sets ``stop`` after ``polls`` polls."""
+
+    def __init__(self, clock: VirtualClock, stop: threading.Event, polls: int,
+                 costs: dict[int, float]) -> None:
+        self.clock, self.stop, self.polls, self.costs = clock, stop, polls, costs
+        self.at: list[float] = []
+
+    def poll(self, now: float) -> list[Any]:
+        self.at.append(round(now, 6))
+        self.clock.advance(self.costs.get(len(self.at), 0.0))
+        if len(self.at) >= self.polls:
+            self.stop.set()
+        return []
+
+
+def test_the_scan_loop_keeps_fixed_ticks_and_a_late_step_does_not_shift_them(
+        caplog: pytest.LogCaptureFixture) -> None:
+    clock = VirtualClock(start=100.0)
+    stop = threading.Event()
+    # The 3rd scan takes 25 ms (past two ticks), the 6th 12 ms, the others nothing.
+    scanner = CostlyScanner(clock, stop, polls=9, costs={3: 0.025, 6: 0.012})
+    controller = Controller(Rig("english").session, scanner, clock=clock)
+    slept: list[float] = []
+
+    def wait(seconds: float) -> bool:
+        slept.append(round(seconds, 6))
+        clock.advance(seconds)
+        return stop.is_set()
+
+    with caplog.at_level("WARNING", logger="firmware_host.game.controller"):
+        controller.run(stop, period=0.01, wait=wait)
+    # On the grid 100.00 + k * 0.01; 100.03 is skipped, the scan due at 100.04 runs late at
+    # 100.045 and the next is back on the grid; the 6th ends at 100.072, so the 100.07 scan
+    # runs at once and 100.08 is on time again.
+    assert scanner.at == [100.0, 100.01, 100.02, 100.045, 100.05, 100.06, 100.072, 100.08,
+                          100.09]
+    assert slept == [0.01, 0.01, 0.005, 0.01, 0.008, 0.01, 0.01]  # until the tick
+    assert (controller.overruns, controller.missed_ticks) == (2, 1)
+    said = [r.getMessage() for r in caplog.records if r.name == "firmware_host.game.controller"]
+    assert len(said) == 1 and "15.0 ms after its next tick" in said[0]  # logged once
+
+
+def test_an_idle_scan_loop_runs_at_its_rate_not_below_it() -> None:
+    # The loop slept a period *after* each step: 96 scans a second instead of 100.
+    clock = VirtualClock()
+    stop = threading.Event()
+    scanner = CostlyScanner(clock, stop, polls=101, costs={n: 0.0004 for n in range(1, 102)})
+    controller = Controller(Rig("english").session, scanner, clock=clock)
+    controller.run(stop, period=0.01,
+                   wait=lambda seconds: clock.advance(seconds))
+    assert scanner.at[-1] == pytest.approx(1.0)  # 101 scans in one second: 100 a second
+    assert controller.overruns == 0

@@ -396,3 +396,17 @@ def test_commands_sent_between_two_games_are_taken_for_the_next(tmp_path: Path) 
         assert applied and applied[-1]["applied"] == {"level": "5"}
         second = demo.play()  # the same service plays on
         assert len(second.plies) == 4
+
+
+def test_a_demo_engine_never_thinks_on_the_players_time(tmp_path: Path) -> None:
+    # A ponder search stopped by a miss leaves a table that depends on when: the demo would no
+    # longer play the same game on every machine, and a hall's engines would keep every core.
+    from firmware_host.config import Config
+    from firmware_host.terms.settings import ENGINE_PONDER
+    from firmware_host.tools.demo import demo_config
+
+    config = demo_config(DemoOptions(games_dir=str(tmp_path)), str(tmp_path))
+    assert config[ENGINE_PONDER] == "off"
+    hub = Config.from_mapping({"engine": {"kind": "hub", "hub_command": ["scan", "hub"]}})
+    assert demo_config(DemoOptions(games_dir=str(tmp_path), hub=hub),
+                       str(tmp_path))[ENGINE_PONDER] == "off"

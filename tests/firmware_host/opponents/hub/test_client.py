@@ -24,6 +24,7 @@ from firmware_host.opponents.hub.client import (
     HubEngineError,
     HubTimeout,
     limit_to_level,
+    search_budget,
 )
 from firmware_host.opponents.hub.config import HubEngineConfig, config_from_settings
 from firmware_host.opponents.hub.process import HubProcess
@@ -157,18 +158,29 @@ def test_handshake_timeout_kills_and_next_call_restarts(scripted: Factory) -> No
     assert transcript()[:4] == ["0 start", "0< hub", "1 start", "1< hub"]
 
 
-def test_crash_during_search_restarts_and_resends_parameters(scripted: Factory) -> None:
+def test_a_crash_during_the_search_restarts_it_and_searches_the_move_again(
+        scripted: Factory, caplog: pytest.LogCaptureFixture) -> None:
     crash = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level depth=3"],
              ["expect", "go think"], ["exit", 1]]
     good = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level depth=3"],
             ["expect", "go think"], ["send", "done move=34-29"]]
     engine, transcript = scripted([crash, good])
-    with pytest.raises(HubEngineDied):
-        engine.play(Board(), Limit(depth=3))
-    result = engine.play(Board(), Limit(depth=3))
+    with caplog.at_level(logging.WARNING, logger="firmware_host.opponents.hub"):
+        result = engine.play(Board(), Limit(depth=3))  # the game does not lose its move
     assert result.move.key() == (33, 28, frozenset())
     assert engine.starts == 2
     assert "1< set-param name=book value=false" in transcript()
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "exit code 1" in said[0] and "searching the move again" in said[0]
+
+
+def test_an_engine_that_dies_in_every_search_is_an_error(scripted: Factory) -> None:
+    crash = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level depth=3"],
+             ["expect", "go think"], ["exit", 1]]
+    engine, _ = scripted([crash])
+    with pytest.raises(HubEngineDied, match="exit code 1"):
+        engine.play(Board(), Limit(depth=3))
+    assert engine.starts == 2  # searched once more, not for ever
 
 
 def test_an_engine_found_dead_before_the_search_is_restarted_for_the_same_move(
@@ -418,3 +430,120 @@ def test_client_drives_our_own_hub_server_in_several_variants() -> None:
                 board.push(result.move)
         assert opponent.engine.starts == 4  # one start per variant
         assert opponent.name.startswith("draughtsboard ")
+
+
+# -- thinking on the opponent's time ----------------------------------------------------------
+
+#: The start position after 32-28 19-23, written out by hand.
+AFTER_32_28_19_23 = hub_position(
+    {**{n: False for n in range(31, 51) if n != 32}, 28: False},
+    {**{n: False for n in range(1, 21) if n != 19}, 23: False})
+REPLY = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level move-time=0.5"],
+         ["expect", "go think"], ["send", "done move=32-28 ponder=19-23"]]
+PONDER = [*pos_ok(AFTER_32_28_19_23), ["expect", "level move-time=0.5"],
+          ["expect", "go ponder"], ["send", 'info depth=9 nodes=5000 pv="28x19x23"']]
+
+
+def game(*moves: str) -> Board:
+    board = Board()
+    for text in moves:
+        board.push(board.parse_move(text))
+    return board
+
+
+def test_a_ponder_hit_answers_from_the_search_under_way(scripted: Factory) -> None:
+    run = [*REPLY, *PONDER, ["expect", "ponder-hit"],
+           ["send", 'info depth=10 nodes=9000 pv="28x19x23"'], ["send", "done move=28x19x23"]]
+    engine, transcript = scripted([run])
+    first = engine.play(Board(), Limit(movetime=0.5))
+    assert first.ponder == "19-23" and not first.hit
+    assert engine.ponder(game("32-28", "19-23"), Limit(movetime=0.5))
+    assert engine.pondering
+    result = engine.play(game("32-28", "19-23"), Limit(movetime=0.5))
+    assert result.hit and result.move.key() == (27, 18, frozenset({22}))
+    assert result.info.depth == 10 and not engine.pondering
+    lines = transcript()
+    assert lines[lines.index("0< go ponder") + 1] == "0< ponder-hit"  # no new pos, no new go
+
+
+def test_a_ponder_miss_stops_it_and_searches_the_position_played(scripted: Factory) -> None:
+    other = hub_position(
+        {**{n: False for n in range(31, 51) if n != 32}, 28: False},
+        {**{n: False for n in range(1, 21) if n != 18}, 22: False})
+    run = [*REPLY, *PONDER, ["expect", "stop"], ["send", "done move=28x19x23"],
+           *pos_ok(other), ["expect", "level move-time=0.5"], ["expect", "go think"],
+           ["send", "done move=33-29"]]
+    engine, transcript = scripted([run])
+    engine.play(Board(), Limit(movetime=0.5))
+    assert engine.ponder(game("32-28", "19-23"), Limit(movetime=0.5))
+    result = engine.play(game("32-28", "18-22"), Limit(movetime=0.5))
+    assert not result.hit and result.move.key() == (32, 28, frozenset())
+    assert "0< stop" in transcript()
+
+
+def test_a_new_limit_is_a_miss_too(scripted: Factory) -> None:
+    run = [*REPLY, *PONDER, ["expect", "stop"], ["send", "done move=28x19x23"],
+           *pos_ok(AFTER_32_28_19_23), ["expect", "level depth=3"], ["expect", "go think"],
+           ["send", "done move=28x19x23"]]
+    engine, _ = scripted([run])
+    engine.play(Board(), Limit(movetime=0.5))
+    assert engine.ponder(game("32-28", "19-23"), Limit(movetime=0.5))
+    assert not engine.play(game("32-28", "19-23"), Limit(depth=3)).hit
+
+
+def test_an_engine_that_died_while_pondering_is_started_again_for_the_move(
+        scripted: Factory) -> None:
+    died = [*REPLY, *PONDER, ["exit", 1]]
+    good = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(AFTER_32_28_19_23),
+            ["expect", "level move-time=0.5"], ["expect", "go think"],
+            ["send", "done move=28x19x23"]]
+    engine, _ = scripted([died, good])
+    engine.play(Board(), Limit(movetime=0.5))
+    assert engine.ponder(game("32-28", "19-23"), Limit(movetime=0.5))
+    result = engine.play(game("32-28", "19-23"), Limit(movetime=0.5))
+    assert result.move.key() == (27, 18, frozenset({22})) and engine.starts == 2
+
+
+def test_nothing_is_pondered_before_the_engine_runs(scripted: Factory) -> None:
+    engine, _ = scripted([[*HANDSHAKE, *SET_BOOK, *INIT]])
+    assert not engine.ponder(game("32-28", "19-23"), Limit(movetime=0.5))
+    assert engine.starts == 0
+
+
+def test_a_parameter_set_meanwhile_goes_before_the_next_search(scripted: Factory) -> None:
+    run = [*HANDSHAKE, *SET_BOOK, *INIT, ["expect", "set-param name=threads value=2"],
+           *pos_ok(), ["expect", "level depth=3"], ["expect", "go think"],
+           ["send", "done move=34-29"]]
+    engine, _ = scripted([run])
+    engine.start("international")
+    engine.configure({"threads": "2"})  # never blocks: a search may be running
+    assert engine.play(Board(), Limit(depth=3)).move.key() == (33, 28, frozenset())
+    with pytest.raises(ValueError, match="variant"):
+        engine.configure({"variant": "russian"})
+
+
+def test_a_parameter_set_meanwhile_is_sent_at_every_start(scripted: Factory) -> None:
+    with_threads = [*HANDSHAKE, *SET_BOOK, ["expect", "set-param name=threads value=2"], *INIT,
+                    *pos_ok(), ["expect", "level depth=3"], ["expect", "go think"]]
+    engine, _ = scripted([[*with_threads, ["exit", 1]],
+                          [*with_threads, ["send", "done move=34-30"]]])
+    engine.configure({"threads": "2"})
+    assert engine.play(Board(), Limit(depth=3)).move.key() == (33, 29, frozenset())
+    assert engine.starts == 2
+
+
+def test_the_builtin_engines_process_is_sent_its_whole_limit(scripted: Factory) -> None:
+    run = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level depth=5 move-time=0.6"],
+           ["expect", "go think"], ["send", "done move=31-26"]]
+    engine, _ = scripted([run], builtin=True)
+    assert engine.play(Board(), Limit(depth=5, movetime=0.6)).move.key() == (30, 25, frozenset())
+
+
+def test_the_builtin_engines_cpu_seconds_are_waited_for_twice_on_the_wall() -> None:
+    # Its time a move is CPU time, which takes up to twice as long on the wall when the
+    # machine is busy: stop is sent only after that (a Hub engine's is its own wall time).
+    hub = HubEngineConfig(command=("scan", "hub"), search_margin=0.5)
+    builtin = HubEngineConfig(command=("draughtsboard",), search_margin=0.5, builtin=True)
+    limit = Limit(movetime=0.6)
+    assert search_budget(limit, Level(move_time=0.6), hub) == pytest.approx(1.1)
+    assert search_budget(limit, Level(move_time=0.6), builtin) == pytest.approx(1.7)

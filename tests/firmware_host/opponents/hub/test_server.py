@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import draughts.engine
 import pytest
 
 from engine import Board, Move
+from engine.clock import SearchClock
 from engine.draw import DRAW_RULES, RepetitionRule
 from engine.search import Limit
 from firmware_host.opponents.hub.notation import move_from_hub, move_to_hub
@@ -49,6 +51,21 @@ class Recorder:
                 lambda: any(parse_line(line).command == command for line in self.lines), timeout)
             assert found, f"no {command!r} in {self.lines}"
             return next(line for line in self.lines if parse_line(line).command == command)
+
+    def wait_for_count(self, command: str, after: int, timeout: float = 30.0,
+                       depth: int | None = None) -> None:
+        """Wait for a ``command`` line past the first ``after`` lines (an ``info`` of at least
+        ``depth``)."""
+        def seen() -> bool:
+            for line in self.lines[after:]:
+                msg = parse_line(line)
+                if msg.command == command and (depth is None or int(msg.get("depth") or 0)
+                                               >= depth):
+                    return True
+            return False
+
+        with self._changed:
+            assert self._changed.wait_for(seen, timeout), f"no {command!r} in {self.lines}"
 
     def take(self) -> list[str]:
         with self._changed:
@@ -165,14 +182,110 @@ def test_stop_ends_an_infinite_search_and_ping_is_answered_meanwhile(
                                     "34-29", "34-30", "35-30"}
 
 
-def test_ponder_hit_turns_pondering_into_thinking(server: tuple[HubServer, Recorder]) -> None:
+class Hand:
+    """A clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_ponder_hit_keeps_the_search_for_the_moves_time_from_the_hit() -> None:
+    out, clock = Recorder(), Hand()
+    hub = HubServer(out, clock=clock)
+    try:
+        for line in ("init", "pos start", "level move-time=0.05", "go ponder"):
+            hub.handle(line)
+        out.wait_for("info")
+        assert hub.searching  # pondering is not bound by the move time: it waits for the hit
+        hub.handle("ponder-hit")
+        hub.handle("ping")
+        out.wait_for("pong")
+        before = len(out.lines)
+        # The same search goes on after the hit (deeper iterations come), no answer yet: the
+        # hand clock has not moved, so none of the move's 0.05 s has passed.
+        out.wait_for_count("info", before)
+        assert not any(parse_line(line).command == "done" for line in out.lines)
+        clock.now += 0.05
+        assert hub.wait(30)
+        done = parse_line(out.wait_for("done"))
+        assert done.get("move")
+        depths = [SearchInfo.from_message(parse_line(line)).depth for line in out.lines
+                  if parse_line(line).command == "info"]
+        # One search: its iterations were not started again from depth 1 after the hit.
+        assert depths[:2] == [1, 2] and depths == sorted(depths)
+    finally:
+        hub.close()
+
+
+def test_a_finished_ponder_search_waits_for_the_hit_and_then_answers_at_once(
+        server: tuple[HubServer, Recorder]) -> None:
+    # It answered "done" while still pondering as soon as the level's depth was reached:
+    # the protocol keeps the answer until ponder-hit (or stop).
     hub, out = server
-    for line in ("init", "pos start", "level move-time=0.05", "go ponder"):
+    for line in ("init", "pos start", "level depth=2", "go ponder"):
         hub.handle(line)
-    assert hub.searching  # pondering is not bound by the move time: it waits for the hit
+    assert hub.finished(30)  # the search has returned ...
+    hub.handle("ping")
+    out.wait_for("pong")
+    assert hub.searching  # ... and waits
+    assert not any(parse_line(line).command == "done" for line in out.lines)
     hub.handle("ponder-hit")
-    assert hub.wait(30)  # now thinking within 0.05 s
+    assert hub.wait(30)
     assert parse_line(out.wait_for("done")).get("move")
+
+
+def test_stop_ends_pondering_with_its_move(server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    for line in ("init", "pos start", "level depth=2", "go ponder"):
+        hub.handle(line)
+    assert hub.finished(30)
+    hub.handle("stop")
+    assert hub.wait(30)
+    assert parse_line(out.wait_for("done")).get("move")
+
+
+def test_quit_ends_a_ponder_search_that_waits() -> None:
+    out = Recorder()
+    hub = HubServer(out)
+    for line in ("init", "pos start", "level depth=1", "go ponder"):
+        hub.handle(line)
+    assert hub.finished(30)
+    assert hub.handle("quit") is False  # it waited for a hit for ever: quit hung
+    assert not hub.searching
+
+
+def test_the_final_info_counts_every_node_of_the_search(
+        server: tuple[HubServer, Recorder]) -> None:
+    # The last info was the last finished iteration's: a search stopped mid-iteration
+    # reported fewer nodes than it searched.
+    hub, out = server
+    for line in ("init", "pos start", "level infinite", "go think"):
+        hub.handle(line)
+    out.wait_for_count("info", 0, depth=4)
+    hub.handle("stop")
+    assert hub.wait(30)
+    infos = [SearchInfo.from_message(parse_line(line)) for line in out.lines
+             if parse_line(line).command == "info"]
+    assert infos[-1].nodes is not None and infos[-2].nodes is not None
+    assert infos[-1].nodes > infos[-2].nodes and infos[-1].depth == infos[-2].depth
+
+
+def test_the_clock_parameter_counts_a_time_per_move_in_cpu_seconds(
+        server: tuple[HubServer, Recorder]) -> None:
+    hub, out = server
+    hub.handle("hub")
+    params = {m.get("name"): m for m in map(parse_line, out.take()) if m.command == "param"}
+    assert params["clock"].get("values") == "wall cpu" and params["clock"].get("value") == "wall"
+    hub.handle("level move-time=1")
+    assert hub.clock_for(Limit(movetime=1.0)) is time.monotonic  # a GUI's time: its wall
+    hub.handle("set-param name=clock value=cpu")
+    assert isinstance(hub.clock_for(Limit(movetime=1.0)), SearchClock)
+    assert hub.clock_for(Limit(time_left=60.0)) is time.monotonic  # a game clock: the wall
+    hub.handle("set-param name=clock value=sundial")
+    assert "must be one of wall, cpu" in out.take()[-1]
 
 
 def test_terminal_position_answers_done_without_move(server: tuple[HubServer, Recorder]) -> None:
@@ -337,3 +450,29 @@ def test_the_club_variants_are_served(server: tuple[HubServer, Recorder], name: 
     done = [parse_line(line) for line in out.take()][-1]
     board = Board(hub.variant)
     assert move_from_hub(board, done.require("move")) in board.legal_moves
+
+
+def test_the_search_reads_its_stop_flag_through_python_code(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    # The compiled search looked at a plain attribute: in a depth-only search (pondering) it
+    # never entered the interpreter, which the protocol's thread then waited for, for a whole
+    # iteration, before it could read "stop" or "ponder-hit". Every look now runs Python code.
+    from firmware_host.opponents.hub import server as hub_server
+
+    looks: list[bool] = []
+    flag = hub_server.ReadStop.stopped
+
+    def counted(token: hub_server.ReadStop) -> bool:
+        value = bool(flag.fget(token)) if flag.fget is not None else False
+        looks.append(value)
+        return value
+
+    monkeypatch.setattr(hub_server.ReadStop, "stopped", property(counted, flag.fset))
+    out = Recorder()
+    hub = HubServer(out)
+    for line in ("init", "pos start", "level depth=4", "go ponder"):
+        hub.handle(line)
+    assert hub.finished(30)
+    hub.handle("stop")
+    assert hub.wait(30)
+    assert len(looks) > 10  # looked at every 64 nodes, each time through the property

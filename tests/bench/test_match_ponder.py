@@ -1,0 +1,27 @@
+"""bench/match.py --peer ponder at the smallest size: level 10 as the board runs it, pondering
+against not, a short game each way, counted by the match's own tally."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.match import main, tally_games
+
+
+def test_the_ponder_match_plays_and_counts(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ponder.json"
+    assert main(["--peer", "ponder", "--movetime", "0.02", "--games", "2", "--max-plies", "16",
+                 "--no-pydraughts", "--out", str(out), "--commit", "f00d"]) == 0
+    printed = capsys.readouterr().out
+    assert "level 10 pondering v not, 0.02 s CPU:" in printed
+    assert "moves answered after a ponder hit" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    ours = "draughtsboard level 10 pondering 0.02 s"
+    assert {g["white"] for g in data["games"]} == {ours, "level 10 without pondering 0.02 s"}
+    assert data["players"][ours]["ponder"] is True
+    ((pair, tally),) = tally_games(data["games"]).items()
+    assert pair == (ours, "level 10 without pondering 0.02 s") and tally.games == 2
