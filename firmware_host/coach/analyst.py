@@ -21,7 +21,7 @@ Example:
     >>> _ = queue.submit(GameRecord("g1", "b1", {}, "russian", "W:Wc3:Bd4", "play", 0.0,
     ...                             [MoveRecord(1, "c3:e5", "", 0.0)], "1-0"))
     >>> analyst = Analyst(queue, depth=2, engine="test")
-    >>> analyst.work(StopToken(), block_ms=0)
+    >>> analyst.work(ReadStop(), block_ms=0)
     <Outcome.DONE: 'done'>
     >>> from firmware_host.coach.results import StoredAnalysis
     >>> StoredAnalysis.parse(client.get("draughtsboard:coach:analysis:b1:g1")).moves[0].evaluation
@@ -43,6 +43,7 @@ from engine.analysis import analyse
 from engine.search import Limit, Searcher, StopToken
 from firmware_host.coach.jobs import AnalysisQueue, Job, JobError
 from firmware_host.coach.results import StoredAnalysis, from_analysis
+from firmware_host.opponents.readstop import ReadStop
 from firmware_host.store.errors import StoreUnavailable
 from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
 from firmware_host.store.records import GameRecord, RecordError
@@ -154,7 +155,7 @@ class IdleAnalyst:
         self._lock = threading.Condition()
         self._idle = False
         self._closing = False
-        self._token = StopToken()
+        self._token = ReadStop()
         self._finished: deque[str] = deque()
         self._game_id: str | None = None
         self._failed_kind: str | None = None
@@ -212,7 +213,7 @@ class IdleAnalyst:
                     self._lock.wait()
                 closing = self._closing
                 now = self._idle and self._analyse and not closing
-                token = self._token = StopToken()
+                token = self._token = ReadStop()
             if closing:  # the games that ended are queued before the service stops
                 try:
                     self._submit_finished()

@@ -21,6 +21,7 @@ from typing import Protocol
 from engine import Board
 from engine.pdn import PdnError, read_games
 from engine.types import Move
+from firmware_host.errors import InputError
 from firmware_host.follow.address import Broadcast, HallBoard
 from firmware_host.store.errors import StoreError
 from firmware_host.store.records import GameRecord
@@ -36,7 +37,7 @@ MAX_BYTES = 8 * 1024 * 1024
 TIMEOUT_S = 10.0
 
 
-class FollowError(ValueError):
+class FollowError(InputError):
     """The followed game cannot be read now; the message says why."""
 
 

@@ -45,6 +45,7 @@ from redis.asyncio import Redis
 from engine.outcome import Outcome, Termination
 from engine.types import Color
 from engine.variant import find_variant
+from firmware_host.errors import DraughtsboardError
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
@@ -72,7 +73,7 @@ ROUND_LOOK_BACK = 10
 DEFAULT_VARIANT = "international"
 
 
-class NoSuchBoard(LookupError):
+class NoSuchBoard(DraughtsboardError, LookupError):
     """A broadcast of a board the hall does not have (a typo in a relay's address)."""
 
 

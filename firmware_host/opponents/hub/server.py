@@ -57,6 +57,7 @@ from firmware_host.opponents.hub.protocol import (
     message,
     parse_line,
 )
+from firmware_host.opponents.readstop import ReadStop
 
 __all__ = ["CLOCKS", "ENGINE_NAME", "HubServer", "level_to_limit", "serve", "thread_clock"]
 
@@ -67,35 +68,6 @@ ENGINE_NAME = "draughtsboard"
 _DURING_SEARCH = frozenset({"ping", "stop", "ponder-hit", "quit"})
 #: The ``clock`` parameter's values: what a time per move is counted on.
 CLOCKS = ("wall", "cpu")
-
-
-class ReadStop(StopToken):
-    """A stop token whose flag is read through Python code.
-
-    The compiled search (mypyc) looks at its stop token every 64 nodes and otherwise never
-    enters the interpreter in a search without a clock (a depth-only one, or pondering): it
-    then kept the interpreter's lock for a whole iteration, and the thread reading the
-    protocol could not take ``stop`` or ``ponder-hit`` in (seconds, deep in a search). Read
-    through this property, every look lets the interpreter hand the lock over.
-
-    >>> token = ReadStop()
-    >>> token.stop()
-    >>> token.stopped
-    True
-    """
-
-    def __init__(self) -> None:
-        self._flag = False
-        super().__init__()
-
-    @property
-    def stopped(self) -> bool:
-        """Whether the search must end (read by the search, set by the protocol's thread)."""
-        return self._flag
-
-    @stopped.setter
-    def stopped(self, value: bool) -> None:
-        self._flag = value
 
 
 def thread_clock(thread: threading.Thread) -> Callable[[], float]:

@@ -143,3 +143,33 @@ def test_queue_only_queues(client: redis.Redis) -> None:
         listen({"event": "result", "result": "1-0"})
     # close() returns once the thread has stopped; the job it queued waits for a worker
     assert client.xlen(COACH_JOBS) == 1 and client.get(analysis_key("b1", "g1")) is None
+
+
+def test_the_idle_analysis_reads_its_stop_through_python_code(client: redis.Redis) -> None:
+    """The compiled search enters the interpreter only to read its stop token: with a plain
+    token a depth-8 analysis kept the interpreter's lock for whole iterations and the scan
+    thread could not see the lift that should stop it (the engine's process reads its own
+    ``stop`` through the same token, for the same reason)."""
+    from firmware_host.opponents.readstop import ReadStop
+
+    tokens: list[StopToken] = []
+    finished = threading.Event()
+
+    class Tokens(Analyst):
+        def work(self, stop: StopToken, block_ms: int) -> Outcome:
+            tokens.append(stop)
+            outcome = super().work(stop, block_ms)
+            if outcome is Outcome.DONE:
+                finished.set()
+            return outcome
+
+    games = Games(record("g1", ["32-28"]))
+    games.gate.set()
+    with IdleAnalyst(Tokens(AnalysisQueue(client, "b1"), 1, engine="test"), games.load,
+                     poll_s=30).start() as board:
+        listen = board.listener()
+        listen({"event": "new_game", "game_id": "g1"})
+        listen({"event": "move", "ply": 1})
+        listen({"event": "result", "result": "1-0"})
+        assert finished.wait(60)
+    assert tokens and all(type(token) is ReadStop for token in tokens)
