@@ -372,6 +372,9 @@
     var status = document.getElementById("arb-status"), ask = document.getElementById("arb-confirm");
     var yes = document.getElementById("arb-confirm-yes"), no = document.getElementById("arb-confirm-no");
     var csrf = root.dataset.csrf, reading = false, again = false, waiting = null;
+    // A board's "online" comes from two places: the feed's alive news and each state read. A
+    // read begun before a board's newest alive news is older than it and leaves its badge be.
+    var aliveNews = 0, aliveAt = {};
     // Replies and the audit list in the page's language (it may have been opened with ?lang=).
     var lang = encodeURIComponent(document.documentElement.lang || "en");
     function say(text, bad) {
@@ -412,7 +415,7 @@
       button.addEventListener("click", function () { filterStatus = button.dataset.status; filter(); });
     });
     if (filterFind) { filterFind.addEventListener("input", filter); }
-    function applyBoard(card, b) {
+    function applyBoard(card, b, began) {
       setText(card, ".white-name", name(b.white));
       setText(card, ".black-name", name(b.black));
       var round = card.querySelector(".round");
@@ -434,7 +437,7 @@
       card.dataset.status = b.status;
       card.dataset.find = (b.board + " " + b.white + " " + b.black).toLowerCase();
       card.className = card.className.replace(/ ?status-\S+/, "") + " status-" + b.status;
-      applyAlive(card, { online: b.online, seen: null });
+      if (!(aliveAt[b.board] > began)) { applyAlive(card, { online: b.online, seen: null }); }
       var box = card.querySelector(".clocks"), none = card.querySelector(".no-clock");
       if (b.clock) { setClock(box, b.clock); } else if (box) { box.hidden = true; box._clock = null; }
       if (none) { none.hidden = !!b.clock; }
@@ -514,6 +517,7 @@
       // At most one read at a time; one more after it when asked meanwhile.
       if (reading) { again = true; return; }
       reading = true;
+      var began = aliveNews;
       fetch("/arbiter/state.json?lang=" + lang, { credentials: "same-origin",
         headers: { "Accept": "application/json" } })
         .then(function (r) { return r.json(); })
@@ -522,7 +526,7 @@
           (state.boards || []).forEach(function (b) {
             var card = document.getElementById("arb-" + b.board);
             if (!card) { window.location.reload(); return; }  // a board new to the round
-            applyBoard(card, b);
+            applyBoard(card, b, began);
           });
           if (state.audit) { applyAudit(state.audit); }
           if (state.sessions) { applySessions(state.sessions); }
@@ -736,6 +740,8 @@
         if (state) { state.className = "state state-" + data.state_key; }
       }
     }, function (data) {
+      aliveNews += 1;
+      aliveAt[data.board] = aliveNews;
       var card = document.getElementById("arb-" + data.board);
       if (card) { applyAlive(card, data); }
     });
