@@ -40,6 +40,9 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "move": N_("{ply_text} {pdn}"),
     "computer_move": N_("the computer plays {pdn}: carry it out on the board"),
     "computer_move.follow": N_("{pdn} in the followed game: carry it out on the board"),
+    # a person on another board (the ``opponent`` field: their name, when the game has one)
+    "computer_move.remote": N_("your opponent plays {pdn}: carry it out on the board"),
+    "computer_move.remote.named": N_("{opponent} plays {pdn}: carry it out on the board"),
     "refused": N_("that move is not legal here"),
     "refused.capture_compulsory": N_("a capture is compulsory: {capture}"),
     # counted: PLURALS has its forms (this is the plural's English, for the key's presence)
@@ -125,6 +128,9 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "draw_declined": N_("the computer declines the draw"),
     "draw_declined.moved": N_("{side} declines the draw by moving"),
     "draw_offer": N_("{side} offers a draw"),
+    "takeback_asked": N_("{side} asks to take back a move: the other player agrees with "
+                         "their takeback button or declines by moving"),
+    "takeback_declined.moved": N_("{side} declines the takeback by moving"),
     "answer": "",
     "state": "",
     "clock": "",
@@ -350,7 +356,8 @@ def render(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     kind = str(event.get("event", ""))
     data = _counted(_enrich(_localised(_worded(event, tr), tr)), tr)
     reason = f"{kind}.{data.get('reason')}"
-    for key in (reason, f"{reason}.bare", kind):  # (the bare one: said without the details)
+    # (``.named``: said with a name the event has; ``.bare``: without the details)
+    for key in (f"{reason}.named", reason, f"{reason}.bare", kind):
         template = TEMPLATES.get(key)
         if template is None:
             continue

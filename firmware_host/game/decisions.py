@@ -29,7 +29,7 @@ from firmware_host.game.correction import Correction
 from firmware_host.game.types import State
 from firmware_host.terms.jobs import Purpose
 
-__all__ = ["CancelSearch", "CarryOn", "CloseTouch", "Commit", "Correct", "Decision",
+__all__ = ["AskTakeback", "CancelSearch", "CarryOn", "CloseTouch", "Commit", "Correct", "Decision",
            "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw", "PressAdjust",
            "Publish", "Save", "Search", "StartRound", "Synced", "TakeBack"]
 
@@ -122,6 +122,15 @@ class Finish:
 
 
 @dataclass(frozen=True)
+class AskTakeback:
+    """A remote partner, ``side``, asks to take the game back to ``ply`` (it stands until this
+    board's player agrees with the takeback button or moves)."""
+
+    side: Color
+    ply: int
+
+
+@dataclass(frozen=True)
 class OfferDraw:
     """``side`` offers a draw (it stands until the other side accepts or moves)."""
 
@@ -165,5 +174,5 @@ class HoldChanged:
 
 
 Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
-            | PressAdjust | TakeBack | Search | Finish | OfferDraw | Correct | CarryOn
+            | PressAdjust | TakeBack | Search | Finish | OfferDraw | AskTakeback | Correct | CarryOn
             | StartRound | Save | HoldChanged)

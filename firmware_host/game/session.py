@@ -48,6 +48,7 @@ from firmware_host.game.carry import Carry, adopt_refused
 from firmware_host.game.commands import Commands, round_refused
 from firmware_host.game.correction import Correction
 from firmware_host.game.decisions import (
+    AskTakeback,
     CancelSearch,
     CarryOn,
     CloseTouch,
@@ -368,6 +369,10 @@ class Session(SessionFacts):
                     self._save()  # (the offer is part of the game: it survives a restart)
                     self._publish("draw_offer", side=side_name(decision.side),
                                   ply=len(self.board.move_stack))
+                case AskTakeback():
+                    self.game.asked = (decision.side, decision.ply)
+                    self._publish("takeback_asked", side=side_name(decision.side),
+                                  ply=len(self.board.move_stack), back_to=decision.ply)
                 case Correct():
                     self.correct(decision.correction, decision.at)
                 case CarryOn():
@@ -595,10 +600,21 @@ class Session(SessionFacts):
         self.game.set_pending(move)
         self._save()  # the pending move is durable before the LEDs show it
         self.set_state(State.COMPUTER_MOVE_PENDING)
-        # (following another game: the move is that game's, and said so)
-        following = {"reason": "follow"} if self.config.mode is Mode.FOLLOW else {}
-        self._publish("computer_move", **self._move_fields(move), **following)
+        self._publish("computer_move", **self._move_fields(move), **self._whose_move())
         self.post(Reevaluate(at))
+
+    def _whose_move(self) -> dict[str, object]:
+        """Whose move the lights show, when not the computer's: the followed game's
+        (``follow``), or a person's on another board (``remote``, with their name when the
+        game has one: not the board's id it is named by until the players are)."""
+        if self.config.mode is Mode.FOLLOW:
+            return {"reason": "follow"}
+        if not self.config.remote:
+            return {}
+        side = side_name(self.config.human_side.opponent).capitalize()
+        name = self.game.players.get(side, "")
+        named = name and name != "?" and name != self.config.partner
+        return {"reason": "remote", **({"opponent": name} if named else {})}
 
     def submit(self, purpose: Purpose) -> None:
         """Ask the engine for a move (a reply or a hint), cancelling any search under way; after

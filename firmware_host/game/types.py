@@ -144,6 +144,8 @@ class SessionConfig:
     #: The other side is a person on another board (``remote.opponent``): its moves, its clock
     #: and its end of the game come from that board (firmware_host/opponents/remote/).
     remote: bool = False
+    #: The id of that board (the game's names are its until the players are named).
+    partner: str = ""
     #: ``engine.ponder``: ``auto`` (where a core is free), ``on`` or ``off``: the engine thinks
     #: on the human's time after each reply (play mode only: :attr:`pondering`).
     ponder: str = ENGINE_PONDER.default
@@ -213,6 +215,7 @@ class SessionConfig:
         remote = bool(config[REMOTE_OPPONENT]) and not following
         return cls(
             remote=remote,
+            partner=config[REMOTE_OPPONENT] if remote else "",
             mode=Mode.FOLLOW if following else Mode.PLAY if remote else Mode(config[GAME_MODE]),
             human_side=Color.WHITE if config[GAME_HUMAN_SIDE] == "white" else Color.BLACK,
             touch_move=config[GAME_TOUCH_MOVE],

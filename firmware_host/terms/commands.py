@@ -20,8 +20,8 @@ from enum import Enum
 
 from firmware_host.terms.settings import setting
 
-__all__ = ["HEADER_TAGS", "MAX_HEADER_LENGTH", "SIDES", "STREAM_LENGTH", "Command",
-           "CommandName", "is_command"]
+__all__ = ["BOARD_ONLY", "HEADER_TAGS", "MAX_HEADER_LENGTH", "SIDES", "STREAM_LENGTH",
+           "TAKEBACK_AGREED", "Command", "CommandName", "Proposal", "is_command"]
 
 #: The PDN tags a ``header`` command may set, and the longest value a command's field carries.
 HEADER_TAGS = frozenset({"White", "Black", "Event", "Site", "Round"})
@@ -79,6 +79,26 @@ class CommandName(Enum):
     #: A board that follows another game (``follow`` mode): that game ended with the PDN
     #: result ``value`` (``2-0``, ``1-1``, ...); refused in every other mode.
     FOLLOWED_RESULT = "followed_result"
+    #: A person on another board (``remote`` opponent) proposes or agreed (``tag`` a
+    #: :class:`Proposal`, ``value`` its plies): written by that board's duel, handed to this
+    #: session by firmware_host/opponents/remote/duel.py; refused in every other game.
+    PARTNER = "partner"
+
+
+class Proposal(Enum):
+    """What the partner's board proposes or agreed (the ``tag`` of a ``partner`` command)."""
+
+    #: A draw offered after the partner's move at ply ``value``.
+    DRAW_OFFER = "draw_offer"
+    #: With the game at ``N`` plies, a takeback to ``M`` plies asked (``value`` ``"N:M"``).
+    TAKEBACK_ASK = "takeback_ask"
+    #: The takeback this board's player asked was agreed (``value`` ``"LINE:M"``).
+    TAKEBACK_AGREED = "takeback_agreed"
+
+
+#: The record's note of a takeback both players agreed (each board's record has it, at the ply
+#: taken back to: the duel counts them).
+TAKEBACK_AGREED = "takeback agreed by both players"
 
 
 def is_command(name: str) -> bool:
@@ -88,6 +108,10 @@ def is_command(name: str) -> bool:
 
 
 _NAMES = frozenset(name.value for name in CommandName)
+#: Commands only the board itself gives its session (its follower, its duel): the command
+#: stream refuses them (firmware_host/remote/reader.py), so no phone ends or takes back a game
+#: in the other board's name.
+BOARD_ONLY = frozenset({CommandName.FOLLOWED_RESULT.value, CommandName.PARTNER.value})
 
 
 @dataclass(frozen=True)
