@@ -75,6 +75,7 @@ from firmware_host.config.schema import (
     FOLLOW_SOURCE,
     GAME_BALLOT,
     LOG_LEVEL,
+    REMOTE_CLAIM_AFTER_MIN,
     REMOTE_OPPONENT,
     REMOTE_URL,
     STORE_GAMES_DIR,
@@ -357,7 +358,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     following = _following(config, variant, wiring, clock, store, events.put)
     # A person on another board (remote.opponent): its moves come through the duel's link.
     partner = None if following is not None or not config[REMOTE_OPPONENT] else \
-        RemoteOpponent(clock, post=events.put)
+        RemoteOpponent(clock, post=events.put,
+                       claim_after_s=60.0 * config[REMOTE_CLAIM_AFTER_MIN])
     worker = None if following is not None or partner is not None else _engine_worker(
         config, variant, stack, clock, wiring.virtual_time, events.put, wiring.opponent)
     health = HealthTracker(

@@ -112,6 +112,8 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "command_refused.no_move_yet": N_("{command}: not before the first move"),
     "command_refused.offer_after_moving": N_("{command}: offer a draw after your own move"),
     "command_refused.too_early": N_("{command}: no draw offer before move {count}"),
+    "command_refused.no_claim": N_("{command}: only when your opponent's board has been "
+                                   "silent, their turn, for the minutes set"),
     "settings": N_("set for the next game: {pending_text}"),
     "settings_applied": N_("this game: {applied_text}"),
     "header": N_("{tag}: {value}"),
@@ -131,6 +133,9 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "takeback_asked": N_("{side} asks to take back a move: the other player agrees with "
                          "their takeback button or declines by moving"),
     "takeback_declined.moved": N_("{side} declines the takeback by moving"),
+    "claim_offered": N_("your opponent's board has been silent for {minutes} min: claim the "
+                        "game on the phone, a draw with the draw button, or wait"),
+    "claim_withdrawn": N_("your opponent's board is back"),
     "answer": "",
     "state": "",
     "clock": "",

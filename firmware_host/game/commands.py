@@ -42,6 +42,8 @@ from firmware_host.game.correction import plan
 from firmware_host.game.decisions import (
     AskTakeback,
     CarryOn,
+    Claimable,
+    Commit,
     Correct,
     Decision,
     EnterState,
@@ -123,6 +125,7 @@ class Commands:
             CommandName.CARRY: lambda event: [CarryOn(plan_carry(facts.game, event), event.at)],
             CommandName.FOLLOWED_RESULT: self._cmd_followed_result,
             CommandName.PARTNER: self._cmd_partner,
+            CommandName.CLAIM: self._cmd_claim,
         })
 
     def decide(self, event: Command) -> list[Decision]:
@@ -225,11 +228,37 @@ class Commands:
                     else [AskTakeback(partner, back_to)]
             case Proposal.TAKEBACK_AGREED, [_, back_to] if back_to <= plies:
                 return [TakeBack(back_to, event.at, guided=True, note=TAKEBACK_AGREED)]
+            case Proposal.SILENT, [minutes]:  # (a claim for the waiting board only)
+                waiting = Color(facts.board.turn) is partner
+                return [Claimable(minutes)] if waiting and facts.game.claimable is None else []
+            case Proposal.PRESENT, _:
+                return [] if facts.game.claimable is None else [Claimable(None)]
             case Proposal.DRAW_OFFER | Proposal.TAKEBACK_ASK, _:
                 log.info("the partner's %s (%s) is of an earlier move: let go", what.value,
                          event.value)
                 return []
         raise Refused("bad_value", command=event.name)
+
+    def _cmd_claim(self, event: Command) -> list[Decision]:
+        """Against a person whose board has been silent, their turn, for
+        ``remote.claim_after_min``: the game is claimed, won (``value`` ``win``, the default)
+        or drawn (``draw``; the draw button too), the claim noted in the record."""
+        facts = self._facts
+        if not facts.config.remote:
+            raise Refused("mode", command=event.name, mode=facts.config.mode.value)
+        if facts.outcome is not None or facts.game_id is None:
+            raise Refused("game_over", command=event.name)
+        if facts.game.claimable is None:
+            raise Refused("no_claim", command=event.name)
+        if event.value not in (None, "", "win", "draw"):
+            raise Refused("bad_value", command=event.name)
+        me = facts.config.human_side
+        drawn = event.value == "draw"
+        outcome = Outcome(Termination.ABANDONED, None) if drawn \
+            else Outcome(Termination.FORFEIT, me)
+        return [Finish(outcome, event.at,
+                       f"{side_name(me).capitalize()} claimed {'a draw' if drawn else 'the game'}"
+                       f": the other board silent for {facts.game.claimable} min")]
 
     def _cmd_newgame(self, event: Command) -> list[Decision]:
         if self._facts.state is State.SETTING_UP:  # pressed again: back to the game
@@ -289,8 +318,11 @@ class Commands:
             if event.tag in known:
                 outcome = replace(outcome, termination=Termination(event.tag))
             note = (event.note or "")[:200] if (event.note or "").isprintable() else ""
-            return [Finish(outcome, event.at, note or f"ended on the other board: "
-                                                      f"{event.value}")]
+            # (its last move, lit here and not carried out yet, is in its record: so in this)
+            pending = facts.game.pending
+            logged = [] if pending is None else [Commit(pending, "computer", event.at)]
+            return [*logged, Finish(outcome, event.at, note or f"ended on the other board: "
+                                                                f"{event.value}")]
         return [Finish(outcome, event.at, f"the followed game ended {event.value}")]
 
     def _cmd_resign(self, event: Command) -> list[Decision]:
@@ -311,6 +343,8 @@ class Commands:
             raise Refused("following", command="draw")
         if facts.outcome is not None or facts.game_id is None:
             raise Refused("game_over", command="draw")
+        if facts.config.remote and facts.game.claimable is not None:  # nobody there to answer
+            return self._cmd_claim(replace(event, name=CommandName.CLAIM.value, value="draw"))
         if facts.config.mode is not Mode.RECORD and event.side is None \
                 and not facts.config.remote:
             return [Publish("draw_declined")]  # the computer declines every offer

@@ -29,9 +29,9 @@ from firmware_host.game.correction import Correction
 from firmware_host.game.types import State
 from firmware_host.terms.jobs import Purpose
 
-__all__ = ["AskTakeback", "CancelSearch", "CarryOn", "CloseTouch", "Commit", "Correct", "Decision",
-           "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw", "PressAdjust",
-           "Publish", "Save", "Search", "StartRound", "Synced", "TakeBack"]
+__all__ = ["AskTakeback", "CancelSearch", "CarryOn", "Claimable", "CloseTouch", "Commit",
+           "Correct", "Decision", "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw",
+           "PressAdjust", "Publish", "Save", "Search", "StartRound", "Synced", "TakeBack"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,14 @@ class AskTakeback:
 
 
 @dataclass(frozen=True)
+class Claimable:
+    """Against a person afar: the game may be claimed, their board silent for ``minutes``
+    (None: no longer, their board is back)."""
+
+    minutes: int | None
+
+
+@dataclass(frozen=True)
 class OfferDraw:
     """``side`` offers a draw (it stands until the other side accepts or moves)."""
 
@@ -174,5 +182,5 @@ class HoldChanged:
 
 
 Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
-            | PressAdjust | TakeBack | Search | Finish | OfferDraw | AskTakeback | Correct | CarryOn
-            | StartRound | Save | HoldChanged)
+            | PressAdjust | TakeBack | Search | Finish | OfferDraw | AskTakeback | Claimable
+            | Correct | CarryOn | StartRound | Save | HoldChanged)

@@ -138,6 +138,9 @@ class Game:
         #: to; None: none): this board's player agrees with the takeback button, or declines
         #: by moving.
         self.asked: tuple[Color, int] | None = None
+        #: Against a person afar: the minutes their board has been silent, their turn, when the
+        #: game may be claimed (None: it may not).
+        self.claimable: int | None = None
         #: The players' names of the game in play (its ``White`` and ``Black`` tags).
         self.players: dict[str, str] = {}
 
@@ -188,6 +191,7 @@ class Game:
         self.outcome = None
         self.offer = None
         self.asked = None
+        self.claimable = None
         self.round = None
         headers = dict(self._headers)
         if self.clock is not None:
@@ -326,6 +330,7 @@ class Game:
         if self.asked is not None and self.asked[0] is not mover:
             self._publish("takeback_declined", reason="moved", side=side_name(mover))
             self.asked = None
+        self.claimable = None
         if not self._paired and by != "ballot":
             self._take_pairing()
         return outcome
@@ -373,6 +378,7 @@ class Game:
         self.outcome = outcome
         self.offer = None
         self.asked = None
+        self.claimable = None
         self.set_pending(None)
         return result
 
@@ -408,6 +414,7 @@ class Game:
         self.outcome = None
         self.offer = None
         self.asked = None
+        self.claimable = None
         self._publish("takeback", plies=plies, ply=ply, side=side_name(self.board.turn),
                       fen=self.board.fen())
         return plies

@@ -51,6 +51,7 @@ from firmware_host.game.decisions import (
     AskTakeback,
     CancelSearch,
     CarryOn,
+    Claimable,
     CloseTouch,
     Commit,
     Correct,
@@ -373,6 +374,12 @@ class Session(SessionFacts):
                     self.game.asked = (decision.side, decision.ply)
                     self._publish("takeback_asked", side=side_name(decision.side),
                                   ply=len(self.board.move_stack), back_to=decision.ply)
+                case Claimable(minutes=None):
+                    self.game.claimable = None
+                    self._publish("claim_withdrawn")
+                case Claimable():
+                    self.game.claimable = decision.minutes
+                    self._publish("claim_offered", minutes=decision.minutes)
                 case Correct():
                     self.correct(decision.correction, decision.at)
                 case CarryOn():

@@ -83,6 +83,11 @@ class CommandName(Enum):
     #: :class:`Proposal`, ``value`` its plies): written by that board's duel, handed to this
     #: session by firmware_host/opponents/remote/duel.py; refused in every other game.
     PARTNER = "partner"
+    #: Against a person on another board whose heartbeat has been silent for
+    #: ``remote.claim_after_min`` while they are to move: this board's player claims the game
+    #: (``value`` ``win``, the default, or ``draw``), as online servers let a player force the
+    #: resignation or a draw of an opponent who left (docs/remote.md).
+    CLAIM = "claim"
 
 
 class Proposal(Enum):
@@ -94,6 +99,10 @@ class Proposal(Enum):
     TAKEBACK_ASK = "takeback_ask"
     #: The takeback this board's player asked was agreed (``value`` ``"LINE:M"``).
     TAKEBACK_AGREED = "takeback_agreed"
+    #: The partner's board has given no heartbeat for ``value`` minutes, its player to move.
+    SILENT = "silent"
+    #: ... and beats again.
+    PRESENT = "present"
 
 
 #: The record's note of a takeback both players agreed (each board's record has it, at the ply

@@ -39,20 +39,22 @@ from firmware_host.i18n import N_
 from firmware_host.recognition.layout import check_variant
 from firmware_host.store.keys import BoardKeys
 from firmware_host.terms import buttons as board_buttons
-from firmware_host.terms.commands import MAX_HEADER_LENGTH, SIDES, STREAM_LENGTH
+from firmware_host.terms.commands import MAX_HEADER_LENGTH, SIDES, STREAM_LENGTH, CommandName
 from firmware_host.terms.settings import phone_settings, setting
 
-__all__ = ["BUTTONS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for", "choices",
-           "command_fields", "send", "setting_forms"]
+__all__ = ["BUTTONS", "PHONE_ONLY", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for",
+           "choices", "command_fields", "send", "setting_forms"]
 
 #: Commands without a value: the board's own buttons (terms/buttons.py), a side's by its
-#: ``side`` field, but the clock's (its player presses it, at the board).
-SIMPLE = tuple(button.name for button in board_buttons.BUTTONS
-               if button.side is None and button.name != board_buttons.CLOCK)
+#: ``side`` field, but the clock's (its player presses it, at the board); and the phone's own:
+#: the claim of a player whose opponent's board is gone (:data:`PHONE_ONLY`).
+PHONE_ONLY = (CommandName.CLAIM.value,)
+SIMPLE = (*(button.name for button in board_buttons.BUTTONS
+            if button.side is None and button.name != board_buttons.CLOCK), *PHONE_ONLY)
 #: The board page's buttons, each with its label (one for each of :data:`SIMPLE`).
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
-           ("resign", N_("Resign")))
+           ("resign", N_("Resign")), ("claim", N_("Claim the game (opponent gone)")))
 #: A recorded game's draw and resign buttons name their side (``command:side``): the board
 #: refuses a side-less one in record mode, it never guesses whose it is. A side's draw button
 #: offers a draw, or accepts the other side's offer (as the board's own buttons do).
@@ -109,7 +111,7 @@ def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
     """
     if mode != "record":
         return BUTTONS
-    return tuple(button for name, label in BUTTONS
+    return tuple(button for name, label in BUTTONS if name != CommandName.CLAIM.value
                  for button in SIDED.get(name, ((name, label),)))
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -50,6 +51,7 @@ from firmware_host.opponents.remote.entries import (
     encode,
 )
 from firmware_host.store.client import text
+from firmware_host.store.keepalive import heard as heartbeat_says
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
 from firmware_host.store.replies import items, newest_id, stream_entries
@@ -86,6 +88,9 @@ class Partner:
     #: player asked (line -> the ply asked back to: its stream's).
     backs: dict[int, int] = field(default_factory=dict)
     asked: dict[int, int] = field(default_factory=dict)
+    #: How long the partner's board has given no heartbeat (seconds, this board's clock; None:
+    #: it beats).
+    silent_s: float | None = None
 
     def add(self, entry: Entry) -> None:
         """Take in the partner's next entry (in its stream's order)."""
@@ -151,9 +156,14 @@ class RemoteOpponent:
     """The session's thinker of the partner's side (thread-safe: the session submits on its
     thread, the duel hands the partner's moves from its own)."""
 
-    def __init__(self, clock: Clock, post: Callable[[Posted], None] | None = None) -> None:
+    def __init__(self, clock: Clock, post: Callable[[Posted], None] | None = None,
+                 claim_after_s: float = 300.0) -> None:
         self.clock = clock
         self.post = post
+        #: How long the partner's board may be silent, their turn, before a claim is offered.
+        self.claim_after_s = claim_after_s
+        #: The claim offered (the game and the job of the partner's turn), until they are back.
+        self._claim_said: tuple[int, int] | None = None
         self.name = "remote"
         self._lock = threading.Lock()
         self._job: EngineJob | None = None
@@ -191,6 +201,7 @@ class RemoteOpponent:
                                    value=ended.result, tag=ended.termination,
                                    note=ended.note or None))
             if not over:
+                self._claim(partner)
                 line = max(partner.agreed, default=0)
                 said_all, refused = proposals(partner)
                 for why in refused:
@@ -203,6 +214,21 @@ class RemoteOpponent:
                         self._said.add(key)
                         self._send(replace(said, at=self.clock.monotonic()))
             self._act()
+
+    def _claim(self, partner: Partner) -> None:
+        """Offer the claim once a turn of the partner's while their board stays silent
+        (``claim_after_s``); say when it beats again."""
+        silent, job = partner.silent_s, self._job
+        if silent is not None and silent >= self.claim_after_s and job is not None:
+            said = (partner.game, job.token)
+            if self._claim_said != said:
+                self._claim_said = said
+                self._send(Command(CommandName.PARTNER.value, self.clock.monotonic(),
+                                   tag=Proposal.SILENT.value, value=str(int(silent // 60))))
+        elif silent is None and self._claim_said is not None:
+            self._claim_said = None
+            self._send(Command(CommandName.PARTNER.value, self.clock.monotonic(),
+                               tag=Proposal.PRESENT.value, value="0"))
 
     def took_back(self, ply: int) -> None:
         """This board's game went back to ``ply`` (its session said so, before it asks for the
@@ -290,6 +316,8 @@ class Link:
         self.client = client
         self.mine = BoardKeys(me).duel(partner)
         self.theirs = BoardKeys(partner).duel(me)
+        #: The partner's heartbeat (firmware_host/store/keepalive.py).
+        self.alive = BoardKeys(partner).alive
 
     def write(self, entry: Entry) -> None:
         """Write ``entry`` at its id; one written already is left as it is."""
@@ -347,7 +375,8 @@ class Duel:
     """
 
     def __init__(self, link: Link, local: Local, *, me: str, partner: str, side: Color,
-                 variant: str, opponent: RemoteOpponent) -> None:
+                 variant: str, opponent: RemoteOpponent,
+                 wall_clock: Callable[[], float] = time.time) -> None:
         self.link = link
         self.local = local
         self.me = me
@@ -355,6 +384,10 @@ class Duel:
         self.side = side
         self.variant = variant
         self.opponent = opponent
+        self.wall_clock = wall_clock
+        #: Since when (this board's monotonic clock) the partner's heartbeat is missing, says
+        #: ``stopped`` or is stale (None: it beats).
+        self._silent_since: float | None = None
         #: The shared game of each local game (found in this board's stream, or begun).
         self._games: dict[str, int] = {}
         #: What this board has written of each shared game: its line, the highest ply of its
@@ -412,6 +445,7 @@ class Duel:
             game = self._game(game_id)
             self._write(game, record)
             partner = self._read(game, record)
+            partner.silent_s = self._silence(self.link.client.get(self.link.alive))
         except LINK_DOWN as exc:
             self._report(f"the shared Redis is out of reach ({type(exc).__name__}: "
                          f"{str(exc)[:160]}): this board keeps its game and tries again")
@@ -488,7 +522,9 @@ class Duel:
                 self._full.set()
                 self._wake.set()
                 return
-            heard = replace(partner, moves=dict(partner.moves), agreed=dict(partner.agreed))
+            heard = replace(partner, moves=dict(partner.moves), agreed=dict(partner.agreed),
+                            silent_s=None)  # (the partner wrote: it is there)
+            self._silent_since = None
             for entry in fresh:
                 heard.add(entry)
             self._partner = heard
@@ -556,6 +592,16 @@ class Duel:
         for entry in self.link.entries(self.link.theirs, game):
             partner.add(entry)
         return partner
+
+    def _silence(self, raw: object) -> float | None:
+        """How long the partner's board has been silent, from its heartbeat ``raw`` now."""
+        now = self.opponent.clock.monotonic()
+        if heartbeat_says(raw, self.wall_clock())[0]:
+            self._silent_since = None
+            return None
+        if self._silent_since is None:
+            self._silent_since = now
+        return now - self._silent_since
 
     def _report(self, problem: str | None) -> None:
         if problem != self.problem:

@@ -14,75 +14,32 @@ from pathlib import Path
 import pytest
 
 from firmware_host.feedback.texts import render
-from firmware_host.game.fields import occupancy
 from firmware_host.opponents.remote.duel import Partner, proposals
 from firmware_host.opponents.remote.entries import Played
 from firmware_host.store.pdnrender import render_game
-from firmware_host.store.records import GameRecord
-from firmware_host.terms.commands import TAKEBACK_AGREED, Command
+from firmware_host.terms.commands import TAKEBACK_AGREED
+from tests.firmware_host.opponents.remote.two_boards import (
+    WHITE,
+    move,
+    poll,
+    press,
+    record,
+    said,
+    set_up,
+    two_boards,
+)
 from tests.firmware_host.web.harness import BoardRig
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
-WHITE = "Ann Smit"
 
 
 @pytest.fixture
 def pair(redis_server: RedisServer, tmp_path: Path) -> Iterator[tuple[BoardRig, BoardRig]]:
-    """Board ``<test>-a`` plays White against ``<test>-b``, Black, on one Redis."""
-    a, b = f"{tmp_path.name[:20]}-a", f"{tmp_path.name[:20]}-b"
-    rigs = []
-    # (Black's board knows White's player by name; White's knows Black's board only)
-    for me, partner, side, names in ((a, b, "white", {}), (b, a, "black", {"white": WHITE})):
-        rigs.append(BoardRig(redis_server.url, me, tmp_path / me, mode="play",
-                             variant="international",
-                             extra={"game": {"human_side": side, **names},
-                                    "remote": {"opponent": partner}}))
-    try:
-        poll(*rigs)
-        yield rigs[0], rigs[1]
-    finally:
-        for rig in rigs:
-            rig.close()
+    with two_boards(redis_server.url, tmp_path) as rigs:
+        yield rigs
 
 
-def poll(*rigs: BoardRig) -> None:
-    for _ in range(2):  # (what one board writes, the other reads at its next poll)
-        for rig in rigs:
-            assert rig.service.duel is not None
-            rig.service.duel.poll()
-            rig.run(0.3)
-
-
-def press(rig: BoardRig, name: str) -> None:
-    rig.service.controller.post(Command(name, rig.clock.monotonic()))
-    rig.run(0.3)
-
-
-def move(mover: BoardRig, receiver: BoardRig, text: str) -> None:
-    """``mover``'s player moves by hand; it is lit on ``receiver`` and carried out there."""
-    mover.play(text)
-    poll(mover, receiver)
-    receiver.play_computer_move()
-    poll(mover, receiver)
-
-
-def set_up(rig: BoardRig) -> None:
-    """The hands put the board as its game stands (after a takeback)."""
-    wanted = occupancy(rig.session.board)
-    for square in rig.sim.occupied - wanted:
-        rig.sim.lift(square)
-    for square in wanted - rig.sim.occupied:
-        rig.sim.place(square)
-    rig.run(1.0)
-
-
-def said(rig: BoardRig, kind: str) -> list[dict[str, object]]:
-    return [e for e in rig.events if e.get("event") == kind]
-
-
-def record(rig: BoardRig) -> GameRecord:
-    return rig.service.store.load_game(rig.session.game_id)
 
 
 def test_offers_and_takebacks_need_the_other_player_s_yes(
