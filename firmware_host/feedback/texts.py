@@ -112,6 +112,13 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "command_refused.no_move_yet": N_("{command}: not before the first move"),
     "command_refused.offer_after_moving": N_("{command}: offer a draw after your own move"),
     "command_refused.too_early": N_("{command}: no draw offer before move {count}"),
+    "command_refused.bad_board": N_("{command}: {value} is no board's id (letters, digits, - "
+                                    "and _, as the shared Redis knows it: club-b-1)"),
+    "command_refused.self": N_("{command}: a board cannot play itself"),
+    "command_refused.no_link": N_("{command}: this board has no Redis another board reaches "
+                                  "(store.url or remote.url)"),
+    "paired": N_("from the next game you play {side} against the person at board {partner}"),
+    "paired.ended": N_("from the next game the computer plays again"),
     "command_refused.no_claim": N_("{command}: only when your opponent's board has been "
                                    "silent, their turn, for the minutes set"),
     "settings": N_("set for the next game: {pending_text}"),

@@ -126,6 +126,8 @@ class Commands:
             CommandName.FOLLOWED_RESULT: self._cmd_followed_result,
             CommandName.PARTNER: self._cmd_partner,
             CommandName.CLAIM: self._cmd_claim,
+            CommandName.PAIR: lambda event: settings.pair(
+                event, begun=len(facts.game.history) > 1 or facts.outcome is not None),
         })
 
     def decide(self, event: Command) -> list[Decision]:

@@ -258,6 +258,12 @@ class Game:
         for tag, value in headers.items():
             self._publish("header", tag=tag, value=value, game_id=self.game_id)
 
+    def seat(self, human_side: Color, headers: Mapping[str, str]) -> None:
+        """The next new game's player plays ``human_side``, its tags ``headers`` (a pairing
+        with another board, or its end)."""
+        self._human_side = human_side
+        self._headers = dict(headers)
+
     def reconfigure(self, variant: Variant, mode: Mode) -> None:
         """Play the next new game (:meth:`open_new`) in ``variant`` and ``mode``."""
         if variant is not self.variant:

@@ -76,7 +76,7 @@ from firmware_host.game.judge import Judge
 from firmware_host.game.outbox import Outbox
 from firmware_host.game.searches import Searches
 from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch, setup_for
-from firmware_host.game.settings import LevelHook, SavedHook, Settings
+from firmware_host.game.settings import LevelHook, PairHook, SavedHook, Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
@@ -121,6 +121,10 @@ class Session(SessionFacts):
         health: the sensors' health (None: not watched).
         pairing: the round's pairing of this board (None: no rounds).
         level_hook: sets the engine's level (None: the level cannot be set from the phone).
+        pair_hook: seats a person's board, or the engine, across this one (``pair``; None: no
+            pairing here).
+        engine: whether the thinker has an engine to search with (None: whether there is a
+            thinker); a board that records has none even with a thinker that seats partners.
         on_applied: told the phone's settings a new game started with (None: not kept).
 
     Raises:
@@ -144,6 +148,8 @@ class Session(SessionFacts):
         pairing: Pairings | None = None,
         level_hook: LevelHook | None = None,
         on_applied: SavedHook | None = None,
+        pair_hook: PairHook | None = None,
+        engine: bool | None = None,
     ) -> None:
         self.variant = find_variant(variant)
         self.config = config or SessionConfig()
@@ -193,9 +199,11 @@ class Session(SessionFacts):
             **{name: self._clock_timer(decide)
                for name, decide in self.timekeeper.timer_handlers().items()},
         })
-        self.settings = Settings(self.game, self._publish, engine=thinker is not None,
+        self.settings = Settings(self.game, self._publish,
+                                 engine=thinker is not None if engine is None else engine,
                                  level_hook=level_hook, on_applied=on_applied,
-                                 following=self.config.mode is Mode.FOLLOW)
+                                 following=self.config.mode is Mode.FOLLOW,
+                                 board_id=self.config.board, pair_hook=pair_hook)
         self._commands = Commands(self, self.settings, self.timekeeper)
 
     # -- public API ---------------------------------------------------------------------------

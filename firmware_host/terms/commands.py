@@ -20,7 +20,7 @@ from enum import Enum
 
 from firmware_host.terms.settings import setting
 
-__all__ = ["BOARD_ONLY", "HEADER_TAGS", "MAX_HEADER_LENGTH", "SIDES", "STREAM_LENGTH",
+__all__ = ["BOARD_ONLY", "BOARD_TAGS", "HEADER_TAGS", "MAX_HEADER_LENGTH", "SIDES", "STREAM_LENGTH",
            "TAKEBACK_AGREED", "Command", "CommandName", "Proposal", "is_command"]
 
 #: The PDN tags a ``header`` command may set, and the longest value a command's field carries.
@@ -88,6 +88,11 @@ class CommandName(Enum):
     #: (``value`` ``win``, the default, or ``draw``), as online servers let a player force the
     #: resignation or a draw of an opponent who left (docs/remote.md).
     CLAIM = "claim"
+    #: Pair this board with the board ``value`` (its id on the Redis both reach; empty: end the
+    #: pairing, the engine plays again), this board's player taking ``side`` (white when none):
+    #: from the next game (at once when the game in play has not begun). From the phone or the
+    #: arbiter's console (docs/remote.md).
+    PAIR = "pair"
 
 
 class Proposal(Enum):
@@ -105,6 +110,8 @@ class Proposal(Enum):
     PRESENT = "present"
 
 
+#: The PDN tags naming the two boards of a game between boards (each board's record has both).
+BOARD_TAGS = {"white": "WhiteBoard", "black": "BlackBoard"}
 #: The record's note of a takeback both players agreed (each board's record has it, at the ply
 #: taken back to: the duel counts them).
 TAKEBACK_AGREED = "takeback agreed by both players"

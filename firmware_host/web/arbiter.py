@@ -34,6 +34,9 @@ Routes (:meth:`ArbiterSite.routes`):
 - ``POST /arbiter/correct-move`` (``board``, ``game_id``, ``ply``, ``move``, ``reason``): the
   game a board shows now is taken back to before ``ply`` and ``move`` played there (the board
   checks the move; the players then set up the corrected position);
+- ``POST /arbiter/pair-board`` (``board``, ``to``, ``side``, ``reason`` optional): the board
+  plays the person at board ``to`` (of this hall, paired back; or another club's), its player
+  taking ``side``, from its next game (docs/remote.md); ``to`` empty: the computer again;
 - ``GET /arbiter/audit.json`` (``count``): the audit log, newest first;
 - ``POST /arbiter/revoke`` (``session``): end an arbiter session (another browser's, or this
   one's).
@@ -267,6 +270,7 @@ class ArbiterSite:
             web.post("/arbiter/import", self._guarded(self.import_list)),
             web.post("/arbiter/decide", self._guarded(self.decide)),
             web.post("/arbiter/carry", self._guarded(self.carry)),
+            web.post("/arbiter/pair-board", self._guarded(self.pair_board)),
             web.post("/arbiter/revoke", self._guarded(self.revoke)),
         ]
 
@@ -829,6 +833,26 @@ class ArbiterSite:
                                       form.get("reason", ""), online=True, wait_s=self.wait_s)
         return self._reply(request, decided, {"action": "carry", "board": board,
                                               "detail": {"to": spare}})
+
+    async def pair_board(self, request: web.Request, who: str, form: dict[str, str]
+                         ) -> web.Response:
+        """Pair a board of the hall with the board ``to`` (of this hall or another club's, its
+        id on the Redis both reach; empty: end the pairing), its player taking ``side``; a
+        board ``to`` of this hall is paired back, its player taking the other side."""
+        board = await self._known_board(form)
+        partner, side = form.get("to", "").strip(), form.get("side", "") or "white"
+        boards = [board, *([partner] if partner in await self.reader.boards() else [])]
+        online = await self._online(boards)
+        decided = await arbiter.pair(self.client, board, online[board], partner, side, who,
+                                     form.get("reason", ""), self.wait_s)
+        if len(boards) == 2 and decided.done:  # the other board of the hall: paired back
+            other = "black" if side == "white" else "white"
+            back = await arbiter.pair(self.client, partner, online[partner], board, other, who,
+                                      form.get("reason", ""), self.wait_s)
+            decided = arbiter.Decided(decided.id, {**decided.answers, **back.answers})
+        return self._reply(request, decided, {"action": "pair" if partner else "unpair",
+                                              "board": board,
+                                              "detail": {"to": partner, "side": side}})
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:
