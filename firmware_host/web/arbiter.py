@@ -73,6 +73,7 @@ from firmware_host.store.keys import ROUND_INDEX, board_order
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.commands import MAX_HEADER_LENGTH
 from firmware_host.tournament import arbiter
+from firmware_host.tournament.match import pair_commands
 from firmware_host.tournament.pairing import PAIRING_TAGS, Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
     LOOK_BACK,
@@ -749,7 +750,8 @@ class ArbiterSite:
         if text is None:
             raise arbiter.ArbiterError(N_("the file: {problem}"), problem=problem)
         pairings, problems, trf = read_list(text, form.get("round", "").strip(),
-                                            form.get("prefix", "").strip() or None)
+                                            form.get("prefix", "").strip() or None,
+                                            ours=set(await self.reader.boards()))
         if problems or not pairings:
             return web.json_response({"ok": False, "problems": problems or [
                 "the list has no pairing"]}, status=400)
@@ -776,7 +778,8 @@ class ArbiterSite:
         if form.get("digest") != digest:
             raise arbiter.ArbiterError(N_("the round changed since the preview: look at it "
                                           "again"))
-        await arbiter.run_commands(self.client, plan_commands(plan, who, now))
+        await arbiter.run_commands(self.client, [*plan_commands(plan, who, now),
+                                                 *pair_commands(pairings, now)])
         return _done(viewer(request).ngettext(*IMPORTED, len(pairings)).format(
             round=plan.round.name, count=len(pairings)), **shown)
 
