@@ -162,9 +162,12 @@ class Settings:
                 else (partner, self.board_id)
             headers.update({"White": white, "Black": black, BOARD_TAGS["white"]: white,
                             BOARD_TAGS["black"]: black})
+        # (paired: a game of play mode; unpaired, a board without an engine records again)
+        mode = Mode.PLAY if partner else config.mode if self._engine else Mode.RECORD
         self._game.seat(side, headers)
+        self._game.reconfigure(self._game.variant, mode)
         return replace(config, remote=bool(partner), partner=partner, human_side=side,
-                       mode=Mode.PLAY if partner else config.mode, headers=headers,
+                       mode=mode, headers=headers,
                        alternative_move=config.alternative_move and not partner)
 
     def header(self, event: Command) -> list[Decision]:

@@ -15,8 +15,10 @@ import pytest
 from firmware_host.feedback.texts import render
 from firmware_host.store.pdnrender import render_game
 from firmware_host.terms.commands import Command
+from firmware_host.terms.settings import Mode
 from firmware_host.web.control import command_fields
 from tests.firmware_host.opponents.remote.two_boards import move, poll, record, said
+from tests.firmware_host.session_harness import Rig
 from tests.firmware_host.web.harness import TOKEN, BoardRig, WebServer
 from tests.redis_server import RedisServer
 
@@ -117,3 +119,16 @@ def test_the_console_and_the_phone_pair_boards_through_their_guarded_paths(
         assert black.service.duel.partner == white.board_id
     finally:
         web.stop()
+
+
+def test_a_board_without_an_engine_records_again_when_unpaired() -> None:
+    """A hall's board in record mode (no engine) plays a person afar while paired, and
+    records again once the pairing ends: never a game of play mode with nobody across."""
+    rig = Rig("international", mode=Mode.RECORD, board="hall-1")
+    seated: list[tuple[str, str]] = []
+    rig.session.settings.pair_hook = lambda partner, side: seated.append((partner, side.name))
+    for partner, mode in (("club-b-1", Mode.PLAY), ("", Mode.RECORD)):
+        rig.session.handle(Command("pair", rig.now, side="white", value=partner))
+        rig.wait(2000)  # (no move made: a new game opens with it)
+        assert rig.session.config.mode is mode and rig.last("new_game")["mode"] == mode.value
+    assert seated == [("club-b-1", "WHITE"), ("", "WHITE")]
