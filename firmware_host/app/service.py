@@ -70,6 +70,7 @@ from firmware_host.config.schema import (
     CLOCK_DISPLAY_WHITE,
     COACH_ANALYSE,
     COACH_DEPTH,
+    COACH_MISTAKES_DIR,
     ENGINE_SEED,
     FOLLOW_POLL_S,
     FOLLOW_SOURCE,
@@ -452,8 +453,8 @@ def _coach(config: Config, stack: ExitStack, store: RedisStore) -> IdleAnalyst |
         client = sync_client(url, socket_timeout=2, socket_connect_timeout=2)
         stack.callback(client.close)
     queue = AnalysisQueue(client, config[BOARD_ID])
-    analyst = IdleAnalyst(Analyst(queue, config[COACH_DEPTH]), store.load_game,
-                          analyse=choice == "idle")
+    analyst = IdleAnalyst(Analyst(queue, config[COACH_DEPTH], books=config[COACH_MISTAKES_DIR]),
+                          store.load_game, analyse=choice == "idle")
     stack.enter_context(analyst)
     return analyst.start()
 

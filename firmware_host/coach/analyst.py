@@ -34,7 +34,9 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Final
 
 import redis
@@ -42,13 +44,15 @@ import redis
 from engine.analysis import analyse
 from engine.search import Limit, Searcher, StopToken
 from firmware_host.coach.jobs import AnalysisQueue, Job, JobError
+from firmware_host.coach.players import Finding, findings, keep
 from firmware_host.coach.results import StoredAnalysis, from_analysis
 from firmware_host.opponents.readstop import ReadStop
 from firmware_host.store.errors import StoreUnavailable
 from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
 from firmware_host.store.records import GameRecord, RecordError
 
-__all__ = ["BUSY_STATES", "IDLE_STATES", "Analyst", "IdleAnalyst", "Outcome", "engine_name"]
+__all__ = ["BUSY_STATES", "IDLE_STATES", "Analyst", "Examined", "IdleAnalyst", "Outcome", "Runner",
+           "engine_name", "examine"]
 
 log = logging.getLogger(__name__)
 
@@ -87,20 +91,62 @@ def engine_name() -> str:
     return f"draughtsboard {number} {build()}"
 
 
+@dataclass(frozen=True)
+class Examined:
+    """A job done: the game's analysis and what it leaves each named player
+    (:mod:`firmware_host.coach.players`)."""
+
+    analysis: StoredAnalysis
+    findings: tuple[Finding, ...] = ()
+
+
+#: How a job is done: ``(job, depth, engine, stop, players)`` -> the result, None when
+#: stopped; ``players``: look for the players' missed wins too.
+Runner = Callable[[Job, int, str, StopToken, bool], Examined | None]
+
+
+def examine(job: Job, depth: int, engine: str, stop: StopToken,
+            players: bool) -> Examined | None:
+    """Do ``job`` in this process: analyse its game at ``depth`` and, with ``players``, find
+    its players' missed wins; None when ``stop`` was set.
+
+    Raises:
+        JobError: the job's game cannot be replayed.
+    """
+    board = job.replay()
+    if stop.stopped:
+        return None
+    analysis = analyse(board, Searcher(board.variant, tt_mb=TT_MB), Limit(depth=depth), stop)
+    if stop.stopped:
+        return None
+    stored = from_analysis(board, analysis, board_id=job.board, game_id=job.game, depth=depth,
+                           engine=engine)
+    found = tuple(findings(job, stored)) if players else ()
+    return None if stop.stopped else Examined(stored, found)
+
+
 class Analyst:
-    """Does the jobs of ``queue`` at ``depth`` plies; ``on_done`` hears of each result."""
+    """Does the jobs of ``queue`` at ``depth`` plies with ``runner`` (:func:`examine`: in
+    this process); ``books``, the mistake books' folder, gets each game's players' mistakes
+    (None: none kept); ``on_done`` hears of each result."""
 
     def __init__(self, queue: AnalysisQueue, depth: int, *, engine: str | None = None,
-                 on_done: Callable[[Job, StoredAnalysis], None] | None = None) -> None:
+                 on_done: Callable[[Job, StoredAnalysis], None] | None = None,
+                 books: str | Path | None = None, runner: Runner = examine) -> None:
         self.queue = queue
         self.depth = depth
         self.engine = engine or engine_name()
         self.on_done = on_done
+        self.books = books
+        self.runner = runner
         #: The job being done, or stopped half way (taken up first).
         self.held: Job | None = None
 
     def work(self, stop: StopToken, block_ms: int) -> Outcome:
         """Take a job (the held one first; waiting up to ``block_ms`` for one) and do it.
+
+        The players' books are written before the job is marked done: a job done again (Redis
+        failed in between) adds nothing twice (the books keep a position and a game once).
 
         Raises:
             redis.RedisError: Redis failed (the job stays pending, or held).
@@ -110,15 +156,11 @@ class Analyst:
             return Outcome.NONE
         self.held = job
         try:
-            board = job.replay()
             if stop.stopped:
                 return Outcome.STOPPED
-            analysis = analyse(board, Searcher(board.variant, tt_mb=TT_MB),
-                               Limit(depth=self.depth), stop)
-            if stop.stopped:
+            examined = self.runner(job, self.depth, self.engine, stop, self.books is not None)
+            if examined is None:
                 return Outcome.STOPPED
-            stored = from_analysis(board, analysis, board_id=job.board, game_id=job.game,
-                                   depth=self.depth, engine=self.engine)
         except JobError as exc:
             self.queue.fail(job, str(exc))
             self.held = None
@@ -129,12 +171,14 @@ class Analyst:
             self.queue.fail(job, f"the analysis failed: {type(exc).__name__}: {exc}")
             self.held = None
             return Outcome.FAILED
-        self.queue.done(job, stored.to_json())
+        if self.books is not None:
+            keep(self.books, list(examined.findings))
+        self.queue.done(job, examined.analysis.to_json())
         self.held = None
         log.info("coach: game %s of board %s analysed (depth %d)", job.game, job.board,
                  self.depth)
         if self.on_done is not None:
-            self.on_done(job, stored)
+            self.on_done(job, examined.analysis)
         return Outcome.DONE
 
 

@@ -48,6 +48,7 @@ from engine import Board, DraughtsError, find_variant
 from firmware_host.errors import DraughtsboardError
 from firmware_host.store.client import text
 from firmware_host.store.keys import COACH_FAILED, COACH_JOBS, analysis_key, board_id_problem
+from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.store.replies import items, pairs
 
@@ -67,6 +68,8 @@ CLAIM_AFTER_MS: Final = 10 * 60 * 1000
 FAILED_MAXLEN: Final = 1000
 #: The most moves a job may carry.
 MAX_MOVES: Final = 2000
+#: The most PDN tags a job may carry.
+MAX_TAGS: Final = 40
 
 
 class JobError(DraughtsboardError, ValueError):
@@ -85,6 +88,9 @@ class Job:
     start_fen: str | None
     moves: tuple[str, ...]
     deliveries: int = 1
+    #: The game's PDN tags as its PDN file has them (the players, the date): whose mistakes
+    #: they are. Empty: a job written before jobs carried them (analysed, nobody's book).
+    tags: tuple[tuple[str, str], ...] = ()
 
     def replay(self) -> Board:
         """The game on a board's move stack.
@@ -107,12 +113,35 @@ class Job:
 def job_fields(game: GameRecord) -> dict[str, str]:
     """The stream entry of a finished game's job.
 
-    >>> game = GameRecord("g1", "b1", {}, "russian", None, "play", 0.0)
-    >>> job_fields(game)
+    >>> game = GameRecord("g1", "b1", {"White": "Ann"}, "russian", None, "play", 0.0)
+    >>> fields = job_fields(game)
+    >>> {k: fields[k] for k in ("board", "game", "variant", "fen", "moves")}
     {'board': 'b1', 'game': 'g1', 'variant': 'russian', 'fen': '', 'moves': '[]'}
+    >>> json.loads(fields["tags"])["White"], json.loads(fields["tags"])["GameId"]
+    ('Ann', 'g1')
     """
     return {"board": game.board_id, "game": game.game_id, "variant": game.variant,
-            "fen": game.start_fen or "", "moves": json.dumps([m.pdn for m in game.moves])}
+            "fen": game.start_fen or "", "moves": json.dumps([m.pdn for m in game.moves]),
+            "tags": json.dumps(game_headers(game), ensure_ascii=False)}
+
+
+def _tags(raw: str) -> tuple[tuple[str, str], ...]:
+    """A job's PDN tags, checked (absent: none).
+
+    Raises:
+        JobError: not an object of at most :data:`MAX_TAGS` short texts.
+    """
+    if not raw:
+        return ()
+    try:
+        tags = json.loads(raw)
+    except ValueError:
+        raise JobError("tags: not JSON") from None
+    if not isinstance(tags, dict) or len(tags) > MAX_TAGS or not all(
+            isinstance(k, str) and isinstance(v, str) and 0 < len(k) <= 40 and len(v) <= 200
+            for k, v in tags.items()):
+        raise JobError(f"tags: not an object of at most {MAX_TAGS} PDN tags")
+    return tuple(tags.items())
 
 
 def _parse(entry_id: str, fields: object, deliveries: int) -> Job:
@@ -136,7 +165,7 @@ def _parse(entry_id: str, fields: object, deliveries: int) -> Job:
         raise JobError(f"moves: not a list of at most {MAX_MOVES} move texts")
     fen = found.get("fen", "")
     return Job(entry_id, board, game, found.get("variant", "")[:40], fen or None, tuple(moves),
-               deliveries)
+               deliveries, _tags(found.get("tags", "")))
 
 
 class AnalysisQueue:

@@ -43,7 +43,7 @@ from firmware_host.coach.book import BookError, movers, player_file, sides_of
 from firmware_host.coach.rating import MIN_RD, START, Rating, update
 
 __all__ = ["PUZZLE_START", "GameMistakes", "PlayerProgress", "ProgressBook", "RatingChange",
-           "by_month", "game_mistakes"]
+           "by_month", "game_mistakes", "parse_game"]
 
 #: A puzzle's rating before anyone has tried it, by its difficulty (1-5): 200 points a step,
 #: the middle one at a new player's 1500; unsure (deviation 250) until players have tried it.
@@ -129,8 +129,9 @@ def game_mistakes(game: PdnGame, player: str, marked: Mapping[int, str],
     and ``??`` (:func:`~firmware_host.coach.book.marks`); None: not their game.
 
     The date is the PDN ``Date`` tag's (``2026.11.03`` -> ``2026-11-03``; ``2026.11.??`` ->
-    ``2026-11``; unknown: ``""``); the key, the game's tags and moves (the same game read
-    again has the same key).
+    ``2026-11``; unknown: ``""``); the key, a board's game's ``Board`` and ``GameId`` tags (the
+    board's PDN file and its own analysis give the same key, an arbiter's correction too),
+    else the game's tags and moves (the same game read again has the same key).
     """
     sides = sides_of(game, player)
     if not sides:
@@ -142,10 +143,13 @@ def game_mistakes(game: PdnGame, player: str, marked: Mapping[int, str],
         part for part in found.groups() if part != "??")
     if found is not None and found[2] == "??":
         date = found[1]
-    board = game.board()
-    identity = [game.headers.get(tag, "") for tag in ("Event", "Site", "Date", "Round",
-                                                      "White", "Black")]
-    identity += [board.root().fen(), board.fen(), str(len(game.moves))]
+    if game.headers.get("Board") and game.headers.get("GameId"):  # a board's game
+        identity = ["board", game.headers["Board"], game.headers["GameId"]]
+    else:
+        board = game.board()
+        identity = [game.headers.get(tag, "") for tag in ("Event", "Site", "Date", "Round",
+                                                          "White", "Black")]
+        identity += [board.root().fen(), board.fen(), str(len(game.moves))]
     return GameMistakes(
         key=hashlib.sha256("\n".join(identity).encode()).hexdigest()[:24], date=date,
         source=source, moves=len(theirs),
@@ -172,7 +176,12 @@ def _rating(data: object) -> Rating:
     return rating
 
 
-def _game(data: object) -> GameMistakes:
+def parse_game(data: object) -> GameMistakes:
+    """A kept game read back.
+
+    Raises:
+        ValueError: a field out of shape.
+    """
     if not isinstance(data, dict):
         raise ValueError(f"a game is an object, not {data!r:.40}")
     key, date, source = (data.get(k) for k in ("key", "date", "source"))
@@ -219,7 +228,7 @@ class ProgressBook:
                 raise ValueError("its puzzles are out of shape")
             return PlayerProgress(_rating(data.get("rating")), tried, solved,
                                   {str(k): v for k, v in rated.items()},
-                                  [_game(g) for g in data.get("games", [])])
+                                  [parse_game(g) for g in data.get("games", [])])
         except (TypeError, ValueError) as exc:
             raise BookError(f"{path}: {exc}") from None
 
@@ -254,22 +263,21 @@ class ProgressBook:
         return RatingChange(before, progress.rating, puzzle_rating, first)
 
     def games(self, player: str, games: Iterable[GameMistakes]) -> int:
-        """Add ``player``'s analysed games not yet kept (by key); return how many.
+        """Add ``player``'s analysed games not yet kept (by key); return how many. A game
+        kept already is counted again in its place (a corrected game, a deeper analysis).
 
         Raises:
             BookError: as :meth:`attempt`.
         """
         progress = self.load(player)
-        known = {g.key for g in progress.games}
-        new = []
+        kept = {g.key: g for g in progress.games}
+        before = len(kept)
         for game in games:
-            if game.key not in known:
-                known.add(game.key)
-                new.append(game)
-        if new:
-            progress.games = [*progress.games, *new][-MOST_GAMES:]
+            kept[game.key] = game  # (a dict keeps the first place of a key)
+        if list(kept.values()) != progress.games:
+            progress.games = list(kept.values())[-MOST_GAMES:]
             self._save(player, progress)
-        return len(new)
+        return len(kept) - before
 
     def _save(self, player: str, progress: PlayerProgress) -> None:
         self._write(self.path(player), {
