@@ -5,10 +5,13 @@ fixed depth, so any machine, compiled or not, gives a game the same marks; a job
 way (its :class:`~engine.search.StopToken` set) is held and taken up again where the analyst
 is next free, from its first position. ``draughtsboard coach worker`` runs one in a loop.
 
-On a board, :class:`IdleAnalyst` runs it on the thread ``coach`` while the board is idle: from
-a game's end (or a new game set up, nothing played) until the next game's first move. A move,
-a lift or the engine's turn stops the search at once (it stays pending, the board's own, and is
-taken up first when the board is idle again). It also queues the board's own finished games
+On a board, :class:`IdleAnalyst` runs it from the thread ``coach`` while the board is idle: from
+a game's end (or a new game set up, nothing played) until the next game's first move; the
+service gives it a :class:`~firmware_host.coach.child.ChildRunner`, so the search runs in a
+process of its own, never beside the scan loop. A move, a lift or the engine's turn stops the
+search at once (its stop token, an :class:`~firmware_host.opponents.readstop.Interrupt`, kills
+the child; the job stays pending, the board's own, and is taken up first when the board is
+idle again). It also queues the board's own finished games
 (the ``result`` event). It reads only the session's published events (a listener), never the
 session.
 
@@ -21,7 +24,7 @@ Example:
     >>> _ = queue.submit(GameRecord("g1", "b1", {}, "russian", "W:Wc3:Bd4", "play", 0.0,
     ...                             [MoveRecord(1, "c3:e5", "", 0.0)], "1-0"))
     >>> analyst = Analyst(queue, depth=2, engine="test")
-    >>> analyst.work(ReadStop(), block_ms=0)
+    >>> analyst.work(Interrupt(), block_ms=0)
     <Outcome.DONE: 'done'>
     >>> from firmware_host.coach.results import StoredAnalysis
     >>> StoredAnalysis.parse(client.get("draughtsboard:coach:analysis:b1:g1")).moves[0].evaluation
@@ -46,7 +49,7 @@ from engine.search import Limit, Searcher, StopToken
 from firmware_host.coach.jobs import AnalysisQueue, Job, JobError
 from firmware_host.coach.players import Finding, findings, keep
 from firmware_host.coach.results import StoredAnalysis, from_analysis
-from firmware_host.opponents.readstop import ReadStop
+from firmware_host.opponents.readstop import Interrupt
 from firmware_host.store.errors import StoreUnavailable
 from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
 from firmware_host.store.records import GameRecord, RecordError
@@ -199,7 +202,7 @@ class IdleAnalyst:
         self._lock = threading.Condition()
         self._idle = False
         self._closing = False
-        self._token = ReadStop()
+        self._token = Interrupt()
         self._finished: deque[str] = deque()
         self._game_id: str | None = None
         self._failed_kind: str | None = None
@@ -257,7 +260,7 @@ class IdleAnalyst:
                     self._lock.wait()
                 closing = self._closing
                 now = self._idle and self._analyse and not closing
-                token = self._token = ReadStop()
+                token = self._token = Interrupt()
             if closing:  # the games that ended are queued before the service stops
                 try:
                     self._submit_finished()

@@ -53,7 +53,7 @@ from firmware_host.store.records import GameRecord
 from firmware_host.store.replies import items, pairs
 
 __all__ = ["CLAIM_AFTER_MS", "FAILED_MAXLEN", "GROUP", "MAX_DELIVERIES", "AnalysisQueue", "Job",
-           "JobError", "job_fields"]
+           "JobError", "job_fields", "parse_job"]
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,17 @@ class Job:
     #: The game's PDN tags as its PDN file has them (the players, the date): whose mistakes
     #: they are. Empty: a job written before jobs carried them (analysed, nobody's book).
     tags: tuple[tuple[str, str], ...] = ()
+
+    def fields(self) -> dict[str, str]:
+        """The job's stream entry (:func:`parse_job` reads it back).
+
+        >>> job = Job("1-0", "b1", "g1", "russian", None, ("c3-d4",), tags=(("White", "Ann"),))
+        >>> parse_job(job.id, job.fields(), 1) == job
+        True
+        """
+        return {"board": self.board, "game": self.game, "variant": self.variant,
+                "fen": self.start_fen or "", "moves": json.dumps(list(self.moves)),
+                "tags": json.dumps(dict(self.tags), ensure_ascii=False)}
 
     def replay(self) -> Board:
         """The game on a board's move stack.
@@ -144,7 +155,7 @@ def _tags(raw: str) -> tuple[tuple[str, str], ...]:
     return tuple(tags.items())
 
 
-def _parse(entry_id: str, fields: object, deliveries: int) -> Job:
+def parse_job(entry_id: str, fields: object, deliveries: int) -> Job:
     """A job from its stream entry.
 
     Raises:
@@ -217,7 +228,7 @@ class AnalysisQueue:
                 continue
             deliveries = self._deliveries(entry_id)
             try:
-                job = _parse(entry_id, fields, deliveries)
+                job = parse_job(entry_id, fields, deliveries)
             except JobError as exc:
                 self._give_up(entry_id, fields, str(exc))
                 continue
