@@ -7,7 +7,8 @@ firmware_host.coach.child`` under the service's own interpreter (``-P``: the eng
 service imports, installed and compiled), started for the job and given it on stdin as one
 JSON line; the child analyses the game, finds its players' missed wins
 (:func:`~firmware_host.coach.analyst.examine`) and writes the result on stdout, at a lower
-priority (``nice`` 10) than the service and the engine's process. The next game's first touch
+priority (``nice`` 10) where the system lets it (the installed unit's system-call filter does
+not: there it runs as the engine's process does). The next game's first touch
 kills it at once (:class:`~firmware_host.opponents.readstop.Interrupt`: the stop token
 calls the kill): the child holds nothing
 worth a clean exit (no Redis, no file; the analyst writes both), and the job stays pending,
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 
 #: The child's command: this interpreter, the module's main.
 COMMAND: Final = (sys.executable, "-P", "-m", "firmware_host.coach.child")
-#: The child's niceness: the scan loop and the engine's process come first.
+#: The child's niceness where allowed: the scan loop and the engine's process come first.
 NICE: Final = 10
 
 
@@ -116,7 +117,10 @@ def _result(out: bytes) -> Examined:
 def main() -> int:
     """The child: one job from stdin, its result on stdout (a game that cannot be replayed:
     ``{"error": ...}``); anything else is a fault, its traceback on stderr, status 1."""
-    os.nice(NICE)
+    try:
+        os.nice(NICE)
+    except OSError:  # the installed unit's system-call filter refuses setpriority: runs as is
+        pass
     request = json.loads(sys.stdin.buffer.read())
     try:
         job = parse_job(str(request["id"]), request["fields"], 1)
