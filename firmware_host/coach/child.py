@@ -19,6 +19,7 @@ A hall's ``coach worker`` does nothing else, so it analyses in its own process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -117,10 +118,8 @@ def _result(out: bytes) -> Examined:
 def main() -> int:
     """The child: one job from stdin, its result on stdout (a game that cannot be replayed:
     ``{"error": ...}``); anything else is a fault, its traceback on stderr, status 1."""
-    try:
+    with contextlib.suppress(OSError):  # the installed unit's filter refuses setpriority
         os.nice(NICE)
-    except OSError:  # the installed unit's system-call filter refuses setpriority: runs as is
-        pass
     request = json.loads(sys.stdin.buffer.read())
     try:
         job = parse_job(str(request["id"]), request["fields"], 1)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -45,10 +46,14 @@ from firmware_host.coach.rating import MIN_RD, START, Rating, update
 __all__ = ["PUZZLE_START", "GameMistakes", "PlayerProgress", "ProgressBook", "RatingChange",
            "by_month", "game_mistakes", "parse_game"]
 
+log = logging.getLogger(__name__)
+
 #: A puzzle's rating before anyone has tried it, by its difficulty (1-5): 200 points a step,
 #: the middle one at a new player's 1500; unsure (deviation 250) until players have tried it.
 PUZZLE_START: Final = {difficulty: Rating(1100.0 + 200.0 * (difficulty - 1), 250.0)
                        for difficulty in range(1, 6)}
+#: The end of a player's record's file name.
+RECORD: Final = ".progress.json"
 #: The puzzles' ratings' file in the folder.
 PUZZLE_RATINGS: Final = "puzzle-ratings.json"
 #: A player's games kept at most (the oldest dropped first).
@@ -76,13 +81,15 @@ class GameMistakes:
 @dataclass
 class PlayerProgress:
     """What is kept of a player: the puzzle rating, puzzles tried and solved, the puzzles
-    rated (by ``variant:fen``: solved or not), the games."""
+    rated (by ``variant:fen``: solved or not), the games, the name."""
 
     rating: Rating = START
     tried: int = 0
     solved: int = 0
     rated: dict[str, bool] = field(default_factory=dict)
     games: list[GameMistakes] = field(default_factory=list)
+    #: The player's name as last written (a record older than names: "").
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -206,7 +213,7 @@ class ProgressBook:
         Raises:
             BookError: a name that names nobody (:func:`~firmware_host.coach.book.player_file`).
         """
-        return self.directory / f"{Path(player_file(player)).stem}.progress.json"
+        return self.directory / f"{Path(player_file(player)).stem}{RECORD}"
 
     def load(self, player: str) -> PlayerProgress:
         """``player``'s record (none yet: a new player's).
@@ -226,9 +233,12 @@ class ProgressBook:
             if not (isinstance(rated, dict) and all(isinstance(v, bool) for v in rated.values())
                     and isinstance(tried, int) and isinstance(solved, int)):
                 raise ValueError("its puzzles are out of shape")
+            name = data.get("name", "")
+            if not isinstance(name, str) or len(name) > 200:
+                raise ValueError("its name is out of shape")
             return PlayerProgress(_rating(data.get("rating")), tried, solved,
                                   {str(k): v for k, v in rated.items()},
-                                  [parse_game(g) for g in data.get("games", [])])
+                                  [parse_game(g) for g in data.get("games", [])], name)
         except (TypeError, ValueError) as exc:
             raise BookError(f"{path}: {exc}") from None
 
@@ -279,9 +289,30 @@ class ProgressBook:
             self._save(player, progress)
         return len(kept) - before
 
+    def players(self) -> list[tuple[str, PlayerProgress]]:
+        """Every player with a record here, by name: (the record's key, as :meth:`load`
+        takes it, and the record). A record that cannot be read is left out (logged).
+
+        >>> import tempfile
+        >>> book = ProgressBook(tempfile.mkdtemp())
+        >>> book.games("Ёлкин,  П.", [GameMistakes("k", "2026-12-06", "", 20, 1, 0)])
+        1
+        >>> [(key, record.name, len(record.games)) for key, record in book.players()]
+        [('ёлкин-п', 'Ёлкин, П.', 1)]
+        """
+        found = []
+        for path in sorted(self.directory.glob(f"*{RECORD}")):
+            key = path.name[:-len(RECORD)]
+            try:
+                found.append((key, self.load(key)))
+            except BookError as exc:
+                log.warning("coach: a progress record left out: %s", exc)
+        return sorted(found, key=lambda pair: (pair[1].name or pair[0]).casefold())
+
     def _save(self, player: str, progress: PlayerProgress) -> None:
         self._write(self.path(player), {
-            "rating": asdict(progress.rating), "tried": progress.tried,
+            "name": " ".join(player.split()), "rating": asdict(progress.rating),
+            "tried": progress.tried,
             "solved": progress.solved, "rated": progress.rated,
             "games": [asdict(g) for g in progress.games]})
 
