@@ -246,6 +246,8 @@ class Judge:
 
     def _syncing(self, at: float, settled: bool) -> None:
         s = self._table
+        if self.setup is not None and dict(self.setup.target) != s.board.pieces():
+            self.setup = self._view.placing = None  # one for another position (a new game's)
         if self.setup is not None:
             self._placing(self.setup, at)
             return
@@ -301,6 +303,17 @@ class Judge:
 
     def _setting_up(self, at: float, settled: bool) -> None:
         s = self._table
+        game = s.game
+        if game.new_game_fen != game.variant.starting_fen:
+            # New games start from a position of their own: set up by colour and crown.
+            target = Board(game.variant, fen=game.new_game_fen).pieces()
+            setup = self.setup
+            if setup is None or dict(setup.target) != target:
+                setup = SetUp.towards(target, s.board.pieces(), s.occupied)
+            self.setup = setup = setup.seen(s.occupied)
+            self._view.placing = setup.lights(s.occupied)
+            self.watch(TimerName.NEWGAME, setup.done(s.occupied), at, s.config.newgame_ms)
+            return
         initial = s.game.initial
         self._view.sync = (initial - s.occupied, s.occupied - initial)
         self.watch(TimerName.NEWGAME, s.is_initial(), at, s.config.newgame_ms)

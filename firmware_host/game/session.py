@@ -719,7 +719,10 @@ class Session(SessionFacts):
         self._expect(self._now)
 
     def _new_game(self, at: float) -> None:
-        standing = self.board.pieces()  # what the board held, as far as it is known
+        # What the board holds, as far as it is known: the game's pieces, or those of the
+        # new game's position if it was set up by the lights (the new-game button).
+        setup = self._judge.setup
+        standing = self.board.pieces() if setup is None else dict(setup.known)
         self.game.abandon()
         self.cancel_jobs()
         self._adopt(self.settings.apply(self.config))

@@ -170,3 +170,25 @@ def test_a_setup_that_cannot_be_is_refused_and_nothing_changes(value: str, mode:
     assert refused["command"] == "setup"
     assert refused["reason"] == ("following" if mode is Mode.FOLLOW else "bad_value")
     assert rig.session.game_id == game_id and rig.state == state
+
+
+def test_the_newgame_button_sets_the_position_up_again_by_the_lights() -> None:
+    rig = Rig("english", mode=Mode.RECORD)
+    rig.session.handle(Command("setup", rig.now, value="W:W21,K22:B9"))
+    rig.set({20, 21, 8})  # the pieces the game held there were the position's
+    rig.set(set())
+    rig.set({20, 21, 8})
+    assert rig.last("position_set")
+    rig.play("22-18")
+    rig.press("newgame")
+    assert rig.state == "setting_up"
+    assert rig.lit() == {"22": "set_white_king", "18": "extra"}  # by colour and crown
+    rig.press("newgame")  # pressed again: back to the game, nothing to set up
+    assert rig.state == "human_to_move" and rig.lit() == {}
+    rig.press("newgame")
+    rig.lift("18")
+    rig.place("22")
+    rig.wait(rig.config.newgame_ms + 100)
+    assert rig.last("new_game")["fen"] == "W:W21,K22:B9"
+    assert [e["event"] for e in rig.events].count("position_set") == 2
+    assert rig.state == "human_to_move" and rig.moves() == []
