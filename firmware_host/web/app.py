@@ -34,6 +34,7 @@ from firmware_host.coach.results import MAX_LINE
 from firmware_host.digits import whole_number, whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import MAX_POSITION_LENGTH
 from firmware_host.tournament import arbiter
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
@@ -233,7 +234,7 @@ class Site:
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie),
             buttons=control.buttons_for(view.game.mode if view.game else None), game=view.game,
-            tags=control.TAG_FORMS, tag_of=control.TAGS,
+            tags=control.TAG_FORMS, tag_of=control.TAGS, position_length=MAX_POSITION_LENGTH,
             settings=control.setting_forms(view.game.variant if view.game else None)))
 
     def _archive_allowed(self, request: web.Request) -> None:
