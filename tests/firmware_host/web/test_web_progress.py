@@ -6,38 +6,18 @@ key, or a path out of the folder, is a 404; a damaged record is a 500 that names
 
 from __future__ import annotations
 
-import asyncio
-import html
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import fakeredis.aioredis
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from engine.puzzles import load
 from firmware_host.coach.progress import GameMistakes, ProgressBook
-from firmware_host.web.app import WebSettings, build_app
-from firmware_host.web.auth import Keys
-
-Check = Callable[[TestClient], Awaitable[None]]
+from tests.firmware_host.web import test_web_puzzle as daily
+from tests.firmware_host.web.test_web_puzzle import Check, page
 
 
 def serve(books: Path | None, check: Check) -> None:
-    async def main() -> None:
-        client = fakeredis.aioredis.FakeRedis()
-        app = build_app(WebSettings(keys=Keys("the-control-token-of-the-web-service"),
-                                    books=books), client)
-        async with TestClient(TestServer(app)) as http:
-            await check(http)
-        await client.aclose()
-
-    asyncio.run(main())
-
-
-async def page(http: TestClient, path: str, status: int = 200) -> str:
-    reply = await http.get(path)
-    assert reply.status == status, path
-    return html.unescape(" ".join((await reply.text()).split()))
+    daily.serve(0.0, check, books=books)
 
 
 def anna(folder: Path) -> None:
