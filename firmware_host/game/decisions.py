@@ -31,7 +31,8 @@ from firmware_host.terms.jobs import Purpose
 
 __all__ = ["AskTakeback", "CancelSearch", "CarryOn", "Claimable", "CloseTouch", "Commit",
            "Correct", "Decision", "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw",
-           "PressAdjust", "Publish", "Save", "Search", "StartRound", "Synced", "TakeBack"]
+           "PressAdjust", "Publish", "Save", "Search", "SetPosition", "StartRound", "Synced",
+           "TakeBack"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,14 @@ class EnterState:
     """Enter ``state`` (published when it changes)."""
 
     state: State
+
+
+@dataclass(frozen=True)
+class SetPosition:
+    """Leave the game in play and start a new one from ``fen``, set up by the lights."""
+
+    fen: str
+    at: float
 
 
 @dataclass(frozen=True)
@@ -183,4 +192,4 @@ class HoldChanged:
 
 Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
             | PressAdjust | TakeBack | Search | Finish | OfferDraw | AskTakeback | Claimable
-            | Correct | CarryOn | StartRound | Save | HoldChanged)
+            | Correct | CarryOn | StartRound | Save | HoldChanged | SetPosition)

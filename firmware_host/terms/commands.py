@@ -20,12 +20,15 @@ from enum import Enum
 
 from firmware_host.terms.settings import setting
 
-__all__ = ["BOARD_ONLY", "BOARD_TAGS", "HEADER_TAGS", "MAX_HEADER_LENGTH", "SIDES", "STREAM_LENGTH",
-           "TAKEBACK_AGREED", "Command", "CommandName", "Proposal", "is_command"]
+__all__ = ["BOARD_ONLY", "BOARD_TAGS", "HEADER_TAGS", "MAX_HEADER_LENGTH",
+           "MAX_POSITION_LENGTH", "SIDES", "STREAM_LENGTH", "TAKEBACK_AGREED", "Command",
+           "CommandName", "Proposal", "is_command"]
 
 #: The PDN tags a ``header`` command may set, and the longest value a command's field carries.
 HEADER_TAGS = frozenset({"White", "Black", "Event", "Site", "Round"})
 MAX_HEADER_LENGTH = 80
+#: The longest position a ``setup`` command carries (a FEN, or a PDN game on one line).
+MAX_POSITION_LENGTH = 2000
 #: The sides a command names (a draw offer, a resignation, time given).
 SIDES = ("white", "black")
 #: Entries kept in a board's command stream (XADD MAXLEN ~): every writer caps it so.
@@ -93,6 +96,11 @@ class CommandName(Enum):
     #: from the next game (at once when the game in play has not begun). From the phone or the
     #: arbiter's console (docs/remote.md).
     PAIR = "pair"
+    #: Set up a position by the lights (``value``: a FEN, or a PDN game whose end is the
+    #: position): the game in play is left, a new one starts from it, and the board lights
+    #: where each piece goes, by colour and crown (firmware_host/game/setup.py). Refused on a
+    #: board that follows another game, plays a person on another board or a round's game.
+    SETUP = "setup"
 
 
 class Proposal(Enum):

@@ -49,6 +49,18 @@ def test_the_command_stream_cannot_speak_for_the_other_board(name: str) -> None:
                        b"time": str(NOW).encode()}, now=NOW)
 
 
+def test_a_position_to_set_up_may_be_longer_than_a_name_but_not_without_end() -> None:
+    fen = ("W:W" + ",".join(str(sq) for sq in range(31, 51)) + ":B"
+           + ",".join(str(sq) for sq in range(1, 21))).encode()  # 120 characters
+    sent = str(NOW).encode()
+    assert parse_command({b"name": b"setup", b"value": fen, b"time": sent}, NOW)[2] == \
+        fen.decode()
+    with pytest.raises(ValueError, match="too long"):  # a name keeps its 80 characters
+        parse_command({b"name": b"header", b"tag": b"White", b"value": fen, b"time": sent}, NOW)
+    with pytest.raises(ValueError, match="too long"):
+        parse_command({b"name": b"setup", b"value": b"W" * 2001, b"time": sent}, NOW)
+
+
 def test_the_reader_survives_a_key_of_the_wrong_type(client: redis.Redis,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     key = commands_key("rc1")
