@@ -34,6 +34,7 @@ from firmware_host.recognition.layout import check_variant
 from firmware_host.store.keys import board_id_problem
 from firmware_host.terms.commands import (
     BOARD_TAGS,
+    GAME_ID_TAGS,
     HEADER_TAGS,
     MAX_HEADER_LENGTH,
     SIDES,
@@ -53,6 +54,9 @@ PairHook = Callable[[str, Color], None]
 #: The session's settings a phone setting of the same name replaces (the others: the variant,
 #: the mode and the level have their own effects).
 _CONFIG_FIELDS = frozenset(f.name for f in fields(SessionConfig)) - {"mode"}
+#: The tags only the board itself sets (its duel: each board's own id of a game between boards;
+#: the command stream refuses them).
+_BOARDS_OWN = frozenset(GAME_ID_TAGS.values())
 
 
 class Settings:
@@ -178,7 +182,8 @@ class Settings:
         """
         game = self._game
         tag, value = event.tag or "", (event.value or "").strip()
-        if tag not in HEADER_TAGS or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
+        if tag not in HEADER_TAGS | _BOARDS_OWN or len(value) > MAX_HEADER_LENGTH \
+                or not value.isprintable():
             raise Refused("bad_value", command="header", tag=tag)
         if game.game_id is None:
             raise Refused("no_game", command="header", tag=tag)

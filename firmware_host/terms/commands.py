@@ -20,7 +20,7 @@ from enum import Enum
 
 from firmware_host.terms.settings import setting
 
-__all__ = ["BOARD_ONLY", "BOARD_TAGS", "HEADER_TAGS", "MAX_HEADER_LENGTH",
+__all__ = ["BOARD_ONLY", "BOARD_TAGS", "GAME_ID_TAGS", "HEADER_TAGS", "MAX_HEADER_LENGTH",
            "MAX_POSITION_LENGTH", "SIDES", "STREAM_LENGTH", "TAKEBACK_AGREED", "Command",
            "CommandName", "Proposal", "is_command"]
 
@@ -120,6 +120,11 @@ class Proposal(Enum):
 
 #: The PDN tags naming the two boards of a game between boards (each board's record has both).
 BOARD_TAGS = {"white": "WhiteBoard", "black": "BlackBoard"}
+#: The PDN tags naming each board's own id of such a game: each board's duel writes both in
+#: its record once both boards have begun the game (``header`` commands of the board itself: the
+#: command stream refuses them), so the two copies in one Redis are found as one game
+#: (firmware_host/store/copies.py).
+GAME_ID_TAGS = {"white": "WhiteBoardGameId", "black": "BlackBoardGameId"}
 #: The record's note of a takeback both players agreed (each board's record has it, at the ply
 #: taken back to: the duel counts them).
 TAKEBACK_AGREED = "takeback agreed by both players"

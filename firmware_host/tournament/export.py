@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import redis
 
 from engine.outcome import Outcome as GameOutcome
+from firmware_host.store import copies
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
@@ -148,8 +149,8 @@ def round_pdn(games: list[RoundGame]) -> str:
     its result is in the results table and the TRF, and pydraughts (0.6.7) reads no game of a
     file after one without moves.
     """
-    return "\n".join(render_game(g.game) for g in games
-                     if g.game is not None and g.decision is None and g.game.moves)
+    played = [g.game for g in games if g.game is not None and g.decision is None and g.game.moves]
+    return "\n".join(render_game(g) for g in copies.one_copy(played, copies.of_record))
 
 
 def results_csv(games: list[RoundGame]) -> str:

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from firmware_host.store import copies
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
 from firmware_host.web.reader import Reader
@@ -55,8 +56,8 @@ class Summary:
     @classmethod
     def of(cls, game: GameRecord) -> Summary:
         """The summary of a game read from its log."""
-        tags = {k: v for k, v in game.headers.items() if k in ("White", "Black", "Event",
-                                                               "Round")}
+        tags = {k: v for k, v in game.headers.items()
+                if k in ("White", "Black", "Event", "Round", *copies.TAGS)}
         return cls(game.board_id, game.game_id, game.created, tags, game.variant, game.result,
                    len(game.moves))
 
@@ -110,8 +111,9 @@ class Archive:
         started.sort(reverse=True)
         waiting = await self._refresh([key for _, key in started[:MAX_GAMES_INDEXED]])
         chosen = self._matching(filters)
-        rows = [self._games[key].summary for _, key in started
-                if key in self._games and key in chosen]
+        rows = copies.one_copy([self._games[key].summary for _, key in started
+                                if key in self._games and key in chosen],
+                               lambda s: (s.board_id, s.game_id, s.headers))
         first = (page - 1) * size
         return Found(rows[first:first + size], len(rows) > first + size, waiting)
 

@@ -46,6 +46,7 @@ from engine.outcome import Outcome, Termination
 from engine.types import Color
 from engine.variant import find_variant
 from firmware_host.errors import DraughtsboardError
+from firmware_host.store import copies
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
@@ -246,8 +247,10 @@ class Broadcast:
             ids = await self.reader.current_game_ids(chosen)
             wanted = [(b, g) for b, g in zip(chosen, ids, strict=True) if g is not None]
             found = [g for g in await self.records.games(wanted) if g is not None]
-        # A board that follows another game shows a copy of it: not a game of the hall's.
-        return [g for g in found if g.mode != Mode.FOLLOW.value]
+        # A board that follows another game shows a copy of it: not a game of the hall's; a
+        # game between two boards of the hall is shown once (the White board's copy).
+        return copies.one_copy([g for g in found if g.mode != Mode.FOLLOW.value],
+                               copies.of_record)
 
     def text(self, games: Sequence[GameRecord]) -> str:
         """The games as one multi-game PDN text, each rendered once while it does not change."""

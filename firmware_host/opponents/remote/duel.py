@@ -55,7 +55,13 @@ from firmware_host.store.keepalive import heard as heartbeat_says
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
 from firmware_host.store.replies import items, newest_id, stream_entries
-from firmware_host.terms.commands import TAKEBACK_AGREED, Command, CommandName, Proposal
+from firmware_host.terms.commands import (
+    GAME_ID_TAGS,
+    TAKEBACK_AGREED,
+    Command,
+    CommandName,
+    Proposal,
+)
 from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose
 
 __all__ = ["Duel", "Link", "Partner", "RemoteOpponent", "answer"]
@@ -79,6 +85,8 @@ class Partner:
     game: int = 0
     moves: dict[int, Played] = field(default_factory=dict)
     ended: Ended | None = None
+    #: The partner's start of the game (its own game id).
+    started: Started | None = None
     #: The partner's standing draw offer and takeback asked (of its newest line), and the
     #: takebacks it agreed (line -> the ply taken back to).
     offer: Offered | None = None
@@ -95,6 +103,8 @@ class Partner:
     def add(self, entry: Entry) -> None:
         """Take in the partner's next entry (in its stream's order)."""
         match entry:
+            case Started():
+                self.started = entry
             case Played():
                 self.moves[entry.ply] = entry
             case Offered():
@@ -229,6 +239,13 @@ class RemoteOpponent:
             self._claim_said = None
             self._send(Command(CommandName.PARTNER.value, self.clock.monotonic(),
                                tag=Proposal.PRESENT.value, value="0"))
+
+    def name_game(self, tag: str, game_id: str) -> None:
+        """Have the session write ``tag``, a board's own id of the game in play, in its
+        record."""
+        with self._lock:
+            self._send(Command(CommandName.HEADER.value, self.clock.monotonic(), tag=tag,
+                               value=game_id))
 
     def took_back(self, ply: int) -> None:
         """This board's game went back to ``ply`` (its session said so, before it asks for the
@@ -406,6 +423,8 @@ class Duel:
         #: What the partner has written of the game in play, and whether it is over here.
         self._partner = Partner()
         self._over = False
+        #: The tags asked of the session (game id, tag): each once.
+        self._named: set[tuple[str, str]] = set()
         self._wake = threading.Event()
         self._full = threading.Event()
         self._stop = threading.Event()
@@ -460,7 +479,21 @@ class Duel:
         self._takebacks_written = takebacks
         self._report(None)
         self._partner, self._over = partner, record.finished
+        self._name_game(game_id, record, partner)
         self.opponent.offer(partner, record.finished)
+
+    def _name_game(self, game_id: str, record: GameRecord, partner: Partner) -> None:
+        """Have the record name both boards' own ids of the game (``GAME_ID_TAGS``: readers of
+        one Redis find the two copies as one, firmware_host/store/copies.py), once the
+        partner's start is read; each tag asked once."""
+        if partner.started is None:
+            return
+        mine, theirs = self.side.name.lower(), self.side.opponent.name.lower()
+        for tag, value in ((GAME_ID_TAGS[mine], game_id),
+                           (GAME_ID_TAGS[theirs], partner.started.local)):
+            if record.headers.get(tag) != value and (game_id, tag) not in self._named:
+                self._named.add((game_id, tag))
+                self.opponent.name_game(tag, value)
 
     def moved(self, event: Mapping[str, object]) -> None:
         """A session event (a listener, on the scan thread): a move of this board's player, a
