@@ -488,9 +488,9 @@ class Duel:
         partner's start is read; each tag asked once."""
         if partner.started is None:
             return
-        mine, theirs = self.side.name.lower(), self.side.opponent.name.lower()
-        for tag, value in ((GAME_ID_TAGS[mine], game_id),
-                           (GAME_ID_TAGS[theirs], partner.started.local)):
+        ids = {self.side: game_id, self.side.opponent: partner.started.local}
+        for tag, value in ((GAME_ID_TAGS["white"], ids[Color.WHITE]),  # (both records alike)
+                           (GAME_ID_TAGS["black"], ids[Color.BLACK])):
             if record.headers.get(tag) != value and (game_id, tag) not in self._named:
                 self._named.add((game_id, tag))
                 self.opponent.name_game(tag, value)

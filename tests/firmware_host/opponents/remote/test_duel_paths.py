@@ -16,6 +16,7 @@ from firmware_host.opponents.remote.duel import Duel, Link, Partner, RemoteOppon
 from firmware_host.opponents.remote.entries import Played
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import GAME_ID_TAGS, Command
 from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose
 
 
@@ -44,8 +45,12 @@ def test_a_move_told_is_written_and_an_entry_heard_is_answered() -> None:
     white.poll()
     black.poll()  # both found game 1
     board = Board("international")
+    # Black's record is to name both boards' ids of the game (its header commands) ...
+    assert [(c.name, c.tag, c.value) for c in heard if isinstance(c, Command)] == [
+        ("header", GAME_ID_TAGS["white"], "g1"), ("header", GAME_ID_TAGS["black"], "g1")]
+    heard.clear()
     black.opponent.submit(EngineJob(5, Purpose.REPLY, board.copy()))
-    assert heard == []  # nothing written yet
+    assert heard == []  # ... and no move is written yet
     move = board.parse_move("32-28")
     board.push(move)
     white.moved({"event": "move", "side": "white", "ply": 1, "pdn": "32-28",

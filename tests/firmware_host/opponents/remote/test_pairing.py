@@ -62,7 +62,7 @@ def test_two_running_boards_are_paired_and_play_one_game(
         assert [m.pdn for m in game.moves] == ["32-28", "19-23"]
     tagged = [[line for line in render_game(g).splitlines()
                if line.startswith(("[WhiteBoard", "[BlackBoard"))] for g in games]
-    assert tagged[0] == tagged[1] and len(tagged[0]) == 2
+    assert tagged[0] == tagged[1] and len(tagged[0]) == 4  # (the boards and their game ids)
     # Unpaired: the computer again, from the next game.
     white.service.controller.post(Command("pair", white.clock.monotonic(), value=""))
     white.run(0.5)
