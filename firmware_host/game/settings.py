@@ -188,6 +188,8 @@ class Settings:
         if game.game_id is None:
             raise Refused("no_game", command="header", tag=tag)
         game.set_header(tag, value)
+        if tag in _BOARDS_OWN:
+            return []  # (the duel's bookkeeping: nothing for the player to read)
         return [Publish("header", {"tag": tag, "value": value, "game_id": game.game_id})]
 
     def apply(self, config: SessionConfig) -> SessionConfig:

@@ -9,12 +9,19 @@ from pathlib import Path
 import pytest
 import redis
 
+from firmware_host.remote.reader import parse_command
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.commands import GAME_ID_TAGS
 from firmware_host.tournament.export import RoundGame, round_pdn
 from firmware_host.tournament.pairing import Pairing
-from tests.firmware_host.opponents.remote.two_boards import move, poll, record, two_boards
+from tests.firmware_host.opponents.remote.two_boards import (
+    move,
+    poll,
+    record,
+    said,
+    two_boards,
+)
 from tests.firmware_host.web.harness import WebServer
 from tests.redis_server import RedisServer
 
@@ -58,3 +65,16 @@ def test_a_duel_of_one_hall_is_shown_once_and_kept_by_both_boards(
                 ("archive", "games.pdn", "broadcast.pdn", "round"), 1)
         finally:
             web.stop()
+
+
+def test_the_boards_game_ids_are_kept_quietly_and_only_from_the_board(
+        redis_server: RedisServer, tmp_path: Path) -> None:
+    """The duel's tags are written without a sentence on the board's page, and the command
+    stream (a phone) cannot write them."""
+    with two_boards(redis_server.url, tmp_path) as (white, _):
+        assert record(white).headers[GAME_ID_TAGS["white"]] == white.session.game_id
+        assert not [e for e in said(white, "header") if e["tag"] in GAME_ID_TAGS.values()]
+    entry = {b"name": b"header", b"tag": GAME_ID_TAGS["white"].encode(), b"value": b"g1",
+             b"time": b"100.0"}
+    with pytest.raises(ValueError, match="bad tag"):
+        parse_command(entry, 100.0)
