@@ -41,18 +41,18 @@ from types import MappingProxyType
 from typing import Final
 
 from board_io.events import ButtonPressed, OccupancyChanged
-from board_io.types import LedFrame, Reading
+from board_io.types import Reading
 from engine import Board
 from engine.errors import DraughtsError
 from engine.types import Move, Piece, Square
+from engine.variant import Variant
 from firmware_host.coach.results import AnalysisError, StoredAnalysis
 from firmware_host.feedback import leds
 from firmware_host.feedback.roles import Role
 from firmware_host.game.outbox import Outbox
 from firmware_host.game.searches import Searches
 from firmware_host.game.setup import SetUp
-from firmware_host.game.types import SessionEvent, Store, TimerFired
-from firmware_host.i18n import Translator
+from firmware_host.game.types import SessionEvent, TimerFired
 from firmware_host.store.keys import analysis_key
 from firmware_host.store.redis_store import RedisStore
 from firmware_host.terms.buttons import command_of
@@ -168,18 +168,16 @@ class Review:
 
     Args:
         variant: the board's variant (the board shows its start until a game is loaded).
-        store: where the events are published.
         source: the game to review (:data:`Source`).
         thinker: the engine worker that answers a move tried by hand.
-        show_leds: called with every new LED frame.
-        tr: the board's language.
+        outbox: where its events and LED frames go (the board's session's: its listeners,
+            LEDs and language).
     """
 
-    def __init__(self, variant: str, store: Store, source: Source, *, thinker: Thinker,
-                 show_leds: Callable[[LedFrame], None] | None = None,
-                 tr: Translator | None = None) -> None:
+    def __init__(self, variant: Variant | str, source: Source, *, thinker: Thinker,
+                 outbox: Outbox) -> None:
         self._now = 0.0
-        self._outbox = Outbox(store, lambda: self._now, show_leds, tr)
+        self._outbox = outbox
         self.publish = self._outbox.publish
         self.subscribe = self._outbox.subscribe
         self._source = source

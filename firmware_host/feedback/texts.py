@@ -82,6 +82,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "review.line_over": N_("the line ends here: press done to set the game's position back"),
     "review.back": N_("back to the game: put the pieces where the lights show"),
     "review.end": N_("the end of the game: takeback steps back"),
+    "review.left": N_("the review is over"),
     "command_refused.review": N_("{command}: not while reviewing a game"),
     "hint": N_("hint: {pdn}{reasons_text}"),
     "hint_refused": N_("no hint now"),
@@ -170,7 +171,8 @@ COUNTED: Mapping[str, tuple[str, str]] = MappingProxyType({
 #: The words of an event's values that a sentence puts in (side, mode, ...), by field.
 WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "side": {"white": N_("white"), "black": N_("black")},
-    "mode": {"play": N_("play"), "teach": N_("teach"), "record": N_("record")},
+    "mode": {"play": N_("play"), "teach": N_("teach"), "record": N_("record"),
+             "review": N_("review")},
     "touch_move": {"strict": N_("strict"), "off": N_("off"),
                    "auto": N_("auto: strict when recording")},
     "ponder": {"on": N_("on"), "off": N_("off"), "auto": N_("auto: where a core is free")},

@@ -31,7 +31,8 @@ from firmware_host.terms.jobs import Purpose
 
 __all__ = ["CancelSearch", "CarryOn", "CloseTouch", "Commit", "Correct", "Decision",
            "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw", "PressAdjust",
-           "Publish", "Save", "Search", "SetPosition", "StartRound", "Synced", "TakeBack"]
+           "Publish", "Save", "Search", "SetPosition", "StartReview", "StartRound", "Synced",
+           "TakeBack"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,13 @@ class SetPosition:
     """Leave the game in play and start a new one from ``fen``, set up by the lights."""
 
     fen: str
+    at: float
+
+
+@dataclass(frozen=True)
+class StartReview:
+    """Review the last game on the board (the session hands the board to the review)."""
+
     at: float
 
 
@@ -174,4 +182,4 @@ class HoldChanged:
 
 Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
             | PressAdjust | TakeBack | Search | Finish | OfferDraw | Correct | CarryOn
-            | StartRound | Save | HoldChanged | SetPosition)
+            | StartRound | Save | HoldChanged | SetPosition | StartReview)

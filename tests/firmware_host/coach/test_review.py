@@ -17,11 +17,13 @@ from board_io.sim import SimulatedBoard
 from board_io.types import Reading
 from engine import Board
 from engine.search import Limit
+from engine.types import Color
 from firmware_host.coach.results import MoveMark, StoredAnalysis
 from firmware_host.coach.review import Phase, Review, ReviewGame, Source, last_game
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
 from firmware_host.game.controller import Controller
+from firmware_host.game.outbox import Outbox
 from firmware_host.game.types import SessionEvent
 from firmware_host.i18n import translator
 from firmware_host.opponents.worker import SyncEngineWorker
@@ -29,7 +31,9 @@ from firmware_host.recognition.layout import layout_for
 from firmware_host.store import open_store
 from firmware_host.store.keys import analysis_key
 from firmware_host.terms.buttons import names as button_names
-from tests.firmware_host.session_harness import ListStore, ScriptedOpponent
+from firmware_host.terms.commands import Command
+from firmware_host.terms.settings import Mode
+from tests.firmware_host.session_harness import ListStore, ScriptedOpponent, SimRig
 
 #: The last game: Black's 1... f6-e5 drops a man (the mark and better move as an analysis
 #: writes them); White takes it, Black takes back.
@@ -54,7 +58,8 @@ class ReviewRig:
         events: queue.SimpleQueue[SessionEvent] = queue.SimpleQueue()
         self.opponent = ScriptedOpponent(replies)
         worker = SyncEngineWorker(self.opponent, Limit(depth=1), self.clock, post=events.put)
-        self.review = Review("russian", ListStore(), source, thinker=worker)
+        outbox = Outbox(ListStore(), self.clock.monotonic)
+        self.review = Review("russian", source, thinker=worker, outbox=outbox)
         self.events: list[dict[str, Any]] = []
         self.review.subscribe(self.events.append)
         self.controller = Controller(self.review, scanner, clock=self.clock, events=events)
@@ -197,3 +202,45 @@ def test_the_review_speaks_the_viewers_language(language: str) -> None:
              "better": "b6-a5"}
     text = render(event, tr)
     assert text != render(event) and "b6-a5" in text and "f6-e5" in text
+
+
+def session_rig(source: Source, **settings: Any) -> SimRig:
+    """A board's whole session (play mode unless told) whose review reads ``source``."""
+    def reviewer(worker: Any) -> Any:
+        return lambda variant, outbox: Review(variant, source, thinker=worker, outbox=outbox)
+    return SimRig("russian", reviewer=reviewer, **settings)
+
+
+def test_the_review_button_hands_the_board_to_the_review_and_newgame_takes_it_back() -> None:
+    rig = session_rig(lambda: ReviewGame.of(ANALYSIS, None), mode=Mode.PLAY)
+    rig.run_for(100)
+    rig.board.press("review")
+    rig.run_for(100)
+    review = rig.session.review
+    assert isinstance(review, Review) and review.phase is Phase.GAME
+    assert [e["mistakes"] for e in rig.events if e.get("reason") == "start"] == [1]
+    rig.board.press("done")  # the board's buttons are the review's now
+    rig.run_for(100)
+    assert review.ply == 1 and rig.session.frame.get(rig.session.board.variant
+                                                      .parse_square("d4")) is Role.SET_WHITE
+    rig.board.press("newgame")
+    rig.run_for(100)
+    assert rig.session.review is None
+    assert any(e.get("reason") == "left" for e in rig.events)
+    assert any(e["event"] == "newgame_requested" for e in rig.events)
+
+
+def test_mode_review_starts_with_a_review_and_a_game_going_on_refuses_one() -> None:
+    rig = session_rig(lambda: "not_analysed", mode=Mode.REVIEW)
+    rig.run_for(100)
+    assert isinstance(rig.session.review, Review) and rig.session.config.mode is Mode.PLAY
+    assert [e.get("reason") for e in rig.events if e["event"] == "review"] == ["not_analysed"]
+    rig = session_rig(lambda: "no_game", mode=Mode.PLAY, human_side=Color.WHITE)
+    rig.run_for(100)
+    rig.board.lift(rig.session.board.variant.parse_square("c3"))
+    rig.board.place(rig.session.board.variant.parse_square("d4"))
+    rig.run_for(500)
+    assert rig.session.board.move_stack  # a game going on
+    rig.session.handle(Command("mode", rig.now, value="review"))  # the phone's choice
+    assert rig.session.review is None
+    assert [e["reason"] for e in rig.events if e["event"] == "command_refused"] == ["in_game"]
