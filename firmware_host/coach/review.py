@@ -28,8 +28,8 @@ Example:
     >>> analysis = StoredAnalysis("b1", "g1", "russian", 6, "e", "0.00", (
     ...     MoveMark("c3-d4", "0.00"), MoveMark("f6-g5", "1.10", "??", 0.6, ("b6-a5",))))
     >>> game = ReviewGame.of(analysis, None)
-    >>> game.plies, game.mistakes, game.better(1).origin == game.board(1).parse_square("b6")
-    (2, (1,), True)
+    >>> game.plies, game.mistakes, game.board(1).move_notation(game.better(1))
+    (2, (1,), 'b6-a5')
 """
 
 from __future__ import annotations
