@@ -63,6 +63,8 @@ __all__ = ["MISTAKES", "Phase", "Review", "ReviewGame", "Source", "last_game"]
 
 #: The marks a review stops at: a mistake and a blunder (docs/coach.md#what-the-marks-mean).
 MISTAKES: Final = ("?", "??")
+#: The newest games of the board read for its last finished one.
+LOOK_BACK: Final = 10
 
 
 @dataclass(frozen=True)
@@ -130,13 +132,21 @@ def last_game(store: RedisStore) -> ReviewGame | str:
     (``"no_game"``, ``"not_analysed"``: no analysis of the game as it stands). A read of the
     store, never a search: the scan thread may call it.
 
+    Only the newest :data:`LOOK_BACK` games are read (the game in play and games left
+    unfinished come before the last finished one).
+
     Raises:
         StoreUnavailable: Redis cannot be read.
     """
-    finished = [game for game in store.list_games() if game.result != "*" and game.moves]
-    if not finished:
+    newest = store.client.zrevrange(store.keys.games, 0, LOOK_BACK - 1)
+    record = None
+    for game_id in newest if isinstance(newest, list) else []:
+        game = store.load_game(game_id.decode() if isinstance(game_id, bytes) else game_id)
+        if game.finished and game.moves:
+            record = game
+            break
+    if record is None:
         return "no_game"
-    record = store.load_game(finished[-1].game_id)
     raw = store.client.get(analysis_key(store.board_id, record.game_id))
     try:
         analysis = StoredAnalysis.parse(raw) if isinstance(raw, str | bytes) else None
@@ -241,6 +251,8 @@ class Review:
         """After a failed handler: the position wanted is lit again from what the board shows."""
         self._searches.cancel()
         self.line, self.reply = None, None
+        if self.phase is not Phase.WAITING:
+            self.phase = Phase.GAME
         if self.game is not None:
             self._guide(self.game.board(self.ply), self._wanted.pieces())
         self._outbox.frame = None

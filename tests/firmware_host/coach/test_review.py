@@ -244,3 +244,22 @@ def test_mode_review_starts_with_a_review_and_a_game_going_on_refuses_one() -> N
     rig.session.handle(Command("mode", rig.now, value="review"))  # the phone's choice
     assert rig.session.review is None
     assert [e["reason"] for e in rig.events if e["event"] == "command_refused"] == ["in_game"]
+
+
+def test_the_last_finished_game_is_found_behind_newer_unfinished_ones() -> None:
+    store = open_store("memory", "b1")
+    from firmware_host.store.records import MoveRecord
+    board = Board("russian")
+    finished = store.new_game({}, "russian", None, "play")
+    for ply, text in enumerate(MOVES, start=1):
+        board.push(board.parse_move(text))
+        store.append_move(finished, MoveRecord(ply, text, board.fen(), float(ply)))
+    store.finish(finished, "0-2", "resignation")
+    store.client.set(analysis_key("b1", finished), ANALYSIS.to_json())
+    left = store.new_game({}, "russian", None, "play")  # abandoned after a move
+    store.append_move(left, MoveRecord(1, "c3-d4", Board("russian").fen(), 1.0))
+    store.new_game({}, "russian", None, "play")  # the game in play, no move yet
+    found = last_game(store)
+    assert isinstance(found, ReviewGame) and found.plies == 4
+    store.client.set(analysis_key("b1", finished), b"{not json")
+    assert last_game(store) == "not_analysed"  # a bad analysis is none
