@@ -53,6 +53,9 @@ from firmware_host.game.outbox import Outbox
 from firmware_host.game.searches import Searches
 from firmware_host.game.setup import SetUp
 from firmware_host.game.types import SessionEvent, TimerFired
+from firmware_host.recognition.recogniser import resolve
+from firmware_host.recognition.resolution import Complete
+from firmware_host.store.client import text
 from firmware_host.store.keys import analysis_key
 from firmware_host.store.redis_store import RedisStore
 from firmware_host.terms.buttons import command_of
@@ -138,10 +141,10 @@ def last_game(store: RedisStore) -> ReviewGame | str:
     Raises:
         StoreUnavailable: Redis cannot be read.
     """
-    newest = store.client.zrevrange(store.keys.games, 0, LOOK_BACK - 1)
+    ids = list(store.client.zrangebyscore(store.keys.games, 0, "+inf"))  # ids only, oldest first
     record = None
-    for game_id in newest if isinstance(newest, list) else []:
-        game = store.load_game(game_id.decode() if isinstance(game_id, bytes) else game_id)
+    for game_id in reversed(ids[-LOOK_BACK:]):
+        game = store.load_game(text(game_id))
         if game.finished and game.moves:
             record = game
             break
@@ -456,13 +459,10 @@ class Review:
 
 
 def _made(board: Board, occupied: frozenset[Square]) -> Move | None:
-    """The legal move of ``board`` that leaves the board showing ``occupied`` (None: none)."""
-    for move in board.legal_moves:
-        after = board.copy()
-        after.push(move)
-        if after.occupied_squares() == occupied:
-            return move
-    return None
+    """The move of ``board`` the board shows made (None: none, or not yet), as the recogniser
+    reads it."""
+    shown = resolve(board, occupied)
+    return shown.move if isinstance(shown, Complete) else None
 
 
 def _named(game: ReviewGame, ply: int) -> str:
