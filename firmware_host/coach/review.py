@@ -72,11 +72,14 @@ LOOK_BACK: Final = 10
 
 @dataclass(frozen=True)
 class ReviewGame:
-    """A game to review: its start ``position`` and ``analysis`` (every move's mark and
-    better line)."""
+    """A game to review: its ``analysis`` (every move's mark and better line), and as read
+    once from it, the ``positions`` (the start, then after each move), the ``moves`` played
+    and the ``betters`` (the better move where the move played is a mistake, else None)."""
 
-    position: Board
     analysis: StoredAnalysis
+    positions: tuple[Board, ...]
+    moves: tuple[Move, ...]
+    betters: tuple[Move | None, ...]
 
     @classmethod
     def of(cls, analysis: StoredAnalysis, start_fen: str | None) -> ReviewGame:
@@ -86,43 +89,39 @@ class ReviewGame:
             ValueError: a move of the analysis is not legal in its game.
         """
         board = Board(analysis.variant, fen=start_fen)
-        start = board.copy()
+        positions, moves, betters = [board.copy()], [], []
         try:
             for mark in analysis.moves:
-                if mark.better:
-                    board.parse_move(mark.better[0])  # the better move is one there
-                board.push(board.parse_move(mark.pdn))
+                betters.append(board.parse_move(mark.better[0])
+                               if mark.mark in MISTAKES and mark.better else None)
+                moves.append(board.parse_move(mark.pdn))
+                board.push(moves[-1])
+                positions.append(board.copy())
         except DraughtsError as exc:
             raise ValueError(f"the analysis is not of a game that replays: {exc}") from None
-        return cls(start, analysis)
+        return cls(analysis, tuple(positions), tuple(moves), tuple(betters))
 
     @property
     def plies(self) -> int:
         """How many moves (plies) the game has."""
-        return len(self.analysis.moves)
+        return len(self.moves)
 
     @property
     def mistakes(self) -> tuple[int, ...]:
         """The plies (0: the first move) marked a mistake with a better move."""
-        return tuple(i for i, mark in enumerate(self.analysis.moves)
-                     if mark.mark in MISTAKES and mark.better)
+        return tuple(i for i, better in enumerate(self.betters) if better is not None)
 
     def board(self, ply: int) -> Board:
-        """The position after ``ply`` plies."""
-        board = self.position.copy()
-        for mark in self.analysis.moves[:ply]:
-            board.push(board.parse_move(mark.pdn))
-        return board
+        """The position after ``ply`` plies (a copy)."""
+        return self.positions[ply].copy()
 
     def move(self, ply: int) -> Move:
         """The move played from the position after ``ply`` plies."""
-        return self.board(ply).parse_move(self.analysis.moves[ply].pdn)
+        return self.moves[ply]
 
     def better(self, ply: int) -> Move | None:
         """The better move there (None: the move played is no mistake)."""
-        if ply not in self.mistakes:
-            return None
-        return self.board(ply).parse_move(self.analysis.moves[ply].better[0])
+        return self.betters[ply] if ply < self.plies else None
 
 
 #: What a review reviews: the last game, or why there is none to review (``"no_game"``,
@@ -288,7 +287,7 @@ class Review:
         end = found.board(found.plies)
         self.ply = 0
         standing = (end if self.occupied == end.occupied_squares()
-                    else Board(found.position.variant)).pieces()
+                    else Board(end.variant)).pieces()
         self.publish("review", reason="start", plies=found.plies,
                      mistakes=len(found.mistakes))
         self._guide(found.board(self.ply), standing)
@@ -390,7 +389,7 @@ class Review:
             self._wanted = self.game.board(self.ply)
             pieces = MappingProxyType(self._wanted.pieces())
             self._setup = SetUp(pieces, pieces)
-            self.publish("review", reason="step", ply=self.ply,
+            self.publish("review", reason="moved", ply=self.ply,
                          move=_named(self.game, self.ply - 1))
             self._arrived()
             return

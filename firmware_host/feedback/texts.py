@@ -73,6 +73,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
                               "it is idle; press done to look again"),
     "review.no_game": N_("there is no finished game to review"),
     "review.step": N_("after {move}: put the pieces where the lights show"),
+    "review.moved": N_("{move}, as in the game"),
     "review.first": N_("the start of the game"),
     "review.mistake": N_("here {played} was played ({mark}); better was {better}: try it by "
                          "hand, or press done to go on"),

@@ -149,7 +149,7 @@ def test_a_review_steps_to_the_mistake_tries_the_better_line_and_steps_on() -> N
     assert rig.lit(Role.PLAYED) == {"f6", "e5"}  # the mistake is shown again
     # The game's own move by hand steps on; takeback steps back, done forward again.
     rig.hand("-f6", "+e5")
-    assert rig.review.ply == 2 and rig.said("step")[-1]["move"] == "1... f6-e5??"
+    assert rig.review.ply == 2 and rig.said("moved")[-1]["move"] == "1... f6-e5??"
     assert rig.review.frame == {}
     rig.press("takeback")
     assert rig.review.ply == 1 and rig.lit(Role.SET_BLACK) == {"f6"}
