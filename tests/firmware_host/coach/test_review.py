@@ -263,3 +263,14 @@ def test_the_last_finished_game_is_found_behind_newer_unfinished_ones() -> None:
     assert isinstance(found, ReviewGame) and found.plies == 4
     store.client.set(analysis_key("b1", finished), b"{not json")
     assert last_game(store) == "not_analysed"  # a bad analysis is none
+
+
+def test_the_boards_page_says_the_review_in_every_viewers_language() -> None:
+    from firmware_host.feedback.texts import said_everywhere
+    from firmware_host.web.reader import SPOKEN
+
+    assert "review" in SPOKEN  # the page's feed carries the review's sentences
+    event = {"event": "review", "reason": "reply", "tried": "b6-a5", "reply": "d4-c5"}
+    sentences = said_everywhere(event)
+    assert len(set(sentences.values())) == len(sentences) == 7
+    assert all("d4-c5" in text for text in sentences.values())
