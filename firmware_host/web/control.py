@@ -110,14 +110,14 @@ def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
 
 def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
     """The board page's buttons for a game in ``mode``: in record mode a draw and a resign
-    button for each side.
+    button for each side, and no review (it needs the engine, which record mode runs without).
 
     >>> [name for name, _ in buttons_for("record")][-4:]
     ['draw:white', 'draw:black', 'resign:white', 'resign:black']
     """
     if mode != "record":
         return BUTTONS
-    return tuple(button for name, label in BUTTONS
+    return tuple(button for name, label in BUTTONS if name != "review"
                  for button in SIDED.get(name, ((name, label),)))
 
 
