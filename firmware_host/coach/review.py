@@ -306,7 +306,8 @@ class Review:
 
     def _step(self, ply: int) -> None:
         """Go to the game's position after ``ply`` plies, the pieces guided there."""
-        assert self.game is not None
+        if self.game is None:
+            return
         self.ply = ply
         self._guide(self.game.board(ply), self._known)
         if ply:
@@ -358,7 +359,8 @@ class Review:
 
     def _home(self) -> None:
         """Leave the line tried by hand: the pieces are guided back to the game's position."""
-        assert self.game is not None
+        if self.game is None:
+            return
         self._searches.cancel()
         standing = (self.line or self._wanted).pieces()
         self.line, self.reply, self.phase = None, None, Phase.GAME
@@ -372,10 +374,11 @@ class Review:
         if self.phase is Phase.GAME and self._setup is not None:
             self._on_game_board()
         elif self.phase is Phase.LINE and self.line is not None:
-            self._on_line_board()
+            self._on_line_board(self.line)
 
     def _on_game_board(self) -> None:
-        assert self._setup is not None and self.game is not None
+        if self._setup is None or self.game is None:
+            return
         if not self._held:  # the pieces are being set: the lights follow the board
             self._setup = self._setup.seen(self.occupied)
             self._held = self._setup.done(self.occupied)
@@ -395,18 +398,17 @@ class Review:
             return
         self._try(self._wanted, made)
 
-    def _on_line_board(self) -> None:
-        assert self.line is not None
+    def _on_line_board(self, line: Board) -> None:
         if self.reply is not None:
-            after = self.line.copy()
+            after = line.copy()
             after.push(self.reply)
             if self.occupied == after.occupied_squares():
                 self.line, self.reply = after, None
                 self.publish("review", reason="line_over" if after.outcome() is not None
                              else "line")
             return
-        if self.line.outcome() is None and (made := _made(self.line, self.occupied)):
-            self._try(self.line, made)
+        if line.outcome() is None and (made := _made(line, self.occupied)):
+            self._try(line, made)
 
     def _try(self, board: Board, move: Move) -> None:
         """The hand played ``move`` in ``board``: the engine answers it."""

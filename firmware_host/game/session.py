@@ -266,16 +266,15 @@ class Session(SessionFacts):
 
         Unknown event types are logged and ignored.
         """
-        if self.review is not None and self._reviewing(event):
+        if self.review is not None and self._reviewing(self.review, event):
             return
         self._queue.append(event)
         self._drain()
         self._render()
 
-    def _reviewing(self, event: SessionEvent) -> bool:
-        """Hand ``event`` to the review; new-game leaves it (False: the session handles the
+    def _reviewing(self, review: Driven, event: SessionEvent) -> bool:
+        """Hand ``event`` to ``review``; new-game leaves it (False: the session handles the
         new-game, the board as the review last saw it)."""
-        assert self.review is not None
         at = getattr(event, "at", None)
         if isinstance(at, int | float):
             self._now = max(self._now, float(at))
@@ -283,14 +282,14 @@ class Session(SessionFacts):
             command[0].value if isinstance(event, ButtonPressed)
             and (command := command_of(event.button)) is not None else None)
         if name == CommandName.NEWGAME.value:
-            self.occupied = getattr(self.review, "occupied", self.occupied)
+            self.occupied = getattr(review, "occupied", self.occupied)
             self.review = None
             self._outbox.frame = None
             self._publish("review", reason="left")
             return False
         if isinstance(event, OccupancyChanged):
             self.occupied = frozenset(event.occupied)
-        self.review.handle(event)
+        review.handle(event)
         return True
 
     def start_review(self, at: float) -> None:
