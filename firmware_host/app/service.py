@@ -62,6 +62,7 @@ from firmware_host.app import logsetup
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.coach.analyst import Analyst, IdleAnalyst
+from firmware_host.coach.child import ChildRunner
 from firmware_host.coach.jobs import AnalysisQueue
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
@@ -70,6 +71,7 @@ from firmware_host.config.schema import (
     CLOCK_DISPLAY_WHITE,
     COACH_ANALYSE,
     COACH_DEPTH,
+    COACH_MISTAKES_DIR,
     ENGINE_SEED,
     FOLLOW_POLL_S,
     FOLLOW_SOURCE,
@@ -441,7 +443,8 @@ def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
 
 
 def _coach(config: Config, stack: ExitStack, store: RedisStore) -> IdleAnalyst | None:
-    """The board's analyst (``coach.analyse``: idle or queue), started; None: off."""
+    """The board's analyst (``coach.analyse``: idle or queue), started, its analysis in a
+    child process; None: off."""
     choice = config[COACH_ANALYSE]
     if choice == "off":
         return None
@@ -452,8 +455,9 @@ def _coach(config: Config, stack: ExitStack, store: RedisStore) -> IdleAnalyst |
         client = sync_client(url, socket_timeout=2, socket_connect_timeout=2)
         stack.callback(client.close)
     queue = AnalysisQueue(client, config[BOARD_ID])
-    analyst = IdleAnalyst(Analyst(queue, config[COACH_DEPTH]), store.load_game,
-                          analyse=choice == "idle")
+    analyst = IdleAnalyst(Analyst(queue, config[COACH_DEPTH], books=config[COACH_MISTAKES_DIR],
+                                  runner=ChildRunner()),  # the search in a process of its own
+                          store.load_game, analyse=choice == "idle")
     stack.enter_context(analyst)
     return analyst.start()
 

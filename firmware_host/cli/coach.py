@@ -12,7 +12,12 @@ import argparse
 import socket
 import sys
 
-from firmware_host.config.schema import COACH_DEPTH, STORE_URL, board_id_from_hostname
+from firmware_host.config.schema import (
+    COACH_DEPTH,
+    COACH_MISTAKES_DIR,
+    STORE_URL,
+    board_id_from_hostname,
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "given up.")
     for sub in (worker, status):
         sub.add_argument("--config", metavar="FILE",
-                         help="configuration file (for store.url and coach.depth)")
+                         help="configuration file (for store.url, coach.depth and "
+                              "coach.mistakes_dir)")
         sub.add_argument("--store", metavar="URL",
                          help="the hall's Redis, redis://[user:password@]host:port/db "
                               "(overrides the config)")
@@ -74,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.coach.worker import run_worker
 
     logsetup.configure("info")
-    return run_worker(config[STORE_URL], name, depth, once=args.once)
+    return run_worker(config[STORE_URL], name, depth, once=args.once,
+                      books=config[COACH_MISTAKES_DIR])
 
 
 def _status(url: str) -> int:

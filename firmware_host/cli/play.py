@@ -30,7 +30,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     add_settings(parser, defaults={ENGINE_LEVEL.key: 3})  # --variant, --mode, --level, ...
     parser.add_argument("--side", choices=SIDES, help="the side you play")
-    parser.add_argument("--fen", metavar="FEN", help="start from this position")
+    parser.add_argument("--fen", metavar="FEN",
+                        help="start from this position, set up by the lights from the start "
+                             "position on the board ('fix' does what they show)")
     add_language(parser)
     parser.add_argument("--games-dir", metavar="DIR",
                         help="write the games' PDN files here (default: store.games_dir of "
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     options = PlayOptions(config=config, fen=args.fen, auto_execute=args.auto_execute,
                           colour=not args.no_colour and sys.stdout.isatty(),
                           virtual_time=args.virtual_time, level=args.level,
-                          games_dir=games_dir)
+                          games_dir=games_dir, set_up=args.fen is not None)
     if args.puzzles or args.player:
         return _puzzles(options, args)
     return play(options)

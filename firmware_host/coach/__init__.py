@@ -1,12 +1,17 @@
-"""The coach's analysis after the game, shared out: every finished game queued, analysed by
-whatever machine is free (a board while it is idle, a worker on the web host), the result kept
-in Redis for the web's replay and the archive.
+"""The coach: every game analysed after it is played, each player's mistakes and progress
+kept, and drills of the rules of the hand.
 
 - :mod:`.results`: a game's analysis as it is stored (JSON) and read back, checked;
 - :mod:`.jobs`: the jobs stream and its consumer group (``draughtsboard:coach:jobs``,
   ``analysts``): a job taken, done, given up;
 - :mod:`.analyst`: the worker: takes a job, analyses it with :func:`engine.analysis.analyse`,
-  writes the result; on a board, only while the board is idle (:class:`.analyst.IdleAnalyst`).
+  writes the result; on a board, only while the board is idle (:class:`.analyst.IdleAnalyst`),
+  in a process of its own (:mod:`.child`);
+- :mod:`.players`: what an analysed game leaves its players: missed wins for the mistake book
+  (:mod:`.book`), its count of their mistakes for their progress (:mod:`.progress`, rated by
+  :mod:`.rating`);
+- :mod:`.drills`: the drills of the physical rules, judged from the hand;
+- :mod:`.worker`: ``draughtsboard coach worker``.
 
 docs/coach.md says how a hall shares the work out.
 """

@@ -5,10 +5,13 @@ fixed depth, so any machine, compiled or not, gives a game the same marks; a job
 way (its :class:`~engine.search.StopToken` set) is held and taken up again where the analyst
 is next free, from its first position. ``draughtsboard coach worker`` runs one in a loop.
 
-On a board, :class:`IdleAnalyst` runs it on the thread ``coach`` while the board is idle: from
-a game's end (or a new game set up, nothing played) until the next game's first move. A move,
-a lift or the engine's turn stops the search at once (it stays pending, the board's own, and is
-taken up first when the board is idle again). It also queues the board's own finished games
+On a board, :class:`IdleAnalyst` runs it from the thread ``coach`` while the board is idle: from
+a game's end (or a new game set up, nothing played) until the next game's first move; the
+service gives it a :class:`~firmware_host.coach.child.ChildRunner`, so the search runs in a
+process of its own, never beside the scan loop. A move, a lift or the engine's turn stops the
+search at once (its stop token, an :class:`~firmware_host.opponents.readstop.Interrupt`, kills
+the child; the job stays pending, the board's own, and is taken up first when the board is
+idle again). It also queues the board's own finished games
 (the ``result`` event). It reads only the session's published events (a listener), never the
 session.
 
@@ -21,7 +24,7 @@ Example:
     >>> _ = queue.submit(GameRecord("g1", "b1", {}, "russian", "W:Wc3:Bd4", "play", 0.0,
     ...                             [MoveRecord(1, "c3:e5", "", 0.0)], "1-0"))
     >>> analyst = Analyst(queue, depth=2, engine="test")
-    >>> analyst.work(ReadStop(), block_ms=0)
+    >>> analyst.work(Interrupt(), block_ms=0)
     <Outcome.DONE: 'done'>
     >>> from firmware_host.coach.results import StoredAnalysis
     >>> StoredAnalysis.parse(client.get("draughtsboard:coach:analysis:b1:g1")).moves[0].evaluation
@@ -34,7 +37,9 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Final
 
 import redis
@@ -42,13 +47,15 @@ import redis
 from engine.analysis import analyse
 from engine.search import Limit, Searcher, StopToken
 from firmware_host.coach.jobs import AnalysisQueue, Job, JobError
+from firmware_host.coach.players import Finding, findings, keep
 from firmware_host.coach.results import StoredAnalysis, from_analysis
-from firmware_host.opponents.readstop import ReadStop
+from firmware_host.opponents.readstop import Interrupt
 from firmware_host.store.errors import StoreUnavailable
 from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
 from firmware_host.store.records import GameRecord, RecordError
 
-__all__ = ["BUSY_STATES", "IDLE_STATES", "Analyst", "IdleAnalyst", "Outcome", "engine_name"]
+__all__ = ["BUSY_STATES", "IDLE_STATES", "Analyst", "Examined", "IdleAnalyst", "Outcome", "Runner",
+           "engine_name", "examine"]
 
 log = logging.getLogger(__name__)
 
@@ -87,20 +94,62 @@ def engine_name() -> str:
     return f"draughtsboard {number} {build()}"
 
 
+@dataclass(frozen=True)
+class Examined:
+    """A job done: the game's analysis and what it leaves each named player
+    (:mod:`firmware_host.coach.players`)."""
+
+    analysis: StoredAnalysis
+    findings: tuple[Finding, ...] = ()
+
+
+#: How a job is done: ``(job, depth, engine, stop, players)`` -> the result, None when
+#: stopped; ``players``: look for the players' missed wins too.
+Runner = Callable[[Job, int, str, StopToken, bool], Examined | None]
+
+
+def examine(job: Job, depth: int, engine: str, stop: StopToken,
+            players: bool) -> Examined | None:
+    """Do ``job`` in this process: analyse its game at ``depth`` and, with ``players``, find
+    its players' missed wins; None when ``stop`` was set.
+
+    Raises:
+        JobError: the job's game cannot be replayed.
+    """
+    board = job.replay()
+    if stop.stopped:
+        return None
+    analysis = analyse(board, Searcher(board.variant, tt_mb=TT_MB), Limit(depth=depth), stop)
+    if stop.stopped:
+        return None
+    stored = from_analysis(board, analysis, board_id=job.board, game_id=job.game, depth=depth,
+                           engine=engine)
+    found = tuple(findings(job, stored)) if players else ()
+    return None if stop.stopped else Examined(stored, found)
+
+
 class Analyst:
-    """Does the jobs of ``queue`` at ``depth`` plies; ``on_done`` hears of each result."""
+    """Does the jobs of ``queue`` at ``depth`` plies with ``runner`` (:func:`examine`: in
+    this process); ``books``, the mistake books' folder, gets each game's players' mistakes
+    (None: none kept); ``on_done`` hears of each result."""
 
     def __init__(self, queue: AnalysisQueue, depth: int, *, engine: str | None = None,
-                 on_done: Callable[[Job, StoredAnalysis], None] | None = None) -> None:
+                 on_done: Callable[[Job, StoredAnalysis], None] | None = None,
+                 books: str | Path | None = None, runner: Runner = examine) -> None:
         self.queue = queue
         self.depth = depth
         self.engine = engine or engine_name()
         self.on_done = on_done
+        self.books = books
+        self.runner = runner
         #: The job being done, or stopped half way (taken up first).
         self.held: Job | None = None
 
     def work(self, stop: StopToken, block_ms: int) -> Outcome:
         """Take a job (the held one first; waiting up to ``block_ms`` for one) and do it.
+
+        The players' books are written before the job is marked done: a job done again (Redis
+        failed in between) adds nothing twice (the books keep a position and a game once).
 
         Raises:
             redis.RedisError: Redis failed (the job stays pending, or held).
@@ -110,15 +159,11 @@ class Analyst:
             return Outcome.NONE
         self.held = job
         try:
-            board = job.replay()
             if stop.stopped:
                 return Outcome.STOPPED
-            analysis = analyse(board, Searcher(board.variant, tt_mb=TT_MB),
-                               Limit(depth=self.depth), stop)
-            if stop.stopped:
+            examined = self.runner(job, self.depth, self.engine, stop, self.books is not None)
+            if examined is None:
                 return Outcome.STOPPED
-            stored = from_analysis(board, analysis, board_id=job.board, game_id=job.game,
-                                   depth=self.depth, engine=self.engine)
         except JobError as exc:
             self.queue.fail(job, str(exc))
             self.held = None
@@ -129,12 +174,14 @@ class Analyst:
             self.queue.fail(job, f"the analysis failed: {type(exc).__name__}: {exc}")
             self.held = None
             return Outcome.FAILED
-        self.queue.done(job, stored.to_json())
+        if self.books is not None:
+            keep(self.books, list(examined.findings))
+        self.queue.done(job, examined.analysis.to_json())
         self.held = None
         log.info("coach: game %s of board %s analysed (depth %d)", job.game, job.board,
                  self.depth)
         if self.on_done is not None:
-            self.on_done(job, stored)
+            self.on_done(job, examined.analysis)
         return Outcome.DONE
 
 
@@ -155,7 +202,7 @@ class IdleAnalyst:
         self._lock = threading.Condition()
         self._idle = False
         self._closing = False
-        self._token = ReadStop()
+        self._token = Interrupt()
         self._finished: deque[str] = deque()
         self._game_id: str | None = None
         self._failed_kind: str | None = None
@@ -213,7 +260,7 @@ class IdleAnalyst:
                     self._lock.wait()
                 closing = self._closing
                 now = self._idle and self._analyse and not closing
-                token = self._token = ReadStop()
+                token = self._token = Interrupt()
             if closing:  # the games that ended are queued before the service stops
                 try:
                     self._submit_finished()

@@ -48,11 +48,12 @@ from engine import Board, DraughtsError, find_variant
 from firmware_host.errors import DraughtsboardError
 from firmware_host.store.client import text
 from firmware_host.store.keys import COACH_FAILED, COACH_JOBS, analysis_key, board_id_problem
+from firmware_host.store.pdnrender import game_headers
 from firmware_host.store.records import GameRecord
 from firmware_host.store.replies import items, pairs
 
 __all__ = ["CLAIM_AFTER_MS", "FAILED_MAXLEN", "GROUP", "MAX_DELIVERIES", "AnalysisQueue", "Job",
-           "JobError", "job_fields"]
+           "JobError", "job_fields", "parse_job"]
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,8 @@ CLAIM_AFTER_MS: Final = 10 * 60 * 1000
 FAILED_MAXLEN: Final = 1000
 #: The most moves a job may carry.
 MAX_MOVES: Final = 2000
+#: The most PDN tags a job may carry.
+MAX_TAGS: Final = 40
 
 
 class JobError(DraughtsboardError, ValueError):
@@ -85,6 +88,20 @@ class Job:
     start_fen: str | None
     moves: tuple[str, ...]
     deliveries: int = 1
+    #: The game's PDN tags as its PDN file has them (the players, the date): whose mistakes
+    #: they are. Empty: a job written before jobs carried them (analysed, nobody's book).
+    tags: tuple[tuple[str, str], ...] = ()
+
+    def fields(self) -> dict[str, str]:
+        """The job's stream entry (:func:`parse_job` reads it back).
+
+        >>> job = Job("1-0", "b1", "g1", "russian", None, ("c3-d4",), tags=(("White", "Ann"),))
+        >>> parse_job(job.id, job.fields(), 1) == job
+        True
+        """
+        return {"board": self.board, "game": self.game, "variant": self.variant,
+                "fen": self.start_fen or "", "moves": json.dumps(list(self.moves)),
+                "tags": json.dumps(dict(self.tags), ensure_ascii=False)}
 
     def replay(self) -> Board:
         """The game on a board's move stack.
@@ -107,15 +124,38 @@ class Job:
 def job_fields(game: GameRecord) -> dict[str, str]:
     """The stream entry of a finished game's job.
 
-    >>> game = GameRecord("g1", "b1", {}, "russian", None, "play", 0.0)
-    >>> job_fields(game)
+    >>> game = GameRecord("g1", "b1", {"White": "Ann"}, "russian", None, "play", 0.0)
+    >>> fields = job_fields(game)
+    >>> {k: fields[k] for k in ("board", "game", "variant", "fen", "moves")}
     {'board': 'b1', 'game': 'g1', 'variant': 'russian', 'fen': '', 'moves': '[]'}
+    >>> json.loads(fields["tags"])["White"], json.loads(fields["tags"])["GameId"]
+    ('Ann', 'g1')
     """
     return {"board": game.board_id, "game": game.game_id, "variant": game.variant,
-            "fen": game.start_fen or "", "moves": json.dumps([m.pdn for m in game.moves])}
+            "fen": game.start_fen or "", "moves": json.dumps([m.pdn for m in game.moves]),
+            "tags": json.dumps(game_headers(game), ensure_ascii=False)}
 
 
-def _parse(entry_id: str, fields: object, deliveries: int) -> Job:
+def _tags(raw: str) -> tuple[tuple[str, str], ...]:
+    """A job's PDN tags, checked (absent: none).
+
+    Raises:
+        JobError: not an object of at most :data:`MAX_TAGS` short texts.
+    """
+    if not raw:
+        return ()
+    try:
+        tags = json.loads(raw)
+    except ValueError:
+        raise JobError("tags: not JSON") from None
+    if not isinstance(tags, dict) or len(tags) > MAX_TAGS or not all(
+            isinstance(k, str) and isinstance(v, str) and 0 < len(k) <= 40 and len(v) <= 200
+            for k, v in tags.items()):
+        raise JobError(f"tags: not an object of at most {MAX_TAGS} PDN tags")
+    return tuple(tags.items())
+
+
+def parse_job(entry_id: str, fields: object, deliveries: int) -> Job:
     """A job from its stream entry.
 
     Raises:
@@ -136,7 +176,7 @@ def _parse(entry_id: str, fields: object, deliveries: int) -> Job:
         raise JobError(f"moves: not a list of at most {MAX_MOVES} move texts")
     fen = found.get("fen", "")
     return Job(entry_id, board, game, found.get("variant", "")[:40], fen or None, tuple(moves),
-               deliveries)
+               deliveries, _tags(found.get("tags", "")))
 
 
 class AnalysisQueue:
@@ -188,7 +228,7 @@ class AnalysisQueue:
                 continue
             deliveries = self._deliveries(entry_id)
             try:
-                job = _parse(entry_id, fields, deliveries)
+                job = parse_job(entry_id, fields, deliveries)
             except JobError as exc:
                 self._give_up(entry_id, fields, str(exc))
                 continue

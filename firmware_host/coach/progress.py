@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -43,12 +44,16 @@ from firmware_host.coach.book import BookError, movers, player_file, sides_of
 from firmware_host.coach.rating import MIN_RD, START, Rating, update
 
 __all__ = ["PUZZLE_START", "GameMistakes", "PlayerProgress", "ProgressBook", "RatingChange",
-           "by_month", "game_mistakes"]
+           "by_month", "game_mistakes", "parse_game"]
+
+log = logging.getLogger(__name__)
 
 #: A puzzle's rating before anyone has tried it, by its difficulty (1-5): 200 points a step,
 #: the middle one at a new player's 1500; unsure (deviation 250) until players have tried it.
 PUZZLE_START: Final = {difficulty: Rating(1100.0 + 200.0 * (difficulty - 1), 250.0)
                        for difficulty in range(1, 6)}
+#: The end of a player's record's file name.
+RECORD: Final = ".progress.json"
 #: The puzzles' ratings' file in the folder.
 PUZZLE_RATINGS: Final = "puzzle-ratings.json"
 #: A player's games kept at most (the oldest dropped first).
@@ -76,13 +81,15 @@ class GameMistakes:
 @dataclass
 class PlayerProgress:
     """What is kept of a player: the puzzle rating, puzzles tried and solved, the puzzles
-    rated (by ``variant:fen``: solved or not), the games."""
+    rated (by ``variant:fen``: solved or not), the games, the name."""
 
     rating: Rating = START
     tried: int = 0
     solved: int = 0
     rated: dict[str, bool] = field(default_factory=dict)
     games: list[GameMistakes] = field(default_factory=list)
+    #: The player's name as last written (a record older than names: "").
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -129,8 +136,9 @@ def game_mistakes(game: PdnGame, player: str, marked: Mapping[int, str],
     and ``??`` (:func:`~firmware_host.coach.book.marks`); None: not their game.
 
     The date is the PDN ``Date`` tag's (``2026.11.03`` -> ``2026-11-03``; ``2026.11.??`` ->
-    ``2026-11``; unknown: ``""``); the key, the game's tags and moves (the same game read
-    again has the same key).
+    ``2026-11``; unknown: ``""``); the key, a board's game's ``Board`` and ``GameId`` tags (the
+    board's PDN file and its own analysis give the same key, an arbiter's correction too),
+    else the game's tags and moves (the same game read again has the same key).
     """
     sides = sides_of(game, player)
     if not sides:
@@ -142,10 +150,13 @@ def game_mistakes(game: PdnGame, player: str, marked: Mapping[int, str],
         part for part in found.groups() if part != "??")
     if found is not None and found[2] == "??":
         date = found[1]
-    board = game.board()
-    identity = [game.headers.get(tag, "") for tag in ("Event", "Site", "Date", "Round",
-                                                      "White", "Black")]
-    identity += [board.root().fen(), board.fen(), str(len(game.moves))]
+    if game.headers.get("Board") and game.headers.get("GameId"):  # a board's game
+        identity = ["board", game.headers["Board"], game.headers["GameId"]]
+    else:
+        board = game.board()
+        identity = [game.headers.get(tag, "") for tag in ("Event", "Site", "Date", "Round",
+                                                          "White", "Black")]
+        identity += [board.root().fen(), board.fen(), str(len(game.moves))]
     return GameMistakes(
         key=hashlib.sha256("\n".join(identity).encode()).hexdigest()[:24], date=date,
         source=source, moves=len(theirs),
@@ -172,7 +183,12 @@ def _rating(data: object) -> Rating:
     return rating
 
 
-def _game(data: object) -> GameMistakes:
+def parse_game(data: object) -> GameMistakes:
+    """A kept game read back.
+
+    Raises:
+        ValueError: a field out of shape.
+    """
     if not isinstance(data, dict):
         raise ValueError(f"a game is an object, not {data!r:.40}")
     key, date, source = (data.get(k) for k in ("key", "date", "source"))
@@ -197,7 +213,7 @@ class ProgressBook:
         Raises:
             BookError: a name that names nobody (:func:`~firmware_host.coach.book.player_file`).
         """
-        return self.directory / f"{Path(player_file(player)).stem}.progress.json"
+        return self.directory / f"{Path(player_file(player)).stem}{RECORD}"
 
     def load(self, player: str) -> PlayerProgress:
         """``player``'s record (none yet: a new player's).
@@ -217,9 +233,12 @@ class ProgressBook:
             if not (isinstance(rated, dict) and all(isinstance(v, bool) for v in rated.values())
                     and isinstance(tried, int) and isinstance(solved, int)):
                 raise ValueError("its puzzles are out of shape")
+            name = data.get("name", "")
+            if not isinstance(name, str) or len(name) > 200:
+                raise ValueError("its name is out of shape")
             return PlayerProgress(_rating(data.get("rating")), tried, solved,
                                   {str(k): v for k, v in rated.items()},
-                                  [_game(g) for g in data.get("games", [])])
+                                  [parse_game(g) for g in data.get("games", [])], name)
         except (TypeError, ValueError) as exc:
             raise BookError(f"{path}: {exc}") from None
 
@@ -254,26 +273,46 @@ class ProgressBook:
         return RatingChange(before, progress.rating, puzzle_rating, first)
 
     def games(self, player: str, games: Iterable[GameMistakes]) -> int:
-        """Add ``player``'s analysed games not yet kept (by key); return how many.
+        """Add ``player``'s analysed games not yet kept (by key); return how many. A game
+        kept already is counted again in its place (a corrected game, a deeper analysis).
 
         Raises:
             BookError: as :meth:`attempt`.
         """
         progress = self.load(player)
-        known = {g.key for g in progress.games}
-        new = []
+        kept = {g.key: g for g in progress.games}
+        before = len(kept)
         for game in games:
-            if game.key not in known:
-                known.add(game.key)
-                new.append(game)
-        if new:
-            progress.games = [*progress.games, *new][-MOST_GAMES:]
+            kept[game.key] = game  # (a dict keeps the first place of a key)
+        if list(kept.values()) != progress.games:
+            progress.games = list(kept.values())[-MOST_GAMES:]
             self._save(player, progress)
-        return len(new)
+        return len(kept) - before
+
+    def players(self) -> list[tuple[str, PlayerProgress]]:
+        """Every player with a record here, by name: (the record's key, as :meth:`load`
+        takes it, and the record). A record that cannot be read is left out (logged).
+
+        >>> import tempfile
+        >>> book = ProgressBook(tempfile.mkdtemp())
+        >>> book.games("Ёлкин,  П.", [GameMistakes("k", "2026-12-06", "", 20, 1, 0)])
+        1
+        >>> [(key, record.name, len(record.games)) for key, record in book.players()]
+        [('ёлкин-п', 'Ёлкин, П.', 1)]
+        """
+        found = []
+        for path in sorted(self.directory.glob(f"*{RECORD}")):
+            key = path.name[:-len(RECORD)]
+            try:
+                found.append((key, self.load(key)))
+            except BookError as exc:
+                log.warning("coach: a progress record left out: %s", exc)
+        return sorted(found, key=lambda pair: (pair[1].name or pair[0]).casefold())
 
     def _save(self, player: str, progress: PlayerProgress) -> None:
         self._write(self.path(player), {
-            "rating": asdict(progress.rating), "tried": progress.tried,
+            "name": " ".join(player.split()), "rating": asdict(progress.rating),
+            "tried": progress.tried,
             "solved": progress.solved, "rated": progress.rated,
             "games": [asdict(g) for g in progress.games]})
 

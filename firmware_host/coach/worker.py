@@ -75,9 +75,10 @@ def work_until(analyst: Analyst, stop: threading.Event, token: StopToken, *, onc
 
 
 def run_worker(url: str, name: str, depth: int, *, once: bool = False,
-               say: Callable[[str], None] = print) -> int:
+               books: str | None = None, say: Callable[[str], None] = print) -> int:
     """Run a worker named ``name`` on the Redis at ``url``; return the exit status (0, or the
-    one table's for a Redis that could not be used with ``once``: 69 when it is down)."""
+    one table's for a Redis that could not be used with ``once``: 69 when it is down).
+    ``books``: the mistake books' folder that gets each game's players' mistakes."""
     from firmware_host.store import shown_url
     from firmware_host.store.connect import sync_client
 
@@ -91,7 +92,7 @@ def run_worker(url: str, name: str, depth: int, *, once: bool = False,
               for number in (signal.SIGTERM, signal.SIGINT)}
     client = sync_client(url, socket_timeout=BLOCK_MS / 1000 + 2, socket_connect_timeout=2)
     try:
-        analyst = Analyst(AnalysisQueue(client, name), depth)
+        analyst = Analyst(AnalysisQueue(client, name), depth, books=books)
         say(f"coach worker {name}: {shown_url(url)}, depth {depth}, {analyst.engine}")
         try:
             tally = work_until(analyst, stop, token, once=once)

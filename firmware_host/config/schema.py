@@ -372,8 +372,8 @@ COACH_MISTAKES_DIR = _user_path(
     "Directory of the mistake books: one PDN file of puzzles a player, the wins they missed "
     "in their games (draughtsboard puzzles mistakes; play --puzzles --player offers them "
     "first), and beside them each player's progress (puzzle rating, puzzles solved, "
-    "mistakes per game: draughtsboard puzzles progress).", places.mistakes_dir,
-    "~/.local/share/draughtsboard/mistakes")
+    "mistakes per game: draughtsboard puzzles progress, the web's /progress).",
+    places.mistakes_dir, "~/.local/share/draughtsboard/mistakes", readers=(*_SERVICE, "web"))
 
 # [web] (draughtsboard web; web.control is read by the board service too)
 WEB_LISTEN: Option[str] = Option(

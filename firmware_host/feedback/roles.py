@@ -61,6 +61,9 @@ YELLOW = Colour("yellow", (255, 220, 0), "#f1c40f")
 BLUE = Colour("blue", (0, 60, 255), "#3a7bd5")
 GOLD = Colour("gold", (255, 170, 0), "#d4af37")
 MAGENTA = Colour("magenta", (255, 0, 192), "#c2188f")
+#: A black piece to put on a square (a position set up by the lights): lit dim, so that a
+#: single-colour board tells it from a white one by its brightness.
+CYAN = Colour("cyan", (0, 190, 255), "#1b8fb8")
 
 
 @dataclass(frozen=True)
@@ -101,47 +104,61 @@ class Role(Light, Enum):
     """
 
     # word, pattern, colour, rank, legend, key words, demo words, docs sentence[, level]
-    FROM = ("from", Pattern.ON, GREEN, 5, N_("F from"), N_("the computer's piece to move"),
+    FROM = ("from", Pattern.ON, GREEN, 9, N_("F from"), N_("the computer's piece to move"),
             N_("from {squares}"), "the computer's piece to move")
-    TO = ("to", Pattern.ON, GREEN, 4, N_("T to"), N_("where the computer's piece goes"),
+    TO = ("to", Pattern.ON, GREEN, 8, N_("T to"), N_("where the computer's piece goes"),
           N_("to {squares}"), "where the computer's piece goes")
-    PATH = ("path", Pattern.ON, PURPLE, 6, N_("P jumps through"),
+    PATH = ("path", Pattern.ON, PURPLE, 10, N_("P jumps through"),
             N_("a square it jumps through"), N_("path {squares}"),
             "a square the computer's piece jumps through (multi-capture)")
-    REMOVE = ("remove", Pattern.SLOW, RED, 3, N_("X take off"),
+    REMOVE = ("remove", Pattern.SLOW, RED, 7, N_("X take off"),
               N_("a captured piece to take off"), N_("remove {squares}"),
               "a captured piece still to take off the board")
-    LEGAL = ("legal", Pattern.ON, WHITE, 8, N_("L may go"), N_("where the lifted piece may go"),
+    LEGAL = ("legal", Pattern.ON, WHITE, 12, N_("L may go"), N_("where the lifted piece may go"),
              N_("legal {squares}"),
              "where the piece you lifted may go (teach mode, or the piece you must move)")
-    MUST = ("must", Pattern.SLOW, ORANGE, 9, N_("M must capture"),
+    MUST = ("must", Pattern.SLOW, ORANGE, 13, N_("M must capture"),
             N_("a piece that must capture"), N_("must {squares}"),
             "a piece that must capture (teach mode at the start of your turn; any mode after a "
             "refused quiet move)")
-    HINT = ("hint", Pattern.SLOW, YELLOW, 10, N_("H hint"), N_("the suggested move"),
+    HINT = ("hint", Pattern.SLOW, YELLOW, 14, N_("H hint"), N_("the suggested move"),
             N_("hint {squares}"), "the suggested move (origin and landing squares)")
     MISSING = ("missing", Pattern.FAST, GREEN, 1, N_("B put a piece back"),
                N_("put a piece back here"), N_("missing {squares}"), "put a piece back here")
     EXTRA = ("extra", Pattern.FAST, RED, 2, N_("E take this piece away"),
              N_("take the piece off this square"), N_("extra {squares}"),
              "take the piece off this square")
-    ADJUST = ("adjust", Pattern.ON, BLUE, 11, N_("A adjust window"),
+    # A position set up by the lights (firmware_host/game/setup.py): what to put on each
+    # square, by colour and crown, since presence sensors cannot tell them.
+    SET_WHITE = ("set_white", Pattern.ON, WHITE, 3, N_("W put a white man"),
+                 N_("put a white man here"), N_("white man {squares}"),
+                 "setting up a position: put a white man here")
+    SET_BLACK = ("set_black", Pattern.ON, CYAN, 4, N_("D put a black man"),
+                 N_("put a black man here"), N_("black man {squares}"),
+                 "setting up a position: put a black man here", 0.4)
+    SET_WHITE_KING = ("set_white_king", Pattern.FAST, WHITE, 5, N_("Q put a white king"),
+                      N_("put a white king here"), N_("white king {squares}"),
+                      "setting up a position: put a white king here (a crowned man)")
+    SET_BLACK_KING = ("set_black_king", Pattern.FAST, CYAN, 6, N_("Y put a black king"),
+                      N_("put a black king here"), N_("black king {squares}"),
+                      "setting up a position: put a black king here (a crowned man)", 0.4)
+    ADJUST = ("adjust", Pattern.ON, BLUE, 15, N_("A adjust window"),
               N_("the adjust window is open"), N_("adjust {squares}"),
               "the adjust window is open (all pieces of the side to move)", 0.25)
     # Below the computer's move: a piece crowned a moment ago may be the one it moves or
     # takes, and the player must see what to do with it before the reminder to crown it.
-    CROWN = ("crown", Pattern.FAST, GOLD, 7, N_("C crown this man"), N_("crown this man"),
+    CROWN = ("crown", Pattern.FAST, GOLD, 11, N_("C crown this man"), N_("crown this man"),
              N_("crown {squares}"),
              "a man was promoted: put a crown on it, for a moment (the sensors cannot see "
              "crowns)")
-    RESULT = ("result", Pattern.SLOW, WHITE, 12, N_("R result"), N_("the game is over"),
+    RESULT = ("result", Pattern.SLOW, WHITE, 16, N_("R result"), N_("the game is over"),
               N_("result {squares}"), "game over: the winner's pieces, or every square on a draw")
     # A square whose sensor cannot be trusted shows that, never a correction on it.
     FAULT = ("fault", Pattern.SLOW, MAGENTA, 0, N_("S sensor fault"),
              N_("this square's sensor cannot be trusted"), N_("fault {squares}"),
              "this square's sensor cannot be trusted")
     # Shown only on a frame nothing else lights (feedback.leds.low_time).
-    CLOCK = ("clock", Pattern.SLOW, BLUE, 13, N_("U under a minute"),
+    CLOCK = ("clock", Pattern.SLOW, BLUE, 17, N_("U under a minute"),
              N_("a minute or less on the clock"), N_("clock {squares}"),
              "on a clock, the side to move has a minute or less: the corner square of its "
              "first rank at its player's left hand (square 46 for White, 5 for Black in "

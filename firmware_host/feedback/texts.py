@@ -64,6 +64,8 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "adjust": N_("adjust window {state}"),
     "correction": N_("put back on: {missing_text}; take away: {extra_text}"),
     "synced": N_("board in sync with the game"),
+    "setup": N_("set up the position: {pieces_text}"),
+    "position_set": N_("the position is set: {side} to move"),
     "hint": N_("hint: {pdn}{reasons_text}"),
     "hint_refused": N_("no hint now"),
     "hint_refused.mode": N_("hints are not available in {mode} mode"),
@@ -216,9 +218,19 @@ def _reason(reason: Mapping[str, object], tr: Translator = ENGLISH) -> str:
     return tr.gettext(template).format(**{name: str(reason[name])[:80] for name in names})
 
 
+#: The fields that list squares (or moves): each said as ``KEY_text``, "nothing" when empty.
+_SQUARE_LISTS = ("missing", "extra", "squares", "pdn")
+#: A ``setup`` event's squares, each list said with its words (``pieces_text``: those lit).
+SETUP_PARTS: Mapping[str, str] = MappingProxyType({
+    "white": N_("white men on {squares}"), "black": N_("black men on {squares}"),
+    "white_kings": N_("white kings on {squares}"), "black_kings": N_("black kings on {squares}"),
+    "remove": N_("take off {squares}"),
+})
+
+
 def _enrich(event: Mapping[str, object]) -> dict[str, object]:
     data = dict(event)
-    for key in ("missing", "extra", "squares", "pdn"):
+    for key in _SQUARE_LISTS:
         value = data.get(key)
         if isinstance(value, list | tuple) and f"{key}_text" not in data:
             data[f"{key}_text"] = ", ".join(str(s) for s in value) or "nothing"
@@ -322,10 +334,15 @@ def _localised(event: Mapping[str, object], tr: Translator) -> dict[str, object]
         data["state"] = tr.gettext(WORDS["window"]["open" if state else "closed"])
     elif kind == "link" and isinstance(state, str) and state in WORDS["link_state"]:
         data["state"] = tr.gettext(WORDS["link_state"][state])
-    for key in ("missing", "extra", "squares", "pdn"):
+    for key in _SQUARE_LISTS:
         value = data.get(key)
         if isinstance(value, list | tuple) and not value and f"{key}_text" not in data:
             data[f"{key}_text"] = tr.gettext(NOTHING)
+    if kind == "setup" and "pieces_text" not in data:
+        data["pieces_text"] = "; ".join(
+            tr.gettext(words).format(squares=", ".join(str(sq) for sq in squares))
+            for key, words in SETUP_PARTS.items()
+            if isinstance(squares := data.get(key), list | tuple) and squares)
     reasons = data.get("reasons")
     if isinstance(reasons, list | tuple) and "reasons_text" not in data:
         texts = [_reason(r, tr) for r in reasons if isinstance(r, Mapping)]

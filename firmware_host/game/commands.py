@@ -41,12 +41,14 @@ from firmware_host.game.decisions import (
     PressAdjust,
     Publish,
     Search,
+    SetPosition,
     StartRound,
     TakeBack,
 )
 from firmware_host.game.facts import GameFacts
 from firmware_host.game.fields import side_name
 from firmware_host.game.settings import Settings
+from firmware_host.game.setup import position_fen
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.types import HUMAN_STATES, Refused, SessionConfig, State
 from firmware_host.terms.buttons import command_of
@@ -112,6 +114,7 @@ class Commands:
                 lambda event: [Correct(plan(facts.game, event), event.at)],
             CommandName.CARRY: lambda event: [CarryOn(plan_carry(facts.game, event), event.at)],
             CommandName.FOLLOWED_RESULT: self._cmd_followed_result,
+            CommandName.SETUP: self._cmd_setup,
         })
 
     def decide(self, event: Command) -> list[Decision]:
@@ -234,6 +237,25 @@ class Commands:
             return [Finish(outcome, event.at, note or f"ended on the other board: "
                                                       f"{event.value}")]
         return [Finish(outcome, event.at, f"the followed game ended {event.value}")]
+
+    def _cmd_setup(self, event: Command) -> list[Decision]:
+        """``setup`` (``value``: a FEN or a PDN game): a new game from that position, set up
+        by the lights. Refused following another game (``following``), against a person on
+        another board (``remote``), in a round's game (``in_game``: the arbiter's), and for a
+        text that is no position of the variant (``bad_value``)."""
+        facts = self._facts
+        if facts.config.mode is Mode.FOLLOW:
+            raise Refused("following", command=event.name)
+        if facts.config.remote:
+            raise Refused("remote", command=event.name)
+        if facts.game.round is not None or self._clock.arbiter_holding:
+            raise Refused("in_game", command=event.name)
+        try:
+            fen = position_fen(facts.board.variant, event.value or "")
+        except ValueError as exc:
+            log.info("setup refused: %s", exc)
+            raise Refused("bad_value", command=event.name) from None
+        return [SetPosition(fen, event.at)]
 
     def _cmd_resign(self, event: Command) -> list[Decision]:
         facts = self._facts

@@ -31,7 +31,7 @@ from firmware_host.terms.jobs import Purpose
 
 __all__ = ["CancelSearch", "CarryOn", "CloseTouch", "Commit", "Correct", "Decision",
            "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw", "PressAdjust",
-           "Publish", "Save", "Search", "StartRound", "Synced", "TakeBack"]
+           "Publish", "Save", "Search", "SetPosition", "StartRound", "Synced", "TakeBack"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,14 @@ class EnterState:
     """Enter ``state`` (published when it changes)."""
 
     state: State
+
+
+@dataclass(frozen=True)
+class SetPosition:
+    """Leave the game in play and start a new one from ``fen``, set up by the lights."""
+
+    fen: str
+    at: float
 
 
 @dataclass(frozen=True)
@@ -166,4 +174,4 @@ class HoldChanged:
 
 Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
             | PressAdjust | TakeBack | Search | Finish | OfferDraw | Correct | CarryOn
-            | StartRound | Save | HoldChanged)
+            | StartRound | Save | HoldChanged | SetPosition)

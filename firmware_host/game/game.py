@@ -254,6 +254,17 @@ class Game:
             self.initial = occupancy(Board(variant, fen=self.new_game_fen))
         self._mode = mode
 
+    def set_start(self, fen: str) -> None:
+        """Start the next new game (:meth:`open_new`) from ``fen`` (a position set up by the
+        lights) and every new game after it, until the variant changes.
+
+        Raises:
+            engine.errors.InvalidFenError: ``fen`` is no position of the variant.
+        """
+        start = Board(self.variant, fen=fen)
+        self.new_game_fen = start.fen()
+        self.initial = occupancy(start)
+
     def set_header(self, tag: str, value: str) -> None:
         """Add or change a PDN tag of the game in play (a ``headers`` entry of its log)."""
         if self.game_id is not None:

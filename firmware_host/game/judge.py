@@ -39,9 +39,16 @@ from firmware_host.game.decisions import (
     Publish,
     Synced,
 )
-from firmware_host.game.fields import Namer, move_fields, must_capture, refusal_fields
+from firmware_host.game.fields import (
+    Namer,
+    move_fields,
+    must_capture,
+    refusal_fields,
+    side_name,
+)
 from firmware_host.game.game import Game
 from firmware_host.game.release import Release
+from firmware_host.game.setup import SetUp, told
 from firmware_host.game.timers import Timers
 from firmware_host.game.types import SessionConfig, SessionError, State, TimerName
 from firmware_host.game.view import TurnView
@@ -116,6 +123,9 @@ class Judge:
         #: Squares whose piece on the board is not the game's (colour or crown), after a
         #: takeback: they must be emptied and filled again before the board is in sync.
         self.wrong: frozenset[Square] = frozenset()
+        #: A position being set up by the lights (None: the board is guided by presence
+        #: alone, as back to a game): firmware_host/game/setup.py.
+        self.setup: SetUp | None = None
         self.by_state: Mapping[State, Callable[[float, bool], None]] = MappingProxyType({
             State.SYNCING: self._syncing,
             State.HUMAN_TO_MOVE: self._human,
@@ -211,8 +221,36 @@ class Judge:
     def _say(self, kind: str, /, **fields: object) -> None:
         self._out.append(Publish(kind, MappingProxyType(fields)))
 
+    def begin_setup(self, standing: Mapping[Square, Piece]) -> None:
+        """Set up the game position by the lights, the board holding ``standing``'s pieces
+        where it is occupied (what is known of them: firmware_host/game/setup.py)."""
+        s = self._table
+        self.setup = SetUp.towards(s.board.pieces(), standing, s.occupied)
+        self.wrong = frozenset()
+
+    def _placing(self, setup: SetUp, at: float) -> None:
+        """Syncing to a position set up by the lights: each square's piece by colour and
+        crown, or the piece to take off; the position set is said (``position_set``)."""
+        s = self._table
+        self.setup = setup = setup.seen(s.occupied)
+        if setup.done(s.occupied):
+            self.setup = None
+            self._view.placing = None
+            self._say("position_set", side=side_name(s.board.turn), fen=s.board.fen())
+            self._out.append(Synced(at))
+            return
+        lights = setup.lights(s.occupied)
+        if self._view.placing is None:  # said once, as it begins: the lights follow the board
+            self._say("setup", **told(lights, s.namer.square))
+        self._view.placing = lights
+
     def _syncing(self, at: float, settled: bool) -> None:
         s = self._table
+        if self.setup is not None and dict(self.setup.target) != s.board.pieces():
+            self.setup = self._view.placing = None  # one for another position (a new game's)
+        if self.setup is not None:
+            self._placing(self.setup, at)
+            return
         away = self._moved_while_away()
         self.wrong &= s.occupied  # an emptied square lost its wrong piece
         if (s.in_sync and not self.wrong) or self._pending_done() or away:
@@ -265,6 +303,17 @@ class Judge:
 
     def _setting_up(self, at: float, settled: bool) -> None:
         s = self._table
+        game = s.game
+        if game.new_game_fen != game.variant.starting_fen:
+            # New games start from a position of their own: set up by colour and crown.
+            target = Board(game.variant, fen=game.new_game_fen).pieces()
+            setup = self.setup
+            if setup is None or dict(setup.target) != target:
+                setup = SetUp.towards(target, s.board.pieces(), s.occupied)
+            self.setup = setup = setup.seen(s.occupied)
+            self._view.placing = setup.lights(s.occupied)
+            self.watch(TimerName.NEWGAME, setup.done(s.occupied), at, s.config.newgame_ms)
+            return
         initial = s.game.initial
         self._view.sync = (initial - s.occupied, s.occupied - initial)
         self.watch(TimerName.NEWGAME, s.is_initial(), at, s.config.newgame_ms)

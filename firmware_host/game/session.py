@@ -40,6 +40,7 @@ from board_io.events import (
     SensorRecovered,
 )
 from board_io.types import LedFrame, Reading
+from engine import Board
 from engine.outcome import Outcome
 from engine.types import Move, Square
 from engine.variant import Variant, find_variant
@@ -63,6 +64,7 @@ from firmware_host.game.decisions import (
     Publish,
     Save,
     Search,
+    SetPosition,
     StartRound,
     Synced,
     TakeBack,
@@ -222,6 +224,10 @@ class Session(SessionFacts):
         resumed = self.game.resume() if resume else None
         if resumed is None:
             self._open_game()
+            if self.game.start_fen != self.variant.starting_fen and \
+                    self.occupied != self.game.position:
+                # A board at rest holds the start position: what else is known of it.
+                self._judge.begin_setup(Board(self.variant).pieces())
         else:
             self._saved_obligation = resumed.obligation
         self._expect(at)
@@ -271,7 +277,9 @@ class Session(SessionFacts):
         self.cancel_jobs()
         self.timers.cancel(*(name for name in TimerName if name not in _CLOCK_TIMERS))
         self.view.reset()
+        setup = self._judge.setup  # a position half set up stays the one to set up
         self._judge = Judge(self, self.timers, self.view)
+        self._judge.setup = setup
         self._saved_obligation = self.touch.obliged
         self.touch = TouchTracker(strict=self.config.touch_strict,
                                   settle_ms=self.config.settle_ms)
@@ -378,6 +386,8 @@ class Session(SessionFacts):
                     self._save()
                 case HoldChanged():
                     self.hold_changed(decision.at)
+                case SetPosition():
+                    self.set_position(decision.fen, decision.at)
 
     def _on_command(self, event: Command) -> None:
         """A button or a request: what the commands decide is carried out; a refusal is
@@ -709,12 +719,25 @@ class Session(SessionFacts):
         self._expect(self._now)
 
     def _new_game(self, at: float) -> None:
+        # What the board holds, as far as it is known: the game's pieces, or those of the
+        # new game's position if it was set up by the lights (the new-game button).
+        setup = self._judge.setup
+        standing = self.board.pieces() if setup is None else dict(setup.known)
         self.game.abandon()
         self.cancel_jobs()
         self._adopt(self.settings.apply(self.config))
         self._open_game()
+        if self.game.start_fen != self.variant.starting_fen:
+            self._judge.begin_setup(standing)  # by colour and crown: set up by the lights
         self.set_state(State.SYNCING)
         self.evaluate(at)
+
+    def set_position(self, fen: str, at: float) -> None:
+        """Leave the game in play for a new one from ``fen`` (and the new games after it),
+        set up by the lights: each piece by colour and crown (firmware_host/game/setup.py);
+        ``position_set`` says when the board holds it."""
+        self.game.set_start(fen)
+        self._new_game(at)
 
     def take_back_to(self, ply: int, at: float, guided: bool = False, note: str = "") -> None:
         """Undo the game back to ``ply``; the board is then guided back to that position

@@ -39,6 +39,9 @@ class TurnView:
     correction: Diff | None = None
     #: (missing, extra) towards the position to set up (re-sync, new game): shown at once.
     sync: Diff | None = None
+    #: A position set up by the lights (firmware_host/game/setup.py): each square's light,
+    #: the piece to put there by colour and crown or the piece to take off; shown at once.
+    placing: Mapping[Square, Role] | None = None
     #: The single legal move a human move in progress can still become.
     guide: Move | None = None
     #: The own piece lifted off the board (teach mode shows where it may go).
@@ -104,6 +107,9 @@ def _correction(facts: LedFacts) -> list[leds.Layer]:
 
 
 def _sync(facts: LedFacts) -> list[leds.Layer]:
+    placing = facts.view.placing
+    if placing is not None:
+        return [(role, [square]) for square, role in placing.items()]
     sync = facts.view.sync
     return leds.correction(*sync) if sync is not None else []
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # Babel is a developer's tool (the [test] extra), imported wh
     from babel.messages.catalog import Catalog
 
 #: The source folders whose sentences the catalogs hold.
-SOURCES = ("feedback", "tools", "cli", "doctor", "web", "voice", "i18n", "game", "terms",
+SOURCES = ("feedback", "tools", "cli", "doctor", "web", "voice", "i18n", "game", "terms", "coach",
            "recognition", "tournament")
 #: The marker and translation functions, with the positions of their messages.
 KEYWORDS: dict[str, tuple[int, ...] | None] = {"N_": None, "NN_": (1, 2), "gettext": None,

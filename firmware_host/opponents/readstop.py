@@ -1,11 +1,15 @@
-"""A stop token for a search run beside other threads of the same process (interpreted code:
-this module is never compiled, unlike the engine)."""
+"""Stop tokens for a search run beside other threads of the same process (interpreted code:
+this module is never compiled, unlike the engine): one read through Python code, and one that
+also runs what is hooked to it (a child process's kill)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 from engine.search import StopToken
 
-__all__ = ["ReadStop"]
+__all__ = ["Interrupt", "ReadStop"]
 
 
 class ReadStop(StopToken):
@@ -35,3 +39,38 @@ class ReadStop(StopToken):
     @stopped.setter
     def stopped(self, value: bool) -> None:
         self._flag = value
+
+
+class Interrupt(ReadStop):
+    """A stop token that also runs what was hooked to it (the child's kill), at once.
+
+    >>> token, said = Interrupt(), []
+    >>> token.when_stopped(lambda: said.append("killed"))
+    >>> token.stop()
+    >>> token.stopped, said
+    (True, ['killed'])
+    >>> token.when_stopped(lambda: said.append("at once"))  # stopped already: runs now
+    >>> said
+    ['killed', 'at once']
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._hooks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def when_stopped(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` when the token is stopped (now, if it is)."""
+        with self._lock:
+            if not self.stopped:
+                self._hooks.append(hook)
+                return
+        hook()
+
+    def stop(self) -> None:
+        """Stop, and run the hooks."""
+        with self._lock:
+            self.stopped = True
+            hooks, self._hooks = self._hooks, []
+        for hook in hooks:
+            hook()

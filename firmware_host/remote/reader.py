@@ -49,6 +49,7 @@ from firmware_host.store.replies import newest_id, pairs
 from firmware_host.terms.commands import (
     HEADER_TAGS,
     MAX_HEADER_LENGTH,
+    MAX_POSITION_LENGTH,
     SIDES,
     Command,
     CommandName,
@@ -79,12 +80,13 @@ def commands_key(board_id: str) -> str:
     return BoardKeys(board_id).commands
 
 
-def _text(fields: Mapping[bytes, bytes], key: str) -> str | None:
+def _text(fields: Mapping[bytes, bytes], key: str, limit: int = MAX_HEADER_LENGTH
+          ) -> str | None:
     raw = fields.get(key.encode())
     if raw is None:
         return None
     text = raw.decode("utf-8", errors="strict")
-    if len(text) > MAX_HEADER_LENGTH or not text.isprintable():
+    if len(text) > limit or not text.isprintable():
         raise ValueError(f"field {key} is too long or not printable")
     return text
 
@@ -98,7 +100,10 @@ def parse_command(fields: Mapping[bytes, bytes], now: float) -> Parsed:
     """
     try:
         name = _text(fields, "name") or ""
-        side, value, tag = _text(fields, "side"), _text(fields, "value"), _text(fields, "tag")
+        # (a position to set up is longer than a name: a FEN, or a PDN game on one line)
+        limit = MAX_POSITION_LENGTH if name == CommandName.SETUP.value else MAX_HEADER_LENGTH
+        side, value, tag = (_text(fields, "side"), _text(fields, "value", limit),
+                            _text(fields, "tag"))
         sent = _text(fields, "time")
     except UnicodeDecodeError:
         raise ValueError("a field is not UTF-8") from None

@@ -20,12 +20,14 @@ from enum import Enum
 
 from firmware_host.terms.settings import setting
 
-__all__ = ["HEADER_TAGS", "MAX_HEADER_LENGTH", "SIDES", "STREAM_LENGTH", "Command",
-           "CommandName", "is_command"]
+__all__ = ["HEADER_TAGS", "MAX_HEADER_LENGTH", "MAX_POSITION_LENGTH", "SIDES", "STREAM_LENGTH",
+           "Command", "CommandName", "is_command"]
 
 #: The PDN tags a ``header`` command may set, and the longest value a command's field carries.
 HEADER_TAGS = frozenset({"White", "Black", "Event", "Site", "Round"})
 MAX_HEADER_LENGTH = 80
+#: The longest position a ``setup`` command carries (a FEN, or a PDN game on one line).
+MAX_POSITION_LENGTH = 2000
 #: The sides a command names (a draw offer, a resignation, time given).
 SIDES = ("white", "black")
 #: Entries kept in a board's command stream (XADD MAXLEN ~): every writer caps it so.
@@ -79,6 +81,11 @@ class CommandName(Enum):
     #: A board that follows another game (``follow`` mode): that game ended with the PDN
     #: result ``value`` (``2-0``, ``1-1``, ...); refused in every other mode.
     FOLLOWED_RESULT = "followed_result"
+    #: Set up a position by the lights (``value``: a FEN, or a PDN game whose end is the
+    #: position): the game in play is left, a new one starts from it, and the board lights
+    #: where each piece goes, by colour and crown (firmware_host/game/setup.py). Refused on a
+    #: board that follows another game, plays a person on another board or a round's game.
+    SETUP = "setup"
 
 
 def is_command(name: str) -> bool:

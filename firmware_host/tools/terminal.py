@@ -36,7 +36,7 @@ from board_io.errors import BoardIOError
 from board_io.registry import BUTTON_BACKEND, LED_BACKEND, SENSOR_BACKEND
 from board_io.sim import LedRecorder
 from board_io.types import Reading
-from engine import Color, Piece
+from engine import Board, Color, Piece
 from engine.errors import DraughtsError
 from engine.types import Move
 from engine.variant import Variant, find_variant
@@ -45,6 +45,7 @@ from firmware_host.config.schema import BOARD_LANGUAGE, STORE_GAMES_DIR
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import WORDS, render, variant_name
 from firmware_host.game.fields import refusal_fields
+from firmware_host.game.setup import PUT
 from firmware_host.game.timers import BACKGROUND
 from firmware_host.game.types import EventData, State, TimerName
 from firmware_host.i18n import N_, translator
@@ -70,6 +71,9 @@ _READING = MappingProxyType({
     (Color.WHITE, False): Reading.WHITE, (Color.BLACK, False): Reading.BLACK,
     (Color.WHITE, True): Reading.WHITE_KING, (Color.BLACK, True): Reading.BLACK_KING,
 })
+#: The piece the hand puts on a square lit to set a position up (``fix``).
+_PUT_READING: Mapping[Role, Reading] = MappingProxyType(
+    {role: _READING[key] for key, role in PUT.items()})
 
 #: The ``help`` block (the commands stay English: they are what is typed).
 HELP = N_("""commands:
@@ -128,7 +132,8 @@ _BACKGROUND = BACKGROUND | {TimerName.HEALTH}
 class PlayOptions:
     """What ``draughtsboard play`` was asked for (``games_dir`` None: no PDN files;
     ``opponent``: the computer's side instead of the engine, a puzzle's defender;
-    ``listeners``: more listeners of the session's events)."""
+    ``listeners``: more listeners of the session's events; ``set_up``: the board starts with
+    the variant's start position on it and ``fen``'s position is set up by the lights)."""
 
     config: Config
     fen: str | None = None
@@ -139,6 +144,7 @@ class PlayOptions:
     games_dir: str | None = None
     opponent: Opponent | None = None
     listeners: tuple[Callable[[EventData], None], ...] = ()
+    set_up: bool = False
 
 
 class TerminalGame:
@@ -162,7 +168,8 @@ class TerminalGame:
         service = build_service(config, stack, Wiring(
             fen=options.fen, clock=self.clock, notifier=Notifier(environ={}),
             listeners=[self._on_event, *options.listeners], virtual_time=options.virtual_time,
-            resume=False, pdn_files=options.games_dir is not None, opponent=options.opponent))
+            resume=False, pdn_files=options.games_dir is not None, opponent=options.opponent,
+            occupied=Board(self.variant).occupied_squares() if options.set_up else None))
         if service.sim is None or not isinstance(service.leds, LedRecorder):
             raise BoardIOError("the terminal board needs the simulated board and LEDs")
         self.sim = service.sim
@@ -175,7 +182,8 @@ class TerminalGame:
         self.dirty = True
         #: What the hand put where (the sensors see presence only): drawn where the game has
         #: no piece yet, so a piece in the middle of a move keeps its colour.
-        self._placed: dict[int, Reading] = {}
+        self._placed: dict[int, Reading] = {} if not options.set_up else {
+            sq: _READING[(p.color, p.king)] for sq, p in Board(self.variant).pieces().items()}
         self._hand: list[Reading] = []
         #: A hint was asked for and has not been answered yet.
         self._asking_hint = False
@@ -301,7 +309,10 @@ class TerminalGame:
         return seen
 
     def _reading(self, square: int, known: Mapping[int, Piece]) -> Reading:
-        """The game's piece on ``square``, else the one the hand put there, else unknown."""
+        """The game's piece on ``square``, else the one the hand put there, else unknown
+        (while a position is set up by the lights: the one the hand put there first)."""
+        if self.session.view.placing is not None and square in self._placed:
+            return self._placed[square]
         piece = known.get(square)
         if piece is not None:
             return _READING[(piece.color, piece.king)]
@@ -350,7 +361,8 @@ class TerminalGame:
         """Lift what the lights say to take away, then place what they say to put back."""
         frame = self.session.frame
         extra = sorted(sq for sq, role in frame.items() if role is Role.EXTRA)
-        missing = sorted(sq for sq, role in frame.items() if role is Role.MISSING)
+        missing = sorted(sq for sq, role in frame.items()
+                         if role is Role.MISSING or role in _PUT_READING)
         if self.actions:
             raise TypedMoveError(self.tr.gettext("wait: the hand is still moving"))
         if not (extra or missing):
@@ -361,9 +373,15 @@ class TerminalGame:
         for square in extra:
             if square in self.sim.pieces:
                 self._schedule_hand("lift", square)
+        if self.session.view.placing is not None:
+            # A piece of the wrong colour or crown comes off and the right one goes on.
+            wanted = self.session.board.pieces()
+            missing += [sq for sq in extra if sq in wanted]
         for square in missing:
-            if square not in self.sim.pieces:
-                self._schedule_hand("place", square)
+            if square not in self.sim.pieces or square in extra:
+                piece = self.session.board.piece_at(square)
+                self._schedule_hand("place", square, put=_PUT_READING.get(frame[square]) or (
+                    None if piece is None else _READING[(piece.color, piece.king)]))
 
     def _hand_command(self, verb: str, square: int) -> None:
         """``lift SQ`` / ``place SQ``, refused at once when the square cannot take it."""
@@ -447,10 +465,12 @@ class TerminalGame:
         last = self.actions[-1][0] if self.actions else self.clock.monotonic()
         self.actions.append((max(last, self.clock.monotonic()) + STEP_S, action))
 
-    def _schedule_hand(self, verb: str, square: int, *, keep: bool = True) -> None:
+    def _schedule_hand(self, verb: str, square: int, *, keep: bool = True,
+                       put: Reading | None = None) -> None:
         """Lift or place on ``square`` when its turn comes; a lifted piece is held in the hand
         (put down by the next ``place``) unless ``keep`` is False (a captured piece: off the
-        board for good)."""
+        board for good); ``put``: the piece placed (one the lights asked for), not the
+        hand's."""
         def act() -> None:
             if verb == "lift":
                 piece = self._reading(square, self.session.board.pieces())
@@ -460,6 +480,9 @@ class TerminalGame:
                 self.sim.lift(square)
             else:
                 self.sim.place(square)
+                if put is not None:
+                    self._placed[square] = put
+                    return
                 self._placed[square] = self._hand.pop() if self._hand else Reading.OCCUPIED
 
         self._schedule(act)

@@ -5,7 +5,8 @@ no game state: every request reads the boards' Redis (:mod:`firmware_host.web.re
 
 Routes: ``/`` the hall, ``/board/<id>`` a board, ``/games`` the archive (``/games.pdn`` its
 games), ``/game/<board>/<game>`` a replay (and ``.pdn``), ``/feed`` the live feed, ``/round/<r>``
-a round's results, ``/puzzle`` (``/puzzle/<variant>``) the puzzle of the day,
+a round's results, ``/puzzle`` (``/puzzle/<variant>``) the puzzle of the day, ``/progress``
+(``/progress/<player>``) each player's progress,
 ``/broadcast.pdn`` (``?round=``, ``?board=``; ``/broadcast/round/<r>.pdn``,
 ``/broadcast/board/<id>.pdn``), ``/pair``, ``POST /board/<id>/command``.
 """
@@ -21,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
+from pathlib import Path
 from urllib.parse import urlencode
 
 from aiohttp import web
@@ -32,6 +34,7 @@ from firmware_host.coach.results import MAX_LINE
 from firmware_host.digits import whole_number, whole_number_or
 from firmware_host.i18n import ENGLISH, N_, Translator
 from firmware_host.store.records import GameRecord
+from firmware_host.terms.commands import MAX_POSITION_LENGTH
 from firmware_host.tournament import arbiter
 from firmware_host.web import broadcast, control, liveness
 from firmware_host.web.arbiter import ArbiterKeys, ArbiterSite
@@ -48,6 +51,7 @@ from firmware_host.web.forms import read_form
 from firmware_host.web.headers import errors_as_replies, quiet_client_faults, security_headers
 from firmware_host.web.liveness import Liveness
 from firmware_host.web.paired import PairedDevices, device_name
+from firmware_host.web.progress import ProgressPages
 from firmware_host.web.reader import CARD_RECENT, RECENT, BoardView, Reader
 from firmware_host.web.rounds import RoundPages
 from firmware_host.web.views import (
@@ -98,6 +102,8 @@ class WebSettings:
     clock: Callable[[], float] = time.time
     #: How often the live feeds look at the boards' heartbeats (s).
     alive_every_s: float = 5.0
+    #: The players' progress records (``coach.mistakes_dir``): ``/progress``; None: none.
+    books: Path | None = None
 
 
 def _board_id(request: web.Request, key: str = "board") -> str:
@@ -228,7 +234,7 @@ class Site:
             cursor=format_cursor({board_id: view.last_event_id}), control=self.settings.control,
             csrf=self.settings.keys.csrf(cookie),
             buttons=control.buttons_for(view.game.mode if view.game else None), game=view.game,
-            tags=control.TAG_FORMS, tag_of=control.TAGS,
+            tags=control.TAG_FORMS, tag_of=control.TAGS, position_length=MAX_POSITION_LENGTH,
             settings=control.setting_forms(view.game.variant if view.game else None)))
 
     def _archive_allowed(self, request: web.Request) -> None:
@@ -627,6 +633,7 @@ def build_app(settings: WebSettings, client: Redis) -> web.Application:
         web.get("/broadcast/board/{board}.pdn", site.broadcast),
         *RoundPages(client, site.views).routes(),  # a round's results: web/rounds.py
         *DailyPuzzles(site.views, settings.clock).routes(),  # web/daily.py
+        *ProgressPages(site.views, settings.books).routes(),  # web/progress.py
         web.get("/pair", site.pair_form),
         web.post("/pair", site.pair),
         web.get("/devices", site.devices),

@@ -9,6 +9,8 @@ like a button press. Everything is checked here first, and again by the board at
 {'name': 'header', 'tag': 'White', 'value': 'Ann Smith'}
 >>> command_fields({"command": "time_control", "value": "3+2"})
 {'name': 'time_control', 'value': '3+2'}
+>>> command_fields({"command": "setup", "value": "W:W31,32:B1  "})
+{'name': 'setup', 'value': 'W:W31,32:B1'}
 >>> command_fields({"command": "rm -rf"})
 Traceback (most recent call last):
 ...
@@ -39,7 +41,13 @@ from firmware_host.i18n import N_
 from firmware_host.recognition.layout import check_variant
 from firmware_host.store.keys import BoardKeys
 from firmware_host.terms import buttons as board_buttons
-from firmware_host.terms.commands import MAX_HEADER_LENGTH, SIDES, STREAM_LENGTH
+from firmware_host.terms.commands import (
+    MAX_HEADER_LENGTH,
+    MAX_POSITION_LENGTH,
+    SIDES,
+    STREAM_LENGTH,
+    CommandName,
+)
 from firmware_host.terms.settings import phone_settings, setting
 
 __all__ = ["BUTTONS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for", "choices",
@@ -149,6 +157,12 @@ def command_fields(form: Mapping[str, str], sides: bool = False) -> dict[str, st
             fields["side"] = side
     elif (phone := setting(name)) is not None:  # for the next game: terms/settings.py
         fields.update(name=name, value=phone.text(phone.parse(value)))
+    elif name == CommandName.SETUP.value:  # a position to set up by the lights: one line
+        value = " ".join(value.split())
+        if not value or len(value) > MAX_POSITION_LENGTH or not value.isprintable():
+            raise ValueError(f"{name}: a FEN or a PDN game, 1 to {MAX_POSITION_LENGTH} "
+                             "printable characters")
+        fields.update(name=name, value=value)
     elif name in TAGS:
         if not value or len(value) > MAX_HEADER_LENGTH or not value.isprintable():
             raise ValueError(f"{name}: 1 to {MAX_HEADER_LENGTH} printable characters")

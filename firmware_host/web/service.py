@@ -8,10 +8,12 @@ import logging
 import os
 import signal
 import sys
+from pathlib import Path
 
 from firmware_host.app import logsetup
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
+    COACH_MISTAKES_DIR,
     LOG_LEVEL,
     STORE_URL,
     WEB_ARBITERS,
@@ -95,7 +97,8 @@ def run_web(config: Config, out: object = None) -> int:
                            arbiter=ArbiterKeys(token, tuple(config[WEB_ARBITERS])),
                            control=config[WEB_CONTROL],
                            devices=PairedDevices(devices_file(config[WEB_TOKEN_FILE])),
-                           rate_per_minute=config[WEB_RATE_PER_MINUTE])
+                           rate_per_minute=config[WEB_RATE_PER_MINUTE],
+                           books=Path(config[COACH_MISTAKES_DIR]))
     return asyncio.run(_serve(settings, url, host, port))
 
 

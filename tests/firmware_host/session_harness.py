@@ -319,11 +319,13 @@ class SimRig:
 
     def __init__(self, variant: str, *, mode: Mode = Mode.RECORD, fen: str | None = None,
                  store: Any = None, opponent: Any = None, scan_hz: int = 100,
-                 debounce_ms: int = 20, **settings: Any) -> None:
+                 debounce_ms: int = 20, occupied: Any = None, **settings: Any) -> None:
         self.clock = VirtualClock()
         self.layout = layout_for(variant)
         start = Board(variant, fen=fen)
-        self.board = SimulatedBoard(self.layout, occupied=start.occupied_squares(),
+        # ``occupied``: what stands on the board (squares, or square -> piece) instead of fen's
+        self.board = SimulatedBoard(self.layout, occupied=start.occupied_squares()
+                                    if occupied is None else occupied,
                                     clock=self.clock, buttons=button_names(simulated=True))
         self.scanner = Scanner(self.board.sensor_matrix, self.board.cell_map,
                                debounce_ms=debounce_ms, buttons=self.board.buttons)

@@ -38,6 +38,18 @@ def test_a_fresh_command_passes() -> None:
     assert parse_command({b"name": b"hint", b"time": str(NOW + 1).encode()}, now=NOW)[0] == "hint"
 
 
+def test_a_position_to_set_up_may_be_longer_than_a_name_but_not_without_end() -> None:
+    fen = ("W:W" + ",".join(str(sq) for sq in range(31, 51)) + ":B"
+           + ",".join(str(sq) for sq in range(1, 21))).encode()  # 120 characters
+    sent = str(NOW).encode()
+    assert parse_command({b"name": b"setup", b"value": fen, b"time": sent}, NOW)[2] == \
+        fen.decode()
+    with pytest.raises(ValueError, match="too long"):  # a name keeps its 80 characters
+        parse_command({b"name": b"header", b"tag": b"White", b"value": fen, b"time": sent}, NOW)
+    with pytest.raises(ValueError, match="too long"):
+        parse_command({b"name": b"setup", b"value": b"W" * 2001, b"time": sent}, NOW)
+
+
 def test_the_reader_survives_a_key_of_the_wrong_type(client: redis.Redis,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     key = commands_key("rc1")

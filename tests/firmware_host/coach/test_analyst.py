@@ -149,8 +149,10 @@ def test_the_idle_analysis_reads_its_stop_through_python_code(client: redis.Redi
     """The compiled search enters the interpreter only to read its stop token: with a plain
     token a depth-8 analysis kept the interpreter's lock for whole iterations and the scan
     thread could not see the lift that should stop it (the engine's process reads its own
-    ``stop`` through the same token, for the same reason)."""
-    from firmware_host.opponents.readstop import ReadStop
+    ``stop`` through the same token, for the same reason). On the board the analysis runs in
+    a child, which the token's stop kills (an ``Interrupt``); a worker's search, in process,
+    reads it."""
+    from firmware_host.opponents.readstop import Interrupt, ReadStop
 
     tokens: list[StopToken] = []
     finished = threading.Event()
@@ -172,4 +174,5 @@ def test_the_idle_analysis_reads_its_stop_through_python_code(client: redis.Redi
         listen({"event": "move", "ply": 1})
         listen({"event": "result", "result": "1-0"})
         assert finished.wait(60)
-    assert tokens and all(type(token) is ReadStop for token in tokens)
+    assert tokens and all(type(token) is Interrupt and isinstance(token, ReadStop)
+                          for token in tokens)

@@ -38,7 +38,7 @@ APP_JS = ROOT / "firmware_host" / "web" / "static" / "app.js"
 PLAYERS_MD = ROOT / "docs" / "players.md"
 
 #: The fictitious kind of light, said in one place: the table (the ``beacon`` fixture).
-BEACON = Light("beacon", Pattern.FAST, Colour("cyan", (0, 200, 200), "#17becf"), 14,
+BEACON = Light("beacon", Pattern.FAST, Colour("cyan", (0, 200, 200), "#17becf"), 99,
                "Z beacon", "a beacon to follow", "beacon {squares}", "a fictitious light")
 
 

@@ -18,7 +18,8 @@ def run_play(lines: str, **settings: object) -> str:
     fen = settings.get("fen")
     options = PlayOptions(config=config, auto_execute=bool(settings.get("auto", True)),
                           colour=False, virtual_time=True,
-                          fen=fen if isinstance(fen, str) else None)
+                          fen=fen if isinstance(fen, str) else None,
+                          set_up=bool(settings.get("set_up", False)))
     assert play(options, stdin=io.StringIO(lines), out=out) == 0
     return out.getvalue()
 
@@ -309,3 +310,17 @@ def test_characters_after_a_move_are_refused_with_what_was_meant() -> None:
     text = run_play("11-15x\nquit\n", auto=False)
     assert "'11-15x' is not a move: did you mean 11-15?" in text
     assert "1... 11-15" not in text and "1. 11-15" not in text
+
+
+def test_play_fen_sets_the_position_up_by_the_lights_from_the_start() -> None:
+    # White's king on 1 and man on 5 stand where Black's men do: off first, then put on.
+    text = run_play("11-15\nfix\nboard\n22-17\nquit\n", fen="W:WK1,5,22:B20,K30",
+                    set_up=True, human_side="white")
+    before, after = text.split("the position is set: white to move", 1)
+    assert "set up the position: black men on 20; take off 1, 2, 3" in before
+    assert "lights: E take this piece away, D put a black man" in before
+    assert "first make the board match the game" in before  # no move before it is set
+    board = last_board(after)
+    assert board.count("○") == 2 and board.count("◎") == 1  # two white men, a white king
+    assert board.count("●") == 1 and board.count("◉") == 1  # a black man, a black king
+    assert "1. 22-17" in after and "[FEN \"W:WK1,5,22:B20,K30\"]" in after

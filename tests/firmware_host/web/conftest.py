@@ -21,8 +21,9 @@ def redis_url(redis_server: RedisServer) -> str:
 
 
 @pytest.fixture
-def web(redis_url: str) -> Iterator[WebServer]:
-    server = WebServer(redis_url).start()
+def web(redis_url: str, tmp_path: Path) -> Iterator[WebServer]:
+    """The web app on the session's Redis, the players' progress records in ``mistakes``."""
+    server = WebServer(redis_url, books=tmp_path / "mistakes").start()
     yield server
     server.stop()
 

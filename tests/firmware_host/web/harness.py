@@ -131,7 +131,8 @@ class WebServer:
     def __init__(self, url: str, *, control: bool = True, rate_per_minute: int = 600,
                  block_ms: int = 1000, alive_every_s: float = 0.2,
                  feeds_per_address: int = 32, arbiter: bool = False,
-                 headers_s: float = 10.0, connections_per_address: int = PER_ADDRESS) -> None:
+                 headers_s: float = 10.0, connections_per_address: int = PER_ADDRESS,
+                 books: Path | None = None) -> None:
         self.url = url
         #: How long a request's headers may take (web/connections.py).
         self.headers_s = headers_s
@@ -147,7 +148,7 @@ class WebServer:
                                     arbiter=self.arbiter if arbiter else None,
                                     rate_per_minute=rate_per_minute, block_ms=block_ms,
                                     alive_every_s=alive_every_s,
-                                    feeds_per_address=feeds_per_address)
+                                    feeds_per_address=feeds_per_address, books=books)
         self._ready = threading.Event()
         self._loop = asyncio.new_event_loop()
         self._stop: asyncio.Event | None = None

@@ -222,3 +222,25 @@ def test_the_forms_start_from_the_game_in_play(web: WebServer, make_board: Board
     assert '<option value="auto">auto: strict when recording</option>' in select("touch_move")
     assert '<option value="7">7</option>' in select("level")
     assert 'value="draughtsboard"' in select("black")  # the computer plays Black
+
+
+def test_a_phone_sets_a_position_up_by_the_lights(web: WebServer, make_board: BoardMaker
+                                                  ) -> None:
+    rig = make_board("ctl9", mode="play")
+    page = web.get("/board/ctl9", {"Authorization": f"Bearer {TOKEN}"})[2]
+    assert 'name="command" value="setup"' in page and "Set up this position" in page
+    events = send(web, rig, "setup", value="W:WKc3,e3:Bf6,Kd4\r\n")  # a textarea's line end
+    assert [e for e in events if e["event"] == "new_game"][-1]["fen"] == "W:WKc3,e3:BKd4,f6"
+    said = [e for e in events if e["event"] == "setup"][-1]
+    assert said["white_kings"] == [] and said["remove"]  # c3 holds White's man: off first
+    frame = [e for e in events if e["event"] == "leds"][-1]["frame"]
+    assert frame["d4"] == ["fast", "set_black_king"] and frame["c3"] == ["fast", "extra"]
+    for square in list(rig.sim.occupied):
+        rig.sim.lift(square)
+    rig.run(0.5)
+    for name in ("c3", "e3", "f6", "d4"):
+        rig.sim.place(rig.session.variant.parse_square(name))
+    rig.run(1.0)
+    assert [e for e in rig.events if e["event"] == "position_set"][-1]["side"] == "white"
+    events = send(web, rig, "setup", value="W:Wz9:B")
+    assert events[-1]["event"] == "command_refused" and events[-1]["reason"] == "bad_value"

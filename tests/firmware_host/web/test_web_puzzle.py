@@ -10,6 +10,7 @@ import html
 import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
+from typing import Any
 
 import fakeredis.aioredis
 from aiohttp.test_utils import TestClient, TestServer
@@ -24,11 +25,13 @@ Check = Callable[[TestClient], Awaitable[None]]
 NOON = datetime(2026, 12, 6, 12, tzinfo=UTC).timestamp()
 
 
-def serve(now: float, check: Check) -> None:
+def serve(now: float, check: Check, **settings: Any) -> None:
+    """Run ``check`` against the app on fakeredis, its clock at ``now`` (``settings``: more
+    of its :class:`WebSettings`)."""
     async def main() -> None:
         client = fakeredis.aioredis.FakeRedis()
         app = build_app(WebSettings(keys=Keys("the-control-token-of-the-web-service"),
-                                    clock=lambda: now), client)
+                                    clock=lambda: now, **settings), client)
         async with TestClient(TestServer(app)) as http:
             await check(http)
         await client.aclose()
