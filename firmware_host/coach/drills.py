@@ -251,7 +251,8 @@ class DrillWatch:
             self._judge()
 
     def _judge(self) -> None:
-        assert self.hand is not None
+        if self.hand is None:  # nothing watched yet: nothing to judge
+            return
         self.verdict = judge(self.drill, self.hand.frames)
         self.on_verdict(self.verdict)
 

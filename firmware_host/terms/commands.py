@@ -101,6 +101,9 @@ class CommandName(Enum):
     #: where each piece goes, by colour and crown (firmware_host/game/setup.py). Refused on a
     #: board that follows another game, plays a person on another board or a round's game.
     SETUP = "setup"
+    #: Review the last game on the board (firmware_host/coach/review.py): refused while a
+    #: game is going on; ``newgame`` leaves the review.
+    REVIEW = "review"
 
 
 class Proposal(Enum):

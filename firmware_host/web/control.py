@@ -62,7 +62,8 @@ SIMPLE = (*(button.name for button in board_buttons.BUTTONS
 #: The board page's buttons, each with its label (one for each of :data:`SIMPLE`).
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
-           ("resign", N_("Resign")), ("claim", N_("Claim the game (opponent gone)")))
+           ("resign", N_("Resign")), ("claim", N_("Claim the game (opponent gone)")),
+           ("review", N_("Review the last game")))
 #: A recorded game's draw and resign buttons name their side (``command:side``): the board
 #: refuses a side-less one in record mode, it never guesses whose it is. A side's draw button
 #: offers a draw, or accepts the other side's offer (as the board's own buttons do).
@@ -112,14 +113,15 @@ def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
 
 def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
     """The board page's buttons for a game in ``mode``: in record mode a draw and a resign
-    button for each side.
+    button for each side, and no review (it needs the engine, which record mode runs without).
 
     >>> [name for name, _ in buttons_for("record")][-4:]
     ['draw:white', 'draw:black', 'resign:white', 'resign:black']
     """
     if mode != "record":
         return BUTTONS
-    return tuple(button for name, label in BUTTONS if name != CommandName.CLAIM.value
+    return tuple(button for name, label in BUTTONS
+                 if name not in (CommandName.CLAIM.value, CommandName.REVIEW.value)
                  for button in SIDED.get(name, ((name, label),)))
 
 
