@@ -59,6 +59,10 @@ BUTTONS: tuple[Button, ...] = (
     Button("draw_black", CommandName.DRAW, "Black-side draw", "black", _EDGE),
     Button("resign_white", CommandName.RESIGN, "White-side resign", "white", _EDGE),
     Button("resign_black", CommandName.RESIGN, "Black-side resign", "black", _EDGE),
+    Button("puzzles", CommandName.PUZZLES, "puzzles", more=(
+        " Starts the puzzles (a press again stops them): docs/coach.md.")),
+    Button("drills", CommandName.DRILLS, "drills", more=(
+        " Starts the drills of the physical rules (a press again stops them): docs/coach.md.")),
 )
 _BY_NAME: Mapping[str, Button] = MappingProxyType({button.name: button for button in BUTTONS})
 
