@@ -32,19 +32,19 @@ from typing import Final
 
 from board_io.events import BoardEvent, OccupancyChanged
 from engine.pdn import line_text
-from engine.puzzles import Progress, Puzzle, Verdict
+from engine.puzzles import Progress, Puzzle, Verdict, load
 from engine.types import Move
-from firmware_host.coach.book import BookError
+from firmware_host.coach.book import BookError, MistakeBook
 from firmware_host.coach.drills import DRILLS, Drill, DrillWatch, said
 from firmware_host.coach.drills import Verdict as DrillVerdict
-from firmware_host.coach.progress import RatingChange
+from firmware_host.coach.progress import ProgressBook, RatingChange
 from firmware_host.game.controller import Poller
 from firmware_host.game.fields import side_name
 from firmware_host.game.types import SessionEvent
 from firmware_host.i18n import N_, Translator
 from firmware_host.terms.commands import Command, CommandName
 
-__all__ = ["Lessons", "PuzzleSource"]
+__all__ = ["Lessons", "PuzzleSource", "offer"]
 
 #: Said as a puzzle's position is set up.
 PUZZLE: Final = N_("Puzzle {number}, difficulty {difficulty} of 5: {side} to play and win. "
@@ -72,6 +72,22 @@ NONE: Final = N_("No exercises for this variant.")
 PuzzleSource = Callable[[str], Sequence[tuple[Puzzle, bool]]]
 
 
+def offer(variant: str, folder: str, player: str) -> list[tuple[Puzzle, bool]]:
+    """The puzzles of ``variant`` offered to ``player`` (empty: no one), each with whether it is
+    their own: their mistake book (in ``folder``) first, then those that ship, the ones they
+    have not tried yet first (a first attempt is the one rated).
+
+    Raises:
+        BookError: the player's name, or a book or record that cannot be read.
+    """
+    own = [] if not player else [
+        p for p in MistakeBook(folder).load(player) if p.variant.name == variant]
+    rated = set() if not player else set(ProgressBook(folder).load(player).rated)
+    shipped = load(variant)
+    shipped.sort(key=lambda p: f"{p.variant.name}:{p.fen}" in rated)
+    return [(p, True) for p in own] + [(p, False) for p in shipped]
+
+
 @dataclass
 class _Puzzle:
     puzzle: Puzzle
@@ -85,20 +101,27 @@ class Lessons:
         variant: the session's variant (the drills of it are offered).
         tr: the board's language.
         post: the controller's queue (the ``setup`` commands go there).
-        publish: the session's ``publish`` (the ``lesson`` events).
+        publish: the session's ``publish`` (the ``lesson`` events; the service gives it once
+            the session is made: :attr:`publish`).
         puzzles: the puzzles offered to a player.
         rate: records a player's finished puzzle (None: no ratings kept).
+        player: the board's player (``coach.player``) when the command names no one.
     """
 
     def __init__(self, variant: str, tr: Translator, post: Callable[[SessionEvent], None],
-                 publish: Callable[..., None], puzzles: PuzzleSource,
-                 rate: Callable[[str, Puzzle, bool], RatingChange] | None = None) -> None:
+                 publish: Callable[..., None] | None, puzzles: PuzzleSource,
+                 rate: Callable[[str, Puzzle, bool], RatingChange] | None = None,
+                 player: str = "") -> None:
         self.variant = variant
         self.tr = tr
         self._post = post
-        self._publish = publish
+        self.publish = publish
         self._puzzles = puzzles
         self._rate = rate
+        self._player = player
+        #: Makes the engine worker's opponent the puzzles' defender (True) or the engine
+        #: again (False); None: the opponent is the defender already (a test's).
+        self.defend: Callable[[bool], None] | None = None
         self.kind: str | None = None
         self.player = ""
         self._queue: list[tuple[Puzzle, bool]] | list[Drill] = []
@@ -106,7 +129,6 @@ class Lessons:
         self.watch: DrillWatch | None = None
         self.tried = 0
         self.done = 0
-        self._next = False
         self._now = 0.0
         #: Verdicts from the defender (the worker's thread), taken up at the next poll.
         self._judged: queue.SimpleQueue[tuple[Puzzle, tuple[Move, ...], Verdict]] = \
@@ -149,24 +171,33 @@ class Lessons:
         if self.kind is not None:  # a press again: stop
             self._stop()
             return
-        self.kind, self.player, self.tried, self.done = kind, player, 0, 0
+        self.kind, self.player, self.tried, self.done = kind, player or self._player, 0, 0
         if kind == CommandName.PUZZLES.value:
-            self._queue = list(self._puzzles(player))
+            if self.defend is not None:
+                self.defend(True)
+            try:
+                self._queue = list(self._puzzles(self.player))
+            except BookError as exc:  # the player's book unreadable: say so, offer the rest
+                self._say_text(str(exc))
+                self._queue = list(self._puzzles(""))
         else:
             self._queue = [d for d in DRILLS.values() if d.variant == self.variant]
         self._count = len(self._queue)
         if not self._queue:
             self._say(NONE)
             self.kind = None
+            if self.defend is not None:
+                self.defend(False)
             return
-        self._next = True
+        self._advance(self._now)
 
     def _stop(self) -> None:
         self._say(DONE, done=str(self.done), tried=str(self.tried))
-        self.kind, self.current, self.watch, self._queue, self._next = None, None, None, [], False
+        self.kind, self.current, self.watch, self._queue = None, None, None, []
+        if self.defend is not None:
+            self.defend(False)
 
     def _advance(self, now: float) -> None:
-        self._next = False
         if not self._queue:
             self._stop()
             return
@@ -193,19 +224,18 @@ class Lessons:
                 if isinstance(event, OccupancyChanged):
                     self.watch.saw(frozenset(event.occupied), event.at)
             self.watch.tick(now)
+        self._now = max(self._now, now)
         while not self._judged.empty():
             self._take(*self._judged.get())
-        if self._next:
-            self._advance(now)
 
     # -- drills -------------------------------------------------------------------------------
 
     def _drill_verdict(self, verdict: DrillVerdict) -> None:
         self.tried += 1
         self.done += verdict.right
-        self._publish("lesson", text=said(verdict, self.tr), right=verdict.right)
+        self._say_text(said(verdict, self.tr), right=verdict.right)
         self.watch = None
-        self._next = True
+        self._advance(self._now)
 
     # -- puzzles ------------------------------------------------------------------------------
 
@@ -237,17 +267,18 @@ class Lessons:
         current.progress = progress
         self.tried += 1
         self.done += progress is Progress.SOLVED
-        if progress is Progress.SOLVED:  # at once (a wrong move: once its refutation is seen)
-            self.current, self._next = None, True
         if self.player and self._rate is not None:
             try:
                 change = self._rate(self.player, current.puzzle, progress is Progress.SOLVED)
             except BookError as exc:
-                self._publish("lesson", text=str(exc))
+                self._say_text(str(exc))
             else:
                 if change.rated:
                     self._say(RATED, before=change.before.shown(), after=change.after.shown(),
                               change=f"{change.change:+d}")
+        if progress is Progress.SOLVED:  # at once (a wrong move: once its refutation is seen)
+            self.current = None
+            self._advance(self._now)
 
     def _puzzle_event(self, event: Mapping[str, object]) -> None:
         current = self.current
@@ -259,15 +290,20 @@ class Lessons:
             if event.get("winner") == solver:
                 self._say(SOLVED, line=line_text(current.puzzle.board(), current.puzzle.line))
                 self._finish(Progress.SOLVED)
+                return
         if current.progress is Progress.GOING:
             return
         # Failed: the next puzzle once the refutation is carried out, or the game ends.
         if kind == "result" or (kind == "move" and event.get("by") == "computer"):
             self.current = None
-            self._next = True
+            self._advance(self._now)
 
     def _say(self, message: str, **values: str) -> None:
-        self._publish("lesson", text=self.tr.gettext(message).format(**values))
+        self._say_text(self.tr.gettext(message).format(**values))
+
+    def _say_text(self, text: str, **fields: object) -> None:
+        if self.publish is not None:
+            self.publish("lesson", text=text, **fields)
 
 
 class _Polled:

@@ -66,6 +66,10 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "synced": N_("board in sync with the game"),
     "setup": N_("set up the position: {pieces_text}"),
     "position_set": N_("the position is set: {side} to move"),
+    # The coach's exercises (firmware_host/coach/lessons.py): a lesson's sentence comes said,
+    # in the board's language (its ``text``: the terminal, the voice, the feed show it).
+    "coach": "",
+    "lesson": "",
     "hint": N_("hint: {pdn}{reasons_text}"),
     "hint_refused": N_("no hint now"),
     "hint_refused.mode": N_("hints are not available in {mode} mode"),
