@@ -60,7 +60,7 @@ SIMPLE = tuple(button.name for button in board_buttons.BUTTONS
 #: The board page's buttons, each with its label (one for each of :data:`SIMPLE`).
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
-           ("resign", N_("Resign")))
+           ("resign", N_("Resign")), ("puzzles", N_("Puzzles")), ("drills", N_("Drills")))
 #: A recorded game's draw and resign buttons name their side (``command:side``): the board
 #: refuses a side-less one in record mode, it never guesses whose it is. A side's draw button
 #: offers a draw, or accepts the other side's offer (as the board's own buttons do).

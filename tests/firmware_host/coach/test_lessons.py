@@ -17,7 +17,7 @@ from firmware_host.i18n import translator
 from firmware_host.opponents.puzzle import PuzzleOpponent
 from firmware_host.terms.commands import Command
 from firmware_host.terms.settings import Mode
-from tests.firmware_host.coach.test_drills import READING, hand
+from tests.firmware_host.coach.test_drills import follow_the_lights, hand
 from tests.firmware_host.session_harness import ScriptedOpponent, SimRig
 
 
@@ -38,25 +38,6 @@ def lessons_rig(variant: str, puzzles: list[Puzzle], mode: Mode = Mode.PLAY,
 
 def said(rig: SimRig) -> list[str]:
     return [str(e["text"]) for e in rig.events if e["event"] == "lesson"]
-
-
-def set_up(rig: SimRig) -> None:
-    """The hand follows the lights until the position is set."""
-    count = sum(e["event"] == "position_set" for e in rig.events)
-    for _ in range(300):
-        if sum(e["event"] == "position_set" for e in rig.events) > count:
-            return
-        frame = {sq: r for sq, r in rig.session.frame.items() if r in READING or r is Role.EXTRA}
-        if not frame:
-            rig.run_for(60)
-            continue
-        square, role = next(iter(sorted(frame.items())))
-        if role is Role.EXTRA:
-            rig.board.lift(square)
-        else:
-            rig.board.place(square, READING[role])
-        rig.run_for(60)
-    raise AssertionError("the position was not set")
 
 
 def by_hand(rig: SimRig, move: Move) -> None:
@@ -88,7 +69,7 @@ def test_a_puzzle_solved_then_one_failed_from_the_button(tmp_path: Any) -> None:
     rig.session.handle(Command("puzzles", rig.now, value="ann"))
     rig.run_for(100)
     assert (lessons.kind, lessons.player) == ("puzzles", "ann")
-    set_up(rig)
+    follow_the_lights(rig)
     assert rig.session.board.fen() == Board("russian", fen=first.fen).fen()
     for ply, move in enumerate(first.line):
         if ply % 2 == 0:
@@ -99,7 +80,7 @@ def test_a_puzzle_solved_then_one_failed_from_the_button(tmp_path: Any) -> None:
     assert any(s.startswith("Solved: ") for s in said(rig)), said(rig)
     assert rated and rated[0].rated and rated[0].change > 0
     # The next puzzle (Black to play): the player now has Black.
-    set_up(rig)
+    follow_the_lights(rig)
     assert rig.session.board.fen() == Board("russian", fen=second.fen).fen()
     board = rig.session.board
     wrong = next(m for m in board.legal_moves if m != second.solution)
@@ -120,11 +101,11 @@ def test_a_drill_run_from_its_button_right_then_wrong() -> None:
     rig.board.press("drills")
     rig.run_for(100)
     assert lessons.kind == "drills"
-    set_up(rig)
+    follow_the_lights(rig)
     assert said(rig)[-1] == DRILLS["take-off-after"].question
     hand(rig, ["-33", "+22", "-28"])
     assert said(rig)[-2].startswith("Right: 33x22")  # then the next drill is announced
-    set_up(rig)  # the next drill: the majority capture
+    follow_the_lights(rig)  # the next drill: the majority capture
     assert said(rig)[-1] == DRILLS["majority"].question
     hand(rig, ["-32", "+23", "-28"])
     assert "Take the most" in said(rig)[-2]
