@@ -4,14 +4,19 @@ puzzle solved, one failed with its refutation lit) or drilled (a right hand and 
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
+from board_io.clock import VirtualClock
 from engine import Board
 from engine.puzzles import Puzzle, load
 from engine.types import Move
+from firmware_host.app.notify import Notifier
+from firmware_host.app.service import Wiring, build_service
 from firmware_host.coach.drills import DRILLS
 from firmware_host.coach.lessons import Lessons
 from firmware_host.coach.progress import ProgressBook, RatingChange
+from firmware_host.config.loader import Config
 from firmware_host.feedback.roles import Role
 from firmware_host.i18n import translator
 from firmware_host.opponents.puzzle import PuzzleOpponent
@@ -113,3 +118,48 @@ def test_a_drill_run_from_its_button_right_then_wrong() -> None:
     rig.run_for(100)
     assert said(rig)[-1].startswith("1 of 2 right")
     assert lessons.kind is None
+
+
+class _Board:
+    """The service's simulated board stepped in virtual time, as SimRig steps its own."""
+
+    def __init__(self, service: Any, clock: VirtualClock) -> None:
+        self.service, self.clock, self.now = service, clock, 0.0
+        self.board = service.sim
+        self.session = service.session
+        self.events: list[dict[str, Any]] = []
+        self.session.subscribe(self.events.append)
+
+    def run_for(self, ms: float) -> None:
+        end = self.now + ms / 1000.0
+        while self.now < end - 1e-9:
+            self.now = min(self.now + self.service.scan_period, end)
+            self.clock.set(self.now)
+            self.service.controller.step(self.now)
+
+
+def test_the_service_starts_the_puzzles_and_rates_its_player(tmp_path: Any) -> None:
+    """``coach.start = "puzzles"`` and ``coach.player``: the service's lessons, the engine
+    worker lent to the puzzle's defender while they run and given back when they stop."""
+    config = Config.from_mapping({
+        "game": {"variant": "russian"}, "store": {"url": "memory"},
+        "coach": {"start": "puzzles", "player": "ann", "mistakes_dir": str(tmp_path)}})
+    clock = VirtualClock()
+    with ExitStack() as stack:
+        service = build_service(config, stack, Wiring(
+            clock=clock, notifier=Notifier({}), virtual_time=True, pdn_files=False))
+        engine = service.worker.opponent
+        rig = _Board(service, clock)
+        rig.run_for(200)
+        assert isinstance(service.worker.opponent, PuzzleOpponent)
+        follow_the_lights(rig)
+        puzzle = load("russian")[0]
+        assert rig.session.board.fen() == Board("russian", fen=puzzle.fen).fen()
+        for move in puzzle.line:
+            by_hand(rig, move)
+        assert any(s.startswith("Solved: ") for s in said(rig)), said(rig)
+        assert ProgressBook(str(tmp_path)).load("ann").tried == 1
+        rig.board.press("puzzles")  # stop: the engine plays again
+        rig.run_for(200)
+        assert said(rig)[-1].startswith("1 of 1 right")
+        assert service.worker.opponent is engine
