@@ -80,6 +80,7 @@ from firmware_host.config.schema import (
     FOLLOW_POLL_S,
     FOLLOW_SOURCE,
     GAME_BALLOT,
+    GAME_HUMAN_SIDE,
     LOG_LEVEL,
     REMOTE_OPPONENT,
     REMOTE_URL,
@@ -562,7 +563,7 @@ def _lessons(config: Config, variant: Variant, post: Callable[[SessionEvent], No
     progress = ProgressBook(folder)
     return Lessons(variant.name, translator(config[BOARD_LANGUAGE]), post, None,
                    lambda player: offer(variant.name, folder, player), progress.attempt,
-                   player=config[COACH_PLAYER])
+                   player=config[COACH_PLAYER], side=config[GAME_HUMAN_SIDE])
 
 
 def _defence(worker: EngineWorker, lessons: Lessons) -> Callable[[bool], None]:

@@ -16,8 +16,9 @@ hears it and runs the exercises on the board's own session, as a player at the b
 - a **drill** asks its question once the position is set, watches the hand
   (:class:`~firmware_host.coach.drills.DrillWatch`) and says the verdict.
 
-Then the next exercise, until they run out or the button is pressed again. What is said is a
-``lesson`` event whose ``text`` is in the board's language.
+Then the next exercise, until they run out or a button of theirs is pressed again; then the
+board guides the pieces back to the start position, for a game. What is said is a ``lesson``
+event whose ``text`` is in the board's language.
 
 :meth:`Lessons.poller` wraps the scanner the controller polls: the hand's frames, the verdicts
 that came from the worker and the next exercise are all taken up on the controller's thread.
@@ -34,6 +35,7 @@ from board_io.events import BoardEvent, OccupancyChanged
 from engine.pdn import line_text
 from engine.puzzles import Progress, Puzzle, Verdict, load
 from engine.types import Move
+from engine.variant import find_variant
 from firmware_host.coach.book import BookError, MistakeBook
 from firmware_host.coach.drills import DRILLS, Drill, DrillWatch, said
 from firmware_host.coach.drills import Verdict as DrillVerdict
@@ -106,12 +108,15 @@ class Lessons:
         puzzles: the puzzles offered to a player.
         rate: records a player's finished puzzle (None: no ratings kept).
         player: the board's player (``coach.player``) when the command names no one.
+        side: the player's side in the board's games (``game.human_side``): when the
+            exercises stop, the board guides the pieces back to the start position for a
+            game in that side.
     """
 
     def __init__(self, variant: str, tr: Translator, post: Callable[[SessionEvent], None],
                  publish: Callable[..., None] | None, puzzles: PuzzleSource,
                  rate: Callable[[str, Puzzle, bool], RatingChange] | None = None,
-                 player: str = "") -> None:
+                 player: str = "", side: str = "white") -> None:
         self.variant = variant
         self.tr = tr
         self._post = post
@@ -119,6 +124,8 @@ class Lessons:
         self._puzzles = puzzles
         self._rate = rate
         self._player = player
+        self._side = side
+        self._count = 0
         #: Makes the engine worker's opponent the puzzles' defender (True) or the engine
         #: again (False); None: the opponent is the defender already (a test's).
         self.defend: Callable[[bool], None] | None = None
@@ -196,6 +203,9 @@ class Lessons:
         self.kind, self.current, self.watch, self._queue = None, None, None, []
         if self.defend is not None:
             self.defend(False)
+        # Back to the board's games: the start position set up by the lights, the side kept.
+        self._post(Command(CommandName.SETUP.value, self._now, side=self._side,
+                           value=find_variant(self.variant).starting_fen))
 
     def _advance(self, now: float) -> None:
         if not self._queue:
@@ -206,7 +216,8 @@ class Lessons:
         if isinstance(item, Drill):
             self.watch = DrillWatch(item, self._drill_verdict)
             self._say(DRILL, number=str(number), count=str(self._count))
-            self._post(Command(CommandName.SETUP.value, now, side="white", value=item.fen))
+            self._post(Command(CommandName.SETUP.value, now,
+                               side=side_name(item.board().turn), value=item.fen))
             return
         puzzle, own = item
         self.current = _Puzzle(puzzle)
