@@ -248,11 +248,10 @@ class DrillWatch:
             return
         final = self.hand.frames[-1]
         if any(wrong.shows(self._position, final) for wrong in self.drill.wrong):
-            self._judge()
+            self._judge(self.hand)
 
-    def _judge(self) -> None:
-        assert self.hand is not None
-        self.verdict = judge(self.drill, self.hand.frames)
+    def _judge(self, hand: Hand) -> None:
+        self.verdict = judge(self.drill, hand.frames)
         self.on_verdict(self.verdict)
 
     def listener(self) -> Callable[[Mapping[str, object]], None]:
@@ -263,7 +262,7 @@ class DrillWatch:
             if kind == "position_set" and self.hand is None:
                 self.hand = Hand(self._position.occupied_squares())
             elif kind in ("move", "refused") and self.hand is not None and self.verdict is None:
-                self._judge()
+                self._judge(self.hand)
 
         return listen
 

@@ -170,7 +170,7 @@ class Lessons:
             if kind == "position_set" and self.watch.verdict is None:
                 self._say(self.watch.drill.question)
         elif self.current is not None:
-            self._puzzle_event(event)
+            self._puzzle_event(self.current, event)
 
     # -- the run --------------------------------------------------------------------------------
 
@@ -270,11 +270,9 @@ class Lessons:
             after.push(moves[-1])
             self._say(WRONG, move=said_move, refutation=line_text(after, verdict.refutation),
                       line=line_text(start, puzzle.line))
-        self._finish(verdict.progress)
+        self._finish(current, verdict.progress)
 
-    def _finish(self, progress: Progress) -> None:
-        current = self.current
-        assert current is not None
+    def _finish(self, current: _Puzzle, progress: Progress) -> None:
         current.progress = progress
         self.tried += 1
         self.done += progress is Progress.SOLVED
@@ -291,16 +289,14 @@ class Lessons:
             self.current = None
             self._advance(self._now)
 
-    def _puzzle_event(self, event: Mapping[str, object]) -> None:
-        current = self.current
-        assert current is not None
+    def _puzzle_event(self, current: _Puzzle, event: Mapping[str, object]) -> None:
         kind = event.get("event")
         if kind == "result" and current.progress is Progress.GOING:
             # The defender has no move (no reply asked, nothing judged): the solver won.
             solver = side_name(current.puzzle.board().turn)
             if event.get("winner") == solver:
                 self._say(SOLVED, line=line_text(current.puzzle.board(), current.puzzle.line))
-                self._finish(Progress.SOLVED)
+                self._finish(current, Progress.SOLVED)
                 return
         if current.progress is Progress.GOING:
             return

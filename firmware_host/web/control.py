@@ -110,14 +110,16 @@ def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
 
 def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
     """The board page's buttons for a game in ``mode``: in record mode a draw and a resign
-    button for each side.
+    button for each side, and no puzzles (no engine defends them there).
 
-    >>> [name for name, _ in buttons_for("record")][-4:]
+    >>> [name for name, _ in buttons_for("record") if ":" in name]
     ['draw:white', 'draw:black', 'resign:white', 'resign:black']
+    >>> "puzzles" in dict(buttons_for("record")), "puzzles" in dict(buttons_for("play"))
+    (False, True)
     """
     if mode != "record":
         return BUTTONS
-    return tuple(button for name, label in BUTTONS
+    return tuple(button for name, label in BUTTONS if name != "puzzles"
                  for button in SIDED.get(name, ((name, label),)))
 
 
