@@ -57,8 +57,10 @@ from board_io.sim import SimulatedBoard
 from engine import Board, Move
 from engine.outcome import Termination
 from engine.search import Limit
+from engine.types import Color
 from engine.variant import Variant, find_variant
 from firmware_host.app import logsetup
+from firmware_host.app.across import Across, OpenDuel
 from firmware_host.app.listeners import Listener, event_logger, json_printer
 from firmware_host.app.notify import Notifier
 from firmware_host.coach.analyst import Analyst, IdleAnalyst
@@ -82,6 +84,7 @@ from firmware_host.config.schema import (
     GAME_BALLOT,
     GAME_HUMAN_SIDE,
     LOG_LEVEL,
+    REMOTE_CLAIM_AFTER_MIN,
     REMOTE_OPPONENT,
     REMOTE_URL,
     STORE_GAMES_DIR,
@@ -183,7 +186,7 @@ class Service:
                  sim: SimulatedBoard | None = None, remote: CommandReader | None = None,
                  transform: str = "identity", keepalive: KeepAlive | None = None,
                  display: ClockDisplay | None = None, coach: IdleAnalyst | None = None,
-                 follow: Following | None = None, duel: Duel | None = None,
+                 follow: Following | None = None, across: Across | None = None,
                  worker: EngineWorker | None = None) -> None:
         self.controller = controller
         self.scanner = scanner
@@ -211,14 +214,19 @@ class Service:
         self.coach = coach
         #: The followed game's source and its follower (None: the board plays its own game).
         self.follow = follow
-        #: The link to a remote opponent's board (None: the opponent is not a person afar).
-        self.duel = duel
+        #: Who plays across the board, the engine or a person afar (None: a followed game).
+        self.across = across
         #: The engine worker (None: record mode); its opponent searches in a process of its
         #: own in real time.
         self.worker = worker
         self._stop: threading.Event | None = None
         self._last_watchdog = float("-inf")
         self._last_faults = float("-inf")
+
+    @property
+    def duel(self) -> Duel | None:
+        """The link to the board of the person across this one (None: not paired)."""
+        return None if self.across is None else self.across.duel
 
     def start(self) -> None:
         """Scan until the board is read and the game resumed, then tell systemd READY."""
@@ -364,16 +372,18 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     # A board that follows another game: its thinker is the follower, which answers each turn
     # with that game's move (firmware_host/follow/); any other: the engine (none to record).
     following = _following(config, variant, wiring, clock, store, events.put)
-    # A person on another board (remote.opponent): its moves come through the duel's link.
-    partner = None if following is not None or not config[REMOTE_OPPONENT] else \
-        RemoteOpponent(clock, post=events.put)
-    # The coach's puzzles and drills (a button, coach.start): on a board of its own player's.
-    lessons = None if following is not None or partner is not None else _lessons(
-        config, variant, events.put)
-    worker = None if following is not None or partner is not None else _engine_worker(
+    worker = None if following is not None else _engine_worker(
         config, variant, stack, clock, wiring.virtual_time, events.put, wiring.opponent)
+    # The coach's puzzles and drills (a button, coach.start), on a board that plays its own
+    # games (refused while a person afar is the opponent: the commands say so).
+    lessons = None if following is not None else _lessons(config, variant, events.put)
     if lessons is not None and worker is not None:
         lessons.defend = _defence(worker, lessons)
+    # Across the board: the engine, or a person on another board (remote.opponent, or a pair
+    # command later), whose moves come through a duel on the Redis both boards reach.
+    link = None if following is not None else _duel_client(config, stack)
+    across = None if following is not None else Across(worker, None,
+                                                       threads=not wiring.virtual_time)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
@@ -385,15 +395,16 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                        spare_core=spare_core())
     remote = _remote_client(config, stack)  # the web app's commands and the kept settings
     session = Session(variant, store, settings,
-                      thinker=following.follower if following is not None
-                      else partner if partner is not None else worker,
+                      thinker=following.follower if following is not None else across,
+                      engine=worker is not None,
                       computer_name=computer,
                       show_leds=leds.show, fen=wiring.fen, wall_clock=time.time,
                       opening=ballot_opening(config, variant), health=health,
                       pairing=open_pairing(config, stack),  # a round's names (tournament)
                       level_hook=level_hook(config, worker, VIRTUAL_TIME_DEPTH
                                             if wiring.virtual_time else None),
-                      on_applied=None if remote is None else saver(remote, config[BOARD_ID]))
+                      on_applied=None if remote is None else saver(remote, config[BOARD_ID]),
+                      pair_hook=None if across is None or link is None else across.pair)
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)
@@ -414,11 +425,16 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                                                          stack, clock)
     if following is not None and not wiring.virtual_time:  # (virtual time: a test polls)
         stack.callback(following.start().close)
-    duel = None if partner is None else _duel(config, variant, session, store, partner, stack)
-    if duel is not None:
-        session.subscribe(duel.moved)  # a move logged: written to the link at once
-        if not wiring.virtual_time:
-            stack.callback(duel.start().close)
+    if across is not None:
+        stack.callback(across.close)
+        if link is not None:
+            across.open_duel = _duel_opener(config, session, store, link, clock, events.put)
+            session.subscribe(across.moved)  # a move logged: written to the link at once
+        if config[REMOTE_OPPONENT]:
+            if link is None:
+                raise ConfigError("remote.opponent: the two boards need a Redis both reach: "
+                                  "remote.url (or store.url)")
+            across.pair(config[REMOTE_OPPONENT], session.config.human_side)
     display = stack.enter_context(create_display(config, context))
     clock_display = None if isinstance(display, NoDisplay) else ClockDisplay(
         display, Half(config[CLOCK_DISPLAY_WHITE]), translator(config[BOARD_LANGUAGE]).gettext)
@@ -428,7 +444,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     return Service(controller, scanner, store, leds, notifier, clock, period,
                    sim=sim if isinstance(sim, SimulatedBoard) else None, remote=reader,
                    transform=config[TRANSFORM], keepalive=keepalive, display=clock_display,
-                   coach=coach, follow=following, duel=duel, worker=worker)
+                   coach=coach, follow=following, across=across, worker=worker)
 
 
 @dataclass(frozen=True)
@@ -538,21 +554,29 @@ class _LocalGame:
         return self.store.load_game(game_id)
 
 
-def _duel(config: Config, variant: Variant, session: Session, store: RedisStore,
-          opponent: RemoteOpponent, stack: ExitStack) -> Duel:
-    """The link to the remote opponent's board, on the Redis both reach (``remote.url``, else
-    the store's)."""
+def _duel_client(config: Config, stack: ExitStack) -> redis.Redis | None:
+    """The client of the Redis both boards of a duel reach (``remote.url``, else the store's;
+    None: the memory store, no pairing)."""
     url = config[REMOTE_URL] or config[STORE_URL]
     if url == "memory":
-        raise ConfigError("remote.opponent: the two boards need a Redis both reach: remote.url "
-                          "(or store.url)")
+        return None
     client = sync_client(url, socket_timeout=DUEL_BLOCK_MS / 1000 + 2,
                          socket_connect_timeout=2)
     stack.callback(client.close)
-    link = Link(client, config[BOARD_ID], config[REMOTE_OPPONENT])
-    return Duel(link, _LocalGame(session, store), me=config[BOARD_ID],
-                partner=config[REMOTE_OPPONENT], side=session.config.human_side,
-                variant=variant.name, opponent=opponent)
+    return client
+
+
+def _duel_opener(config: Config, session: Session, store: RedisStore, client: redis.Redis,
+                 clock: Clock, post: Callable[[SessionEvent], None]) -> OpenDuel:
+    """Opens the duel with a partner's board: its link on ``client``, its thinker posting to
+    the controller's queue."""
+    def open_duel(partner: str, side: Color) -> Duel:
+        opponent = RemoteOpponent(clock, post=post,
+                                  claim_after_s=60.0 * config[REMOTE_CLAIM_AFTER_MIN])
+        return Duel(Link(client, config[BOARD_ID], partner), _LocalGame(session, store),
+                    me=config[BOARD_ID], partner=partner, side=side,
+                    variant=session.game.variant.name, opponent=opponent)
+    return open_duel
 
 
 def _lessons(config: Config, variant: Variant, post: Callable[[SessionEvent], None]

@@ -32,7 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "round", help="import a round's pairing list, export its games and results",
         description="import FILE.csv: the pairing list (columns board,white,black,round,event; "
                     "separated by , or ;) names the next game on each listed board, merged "
-                    "into that event's round: other boards of the round are kept (a pairing "
+                    "into that event's round: other boards of the round are kept (a match "
+                    "between clubs: columns white_board,black_board,white,black,round,event, "
+                    "this hall's rows imported and its boards paired with the other club's; a "
+                    "pairing "
                     "program's TRF file with --round N: that round's pairings, boards numbered "
                     "as the program prints them). export --round N: the round's games as one "
                     "PDN file, in board order, its results as CSV, as the TRF for the pairing "
@@ -137,7 +140,9 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
                      f"{MAX_TRF_ROUNDS})")
     if args.board_prefix is not None and not is_trf(text):
         return _fail("--board-prefix is for a TRF file: a CSV list names its boards")
-    pairings, problems, trf = read_list(text, args.round or "", args.board_prefix)
+    known = {b.decode() if isinstance(b, bytes) else str(b)
+             for b in client.smembers(BOARDS)}  # (a match list: this hall's rows)
+    pairings, problems, trf = read_list(text, args.round or "", args.board_prefix, known)
     if problems:
         for found in problems:
             print(f"{PROG}: {args.file}: {found}", file=sys.stderr)
@@ -151,8 +156,6 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
         print(f"{PROG}: nothing imported: {plan.round.name} as imported before and this list "
               "do not agree", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    known = {b.decode() if isinstance(b, bytes) else str(b)
-             for b in client.smembers(BOARDS)}
     listed = {p.board for p in pairings}
     print(f"{plan.round.name}: {plural(len(plan.rows), 'board')}, {len(listed)} of them in "
           "this list "
@@ -174,6 +177,7 @@ def _import(client: redis.Redis, args: argparse.Namespace) -> int:
 def _export(client: redis.Redis, args: argparse.Namespace) -> int:
     from firmware_host.tournament.export import (
         decisions_csv,
+        match_score,
         results_csv,
         round_games,
         round_pdn,
@@ -217,6 +221,10 @@ def _export(client: redis.Redis, args: argparse.Namespace) -> int:
           + ("" if pdn_path == "-" else f" in {pdn_path}") + f", results in {results_path}"
           + (f", TRF in {trf_path}" if trf else "") + f", decisions in {decisions_path}",
           file=out)
+    score = match_score(games)
+    if score is not None:
+        print(f"  match score: {score.words()} (this hall's boards first; {score.finished} of "
+              f"{score.boards} games over)", file=out)
     if missing:
         print(f"  no game found on: {', '.join(missing)}", file=out)
     for reason in left_out:

@@ -219,6 +219,11 @@ REMOTE_URL: Option[str] = Option(
     "The Redis both boards reach (rediss://board-<id>:PASSWORD@HOST:6380/0?ssl_ca_certs=CA "
     "across the country); empty: store.url.", secret=True, readers=_SERVICE,
     check=lambda text: None if not text else store_url_problem(text))
+REMOTE_CLAIM_AFTER_MIN: Option[int] = _int(
+    "remote.claim_after_min", 5,
+    "Minutes without a heartbeat from the other board, while its player is to move, after "
+    "which this board's player may claim the game (a win, or a draw) as online servers let a "
+    "player claim against an opponent who left (docs/remote.md).", 1, 1440)
 
 # [engine]
 ENGINE_KIND: Option[str] = _str(
@@ -427,7 +432,8 @@ LOG_LEVEL: Option[str] = _str(
 SERVICE_OPTIONS: tuple[Option[object], ...] = (
     GAME_VARIANT, GAME_MODE, GAME_HUMAN_SIDE, GAME_TOUCH_MOVE, GAME_ALTERNATIVE_MOVE,
     GAME_TAKEBACK, GAME_BALLOT, GAME_EVENT, GAME_SITE, GAME_WHITE, GAME_BLACK,
-    GAME_DRAW_MIN_MOVES, FOLLOW_SOURCE, FOLLOW_POLL_S, REMOTE_OPPONENT, REMOTE_URL, ENGINE_KIND,
+    GAME_DRAW_MIN_MOVES, FOLLOW_SOURCE, FOLLOW_POLL_S, REMOTE_OPPONENT, REMOTE_URL,
+    REMOTE_CLAIM_AFTER_MIN, ENGINE_KIND,
     ENGINE_LEVEL, ENGINE_PONDER, ENGINE_DEPTH, ENGINE_MOVETIME_MS, ENGINE_HUB_COMMAND,
     ENGINE_HUB_TIMEOUT_S,
     ENGINE_HUB_CWD, ENGINE_HUB_PARAMS, ENGINE_HUB_HANDSHAKE_TIMEOUT_S, ENGINE_HUB_INIT_TIMEOUT_S,

@@ -40,6 +40,9 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "move": N_("{ply_text} {pdn}"),
     "computer_move": N_("the computer plays {pdn}: carry it out on the board"),
     "computer_move.follow": N_("{pdn} in the followed game: carry it out on the board"),
+    # a person on another board (the ``opponent`` field: their name, when the game has one)
+    "computer_move.remote": N_("your opponent plays {pdn}: carry it out on the board"),
+    "computer_move.remote.named": N_("{opponent} plays {pdn}: carry it out on the board"),
     "refused": N_("that move is not legal here"),
     "refused.capture_compulsory": N_("a capture is compulsory: {capture}"),
     # counted: PLURALS has its forms (this is the plural's English, for the key's presence)
@@ -115,6 +118,15 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "command_refused.no_move_yet": N_("{command}: not before the first move"),
     "command_refused.offer_after_moving": N_("{command}: offer a draw after your own move"),
     "command_refused.too_early": N_("{command}: no draw offer before move {count}"),
+    "command_refused.bad_board": N_("{command}: {value} is no board's id (letters, digits, - "
+                                    "and _, as the shared Redis knows it: club-b-1)"),
+    "command_refused.self": N_("{command}: a board cannot play itself"),
+    "command_refused.no_link": N_("{command}: this board has no Redis another board reaches "
+                                  "(store.url or remote.url)"),
+    "paired": N_("from the next game you play {side} against the person at board {partner}"),
+    "paired.ended": N_("from the next game the computer plays again"),
+    "command_refused.no_claim": N_("{command}: only when your opponent's board has been "
+                                   "silent, their turn, for the minutes set"),
     "settings": N_("set for the next game: {pending_text}"),
     "settings_applied": N_("this game: {applied_text}"),
     "header": N_("{tag}: {value}"),
@@ -131,6 +143,12 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "draw_declined": N_("the computer declines the draw"),
     "draw_declined.moved": N_("{side} declines the draw by moving"),
     "draw_offer": N_("{side} offers a draw"),
+    "takeback_asked": N_("{side} asks to take back a move: the other player agrees with "
+                         "their takeback button or declines by moving"),
+    "takeback_declined.moved": N_("{side} declines the takeback by moving"),
+    "claim_offered": N_("your opponent's board has been silent for {minutes} min: claim the "
+                        "game on the phone, a draw with the draw button, or wait"),
+    "claim_withdrawn": N_("your opponent's board is back"),
     "answer": "",
     "state": "",
     "clock": "",
@@ -371,7 +389,8 @@ def render(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     kind = str(event.get("event", ""))
     data = _counted(_enrich(_localised(_worded(event, tr), tr)), tr)
     reason = f"{kind}.{data.get('reason')}"
-    for key in (reason, f"{reason}.bare", kind):  # (the bare one: said without the details)
+    # (``.named``: said with a name the event has; ``.bare``: without the details)
+    for key in (f"{reason}.named", reason, f"{reason}.bare", kind):
         template = TEMPLATES.get(key)
         if template is None:
             continue

@@ -15,6 +15,14 @@ Draws and resignations in ``record`` mode name their side (a button of each side
 refused there (``which_side``), never guessed. A draw is offered by the side that has just
 moved, and stands until the other side accepts it (its own draw button) or declines it by
 moving (docs/tournament.md#draw-offers-and-resignations).
+
+Against a person on another board (``remote``) a draw offer and a takeback are proposals to the
+other player, never one press: the offer after one's own move travels there (the duel writes
+the ``draw_offer`` event) and that player accepts with their draw button or declines by moving;
+the takeback button asks (``takeback_asked``), the other's takeback button agrees, and both
+boards take back with the record's note ``TAKEBACK_AGREED``. The partner's proposals come in as
+``partner`` commands (:class:`~firmware_host.terms.commands.Proposal`), from the board's own
+duel only (docs/remote.md).
 """
 
 from __future__ import annotations
@@ -28,10 +36,14 @@ from typing import Protocol
 from board_io.events import ButtonPressed
 from engine.outcome import Outcome, Termination
 from engine.types import Color
+from firmware_host.digits import whole_number
 from firmware_host.game.carry import plan_carry
 from firmware_host.game.correction import plan
 from firmware_host.game.decisions import (
+    AskTakeback,
     CarryOn,
+    Claimable,
+    Commit,
     Correct,
     Decision,
     EnterState,
@@ -52,7 +64,7 @@ from firmware_host.game.setup import position_fen
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.types import HUMAN_STATES, Refused, SessionConfig, State
 from firmware_host.terms.buttons import command_of
-from firmware_host.terms.commands import SIDES, Command, CommandName
+from firmware_host.terms.commands import SIDES, TAKEBACK_AGREED, Command, CommandName, Proposal
 from firmware_host.terms.jobs import Purpose
 from firmware_host.terms.settings import Mode, setting
 
@@ -114,6 +126,10 @@ class Commands:
                 lambda event: [Correct(plan(facts.game, event), event.at)],
             CommandName.CARRY: lambda event: [CarryOn(plan_carry(facts.game, event), event.at)],
             CommandName.FOLLOWED_RESULT: self._cmd_followed_result,
+            CommandName.PARTNER: self._cmd_partner,
+            CommandName.CLAIM: self._cmd_claim,
+            CommandName.PAIR: lambda event: settings.pair(
+                event, begun=len(facts.game.history) > 1 or facts.outcome is not None),
             CommandName.SETUP: self._cmd_setup,
             CommandName.PUZZLES: self._cmd_coach,
             CommandName.DRILLS: self._cmd_coach,
@@ -171,12 +187,85 @@ class Commands:
 
     def _cmd_takeback(self, event: Command) -> list[Decision]:
         facts = self._facts
+        if facts.config.remote:
+            return self._remote_takeback(event)
         target = facts.game.previous_turn_of(facts.config.human_side)
         if not facts.config.takebacks_allowed or target is None:
             # ``nothing``: the mode allows takebacks, but the player has not moved yet.
             raise Refused("mode" if not facts.config.takebacks_allowed else "nothing",
                           kind="takeback_refused", mode=facts.config.mode.value)
         return [TakeBack(target, event.at, guided=True)]
+
+    def _remote_takeback(self, event: Command) -> list[Decision]:
+        """Against a person afar: agree to their takeback asked, or ask for one back to before
+        this player's own last move (module docstring)."""
+        facts = self._facts
+        if facts.outcome is not None or facts.game_id is None:
+            raise Refused("game_over", command="takeback")
+        if facts.game.asked is not None:
+            return [TakeBack(facts.game.asked[1], event.at, guided=True, note=TAKEBACK_AGREED)]
+        target = facts.game.previous_turn_of(facts.config.human_side)
+        if target is None:
+            raise Refused("nothing", kind="takeback_refused", mode=facts.config.mode.value)
+        return [Publish("takeback_asked", {"side": side_name(facts.config.human_side),
+                                           "ply": len(facts.board.move_stack),
+                                           "back_to": target})]
+
+    def _cmd_partner(self, event: Command) -> list[Decision]:
+        """What the partner's board proposes or agreed (``remote`` only): a draw offer and a
+        takeback asked stand here (a stale one, made before a move this board has, is let
+        go), a takeback this player asked and the partner agreed is done."""
+        facts = self._facts
+        if not facts.config.remote:
+            raise Refused("mode", command=event.name, mode=facts.config.mode.value)
+        if facts.outcome is not None or facts.game_id is None:
+            raise Refused("game_over", command=event.name)
+        partner, plies = facts.config.human_side.opponent, len(facts.board.move_stack)
+        try:
+            numbers = [whole_number(n, 0, 10**6) for n in (event.value or "").split(":")]
+            what = Proposal(event.tag)
+        except ValueError:
+            raise Refused("bad_value", command=event.name) from None
+        match what, numbers:
+            case Proposal.DRAW_OFFER, [ply] if ply - 1 <= plies <= ply:
+                return [] if facts.game.offer is partner else [OfferDraw(partner)]
+            case Proposal.TAKEBACK_ASK, [ply, back_to] if ply - 1 <= plies <= ply \
+                    and back_to <= plies:
+                return [] if facts.game.asked == (partner, back_to) \
+                    else [AskTakeback(partner, back_to)]
+            case Proposal.TAKEBACK_AGREED, [_, back_to] if back_to <= plies:
+                return [TakeBack(back_to, event.at, guided=True, note=TAKEBACK_AGREED)]
+            case Proposal.SILENT, [minutes]:  # (a claim for the waiting board only)
+                waiting = Color(facts.board.turn) is partner
+                return [Claimable(minutes)] if waiting and facts.game.claimable is None else []
+            case Proposal.PRESENT, _:
+                return [] if facts.game.claimable is None else [Claimable(None)]
+            case Proposal.DRAW_OFFER | Proposal.TAKEBACK_ASK, _:
+                log.info("the partner's %s (%s) is of an earlier move: let go", what.value,
+                         event.value)
+                return []
+        raise Refused("bad_value", command=event.name)
+
+    def _cmd_claim(self, event: Command) -> list[Decision]:
+        """Against a person whose board has been silent, their turn, for
+        ``remote.claim_after_min``: the game is claimed, won (``value`` ``win``, the default)
+        or drawn (``draw``; the draw button too), the claim noted in the record."""
+        facts = self._facts
+        if not facts.config.remote:
+            raise Refused("mode", command=event.name, mode=facts.config.mode.value)
+        if facts.outcome is not None or facts.game_id is None:
+            raise Refused("game_over", command=event.name)
+        if facts.game.claimable is None:
+            raise Refused("no_claim", command=event.name)
+        if event.value not in (None, "", "win", "draw"):
+            raise Refused("bad_value", command=event.name)
+        me = facts.config.human_side
+        drawn = event.value == "draw"
+        outcome = Outcome(Termination.ABANDONED, None) if drawn \
+            else Outcome(Termination.FORFEIT, me)
+        return [Finish(outcome, event.at,
+                       f"{side_name(me).capitalize()} claimed {'a draw' if drawn else 'the game'}"
+                       f": the other board silent for {facts.game.claimable} min")]
 
     def _cmd_newgame(self, event: Command) -> list[Decision]:
         if self._facts.state is State.SETTING_UP:  # pressed again: back to the game
@@ -236,8 +325,11 @@ class Commands:
             if event.tag in known:
                 outcome = replace(outcome, termination=Termination(event.tag))
             note = (event.note or "")[:200] if (event.note or "").isprintable() else ""
-            return [Finish(outcome, event.at, note or f"ended on the other board: "
-                                                      f"{event.value}")]
+            # (its last move, lit here and not carried out yet, is in its record: so in this)
+            pending = facts.game.pending
+            logged = [] if pending is None else [Commit(pending, "computer", event.at)]
+            return [*logged, Finish(outcome, event.at, note or f"ended on the other board: "
+                                                                f"{event.value}")]
         return [Finish(outcome, event.at, f"the followed game ended {event.value}")]
 
     def _cmd_setup(self, event: Command) -> list[Decision]:
@@ -292,11 +384,12 @@ class Commands:
         facts = self._facts
         if facts.config.mode is Mode.FOLLOW:
             raise Refused("following", command="draw")
-        if facts.config.remote:  # (a draw offer does not travel to the other board yet)
-            raise Refused("remote", command="draw")
         if facts.outcome is not None or facts.game_id is None:
             raise Refused("game_over", command="draw")
-        if facts.config.mode is not Mode.RECORD and event.side is None:
+        if facts.config.remote and facts.game.claimable is not None:  # nobody there to answer
+            return self._cmd_claim(replace(event, name=CommandName.CLAIM.value, value="draw"))
+        if facts.config.mode is not Mode.RECORD and event.side is None \
+                and not facts.config.remote:
             return [Publish("draw_declined")]  # the computer declines every offer
         side = self._side(event)
         offer = facts.game.offer
@@ -306,6 +399,8 @@ class Commands:
             raise Refused("clock_held", command="draw")
         if offer is None:
             return self._offer(side)
+        if facts.game.pending is not None:  # (the partner's move first: both records have it)
+            raise Refused("not_ready", command="draw")
         name = side_name(offer).capitalize()
         return [Finish(Outcome(Termination.DRAW_AGREED, None), event.at,
                        f"draw offered by {name}, accepted by {side_name(side).capitalize()}")]

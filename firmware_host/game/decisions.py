@@ -29,9 +29,10 @@ from firmware_host.game.correction import Correction
 from firmware_host.game.types import State
 from firmware_host.terms.jobs import Purpose
 
-__all__ = ["CancelSearch", "CarryOn", "CloseTouch", "Commit", "Correct", "Decision",
-           "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw", "PressAdjust",
-           "Publish", "Save", "Search", "SetPosition", "StartRound", "Synced", "TakeBack"]
+__all__ = ["AskTakeback", "CancelSearch", "CarryOn", "Claimable", "CloseTouch", "Commit",
+           "Correct", "Decision", "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw",
+           "PressAdjust", "Publish", "Save", "Search", "SetPosition", "StartRound", "Synced",
+           "TakeBack"]
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,23 @@ class Finish:
 
 
 @dataclass(frozen=True)
+class AskTakeback:
+    """A remote partner, ``side``, asks to take the game back to ``ply`` (it stands until this
+    board's player agrees with the takeback button or moves)."""
+
+    side: Color
+    ply: int
+
+
+@dataclass(frozen=True)
+class Claimable:
+    """Against a person afar: the game may be claimed, their board silent for ``minutes``
+    (None: no longer, their board is back)."""
+
+    minutes: int | None
+
+
+@dataclass(frozen=True)
 class OfferDraw:
     """``side`` offers a draw (it stands until the other side accepts or moves)."""
 
@@ -175,5 +193,5 @@ class HoldChanged:
 
 
 Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
-            | PressAdjust | TakeBack | Search | Finish | OfferDraw | Correct | CarryOn
-            | StartRound | Save | HoldChanged | SetPosition)
+            | PressAdjust | TakeBack | Search | Finish | OfferDraw | AskTakeback | Claimable
+            | Correct | CarryOn | StartRound | Save | HoldChanged | SetPosition)

@@ -134,6 +134,15 @@ class Game:
         self.round: str | None = None
         #: The side whose draw offer stands (None: none); a move of the other side declines it.
         self.offer: Color | None = None
+        #: A remote partner's takeback asked, standing (the side asking, the ply it goes back
+        #: to; None: none): this board's player agrees with the takeback button, or declines
+        #: by moving.
+        self.asked: tuple[Color, int] | None = None
+        #: Against a person afar: the minutes their board has been silent, their turn, when the
+        #: game may be claimed (None: it may not).
+        self.claimable: int | None = None
+        #: The players' names of the game in play (its ``White`` and ``Black`` tags).
+        self.players: dict[str, str] = {}
 
     # -- facts --------------------------------------------------------------------------------
 
@@ -181,6 +190,8 @@ class Game:
         self.set_pending(None)
         self.outcome = None
         self.offer = None
+        self.asked = None
+        self.claimable = None
         self.round = None
         headers = dict(self._headers)
         if self.clock is not None:
@@ -198,6 +209,7 @@ class Game:
         self.game_id = self._store.new_game(
             headers, self.variant.name, start_fen, self._mode.value,
             session=self._snapshot(self.board, None, None, None))
+        self._name_players(headers)
         self._publish("new_game", game_id=self.game_id, variant=self.variant.name,
                       mode=self._mode.value, fen=self.board.fen())
         self._play_opening()
@@ -236,6 +248,7 @@ class Game:
         for move in record.moves:
             self._store.append_move(self.game_id, move)
         self._store.note(self.game_id, len(record.moves), note)
+        self._name_players(headers)
         self.start_fen, self.board, self.history = start_fen, board, history
         self.outcome = None
         self._paired = True  # the carried game has its names: a pairing waiting is not its
@@ -244,6 +257,12 @@ class Game:
                       mode=self._mode.value, fen=board.fen())
         for tag, value in headers.items():
             self._publish("header", tag=tag, value=value, game_id=self.game_id)
+
+    def seat(self, human_side: Color, headers: Mapping[str, str]) -> None:
+        """The next new game's player plays ``human_side``, its tags ``headers`` (a pairing
+        with another board, or its end)."""
+        self._human_side = human_side
+        self._headers = dict(headers)
 
     def reconfigure(self, variant: Variant, mode: Mode) -> None:
         """Play the next new game (:meth:`open_new`) in ``variant`` and ``mode``."""
@@ -272,6 +291,10 @@ class Game:
         """Add or change a PDN tag of the game in play (a ``headers`` entry of its log)."""
         if self.game_id is not None:
             self._store.set_headers(self.game_id, {tag: value})
+            self._name_players({tag: value})
+
+    def _name_players(self, tags: Mapping[str, str]) -> None:
+        self.players.update({t: v for t, v in tags.items() if t in ("White", "Black")})
 
     def abandon(self) -> None:
         """Close a game left unfinished with ``*`` (abandoned), if it had begun."""
@@ -323,7 +346,11 @@ class Game:
         if self.offer is not None and self.offer is not mover:
             self._publish("draw_declined", reason="moved", side=side_name(mover),
                           offered_by=side_name(self.offer))
-        self.offer = None
+            self.offer = None
+        if self.asked is not None and self.asked[0] is not mover:
+            self._publish("takeback_declined", reason="moved", side=side_name(mover))
+            self.asked = None
+        self.claimable = None
         if not self._paired and by != "ballot":
             self._take_pairing()
         return outcome
@@ -350,6 +377,7 @@ class Game:
         if tags:
             self.round = tags.get("Round") or self.round
             self._store.set_headers(game_id, tags)
+            self._name_players(tags)
             for tag, value in tags.items():
                 self._publish("header", tag=tag, value=value, game_id=game_id)
 
@@ -369,6 +397,8 @@ class Game:
                                session=snapshot)
         self.outcome = outcome
         self.offer = None
+        self.asked = None
+        self.claimable = None
         self.set_pending(None)
         return result
 
@@ -403,6 +433,8 @@ class Game:
         self.set_pending(None)
         self.outcome = None
         self.offer = None
+        self.asked = None
+        self.claimable = None
         self._publish("takeback", plies=plies, ply=ply, side=side_name(self.board.turn),
                       fen=self.board.fen())
         return plies
@@ -497,6 +529,8 @@ class Game:
             return outcome, False
         if self.pairing is not None:
             self.round = game.headers.get("Round") or None
+        self.players = {}
+        self._name_players(game.headers)
         changed = False
         while len(board.move_stack) > len(logged):
             board.pop()

@@ -50,8 +50,10 @@ from firmware_host.game.carry import Carry, adopt_refused
 from firmware_host.game.commands import Commands, round_refused
 from firmware_host.game.correction import Correction
 from firmware_host.game.decisions import (
+    AskTakeback,
     CancelSearch,
     CarryOn,
+    Claimable,
     CloseTouch,
     Commit,
     Correct,
@@ -77,7 +79,7 @@ from firmware_host.game.judge import Judge
 from firmware_host.game.outbox import Outbox
 from firmware_host.game.searches import Searches
 from firmware_host.game.sensors import RECHECK_MS, HealthTracker, SensorWatch, setup_for
-from firmware_host.game.settings import LevelHook, SavedHook, Settings
+from firmware_host.game.settings import LevelHook, PairHook, SavedHook, Settings
 from firmware_host.game.timekeeper import Timekeeper
 from firmware_host.game.timers import Timers
 from firmware_host.game.touch import AdjustClosed, AdjustOpened, Obliged, TouchEvent, TouchTracker
@@ -122,6 +124,10 @@ class Session(SessionFacts):
         health: the sensors' health (None: not watched).
         pairing: the round's pairing of this board (None: no rounds).
         level_hook: sets the engine's level (None: the level cannot be set from the phone).
+        pair_hook: seats a person's board, or the engine, across this one (``pair``; None: no
+            pairing here).
+        engine: whether the thinker has an engine to search with (None: whether there is a
+            thinker); a board that records has none even with a thinker that seats partners.
         on_applied: told the phone's settings a new game started with (None: not kept).
 
     Raises:
@@ -145,6 +151,8 @@ class Session(SessionFacts):
         pairing: Pairings | None = None,
         level_hook: LevelHook | None = None,
         on_applied: SavedHook | None = None,
+        pair_hook: PairHook | None = None,
+        engine: bool | None = None,
     ) -> None:
         self.variant = find_variant(variant)
         self.config = config or SessionConfig()
@@ -194,9 +202,11 @@ class Session(SessionFacts):
             **{name: self._clock_timer(decide)
                for name, decide in self.timekeeper.timer_handlers().items()},
         })
-        self.settings = Settings(self.game, self._publish, engine=thinker is not None,
+        self.settings = Settings(self.game, self._publish,
+                                 engine=thinker is not None if engine is None else engine,
                                  level_hook=level_hook, on_applied=on_applied,
-                                 following=self.config.mode is Mode.FOLLOW)
+                                 following=self.config.mode is Mode.FOLLOW,
+                                 board_id=self.config.board, pair_hook=pair_hook)
         self._commands = Commands(self, self.settings, self.timekeeper)
 
     # -- public API ---------------------------------------------------------------------------
@@ -377,6 +387,16 @@ class Session(SessionFacts):
                     self._save()  # (the offer is part of the game: it survives a restart)
                     self._publish("draw_offer", side=side_name(decision.side),
                                   ply=len(self.board.move_stack))
+                case AskTakeback():
+                    self.game.asked = (decision.side, decision.ply)
+                    self._publish("takeback_asked", side=side_name(decision.side),
+                                  ply=len(self.board.move_stack), back_to=decision.ply)
+                case Claimable(minutes=None):
+                    self.game.claimable = None
+                    self._publish("claim_withdrawn")
+                case Claimable():
+                    self.game.claimable = decision.minutes
+                    self._publish("claim_offered", minutes=decision.minutes)
                 case Correct():
                     self.correct(decision.correction, decision.at)
                 case CarryOn():
@@ -606,10 +626,21 @@ class Session(SessionFacts):
         self.game.set_pending(move)
         self._save()  # the pending move is durable before the LEDs show it
         self.set_state(State.COMPUTER_MOVE_PENDING)
-        # (following another game: the move is that game's, and said so)
-        following = {"reason": "follow"} if self.config.mode is Mode.FOLLOW else {}
-        self._publish("computer_move", **self._move_fields(move), **following)
+        self._publish("computer_move", **self._move_fields(move), **self._whose_move())
         self.post(Reevaluate(at))
+
+    def _whose_move(self) -> dict[str, object]:
+        """Whose move the lights show, when not the computer's: the followed game's
+        (``follow``), or a person's on another board (``remote``, with their name when the
+        game has one: not the board's id it is named by until the players are)."""
+        if self.config.mode is Mode.FOLLOW:
+            return {"reason": "follow"}
+        if not self.config.remote:
+            return {}
+        side = side_name(self.config.human_side.opponent).capitalize()
+        name = self.game.players.get(side, "")
+        named = name and name != "?" and name != self.config.partner
+        return {"reason": "remote", **({"opponent": name} if named else {})}
 
     def submit(self, purpose: Purpose) -> None:
         """Ask the engine for a move (a reply or a hint), cancelling any search under way; after

@@ -51,7 +51,7 @@ from firmware_host.config.schema import (
 )
 from firmware_host.errors import DraughtsboardError
 from firmware_host.store.records import GameRecord, MoveRecord
-from firmware_host.terms.commands import Command
+from firmware_host.terms.commands import BOARD_TAGS, Command
 from firmware_host.terms.jobs import EngineResult
 from firmware_host.terms.settings import (
     CLOCK_TIME_CONTROL,
@@ -144,6 +144,10 @@ class SessionConfig:
     #: The other side is a person on another board (``remote.opponent``): its moves, its clock
     #: and its end of the game come from that board (firmware_host/opponents/remote/).
     remote: bool = False
+    #: The id of that board (the game's names are its until the players are named).
+    partner: str = ""
+    #: This board's id (``board.id``).
+    board: str = ""
     #: ``engine.ponder``: ``auto`` (where a core is free), ``on`` or ``off``: the engine thinks
     #: on the human's time after each reply (play mode only: :attr:`pondering`).
     ponder: str = ENGINE_PONDER.default
@@ -206,6 +210,7 @@ class SessionConfig:
             white, black = boards if config[GAME_HUMAN_SIDE] == "white" else boards[::-1]
             headers["White"] = headers["White"] or white
             headers["Black"] = headers["Black"] or black
+            headers.update({BOARD_TAGS["white"]: white, BOARD_TAGS["black"]: black})
         # Following another game (follow.source): every move is that game's, carried out by
         # the hand; no human side, no clock of its own, no move taken for it.
         following = bool(config[FOLLOW_SOURCE])
@@ -213,6 +218,8 @@ class SessionConfig:
         remote = bool(config[REMOTE_OPPONENT]) and not following
         return cls(
             remote=remote,
+            partner=config[REMOTE_OPPONENT] if remote else "",
+            board=config[BOARD_ID],
             mode=Mode.FOLLOW if following else Mode.PLAY if remote else Mode(config[GAME_MODE]),
             human_side=Color.WHITE if config[GAME_HUMAN_SIDE] == "white" else Color.BLACK,
             touch_move=config[GAME_TOUCH_MOVE],

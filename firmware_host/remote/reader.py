@@ -47,6 +47,7 @@ from firmware_host.store.client import text
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.replies import newest_id, pairs
 from firmware_host.terms.commands import (
+    BOARD_ONLY,
     HEADER_TAGS,
     MAX_HEADER_LENGTH,
     MAX_POSITION_LENGTH,
@@ -109,6 +110,8 @@ def parse_command(fields: Mapping[bytes, bytes], now: float) -> Parsed:
         raise ValueError("a field is not UTF-8") from None
     if not is_command(name):
         raise ValueError(f"unknown command {name!r}")
+    if name in BOARD_ONLY:
+        raise ValueError(f"{name!r} comes from the board itself, not from its command stream")
     if side is not None and side not in SIDES:
         raise ValueError(f"bad side {side!r}")
     if name == CommandName.HEADER.value and tag not in HEADER_TAGS:

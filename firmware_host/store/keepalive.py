@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import threading
 import time
@@ -42,7 +43,7 @@ from firmware_host.store.lease import BoardIdInUse, BoardLease, LeaseState
 from firmware_host.store.outage.failures import FAILURES, describe_failure, failure_kind
 
 __all__ = ["HEARTBEAT_TTL_S", "MAX_BACKOFF_S", "OFFLINE_AFTER_S", "PERIOD_S", "HeartbeatClient",
-           "KeepAlive"]
+           "KeepAlive", "heard"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,32 @@ OFFLINE_AFTER_S = 15.0
 HEARTBEAT_TTL_S = 7 * 24 * 3600.0
 #: The longest wait between tries while Redis fails.
 MAX_BACKOFF_S = 30.0
+#: The latest Unix time a heartbeat may say (year 5138: ``time.gmtime`` takes it).
+MAX_TIME = 1e11
+
+
+def heard(raw: object, now: float) -> tuple[bool, float | None]:
+    """What a heartbeat's value ``raw`` (bytes, str or None) says at Unix time ``now``: whether
+    the board's service is running (a heartbeat of ``running`` at most
+    :data:`OFFLINE_AFTER_S` old), and when it last beat (None: never, or unreadable).
+
+    >>> heard(b'{"time": 100.0, "state": "running", "pid": 7}', 110.0)
+    (True, 100.0)
+    >>> heard(b'{"time": 100.0, "state": "stopped"}', 101.0), heard(b"junk", 1.0)
+    ((False, 100.0), (False, None))
+    """
+    try:
+        data = json.loads(raw) if isinstance(raw, str | bytes) else None
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        return False, None
+    seen = data.get("time")
+    if (isinstance(seen, bool) or not isinstance(seen, int | float)
+            or not 0 <= seen <= MAX_TIME or not math.isfinite(seen)):
+        return False, None  # (1e20 or a 400-digit int: no time anyone can show)
+    running = data.get("state") == "running"
+    return running and now - float(seen) <= OFFLINE_AFTER_S, float(seen)
 
 
 class HeartbeatClient(Protocol):

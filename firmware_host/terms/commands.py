@@ -20,8 +20,9 @@ from enum import Enum
 
 from firmware_host.terms.settings import setting
 
-__all__ = ["HEADER_TAGS", "MAX_HEADER_LENGTH", "MAX_POSITION_LENGTH", "SIDES", "STREAM_LENGTH",
-           "Command", "CommandName", "is_command"]
+__all__ = ["BOARD_ONLY", "BOARD_TAGS", "HEADER_TAGS", "MAX_HEADER_LENGTH",
+           "MAX_POSITION_LENGTH", "SIDES", "STREAM_LENGTH", "TAKEBACK_AGREED", "Command",
+           "CommandName", "Proposal", "is_command"]
 
 #: The PDN tags a ``header`` command may set, and the longest value a command's field carries.
 HEADER_TAGS = frozenset({"White", "Black", "Event", "Site", "Round"})
@@ -81,6 +82,20 @@ class CommandName(Enum):
     #: A board that follows another game (``follow`` mode): that game ended with the PDN
     #: result ``value`` (``2-0``, ``1-1``, ...); refused in every other mode.
     FOLLOWED_RESULT = "followed_result"
+    #: A person on another board (``remote`` opponent) proposes or agreed (``tag`` a
+    #: :class:`Proposal`, ``value`` its plies): written by that board's duel, handed to this
+    #: session by firmware_host/opponents/remote/duel.py; refused in every other game.
+    PARTNER = "partner"
+    #: Against a person on another board whose heartbeat has been silent for
+    #: ``remote.claim_after_min`` while they are to move: this board's player claims the game
+    #: (``value`` ``win``, the default, or ``draw``), as online servers let a player force the
+    #: resignation or a draw of an opponent who left (docs/remote.md).
+    CLAIM = "claim"
+    #: Pair this board with the board ``value`` (its id on the Redis both reach; empty: end the
+    #: pairing, the engine plays again), this board's player taking ``side`` (white when none):
+    #: from the next game (at once when the game in play has not begun). From the phone or the
+    #: arbiter's console (docs/remote.md).
+    PAIR = "pair"
     #: Set up a position by the lights (``value``: a FEN, or a PDN game whose end is the
     #: position): the game in play is left, a new one starts from it, and the board lights
     #: where each piece goes, by colour and crown (firmware_host/game/setup.py). Refused on a
@@ -95,6 +110,28 @@ class CommandName(Enum):
     DRILLS = "drills"
 
 
+class Proposal(Enum):
+    """What the partner's board proposes or agreed (the ``tag`` of a ``partner`` command)."""
+
+    #: A draw offered after the partner's move at ply ``value``.
+    DRAW_OFFER = "draw_offer"
+    #: With the game at ``N`` plies, a takeback to ``M`` plies asked (``value`` ``"N:M"``).
+    TAKEBACK_ASK = "takeback_ask"
+    #: The takeback this board's player asked was agreed (``value`` ``"LINE:M"``).
+    TAKEBACK_AGREED = "takeback_agreed"
+    #: The partner's board has given no heartbeat for ``value`` minutes, its player to move.
+    SILENT = "silent"
+    #: ... and beats again.
+    PRESENT = "present"
+
+
+#: The PDN tags naming the two boards of a game between boards (each board's record has both).
+BOARD_TAGS = {"white": "WhiteBoard", "black": "BlackBoard"}
+#: The record's note of a takeback both players agreed (each board's record has it, at the ply
+#: taken back to: the duel counts them).
+TAKEBACK_AGREED = "takeback agreed by both players"
+
+
 def is_command(name: str) -> bool:
     """Whether ``name`` is a command a board carries out: a :class:`CommandName` or a phone
     setting."""
@@ -102,6 +139,10 @@ def is_command(name: str) -> bool:
 
 
 _NAMES = frozenset(name.value for name in CommandName)
+#: Commands only the board itself gives its session (its follower, its duel): the command
+#: stream refuses them (firmware_host/remote/reader.py), so no phone ends or takes back a game
+#: in the other board's name.
+BOARD_ONLY = frozenset({CommandName.FOLLOWED_RESULT.value, CommandName.PARTNER.value})
 
 
 @dataclass(frozen=True)

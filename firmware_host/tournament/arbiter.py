@@ -67,10 +67,17 @@ from firmware_host.digits import is_whole_number
 from firmware_host.errors import DraughtsboardError
 from firmware_host.i18n import N_
 from firmware_host.store.client import Command, text
-from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, board_order, round_key
+from firmware_host.store.keys import (
+    AUDIT,
+    ROUND_INDEX,
+    BoardKeys,
+    board_id_problem,
+    board_order,
+    round_key,
+)
 from firmware_host.store.records import arbiter_op
 from firmware_host.store.replies import newest_id, pairs, stream_entries
-from firmware_host.terms.commands import MAX_HEADER_LENGTH, STREAM_LENGTH
+from firmware_host.terms.commands import MAX_HEADER_LENGTH, SIDES, STREAM_LENGTH
 from firmware_host.tournament.hall import HallState, clear_hall, store_hall
 from firmware_host.tournament.pairing import Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
@@ -426,6 +433,30 @@ async def release(client: Redis, board: str, online: bool, who: str, reason: str
                         action="release", board=board, reason=why, wait_s=wait_s)
 
 
+async def pair(client: Redis, board: str, online: bool, partner: str, side: str, who: str,
+               reason: str, wait_s: float = ANSWER_WAIT_S) -> Decided:
+    """Pair ``board`` with the board ``partner`` (its id on the Redis both reach; empty: end
+    the pairing), ``board``'s player taking ``side``: from its next game, at once when its game
+    has not begun (the board carries it out: ``pair``, docs/remote.md).
+
+    Raises:
+        ArbiterError: ``partner`` is no board's id, or ``board`` itself; a bad side; a reason
+            that is too long.
+    """
+    problem = board_id_problem(partner) if partner else None
+    if problem is not None:
+        raise ArbiterError(N_("the board to play: {problem}"), problem=problem)
+    if partner == board:
+        raise ArbiterError(N_("{board} cannot play itself"), board=board)
+    if side not in SIDES:
+        raise ArbiterError(N_("side {side}: white or black"), side=repr(side[:20]))
+    why = _reason(reason, required=False)
+    return await decide(client, {board: online},
+                        {"name": "pair", "value": partner, "side": side}, who=who,
+                        action="pair" if partner else "unpair", board=board, reason=why,
+                        wait_s=wait_s, detail={"to": partner, "side": side})
+
+
 async def add_time(client: Redis, board: str, online: bool, side: str, seconds: str, who: str,
                    reason: str, wait_s: float = ANSWER_WAIT_S, game_id: str = "",
                    ply: int = 0) -> Decided:
@@ -612,8 +643,6 @@ async def start_round(client: Redis, number: str, boards: Iterable[str],
                                         "not_started": dict(not_started)})
 
 
-#: The sides a board decision names, and who wins a forfeit.
-SIDES = ("white", "black")
 
 
 async def decide_board(client: Redis, stored: StoredRound, board: str, kind: str, side: str,

@@ -19,7 +19,7 @@ import csv
 import io
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import redis
@@ -28,6 +28,7 @@ from engine.outcome import Outcome as GameOutcome
 from firmware_host.store.keys import AUDIT
 from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
+from firmware_host.tournament.match import partner_of
 from firmware_host.tournament.pairing import Pairing
 from firmware_host.tournament.rounds import (
     BoardDecision,
@@ -38,8 +39,9 @@ from firmware_host.tournament.rounds import (
 )
 from firmware_host.tournament.trf import Entry, write_results
 
-__all__ = ["RESULT_COLUMNS", "Outcome", "RoundGame", "decisions_csv", "outcome_of",
-           "results_csv", "round_entries", "round_games", "round_pdn", "round_trf"]
+__all__ = ["RESULT_COLUMNS", "MatchScore", "Outcome", "RoundGame", "decisions_csv",
+           "match_score", "outcome_of", "results_csv", "round_entries", "round_games",
+           "round_pdn", "round_trf"]
 
 #: The columns of the results table.
 RESULT_COLUMNS = ("board", "white", "black", "round", "event", "result", "points",
@@ -299,3 +301,55 @@ def audit_log(client: redis.Redis, since: float = 0.0) -> Iterable[dict[str, obj
             break
         end = start - 1
     return found
+
+
+# -- a match between clubs (firmware_host/tournament/match.py) --------------------------------
+
+#: The points of a side's TRF code (a win, a draw, a loss; a forfeit's and a bye's too).
+_MATCH_POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "=": 0.5, "D": 0.5,
+                 "0": 0.0, "-": 0.0, "L": 0.0, "Z": 0.0}
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A match's score from this hall's side: its boards' points, the other club's, and the
+    games played to the end (of ``boards``)."""
+
+    ours: float
+    theirs: float
+    finished: int
+    boards: int
+
+    def words(self) -> str:
+        """The score as clubs write it: ``1½–½``.
+
+        >>> MatchScore(1.5, 0.5, 2, 2).words(), MatchScore(0.0, 1.0, 1, 2).words()
+        ('1½–½', '0–1')
+        """
+        return f"{_half(self.ours)}–{_half(self.theirs)}"
+
+
+def _half(points: float) -> str:
+    whole, half = divmod(round(points * 2), 2)
+    return ("" if whole == 0 and half else str(whole)) + ("½" if half else "")
+
+
+def match_score(games: Sequence[RoundGame]) -> MatchScore | None:
+    """The match score of a round's games (None: the round is no match): each finished game's
+    points to the side of this hall's board and to the other club's."""
+    ours = theirs = 0.0
+    finished = boards = 0
+    for item in games:
+        partner = partner_of(item.pairing)
+        if partner is None:
+            continue
+        boards += 1
+        outcome = outcome_of(item)
+        if not outcome.white:
+            continue  # (not over)
+        finished += 1
+        mine, other = (outcome.white, outcome.black) if partner[1] == "white" \
+            else (outcome.black, outcome.white)
+        ours += _MATCH_POINTS.get(mine, 0.0)
+        theirs += _MATCH_POINTS.get(other, 0.0)
+    return None if boards == 0 else MatchScore(ours, theirs, finished, boards)

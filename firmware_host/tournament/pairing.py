@@ -27,7 +27,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 
@@ -37,7 +37,7 @@ from firmware_host.config.schema import BOARD_ID, STORE_URL, Settings
 from firmware_host.digits import whole_number_or
 from firmware_host.store.keys import BOARD_ID as BOARD_ID_RULE
 from firmware_host.store.keys import BoardKeys, board_id_problem
-from firmware_host.terms.commands import MAX_HEADER_LENGTH
+from firmware_host.terms.commands import BOARD_TAGS, MAX_HEADER_LENGTH
 
 __all__ = [
     "FIELDS",
@@ -47,10 +47,12 @@ __all__ = [
     "PairingSource",
     "check_rows",
     "is_round",
+    "line_of",
     "name_problem",
     "open_pairing",
     "pairing_key",
     "read_pairings",
+    "read_rows",
 ]
 
 log = logging.getLogger(__name__)
@@ -60,7 +62,8 @@ FIELDS = ("board", "white", "black", "round", "event")
 #: The PDN tags a pairing gives the board's game (and a board takes from its pairing hash).
 PAIRING_TAGS = ("White", "Black", "Round", "Event", "Site", "Date", "Time",
                 "WhiteRating", "BlackRating", "WhiteFederation", "BlackFederation",
-                "WhiteTitle", "BlackTitle", "WhiteFmjdId", "BlackFmjdId")
+                "WhiteTitle", "BlackTitle", "WhiteFmjdId", "BlackFmjdId",
+                *BOARD_TAGS.values())  # (a match between clubs: the two boards)
 #: A PDN round: ``3``, or a sub-round ``3.1`` (ASCII digits: ``\d`` would take ``٣`` too).
 _ROUND = re.compile(r"[0-9]{1,4}(?:\.[0-9]{1,4})*")
 #: The separators a list's header may use (Excel writes ``;`` where ``,`` is the decimal mark).
@@ -222,13 +225,29 @@ def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
     >>> read_pairings("board;white;black;round;event\\nb1;Ann;Bob;1;\\n")[0][0].black
     'Bob'
     """
+    rows, problems = read_rows(text, FIELDS)
+    if not rows and problems:
+        return [], problems
+    pairings, found = check_rows(rows)
+    problems = sorted(problems + found, key=line_of)
+    if not pairings and not problems:
+        problems.append("line 2: the list has no pairing")
+    return pairings, problems
+
+
+def read_rows(text: str, fields: Sequence[str]) -> tuple[list[tuple[int, dict[str, str]]],
+                                                         list[str]]:
+    """The rows of a CSV list whose header names the columns ``fields`` (in any order,
+    separated by ``,``, ``;`` or a tab, as the header line has them), each with its line
+    number and its values stripped, and the problems of reading (``line N: ...`` each). A
+    blank line is skipped; nothing is read after a header that lacks a column."""
     text = text.lstrip("\ufeff")
     separator = _separator(text.split("\n", 1)[0])
     reader = csv.DictReader(io.StringIO(text), delimiter=separator, skipinitialspace=True)
     columns = [c.strip().lower() for c in reader.fieldnames or ()]
-    missing = [c for c in FIELDS if c not in columns]
+    missing = [c for c in fields if c not in columns]
     if missing:
-        return [], [f"line 1: the header must name the columns {','.join(FIELDS)} "
+        return [], [f"line 1: the header must name the columns {','.join(fields)} "
                     f"(missing: {', '.join(missing)}; columns separated by , or ;)"]
     reader.fieldnames = columns
     rows: list[tuple[int, dict[str, str]]] = []
@@ -246,20 +265,17 @@ def read_pairings(text: str) -> tuple[list[Pairing], list[str]]:
         if len(rows) + len(problems) >= MAX_ROWS:
             problems.append(f"line {line}: more than {MAX_ROWS} rows: the rest is not read")
             break
-        if None in row or any(row.get(c) is None for c in FIELDS):
+        if None in row or any(row.get(c) is None for c in fields):
             problems.append(f"line {line}: expected {len(columns)} columns")
             continue
-        values = {c: str(row[c]).strip() for c in FIELDS}
+        values = {c: str(row[c]).strip() for c in fields}
         if any(values.values()):  # (a blank line is skipped)
             rows.append((line, values))
-    pairings, found = check_rows(rows)
-    problems = sorted(problems + found, key=_line_of)
-    if not pairings and not problems:
-        problems.append("line 2: the list has no pairing")
-    return pairings, problems
+    return rows, problems
 
 
-def _line_of(problem: str) -> int:
+def line_of(problem: str) -> int:
+    """The line a problem of a list names (0: none)."""
     number = problem.removeprefix("line ").split(":", 1)[0]
     return whole_number_or(number, 0)
 

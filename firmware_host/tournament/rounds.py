@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import redis
@@ -38,6 +38,7 @@ from firmware_host.store.keys import AUDIT, ROUND_INDEX, BoardKeys, round_key
 from firmware_host.store.reading import replay_log
 from firmware_host.store.records import GameRecord, arbiter_op
 from firmware_host.store.replies import items
+from firmware_host.tournament.match import is_match_list, pair_commands, read_match
 from firmware_host.tournament.pairing import Pairing, pairing_key, read_pairings
 from firmware_host.tournament.trf import DEFAULT_PREFIX, MAX_TRF_ROUNDS, is_trf, read_trf
 
@@ -281,10 +282,12 @@ def _conflicts(incoming: Sequence[Pairing], target: StoredRound | None,
     return problems
 
 
-def read_list(text: str, round_number: str = "", prefix: str | None = None
-              ) -> tuple[list[Pairing], list[str], str]:
-    """The pairings of a list's ``text`` (a CSV list, or round ``round_number`` of a TRF with
-    boards ``prefix`` and a number), the problems found, and the TRF text ("" for a CSV list).
+def read_list(text: str, round_number: str = "", prefix: str | None = None,
+              ours: Collection[str] = ()) -> tuple[list[Pairing], list[str], str]:
+    """The pairings of a list's ``text`` (a CSV list; a match list, whose rows with one of
+    this hall's boards ``ours`` are read: firmware_host/tournament/match.py; or round
+    ``round_number`` of a TRF with boards ``prefix`` and a number), the problems found, and
+    the TRF text ("" for a CSV list).
 
     >>> read_list("001    1 m    Smit", "")[1]
     ['a TRF file: say which round (1, 2, ...)']
@@ -298,6 +301,9 @@ def read_list(text: str, round_number: str = "", prefix: str | None = None
         return pairings, problems, text
     if prefix:
         return [], ["a board prefix is for a TRF file: a CSV list names its boards"], ""
+    if is_match_list(text):
+        pairings, problems = read_match(text, ours)
+        return pairings, problems, ""
     pairings, problems = read_pairings(text)
     return pairings, problems, ""
 
@@ -515,7 +521,7 @@ def import_round(client: redis.Redis, incoming: Sequence[Pairing], who: str, *,
                  trf: str = "", dry_run: bool = False,
                  now: float | None = None) -> ImportPlan:
     """Plan the import of ``incoming`` (a checked list, one round) and, unless ``dry_run`` or
-    a problem, write it in one transaction.
+    a problem, write it in one transaction (with a match's ``pair`` commands to its boards).
 
     Raises:
         ValueError: a stored round is damaged.
@@ -532,5 +538,5 @@ def import_round(client: redis.Redis, incoming: Sequence[Pairing], who: str, *,
         facts[pairing.board] = BoardFacts(game, waiting_tags(client, pairing.board))
     plan = plan_import(incoming, stored, facts, trf=trf, now=at)
     if not plan.problems and not dry_run:
-        run(client, plan_commands(plan, who, at))
+        run(client, [*plan_commands(plan, who, at), *pair_commands(incoming, at)])
     return plan

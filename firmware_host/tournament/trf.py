@@ -48,7 +48,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from firmware_host.digits import is_whole_number, whole_number_or
-from firmware_host.tournament.pairing import MAX_ROWS, Pairing, check_rows
+from firmware_host.tournament.pairing import MAX_ROWS, Pairing, check_rows, line_of
 
 __all__ = ["DEFAULT_PREFIX", "MAX_TRF_ROUNDS", "ORDER_WORDS", "Entry", "Player", "Tournament",
            "board_pairs", "is_trf", "read_tournament", "read_trf", "round_entries",
@@ -309,7 +309,7 @@ def read_trf(text: str, round_number: int, prefix: str = DEFAULT_PREFIX
     problems = tournament.problems + problems + found
     if not pairings and not problems and not pairs:
         problems.append(f"line 1: no player (001) line is paired in round {round_number}")
-    return pairings, sorted(problems, key=_line_of)
+    return pairings, sorted(problems, key=line_of)
 
 
 def round_entries(text: str, round_number: int) -> dict[int, Entry]:
@@ -362,7 +362,3 @@ def write_results(text: str, round_number: int, entries: Mapping[int, Entry]) ->
         out.append(line.rstrip())
     return "\r\n".join(out) + "\r\n"
 
-
-def _line_of(problem: str) -> int:
-    number = problem.removeprefix("line ").split(":", 1)[0]
-    return whole_number_or(number, 0)

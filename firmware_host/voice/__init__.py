@@ -89,6 +89,8 @@ def sentence(event: Mapping[str, object], tr: Translator) -> str | None:
     >>> from firmware_host.i18n import translator
     >>> sentence({"event": "computer_move", "pdn": "32-28"}, translator("en"))
     'the computer plays 32 to 28'
+    >>> sentence({"event": "computer_move", "pdn": "32-28", "reason": "remote"}, translator("en"))
+    'your opponent plays 32 to 28'
     >>> sentence({"event": "move", "pdn": "32-28"}, translator("en")) is None
     True
     """
@@ -99,7 +101,17 @@ def sentence(event: Mapping[str, object], tr: Translator) -> str | None:
     if kind == "lesson":  # the coach's sentence, in the board's language already
         return text if isinstance(text, str) and text else None
     if kind == "computer_move" and isinstance(pdn, str):
-        return tr.gettext(N_("the computer plays {move}")).format(move=spoken_move(pdn, tr))
+        move = spoken_move(pdn, tr)
+        opponent = event.get("opponent")
+        match event.get("reason"):
+            case "follow":  # (the followed game's move: nobody plays against this board)
+                return tr.gettext(N_("{move} in the followed game")).format(move=move)
+            case "remote" if isinstance(opponent, str) and opponent:
+                return tr.gettext(N_("{opponent} plays {move}")).format(opponent=opponent,
+                                                                       move=move)
+            case "remote":
+                return tr.gettext(N_("your opponent plays {move}")).format(move=move)
+        return tr.gettext(N_("the computer plays {move}")).format(move=move)
     return render(event, tr)
 
 

@@ -34,6 +34,9 @@ Routes (:meth:`ArbiterSite.routes`):
 - ``POST /arbiter/correct-move`` (``board``, ``game_id``, ``ply``, ``move``, ``reason``): the
   game a board shows now is taken back to before ``ply`` and ``move`` played there (the board
   checks the move; the players then set up the corrected position);
+- ``POST /arbiter/pair-board`` (``board``, ``to``, ``side``, ``reason`` optional): the board
+  plays the person at board ``to`` (of this hall, paired back; or another club's), its player
+  taking ``side``, from its next game (docs/remote.md); ``to`` empty: the computer again;
 - ``GET /arbiter/audit.json`` (``count``): the audit log, newest first;
 - ``POST /arbiter/revoke`` (``session``): end an arbiter session (another browser's, or this
   one's).
@@ -70,6 +73,7 @@ from firmware_host.store.keys import ROUND_INDEX, board_order
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.commands import MAX_HEADER_LENGTH
 from firmware_host.tournament import arbiter
+from firmware_host.tournament.match import pair_commands
 from firmware_host.tournament.pairing import PAIRING_TAGS, Pairing, is_round, pairing_key
 from firmware_host.tournament.rounds import (
     LOOK_BACK,
@@ -267,6 +271,7 @@ class ArbiterSite:
             web.post("/arbiter/import", self._guarded(self.import_list)),
             web.post("/arbiter/decide", self._guarded(self.decide)),
             web.post("/arbiter/carry", self._guarded(self.carry)),
+            web.post("/arbiter/pair-board", self._guarded(self.pair_board)),
             web.post("/arbiter/revoke", self._guarded(self.revoke)),
         ]
 
@@ -745,7 +750,8 @@ class ArbiterSite:
         if text is None:
             raise arbiter.ArbiterError(N_("the file: {problem}"), problem=problem)
         pairings, problems, trf = read_list(text, form.get("round", "").strip(),
-                                            form.get("prefix", "").strip() or None)
+                                            form.get("prefix", "").strip() or None,
+                                            ours=set(await self.reader.boards()))
         if problems or not pairings:
             return web.json_response({"ok": False, "problems": problems or [
                 "the list has no pairing"]}, status=400)
@@ -772,7 +778,8 @@ class ArbiterSite:
         if form.get("digest") != digest:
             raise arbiter.ArbiterError(N_("the round changed since the preview: look at it "
                                           "again"))
-        await arbiter.run_commands(self.client, plan_commands(plan, who, now))
+        await arbiter.run_commands(self.client, [*plan_commands(plan, who, now),
+                                                 *pair_commands(pairings, now)])
         return _done(viewer(request).ngettext(*IMPORTED, len(pairings)).format(
             round=plan.round.name, count=len(pairings)), **shown)
 
@@ -829,6 +836,26 @@ class ArbiterSite:
                                       form.get("reason", ""), online=True, wait_s=self.wait_s)
         return self._reply(request, decided, {"action": "carry", "board": board,
                                               "detail": {"to": spare}})
+
+    async def pair_board(self, request: web.Request, who: str, form: dict[str, str]
+                         ) -> web.Response:
+        """Pair a board of the hall with the board ``to`` (of this hall or another club's, its
+        id on the Redis both reach; empty: end the pairing), its player taking ``side``; a
+        board ``to`` of this hall is paired back, its player taking the other side."""
+        board = await self._known_board(form)
+        partner, side = form.get("to", "").strip(), form.get("side", "") or "white"
+        boards = [board, *([partner] if partner in await self.reader.boards() else [])]
+        online = await self._online(boards)
+        decided = await arbiter.pair(self.client, board, online[board], partner, side, who,
+                                     form.get("reason", ""), self.wait_s)
+        if len(boards) == 2 and decided.done:  # the other board of the hall: paired back
+            other = "black" if side == "white" else "white"
+            back = await arbiter.pair(self.client, partner, online[partner], board, other, who,
+                                      form.get("reason", ""), self.wait_s)
+            decided = arbiter.Decided(decided.id, {**decided.answers, **back.answers})
+        return self._reply(request, decided, {"action": "pair" if partner else "unpair",
+                                              "board": board,
+                                              "detail": {"to": partner, "side": side}})
 
     async def correct_move(self, request: web.Request, who: str, form: dict[str, str]
                            ) -> web.Response:

@@ -82,6 +82,8 @@ AUDIT_WORDS = {
     "double_forfeit": N_("{board}: double forfeit"),
     "bye": N_("{board}: a bye for {side}, the pairing cancelled"),
     "carry": N_("{board}: the game carried to {to}"),
+    "pair": N_("{board}: paired with {to}, playing {side}"),
+    "unpair": N_("{board}: pairing ended, the computer plays again"),
     "rename": N_("{board}: names corrected to {names}"),
     "import": N_("round {round} imported"),
     "header": N_("{board}: {tag} set to {value} by {who}"),

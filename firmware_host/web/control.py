@@ -39,7 +39,7 @@ from engine.errors import UnknownVariantError
 from engine.variant import find_variant
 from firmware_host.i18n import N_
 from firmware_host.recognition.layout import check_variant
-from firmware_host.store.keys import BoardKeys
+from firmware_host.store.keys import BoardKeys, board_id_problem
 from firmware_host.terms import buttons as board_buttons
 from firmware_host.terms.commands import (
     MAX_HEADER_LENGTH,
@@ -50,17 +50,20 @@ from firmware_host.terms.commands import (
 )
 from firmware_host.terms.settings import phone_settings, setting
 
-__all__ = ["BUTTONS", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for", "choices",
-           "command_fields", "send", "setting_forms"]
+__all__ = ["BUTTONS", "PHONE_ONLY", "SIDED", "SIMPLE", "TAGS", "TAG_FORMS", "buttons_for",
+           "choices", "command_fields", "pair_fields", "send", "setting_forms"]
 
 #: Commands without a value: the board's own buttons (terms/buttons.py), a side's by its
-#: ``side`` field, but the clock's (its player presses it, at the board).
-SIMPLE = tuple(button.name for button in board_buttons.BUTTONS
-               if button.side is None and button.name != board_buttons.CLOCK)
+#: ``side`` field, but the clock's (its player presses it, at the board); and the phone's own:
+#: the claim of a player whose opponent's board is gone (:data:`PHONE_ONLY`).
+PHONE_ONLY = (CommandName.CLAIM.value,)
+SIMPLE = (*(button.name for button in board_buttons.BUTTONS
+            if button.side is None and button.name != board_buttons.CLOCK), *PHONE_ONLY)
 #: The board page's buttons, each with its label (one for each of :data:`SIMPLE`).
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
-           ("resign", N_("Resign")), ("puzzles", N_("Puzzles")), ("drills", N_("Drills")))
+           ("resign", N_("Resign")), ("claim", N_("Claim the game (opponent gone)")),
+           ("puzzles", N_("Puzzles")), ("drills", N_("Drills")))
 #: A recorded game's draw and resign buttons name their side (``command:side``): the board
 #: refuses a side-less one in record mode, it never guesses whose it is. A side's draw button
 #: offers a draw, or accepts the other side's offer (as the board's own buttons do).
@@ -119,7 +122,8 @@ def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
     """
     if mode != "record":
         return BUTTONS
-    return tuple(button for name, label in BUTTONS if name != "puzzles"
+    return tuple(button for name, label in BUTTONS
+                 if name not in (CommandName.CLAIM.value, CommandName.PUZZLES.value)
                  for button in SIDED.get(name, ((name, label),)))
 
 
@@ -159,6 +163,8 @@ def command_fields(form: Mapping[str, str], sides: bool = False) -> dict[str, st
             fields["side"] = side
     elif (phone := setting(name)) is not None:  # for the next game: terms/settings.py
         fields.update(name=name, value=phone.text(phone.parse(value)))
+    elif name == CommandName.PAIR.value:  # (a person on another board: docs/remote.md)
+        fields.update(pair_fields(value, form.get("side", "")))
     elif name == CommandName.SETUP.value:  # a position to set up by the lights: one line
         value = " ".join(value.split())
         if not value or len(value) > MAX_POSITION_LENGTH or not value.isprintable():
@@ -172,6 +178,28 @@ def command_fields(form: Mapping[str, str], sides: bool = False) -> dict[str, st
     else:
         raise ValueError(f"unknown command {name!r}")
     return fields
+
+
+def pair_fields(partner: str, side: str) -> dict[str, str]:
+    """The ``pair`` command's fields: the partner's board ``partner`` (empty: end the pairing)
+    and the ``side`` this board's player takes (white when empty).
+
+    >>> pair_fields("club-b-1", "black")
+    {'name': 'pair', 'value': 'club-b-1', 'side': 'black'}
+    >>> pair_fields("club-b:board-1", "")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the board to play: 'club-b:board-1' is not letters, digits, - and _ ...
+
+    Raises:
+        ValueError: no board's id, or a side that is neither.
+    """
+    problem = board_id_problem(partner) if partner else None
+    if problem is not None:
+        raise ValueError(f"the board to play: {problem}")
+    if side not in ("", *SIDES):
+        raise ValueError(f"bad side {side[:20]!r}")
+    return {"name": CommandName.PAIR.value, "value": partner, "side": side or "white"}
 
 
 async def send(client: Redis, board_id: str, fields: Mapping[str, str]) -> str:

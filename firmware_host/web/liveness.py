@@ -20,8 +20,6 @@ False
 
 from __future__ import annotations
 
-import json
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
 from firmware_host.i18n import N_
+from firmware_host.store.keepalive import OFFLINE_AFTER_S, heard
 from firmware_host.store.keys import BoardKeys
 
 __all__ = ["ALIVE_BYTES", "OFFLINE_AFTER_S", "Liveness", "alive_key", "of", "read"]
@@ -38,10 +37,6 @@ __all__ = ["ALIVE_BYTES", "OFFLINE_AFTER_S", "Liveness", "alive_key", "of", "rea
 LAST_SEEN = N_("last seen {time}")
 NEVER_SEEN = N_("never seen")
 
-#: A heartbeat older than this (seconds) means the board's service is gone.
-OFFLINE_AFTER_S = 15.0
-#: The latest Unix time read (year 5138: ``time.gmtime`` takes it).
-MAX_TIME = 1e11
 #: A heartbeat is a few dozen bytes: no more is read of the key.
 ALIVE_BYTES = 1024
 
@@ -93,19 +88,9 @@ class Liveness:
 
 def of(raw: object, now: float) -> Liveness:
     """The liveness that the heartbeat key's value ``raw`` (bytes, str or None) says at
-    ``now``; anything unreadable counts as no heartbeat."""
-    try:
-        data = json.loads(raw) if isinstance(raw, str | bytes) else None
-    except (ValueError, UnicodeDecodeError):
-        data = None
-    if not isinstance(data, dict):
-        return Liveness(False, None)
-    seen = data.get("time")
-    if (isinstance(seen, bool) or not isinstance(seen, int | float)
-            or not 0 <= seen <= MAX_TIME or not math.isfinite(seen)):
-        return Liveness(False, None)  # (1e20 or a 400-digit int: no time a page can show)
-    running = data.get("state") == "running"
-    return Liveness(running and now - float(seen) <= OFFLINE_AFTER_S, float(seen))
+    ``now``; anything unreadable counts as no heartbeat (:func:`~firmware_host.store.
+    keepalive.heard`)."""
+    return Liveness(*heard(raw, now))
 
 
 async def read(client: Redis, board_ids: Sequence[str], now: float) -> dict[str, Liveness]:

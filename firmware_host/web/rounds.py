@@ -7,7 +7,9 @@ export`` finds it (:mod:`firmware_host.tournament.export`: the newest of the boa
 tagged with the round and the pairing's players, or the arbiter's decision there: a forfeit, a
 bye) and its result so far: the page (in the viewer's language) follows the round as it is
 played, and the CSV is the export's results table (every event's boards). A round never imported
-is a 404; nothing here needs a pairing or the arbiter.
+is a 404; nothing here needs a pairing or the arbiter. A match between clubs (a round imported
+from a match list: firmware_host/tournament/match.py) shows its score above its table, this
+hall's boards first, and each row the other club's board.
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from redis.asyncio import Redis
 from firmware_host.i18n import negotiate, translator
 from firmware_host.store.records import GameRecord
 from firmware_host.tournament.arbiter import ArbiterError, stored_rounds
-from firmware_host.tournament.export import RoundGame, games_of, outcome_of, results_csv
+from firmware_host.tournament.export import (
+    RoundGame,
+    games_of,
+    match_score,
+    outcome_of,
+    results_csv,
+)
+from firmware_host.tournament.match import partner_of
 from firmware_host.tournament.rounds import LOOK_BACK, StoredRound
 from firmware_host.web.reader import Reader
 from firmware_host.web.views import Views, result_words
@@ -78,8 +87,12 @@ class RoundPages:
                     "decided": outcome.termination if decided else "",
                     "termination": "" if g.game is None else g.game.termination,
                     "plies": 0 if g.game is None else len(g.game.moves),
-                    "game_id": None if g.game is None else g.game.game_id})
-            tables.append({"event": stored.event, "rows": rows})
+                    "game_id": None if g.game is None else g.game.game_id,
+                    "opponent": (partner_of(g.pairing) or ("",))[0]})
+            score = match_score(games)
+            tables.append({"event": stored.event, "rows": rows, "match": None if score is None
+                           else {"score": score.words(), "finished": score.finished,
+                                 "boards": score.boards}})
         tr = translator(negotiate(request.query.get("lang"),
                                   request.headers.get("Accept-Language")))
         event = tables[0]["event"] if len(tables) == 1 else ""

@@ -14,6 +14,7 @@ import redis
 
 from firmware_host.game.types import SessionEvent
 from firmware_host.remote.reader import MAX_SKEW, CommandReader, commands_key, parse_command
+from firmware_host.terms.commands import BOARD_ONLY
 
 pytestmark = pytest.mark.redis
 
@@ -36,6 +37,16 @@ def test_a_command_without_a_good_time_is_refused(sent: object, why: str) -> Non
 def test_a_fresh_command_passes() -> None:
     assert parse_command({b"name": b"hint", b"time": str(NOW - 1).encode()}, now=NOW)[0] == "hint"
     assert parse_command({b"name": b"hint", b"time": str(NOW + 1).encode()}, now=NOW)[0] == "hint"
+
+
+@pytest.mark.parametrize("name", sorted(BOARD_ONLY))
+def test_the_command_stream_cannot_speak_for_the_other_board(name: str) -> None:
+    """``followed_result`` and ``partner`` come from the board's own follower and duel: a
+    phone or a console writing them (a result, a takeback "agreed" in the other board's name)
+    is refused at the edge."""
+    with pytest.raises(ValueError, match="comes from the board itself"):
+        parse_command({b"name": name.encode(), b"tag": b"takeback_agreed", b"value": b"1:0",
+                       b"time": str(NOW).encode()}, now=NOW)
 
 
 def test_a_position_to_set_up_may_be_longer_than_a_name_but_not_without_end() -> None:

@@ -11,9 +11,15 @@ to the opponent. The record is the truth: a write lost with the link, or with a 
 between its move and its write, is written at the next poll; one written twice is refused by
 Redis (the stream id is the ply: firmware_host/opponents/remote/entries.py). The partner's end
 of the game (a resignation there, its player's time up on its clock) becomes this game's result
-(``followed_result``). On the service, :meth:`Duel.start` runs two named threads: one writes
-as soon as the session logs a move, one waits on the partner's stream (``XREAD BLOCK``); in
-virtual time a test calls :meth:`Duel.poll`.
+(``followed_result``). What a player proposes travels too and needs the other's yes: a draw
+offered after one's own move (``offer``) stands on the partner's board until its player
+accepts it (their draw button or the phone: the game ends there, drawn, and that end comes
+back) or declines it by moving; a takeback asked (``ask``) likewise, until the partner agrees
+(their takeback button: that board takes back and writes ``back``; the asking board, reading
+it, takes back the same) or moves. Neither board takes back on the partner's word alone: a
+``back`` this board did not ask for is refused and logged. On the service, :meth:`Duel.start`
+runs two named threads: one writes as soon as the session logs a move, one waits on the
+partner's stream (``XREAD BLOCK``); in virtual time a test calls :meth:`Duel.poll`.
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import redis
@@ -33,18 +40,22 @@ from engine.types import Color
 from firmware_host.opponents.remote.entries import (
     END,
     MAX_TEXT,
+    Agreed,
+    Asked,
     Ended,
     Entry,
+    Offered,
     Played,
     Started,
     decode,
     encode,
 )
 from firmware_host.store.client import text
+from firmware_host.store.keepalive import heard as heartbeat_says
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
 from firmware_host.store.replies import items, newest_id, stream_entries
-from firmware_host.terms.commands import Command, CommandName
+from firmware_host.terms.commands import TAKEBACK_AGREED, Command, CommandName, Proposal
 from firmware_host.terms.jobs import EngineJob, EngineResult, Purpose
 
 __all__ = ["Duel", "Link", "Partner", "RemoteOpponent", "answer"]
@@ -62,24 +73,62 @@ Posted = EngineResult | Command
 
 @dataclass
 class Partner:
-    """What the partner's board has written of the shared game ``game``."""
+    """What the partner's board has written of the shared game ``game`` (its line of play:
+    each takeback it agreed drops its moves after it), and this board's own agreements."""
 
     game: int = 0
     moves: dict[int, Played] = field(default_factory=dict)
     ended: Ended | None = None
+    #: The partner's standing draw offer and takeback asked (of its newest line), and the
+    #: takebacks it agreed (line -> the ply taken back to).
+    offer: Offered | None = None
+    ask: Asked | None = None
+    agreed: dict[int, int] = field(default_factory=dict)
+    #: This board's takebacks agreed (line -> ply: its record's) and the takebacks its
+    #: player asked (line -> the ply asked back to: its stream's).
+    backs: dict[int, int] = field(default_factory=dict)
+    asked: dict[int, int] = field(default_factory=dict)
+    #: How long the partner's board has given no heartbeat (seconds, this board's clock; None:
+    #: it beats).
+    silent_s: float | None = None
+
+    def add(self, entry: Entry) -> None:
+        """Take in the partner's next entry (in its stream's order)."""
+        match entry:
+            case Played():
+                self.moves[entry.ply] = entry
+            case Offered():
+                self.offer = entry
+            case Asked():
+                self.ask = entry
+            case Agreed():
+                self.agreed[entry.line] = entry.ply
+                self.moves = {ply: m for ply, m in self.moves.items() if ply <= entry.ply}
+                self.offer = self.ask = None
+            case Ended():
+                self.ended = entry
+
+    def move_at(self, ply: int) -> Played | None:
+        """The partner's move at ``ply`` in the line both boards play: none where a takeback
+        this board agreed took it back and the partner has not played it again."""
+        played = self.moves.get(ply)
+        if played is None or any(line > played.line and ply > back
+                                 for line, back in self.backs.items()):
+            return None
+        return played
 
 
 def answer(job: EngineJob, partner: Partner, at: float) -> EngineResult | None:
     """The reply to the session's ``job`` (the partner's turn at the job's ply): the partner's
     move there, checked by the rules and against the position it says it leads to, with its
-    time left; None: not written yet (or not a move there: logged).
+    time left; None: not written yet, or taken back (or not a move there: logged).
 
     >>> board = Board("international")
     >>> right = Played(1, 1, "32-28", "B:W28,31,33-50:B1-20", 299.0)
     >>> answer(EngineJob(1, Purpose.REPLY, board), Partner(1, {1: right}), 0.0).clock
     299.0
     """
-    played = partner.moves.get(len(job.board.move_stack) + 1)
+    played = partner.move_at(len(job.board.move_stack) + 1)
     if played is None:
         return None
     board = job.board.copy()
@@ -107,14 +156,22 @@ class RemoteOpponent:
     """The session's thinker of the partner's side (thread-safe: the session submits on its
     thread, the duel hands the partner's moves from its own)."""
 
-    def __init__(self, clock: Clock, post: Callable[[Posted], None] | None = None) -> None:
+    def __init__(self, clock: Clock, post: Callable[[Posted], None] | None = None,
+                 claim_after_s: float = 300.0) -> None:
         self.clock = clock
         self.post = post
+        #: How long the partner's board may be silent, their turn, before a claim is offered.
+        self.claim_after_s = claim_after_s
+        #: The claim offered (the game and the job of the partner's turn), until they are back.
+        self._claim_said: tuple[int, int] | None = None
         self.name = "remote"
         self._lock = threading.Lock()
         self._job: EngineJob | None = None
         self._partner = Partner()
         self._ended_said: int | None = None
+        #: The partner's proposals and agreements handed to the session (once each).
+        self._said: set[tuple[int, int, str, str]] = set()
+        self._refused: set[tuple[int, str]] = set()
 
     def submit(self, job: EngineJob) -> None:
         """The partner's turn: answered once its move is here."""
@@ -143,7 +200,44 @@ class RemoteOpponent:
                 self._send(Command(CommandName.FOLLOWED_RESULT.value, self.clock.monotonic(),
                                    value=ended.result, tag=ended.termination,
                                    note=ended.note or None))
+            if not over:
+                self._claim(partner)
+                line = max(partner.agreed, default=0)
+                said_all, refused = proposals(partner)
+                for why in refused:
+                    if (partner.game, why) not in self._refused:
+                        self._refused.add((partner.game, why))
+                        log.error("duel: %s", why)
+                for said in said_all:
+                    key = (partner.game, line, said.tag or "", said.value or "")
+                    if key not in self._said:
+                        self._said.add(key)
+                        self._send(replace(said, at=self.clock.monotonic()))
             self._act()
+
+    def _claim(self, partner: Partner) -> None:
+        """Offer the claim once a turn of the partner's while their board stays silent
+        (``claim_after_s``); say when it beats again."""
+        silent, job = partner.silent_s, self._job
+        if silent is not None and silent >= self.claim_after_s and job is not None:
+            said = (partner.game, job.token)
+            if self._claim_said != said:
+                self._claim_said = said
+                self._send(Command(CommandName.PARTNER.value, self.clock.monotonic(),
+                                   tag=Proposal.SILENT.value, value=str(int(silent // 60))))
+        elif silent is None and self._claim_said is not None:
+            self._claim_said = None
+            self._send(Command(CommandName.PARTNER.value, self.clock.monotonic(),
+                               tag=Proposal.PRESENT.value, value="0"))
+
+    def took_back(self, ply: int) -> None:
+        """This board's game went back to ``ply`` (its session said so, before it asks for the
+        partner's move again): the partner's moves after it are not answered until they are
+        played again (the next poll reads the takeback from the record)."""
+        with self._lock:
+            partner = self._partner
+            line = max([*partner.backs, 0]) + 1
+            self._partner = replace(partner, backs={**partner.backs, line: ply})
 
     def _act(self) -> None:
         if self._job is None:
@@ -159,6 +253,35 @@ class RemoteOpponent:
         self.post(event)
 
 
+def proposals(partner: Partner) -> tuple[list[Command], list[str]]:
+    """What the partner's board proposes or agreed, as commands to this board's session
+    (``partner``: its ``tag`` what, its ``value`` the plies), and what it says that is
+    refused: a takeback agreed that this board's player did not ask for is never done.
+
+    >>> asked = Partner(1, {}, ask=Asked(1, 6, 4))
+    >>> [(c.tag, c.value) for c in proposals(asked)[0]]
+    [('takeback_ask', '6:4')]
+    """
+    out: list[Command] = []
+    line = max(partner.agreed, default=0)
+    if partner.offer is not None and partner.offer.line == line:
+        out.append(Command(CommandName.PARTNER.value, 0.0, tag=Proposal.DRAW_OFFER.value,
+                           value=str(partner.offer.ply)))
+    if partner.ask is not None and partner.ask.line == line:
+        out.append(Command(CommandName.PARTNER.value, 0.0, tag=Proposal.TAKEBACK_ASK.value,
+                           value=f"{partner.ask.ply}:{partner.ask.back_to}"))
+    for agreed, ply in sorted(partner.agreed.items()):
+        if agreed in partner.backs:
+            continue  # (this board took back the same already)
+        if partner.asked.get(agreed - 1) != ply:
+            return out, [f"the partner says a takeback to ply {ply} was agreed (line "
+                         f"{agreed}); this board did not ask for it"]
+        out.append(Command(CommandName.PARTNER.value, 0.0,
+                           tag=Proposal.TAKEBACK_AGREED.value, value=f"{agreed}:{ply}"))
+        break  # (one at a time: the next once this one is in the record)
+    return out, []
+
+
 class Local(Protocol):
     """This board's side of the duel: its game in play and the record of a game."""
 
@@ -166,6 +289,23 @@ class Local(Protocol):
     def game_id(self) -> str | None: ...
 
     def load_game(self, game_id: str) -> GameRecord: ...
+
+
+def agreed_backs(record: GameRecord) -> dict[int, int]:
+    """The takebacks both players agreed in ``record``, in order (line -> the ply taken back
+    to; 1: the first): the record's notes of them."""
+    plies = [ply for ply, note in record.notes if note == TAKEBACK_AGREED]
+    return {line: ply for line, ply in enumerate(plies, 1)}
+
+
+@dataclass
+class Written:
+    """What this board has written of a shared game: the line it plays in, the highest ply of
+    its moves there, whether its end."""
+
+    line: int = 0
+    ply: int = 0
+    ended: bool = False
 
 
 class Link:
@@ -176,6 +316,8 @@ class Link:
         self.client = client
         self.mine = BoardKeys(me).duel(partner)
         self.theirs = BoardKeys(partner).duel(me)
+        #: The partner's heartbeat (firmware_host/store/keepalive.py).
+        self.alive = BoardKeys(partner).alive
 
     def write(self, entry: Entry) -> None:
         """Write ``entry`` at its id; one written already is left as it is."""
@@ -233,7 +375,8 @@ class Duel:
     """
 
     def __init__(self, link: Link, local: Local, *, me: str, partner: str, side: Color,
-                 variant: str, opponent: RemoteOpponent) -> None:
+                 variant: str, opponent: RemoteOpponent,
+                 wall_clock: Callable[[], float] = time.time) -> None:
         self.link = link
         self.local = local
         self.me = me
@@ -241,13 +384,25 @@ class Duel:
         self.side = side
         self.variant = variant
         self.opponent = opponent
+        self.wall_clock = wall_clock
+        #: Since when (this board's monotonic clock) the partner's heartbeat is missing, says
+        #: ``stopped`` or is stale (None: it beats).
+        self._silent_since: float | None = None
         #: The shared game of each local game (found in this board's stream, or begun).
         self._games: dict[str, int] = {}
-        #: The highest seq of each shared game this board has written.
-        self._written: dict[int, int] = {}
+        #: What this board has written of each shared game: its line, the highest ply of its
+        #: moves, whether its end (None: read the stream first).
+        self._written: dict[int, Written] = {}
+        #: The takebacks this board's player asked in each shared game (line -> back to).
+        self._asked: dict[int, dict[int, int]] = {}
         self._polling = threading.Lock()  # (the writer's and the reader's threads)
-        #: This board's moves told by the session, written at once by the writer's thread.
-        self._outbox: queue.SimpleQueue[Played] = queue.SimpleQueue()
+        #: This board's moves and proposals told by the session, written at once by the
+        #: writer's thread.
+        self._outbox: queue.SimpleQueue[Played | Offered | Asked] = queue.SimpleQueue()
+        #: Takebacks the session logged, and those a poll has written since: while one is not,
+        #: the moves told are left to the poll (their line is the next one).
+        self._takebacks_told = 0
+        self._takebacks_written = 0
         #: What the partner has written of the game in play, and whether it is over here.
         self._partner = Partner()
         self._over = False
@@ -260,6 +415,10 @@ class Duel:
         #: Polls done, and those that reached the shared Redis (tests and the bench wait on it).
         self.polls = 0
         self.reached = 0
+
+    @property
+    def _behind(self) -> bool:
+        return self._takebacks_told > self._takebacks_written
 
     @property
     def white(self) -> str:
@@ -279,12 +438,14 @@ class Duel:
         game_id = self.local.game_id
         if game_id is None:
             return
+        takebacks = self._takebacks_told  # (those the record loaded next has)
         try:
             self._send()
             record = self.local.load_game(game_id)
             game = self._game(game_id)
             self._write(game, record)
-            partner = self._read(game)
+            partner = self._read(game, record)
+            partner.silent_s = self._silence(self.link.client.get(self.link.alive))
         except LINK_DOWN as exc:
             self._report(f"the shared Redis is out of reach ({type(exc).__name__}: "
                          f"{str(exc)[:160]}): this board keeps its game and tries again")
@@ -296,38 +457,60 @@ class Duel:
             self._report(f"this board's game cannot be read: {exc}")
             return
         self.reached += 1
+        self._takebacks_written = takebacks
         self._report(None)
         self._partner, self._over = partner, record.finished
         self.opponent.offer(partner, record.finished)
 
     def moved(self, event: Mapping[str, object]) -> None:
-        """A session event (a listener, on the scan thread): a move of this board's player is
-        queued for the writer, which writes it at once (the next poll checks it against the
-        record); a move or a result logged wakes the writer."""
+        """A session event (a listener, on the scan thread): a move of this board's player, a
+        draw offer or a takeback asked is queued for the writer, which writes it at once (the
+        next poll checks a move against the record); a move, a proposal, a takeback or a
+        result logged wakes the writer."""
         kind = event.get("event")
+        own = event.get("side") == self.side.name.lower()
         game = self._games.get(self.local.game_id or "")
-        if game is None:
-            self._full.set()  # (the shared game is not found yet: the poll finds it first)
-        elif kind == "move" and event.get("side") == self.side.name.lower():
-            ply, pdn, fen = event.get("ply"), event.get("pdn"), event.get("fen")
+        written = None if game is None else self._written.get(game)
+        ply = event.get("ply")
+        if kind == "takeback" and isinstance(ply, int):
+            self._takebacks_told += 1
+            self.opponent.took_back(ply)
+        if game is None or written is None or self._behind:
+            self._full.set()  # (the shared game or its line is not known yet: a poll first)
+        elif own and isinstance(ply, int) and kind == "move":
+            pdn, fen = event.get("pdn"), event.get("fen")
             left = event.get(f"clock_{self.side.name.lower()}")
-            if isinstance(ply, int) and isinstance(pdn, str) and isinstance(fen, str):
+            if isinstance(pdn, str) and isinstance(fen, str):
                 self._outbox.put(Played(game, ply, pdn, fen,
-                                        float(left) if isinstance(left, int | float) else None))
-        if kind in ("result", "new_game"):
-            self._full.set()  # (the end to write, or a new game to find)
-        if kind in ("move", "result", "new_game"):
+                                        float(left) if isinstance(left, int | float) else None,
+                                        written.line))
+        elif own and isinstance(ply, int) and kind == "draw_offer":
+            self._outbox.put(Offered(game, ply, written.line))
+        elif own and isinstance(ply, int) and kind == "takeback_asked":
+            back_to = event.get("back_to")
+            if isinstance(back_to, int) and 0 <= back_to < ply:
+                self._outbox.put(Asked(game, ply, back_to, written.line))
+        if kind in ("result", "new_game", "takeback"):
+            self._full.set()  # (the end or the takeback to write, or a new game to find)
+        if kind in ("move", "result", "new_game", "takeback", "draw_offer", "takeback_asked"):
             self._wake.set()
 
     def _send(self) -> None:
-        """Write the moves the session told (one written already is left as it is)."""
+        """Write the moves and proposals the session told (one written already is left as it
+        is; a move told before a takeback was written is left to the poll)."""
         while True:
             try:
-                played = self._outbox.get_nowait()
+                told = self._outbox.get_nowait()
             except queue.Empty:
                 return
-            self.link.write(played)
-            self._written[played.game] = max(self._written.get(played.game, 0), played.ply)
+            written = self._written.get(told.game)
+            if written is None or written.line != told.line or self._behind:
+                continue  # (the poll writes it from the record, in its line)
+            self.link.write(told)
+            if isinstance(told, Played):
+                written.ply = max(written.ply, told.ply)
+            elif isinstance(told, Asked):
+                self._asked.setdefault(told.game, {})[told.line] = told.back_to
 
     def heard(self, entries: list[Entry]) -> None:
         """The partner's new entries (the reader's ``XREAD``): those of the game in play are
@@ -339,15 +522,13 @@ class Duel:
                 self._full.set()
                 self._wake.set()
                 return
-            moves = dict(partner.moves)
-            ended = partner.ended
+            heard = replace(partner, moves=dict(partner.moves), agreed=dict(partner.agreed),
+                            silent_s=None)  # (the partner wrote: it is there)
+            self._silent_since = None
             for entry in fresh:
-                if isinstance(entry, Played):
-                    moves[entry.ply] = entry
-                elif isinstance(entry, Ended):
-                    ended = entry
-            self._partner = Partner(partner.game, moves, ended)
-            self.opponent.offer(self._partner, self._over)
+                heard.add(entry)
+            self._partner = heard
+            self.opponent.offer(heard, self._over)
 
     def _game(self, game_id: str) -> int:
         """The shared game of the local game ``game_id``: found in this board's stream (it
@@ -370,37 +551,57 @@ class Duel:
         return game
 
     def _write(self, game: int, record: GameRecord) -> None:
-        """This board's player's moves the stream does not have yet, in order, then its end."""
+        """What this board's record has and the stream does not yet, in order: the takebacks
+        agreed, this board's player's moves of the line in play, then its end."""
         written = self._written.get(game)
         if written is None:
-            entries = self.link.entries(self.link.mine, game)
-            written = max((e.ply for e in entries if isinstance(e, Played)), default=0)
-            if any(isinstance(e, Ended) for e in entries):
-                written = END
+            written = self._written[game] = Written()
+            asked = self._asked[game] = {}
+            for entry in self.link.entries(self.link.mine, game):
+                match entry:
+                    case Agreed():
+                        written.line, written.ply = entry.line, min(written.ply, entry.ply)
+                    case Played():
+                        written.ply = max(written.ply, entry.ply)
+                    case Asked():
+                        asked[entry.line] = entry.back_to
+                    case Ended():
+                        written.ended = True
+        if written.ended:
+            return
+        for line, ply in list(agreed_backs(record).items())[written.line:]:
+            self.link.write(Agreed(game, line, ply))
+            written.line, written.ply = line, min(written.ply, ply)
         for move in record.moves:
             mover = Color.WHITE if move.fen_after.lstrip().upper().startswith("B") \
                 else Color.BLACK
-            if mover is not self.side or move.ply <= written:
+            if mover is not self.side or move.ply <= written.ply:
                 continue
             left = move.clock_white if mover is Color.WHITE else move.clock_black
-            self.link.write(Played(game, move.ply, move.pdn, move.fen_after, left))
-            written = move.ply
-            self._written[game] = written
-        if record.finished and written != END:
+            self.link.write(Played(game, move.ply, move.pdn, move.fen_after, left, written.line))
+            written.ply = move.ply
+        if record.finished:
             said = [text for ply, text in record.notes if ply == len(record.moves)]
             self.link.write(Ended(game, record.result, record.termination,
                                   said[-1][:MAX_TEXT] if said else ""))
-            written = END
-        self._written[game] = written
+            written.ended = True
 
-    def _read(self, game: int) -> Partner:
-        partner = Partner(game)
+    def _read(self, game: int, record: GameRecord) -> Partner:
+        partner = Partner(game, backs=agreed_backs(record),
+                          asked=dict(self._asked.get(game, {})))
         for entry in self.link.entries(self.link.theirs, game):
-            if isinstance(entry, Played):
-                partner.moves[entry.ply] = entry
-            elif isinstance(entry, Ended):
-                partner.ended = entry
+            partner.add(entry)
         return partner
+
+    def _silence(self, raw: object) -> float | None:
+        """How long the partner's board has been silent, from its heartbeat ``raw`` now."""
+        now = self.opponent.clock.monotonic()
+        if heartbeat_says(raw, self.wall_clock())[0]:
+            self._silent_since = None
+            return None
+        if self._silent_since is None:
+            self._silent_since = now
+        return now - self._silent_since
 
     def _report(self, problem: str | None) -> None:
         if problem != self.problem:

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from firmware_host.config.loader import Config
+from firmware_host.feedback.texts import render
 from firmware_host.i18n import translator
+from firmware_host.i18n.catalogs import translated_languages
 from firmware_host.voice import Speaker, espeak_command, open_voice, sentence, spoken_move
 from tests.firmware_host.session_harness import Rig
 
@@ -135,3 +137,25 @@ def test_the_voice_is_off_by_default_and_a_missing_program_is_no_crash() -> None
         missing = Config.from_mapping({"voice": {"enabled": True,
                                                  "command": "no-such-speech-program"}})
         assert open_voice(missing, stack, rig.session) is None
+
+
+@pytest.mark.parametrize("language", ["en", *translated_languages()])
+@pytest.mark.parametrize(("fields", "computer"), [
+    ({}, True),
+    ({"reason": "follow"}, False),
+    ({"reason": "remote"}, False),
+    ({"reason": "remote", "opponent": "Ann Smit"}, False),
+])
+def test_the_lit_move_is_said_as_whose_it_is(language: str, fields: dict[str, str],
+                                             computer: bool) -> None:
+    """A move of the followed game, or of a person on another board, is not the computer's:
+    in every language the board says whose it is (the other player by name when it has one)."""
+    tr = translator(language)
+    event = {"event": "computer_move", "pdn": "32-28", **fields}
+    spoken, written = sentence(event, tr), render(event, tr)
+    assert spoken is not None and written is not None
+    the_computer = sentence({"event": "computer_move", "pdn": "32-28"}, tr)
+    assert (spoken == the_computer) is computer
+    assert (written == render({"event": "computer_move", "pdn": "32-28"}, tr)) is computer
+    if "opponent" in fields:
+        assert "Ann Smit" in spoken and "Ann Smit" in written

@@ -97,7 +97,7 @@ def test_hint_takeback_mode_level_and_touch_move(web: WebServer, make_board: Boa
     new_game = [e for e in rig.events if e["event"] == "new_game"][-1]
     assert new_game["mode"] == "teach"
     assert rig.session.config.mode.value == "teach" and rig.session.touch.strict is True
-    engine = rig.session._thinker
+    engine = rig.service.worker  # (the engine across the board: firmware_host/app/across.py)
     assert engine.opponent.options == level(7).options
     assert "settings_applied" in kinds(rig.events)
 
@@ -185,7 +185,7 @@ def test_settings_chosen_at_the_web_app_outlive_a_restart(web: WebServer, redis_
     assert again.session.variant.name == "brazilian"
     assert again.session.config.mode.value == "teach"
     assert again.session.config.touch_move == "strict"
-    assert again.session._thinker.opponent.options == level(4).options
+    assert again.service.worker.opponent.options == level(4).options
     again.close()
     redis.Redis.from_url(redis_url).hset(BoardKeys("ctl8").settings, "variant",
                                          "international")

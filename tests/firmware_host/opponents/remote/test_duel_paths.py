@@ -52,9 +52,9 @@ def test_a_move_told_is_written_and_an_entry_heard_is_answered() -> None:
                  "fen": board.fen(), "clock_white": 301.5})
     white._send()  # (the writer's thread, woken by that event)
     entries = client.xrange(BoardKeys("a").duel("b"))
-    assert [entry_id for entry_id, _ in entries] == [b"1-0", b"1-1"]
+    assert [entry_id for entry_id, _ in entries] == [b"1-0", b"1-4"]  # (ply 1: seq 4)
     last, read = black.link.wait("1-0", 0)  # (the reader's XREAD)
-    assert last == "1-1" and read == [Played(1, 1, "32-28", board.fen(), 301.5)]
+    assert last == "1-4" and read == [Played(1, 1, "32-28", board.fen(), 301.5)]
     black.heard(read)
     assert len(heard) == 1 and isinstance(heard[0], EngineResult)
     assert heard[0].move == move and heard[0].clock == 301.5 and heard[0].token == 5

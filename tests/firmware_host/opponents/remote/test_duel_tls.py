@@ -25,6 +25,7 @@ import redis
 
 from engine import Board, Move
 from engine.types import Color
+from firmware_host.opponents.remote.entries import SLOTS
 from firmware_host.store.acl import main as acl_main
 from firmware_host.store.acl import read_passwords
 from firmware_host.store.keys import BoardKeys
@@ -199,7 +200,7 @@ def test_two_boards_play_one_game_over_tls_through_a_cut_and_two_restarts(hall: 
     for name, side in (("club-a", Color.WHITE), ("club-b", Color.BLACK)):
         stream = hall.admin.xrange(BoardKeys(name).duel("club-b" if name == "club-a"
                                                         else "club-a"))
-        plies = [int(entry_id.split(b"-")[1]) for entry_id, fields in stream
+        plies = [int(entry_id.split(b"-")[1]) // SLOTS for entry_id, fields in stream
                  if fields[b"kind"] == b"move"]
         first = 1 if side is Color.WHITE else 2
         assert plies == list(range(first, len(notation) + 1, 2))  # every move once
