@@ -336,7 +336,8 @@ class Commands:
         """``setup`` (``value``: a FEN or a PDN game): a new game from that position, set up
         by the lights. Refused following another game (``following``), against a person on
         another board (``remote``), in a round's game (``in_game``: the arbiter's), and for a
-        text that is no position of the variant (``bad_value``)."""
+        text that is no position of the variant (``bad_value``). ``side``: the player's side
+        from then on (the coach's puzzles: the side to move)."""
         facts = self._facts
         self._own_board(event)
         try:
