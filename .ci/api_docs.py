@@ -5,8 +5,8 @@
 Every public module of ``engine`` and ``board_io`` gets its page (pdoc walks a package's
 submodules but, where the package has an ``__all__``, only those it lists: the others are
 named here). Any warning pdoc raises (a module that cannot be imported, a docstring it cannot
-read, a name listed twice) fails the build: CI runs it (.ci/test) and so does
-tests/test_api_docs.py. The reference is not committed; docs/architecture.md points to it.
+read, a name listed twice) fails the build: CI runs it through tests/test_api_docs.py. The
+reference is not committed; docs/architecture.md points to it.
 """
 
 from __future__ import annotations

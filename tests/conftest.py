@@ -11,6 +11,14 @@ import os
 
 import pytest
 
+#: numpy's OpenBLAS starts a thread a core for its vector operations; in a test run, which shares
+#: the cores with Redis servers, browsers and the service's processes, those threads wait on each
+#: other (the region patterns' fit of tests/firmware_host/tools/tuning: 50 s instead of 6 s on a
+#: busy machine of 2 cores, the same weights). One thread, set before numpy is first imported;
+#: the suite's subprocesses inherit it. A value already set is kept.
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
+
 SAMPLE = os.environ.get("DRAUGHTSBOARD_SAMPLE", "ci")
 if SAMPLE not in ("ci", "full"):
     raise pytest.UsageError(f"DRAUGHTSBOARD_SAMPLE must be 'ci' or 'full', not {SAMPLE!r}")

@@ -20,6 +20,15 @@ from engine.compiled import COMPILABLE
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def _no_shared_build_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The switches are tested without the run's build cache (``.ci/test`` exports
+    DRAUGHTSBOARD_BUILD_CACHE): compiled modules kept there under this tree's key, by an earlier
+    run's ``.ci/compiled``, would be reused instead of the decision under test. The cache's own
+    test gives a folder of its own."""
+    monkeypatch.delenv("DRAUGHTSBOARD_BUILD_CACHE", raising=False)
+
+
 def _setup_module() -> types.ModuleType:
     path = ROOT / "setup.py"
     spec = importlib.util.spec_from_file_location("draughtsboard_setup", path)

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -68,6 +69,7 @@ from firmware_host.coach.child import ChildRunner
 from firmware_host.coach.jobs import AnalysisQueue
 from firmware_host.coach.lessons import Lessons, offer
 from firmware_host.coach.progress import ProgressBook
+from firmware_host.coach.review import Review, last_game
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
     BOARD_ID,
@@ -99,7 +101,8 @@ from firmware_host.follow.follower import Follower, Following, Posted
 from firmware_host.follow.game import BoardReader, Reader, UrlReader
 from firmware_host.game.controller import Controller, Poller
 from firmware_host.game.game import Opening
-from firmware_host.game.session import Session
+from firmware_host.game.outbox import Outbox
+from firmware_host.game.session import Reviewer, Session
 from firmware_host.game.types import SessionConfig, SessionEvent
 from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent, spare_core
@@ -130,6 +133,7 @@ from firmware_host.store.records import GameRecord
 from firmware_host.terms.buttons import CLOCK as CLOCK_BUTTON
 from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.commands import Command
+from firmware_host.terms.jobs import Thinker
 from firmware_host.terms.settings import GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tournament.pairing import open_pairing
 from firmware_host.voice import open_voice
@@ -383,7 +387,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     # command later), whose moves come through a duel on the Redis both boards reach.
     link = None if following is not None else _duel_client(config, stack)
     across = None if following is not None else Across(worker, None,
-                                                       threads=not wiring.virtual_time)
+                                                         threads=not wiring.virtual_time)
     health = HealthTracker(
         SensorLayout.from_cell_map(scanner.cell_map,
                                    matrix=config[SENSOR_BACKEND] != "shift-register"),
@@ -404,6 +408,7 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                       level_hook=level_hook(config, worker, VIRTUAL_TIME_DEPTH
                                             if wiring.virtual_time else None),
                       on_applied=None if remote is None else saver(remote, config[BOARD_ID]),
+                      reviewer=None if worker is None else _reviewer(store, worker),
                       pair_hook=None if across is None or link is None else across.pair)
     session.subscribe(event_logger())
     for listener in wiring.listeners:
@@ -475,6 +480,16 @@ def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
     client = sync_client(url, socket_timeout=BLOCK_MS / 1000 + 2, socket_connect_timeout=2)
     stack.callback(client.close)
     return client
+
+
+def _reviewer(store: RedisStore, worker: Thinker) -> Reviewer:
+    """The review of the board's last game (its analysis read from the store), the tries by
+    hand answered by the engine worker, as the opponent's moves are."""
+
+    def review(variant: Variant, outbox: Outbox) -> Review:
+        return Review(variant, partial(last_game, store), thinker=worker, outbox=outbox)
+
+    return review
 
 
 def _coach(config: Config, stack: ExitStack, store: RedisStore) -> IdleAnalyst | None:

@@ -23,10 +23,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from board_io.options import Option
+from firmware_host.config.schema import LED_BACKENDS, SENSOR_BACKENDS
 from firmware_host.i18n import LANGUAGES
 from firmware_host.terms.settings import PhoneSetting, phone_settings
 
-__all__ = ["add_language", "add_setting", "add_settings", "setting_overrides"]
+__all__ = ["add_backends", "add_language", "add_setting", "add_settings", "setting_overrides"]
 
 
 def add_language(parser: argparse.ArgumentParser, *, default: str | None = None,
@@ -35,6 +36,16 @@ def add_language(parser: argparse.ArgumentParser, *, default: str | None = None,
     shown = "" if default is None else f" (default {default})"
     parser.add_argument("--language", metavar="LANG", default=default,
                         help=f"{what}: {', '.join(LANGUAGES)}{shown}")
+
+
+def add_backends(parser: argparse.ArgumentParser) -> None:
+    """``--sensors BACKEND`` (``--board``, its old name: ``args.board``) and ``--leds BACKEND``,
+    each one of the configuration's backends."""
+    parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
+                        metavar="BACKEND", help="sensor backend: " + ", ".join(SENSOR_BACKENDS)
+                        + " (--board is its old name)")
+    parser.add_argument("--leds", choices=LED_BACKENDS, metavar="BACKEND",
+                        help="LED backend: " + ", ".join(LED_BACKENDS))
 
 
 def add_setting(parser: argparse.ArgumentParser | argparse._ArgumentGroup,

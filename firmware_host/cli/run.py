@@ -18,16 +18,19 @@ import argparse
 
 from board_io.registry import LED_BACKEND, SENSOR_BACKEND
 from firmware_host.app.options import RunOptions
-from firmware_host.cli.options import add_language, add_settings, setting_overrides
+from firmware_host.cli.options import (
+    add_backends,
+    add_language,
+    add_settings,
+    setting_overrides,
+)
 from firmware_host.config.loader import Config, ConfigError, check_variant
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
     COACH_START,
     FOLLOW_SOURCE,
-    LED_BACKENDS,
     REMOTE_OPPONENT,
-    SENSOR_BACKENDS,
     STORE_GAMES_DIR,
     STORE_URL,
 )
@@ -43,14 +46,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "press events in virtual time and exit.")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     add_settings(parser)  # --variant, --mode, --level, --touch-move, --time-control
-    parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
-                        metavar="BACKEND", help="sensor backend: " + ", ".join(SENSOR_BACKENDS)
-                        + " (--board is its old name)")
+    add_backends(parser)  # --sensors (--board), --leds
     parser.add_argument("--board-id", metavar="ID",
                         help="this board's id, as the web app and the store name it "
                              "(board.id; default board1)")
-    parser.add_argument("--leds", choices=LED_BACKENDS, metavar="BACKEND",
-                        help="LED backend: " + ", ".join(LED_BACKENDS))
     parser.add_argument("--store", metavar="URL", help="memory or redis://host:port/db")
     parser.add_argument("--games-dir", metavar="DIR", help="where PDN files are written")
     parser.add_argument("--script", metavar="FILE",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware_host.config.schema import LED_BACKENDS, SENSOR_BACKENDS
+from firmware_host.cli.options import add_backends
 
 
 def _seconds(text: str) -> float:
@@ -40,11 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                     "responded, 1 otherwise.")
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--variant", metavar="NAME", help="rules the board is used for")
-    parser.add_argument("--sensors", "--board", dest="board", choices=SENSOR_BACKENDS,
-                        metavar="BACKEND", help="sensor backend: " + ", ".join(SENSOR_BACKENDS)
-                        + " (--board is its old name)")
-    parser.add_argument("--leds", choices=LED_BACKENDS, metavar="BACKEND",
-                        help="LED backend: " + ", ".join(LED_BACKENDS))
+    add_backends(parser)  # --sensors (--board), --leds
     parser.add_argument("--seconds", type=_seconds, default=60.0, metavar="N",
                         help="how long to watch the sensors (default 60)")
     parser.add_argument("--script", metavar="FILE",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from engine.variant import Variant
     from firmware_host.tools.tuning.selfplay import Sample, SelfPlay
 
 
@@ -151,19 +152,31 @@ def _read(paths: list[Path], variant: str) -> list[tuple[dict[str, str], list[Sa
     return files
 
 
+def _fit_input(args: argparse.Namespace) -> tuple[Variant, list[tuple[dict[str, str],
+                                                                    list[Sample]]]]:
+    """The variant and the positions files of a fit, once ``--write`` (if given) is known to be a
+    weights module that may be rewritten: before the fit, not after its minutes.
+
+    Raises:
+        ValueError: a ``--write`` that is no weights module, an unknown variant, a file that
+            cannot be read or holds another variant's positions.
+    """
+    from engine import find_variant
+
+    problem = None if args.write is None else weights_problem(args.write)
+    if problem is not None:
+        raise ValueError(problem)
+    variant = find_variant(args.variant)
+    return variant, _read(args.data, variant.name)
+
+
 def run_fit(args: argparse.Namespace) -> int:
     """Fit the weights and print them (and write them with ``--write``)."""
-    from engine import find_variant
     from firmware_host.tools.tuning import render
     from firmware_host.tools.tuning.fit import FitError, fit
 
-    problem = None if args.write is None else weights_problem(args.write)
-    if problem is not None:  # before the fit, not after its minutes
-        print(f"draughtsboard tune: {problem}", file=sys.stderr)
-        return 2
     try:
-        variant = find_variant(args.variant)
-        files = _read(args.data, variant.name)
+        variant, files = _fit_input(args)
         samples = [sample for _, found in files for sample in found]
         sources = [header.get("command", str(path)) for path, (header, _) in zip(
             args.data, files, strict=True)]
@@ -196,17 +209,12 @@ def run_patterns(args: argparse.Namespace) -> int:
     """Fit patterns and linear weights together; print the losses, write with ``--write*``."""
     import gzip
 
-    from engine import find_variant
     from firmware_host.tools.tuning import render
     from firmware_host.tools.tuning.patterns import PatternFitError, fit_patterns, settled
 
-    problem = None if args.write is None else weights_problem(args.write)
-    if problem is not None:  # before the fit, not after its minutes
-        print(f"draughtsboard tune: {problem}", file=sys.stderr)
-        return 2
     try:
-        variant = find_variant(args.variant)
-        files = [found for _, found in _read(args.data, variant.name)]
+        variant, read = _fit_input(args)
+        files = [found for _, found in read]
         sources = [path.name for path in args.data]
         if not 0.0 <= args.holdout < 1.0:
             raise ValueError(f"--holdout is a share, 0 to 1, not {args.holdout}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from firmware_host.config.schema import STORE_URL, WEB_LISTEN, WEB_TOKEN_FILE
-from firmware_host.errors import ExitCode
+from firmware_host.errors import ExitCode, InputError, say
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,8 +37,8 @@ def _devices(config: object, revoke: str | None) -> int:
     devices = PairedDevices(devices_file(config[WEB_TOKEN_FILE]))
     if revoke is not None:
         if not devices.revoke(revoke):
-            print(f"draughtsboard web: no paired device {revoke!r} (see --devices)")
-            return 1
+            return say(InputError(f"no paired device {revoke!r} (see --devices)"),
+                       "draughtsboard web")
         print(f"revoked device {revoke}: its control ends at its next request")
         return 0
     paired = devices.list()

@@ -128,8 +128,8 @@ def main() -> int:
     except JobError as exc:
         json.dump({"error": str(exc)}, sys.stdout)
         return 0
-    if examined is None:  # (nothing stops the child's token: the parent kills it)
-        json.dump({"error": "stopped"}, sys.stdout)
+    if examined is None:  # nothing stops the child's token (the parent kills it): never
+        json.dump({"error": "the analysis was stopped"}, sys.stdout)
         return 0
     json.dump({"analysis": json.loads(examined.analysis.to_json()),
                "findings": [f.to_json() for f in examined.findings]}, sys.stdout)

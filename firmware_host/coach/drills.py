@@ -248,10 +248,12 @@ class DrillWatch:
             return
         final = self.hand.frames[-1]
         if any(wrong.shows(self._position, final) for wrong in self.drill.wrong):
-            self._judge(self.hand)
+            self._judge()
 
-    def _judge(self, hand: Hand) -> None:
-        self.verdict = judge(self.drill, hand.frames)
+    def _judge(self) -> None:
+        if self.hand is None:  # nothing watched yet: nothing to judge
+            return
+        self.verdict = judge(self.drill, self.hand.frames)
         self.on_verdict(self.verdict)
 
     def listener(self) -> Callable[[Mapping[str, object]], None]:
@@ -262,7 +264,7 @@ class DrillWatch:
             if kind == "position_set" and self.hand is None:
                 self.hand = Hand(self._position.occupied_squares())
             elif kind in ("move", "refused") and self.hand is not None and self.verdict is None:
-                self._judge(self.hand)
+                self._judge()
 
         return listen
 

@@ -157,8 +157,16 @@ class Role(Light, Enum):
     FAULT = ("fault", Pattern.SLOW, MAGENTA, 0, N_("S sensor fault"),
              N_("this square's sensor cannot be trusted"), N_("fault {squares}"),
              "this square's sensor cannot be trusted")
+    # Reviewing a game on the board (firmware_host/coach/review.py): at a mistake, the move
+    # that was played and the better one, each by its origin and landing squares.
+    PLAYED = ("played", Pattern.ON, ORANGE, 20, N_("O move played"),
+              N_("the move that was played here"), N_("played {squares}"),
+              "reviewing a game: the move that was played here (origin and landing squares)")
+    BETTER = ("better", Pattern.SLOW, GREEN, 21, N_("G better move"),
+              N_("the better move"), N_("better {squares}"),
+              "reviewing a game: the better move (origin and landing squares): try it by hand")
     # Shown only on a frame nothing else lights (feedback.leds.low_time).
-    CLOCK = ("clock", Pattern.SLOW, BLUE, 17, N_("U under a minute"),
+    CLOCK = ("clock", Pattern.SLOW, BLUE, 30, N_("U under a minute"),
              N_("a minute or less on the clock"), N_("clock {squares}"),
              "on a clock, the side to move has a minute or less: the corner square of its "
              "first rank at its player's left hand (square 46 for White, 5 for Black in "

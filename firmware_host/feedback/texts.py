@@ -73,6 +73,25 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     # in the board's language (its ``text``: the terminal, the voice, the feed show it).
     "coach": "",
     "lesson": "",
+    # Reviewing the last game on the board (firmware_host/coach/review.py).
+    "review.start": N_("review of the last game: done (or the game's next move by hand) steps "
+                       "on, takeback steps back; mistakes to look at: {mistakes}"),
+    "review.not_analysed": N_("the last game is not analysed yet: the board analyses it while "
+                              "it is idle; press done to look again"),
+    "review.no_game": N_("there is no finished game to review"),
+    "review.step": N_("after {move}: put the pieces where the lights show"),
+    "review.moved": N_("{move}, as in the game"),
+    "review.first": N_("the start of the game"),
+    "review.mistake": N_("here {played} was played ({mark}); better was {better}: try it by "
+                         "hand, or press done to go on"),
+    "review.reply": N_("you played {tried}; the engine answers {reply}: carry it out on the "
+                       "board"),
+    "review.line": N_("play on in this line, or press done to set the game's position back"),
+    "review.line_over": N_("the line ends here: press done to set the game's position back"),
+    "review.back": N_("back to the game: put the pieces where the lights show"),
+    "review.end": N_("the end of the game: takeback steps back"),
+    "review.left": N_("the review is over"),
+    "command_refused.review": N_("{command}: not while reviewing a game"),
     "hint": N_("hint: {pdn}{reasons_text}"),
     "hint_refused": N_("no hint now"),
     "hint_refused.mode": N_("hints are not available in {mode} mode"),
@@ -175,7 +194,8 @@ COUNTED: Mapping[str, tuple[str, str]] = MappingProxyType({
 #: The words of an event's values that a sentence puts in (side, mode, ...), by field.
 WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType({
     "side": {"white": N_("white"), "black": N_("black")},
-    "mode": {"play": N_("play"), "teach": N_("teach"), "record": N_("record")},
+    "mode": {"play": N_("play"), "teach": N_("teach"), "record": N_("record"),
+             "review": N_("review")},
     "touch_move": {"strict": N_("strict"), "off": N_("off"),
                    "auto": N_("auto: strict when recording")},
     "ponder": {"on": N_("on"), "off": N_("off"), "auto": N_("auto: where a core is free")},

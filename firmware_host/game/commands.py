@@ -54,6 +54,7 @@ from firmware_host.game.decisions import (
     Publish,
     Search,
     SetPosition,
+    StartReview,
     StartRound,
     TakeBack,
 )
@@ -133,6 +134,7 @@ class Commands:
             CommandName.SETUP: self._cmd_setup,
             CommandName.PUZZLES: self._cmd_coach,
             CommandName.DRILLS: self._cmd_coach,
+            CommandName.REVIEW: self._cmd_review,
         })
 
     def decide(self, event: Command) -> list[Decision]:
@@ -141,6 +143,8 @@ class Commands:
         Raises:
             Refused: the command does not apply now (nothing was decided).
         """
+        if event.name == "mode" and (event.value or "").strip() == Mode.REVIEW.value:
+            return self._cmd_review(event)  # the phone chose review: it starts now
         if setting(event.name) is not None:  # a phone setting: for the next game
             return self._settings.set(event)
         try:
@@ -331,6 +335,21 @@ class Commands:
             return [*logged, Finish(outcome, event.at, note or f"ended on the other board: "
                                                                 f"{event.value}")]
         return [Finish(outcome, event.at, f"the followed game ended {event.value}")]
+
+    def _cmd_review(self, event: Command) -> list[Decision]:
+        """``review`` (or the phone's mode ``review``): the last game reviewed on the board.
+        Refused following another game (``following``), against a person on another board
+        (``remote``), and while a game is going on (``in_game``: one with moves and no result,
+        or a round's)."""
+        facts = self._facts
+        if facts.config.mode is Mode.FOLLOW:
+            raise Refused("following", command=event.name)
+        if facts.config.remote:
+            raise Refused("remote", command=event.name)
+        if facts.game.round is not None or self._clock.arbiter_holding or (
+                facts.outcome is None and facts.board.move_stack):
+            raise Refused("in_game", command=event.name)
+        return [StartReview(event.at)]
 
     def _cmd_setup(self, event: Command) -> list[Decision]:
         """``setup`` (``value``: a FEN or a PDN game): a new game from that position, set up

@@ -31,8 +31,8 @@ from firmware_host.terms.jobs import Purpose
 
 __all__ = ["AskTakeback", "CancelSearch", "CarryOn", "Claimable", "CloseTouch", "Commit",
            "Correct", "Decision", "EnterState", "Evaluate", "Finish", "HoldChanged", "OfferDraw",
-           "PressAdjust", "Publish", "Save", "Search", "SetPosition", "StartRound", "Synced",
-           "TakeBack"]
+           "PressAdjust", "Publish", "Save", "Search", "SetPosition", "StartReview", "StartRound",
+           "Synced", "TakeBack"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,13 @@ class SetPosition:
     fen: str
     at: float
     side: Color | None = None
+
+
+@dataclass(frozen=True)
+class StartReview:
+    """Review the last game on the board (the session hands the board to the review)."""
+
+    at: float
 
 
 @dataclass(frozen=True)
@@ -194,4 +201,4 @@ class HoldChanged:
 
 Decision = (Publish | EnterState | Synced | CloseTouch | CancelSearch | Commit | Evaluate
             | PressAdjust | TakeBack | Search | Finish | OfferDraw | AskTakeback | Claimable
-            | Correct | CarryOn | StartRound | Save | HoldChanged | SetPosition)
+            | Correct | CarryOn | StartRound | Save | HoldChanged | SetPosition | StartReview)

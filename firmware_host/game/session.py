@@ -48,6 +48,7 @@ from engine.variant import Variant, find_variant
 from firmware_host.feedback.roles import Role
 from firmware_host.game.carry import Carry, adopt_refused
 from firmware_host.game.commands import Commands, round_refused
+from firmware_host.game.controller import Driven
 from firmware_host.game.correction import Correction
 from firmware_host.game.decisions import (
     AskTakeback,
@@ -68,6 +69,7 @@ from firmware_host.game.decisions import (
     Save,
     Search,
     SetPosition,
+    StartReview,
     StartRound,
     Synced,
     TakeBack,
@@ -96,7 +98,8 @@ from firmware_host.game.types import (
 )
 from firmware_host.game.view import TurnView, frame_for, led_facts
 from firmware_host.i18n import translator
-from firmware_host.terms.commands import Command
+from firmware_host.terms.buttons import command_of
+from firmware_host.terms.commands import Command, CommandName
 from firmware_host.terms.jobs import EngineResult, Purpose, Thinker
 from firmware_host.terms.settings import Mode
 
@@ -106,6 +109,10 @@ log = logging.getLogger(__name__)
 
 #: The timekeeper's timers: a recovery leaves the clock running.
 _CLOCK_TIMERS = frozenset({TimerName.FLAG, TimerName.CLOCK_SAVE})
+
+#: Makes the review of the last game (firmware_host/coach/review.py) for a board of this
+#: variant, speaking through the session's outbox (its events and LEDs).
+Reviewer = Callable[[Variant, Outbox], Driven]
 
 class Session(SessionFacts):
     """One board's game session in ``play``, ``record`` or ``teach`` mode.
@@ -129,6 +136,8 @@ class Session(SessionFacts):
         engine: whether the thinker has an engine to search with (None: whether there is a
             thinker); a board that records has none even with a thinker that seats partners.
         on_applied: told the phone's settings a new game started with (None: not kept).
+        reviewer: makes the review of the last game (the ``review`` command; mode ``review``
+            starts with one); None: no review on this board.
 
     Raises:
         engine.errors.UnknownVariantError: unknown variant.
@@ -151,11 +160,19 @@ class Session(SessionFacts):
         pairing: Pairings | None = None,
         level_hook: LevelHook | None = None,
         on_applied: SavedHook | None = None,
+        reviewer: Reviewer | None = None,
         pair_hook: PairHook | None = None,
         engine: bool | None = None,
     ) -> None:
         self.variant = find_variant(variant)
         self.config = config or SessionConfig()
+        #: Mode ``review``: a review at start; the game underneath (and after it) is played.
+        self._review_first = self.config.mode is Mode.REVIEW
+        if self._review_first:
+            self.config = replace(self.config, mode=Mode.PLAY)
+        self._reviewer = reviewer
+        #: The review that has the board (None: the game has it).
+        self.review: Driven | None = None
         if self.config.mode is not Mode.RECORD and thinker is None:
             raise ValueError(f"{self.config.mode.value} mode needs a thinker (the engine)")
         self._store = store
@@ -248,15 +265,56 @@ class Session(SessionFacts):
         self.evaluate(at)
         self._drain()
         self._render()
+        if self._review_first:
+            self._review_first = False
+            self.handle(Command(CommandName.REVIEW.value, at))
 
     def handle(self, event: SessionEvent) -> None:
         """Handle one event, then every event it raised (run-to-completion); update the LEDs.
+        While a review has the board, the event is the review's (but new-game, which leaves
+        it).
 
         Unknown event types are logged and ignored.
         """
+        if self.review is not None and self._reviewing(self.review, event):
+            return
         self._queue.append(event)
         self._drain()
         self._render()
+
+    def _reviewing(self, review: Driven, event: SessionEvent) -> bool:
+        """Hand ``event`` to ``review``; new-game leaves it (False: the session handles the
+        new-game, the board as the review last saw it)."""
+        at = getattr(event, "at", None)
+        if isinstance(at, int | float):
+            self._now = max(self._now, float(at))
+        name = event.name if isinstance(event, Command) else (
+            command[0].value if isinstance(event, ButtonPressed)
+            and (command := command_of(event.button)) is not None else None)
+        if name == CommandName.NEWGAME.value:
+            self.occupied = getattr(review, "occupied", self.occupied)
+            self.review = None
+            self._outbox.frame = None
+            self._publish("review", reason="left")
+            return False
+        if isinstance(event, OccupancyChanged):
+            self.occupied = frozenset(event.occupied)
+        review.handle(event)
+        return True
+
+    def start_review(self, at: float) -> None:
+        """The review of the last game has the board until new-game.
+
+        Raises:
+            Refused: this board has no review (``no_engine``: it needs the engine).
+        """
+        if self._reviewer is None:
+            raise Refused("no_engine", command=CommandName.REVIEW.value)
+        self.cancel_jobs()
+        self.timers.cancel(*(name for name in TimerName if name not in _CLOCK_TIMERS))
+        self.view.new_turn()
+        self.review = self._reviewer(self.variant, self._outbox)
+        self.review.start(self.occupied, at)
 
     def command(self, name: str, at: float, side: str | None = None) -> None:
         """Handle a command by name: adjust, done, hint, takeback, newgame, resign, draw."""
@@ -264,15 +322,21 @@ class Session(SessionFacts):
 
     def next_deadline(self) -> float | None:
         """When the next timer runs out (None: no timer)."""
+        if self.review is not None:
+            return self.review.next_deadline()
         return self.timers.next_deadline()
 
     def due_timers(self, now: float) -> list[TimerFired]:
         """Timer events due at ``now``; the controller queues them."""
+        if self.review is not None:
+            return self.review.due_timers(now)
         return self.timers.due(now)
 
     @property
     def idle(self) -> bool:
         """No timer running (but the clock's), no event waiting and no search under way."""
+        if self.review is not None:
+            return self.review.idle
         return (not self._queue and self.timers.next_deadline(False) is None
                 and not self._searches.busy)
 
@@ -282,8 +346,11 @@ class Session(SessionFacts):
         The turn's memory goes (queued events, searches, timers but the clock's, the LED
         facts, the judge's and the touch tracker's state); the game, whose store writes come
         first, stays. As at a start, the board is compared with the game position: a move it
-        shows finished counts, and a touch obligation survives.
+        shows finished counts, and a touch obligation survives. A review recovers itself.
         """
+        if self.review is not None:
+            self.review.recover()
+            return
         self._queue.clear()
         self.cancel_jobs()
         self.timers.cancel(*(name for name in TimerName if name not in _CLOCK_TIMERS))
@@ -409,6 +476,8 @@ class Session(SessionFacts):
                     self.hold_changed(decision.at)
                 case SetPosition():
                     self.set_position(decision.fen, decision.at, decision.side)
+                case StartReview():
+                    self.start_review(decision.at)
 
     def _on_command(self, event: Command) -> None:
         """A button or a request: what the commands decide is carried out; a refusal is
@@ -822,6 +891,8 @@ class Session(SessionFacts):
         return chosen == "on"
 
     def _render(self) -> None:
+        if self.review is not None:
+            return  # the review lights the board
         frame = frame_for(led_facts(
             state=self.state, view=self.view, mode=self.config.mode, board=self.board,
             index=self.game.index, occupied=self.occupied, obligation=self.obligation,

@@ -59,6 +59,9 @@ BUTTONS: tuple[Button, ...] = (
     Button("draw_black", CommandName.DRAW, "Black-side draw", "black", _EDGE),
     Button("resign_white", CommandName.RESIGN, "White-side resign", "white", _EDGE),
     Button("resign_black", CommandName.RESIGN, "Black-side resign", "black", _EDGE),
+    Button("review", CommandName.REVIEW, "review", more=(
+        " It reviews the last game on the board (docs/coach.md#review-on-the-board); new-game "
+        "leaves the review.")),
     Button("puzzles", CommandName.PUZZLES, "puzzles", more=(
         " Starts the puzzles (a press again stops them): docs/coach.md.")),
     Button("drills", CommandName.DRILLS, "drills", more=(

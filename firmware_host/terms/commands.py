@@ -108,6 +108,9 @@ class CommandName(Enum):
     #: up by the lights; a press again stops them. Refused where ``setup`` is.
     PUZZLES = "puzzles"
     DRILLS = "drills"
+    #: Review the last game on the board (firmware_host/coach/review.py): refused while a
+    #: game is going on; ``newgame`` leaves the review.
+    REVIEW = "review"
 
 
 class Proposal(Enum):

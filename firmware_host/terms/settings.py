@@ -58,6 +58,9 @@ class Mode(Enum):
     #: The board mirrors another game move by move (``run --follow``, ``follow.source``):
     #: every move comes from it and the hand carries it out (firmware_host/follow/).
     FOLLOW = "follow"
+    #: The last game reviewed on the board, its mistakes lit (firmware_host/coach/review.py):
+    #: chosen, it starts a review at once; new-game leaves it for a game in play mode.
+    REVIEW = "review"
 
 
 #: ``game.mode``'s values (following is chosen with its source, ``follow.source``).
@@ -84,7 +87,8 @@ GAME_VARIANT: Option[str] = Option(
 GAME_MODE: Option[str] = Option(
     "game.mode", "str", "play",
     "play: you against the computer; record: two humans, every move logged; teach: play "
-    "with LED help.", choices=MODES, readers=_SERVICE)
+    "with LED help; review: the last game stepped through on the board, its mistakes lit "
+    "(docs/coach.md).", choices=MODES, readers=_SERVICE)
 GAME_TOUCH_MOVE: Option[str] = Option(
     "game.touch_move", "str", "auto",
     "strict: a touched playable piece must be moved; off: casual; auto: strict in record "

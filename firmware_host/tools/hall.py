@@ -233,8 +233,8 @@ _BANNER = (N_("the hall: {url}"),
 
 def run_hall(options: HallOptions, out: TextIO = sys.stdout) -> int:
     """Run the hall and serve it on ``options.listen`` (``host:port``) until SIGINT/SIGTERM;
-    return the exit status (0; 1 when a board or the web app cannot start; 2 for a bad
-    option).
+    return the exit status by the table (0; 1 when a board cannot start; 2 for a bad option;
+    69 when the web app's port is taken).
 
     Raises:
         ConfigError: an unknown variant, a bad level or time control.
@@ -285,6 +285,7 @@ async def _serve(url: str, host: str, port: int, options: HallOptions, halt: thr
                  out: TextIO) -> int:
     from redis.asyncio import Redis
 
+    from firmware_host.errors import say
     from firmware_host.web.app import WebSettings, build_app, run_forever
     from firmware_host.web.auth import Keys
     from firmware_host.web.connections import runner as runner_of
@@ -323,8 +324,7 @@ async def _serve(url: str, host: str, port: int, options: HallOptions, halt: thr
     try:
         await run_forever(runner, host, port, stop, banner)
     except OSError as exc:
-        print(cannot_listen("draughtsboard demo", host, port, exc), file=sys.stderr)
-        return 1
+        return say(cannot_listen(host, port, exc), "draughtsboard demo")
     finally:
         closer.cancel()
         halt.set()  # the watcher's thread returns

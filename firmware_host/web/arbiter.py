@@ -64,31 +64,33 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 from redis.asyncio import Redis
-from redis.exceptions import ResponseError
 
 from firmware_host.digits import whole_number_or
-from firmware_host.feedback.texts import said_everywhere
-from firmware_host.i18n import N_, Translator
-from firmware_host.store.keys import ROUND_INDEX, board_order
-from firmware_host.store.records import GameRecord
-from firmware_host.terms.commands import MAX_HEADER_LENGTH
+from firmware_host.i18n import N_
+from firmware_host.store.keys import board_order
 from firmware_host.tournament import arbiter
 from firmware_host.tournament.match import pair_commands
-from firmware_host.tournament.pairing import PAIRING_TAGS, Pairing, is_round, pairing_key
+from firmware_host.tournament.pairing import Pairing
 from firmware_host.tournament.rounds import (
     LOOK_BACK,
     BoardFacts,
     StoredRound,
     find_game,
-    index_entry,
     plan_commands,
     plan_import,
     read_list,
-    round_order,
 )
 from firmware_host.tournament.textfile import ENCODINGS, decode
 from firmware_host.tournament.trf import ORDER_WORDS
 from firmware_host.web import liveness
+from firmware_host.web.arbiter_cards import (
+    STATUSES,
+    Cards,
+    pairing_named,
+    played,
+    status_counts,
+    waiting_rounds,
+)
 from firmware_host.web.arbiter_words import (
     CORRECTED_CHOICES,
     DECISION_CHOICES,
@@ -102,16 +104,14 @@ from firmware_host.web.arbiter_words import (
     STARTED,
     TERMINATIONS,
     answered,
-    audit_words,
     decision_words,
     sent_to,
 )
 from firmware_host.web.auth import CODE_DIGITS, TOO_MANY_ATTEMPTS, PairingGuard, RateLimiter
-from firmware_host.web.bounded import ReplyTooLarge
 from firmware_host.web.feed import format_cursor
 from firmware_host.web.forms import read_form
 from firmware_host.web.paired import device_name
-from firmware_host.web.reader import BoardView, Reader
+from firmware_host.web.reader import Reader
 from firmware_host.web.sessions import (
     DECISION,
     UNDER_WAY,
@@ -119,14 +119,11 @@ from firmware_host.web.sessions import (
     ArbiterSessions,
     KeptReply,
 )
-from firmware_host.web.views import Views, move_label, player, viewer
-from firmware_host.web.views import result_words as game_result_words
+from firmware_host.web.views import Views, viewer
 
 __all__ = ["COOKIE", "ArbiterKeys", "ArbiterSite"]
 
 COOKIE = "draughtsboard_arbiter"
-#: Recent events looked at for a board's state and clock.
-RECENT = 200
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -186,9 +183,6 @@ class ArbiterKeys:
 
 
 #: The audit entries the console lists.
-AUDIT_SHOWN = 20
-
-
 NOT_THE_ARBITER_CODE = N_("That is not the arbiter code.")
 
 
@@ -251,6 +245,8 @@ class ArbiterSite:
         self.views.env.globals["arbiter"] = True
         self.views.live_words = (*self.views.live_words, *SCRIPT_WORDS, *NOT_READY.values(),
                                  *TERMINATIONS.values())
+        #: Every board as the console shows it (web/arbiter_cards.py).
+        self.cards = Cards(client, self.reader, self.views, clock)
 
     def routes(self) -> list[web.RouteDef]:
         """The routes to add to the web application."""
@@ -396,94 +392,6 @@ class ArbiterSite:
 
     # -- reading ------------------------------------------------------------------------------
 
-    async def _board(self, view: BoardView, alive: liveness.Liveness,
-                     rounds: dict[str, tuple[StoredRound, Pairing]]) -> dict[str, object]:
-        """A card's facts, as the page renders them and ``state.json`` sends them."""
-        board_id = view.board_id
-        game = view.game
-        tags = {} if game is None else game.headers
-        result = None if game is None else game.result
-        waiting = await self._waiting(board_id)
-        named = bool(tags.get("White") or tags.get("Black"))
-        of_round = rounds.get(board_id)
-        decision = None if of_round is None else of_round[0].decisions.get(board_id)
-        played = game is not None and _played(game)
-        # The game's names; before it begins, those of the pairing that waits for it.
-        shown = waiting if waiting and not named and not played and not (
-            game is not None and game.finished) else tags
-        return {
-            "board": board_id, "game_id": None if game is None else game.game_id,
-            "white": player(shown, "White"), "black": player(shown, "Black"),
-            "round": tags.get("Round") or waiting.get("Round"),
-            "event": tags.get("Event") or waiting.get("Event"),
-            "plies": 0 if game is None else len(game.moves),
-            "first": _first_mover(game),
-            "last_moves": _last_moves(game),
-            "result": result, "result_text": game_result_words(result),
-            "termination": None if game is None else game.termination or None,
-            "termination_text": TERMINATIONS.get(game.termination, game.termination)
-            if game is not None and game.termination else None,
-            "finished": game is not None and game.finished, "played": played,
-            "state": view.state, "state_text": view.state_name,
-            "clock": self.views.clock_now(view, alive), "online": alive.online,
-            "seen_text": alive.seen_text,
-            "said": said_everywhere(view.messages[-1]) if view.messages else None,
-            "waiting": waiting.get("Round"),
-            "pairing": None if not waiting else {
-                "white": waiting.get("White", ""), "black": waiting.get("Black", ""),
-                "round": waiting.get("Round", ""), "event": waiting.get("Event", "")},
-            "of_round": None if of_round is None else {
-                "round": of_round[0].number, "event": of_round[0].event,
-                "white": of_round[1].white, "black": of_round[1].black},
-            "decision": None if decision is None else {"kind": decision.kind,
-                                                       "side": decision.side},
-            "status": _status(alive.online, game, bool(waiting), played),
-        }
-
-    async def _waiting(self, board_id: str) -> dict[str, str]:
-        """The pairing waiting for a board's next game (its PDN tags, each one printable line
-        of at most MAX_HEADER_LENGTH; {}: none, or not a pairing)."""
-        try:
-            raw: object = await self.client.hmget(pairing_key(board_id), *PAIRING_TAGS)
-        except (ResponseError, ReplyTooLarge):  # a key of another type, or huge: no pairing
-            return {}
-        values = raw if isinstance(raw, list) else []
-        return {tag: text for tag, value in zip(PAIRING_TAGS, values, strict=False)
-                if value is not None and (text := _decoded(value))
-                and len(text) <= MAX_HEADER_LENGTH and text.isprintable()}
-
-    async def _current_rounds(self) -> dict[str, tuple[StoredRound, Pairing]]:
-        """Each board's pairing in its event's newest imported round (a board in two events'
-        newest rounds: the later round's)."""
-        index: object = await self.client.hgetall(ROUND_INDEX)
-        newest: dict[str, tuple[str, str]] = {}  # event -> (round, key)
-        for key, value in (index.items() if isinstance(index, dict) else ()):
-            number, event = index_entry(value)
-            if number and (event not in newest or round_order(number) > round_order(
-                    newest[event][0])):
-                newest[event] = (number, _decoded(key))
-        found: dict[str, tuple[StoredRound, Pairing]] = {}
-        for number, key in sorted(newest.values(), key=lambda item: round_order(item[0])):
-            try:
-                stored = StoredRound.parse(await self.client.get(key), number)
-            except ValueError:
-                stored = None  # a damaged round: the console shows the boards without it
-            if stored is not None:
-                for pairing in stored.pairings:
-                    found[pairing.board] = (stored, pairing)
-        return found
-
-    async def _boards(self) -> list[tuple[BoardView, dict[str, object]]]:
-        """Every board as the reader sees it, and its card's facts."""
-        boards = await self.reader.boards()
-        alive = await liveness.read(self.client, boards, self.clock())
-        rounds = await self._current_rounds()
-        found = []
-        for board in boards:
-            view = await self.reader.board(board, RECENT)
-            found.append((view, await self._board(view, alive[board], rounds)))
-        return found
-
     async def page(self, request: web.Request) -> web.Response:
         """The console (the pairing form for a browser that is not the arbiter's)."""
         found = self.caller(request)
@@ -494,16 +402,16 @@ class ArbiterSite:
         cursor = await self.reader.last_ids(boards)
         tr = viewer(request)
         shown = [{**facts, "diagram": self.views.diagram(view, 200, tr)}
-                 for view, facts in await self._boards()]
+                 for view, facts in await self.cards.boards()]
         return web.Response(content_type="text/html", text=self.views.page(
             "arbiter.html", tr=viewer(request), boards=shown, cursor=format_cursor(cursor),
-            rounds=_rounds(shown), statuses=_counts(shown), status_words=STATUSES,
+            rounds=waiting_rounds(shown), statuses=status_counts(shown), status_words=STATUSES,
             encodings=ENCODINGS, decisions=DECISION_CHOICES,
             decision_words=dict(DECISION_CHOICES),
             csrf=session.csrf if session is not None else "", who=who,
             results=RESULT_CHOICES, sides=SIDES, corrected=CORRECTED_CHOICES,
             sessions=self._sessions(session),
-            audit=await _audit(self.client, viewer(request)), paired=False,
+            audit=await self.cards.audit(viewer(request)), paired=False,
             audit_time=lambda t: time.strftime("%H:%M:%S", time.gmtime(t)),
             session_time=lambda t: time.strftime("%Y-%m-%d %H:%M", time.gmtime(t))))
 
@@ -512,10 +420,10 @@ class ArbiterSite:
         """Every board, the newest audit entries, the arbiter sessions, the CSRF field."""
         found = self.caller(request)
         session = found[1] if found is not None else None
-        shown = [facts for _, facts in await self._boards()]
+        shown = [facts for _, facts in await self.cards.boards()]
         return web.json_response({
-            "boards": shown, "rounds": _rounds(shown),
-            "audit": await _audit(self.client, viewer(request)),
+            "boards": shown, "rounds": waiting_rounds(shown),
+            "audit": await self.cards.audit(viewer(request)),
             "sessions": self._sessions(session),
             "csrf": session.csrf if session is not None else None, "who": who})
 
@@ -670,14 +578,14 @@ class ArbiterSite:
         game = None if current is None else await self.reader.game(board, current)
         if game is None:
             return "no_game"
-        waiting = await self._waiting(board)
-        if not _names(waiting, pairing) and _names(game.headers, pairing):
+        waiting = await self.cards.waiting(board)
+        if not pairing_named(waiting, pairing) and pairing_named(game.headers, pairing):
             return "started"
         if game.finished:
             return "over"
-        if _played(game):
+        if played(game):
             return "playing"
-        if not _names(waiting, pairing):
+        if not pairing_named(waiting, pairing):
             return "not_waiting"
         return ""
 
@@ -763,7 +671,7 @@ class ArbiterSite:
             before = None if target is None else target.board(pairing.board)
             game = None if before is None else find_game(
                 await self.reader.recent_games(before.board, LOOK_BACK), before)
-            facts[pairing.board] = BoardFacts(game, await self._waiting(pairing.board))
+            facts[pairing.board] = BoardFacts(game, await self.cards.waiting(pairing.board))
         now = self.clock()
         plan = plan_import(pairings, stored, facts, trf=trf, now=now)
         rows = [row.words() for row in plan.rows]
@@ -790,7 +698,7 @@ class ArbiterSite:
         the board's game has a move (adjudicate it instead)."""
         board = await self._known_board(form)
         kind, _, side = form.get("decision", "").partition(":")
-        rounds = await self._current_rounds()
+        rounds = await self.cards.current_rounds()
         if board not in rounds:
             raise arbiter.ArbiterError(N_("{board} plays in no imported round"), board=board)
         stored, pairing = rounds[board]
@@ -799,8 +707,8 @@ class ArbiterSite:
                                        kind=stored.decisions[board].kind)
         current = await self.reader.current_game_id(board)
         game = None if current is None else await self.reader.game(board, current)
-        ours = game is not None and _names(game.headers, pairing)
-        if ours and game is not None and (_played(game) or game.finished):
+        ours = game is not None and pairing_named(game.headers, pairing)
+        if ours and game is not None and (played(game) or game.finished):
             raise arbiter.ArbiterError(N_("the game on {board} has begun: adjudicate it"),
                                        board=board)
         online = (await self._online([board]))[board]
@@ -827,10 +735,10 @@ class ArbiterSite:
                                        board=spare)
         current = await self.reader.current_game_id(spare)
         theirs = None if current is None else await self.reader.game(spare, current)
-        if theirs is not None and _played(theirs) and not theirs.finished:
+        if theirs is not None and played(theirs) and not theirs.finished:
             raise arbiter.ArbiterError(N_("{board} has a game going on: choose a free board"),
                                        board=spare)
-        rounds = await self._current_rounds()
+        rounds = await self.cards.current_rounds()
         stored = rounds[board][0] if board in rounds else None
         decided = await arbiter.carry(self.client, stored, board, spare, game_id, who,
                                       form.get("reason", ""), online=True, wait_s=self.wait_s)
@@ -882,85 +790,3 @@ class ArbiterSite:
             detail["result"] = result
         return self._reply(request, decided, {"action": "correct_move", "board": board,
                                               "detail": detail})
-
-
-async def _audit(client: Redis, tr: Translator) -> list[dict[str, object]]:
-    """The newest audit entries, each with its words (``text``, in ``tr``'s language)."""
-    return [{**e, "text": audit_words(e, tr)} for e in await arbiter.audit_entries(client,
-                                                                                    AUDIT_SHOWN)]
-
-
-def _first_mover(game: GameRecord | None) -> str | None:
-    """The side that made the game's first move (None: no move yet): the one not to move after
-    it, as its FEN says."""
-    if game is None or not game.moves:
-        return None
-    after = game.moves[0].fen_after[:1].upper()
-    return {"W": "black", "B": "white"}.get(after)
-
-
-def _names(tags: dict[str, str], pairing: Pairing) -> bool:
-    """Whether ``tags`` (a waiting pairing's, or a game's) are those of ``pairing``."""
-    return all(tags.get(tag) == value for tag, value in pairing.headers().items()
-               if tag != "Event")
-
-
-def _played(game: GameRecord) -> bool:
-    """The game has begun: a move by the players (an English ballot's moves do not count)."""
-    return any(m.by != "ballot" for m in game.moves)
-
-
-def _rounds(boards: list[dict[str, object]]) -> list[str]:
-    """The rounds whose pairing waits for a board, in order (``3`` before ``10``); a waiting
-    "round" that is not a round number (``²``: a board wrote it) is left out.
-
-    >>> _rounds([{"waiting": "10"}, {"waiting": "3"}, {"waiting": "²"}, {"waiting": None}])
-    ['3', '10']
-    """
-    found = {str(b["waiting"]) for b in boards
-             if isinstance(b.get("waiting"), str) and is_round(str(b["waiting"]))}
-    return sorted(found, key=round_order)
-
-
-def _last_moves(game: GameRecord | None, count: int = 6) -> str:
-    """The game's last moves as PDN numbers them (``31. 32-28 19-23 32. 28x19``).
-
-    >>> from firmware_host.store.records import MoveRecord
-    >>> moves = [MoveRecord(p, t, "", 0.0) for p, t in enumerate(["32-28", "19-23", "28x19"], 1)]
-    >>> _last_moves(GameRecord("g", "b", {}, "international", None, "record", 0.0, moves), 2)
-    '1... 19-23 2. 28x19'
-    """
-    if game is None or not game.moves:
-        return ""
-    shown = game.moves[-count:]
-    words = [move_label(shown[0].ply, shown[0].pdn)]
-    for move in shown[1:]:
-        words.append(move_label(move.ply, move.pdn) if move.ply % 2 else move.pdn)
-    return " ".join(words)
-
-
-#: The console's filters: a board's status, and the words of each.
-STATUSES = {"playing": N_("Playing"), "waiting": N_("Waiting to start"),
-            "finished": N_("Finished"), "offline": N_("Offline"), "idle": N_("No round")}
-
-
-def _status(online: bool, game: GameRecord | None, waiting: bool, played: bool) -> str:
-    """Which of :data:`STATUSES` a board is in (offline first: it needs the arbiter)."""
-    if not online:
-        return "offline"
-    if game is not None and game.finished:
-        return "finished"
-    if played:
-        return "playing"
-    if waiting or (game is not None and game.headers.get("Round")):
-        return "waiting"
-    return "idle"
-
-
-def _counts(boards: list[dict[str, object]]) -> dict[str, int]:
-    """How many boards each status has (the filters' counts)."""
-    return {key: sum(1 for b in boards if b["status"] == key) for key in STATUSES}
-
-
-def _decoded(value: object) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)

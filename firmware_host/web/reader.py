@@ -71,7 +71,7 @@ SPOKEN = frozenset({"refused", "correction", "adjust", "hint", "hint_refused",
                     "takeback", "takeback_refused", "command_refused", "settings",
                     "settings_applied", "header", "draw_declined", "newgame_requested", "result",
                     "engine_error", "sensor_fault", "sensor_recovered", "link", "resumed",
-                    "computer_move", "alternative_move", "synced", "draw_offer"})
+                    "computer_move", "alternative_move", "synced", "draw_offer", "review"})
 
 
 def events_key(board_id: str) -> str:

@@ -22,6 +22,7 @@ from firmware_host.config.schema import (
     WEB_RATE_PER_MINUTE,
     WEB_TOKEN_FILE,
 )
+from firmware_host.errors import InputError, UnavailableError, say
 from firmware_host.store import shown_url
 from firmware_host.store.connect import async_client
 from firmware_host.web.app import WebSettings, build_app, run_forever
@@ -50,22 +51,27 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def cannot_listen(program: str, host: str, port: int, exc: OSError) -> str:
-    """The one line saying the web app cannot listen, and, for a port that is taken, what to do.
+def cannot_listen(host: str, port: int, exc: OSError) -> UnavailableError | InputError:
+    """Why the web app cannot listen, as an error of the exit-code table: a port another program
+    holds is an unavailable dependency (69), said with what to do; an address this machine has
+    not, or may not take, is a bad ``--listen`` (2).
 
-    >>> taken = OSError(errno.EADDRINUSE, "address already in use")
-    >>> print(cannot_listen("draughtsboard demo", "127.0.0.1", 8080, taken))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    draughtsboard demo: cannot listen on 127.0.0.1:8080: address already in use (another
-    program has that port: choose another with --listen 127.0.0.1:PORT)
+    >>> taken = cannot_listen("127.0.0.1", 8080, OSError(errno.EADDRINUSE, "in use"))
+    >>> print(taken)  # doctest: +NORMALIZE_WHITESPACE
+    cannot listen on 127.0.0.1:8080: address already in use (another program has that port:
+    choose another with --listen 127.0.0.1:PORT)
+    >>> from firmware_host.errors import exit_code
+    >>> exit_code(taken), exit_code(cannot_listen("10.9.9.9", 80, OSError(errno.EADDRNOTAVAIL,
+    ...                                                                   "not here")))
+    (<ExitCode.UNAVAILABLE: 69>, <ExitCode.BAD_INPUT: 2>)
     """
     reason = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's strerror repeats
-    line = f"{program}: cannot listen on {host}:{port}: {reason[:1].lower()}{reason[1:]}"
-    if exc.errno == errno.EADDRINUSE:
-        shown = f"[{host}]" if ":" in host else host
-        line += (" (another program has that port: choose another with "
-                 f"--listen {shown}:PORT)")
-    return line
+    line = f"cannot listen on {host}:{port}: {reason[:1].lower()}{reason[1:]}"
+    if exc.errno != errno.EADDRINUSE:
+        return InputError(line)
+    shown = f"[{host}]" if ":" in host else host
+    return UnavailableError(f"{line} (another program has that port: choose another with "
+                            f"--listen {shown}:PORT)")
 
 
 def run_web(config: Config, out: object = None) -> int:
@@ -124,8 +130,7 @@ async def _serve(settings: WebSettings, url: str, host: str, port: int) -> int:
     try:
         await run_forever(runner, host, port, stop, banner)
     except OSError as exc:
-        print(cannot_listen("draughtsboard web", host, port, exc), file=sys.stderr)
-        return 1
+        return say(cannot_listen(host, port, exc), "draughtsboard web")
     finally:
         await client.aclose()
     return 0

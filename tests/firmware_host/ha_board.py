@@ -20,11 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import Board
-from tests.firmware_host.sloppy_hands import Hands, sloppy_events
+from tests.firmware_host.sloppy_hands import BRISK, SETTLE_GAP_MS, sloppy_events
 
 __all__ = ["BoardProcess", "scripted_game"]
-
-HANDS = Hands(adjust=0.0, think_ms=(60, 150), pause_ms=(20, 60))
 
 
 def scripted_game(variant: str, seed: int, plies: int, path: Path) -> list[str]:
@@ -39,11 +37,11 @@ def scripted_game(variant: str, seed: int, plies: int, path: Path) -> list[str]:
     t = 300
     while len(notation) < plies and not board.is_game_over():
         move = rng.choice(list(board.generate_moves(paths=True)))
-        for event in sloppy_events(board, move, rng, HANDS):
+        for event in sloppy_events(board, move, rng, BRISK):
             t += event.dt_ms
             assert event.square is not None
             lines.append(f"{t} {event.action} {board.variant.square_name(event.square)}\n")
-        t += 350  # the move settles before the next hand comes
+        t += SETTLE_GAP_MS  # the move settles before the next hand comes
         notation.append(board.move_notation(move))
         board.push(move)
     lines.append(f"{t + 600_000} press hint\n")

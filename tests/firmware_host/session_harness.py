@@ -319,7 +319,8 @@ class SimRig:
 
     def __init__(self, variant: str, *, mode: Mode = Mode.RECORD, fen: str | None = None,
                  store: Any = None, opponent: Any = None, scan_hz: int = 100,
-                 debounce_ms: int = 20, occupied: Any = None, **settings: Any) -> None:
+                 debounce_ms: int = 20, occupied: Any = None, reviewer: Any = None,
+                 **settings: Any) -> None:
         self.clock = VirtualClock()
         self.layout = layout_for(variant)
         start = Board(variant, fen=fen)
@@ -336,8 +337,11 @@ class SimRig:
         if mode is not Mode.RECORD:
             worker = SyncEngineWorker(opponent or ScriptedOpponent(), Limit(depth=1), self.clock,
                                       post=events.put)
+        self.worker = worker
+        # ``reviewer(worker)``: the session's reviewer, answering through this rig's worker
         self.session = Session(variant, self.store, self.config, thinker=worker, fen=fen,
-                               wall_clock=lambda: 1_700_000_000.0)
+                               wall_clock=lambda: 1_700_000_000.0,
+                               reviewer=None if reviewer is None else reviewer(worker))
         self.events: list[dict[str, Any]] = []
         self.session.subscribe(self.events.append)
         self.controller = Controller(self.session, self.scanner, clock=self.clock,

@@ -44,7 +44,8 @@ from typing import NamedTuple
 
 from engine import Board, Move, Square
 
-__all__ = ["HandEvent", "Hands", "final_occupancy", "replay", "sloppy_events"]
+__all__ = ["BRISK", "SETTLE_GAP_MS", "HandEvent", "Hands", "final_occupancy", "replay",
+           "sloppy_events"]
 
 
 class HandEvent(NamedTuple):
@@ -69,6 +70,14 @@ class Hands:
     settle_ms: int = 300  # slides stay under this; pauses on landing squares may be longer
     think_ms: tuple[int, int] = (200, 3000)
     pause_ms: tuple[int, int] = (80, 900)
+
+
+#: Hands for games played on the wall clock (``run --realtime``: the kill, outage and Redis HA
+#: campaigns): as sloppy as any, but brisk, so a game of ten moves takes seconds, not a minute.
+BRISK = Hands(adjust=0.0, think_ms=(60, 150), pause_ms=(20, 60))
+#: How long the board rests after a move before the next hand comes, on the wall clock: past
+#: the default ``settle_ms`` (300), so the move is let go before the next one begins.
+SETTLE_GAP_MS = 350
 
 
 class _Hand:

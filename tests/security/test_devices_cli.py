@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
+from firmware_host.errors import ExitCode
 from firmware_host.web.paired import PairedDevices, devices_file
 
 
@@ -26,6 +27,10 @@ def test_list_and_revoke_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "phone of Ann" in out[0] and "2026-11-29" in out[0]
     assert main(["web", "--config", str(config), "--revoke", ann_id]) == 0
     assert running.check(ann) is None and running.check(bob) == bob_id
-    assert main(["web", "--config", str(config), "--revoke", ann_id]) == 1
-    assert "no paired device" in capsys.readouterr().out
+    assert "revoked device" in capsys.readouterr().out
+    assert main(["web", "--config", str(config), "--revoke", ann_id]) == ExitCode.BAD_INPUT
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err.splitlines() == [
+        f"draughtsboard web: no paired device {ann_id!r} (see --devices)"]
     assert oct(devices_file(token).stat().st_mode & 0o777) == "0o600"

@@ -29,13 +29,12 @@ from engine import Board
 from engine.pdn import read_games
 from tests.conftest import sample_size
 from tests.firmware_host.recorded_runs import stored_moves, write_config
-from tests.firmware_host.sloppy_hands import Hands, sloppy_events
+from tests.firmware_host.sloppy_hands import BRISK, SETTLE_GAP_MS, sloppy_events
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
 
 VARIANTS = ("international", "russian", "english")
-HANDS = Hands(adjust=0.0, think_ms=(150, 400), pause_ms=(40, 160))
 PLIES = 10
 GAMES = sample_size(ci=2, full=24)
 KILLS_PER_GAME = 3
@@ -60,11 +59,11 @@ def random_game(variant: str, seed: int) -> Played:
         if board.is_game_over():
             break
         move = rng.choice(list(board.generate_moves(paths=True)))
-        for event in sloppy_events(board, move, rng, HANDS):
+        for event in sloppy_events(board, move, rng, BRISK):
             t += event.dt_ms
             assert event.square is not None
             events.append((t, event.action, event.square))
-        t += 600  # the move settles before the next hand comes
+        t += SETTLE_GAP_MS  # the move settles before the next hand comes
         notation.append(board.move_notation(move))
         board.push(move)
     return Played(variant, notation, events)

@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -225,3 +226,27 @@ def test_the_web_app_serves_with_redis_down_and_exits_0(redis_down: dict[str, st
         assert "Traceback" not in process.communicate(timeout=5)[1]
     finally:
         process.kill()
+
+
+def test_the_web_app_on_a_taken_port_exits_69_in_one_line(redis_down: dict[str, str],
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, err = _run(["web", "--config", redis_down["config"], "--listen",
+                          f"127.0.0.1:{port}"], capsys)
+    assert code == ExitCode.UNAVAILABLE, err
+    assert err.splitlines() == [
+        f"draughtsboard web: cannot listen on 127.0.0.1:{port}: address already in use "
+        "(another program has that port: choose another with --listen 127.0.0.1:PORT)"]
+
+
+def test_the_web_app_on_an_address_not_of_this_machine_exits_2(
+        redis_down: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _run(["web", "--config", redis_down["config"], "--listen", "192.0.2.1:8080"],
+                     capsys)  # TEST-NET-1: an address no machine here has
+    assert code == ExitCode.BAD_INPUT, err
+    assert err.splitlines() == ["draughtsboard web: cannot listen on 192.0.2.1:8080: cannot "
+                                "assign requested address"]

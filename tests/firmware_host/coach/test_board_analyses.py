@@ -23,7 +23,7 @@ from firmware_host.coach.child import ChildRunner
 from firmware_host.coach.jobs import GROUP, AnalysisQueue, Job
 from firmware_host.coach.progress import ProgressBook, game_mistakes
 from firmware_host.coach.results import StoredAnalysis
-from firmware_host.store.keys import COACH_JOBS, analysis_key
+from firmware_host.store.keys import ANALYSIS, COACH_JOBS, analysis_key
 from tests.engine.test_analysis import DEPTH, DROP, DROPPED_SHOT, MISS
 from tests.firmware_host.web.harness import BoardRig
 
@@ -148,7 +148,7 @@ def test_the_analysis_runs_in_a_child_that_the_first_touch_kills(
             os.kill(pid, 0)
         client = redis.Redis.from_url(redis_url)
         assert client.xpending(COACH_JOBS, GROUP)["pending"] == 1
-        assert client.keys("draughtsboard:coach:analysis:*") == []
+        assert client.keys(ANALYSIS + "*") == []
         assert pids.empty()                                # nothing started while busy
     finally:
         rig.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -12,66 +13,30 @@ from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig
 
 
-def _syncing() -> Rig:
-    return Rig("english", occupied=set())
+def _recipe(step: Callable[[Rig], object] = lambda rig: None, **setup: Any
+            ) -> Callable[[], Rig]:
+    """A recipe of a state: an English rig set up with ``setup``, then ``step`` done on it."""
+    def reach() -> Rig:
+        rig = Rig("english", **setup)
+        step(rig)
+        return rig
+    return reach
 
 
-def _human_to_move() -> Rig:
-    return Rig("english")
-
-
-def _move_in_progress() -> Rig:
-    rig = Rig("english")
-    rig.lift("11")
-    return rig
-
-
-def _adjusting() -> Rig:
-    rig = Rig("english")
-    rig.press("adjust")
-    return rig
-
-
-def _engine_thinking() -> Rig:
-    rig = Rig("english", mode=Mode.PLAY, human_side=Color.BLACK, manual=True)
-    rig.play("11-15")
-    return rig
-
-
-def _computer_move_pending() -> Rig:
-    rig = Rig("english", mode=Mode.PLAY, human_side=Color.BLACK, computer=["23-19"])
-    rig.play("11-15")
-    return rig
-
-
-def _game_over() -> Rig:
-    rig = Rig("english")
-    rig.press("resign_black")
-    return rig
-
-
-def _paused() -> Rig:
-    rig = Rig("english", time_control="3+2")
-    rig.command("pause")
-    return rig
-
-
-def _setting_up() -> Rig:
-    rig = Rig("english")
-    rig.press("newgame")
-    return rig
-
+_computer_move_pending = _recipe(lambda rig: rig.play("11-15"), mode=Mode.PLAY,
+                                 human_side=Color.BLACK, computer=["23-19"])
 
 RECIPES: dict[State, Callable[[], Rig]] = {
-    State.SYNCING: _syncing,
-    State.HUMAN_TO_MOVE: _human_to_move,
-    State.MOVE_IN_PROGRESS: _move_in_progress,
-    State.ADJUSTING: _adjusting,
-    State.ENGINE_THINKING: _engine_thinking,
+    State.SYNCING: _recipe(occupied=set()),
+    State.HUMAN_TO_MOVE: _recipe(),
+    State.MOVE_IN_PROGRESS: _recipe(lambda rig: rig.lift("11")),
+    State.ADJUSTING: _recipe(lambda rig: rig.press("adjust")),
+    State.ENGINE_THINKING: _recipe(lambda rig: rig.play("11-15"), mode=Mode.PLAY,
+                                   human_side=Color.BLACK, manual=True),
     State.COMPUTER_MOVE_PENDING: _computer_move_pending,
-    State.GAME_OVER: _game_over,
-    State.SETTING_UP: _setting_up,
-    State.PAUSED: _paused,
+    State.GAME_OVER: _recipe(lambda rig: rig.press("resign_black")),
+    State.SETTING_UP: _recipe(lambda rig: rig.press("newgame")),
+    State.PAUSED: _recipe(lambda rig: rig.command("pause"), time_control="3+2"),
 }
 
 

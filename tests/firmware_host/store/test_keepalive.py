@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,28 +16,13 @@ from firmware_host.store.keepalive import HEARTBEAT_TTL_S, KeepAlive
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.lease import BoardLease, LeaseState, lease_key
 from firmware_host.store.outage.failures import is_poison
+from tests.firmware_host.store.virtual_time import ManualClock
 from tests.redis_server import RedisServer, free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def client(redis_server: RedisServer) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(redis_server.url, decode_responses=True)
-    client.flushdb()
-    yield client
-    client.close()
-
-
-def lease(client: redis.Redis, clock: Clock) -> BoardLease:
+def lease(client: redis.Redis, clock: ManualClock) -> BoardLease:
     return BoardLease(client, "board1", ttl_s=30.0, machine="m1", host="pi", pid=100,
                       alive=lambda _pid: True, clock=clock)
 
@@ -50,7 +34,7 @@ def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
 def test_a_lease_key_of_the_wrong_type_is_said_once_and_the_lease_taken_once_it_is_gone(
         client: redis.Redis, caplog: pytest.LogCaptureFixture) -> None:
     client.hset(lease_key("board1"), "a", "b")  # another program wrote the key
-    clock = Clock()
+    clock = ManualClock()
     held = lease(client, clock)
     assert held.acquire() is LeaseState.UNREACHABLE
     clock.now = 20.0
@@ -65,7 +49,7 @@ def test_a_lease_key_of_the_wrong_type_is_said_once_and_the_lease_taken_once_it_
 
 
 def test_release_never_raises_whatever_the_key_holds(client: redis.Redis) -> None:
-    clock = Clock()
+    clock = ManualClock()
     with lease(client, clock) as held:
         client.delete(held.key)
         client.rpush(held.key, "x")  # the lease's key turned into a list meanwhile
@@ -76,7 +60,7 @@ def test_a_read_only_redis_is_said_once_per_kind_and_nothing_raises(
         own_redis_server: RedisServer, caplog: pytest.LogCaptureFixture) -> None:
     admin = redis.Redis.from_url(own_redis_server.url)
     client = redis.Redis.from_url(own_redis_server.url, decode_responses=True)
-    clock = Clock()
+    clock = ManualClock()
     keepalive = KeepAlive(client, "board1", lease(client, clock), clock=lambda: 5.0, pid=9)
     assert keepalive.tick()
     admin.replicaof("127.0.0.1", str(free_port()))

@@ -3,37 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 import redis
 
 from firmware_host.store.lease import BoardIdInUse, BoardLease, LeaseState, lease_key
+from tests.firmware_host.store.virtual_time import ManualClock
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def client(redis_server: RedisServer) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(redis_server.url, decode_responses=True)
-    client.flushdb()
-    yield client
-    client.close()
-
-
 def lease(client: redis.Redis, *, machine: str = "m1", pid: int = 100, ttl_s: float = 30.0,
-          alive: bool = True, clock: Clock | None = None) -> BoardLease:
+          alive: bool = True, clock: ManualClock | None = None) -> BoardLease:
     return BoardLease(client, "board1", ttl_s=ttl_s, machine=machine, host=f"host-{machine}",
-                      pid=pid, alive=lambda _pid: alive, clock=clock or Clock())
+                      pid=pid, alive=lambda _pid: alive, clock=clock or ManualClock())
 
 
 def test_acquire_sets_the_key_with_a_ttl_and_release_deletes_it(client: redis.Redis) -> None:
@@ -81,7 +65,7 @@ def test_the_lease_expires_when_its_holder_stops_refreshing(client: redis.Redis)
 
 
 def test_refresh_extends_the_ttl_only_after_a_third_of_it(client: redis.Redis) -> None:
-    clock = Clock()
+    clock = ManualClock()
     held = lease(client, ttl_s=30.0, clock=clock)
     held.acquire()
     client.pexpire(lease_key("board1"), 1_000)
@@ -108,7 +92,7 @@ def test_a_live_second_process_on_this_machine_is_refused(client: redis.Redis) -
 
 def test_refresh_reacquires_after_an_expiry_and_refuses_if_another_took_it(
         client: redis.Redis) -> None:
-    clock = Clock()
+    clock = ManualClock()
     held = lease(client, clock=clock)
     held.acquire()
     client.delete(lease_key("board1"))  # expired while Redis was away
@@ -126,7 +110,7 @@ def test_an_unreachable_redis_lets_the_board_start_and_takes_the_lease_later(
         own_redis_server: RedisServer) -> None:
     client = redis.Redis.from_url(own_redis_server.url, decode_responses=True,
                                   socket_timeout=1, socket_connect_timeout=1)
-    clock = Clock()
+    clock = ManualClock()
     held = lease(client, clock=clock)
     own_redis_server.stop()
     assert held.acquire() is LeaseState.UNREACHABLE

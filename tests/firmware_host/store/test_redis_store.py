@@ -10,6 +10,7 @@ import redis
 
 from firmware_host.store import MoveRecord, RedisStore, Spool, open_store
 from firmware_host.store.keys import BoardKeys
+from tests.firmware_host.store.virtual_time import ManualClock
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
@@ -17,16 +18,6 @@ pytestmark = pytest.mark.redis
 
 def move(ply: int, pdn: str) -> MoveRecord:
     return MoveRecord(ply=ply, pdn=pdn, fen_after=f"fen{ply}", time=1000.0 + ply)
-
-
-class FakeMonotonic:
-    """Virtual time for the store's retry back-off."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_moves_are_in_the_append_only_file(own_redis_server: RedisServer) -> None:
@@ -44,7 +35,7 @@ def test_moves_are_in_the_append_only_file(own_redis_server: RedisServer) -> Non
 def test_outage_loses_nothing_and_is_reported_once(own_redis_server: RedisServer,
                                                    tmp_path: Path,
                                                    caplog: pytest.LogCaptureFixture) -> None:
-    clock = FakeMonotonic()
+    clock = ManualClock()
     client = redis.Redis.from_url(own_redis_server.url, socket_connect_timeout=0.5,
                                   socket_timeout=0.5)
     store = RedisStore(client, "board1", Spool(tmp_path / "spool.jsonl"), monotonic=clock)

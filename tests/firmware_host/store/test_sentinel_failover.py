@@ -2,8 +2,8 @@
 and three sentinels, real processes; a board records a game through ``redis+sentinel://``, the
 primary is SIGKILLed after move 8 and play goes on. Every move reaches the new primary exactly
 once, in order; the service never exits and logs no traceback; the web app (its own process,
-on the same URL) serves the board after the failover; the old primary comes back as a replica
-and nothing is duplicated."""
+on the same URL) serves the board after the failover; the old primary comes back, while play
+goes on, as a replica, and nothing is duplicated."""
 
 from __future__ import annotations
 
@@ -97,18 +97,24 @@ def test_a_failover_mid_game_loses_nothing_and_repeats_nothing(tmp_path: Path) -
             f'[store]\nurl = "{cluster.url}"\ngames_dir = "{tmp_path / "games"}"\n'
             f'spool_dir = "{tmp_path / "spool"}"\n')
         switch = cluster.switch_listener()
-        # The web app runs through the failover, on the same URL.
-        web, base = start_web(tmp_path, cluster.url)
         board = BoardProcess(config, script)
+        # The web app runs through the failover, on the same URL (it starts while the board
+        # starts).
+        web, base = start_web(tmp_path, cluster.url)
         board.moves_announced(8)
         with urllib.request.urlopen(f"{base}/board/{BOARD}", timeout=10) as reply:
             assert reply.status == 200  # it holds connections to the primary now
         assert old_primary.process is not None
         old_primary.process.kill()  # SIGKILL: no goodbye to anyone
         old_primary.process.wait(timeout=10)
-        board.moves_announced(len(moves))  # play goes on through the failover
         new_port = cluster.wait_switch(switch)
         assert new_port == cluster.replica.port
+        # The old primary comes back while the game goes on: the sentinels make it a replica
+        # of the new one (a sentinel waits 8 s, its own constant, before it converts a primary
+        # that returns), and the board keeps writing to the new primary meanwhile.
+        mark = old_primary.log_mark()
+        old_primary.start()
+        board.moves_announced(len(moves))  # play goes on through the failover
         primary = redis.Redis(host="127.0.0.1", port=new_port)
         wait_written(primary, lambda: len(recorded(primary, BOARD)) == len(moves),
                      "every move in the new primary")
@@ -124,9 +130,7 @@ def test_a_failover_mid_game_loses_nothing_and_repeats_nothing(tmp_path: Path) -
         assert reply.status == 200 and BOARD in page
         assert "Traceback" not in (tmp_path / "web.log").read_text()
 
-        # The old primary comes back: the sentinels make it a replica of the new one.
-        mark = old_primary.log_mark()
-        old_primary.start()
+        # The old primary, back, is a replica of the new one and holds the same single copy.
         back = redis.Redis(host="127.0.0.1", port=old_primary.port)
         synced = (b"MASTER <-> REPLICA sync: Finished with success",
                   b"Successful partial resynchronization with master")

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from firmware_host.errors import ExitCode
 from tests.firmware_host.web.sse import SseClient
 from tests.redis_server import free_port
 
@@ -80,7 +81,7 @@ def test_a_taken_port_says_how_to_choose_another() -> None:
         port = taken.getsockname()[1]
         done = subprocess.run([binary, "demo", "--hall", "1", "--listen", f"127.0.0.1:{port}"],
                               capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 1
+    assert done.returncode == ExitCode.UNAVAILABLE
     assert done.stderr.strip().splitlines() == [
         f"draughtsboard demo: cannot listen on 127.0.0.1:{port}: address already in use "
         "(another program has that port: choose another with --listen 127.0.0.1:PORT)"]

@@ -30,6 +30,7 @@ from firmware_host.store import (
     open_store,
 )
 from firmware_host.store.keys import BoardKeys
+from tests.firmware_host.store.virtual_time import ManualClock
 from tests.redis_server import RedisServer, free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
@@ -46,16 +47,6 @@ def session(game_id: str, ply: int) -> dict[str, object]:
     return {"game_id": game_id, "ply": ply, "variant": "international", "mode": "record"}
 
 
-class FakeMonotonic:
-    """Virtual time for the store's retry back-off."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def make_store(server: RedisServer, directory: Path, *, timeout: float = 1.0,
                clock: Callable[[], float] | None = None, url: str | None = None,
                writer: Callable[[int, bytes], None] | None = None) -> RedisStore:
@@ -64,7 +55,7 @@ def make_store(server: RedisServer, directory: Path, *, timeout: float = 1.0,
     spool = Spool(directory / "board1.jsonl", writer) if writer else Spool(
         directory / "board1.jsonl")
     return RedisStore(client, "board1", spool, local=LocalCopy(directory / "board1.state.json"),
-                      monotonic=clock or FakeMonotonic())
+                      monotonic=clock or ManualClock())
 
 
 def logged(server: RedisServer, game_id: str) -> tuple[list[str], list[int]]:
@@ -134,7 +125,7 @@ FAULTS = {"refused": _refused, "timeout": _timeout, "out_of_memory": _out_of_mem
 def test_every_failure_takes_the_outage_path(fault: str, own_redis_server: RedisServer,
                                              tmp_path: Path,
                                              caplog: pytest.LogCaptureFixture) -> None:
-    clock = FakeMonotonic()
+    clock = ManualClock()
     store = make_store(own_redis_server, tmp_path, timeout=0.3, clock=clock)
     game_id = store.new_game({}, "international", None, "record")
     store.append_move(game_id, move(1), session=session(game_id, 1))
@@ -406,7 +397,7 @@ def test_live_only_events_are_never_spooled_nor_synced(own_redis_server: RedisSe
     syncs: list[int] = []
     spool = Spool(tmp_path / "board1.jsonl", fsync=lambda fd: syncs.append(fd))
     store = RedisStore(redis.Redis.from_url(own_redis_server.url, socket_connect_timeout=1),
-                       "board1", spool, monotonic=FakeMonotonic())
+                       "board1", spool, monotonic=ManualClock())
     game_id = store.new_game({}, "international", None, "record")
     own_redis_server.stop()
     store.append_move(game_id, move(1))
@@ -482,7 +473,7 @@ def lossy_game(server: RedisServer, directory: Path) -> tuple[RedisStore, str]:
     client = LostReply.from_url(server.url)
     client.flushall()
     store = RedisStore(client, "board1", Spool(directory / "s.jsonl"),
-                       local=LocalCopy(directory / "l.json"), monotonic=FakeMonotonic())
+                       local=LocalCopy(directory / "l.json"), monotonic=ManualClock())
     game_id = store.new_game({}, "international", None, "record")
     store.append_move(game_id, move(1))
     LostReply.lose_next = True
@@ -552,7 +543,7 @@ def test_reads_during_an_outage_answer_at_once(own_redis_server: RedisServer,
                                                tmp_path: Path) -> None:
     client = CountingClient.from_url(own_redis_server.url, socket_connect_timeout=1)
     store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
-                       local=LocalCopy(tmp_path / "l.json"), monotonic=FakeMonotonic())
+                       local=LocalCopy(tmp_path / "l.json"), monotonic=ManualClock())
     game_id = store.new_game({}, "international", None, "record")
     store.append_move(game_id, move(1), session=session(game_id, 1))
     own_redis_server.stop()

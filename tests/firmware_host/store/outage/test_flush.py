@@ -15,19 +15,10 @@ import pytest
 import redis
 
 from firmware_host.store import LocalCopy, MoveRecord, RedisStore, Spool
+from tests.firmware_host.store.virtual_time import ManualClock
 from tests.redis_server import RedisServer
 
 pytestmark = [pytest.mark.redis, pytest.mark.logs_errors]
-
-
-class FakeMonotonic:
-    """Virtual time for the store's retry back-off."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class WatchedPing(redis.Redis):
@@ -60,7 +51,7 @@ def move(ply: int) -> MoveRecord:
 def test_the_scan_thread_never_pings_an_absent_redis_while_the_events_thread_retries(
         outage: str, own_redis_server: RedisServer, tmp_path: Path) -> None:
     client = watched(own_redis_server)
-    clock = FakeMonotonic()
+    clock = ManualClock()
     if outage == "found by a write":
         store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
                            local=LocalCopy(tmp_path / "l.json"), monotonic=clock,
@@ -93,7 +84,7 @@ def test_a_flush_never_waits_for_another_flush_under_way(own_redis_server: Redis
                                                          tmp_path: Path) -> None:
     client = watched(own_redis_server)
     store = RedisStore(client, "board1", Spool(tmp_path / "s.jsonl"),
-                       local=LocalCopy(tmp_path / "l.json"), monotonic=FakeMonotonic())
+                       local=LocalCopy(tmp_path / "l.json"), monotonic=ManualClock())
     game_id = store.new_game({}, "international", None, "record")
     own_redis_server.stop()
     store.append_move(game_id, move(1))  # finds the outage
