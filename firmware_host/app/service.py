@@ -67,6 +67,8 @@ from firmware_host.app.notify import Notifier
 from firmware_host.coach.analyst import Analyst, IdleAnalyst
 from firmware_host.coach.child import ChildRunner
 from firmware_host.coach.jobs import AnalysisQueue
+from firmware_host.coach.lessons import Lessons, offer
+from firmware_host.coach.progress import ProgressBook
 from firmware_host.coach.review import Review, last_game
 from firmware_host.config import Config, ConfigError
 from firmware_host.config.schema import (
@@ -76,10 +78,13 @@ from firmware_host.config.schema import (
     COACH_ANALYSE,
     COACH_DEPTH,
     COACH_MISTAKES_DIR,
+    COACH_PLAYER,
+    COACH_START,
     ENGINE_SEED,
     FOLLOW_POLL_S,
     FOLLOW_SOURCE,
     GAME_BALLOT,
+    GAME_HUMAN_SIDE,
     LOG_LEVEL,
     REMOTE_CLAIM_AFTER_MIN,
     REMOTE_OPPONENT,
@@ -94,7 +99,7 @@ from firmware_host.feedback.clockface import clock_face
 from firmware_host.follow import address as follow_address
 from firmware_host.follow.follower import Follower, Following, Posted
 from firmware_host.follow.game import BoardReader, Reader, UrlReader
-from firmware_host.game.controller import Controller
+from firmware_host.game.controller import Controller, Poller
 from firmware_host.game.game import Opening
 from firmware_host.game.outbox import Outbox
 from firmware_host.game.session import Reviewer, Session
@@ -103,6 +108,7 @@ from firmware_host.i18n import translator
 from firmware_host.opponents.build import build_opponent, spare_core
 from firmware_host.opponents.level import level_hook
 from firmware_host.opponents.opponent import Opponent
+from firmware_host.opponents.puzzle import PuzzleOpponent
 from firmware_host.opponents.remote.duel import BLOCK_MS as DUEL_BLOCK_MS
 from firmware_host.opponents.remote.duel import Duel, Link, RemoteOpponent
 from firmware_host.opponents.worker import (
@@ -126,6 +132,7 @@ from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.buttons import CLOCK as CLOCK_BUTTON
 from firmware_host.terms.buttons import names as button_names
+from firmware_host.terms.commands import Command
 from firmware_host.terms.jobs import Thinker
 from firmware_host.terms.settings import GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tournament.pairing import open_pairing
@@ -371,6 +378,11 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     following = _following(config, variant, wiring, clock, store, events.put)
     worker = None if following is not None else _engine_worker(
         config, variant, stack, clock, wiring.virtual_time, events.put, wiring.opponent)
+    # The coach's puzzles and drills (a button, coach.start), on a board that plays its own
+    # games (refused while a person afar is the opponent: the commands say so).
+    lessons = None if following is not None else _lessons(config, variant, events.put)
+    if lessons is not None and worker is not None:
+        lessons.defend = _defence(worker, lessons)
     # Across the board: the engine, or a person on another board (remote.opponent, or a pair
     # command later), whose moves come through a duel on the Redis both boards reach.
     link = None if following is not None else _duel_client(config, stack)
@@ -401,11 +413,18 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     session.subscribe(event_logger())
     for listener in wiring.listeners:
         session.subscribe(listener)
+    polled: Poller = scanner
+    if lessons is not None:
+        lessons.publish = session.publish
+        session.subscribe(lessons.listen)
+        polled = lessons.poller(scanner)  # the hand's frames and the verdicts, on this thread
+        if config[COACH_START]:  # as if its button were pressed once the board is read
+            events.put(Command(config[COACH_START], clock.monotonic()))
     coach = _coach(config, stack, store) if wiring.coach else None
     if coach is not None:  # the analysis after the game, while the board is idle
         session.subscribe(coach.listener())
     open_voice(config, stack, session)  # [voice] enabled: spoken off the scan thread
-    controller = Controller(session, scanner, clock=clock, leds=leds, resume=wiring.resume,
+    controller = Controller(session, polled, clock=clock, leds=leds, resume=wiring.resume,
                             events=events)
     reader = None if remote is None else _command_reader(remote, config[BOARD_ID], controller,
                                                          stack, clock)
@@ -573,6 +592,30 @@ def _duel_opener(config: Config, session: Session, store: RedisStore, client: re
                     me=config[BOARD_ID], partner=partner, side=side,
                     variant=session.game.variant.name, opponent=opponent)
     return open_duel
+
+
+def _lessons(config: Config, variant: Variant, post: Callable[[SessionEvent], None]
+             ) -> Lessons:
+    """The coach's exercises of this board (firmware_host/coach/lessons.py): the puzzles of
+    the variant (a player's mistake book first) rated in ``coach.mistakes_dir``."""
+    folder = config[COACH_MISTAKES_DIR]
+    progress = ProgressBook(folder)
+    return Lessons(variant.name, translator(config[BOARD_LANGUAGE]), post, None,
+                   lambda player: offer(variant.name, folder, player), progress.attempt,
+                   player=config[COACH_PLAYER], side=config[GAME_HUMAN_SIDE])
+
+
+def _defence(worker: EngineWorker, lessons: Lessons) -> Callable[[bool], None]:
+    """What makes the worker's opponent the coach's puzzles' defender while they run (it
+    judges each move of the solver's on the worker's thread) and gives the engine back after:
+    the engine stays the one the level and the hints know."""
+    engine = worker.opponent
+    defender = PuzzleOpponent(lessons.puzzle, fallback=engine, judged=lessons.judged)
+
+    def defend(on: bool) -> None:
+        worker.opponent = defender if on else engine
+
+    return defend
 
 
 def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Clock,

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from firmware_host.cli.options import add_language, add_settings, setting_overrides
 from firmware_host.config import places
-from firmware_host.config.schema import BOARD_LANGUAGE, GAME_HUMAN_SIDE, STORE_GAMES_DIR
+from firmware_host.config.schema import (
+    BOARD_LANGUAGE,
+    COACH_START,
+    GAME_HUMAN_SIDE,
+    STORE_GAMES_DIR,
+)
 from firmware_host.terms.commands import SIDES
 from firmware_host.terms.settings import ENGINE_LEVEL, GAME_VARIANT
 
@@ -48,6 +54,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                         help="solve puzzles of the variant instead of a game: the player's "
                              "own missed wins first (--player), then those that ship "
                              "(docs/coach.md)")
+    parser.add_argument("--drills", action="store_true",
+                        help="the drills of the physical rules instead of a game: each "
+                             "position set up by the lights, the question asked, the hand "
+                             "watched, the verdict said (docs/coach.md)")
     parser.add_argument("--player", metavar="NAME",
                         help="with --puzzles: whose mistake book to offer first, and whose "
                              "puzzle rating the puzzles move")
@@ -80,6 +90,14 @@ def run(args: argparse.Namespace) -> int:
                           colour=not args.no_colour and sys.stdout.isatty(),
                           virtual_time=args.virtual_time, level=args.level,
                           games_dir=games_dir, set_up=args.fen is not None)
+    if args.drills:
+        if args.puzzles or args.fen:
+            print("draughtsboard play: --drills sets its own positions (no --puzzles, --fen)",
+                  file=sys.stderr)
+            return 2
+        # The board's own drills, as its drills button starts them (coach.start).
+        return play(replace(options, config=options.config.with_overrides(
+            {COACH_START: "drills"})))
     if args.puzzles or args.player:
         return _puzzles(options, args)
     return play(options)
@@ -87,10 +105,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _puzzles(options: PlayOptions, args: argparse.Namespace) -> int:
     """The puzzles of the variant, the player's own first; a bad option is one line, 2."""
-    from dataclasses import replace
-
-    from engine.puzzles import load
-    from firmware_host.coach.book import BookError, MistakeBook
+    from firmware_host.coach.book import BookError
+    from firmware_host.coach.lessons import offer
     from firmware_host.coach.progress import ProgressBook, RatingChange
     from firmware_host.config.schema import COACH_MISTAKES_DIR
     from firmware_host.tools.puzzles import play_puzzles
@@ -102,21 +118,15 @@ def _puzzles(options: PlayOptions, args: argparse.Namespace) -> int:
         if args.fen:
             raise BookError("--fen and --puzzles: a puzzle sets its own position")
         folder = args.book or options.config[COACH_MISTAKES_DIR]
-        own = [] if args.player is None else [
-            p for p in MistakeBook(folder).load(args.player) if p.variant.name == variant]
         progress = ProgressBook(folder)
-        rated = set() if args.player is None else set(progress.load(args.player).rated)
+        offered = offer(variant, folder, args.player or "")
     except BookError as exc:
         print(f"draughtsboard play: {exc}", file=sys.stderr)
         return 2
-    shipped = load(variant)
-    if not own and not shipped:
+    if not offered:
         print(f"draughtsboard play: no puzzles for {variant} (they ship for international, "
               f"russian and english; draughtsboard puzzles build makes more)", file=sys.stderr)
         return 2
-    # A player's first attempt at a puzzle is the one rated: those not tried yet come first.
-    shipped.sort(key=lambda p: f"{p.variant.name}:{p.fen}" in rated)
-    offered = [(p, True) for p in own] + [(p, False) for p in shipped]
     player = args.player
 
     def rate(puzzle: Puzzle, solved: bool) -> RatingChange:

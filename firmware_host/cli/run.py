@@ -28,6 +28,7 @@ from firmware_host.config.loader import Config, ConfigError, check_variant
 from firmware_host.config.schema import (
     BOARD_ID,
     BOARD_LANGUAGE,
+    COACH_START,
     FOLLOW_SOURCE,
     REMOTE_OPPONENT,
     STORE_GAMES_DIR,
@@ -70,6 +71,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
                              "id, or the URL of a PDN broadcast (#N: its Nth game); each move "
                              "lights for the hand to carry out (follow.source, docs/follow.md)")
     add_language(parser)
+    parser.add_argument("--coach", choices=("puzzles", "drills"),
+                        help="start with the coach's puzzles or drills, as their button does "
+                             "(coach.start, docs/coach.md)")
     parser.add_argument("--verbose", action="store_true", help="debug logging")
     parser.set_defaults(run=run)
 
@@ -90,6 +94,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         STORE_GAMES_DIR: args.games_dir,
         BOARD_LANGUAGE: args.language,
         FOLLOW_SOURCE: args.follow,
+        COACH_START: args.coach,
         REMOTE_OPPONENT: _remote_board(args.opponent),
     })
     check_variant(config[GAME_VARIANT],

@@ -371,6 +371,15 @@ COACH_DEPTH: Option[int] = _int(
     "Plies every position of a game is searched to by this board's analysis (the same marks "
     "on any machine at the same depth; about a minute a game on a Raspberry Pi 4 at 8).",
     1, 20)
+COACH_START: Option[str] = _str(
+    "coach.start", "",
+    "The coach's exercises the board starts with (as if their button were pressed; a press "
+    "stops them): puzzles, drills, or empty: a game. docs/coach.md.",
+    ("", "puzzles", "drills"))
+COACH_PLAYER: Option[str] = _str(
+    "coach.player", "",
+    "The player at this board: the puzzles button offers their mistake book first and moves "
+    "their puzzle rating (the phone's puzzles command may name another); empty: no one's.")
 
 COACH_MISTAKES_DIR = _user_path(
     "coach.mistakes_dir", "mistakes",
@@ -433,7 +442,7 @@ SERVICE_OPTIONS: tuple[Option[object], ...] = (
     TIMING_ERROR_MS, TIMING_TAKEBACK_MS, TIMING_NEWGAME_MS, TIMING_CROWN_MS, CLOCK_TIME_CONTROL,
     CLOCK_DEFAULT_TIME, CLOCK_DISPLAY_WHITE, BOARD_ID, BOARD_LANGUAGE, BOARD_GUIDANCE,
     STORE_URL, STORE_GAMES_DIR, STORE_SPOOL_DIR, COACH_ANALYSE, COACH_DEPTH,
-    COACH_MISTAKES_DIR, WEB_LISTEN,
+    COACH_START, COACH_PLAYER, COACH_MISTAKES_DIR, WEB_LISTEN,
     WEB_CONTROL, WEB_TOKEN_FILE,
     WEB_ARBITERS, WEB_RATE_PER_MINUTE, VOICE_ENABLED, VOICE_COMMAND, LOG_LEVEL,
 )

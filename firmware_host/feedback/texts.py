@@ -69,6 +69,10 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "synced": N_("board in sync with the game"),
     "setup": N_("set up the position: {pieces_text}"),
     "position_set": N_("the position is set: {side} to move"),
+    # The coach's exercises (firmware_host/coach/lessons.py): a lesson's sentence comes said,
+    # in the board's language (its ``text``: the terminal, the voice, the feed show it).
+    "coach": "",
+    "lesson": "",
     # Reviewing the last game on the board (firmware_host/coach/review.py).
     "review.start": N_("review of the last game: done (or the game's next move by hand) steps "
                        "on, takeback steps back; mistakes to look at: {mistakes}"),

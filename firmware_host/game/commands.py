@@ -132,6 +132,8 @@ class Commands:
             CommandName.PAIR: lambda event: settings.pair(
                 event, begun=len(facts.game.history) > 1 or facts.outcome is not None),
             CommandName.SETUP: self._cmd_setup,
+            CommandName.PUZZLES: self._cmd_coach,
+            CommandName.DRILLS: self._cmd_coach,
             CommandName.REVIEW: self._cmd_review,
         })
 
@@ -353,7 +355,22 @@ class Commands:
         """``setup`` (``value``: a FEN or a PDN game): a new game from that position, set up
         by the lights. Refused following another game (``following``), against a person on
         another board (``remote``), in a round's game (``in_game``: the arbiter's), and for a
-        text that is no position of the variant (``bad_value``)."""
+        text that is no position of the variant (``bad_value``). ``side``: the player's side
+        from then on (the coach's puzzles: the side to move)."""
+        facts = self._facts
+        self._own_board(event)
+        try:
+            fen = position_fen(facts.board.variant, event.value or "")
+        except ValueError as exc:
+            log.info("setup refused: %s", exc)
+            raise Refused("bad_value", command=event.name) from None
+        side = None if event.side is None else Color.WHITE if event.side == "white" \
+            else Color.BLACK
+        return [SetPosition(fen, event.at, side)]
+
+    def _own_board(self, event: Command) -> None:
+        """Refuse a command that sets positions up on a board that is not its own player's:
+        following another game, against a person afar, in a round's game."""
         facts = self._facts
         if facts.config.mode is Mode.FOLLOW:
             raise Refused("following", command=event.name)
@@ -361,12 +378,15 @@ class Commands:
             raise Refused("remote", command=event.name)
         if facts.game.round is not None or self._clock.arbiter_holding:
             raise Refused("in_game", command=event.name)
-        try:
-            fen = position_fen(facts.board.variant, event.value or "")
-        except ValueError as exc:
-            log.info("setup refused: %s", exc)
-            raise Refused("bad_value", command=event.name) from None
-        return [SetPosition(fen, event.at)]
+
+    def _cmd_coach(self, event: Command) -> list[Decision]:
+        """``puzzles``, ``drills``: the coach's exercises start (or stop), said by the
+        ``coach`` event the coach's runner hears (firmware_host/coach/lessons.py); refused
+        where ``setup`` is, and puzzles where no engine defends them (record mode)."""
+        self._own_board(event)
+        if self._facts.config.mode is Mode.RECORD and event.name == CommandName.PUZZLES.value:
+            raise Refused("no_engine", command=event.name)
+        return [Publish("coach", {"kind": event.name, "player": (event.value or "").strip()})]
 
     def _cmd_resign(self, event: Command) -> list[Decision]:
         facts = self._facts

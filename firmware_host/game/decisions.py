@@ -52,10 +52,12 @@ class EnterState:
 
 @dataclass(frozen=True)
 class SetPosition:
-    """Leave the game in play and start a new one from ``fen``, set up by the lights."""
+    """Leave the game in play and start a new one from ``fen``, set up by the lights
+    (``side``: the player's in it; None: as before)."""
 
     fen: str
     at: float
+    side: Color | None = None
 
 
 @dataclass(frozen=True)

@@ -273,14 +273,17 @@ class Game:
             self.initial = occupancy(Board(variant, fen=self.new_game_fen))
         self._mode = mode
 
-    def set_start(self, fen: str) -> None:
+    def set_start(self, fen: str, human_side: Color | None = None) -> None:
         """Start the next new game (:meth:`open_new`) from ``fen`` (a position set up by the
-        lights) and every new game after it, until the variant changes.
+        lights) and every new game after it, until the variant changes; ``human_side``: the
+        player's side from then on (None: as before).
 
         Raises:
             engine.errors.InvalidFenError: ``fen`` is no position of the variant.
         """
         start = Board(self.variant, fen=fen)
+        if human_side is not None:
+            self._human_side = human_side
         self.new_game_fen = start.fen()
         self.initial = occupancy(start)
 

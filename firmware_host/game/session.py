@@ -43,7 +43,7 @@ from board_io.events import (
 from board_io.types import LedFrame, Reading
 from engine import Board
 from engine.outcome import Outcome
-from engine.types import Move, Square
+from engine.types import Color, Move, Square
 from engine.variant import Variant, find_variant
 from firmware_host.feedback.roles import Role
 from firmware_host.game.carry import Carry, adopt_refused
@@ -475,7 +475,7 @@ class Session(SessionFacts):
                 case HoldChanged():
                     self.hold_changed(decision.at)
                 case SetPosition():
-                    self.set_position(decision.fen, decision.at)
+                    self.set_position(decision.fen, decision.at, decision.side)
                 case StartReview():
                     self.start_review(decision.at)
 
@@ -833,11 +833,14 @@ class Session(SessionFacts):
         self.set_state(State.SYNCING)
         self.evaluate(at)
 
-    def set_position(self, fen: str, at: float) -> None:
+    def set_position(self, fen: str, at: float, side: Color | None = None) -> None:
         """Leave the game in play for a new one from ``fen`` (and the new games after it),
         set up by the lights: each piece by colour and crown (firmware_host/game/setup.py);
-        ``position_set`` says when the board holds it."""
-        self.game.set_start(fen)
+        ``position_set`` says when the board holds it. ``side``: the player's from then on
+        (a puzzle's side to move)."""
+        if side is not None and side is not self.config.human_side:
+            self.config = replace(self.config, human_side=side)
+        self.game.set_start(fen, side)
         self._new_game(at)
 
     def take_back_to(self, ply: int, at: float, guided: bool = False, note: str = "") -> None:

@@ -62,6 +62,10 @@ BUTTONS: tuple[Button, ...] = (
     Button("review", CommandName.REVIEW, "review", more=(
         " It reviews the last game on the board (docs/coach.md#review-on-the-board); new-game "
         "leaves the review.")),
+    Button("puzzles", CommandName.PUZZLES, "puzzles", more=(
+        " Starts the puzzles (a press again stops them): docs/coach.md.")),
+    Button("drills", CommandName.DRILLS, "drills", more=(
+        " Starts the drills of the physical rules (a press again stops them): docs/coach.md.")),
 )
 _BY_NAME: Mapping[str, Button] = MappingProxyType({button.name: button for button in BUTTONS})
 

@@ -100,7 +100,14 @@ class CommandName(Enum):
     #: position): the game in play is left, a new one starts from it, and the board lights
     #: where each piece goes, by colour and crown (firmware_host/game/setup.py). Refused on a
     #: board that follows another game, plays a person on another board or a round's game.
+    #: ``side``: the side the player takes in the new game (none: the configured one).
     SETUP = "setup"
+    #: The coach's exercises on the board, one after another (firmware_host/coach/lessons.py):
+    #: ``puzzles`` (``value``: the player whose mistake book comes first and whose puzzle
+    #: rating moves; none: no one's) and ``drills`` of the physical rules. Each position is set
+    #: up by the lights; a press again stops them. Refused where ``setup`` is.
+    PUZZLES = "puzzles"
+    DRILLS = "drills"
     #: Review the last game on the board (firmware_host/coach/review.py): refused while a
     #: game is going on; ``newgame`` leaves the review.
     REVIEW = "review"

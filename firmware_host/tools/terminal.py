@@ -226,7 +226,8 @@ class TerminalGame:
             return  # the lift of a typed move: the move itself is said next
         if kind in ("move", "refused", "correction"):
             self._typed_from.clear()
-        text = self._refusal_text(event) if kind == "refused" else self.message(event)
+        text = self._refusal_text(event) if kind == "refused" else \
+            str(event.get("text", "")) if kind == "lesson" else self.message(event)
         if text:
             self.say(text)
         if kind == "takeback":  # the board still holds the moves taken back
@@ -490,9 +491,9 @@ class TerminalGame:
     def _schedule_move(self, move: Move) -> None:
         self._typed_from.add(self.variant.square_name(move.origin))
         self._schedule_hand("lift", move.origin)
-        for captured in move.captures:  # the moving piece, not the last taken, is put down
-            self._schedule_hand("lift", captured, keep=False)
         self._schedule_hand("place", move.destination)
+        for captured in move.captures:  # off after the capturing piece lands, as the rules say
+            self._schedule_hand("lift", captured, keep=False)
 
     # -- the loop ----------------------------------------------------------------------------
     def tick(self, redraw: bool = False) -> None:

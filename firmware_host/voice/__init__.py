@@ -42,7 +42,7 @@ __all__ = ["Speaker", "espeak_command", "espeak_voice", "open_voice", "sentence"
 log = logging.getLogger(__name__)
 
 #: The events the voice says.
-SPOKEN_EVENTS = frozenset({"computer_move", "refused", "result"})
+SPOKEN_EVENTS = frozenset({"computer_move", "refused", "result", "lesson"})
 #: espeak-ng's voice of each board language.
 _VOICES = {"en": "en-gb", "ru": "ru", "nl": "nl", "fr": "fr-fr", "pt_BR": "pt-br", "ja": "ja",
            "ko": "ko"}
@@ -97,7 +97,9 @@ def sentence(event: Mapping[str, object], tr: Translator) -> str | None:
     kind = event.get("event")
     if kind not in SPOKEN_EVENTS:
         return None
-    pdn = event.get("pdn")
+    pdn, text = event.get("pdn"), event.get("text")
+    if kind == "lesson":  # the coach's sentence, in the board's language already
+        return text if isinstance(text, str) and text else None
     if kind == "computer_move" and isinstance(pdn, str):
         move = spoken_move(pdn, tr)
         opponent = event.get("opponent")

@@ -63,7 +63,8 @@ SIMPLE = (*(button.name for button in board_buttons.BUTTONS
 BUTTONS = (("newgame", N_("New game")), ("hint", N_("Hint")), ("takeback", N_("Take back")),
            ("adjust", N_("J'adoube")), ("done", N_("Adjusted")), ("draw", N_("Offer a draw")),
            ("resign", N_("Resign")), ("claim", N_("Claim the game (opponent gone)")),
-           ("review", N_("Review the last game")))
+           ("review", N_("Review the last game")), ("puzzles", N_("Puzzles")),
+           ("drills", N_("Drills")))
 #: A recorded game's draw and resign buttons name their side (``command:side``): the board
 #: refuses a side-less one in record mode, it never guesses whose it is. A side's draw button
 #: offers a draw, or accepts the other side's offer (as the board's own buttons do).
@@ -113,15 +114,19 @@ def choices(name: str, variant: str | None = None) -> tuple[str, ...]:
 
 def buttons_for(mode: str | None) -> tuple[tuple[str, str], ...]:
     """The board page's buttons for a game in ``mode``: in record mode a draw and a resign
-    button for each side, and no review (it needs the engine, which record mode runs without).
+    button for each side, and no review nor puzzles (they need the engine, which record mode
+    runs without).
 
-    >>> [name for name, _ in buttons_for("record")][-4:]
+    >>> [name for name, _ in buttons_for("record") if ":" in name]
     ['draw:white', 'draw:black', 'resign:white', 'resign:black']
+    >>> "puzzles" in dict(buttons_for("record")), "puzzles" in dict(buttons_for("play"))
+    (False, True)
     """
     if mode != "record":
         return BUTTONS
     return tuple(button for name, label in BUTTONS
-                 if name not in (CommandName.CLAIM.value, CommandName.REVIEW.value)
+                 if name not in (CommandName.CLAIM.value, CommandName.REVIEW.value,
+                                 CommandName.PUZZLES.value)
                  for button in SIDED.get(name, ((name, label),)))
 
 

@@ -20,6 +20,24 @@ READING = {Role.SET_WHITE: Reading.WHITE, Role.SET_BLACK: Reading.BLACK,
            Role.SET_WHITE_KING: Reading.WHITE_KING, Role.SET_BLACK_KING: Reading.BLACK_KING}
 
 
+def follow_the_lights(rig: SimRig) -> None:
+    """The hand follows the lights (off what lights red, on what asks for a piece) until the
+    board says the position is set (once more than before)."""
+    count = sum(e["event"] == "position_set" for e in rig.events)
+    for _ in range(300):
+        if sum(e["event"] == "position_set" for e in rig.events) > count:
+            return
+        frame = {sq: r for sq, r in rig.session.frame.items() if r in READING or r is Role.EXTRA}
+        if frame:
+            square, role = next(iter(sorted(frame.items())))
+            if role is Role.EXTRA:
+                rig.board.lift(square)
+            else:
+                rig.board.place(square, READING[role])
+        rig.run_for(60)
+    raise AssertionError("the position was not set")
+
+
 def drilled(key: str) -> tuple[SimRig, list[Verdict]]:
     """A board at the start position, the drill's position set up by the lights."""
     drill = DRILLS[key]
@@ -31,16 +49,7 @@ def drilled(key: str) -> tuple[SimRig, list[Verdict]]:
     rig.run_for(100)
     rig.session.handle(Command("setup", rig.now, value=drill.fen))
     rig.run_for(100)
-    for _ in range(200):  # the hand follows the lights: off what lights red, on what asks
-        if any(e["event"] == "position_set" for e in rig.events):
-            break
-        frame = rig.session.frame
-        square, role = next(iter(sorted(frame.items())))
-        if role is Role.EXTRA:
-            rig.board.lift(square)
-        else:
-            rig.board.place(square, READING[role])
-        rig.run_for(60)
+    follow_the_lights(rig)
     assert watch.hand is not None, "the position was not set"
     return rig, verdicts
 

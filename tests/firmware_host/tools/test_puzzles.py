@@ -182,3 +182,22 @@ def test_progress_shows_mistakes_per_game_by_month(tmp_path: Path,
     # Bob's 16-21?? (the dropped two-for-one) is his one marked move of the game.
     assert shown[-1].split() == ["2026-10", "1", "1.0", "1.0"]
     assert shown[1].startswith("puzzle rating  1500?")
+
+
+def test_play_drills_from_the_terminal(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --drills``: each drill's position set up by the lights ('fix'), the question
+    asked, a typed capture right (the captured man off after the man lands), a hand taking the
+    men off too early told so, and the drills stopped by their button."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        "\nfix\n33x22\nfix\nlift 32\nlift 27\nlift 17\nplace 12\ndrills\nquit\n"))
+    assert main(["play", "--drills", "--variant", "international", "--virtual-time",
+                 "--no-colour", "--no-save"]) == 0
+    out = capsys.readouterr().out
+    first, rest = out.split("Drill 2 of 5.", 1)
+    assert "Drill 1 of 5. Set up the position the lights show." in first
+    assert "White captures. Take the captured man off only after your man has landed." in first
+    assert "Right: 33x22. The captured pieces come off after the capture." in first
+    second = rest.split("Drill 3 of 5.")[0]
+    assert "The capture 32x12 stands, but 17, 27 came off before your piece landed" in second
+    assert "1 of 2 right. The exercises are over." in out

@@ -1,0 +1,326 @@
+"""The coach's exercises on the board: puzzles and drills, one after another.
+
+A press of the ``puzzles`` or ``drills`` button (or the command of that name: the phone, the
+terminal's ``play --drills``) makes the session publish a ``coach`` event; :class:`Lessons`
+hears it and runs the exercises on the board's own session, as a player at the board would:
+
+- each position is set up by the lights: the ``setup`` command (with the side the player takes)
+  posted on the controller's queue, never a set-up of its own;
+- a **puzzle** is solved by hand against its defender
+  (:class:`~firmware_host.opponents.puzzle.PuzzleOpponent`, the engine worker's opponent), which
+  judges each move of the player's as it is asked for the reply (a search: on the worker's
+  thread, never on the scan thread) and hands the verdict here. Right or wrong is said; after
+  a wrong move the defender's refutation is lit as the computer's move. The player's own
+  mistake book comes first (a player named with the command), and each puzzle finished counts
+  in their puzzle rating (the ``rate`` hook) as ``play --puzzles`` does;
+- a **drill** asks its question once the position is set, watches the hand
+  (:class:`~firmware_host.coach.drills.DrillWatch`) and says the verdict.
+
+Then the next exercise, until they run out or a button of theirs is pressed again; then the
+board guides the pieces back to the start position, for a game. What is said is a ``lesson``
+event whose ``text`` is in the board's language.
+
+:meth:`Lessons.poller` wraps the scanner the controller polls: the hand's frames, the verdicts
+that came from the worker and the next exercise are all taken up on the controller's thread.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from board_io.events import BoardEvent, OccupancyChanged
+from engine.pdn import line_text
+from engine.puzzles import Progress, Puzzle, Verdict, load
+from engine.types import Move
+from engine.variant import find_variant
+from firmware_host.coach.book import BookError, MistakeBook
+from firmware_host.coach.drills import DRILLS, Drill, DrillWatch, said
+from firmware_host.coach.drills import Verdict as DrillVerdict
+from firmware_host.coach.progress import ProgressBook, RatingChange
+from firmware_host.game.controller import Poller
+from firmware_host.game.fields import side_name
+from firmware_host.game.types import SessionEvent
+from firmware_host.i18n import N_, Translator
+from firmware_host.terms.commands import Command, CommandName
+
+__all__ = ["Lessons", "PuzzleSource", "offer"]
+
+#: Said as a puzzle's position is set up.
+PUZZLE: Final = N_("Puzzle {number}, difficulty {difficulty} of 5: {side} to play and win. "
+                   "Set up the position the lights show.")
+#: Said before a puzzle of the player's own mistake book.
+OWN: Final = N_("From your own game ({source}): you missed this.")
+#: Said after a right move that does not end the puzzle.
+RIGHT: Final = N_("Right: {move}.")
+#: Said when the puzzle is solved.
+SOLVED: Final = N_("Solved: {line}.")
+#: Said after a wrong move (the refutation is lit as the computer's move).
+WRONG: Final = N_("Not that: after {move}, {refutation} and the win is gone. The lights show "
+                  "the reply. The solution: {line}.")
+#: Said of the rating after a rated puzzle.
+RATED: Final = N_("Your puzzle rating: {before} → {after} ({change}).")
+#: Said as a drill's position is set up.
+DRILL: Final = N_("Drill {number} of {count}. Set up the position the lights show.")
+#: Said when the exercises run out or are stopped (those judged, those right).
+DONE: Final = N_("{done} of {tried} right. The exercises are over.")
+#: Said when there is nothing to offer.
+NONE: Final = N_("No exercises for this variant.")
+
+#: The puzzles offered (each with whether it is the player's own mistake), by player name
+#: ("": no one's).
+PuzzleSource = Callable[[str], Sequence[tuple[Puzzle, bool]]]
+
+
+def offer(variant: str, folder: str, player: str) -> list[tuple[Puzzle, bool]]:
+    """The puzzles of ``variant`` offered to ``player`` (empty: no one), each with whether it is
+    their own: their mistake book (in ``folder``) first, then those that ship, the ones they
+    have not tried yet first (a first attempt is the one rated).
+
+    Raises:
+        BookError: the player's name, or a book or record that cannot be read.
+    """
+    own = [] if not player else [
+        p for p in MistakeBook(folder).load(player) if p.variant.name == variant]
+    rated = set() if not player else set(ProgressBook(folder).load(player).rated)
+    shipped = load(variant)
+    shipped.sort(key=lambda p: f"{p.variant.name}:{p.fen}" in rated)
+    return [(p, True) for p in own] + [(p, False) for p in shipped]
+
+
+@dataclass
+class _Puzzle:
+    puzzle: Puzzle
+    progress: Progress = Progress.GOING
+
+
+class Lessons:
+    """Runs the coach's exercises on a board's session.
+
+    Args:
+        variant: the session's variant (the drills of it are offered).
+        tr: the board's language.
+        post: the controller's queue (the ``setup`` commands go there).
+        publish: the session's ``publish`` (the ``lesson`` events; the service gives it once
+            the session is made: :attr:`publish`).
+        puzzles: the puzzles offered to a player.
+        rate: records a player's finished puzzle (None: no ratings kept).
+        player: the board's player (``coach.player``) when the command names no one.
+        side: the player's side in the board's games (``game.human_side``): when the
+            exercises stop, the board guides the pieces back to the start position for a
+            game in that side.
+    """
+
+    def __init__(self, variant: str, tr: Translator, post: Callable[[SessionEvent], None],
+                 publish: Callable[..., None] | None, puzzles: PuzzleSource,
+                 rate: Callable[[str, Puzzle, bool], RatingChange] | None = None,
+                 player: str = "", side: str = "white") -> None:
+        self.variant = variant
+        self.tr = tr
+        self._post = post
+        self.publish = publish
+        self._puzzles = puzzles
+        self._rate = rate
+        self._player = player
+        self._side = side
+        self._count = 0
+        #: Makes the engine worker's opponent the puzzles' defender (True) or the engine
+        #: again (False); None: the opponent is the defender already (a test's).
+        self.defend: Callable[[bool], None] | None = None
+        self.kind: str | None = None
+        self.player = ""
+        self._queue: list[tuple[Puzzle, bool]] | list[Drill] = []
+        self.current: _Puzzle | None = None
+        self.watch: DrillWatch | None = None
+        self.tried = 0
+        self.done = 0
+        self._now = 0.0
+        #: Verdicts from the defender (the worker's thread), taken up at the next poll.
+        self._judged: queue.SimpleQueue[tuple[Puzzle, tuple[Move, ...], Verdict]] = \
+            queue.SimpleQueue()
+
+    # -- hooks --------------------------------------------------------------------------------
+
+    def puzzle(self) -> Puzzle | None:
+        """The puzzle being solved (the defender's question; any thread)."""
+        current = self.current
+        return None if current is None else current.puzzle
+
+    def judged(self, puzzle: Puzzle, moves: tuple[Move, ...], verdict: Verdict) -> None:
+        """The defender judged a move (any thread): taken up at the next poll."""
+        self._judged.put((puzzle, moves, verdict))
+
+    def poller(self, inner: Poller) -> Poller:
+        """``inner`` (the scanner), polled on the controller's thread with the lessons."""
+        return _Polled(inner, self)
+
+    def listen(self, event: Mapping[str, object]) -> None:
+        """The session listener."""
+        kind = event.get("event")
+        at = event.get("at")
+        if isinstance(at, int | float):
+            self._now = float(at)
+        if kind == "coach":
+            self._start(str(event.get("kind")), str(event.get("player") or ""))
+            return
+        if self.watch is not None:
+            self.watch.listener()(event)
+            if kind == "position_set" and self.watch.verdict is None:
+                self._say(self.watch.drill.question)
+        elif self.current is not None:
+            self._puzzle_event(self.current, event)
+
+    # -- the run --------------------------------------------------------------------------------
+
+    def _start(self, kind: str, player: str) -> None:
+        if self.kind is not None:  # a press again: stop
+            self._stop()
+            return
+        self.kind, self.player, self.tried, self.done = kind, player or self._player, 0, 0
+        if kind == CommandName.PUZZLES.value:
+            if self.defend is not None:
+                self.defend(True)
+            try:
+                self._queue = list(self._puzzles(self.player))
+            except BookError as exc:  # the player's book unreadable: say so, offer the rest
+                self._say_text(str(exc))
+                self._queue = list(self._puzzles(""))
+        else:
+            self._queue = [d for d in DRILLS.values() if d.variant == self.variant]
+        self._count = len(self._queue)
+        if not self._queue:
+            self._say(NONE)
+            self.kind = None
+            if self.defend is not None:
+                self.defend(False)
+            return
+        self._advance(self._now)
+
+    def _stop(self) -> None:
+        self._say(DONE, done=str(self.done), tried=str(self.tried))
+        self.kind, self.current, self.watch, self._queue = None, None, None, []
+        if self.defend is not None:
+            self.defend(False)
+        # Back to the board's games: the start position set up by the lights, the side kept.
+        self._post(Command(CommandName.SETUP.value, self._now, side=self._side,
+                           value=find_variant(self.variant).starting_fen))
+
+    def _advance(self, now: float) -> None:
+        if not self._queue:
+            self._stop()
+            return
+        item = self._queue.pop(0)
+        number = self._count - len(self._queue)
+        if isinstance(item, Drill):
+            self.watch = DrillWatch(item, self._drill_verdict)
+            self._say(DRILL, number=str(number), count=str(self._count))
+            self._post(Command(CommandName.SETUP.value, now,
+                               side=side_name(item.board().turn), value=item.fen))
+            return
+        puzzle, own = item
+        self.current = _Puzzle(puzzle)
+        side = side_name(puzzle.board().turn)
+        if own:
+            self._say(OWN, source=puzzle.source)
+        self._say(PUZZLE, number=str(puzzle.number or "-"), difficulty=str(puzzle.difficulty),
+                  side=self.tr.gettext(side.capitalize()))
+        self._post(Command(CommandName.SETUP.value, now, side=side, value=puzzle.fen))
+
+    def tick(self, frames: Sequence[BoardEvent], now: float) -> None:
+        """On the controller's thread, at each poll: the hand's frames, the verdicts in."""
+        if self.watch is not None:
+            for event in frames:
+                if isinstance(event, OccupancyChanged):
+                    self.watch.saw(frozenset(event.occupied), event.at)
+            self.watch.tick(now)
+        self._now = max(self._now, now)
+        while not self._judged.empty():
+            self._take(*self._judged.get())
+
+    # -- drills -------------------------------------------------------------------------------
+
+    def _drill_verdict(self, verdict: DrillVerdict) -> None:
+        self.tried += 1
+        self.done += verdict.right
+        self._say_text(said(verdict, self.tr), right=verdict.right)
+        self.watch = None
+        self._advance(self._now)
+
+    # -- puzzles ------------------------------------------------------------------------------
+
+    def _take(self, puzzle: Puzzle, moves: tuple[Move, ...], verdict: Verdict) -> None:
+        current = self.current
+        if current is None or current.puzzle is not puzzle or \
+                current.progress is not Progress.GOING:
+            return
+        start = puzzle.board()
+        played = start.copy()
+        for move in moves[:-1]:
+            played.push(move)
+        said_move = line_text(played, moves[-1:])
+        if verdict.progress is Progress.GOING:
+            self._say(RIGHT, move=said_move)
+            return
+        if verdict.progress is Progress.SOLVED:
+            self._say(SOLVED, line=line_text(start, moves))
+        else:
+            after = played.copy()
+            after.push(moves[-1])
+            self._say(WRONG, move=said_move, refutation=line_text(after, verdict.refutation),
+                      line=line_text(start, puzzle.line))
+        self._finish(current, verdict.progress)
+
+    def _finish(self, current: _Puzzle, progress: Progress) -> None:
+        current.progress = progress
+        self.tried += 1
+        self.done += progress is Progress.SOLVED
+        if self.player and self._rate is not None:
+            try:
+                change = self._rate(self.player, current.puzzle, progress is Progress.SOLVED)
+            except BookError as exc:
+                self._say_text(str(exc))
+            else:
+                if change.rated:
+                    self._say(RATED, before=change.before.shown(), after=change.after.shown(),
+                              change=f"{change.change:+d}")
+        if progress is Progress.SOLVED:  # at once (a wrong move: once its refutation is seen)
+            self.current = None
+            self._advance(self._now)
+
+    def _puzzle_event(self, current: _Puzzle, event: Mapping[str, object]) -> None:
+        kind = event.get("event")
+        if kind == "result" and current.progress is Progress.GOING:
+            # The defender has no move (no reply asked, nothing judged): the solver won.
+            solver = side_name(current.puzzle.board().turn)
+            if event.get("winner") == solver:
+                self._say(SOLVED, line=line_text(current.puzzle.board(), current.puzzle.line))
+                self._finish(current, Progress.SOLVED)
+                return
+        if current.progress is Progress.GOING:
+            return
+        # Failed: the next puzzle once the refutation is carried out, or the game ends.
+        if kind == "result" or (kind == "move" and event.get("by") == "computer"):
+            self.current = None
+            self._advance(self._now)
+
+    def _say(self, message: str, **values: str) -> None:
+        self._say_text(self.tr.gettext(message).format(**values))
+
+    def _say_text(self, text: str, **fields: object) -> None:
+        if self.publish is not None:
+            self.publish("lesson", text=text, **fields)
+
+
+class _Polled:
+    """A scanner polled with the lessons."""
+
+    def __init__(self, inner: Poller, lessons: Lessons) -> None:
+        self.inner = inner
+        self._lessons = lessons
+
+    def poll(self, now: float) -> Sequence[BoardEvent]:
+        events = self.inner.poll(now)
+        self._lessons.tick(events, now)
+        return events

@@ -1,0 +1,165 @@
+"""The coach's exercises started from the board's buttons, as scripted scenarios in virtual
+time on the simulated board: each position set up by the lights, then solved by hand (a
+puzzle solved, one failed with its refutation lit) or drilled (a right hand and a wrong one)."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+
+from board_io.clock import VirtualClock
+from engine import Board
+from engine.puzzles import Puzzle, load
+from engine.types import Move
+from firmware_host.app.notify import Notifier
+from firmware_host.app.service import Wiring, build_service
+from firmware_host.coach.drills import DRILLS
+from firmware_host.coach.lessons import Lessons
+from firmware_host.coach.progress import ProgressBook, RatingChange
+from firmware_host.config.loader import Config
+from firmware_host.feedback.roles import Role
+from firmware_host.i18n import translator
+from firmware_host.opponents.puzzle import PuzzleOpponent
+from firmware_host.terms.commands import Command
+from firmware_host.terms.settings import Mode
+from tests.firmware_host.coach.test_drills import follow_the_lights, hand
+from tests.firmware_host.session_harness import ScriptedOpponent, SimRig
+
+
+def lessons_rig(variant: str, puzzles: list[Puzzle], mode: Mode = Mode.PLAY,
+                rate: Any = None) -> tuple[SimRig, Lessons]:
+    holder: list[Lessons] = []
+    defender = PuzzleOpponent(lambda: holder[0].puzzle(), fallback=ScriptedOpponent(),
+                              judged=lambda *a: holder[0].judged(*a))
+    rig = SimRig(variant, mode=mode, opponent=defender)
+    lessons = Lessons(variant, translator("en"), rig.controller.post, rig.session.publish,
+                      lambda player: [(p, False) for p in puzzles], rate)
+    holder.append(lessons)
+    rig.controller.scanner = lessons.poller(rig.controller.scanner)
+    rig.session.subscribe(lessons.listen)
+    rig.run_for(100)
+    return rig, lessons
+
+
+def said(rig: SimRig) -> list[str]:
+    return [str(e["text"]) for e in rig.events if e["event"] == "lesson"]
+
+
+def by_hand(rig: SimRig, move: Move) -> None:
+    rig.board.lift(move.origin)
+    rig.run_for(150)
+    rig.board.place(move.destination)
+    rig.run_for(150)
+    for square in move.captures:
+        rig.board.lift(square)
+        rig.run_for(150)
+    rig.run_for(1000)
+
+
+def computer_moves(rig: SimRig) -> list[str]:
+    return [str(e["pdn"]) for e in rig.events if e["event"] == "computer_move"]
+
+
+def test_a_puzzle_solved_then_one_failed_from_the_button(tmp_path: Any) -> None:
+    first, second = load("russian")[:2]  # White to move, then Black: the player takes each
+    book = ProgressBook(str(tmp_path))
+    rated: list[RatingChange] = []
+
+    def rate(player: str, puzzle: Puzzle, solved: bool) -> RatingChange:
+        rated.append(book.attempt(player, puzzle, solved))
+        return rated[-1]
+
+    rig, lessons = lessons_rig("russian", [first, second], rate=rate)
+    # The phone's command names the player (the button's press is the same, no one's).
+    rig.session.handle(Command("puzzles", rig.now, value="ann"))
+    rig.run_for(100)
+    assert (lessons.kind, lessons.player) == ("puzzles", "ann")
+    follow_the_lights(rig)
+    assert rig.session.board.fen() == Board("russian", fen=first.fen).fen()
+    for ply, move in enumerate(first.line):
+        if ply % 2 == 0:
+            by_hand(rig, move)
+        else:  # the defender's line, lit and carried out
+            assert computer_moves(rig)[-1] == rig.session.board.move_notation(move)
+            by_hand(rig, move)
+    assert any(s.startswith("Solved: ") for s in said(rig)), said(rig)
+    assert rated and rated[0].rated and rated[0].change > 0
+    # The next puzzle (Black to play): the player now has Black.
+    follow_the_lights(rig)
+    assert rig.session.board.fen() == Board("russian", fen=second.fen).fen()
+    board = rig.session.board
+    wrong = next(m for m in board.legal_moves if m != second.solution)
+    by_hand(rig, wrong)
+    told = said(rig)[-2] if said(rig)[-1].startswith("Your puzzle") else said(rig)[-1]
+    assert told.startswith("Not that: after "), said(rig)
+    refutation = computer_moves(rig)[-1]
+    assert refutation in told  # the reply said is the one lit
+    pending = rig.session.pending  # the refutation, lit as the computer's move
+    assert pending is not None and rig.session.board.move_notation(pending) == refutation
+    frame = rig.session.frame
+    assert frame[pending.origin] is Role.FROM and frame[pending.destination] is Role.TO
+    assert rated[-1].change < 0
+
+
+def test_a_drill_run_from_its_button_right_then_wrong() -> None:
+    rig, lessons = lessons_rig("international", [], mode=Mode.RECORD)
+    rig.board.press("drills")
+    rig.run_for(100)
+    assert lessons.kind == "drills"
+    follow_the_lights(rig)
+    assert said(rig)[-1] == DRILLS["take-off-after"].question
+    hand(rig, ["-33", "+22", "-28"])
+    assert said(rig)[-2].startswith("Right: 33x22")  # then the next drill is announced
+    follow_the_lights(rig)  # the next drill: the majority capture
+    assert said(rig)[-1] == DRILLS["majority"].question
+    hand(rig, ["-32", "+23", "-28"])
+    assert "Take the most" in said(rig)[-2]
+    rig.board.press("drills")  # stop
+    rig.run_for(100)
+    assert said(rig)[-1].startswith("1 of 2 right")
+    assert lessons.kind is None
+
+
+class _Board:
+    """The service's simulated board stepped in virtual time, as SimRig steps its own."""
+
+    def __init__(self, service: Any, clock: VirtualClock) -> None:
+        self.service, self.clock, self.now = service, clock, 0.0
+        self.board = service.sim
+        self.session = service.session
+        self.events: list[dict[str, Any]] = []
+        self.session.subscribe(self.events.append)
+
+    def run_for(self, ms: float) -> None:
+        end = self.now + ms / 1000.0
+        while self.now < end - 1e-9:
+            self.now = min(self.now + self.service.scan_period, end)
+            self.clock.set(self.now)
+            self.service.controller.step(self.now)
+
+
+def test_the_service_starts_the_puzzles_and_rates_its_player(tmp_path: Any) -> None:
+    """``coach.start = "puzzles"`` and ``coach.player``: the service's lessons, the engine
+    worker lent to the puzzle's defender while they run and given back when they stop."""
+    config = Config.from_mapping({
+        "game": {"variant": "russian"}, "store": {"url": "memory"},
+        "coach": {"start": "puzzles", "player": "ann", "mistakes_dir": str(tmp_path)}})
+    clock = VirtualClock()
+    with ExitStack() as stack:
+        service = build_service(config, stack, Wiring(
+            clock=clock, notifier=Notifier({}), virtual_time=True, pdn_files=False))
+        engine = service.worker.opponent
+        rig = _Board(service, clock)
+        rig.run_for(200)
+        assert isinstance(service.worker.opponent, PuzzleOpponent)
+        follow_the_lights(rig)
+        puzzle = load("russian")[0]
+        assert rig.session.board.fen() == Board("russian", fen=puzzle.fen).fen()
+        for move in puzzle.line:
+            by_hand(rig, move)
+        assert any(s.startswith("Solved: ") for s in said(rig)), said(rig)
+        assert ProgressBook(str(tmp_path)).load("ann").tried == 1
+        rig.board.press("puzzles")  # stop: the engine plays again
+        rig.run_for(200)
+        assert said(rig)[-1].startswith("1 of 1 right")
+        assert service.worker.opponent is engine
