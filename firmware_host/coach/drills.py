@@ -108,9 +108,13 @@ class Verdict:
     values: Mapping[str, str] = field(default_factory=dict)
 
 
+#: The values of a verdict that are messages themselves (said in the viewer's language too).
+WORDS: Final = frozenset({"lesson"})
+
+
 def said(verdict: Verdict, tr: Translator = ENGLISH) -> str:
     """The verdict in ``tr``'s language."""
-    values = {key: tr.gettext(value) if key == "lesson" else value
+    values = {key: tr.gettext(value) if key in WORDS else value
               for key, value in verdict.values.items()}
     return tr.gettext(verdict.message).format(**values)
 

@@ -18,7 +18,9 @@ hears it and runs the exercises on the board's own session, as a player at the b
 
 Then the next exercise, until they run out or a button of theirs is pressed again; then the
 board guides the pieces back to the start position, for a game. What is said is a ``lesson``
-event whose ``text`` is in the board's language.
+event whose ``text`` is in the board's language, and which carries its ``message``, ``values``
+and ``words`` so that a viewer's page says it in the viewer's
+(:func:`~firmware_host.feedback.texts.message_text`).
 
 :meth:`Lessons.poller` wraps the scanner the controller polls: the hand's frames, the verdicts
 that came from the worker and the next exercise are all taken up on the controller's thread.
@@ -37,9 +39,10 @@ from engine.puzzles import Progress, Puzzle, Verdict, load
 from engine.types import Move
 from engine.variant import find_variant
 from firmware_host.coach.book import BookError, MistakeBook
-from firmware_host.coach.drills import DRILLS, Drill, DrillWatch, said
+from firmware_host.coach.drills import DRILLS, WORDS, Drill, DrillWatch, said
 from firmware_host.coach.drills import Verdict as DrillVerdict
 from firmware_host.coach.progress import ProgressBook, RatingChange
+from firmware_host.feedback.texts import message_text
 from firmware_host.game.controller import Poller
 from firmware_host.game.fields import side_name
 from firmware_host.game.types import SessionEvent
@@ -224,8 +227,8 @@ class Lessons:
         side = side_name(puzzle.board().turn)
         if own:
             self._say(OWN, source=puzzle.source)
-        self._say(PUZZLE, number=str(puzzle.number or "-"), difficulty=str(puzzle.difficulty),
-                  side=self.tr.gettext(side.capitalize()))
+        self._say(PUZZLE, words=("side",), number=str(puzzle.number or "-"),
+                  difficulty=str(puzzle.difficulty), side=side.capitalize())
         self._post(Command(CommandName.SETUP.value, now, side=side, value=puzzle.fen))
 
     def tick(self, frames: Sequence[BoardEvent], now: float) -> None:
@@ -244,7 +247,8 @@ class Lessons:
     def _drill_verdict(self, verdict: DrillVerdict) -> None:
         self.tried += 1
         self.done += verdict.right
-        self._say_text(said(verdict, self.tr), right=verdict.right)
+        self._say_text(said(verdict, self.tr), right=verdict.right, message=verdict.message,
+                       values=dict(verdict.values), words=sorted(WORDS))
         self.watch = None
         self._advance(self._now)
 
@@ -305,8 +309,12 @@ class Lessons:
             self.current = None
             self._advance(self._now)
 
-    def _say(self, message: str, **values: str) -> None:
-        self._say_text(self.tr.gettext(message).format(**values))
+    def _say(self, message: str, *, words: tuple[str, ...] = (), **values: str) -> None:
+        """Say ``message`` with ``values`` (``words``: the values that are messages too) in the
+        board's language, carried whole for a viewer's."""
+        text = message_text(message, values, frozenset(words), self.tr)
+        self._say_text(text if text is not None else message, message=message, values=values,
+                       words=list(words))
 
     def _say_text(self, text: str, **fields: object) -> None:
         if self.publish is not None:

@@ -34,6 +34,10 @@ STATE_NAMES: Mapping[str, str] = {
     "correction": N_("correction needed"), "unknown": N_("unknown"),
 }
 
+#: The events that carry their sentence whole (``message``, ``values``, ``words``: see
+#: :func:`message_text`) rather than as a row of :data:`TEMPLATES`: the coach's exercises.
+CARRIED: frozenset[str] = frozenset({"lesson"})
+
 #: Templates keyed by ``event`` or ``event.reason`` (the more specific key wins). Fields are the
 #: event's keys; a template whose fields are missing from the event falls back to the event key.
 TEMPLATES: Mapping[str, str] = MappingProxyType({
@@ -71,6 +75,7 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "position_set": N_("the position is set: {side} to move"),
     # The coach's exercises (firmware_host/coach/lessons.py): a lesson's sentence comes said,
     # in the board's language (its ``text``: the terminal, the voice, the feed show it).
+    # (its ``message`` and ``values`` too: a viewer's page says it in the viewer's language).
     "coach": "",
     "lesson": "",
     # Reviewing the last game on the board (firmware_host/coach/review.py).
@@ -427,6 +432,45 @@ def render(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     return kind or None
 
 
+def message_text(message: str, values: Mapping[str, str], words: frozenset[str] = frozenset(),
+                 tr: Translator = ENGLISH) -> str | None:
+    """A sentence carried whole by its event (a ``lesson``: its ``message``, its ``values``, and
+    the ``words``: the values that are messages themselves) in ``tr``'s language; None when the
+    event is not one this version can say: a field that is more than a name (an attribute, an
+    index, a format), or a value missing.
+
+    >>> from firmware_host.i18n import translator
+    >>> message_text("Drill {number} of {count}. Set up the position the lights show.",
+    ...              {"number": "1", "count": "6"}, tr=translator("ru")).startswith("Упражнение")
+    True
+    >>> message_text("{x.__class__}", {"x": "a"}) is None, message_text("{y}", {}) is None
+    (True, True)
+    """
+    template = tr.gettext(message)
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError:
+        return None
+    for _, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion or name not in values:
+            return None
+    return template.format(**{key: tr.gettext(value) if key in words else value
+                              for key, value in values.items()})
+
+
+def _carried(event: Mapping[str, object], tr: Translator) -> str | None:
+    """The sentence an event carries whole (:func:`message_text`), if it is one."""
+    message, values, words = event.get("message"), event.get("values"), event.get("words", [])
+    if not isinstance(message, str) or not isinstance(values, Mapping) or \
+            not isinstance(words, list):
+        return None
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items()):
+        return None
+    return message_text(message, values, frozenset(w for w in words if isinstance(w, str)), tr)
+
+
 def said(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     """The sentence of a stored event, in ``tr``'s language (a viewer's, not the board's).
 
@@ -445,8 +489,9 @@ def said(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     >>> said({"event": "new_kind", "text": "un texte"})
     'un texte'
     """
-    text = render(event, tr)
     kind = event.get("event")
+    text = _carried(event, tr) if kind in CARRIED else None
+    text = text or render(event, tr)
     own = event.get("text")
     if (text is None or text == kind) and isinstance(own, str) and own:
         return own[:500]

@@ -4,6 +4,7 @@ puzzle solved, one failed with its refutation lit) or drilled (a right hand and 
 
 from __future__ import annotations
 
+import re
 from contextlib import ExitStack
 from typing import Any
 
@@ -17,6 +18,7 @@ from firmware_host.coach.drills import DRILLS
 from firmware_host.coach.lessons import Lessons
 from firmware_host.coach.progress import ProgressBook, RatingChange
 from firmware_host.config.loader import Config
+from firmware_host.feedback import texts
 from firmware_host.feedback.roles import Role
 from firmware_host.i18n import translator
 from firmware_host.opponents.puzzle import PuzzleOpponent
@@ -41,8 +43,12 @@ def lessons_rig(variant: str, puzzles: list[Puzzle], mode: Mode = Mode.PLAY,
     return rig, lessons
 
 
+def lessons_said(rig: SimRig) -> list[dict[str, Any]]:
+    return [e for e in rig.events if e["event"] == "lesson"]
+
+
 def said(rig: SimRig) -> list[str]:
-    return [str(e["text"]) for e in rig.events if e["event"] == "lesson"]
+    return [str(e["text"]) for e in lessons_said(rig)]
 
 
 def by_hand(rig: SimRig, move: Move) -> None:
@@ -99,6 +105,14 @@ def test_a_puzzle_solved_then_one_failed_from_the_button(tmp_path: Any) -> None:
     frame = rig.session.frame
     assert frame[pending.origin] is Role.FROM and frame[pending.destination] is Role.TO
     assert rated[-1].change < 0
+    # A viewer's page says each sentence in the viewer's language (the board speaks English),
+    # the side to play included.
+    russian = translator("ru")
+    for event in lessons_said(rig):
+        text = texts.said(event, russian)
+        assert text and text != event["text"] and re.search("[а-яё]", text), event
+    first_puzzle = texts.said(lessons_said(rig)[0], russian)
+    assert first_puzzle and russian.gettext("White") in first_puzzle
 
 
 def test_a_drill_run_from_its_button_right_then_wrong() -> None:
@@ -118,6 +132,13 @@ def test_a_drill_run_from_its_button_right_then_wrong() -> None:
     rig.run_for(100)
     assert said(rig)[-1].startswith("1 of 2 right")
     assert lessons.kind is None
+    # On a viewer's page in Japanese: questions, verdicts (with what each drill trains) and the
+    # score, each in Japanese.
+    japanese = translator("ja")
+    for event in lessons_said(rig):
+        text = texts.said(event, japanese)
+        kana_or_kanji = re.search("[\u3040-\u30ff\u4e00-\u9fff]", text or "")
+        assert text and text != event["text"] and kana_or_kanji, event
 
 
 class _Board:
