@@ -239,6 +239,13 @@ class DrillWatch:
         """``inner`` (the scanner), its occupancy recorded as it passes."""
         return _Watched(inner, self)
 
+    def took(self, events: Sequence[BoardEvent], now: float) -> None:
+        """One poll of the scanner: its occupancy changes recorded, then the time."""
+        for event in events:
+            if isinstance(event, OccupancyChanged):
+                self.saw(frozenset(event.occupied), event.at)
+        self.tick(now)
+
     def saw(self, occupied: frozenset[Square], at: float) -> None:
         """The board holds ``occupied`` from ``at`` on."""
         if self.hand is not None and self.verdict is None:
@@ -282,8 +289,5 @@ class _Watched:
 
     def poll(self, now: float) -> Sequence[BoardEvent]:
         events = self.inner.poll(now)
-        for event in events:
-            if isinstance(event, OccupancyChanged):
-                self._watch.saw(frozenset(event.occupied), event.at)
-        self._watch.tick(now)
+        self._watch.took(events, now)
         return events

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from board_io.events import BoardEvent, OccupancyChanged
+from board_io.events import BoardEvent
 from engine.pdn import line_text
 from engine.puzzles import Progress, Puzzle, Verdict, load
 from engine.types import Move
@@ -234,10 +234,7 @@ class Lessons:
     def tick(self, frames: Sequence[BoardEvent], now: float) -> None:
         """On the controller's thread, at each poll: the hand's frames, the verdicts in."""
         if self.watch is not None:
-            for event in frames:
-                if isinstance(event, OccupancyChanged):
-                    self.watch.saw(frozenset(event.occupied), event.at)
-            self.watch.tick(now)
+            self.watch.took(frames, now)
         self._now = max(self._now, now)
         while not self._judged.empty():
             self._take(*self._judged.get())
