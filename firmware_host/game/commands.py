@@ -329,9 +329,17 @@ class Commands:
             if event.tag in known:
                 outcome = replace(outcome, termination=Termination(event.tag))
             note = (event.note or "")[:200] if (event.note or "").isprintable() else ""
-            # (its last move, lit here and not carried out yet, is in its record: so in this)
+            # (its last move, lit here and not carried out yet, is in its record: so in this;
+            # a move that ends the game by the rules, the last piece taken, ends it here too)
             pending = facts.game.pending
-            logged = [] if pending is None else [Commit(pending, "computer", event.at)]
+            if pending is None:
+                logged: list[Decision] = []
+            else:
+                logged = [Commit(pending, "computer", event.at)]
+                after = facts.board.copy()
+                after.push(pending)
+                if after.outcome() is not None:
+                    return logged
             return [*logged, Finish(outcome, event.at, note or f"ended on the other board: "
                                                                 f"{event.value}")]
         return [Finish(outcome, event.at, f"the followed game ended {event.value}")]

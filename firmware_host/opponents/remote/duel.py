@@ -118,6 +118,10 @@ class Partner:
             case Ended():
                 self.ended = entry
 
+    def last_ply(self) -> int:
+        """The ply of the partner's last move in the line both boards play (0: none)."""
+        return max((ply for ply in self.moves if self.move_at(ply) is not None), default=0)
+
     def move_at(self, ply: int) -> Played | None:
         """The partner's move at ``ply`` in the line both boards play: none where a takeback
         this board agreed took it back and the partner has not played it again."""
@@ -179,6 +183,11 @@ class RemoteOpponent:
         self._job: EngineJob | None = None
         self._partner = Partner()
         self._ended_said: int | None = None
+        #: This board's game as the duel last read it: over, and the moves of its record.
+        self._over = False
+        self._plies = 0
+        #: The ply of the partner's move last handed to the session (lit there).
+        self._answered = 0
         #: The partner's proposals and agreements handed to the session (once each).
         self._said: set[tuple[int, int, str, str]] = set()
         self._refused: set[tuple[int, str]] = set()
@@ -192,6 +201,7 @@ class RemoteOpponent:
                 return
             self._job = job
             self._act()
+            self._end()
 
     def cancel(self) -> None:
         with self._lock:
@@ -200,16 +210,11 @@ class RemoteOpponent:
     def close(self) -> None:
         """Nothing to release."""
 
-    def offer(self, partner: Partner, over: bool) -> None:
-        """What the partner's board has written; ``over``: this board's game has ended."""
+    def offer(self, partner: Partner, over: bool, plies: int) -> None:
+        """What the partner's board has written; ``over``: this board's game has ended;
+        ``plies``: the moves its record has."""
         with self._lock:
-            self._partner = partner
-            ended = partner.ended
-            if ended is not None and not over and self._ended_said != partner.game:
-                self._ended_said = partner.game
-                self._send(Command(CommandName.FOLLOWED_RESULT.value, self.clock.monotonic(),
-                                   value=ended.result, tag=ended.termination,
-                                   note=ended.note or None))
+            self._partner, self._over, self._plies = partner, over, plies
             if not over:
                 self._claim(partner)
                 line = max(partner.agreed, default=0)
@@ -224,6 +229,20 @@ class RemoteOpponent:
                         self._said.add(key)
                         self._send(replace(said, at=self.clock.monotonic()))
             self._act()
+            self._end()
+
+    def _end(self) -> None:
+        """Follow the partner's end of the game, once: only when every move the partner
+        played before it is in this board's record or lit here (its last move, the one that
+        took the last piece or was followed by a resignation, is lit first; the session's
+        ``followed_result`` puts a lit move in the record with the end)."""
+        partner, ended = self._partner, self._partner.ended
+        if ended is None or self._over or self._ended_said == partner.game \
+                or max(self._plies, self._answered) < partner.last_ply():
+            return
+        self._ended_said = partner.game
+        self._send(Command(CommandName.FOLLOWED_RESULT.value, self.clock.monotonic(),
+                           value=ended.result, tag=ended.termination, note=ended.note or None))
 
     def _claim(self, partner: Partner) -> None:
         """Offer the claim once a turn of the partner's while their board stays silent
@@ -255,12 +274,14 @@ class RemoteOpponent:
             partner = self._partner
             line = max([*partner.backs, 0]) + 1
             self._partner = replace(partner, backs={**partner.backs, line: ply})
+            self._answered = min(self._answered, ply)
 
     def _act(self) -> None:
         if self._job is None:
             return
         reply = answer(self._job, self._partner, self.clock.monotonic())
         if reply is not None:
+            self._answered = len(self._job.board.move_stack) + 1
             self._job = None
             self._send(reply)
 
@@ -423,6 +444,8 @@ class Duel:
         #: What the partner has written of the game in play, and whether it is over here.
         self._partner = Partner()
         self._over = False
+        #: The moves of this board's record at the last poll.
+        self._plies = 0
         #: The tags asked of the session (game id, tag): each once.
         self._named: set[tuple[str, str]] = set()
         self._wake = threading.Event()
@@ -478,9 +501,9 @@ class Duel:
         self.reached += 1
         self._takebacks_written = takebacks
         self._report(None)
-        self._partner, self._over = partner, record.finished
+        self._partner, self._over, self._plies = partner, record.finished, len(record.moves)
         self._name_game(game_id, record, partner)
-        self.opponent.offer(partner, record.finished)
+        self.opponent.offer(partner, record.finished, self._plies)
 
     def _name_game(self, game_id: str, record: GameRecord, partner: Partner) -> None:
         """Have the record name both boards' own ids of the game (``GAME_ID_TAGS``: readers of
@@ -561,7 +584,7 @@ class Duel:
             for entry in fresh:
                 heard.add(entry)
             self._partner = heard
-            self.opponent.offer(heard, self._over)
+            self.opponent.offer(heard, self._over, self._plies)
 
     def _game(self, game_id: str) -> int:
         """The shared game of the local game ``game_id``: found in this board's stream (it

@@ -58,3 +58,29 @@ def test_the_arbiters_hold_is_decided_by_the_timekeeper_and_carried_out_by_the_s
     kinds = [type(decision) for decision in decisions]
     assert kinds == [Save, Publish, HoldChanged]
     assert rig.session.state is not State.PAUSED  # the session has not carried it out
+
+
+def test_the_partner_s_last_move_that_ends_the_game_ends_it_here_by_the_rules() -> None:
+    # A person on another board took White's last piece: the move lit here and the partner's
+    # end arrive together; the move goes in the record and the rules end the game, as on the
+    # partner's board (no "ended on the other board" note: both records alike).
+    rig = Rig("international", mode=Mode.PLAY, fen="B:W28:B23", computer=["23x32"],
+              human_side=Color.WHITE, remote=True, partner="club-b")
+    assert rig.session.pending is not None  # lit, not carried out
+    rig.session.handle(Command("followed_result", rig.now, value="0-2", tag="no_moves"))
+    assert rig.session.outcome is not None
+    assert rig.session.outcome.termination is Termination.NO_MOVES
+    game = rig.store.load_game(rig.session.game_id)
+    assert [m.pdn for m in game.moves] == ["23x32"] and game.result == "0-2"
+    assert game.notes == []
+
+
+def test_the_partner_s_resignation_after_its_move_puts_the_move_in_the_record() -> None:
+    rig = Rig("international", mode=Mode.PLAY, fen="B:W28,K50:B23,K1", computer=["23x32"],
+              human_side=Color.WHITE, remote=True, partner="club-b")
+    rig.session.handle(Command("followed_result", rig.now, value="2-0", tag="resignation",
+                               note="Black resigned"))
+    game = rig.store.load_game(rig.session.game_id)
+    assert [m.pdn for m in game.moves] == ["23x32"]
+    assert (game.result, game.termination, game.notes) == ("2-0", "resignation",
+                                                           [(1, "Black resigned")])

@@ -69,3 +69,23 @@ def test_a_silent_partner_can_be_claimed_against(redis_server: RedisServer,
 def test_the_claim_s_minutes_are_checked_at_load() -> None:
     with pytest.raises(ConfigError, match=r"remote\.claim_after_min"):
         Config.from_mapping({"remote": {"claim_after_min": 0}})
+
+
+def test_a_move_and_a_resignation_at_once_reach_the_other_board_in_order(
+        redis_server: RedisServer, tmp_path: Path) -> None:
+    # White plays, then resigns before Black's board has read the move: Black's board lights
+    # the move and ends the game with it in its record (one game, the same moves on both
+    # boards), whether its player carries it out or not.
+    with two_boards(redis_server.url, tmp_path) as (white, black):
+        move(white, black, "32-28")
+        move(black, white, "19-23")
+        white.play("28x19")
+        press(white, "resign")
+        assert white.session.outcome is not None
+        poll(white, black)  # the move and the end, read together
+        assert black.session.outcome is not None
+        games = [record(rig) for rig in (white, black)]
+    assert [m.pdn for m in games[0].moves] == [m.pdn for m in games[1].moves] == [
+        "32-28", "19-23", "28x19"]
+    for game in games:
+        assert (game.result, game.termination) == ("0-2", "resignation")

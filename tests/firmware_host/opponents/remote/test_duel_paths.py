@@ -13,7 +13,7 @@ from board_io.clock import VirtualClock
 from engine import Board
 from engine.types import Color
 from firmware_host.opponents.remote.duel import Duel, Link, Partner, RemoteOpponent, answer
-from firmware_host.opponents.remote.entries import Played
+from firmware_host.opponents.remote.entries import Ended, Played
 from firmware_host.store.keys import BoardKeys
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.commands import GAME_ID_TAGS, Command
@@ -81,3 +81,39 @@ def test_an_entry_of_a_game_not_known_yet_asks_for_a_whole_poll() -> None:
 def test_a_partner_s_move_that_does_not_fit_is_not_played(pdn: str, fen: str) -> None:
     wrong = Partner(1, {1: Played(1, 1, pdn, fen, 299.0)})
     assert answer(EngineJob(1, Purpose.REPLY, Board("international")), wrong, 0.0) is None
+
+
+def _last_move_and_end() -> tuple[Board, Partner]:
+    """The start, and a partner whose board wrote its first move and its end in one breath
+    (its player resigned right after it, or the move took the last piece)."""
+    board = Board("international")
+    after = board.copy()
+    after.push(board.parse_move("32-28"))
+    return board, Partner(1, {1: Played(1, 1, "32-28", after.fen(), 299.0)},
+                          ended=Ended(1, "0-2", "resignation", "White resigned"))
+
+
+def _kinds(posted: list[object]) -> list[str]:
+    start = Board("international")
+    return [f"move {start.move_notation(p.move)}" if isinstance(p, EngineResult) and p.move else
+            f"{p.name} {p.value} {p.tag}" for p in posted if isinstance(p, EngineResult | Command)]
+
+
+@pytest.mark.parametrize("asked_first", [True, False])
+def test_the_partner_s_end_comes_after_its_last_move_is_lit(asked_first: bool) -> None:
+    # (a full-size duel ended one board's game before its partner's last move was lit there:
+    # the two records differed by that move). Whether the session asked for the partner's
+    # move before or after the duel read it, the move is handed over first, then the end (the
+    # session's followed_result puts the lit move in the record with it), each once.
+    board, partner = _last_move_and_end()
+    posted: list[object] = []
+    opponent = RemoteOpponent(VirtualClock(), post=posted.append)
+    if asked_first:
+        opponent.submit(EngineJob(3, Purpose.REPLY, board))
+    opponent.offer(partner, over=False, plies=0)
+    if not asked_first:
+        assert posted == []  # (the move not asked for yet: no end either)
+        opponent.submit(EngineJob(3, Purpose.REPLY, board))
+    opponent.offer(partner, over=False, plies=0)
+    opponent.offer(partner, over=True, plies=1)
+    assert _kinds(posted) == ["move 32-28", "followed_result 0-2 resignation"]

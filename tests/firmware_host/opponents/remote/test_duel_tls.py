@@ -167,6 +167,11 @@ def test_two_boards_play_one_game_over_tls_through_a_cut_and_two_restarts(hall: 
                 assert mover.service.duel.problem is not None
                 hall.proxy.restore()
                 _poll(mover, receiver)
+            if mover.session.outcome is not None:  # the move ended the game there (the last
+                # piece taken): lit here and put in the record with the partner's end
+                assert receiver.session.outcome is not None, f"ply {ply}: {other} plays on"
+                reference.push(move)
+                break
             assert receiver.session.pending is not None, f"ply {ply}: nothing lit on {other}"
             if ply == KILL_B_AT and other == "club-b":
                 # stopped with A's move lit, not carried out
