@@ -132,7 +132,6 @@ from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.buttons import CLOCK as CLOCK_BUTTON
 from firmware_host.terms.buttons import names as button_names
-from firmware_host.terms.commands import Command
 from firmware_host.terms.jobs import Thinker
 from firmware_host.terms.settings import GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tournament.pairing import open_pairing
@@ -416,10 +415,11 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     polled: Poller = scanner
     if lessons is not None:
         lessons.publish = session.publish
+        # Kept with the session's snapshot: a restart comes back to the exercise under way
+        # (else coach.start's exercises start as the board is read).
+        lessons.keep, lessons.kept = session.keep_lesson, lambda: session.game.lesson
         session.subscribe(lessons.listen)
         polled = lessons.poller(scanner)  # the hand's frames and the verdicts, on this thread
-        if config[COACH_START]:  # as if its button were pressed once the board is read
-            events.put(Command(config[COACH_START], clock.monotonic()))
     coach = _coach(config, stack, store) if wiring.coach else None
     if coach is not None:  # the analysis after the game, while the board is idle
         session.subscribe(coach.listener())
@@ -602,7 +602,8 @@ def _lessons(config: Config, variant: Variant, post: Callable[[SessionEvent], No
     progress = ProgressBook(folder)
     return Lessons(variant.name, translator(config[BOARD_LANGUAGE]), post, None,
                    lambda player: offer(variant.name, folder, player), progress.attempt,
-                   player=config[COACH_PLAYER], side=config[GAME_HUMAN_SIDE])
+                   player=config[COACH_PLAYER], side=config[GAME_HUMAN_SIDE],
+                   start=config[COACH_START])
 
 
 def _defence(worker: EngineWorker, lessons: Lessons) -> Callable[[bool], None]:
