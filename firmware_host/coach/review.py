@@ -36,6 +36,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
@@ -230,6 +231,52 @@ class Review:
         self._now = at
         self.occupied = frozenset(occupied)
         self._load()
+        self._render()
+
+    @property
+    def kept(self) -> dict[str, object]:
+        """What a restart comes back to (kept with the session's snapshot): the game reviewed
+        (None: none yet), the step (:attr:`ply`) and the position of a line tried by hand
+        (None: none), where the pieces stand.
+
+        Example:
+            >>> from firmware_host.game.outbox import Outbox
+            >>> from firmware_host.store import open_store
+            >>> review = Review("russian", lambda: "not_analysed", thinker=None,
+            ...                 outbox=Outbox(open_store("memory", "doc"), lambda: 0.0))
+            >>> review.kept
+            {'game': None, 'ply': 0, 'line': None}
+        """
+        game = None if self.game is None else self.game.analysis.game
+        return {"game": game, "ply": self.ply,
+                "line": None if self.line is None or game is None else self.line.fen()}
+
+    def resume(self, kept: Mapping[str, object], occupied: Iterable[int], at: float) -> None:
+        """Begin again at the step ``kept`` (:attr:`kept`) after a restart, the board showing
+        ``occupied``: the lights ask for the pieces of that step (from the line's position
+        where one was tried: the line is left), and it is said (``review`` event, reason
+        ``resumed``). A game no longer the one to review (another finished since, its
+        analysis gone) is reviewed from its start, as :meth:`start` does."""
+        self._now = at
+        self.occupied = frozenset(occupied)
+        found = self._source()
+        ply, line = kept.get("ply"), kept.get("line")
+        if isinstance(found, str) or found.analysis.game != kept.get("game") or \
+                not isinstance(ply, int) or isinstance(ply, bool) or \
+                not 0 <= ply <= found.plies:
+            self._load()
+            self._render()
+            return
+        self.game, self.phase, self.ply = found, Phase.GAME, ply
+        standing, left = found.board(ply), isinstance(line, str)
+        if isinstance(line, str):  # the pieces stand in the line (one that does not read:
+            with suppress(DraughtsError, ValueError):  # the lights find them)
+                standing = Board(standing.variant, fen=line)
+        self.publish("review", reason="resumed", ply=ply, **(
+            {"case": "line"} if left else {"case": "first"} if not ply
+            else {"move": _named(found, ply - 1)}))
+        self._guide(found.board(ply), standing.pieces())
+        self._arrived()
         self._render()
 
     def handle(self, event: SessionEvent) -> None:

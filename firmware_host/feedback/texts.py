@@ -104,6 +104,14 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     "review.back": N_("back to the game: put the pieces where the lights show"),
     "review.end": N_("the end of the game: takeback steps back"),
     "review.left": N_("the review is over"),
+    # ... come back to after a restart of the board (its ``case``: at the game's start, or a
+    # line tried by hand left)
+    "review.resumed": N_("the review is back after a restart, after {move}: put the pieces "
+                         "where the lights show"),
+    "review.resumed.first": N_("the review is back after a restart, at the start of the game: "
+                               "put the pieces where the lights show"),
+    "review.resumed.line": N_("the review is back after a restart; the line you tried is left: "
+                              "put the pieces back to the game's position as the lights show"),
     "command_refused.review": N_("{command}: not while reviewing a game"),
     "hint": N_("hint: {pdn}{reasons_text}"),
     "hint_refused": N_("no hint now"),

@@ -146,6 +146,9 @@ class Game:
         #: The coach's exercises under way (firmware_host/coach/lessons.py; None: none), kept
         #: in every snapshot across the exercises' games, so a restart comes back to them.
         self.lesson: dict[str, object] | None = None
+        #: The review of the last game under way (firmware_host/coach/review.py; None: none),
+        #: kept in the snapshot so a restart comes back to its step.
+        self.review: dict[str, object] | None = None
 
     @property
     def human_side(self) -> Color:
@@ -476,6 +479,8 @@ class Game:
             data["clock"] = clock
         if self.lesson is not None:
             data["lesson"] = self.lesson
+        if self.review is not None:
+            data["review"] = self.review
         return data
 
     def resume(self) -> Resumed | None:
@@ -504,6 +509,8 @@ class Game:
             self._human_side = Color(side)
         lesson = state.get("lesson")
         self.lesson = lesson if isinstance(lesson, dict) else None
+        review = state.get("review")
+        self.review = review if isinstance(review, dict) else None
         if self.clock is not None:
             self.clock.restore(state.get("clock"))
         saved = state.get("obligation")

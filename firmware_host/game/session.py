@@ -31,6 +31,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Protocol
 
 from board_io.events import (
     ButtonPressed,
@@ -110,9 +111,26 @@ log = logging.getLogger(__name__)
 #: The timekeeper's timers: a recovery leaves the clock running.
 _CLOCK_TIMERS = frozenset({TimerName.FLAG, TimerName.CLOCK_SAVE})
 
+
+class Reviewing(Driven, Protocol):
+    """A review as the session drives it (firmware_host/coach/review.py), kept with the
+    game's snapshot so a restart comes back to it."""
+
+    @property
+    def kept(self) -> dict[str, object]:
+        """Its state to keep (the game reviewed, the step)."""
+        ...
+
+    def resume(self, kept: Mapping[str, object], occupied: Iterable[Square],
+               at: float) -> None:
+        """Begin again from ``kept`` (or from the game's start, if that is no longer the game
+        to review), the board showing ``occupied``."""
+        ...
+
+
 #: Makes the review of the last game (firmware_host/coach/review.py) for a board of this
 #: variant, speaking through the session's outbox (its events and LEDs).
-Reviewer = Callable[[Variant, Outbox], Driven]
+Reviewer = Callable[[Variant, Outbox], Reviewing]
 
 class Session(SessionFacts):
     """One board's game session in ``play``, ``record`` or ``teach`` mode.
@@ -172,7 +190,7 @@ class Session(SessionFacts):
             self.config = replace(self.config, mode=Mode.PLAY)
         self._reviewer = reviewer
         #: The review that has the board (None: the game has it).
-        self.review: Driven | None = None
+        self.review: Reviewing | None = None
         if self.config.mode is not Mode.RECORD and thinker is None:
             raise ValueError(f"{self.config.mode.value} mode needs a thinker (the engine)")
         self._store = store
@@ -250,6 +268,7 @@ class Session(SessionFacts):
         self.occupied = frozenset(occupied)
         self.colours = colours
         resumed = self.game.resume() if resume else None
+        kept_review = None if resumed is None else self.game.review
         if resumed is None:
             self._open_game()
             if self.game.start_fen != self.variant.starting_fen and \
@@ -264,6 +283,13 @@ class Session(SessionFacts):
         if self.sensors is not None:
             self.occupied = self.sensors.observe(self.occupied, at)
         self.set_state(State.SYNCING)
+        if kept_review is not None and self._reviewer is not None:
+            # A review was under way: it has the board again before the game is synced (the
+            # pieces of its step are not the game's: no move may be read from them).
+            self._review_first = self.starting = False
+            self.start_review(at, kept_review)
+            return
+        self.game.review = None  # (no review on this board now)
         self.evaluate(at)
         self._drain()
         self._render()
@@ -284,7 +310,7 @@ class Session(SessionFacts):
         self._drain()
         self._render()
 
-    def _reviewing(self, review: Driven, event: SessionEvent) -> bool:
+    def _reviewing(self, review: Reviewing, event: SessionEvent) -> bool:
         """Hand ``event`` to ``review``; new-game leaves it (False: the session handles the
         new-game, the board as the review last saw it)."""
         at = getattr(event, "at", None)
@@ -298,14 +324,25 @@ class Session(SessionFacts):
             self.review = None
             self._outbox.frame = None
             self._publish("review", reason="left")
+            self.game.review = None
+            self._save()
             return False
         if isinstance(event, OccupancyChanged):
             self.occupied = frozenset(event.occupied)
         review.handle(event)
+        self._keep_review(review)
         return True
 
-    def start_review(self, at: float) -> None:
-        """The review of the last game has the board until new-game.
+    def _keep_review(self, review: Reviewing) -> None:
+        """Keep the review's state with the game's snapshot when it changed (a step)."""
+        kept = review.kept
+        if kept != self.game.review:
+            self.game.review = kept
+            self._save()
+
+    def start_review(self, at: float, kept: Mapping[str, object] | None = None) -> None:
+        """The review of the last game has the board until new-game (``kept``: the state of
+        one under way before a restart, come back to).
 
         Raises:
             Refused: this board has no review (``no_engine``: it needs the engine).
@@ -316,7 +353,11 @@ class Session(SessionFacts):
         self.timers.cancel(*(name for name in TimerName if name not in _CLOCK_TIMERS))
         self.view.new_turn()
         self.review = self._reviewer(self.variant, self._outbox)
-        self.review.start(self.occupied, at)
+        if kept is None:
+            self.review.start(self.occupied, at)
+        else:
+            self.review.resume(kept, self.occupied, at)
+        self._keep_review(self.review)
 
     def keep_lesson(self, lesson: dict[str, object] | None) -> None:
         """Keep the coach's exercises' state (None: none under way) with the game's snapshot,
@@ -358,6 +399,7 @@ class Session(SessionFacts):
         """
         if self.review is not None:
             self.review.recover()
+            self._keep_review(self.review)
             return
         self._queue.clear()
         self.cancel_jobs()

@@ -40,6 +40,7 @@ from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.commands import Command
 from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import ListStore, ScriptedOpponent, SimRig
+from tests.firmware_host.web.harness import BoardRig
 
 #: The last game: Black's 1... f6-e5 drops a man (the mark and better move as an analysis
 #: writes them); White takes it, Black takes back.
@@ -320,3 +321,111 @@ def test_a_game_not_analysed_is_said_as_coach_analyse_has_it(analyse: str,
     for command in re.findall(r"draughtsboard ([a-z]+(?: [a-z]+)?)", sentence):
         build_parser().parse_args([*command.split(), *(["g.pdn"] if command == "annotate"
                                                        else [])])
+
+
+def _lights_followed(rig: BoardRig) -> None:
+    """The hand does what the set-up lights ask, one square at a time, until none asks."""
+    for _ in range(60):
+        asked = [(sq, role) for sq, role in sorted(rig.session.frame.items())
+                 if role is Role.EXTRA or role in PUT]
+        if not asked:
+            return
+        square, role = asked[0]
+        if role is Role.EXTRA:
+            rig.sim.lift(square)
+        else:
+            rig.sim.place(square, PUT[role])
+        rig.run(0.1)
+    raise AssertionError(f"the lights never settle: {rig.session.frame}")
+
+
+def _reviewed(rig: BoardRig) -> Review:
+    review = rig.session.review
+    assert isinstance(review, Review)
+    return review
+
+
+def test_a_review_comes_back_to_its_step_after_a_restart(redis_url: str, tmp_path: Any) -> None:
+    """A game played, resigned and analysed (White's second move a blunder); its review
+    stepped to that blunder, and the service restarted (a power cut; as ``run --mode
+    review``) with the pieces where they stand: the board is back at that step (no move of
+    the game read from its pieces), the move played and the better one lit. The better one
+    tried, the engine's reply lit, a man knocked off, restarted again: the line is left and
+    the lights ask for the step's pieces, the man among them; then the review steps on to the
+    end, and new-game leaves it for good."""
+    def rig_for(occupied: frozenset[int] | None = None, mode: str = "play") -> BoardRig:
+        return BoardRig(redis_url, "review-1", tmp_path, mode=mode, occupied=occupied)
+
+    rig = rig_for()
+    try:
+        for _ in range(2):  # White's first move by hand, the engine's reply carried out
+            rig.play(rig.session.board.move_notation(min(rig.session.board.legal_moves,
+                                                         key=str)))
+            rig.play_computer_move()
+        rig.session.command("resign", rig.clock.monotonic(), "white")
+        rig.run(0.2)
+        game_id = rig.session.game.game_id
+        moves = [m.pdn for m in rig.service.store.load_game(game_id).moves]
+        before = Board("russian")
+        for text in moves[:2]:
+            before.push(before.parse_move(text))
+        better = before.move_notation(min((m for m in before.legal_moves
+                                           if before.move_notation(m) != moves[2]), key=str))
+        analysis = StoredAnalysis("review-1", game_id, "russian", 4, "draughtsboard", "0.00",
+                                  tuple(MoveMark(text, "0.00", *(("??", 0.5, (better,))
+                                                                 if ply == 2 else ()))
+                                        for ply, text in enumerate(moves)))
+        rig.service.store.client.set(analysis_key("review-1", game_id), analysis.to_json())
+        rig.sim.press("review")
+        rig.run(0.2)
+        _lights_followed(rig)
+        for _ in range(2):
+            rig.sim.press("done")
+            rig.run(0.2)
+            _lights_followed(rig)
+        assert _reviewed(rig).ply == 2
+        standing = frozenset(rig.sim.occupied)
+    finally:
+        rig.close()
+    rig = rig_for(standing, mode="review")  # (run --mode review: the review kept, not anew)
+    try:
+        review = _reviewed(rig)
+        assert (review.ply, review.phase) == (2, Phase.GAME)
+        assert not [e for e in rig.events if e.get("reason") == "start"]
+        [back] = [e for e in rig.events if e.get("reason") == "resumed"]
+        assert back["move"] == f"1... {moves[1]}" and "after a restart" in str(render(back))
+        assert len(rig.session.board.move_stack) == 4  # the game resumed as it ended
+        lit = {sq for sq, role in rig.session.frame.items() if role is Role.BETTER}
+        tried = before.parse_move(better)
+        assert lit == {tried.origin, tried.destination}
+        assert not [r for r in rig.session.frame.values() if r is Role.EXTRA or r in PUT]
+        rig.play(better)  # the better move by hand: the engine's reply is lit
+        assert review.phase is Phase.LINE and review.reply is not None
+        knocked = min(frozenset(rig.sim.occupied) - {tried.destination, tried.origin,
+                                                     review.reply.origin})
+        standing = frozenset(rig.sim.occupied) - {knocked}
+    finally:
+        rig.close()
+    rig = rig_for(standing)
+    try:
+        review = _reviewed(rig)
+        assert (review.ply, review.phase, review.line) == (2, Phase.GAME, None)
+        assert [e.get("case") for e in rig.events if e.get("reason") == "resumed"] == ["line"]
+        frame = rig.session.frame
+        assert frame[tried.destination] is Role.EXTRA and frame[tried.origin] in PUT
+        assert frame[knocked] in PUT
+        _lights_followed(rig)
+        assert frozenset(rig.sim.occupied) == before.occupied_squares()
+        rig.sim.press("done")
+        rig.run(0.2)
+        _lights_followed(rig)
+        rig.sim.press("done")
+        rig.run(0.2)
+        _lights_followed(rig)
+        assert review.ply == 4 and any(e.get("reason") == "end" for e in rig.events)
+        rig.sim.press("newgame")
+        rig.run(0.2)
+        assert rig.session.review is None
+        assert "review" not in rig.service.store.load_session()
+    finally:
+        rig.close()
