@@ -407,8 +407,10 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                       level_hook=level_hook(config, worker, VIRTUAL_TIME_DEPTH
                                             if wiring.virtual_time else None),
                       on_applied=None if remote is None else saver(remote, config[BOARD_ID]),
+                      # (what a game not analysed waits for: coach.analyse, where the
+                      # wiring analyses games at all; else nothing, "none": the terminal's)
                       reviewer=None if worker is None else _reviewer(
-                          store, worker, config[COACH_ANALYSE]),
+                          store, worker, config[COACH_ANALYSE] if wiring.coach else "none"),
                       pair_hook=None if across is None or link is None else across.pair)
     session.subscribe(event_logger())
     for listener in wiring.listeners:
@@ -486,7 +488,8 @@ def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
 def _reviewer(store: RedisStore, worker: Thinker, analysed_by: str) -> Reviewer:
     """The review of the board's last game (its analysis read from the store), the tries by
     hand answered by the engine worker, as the opponent's moves are; a game not analysed yet
-    said to wait for whoever ``coach.analyse`` (``analysed_by``) names."""
+    said to wait for whoever ``coach.analyse`` (``analysed_by``) names (``none``: a wiring
+    that analyses no game, whatever ``coach.analyse`` says: the terminal's ``play``)."""
 
     def review(variant: Variant, outbox: Outbox) -> Review:
         return Review(variant, partial(last_game, store), thinker=worker, outbox=outbox,

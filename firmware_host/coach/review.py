@@ -22,7 +22,8 @@ by colour and crown). Then:
 
 A game not yet analysed is said so (``review`` event, reason ``not_analysed``, its ``case``
 who analyses the board's games, ``coach.analyse``: the board while idle
-(:mod:`firmware_host.coach.analyst`), the hall's workers, or no one) and **done** looks again.
+(:mod:`firmware_host.coach.analyst`), the hall's workers, or no one; ``none`` where nothing
+analyses the games whatever the setting, the terminal's ``play``) and **done** looks again.
 
 Example:
     >>> from firmware_host.coach.results import MoveMark, StoredAnalysis
@@ -187,7 +188,8 @@ class Review:
         outbox: where its events and LED frames go (the board's session's: its listeners,
             LEDs and language).
         analysed_by: who analyses the board's games (``coach.analyse``: ``idle``, ``queue``,
-            ``off``): what a game not yet analysed is said to wait for.
+            ``off``; ``none``: nothing where this board runs, the terminal's ``play``): what
+            a game not yet analysed is said to wait for.
     """
 
     def __init__(self, variant: Variant | str, source: Source, *, thinker: Thinker,

@@ -91,6 +91,10 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
                                   "its games (coach.analyse = off). Set coach.analyse = idle "
                                   "and restart to review the games after it; draughtsboard "
                                   "annotate marks this game's mistakes in its PDN file"),
+    "review.not_analysed.none": N_("the last game is not analysed: nothing analyses the games "
+                                   "played here, only the board service's (draughtsboard "
+                                   "run); draughtsboard annotate marks this game's mistakes "
+                                   "in its PDN file"),
     "review.no_game": N_("there is no finished game to review"),
     "review.step": N_("after {move}: put the pieces where the lights show"),
     "review.moved": N_("{move}, as in the game"),

@@ -283,22 +283,30 @@ def test_the_boards_page_says_the_review_in_every_viewers_language() -> None:
     assert all("d4-c5" in text for text in sentences.values())
 
 
-@pytest.mark.parametrize(("analyse", "told"), [
-    ("idle", ["the board analyses it while it is idle", "press done to look again"]),
-    ("queue", ["the hall's analysts", "draughtsboard coach worker", "press done to look again"]),
-    ("off", ["does not analyse", "coach.analyse = idle", "draughtsboard annotate"]),
+@pytest.mark.parametrize(("analyse", "wired", "case", "told"), [
+    ("queue", True, "queue", ["the hall's analysts", "draughtsboard coach worker",
+                              "press done to look again"]),
+    ("off", True, "off", ["does not analyse", "coach.analyse = idle", "draughtsboard annotate"]),
+    # A wiring that analyses nothing (the terminal's, a script's), whatever the setting:
+    ("idle", False, "none", ["nothing analyses the games played here", "draughtsboard run",
+                             "draughtsboard annotate"]),
 ])
-def test_a_game_not_analysed_is_said_as_coach_analyse_has_it(analyse: str,
-                                                            told: list[str]) -> None:
+def test_a_game_not_analysed_is_said_as_coach_analyse_has_it(analyse: str, wired: bool,
+                                                            case: str, told: list[str]) -> None:
     """The board service's review of a game not analysed says what happens to it under each
-    ``coach.analyse`` (and what to do: with ``off``, nothing ever analyses it), in the
-    board's language and in a viewer's; the commands it names are the CLI's."""
+    ``coach.analyse`` (and what to do: with ``off``, nothing ever analyses it), or, where the
+    service is wired to analyse nothing, that nothing will; in the board's language and in a
+    viewer's; the commands it names are the CLI's. (``idle`` analyses in a process of its own
+    as soon as the game ends: its sentence is checked as said.)"""
+    idle = render({"event": "review", "reason": "not_analysed", "case": "idle"})
+    assert idle and "the board analyses it while it is idle" in idle
     config = Config.from_mapping({"game": {"variant": "russian"}, "store": {"url": "memory"},
                                   "coach": {"analyse": analyse}})
     clock = VirtualClock()
     with ExitStack() as stack:
         service = build_service(config, stack, Wiring(
-            clock=clock, virtual_time=True, notifier=Notifier({}), pdn_files=False))
+            clock=clock, virtual_time=True, notifier=Notifier({}), pdn_files=False,
+            coach=wired))
         events: list[dict[str, Any]] = []
         service.session.subscribe(events.append)
         move = Board("russian").parse_move("c3-d4")
@@ -313,7 +321,7 @@ def test_a_game_not_analysed_is_said_as_coach_analyse_has_it(analyse: str,
         service.session.command("resign", 3.1, "white")
         service.session.command("review", 3.2)
         [event] = [e for e in events if e["event"] == "review"]
-    assert (event["reason"], event.get("case")) == ("not_analysed", analyse), events
+    assert (event["reason"], event.get("case")) == ("not_analysed", case), events
     sentence = render(event)
     assert sentence is not None and all(part in sentence for part in told), sentence
     russian = render(event, translator("ru"))

@@ -324,3 +324,12 @@ def test_play_fen_sets_the_position_up_by_the_lights_from_the_start() -> None:
     assert board.count("○") == 2 and board.count("◎") == 1  # two white men, a white king
     assert board.count("●") == 1 and board.count("◉") == 1  # a black man, a black king
     assert "1. 22-17" in after and "[FEN \"W:WK1,5,22:B20,K30\"]" in after
+
+
+def test_a_review_on_the_terminal_says_nothing_analyses_its_games() -> None:
+    """The terminal's board analyses no game (whatever ``coach.analyse`` says): its review of
+    a game not analysed says so, and what does analyse, never that the board will."""
+    text = run_play("11-15\nresign\nreview\nquit\n", mode="play")
+    after = text.split("game over:", 1)[1]
+    assert "nothing analyses the games played here" in after, after
+    assert "draughtsboard annotate" in after and "while it is idle" not in after
