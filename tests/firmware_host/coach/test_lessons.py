@@ -270,3 +270,106 @@ def test_a_restart_mid_puzzle_comes_back_to_it_and_counts_once(redis_url: str, t
         assert said(rig)[-1].startswith("2 of 2 right"), said(rig)
     finally:
         rig.rig.close()
+
+
+def test_a_restart_mid_drill_sets_it_up_again_and_judges_it(redis_url: str,
+                                                             tmp_path: Path) -> None:
+    """The service restarts while a drill's question waits for the hand: the drill is set up
+    again (the pieces where they stood: nothing to move), asked again, and judged once."""
+    drill = DRILLS["crowning-goes-on"]  # the Russian one
+    rig = _coach_rig(redis_url, tmp_path, "drills")
+    try:
+        follow_the_lights(rig)
+        assert said(rig)[-1] == drill.question
+        standing = rig.board.occupied
+    finally:
+        rig.rig.close()
+    rig = _coach_rig(redis_url, tmp_path, "drills", occupied=frozenset(standing))
+    try:
+        rig.run_for(500)
+        assert said(rig) == ["Drill 1 of 1. Set up the position the lights show.",
+                             drill.question]
+        hand(rig, ["-b6", "+h4", "-c7", "-f6"])
+        verdicts = [s for s in said(rig) if s.startswith("Right: ")]
+        assert len(verdicts) == 1, said(rig)
+        assert any(s.startswith("1 of 1 right") for s in said(rig)), said(rig)
+    finally:
+        rig.rig.close()
+
+
+def _second_puzzle_failed(rig: _Rig) -> Move:
+    """The first puzzle solved, the second set up and a wrong move made: the refutation lit
+    (returned)."""
+    first, second = load("russian")[:2]
+    follow_the_lights(rig)
+    for move in first.line:
+        by_hand(rig, move)
+    follow_the_lights(rig)
+    board = rig.session.board
+    by_hand(rig, next(m for m in board.legal_moves if m != second.solution))
+    pending = rig.session.pending
+    assert pending is not None and any(s.startswith("Not that: ") for s in said(rig))
+    return pending
+
+
+def test_a_restart_before_the_refutation_is_carried_out_goes_on_from_it(
+        redis_url: str, tmp_path: Path) -> None:
+    """A puzzle failed, the defender's refutation lit, the service restarts before the hand
+    carries it out: the refutation is lit again, the attempt is not counted again, and once
+    it is carried out the next puzzle is set up."""
+    rig = _coach_rig(redis_url, tmp_path, "puzzles")
+    try:
+        refutation = _second_puzzle_failed(rig)
+        standing = rig.board.occupied
+    finally:
+        rig.rig.close()
+    rig = _coach_rig(redis_url, tmp_path, "puzzles", occupied=frozenset(standing))
+    try:
+        rig.run_for(500)
+        assert rig.session.pending == refutation
+        assert rig.session.frame.get(refutation.origin) is Role.FROM
+        by_hand(rig, refutation)
+        third = load("russian")[2]
+        assert said(rig)[-1].startswith(f"Puzzle {third.number}, "), said(rig)
+        progress = ProgressBook(str(tmp_path)).load("ann")
+        assert (progress.tried, progress.solved) == (2, 1)
+    finally:
+        rig.rig.close()
+
+
+class _PowerCut(BaseException):
+    """The service stops between two of its writes (no handler catches it)."""
+
+
+def test_an_attempt_judged_before_the_stop_is_rated_once_at_the_resume(
+        redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The power goes between a puzzle judged (kept with the session) and its rating: the
+    resume rates it, once, and goes on to the next puzzle."""
+    attempt = ProgressBook.attempt
+
+    def cut(book: ProgressBook, *args: Any) -> RatingChange:
+        if book.load("ann").tried:  # the second attempt: the power goes
+            raise _PowerCut
+        return attempt(book, *args)
+
+    monkeypatch.setattr(ProgressBook, "attempt", cut)
+    rig = _coach_rig(redis_url, tmp_path, "puzzles")
+    try:
+        with pytest.raises(_PowerCut):
+            _second_puzzle_failed(rig)
+        standing = rig.board.occupied
+    finally:
+        monkeypatch.undo()
+        rig.rig.close()
+    assert ProgressBook(str(tmp_path)).load("ann").tried == 1  # the first puzzle only
+    rig = _coach_rig(redis_url, tmp_path, "puzzles", occupied=frozenset(standing))
+    try:
+        rig.run_for(500)
+        assert any(s.startswith("Your puzzle rating: ") for s in said(rig)), said(rig)
+        progress = ProgressBook(str(tmp_path)).load("ann")
+        assert (progress.tried, progress.solved, len(progress.attempts)) == (2, 1, 2)
+        by_hand(rig, rig.session.pending)  # the refutation, then the next puzzle
+        assert said(rig)[-1].startswith(f"Puzzle {load('russian')[2].number}, "), said(rig)
+        assert ProgressBook(str(tmp_path)).load("ann").tried == 2
+    finally:
+        rig.rig.close()
