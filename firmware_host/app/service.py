@@ -132,7 +132,6 @@ from firmware_host.store.pdnrender import render_game
 from firmware_host.store.records import GameRecord
 from firmware_host.terms.buttons import CLOCK as CLOCK_BUTTON
 from firmware_host.terms.buttons import names as button_names
-from firmware_host.terms.commands import Command
 from firmware_host.terms.jobs import Thinker
 from firmware_host.terms.settings import GAME_MODE, GAME_VARIANT, Mode
 from firmware_host.tournament.pairing import open_pairing
@@ -408,7 +407,8 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
                       level_hook=level_hook(config, worker, VIRTUAL_TIME_DEPTH
                                             if wiring.virtual_time else None),
                       on_applied=None if remote is None else saver(remote, config[BOARD_ID]),
-                      reviewer=None if worker is None else _reviewer(store, worker),
+                      reviewer=None if worker is None else _reviewer(
+                          store, worker, config[COACH_ANALYSE]),
                       pair_hook=None if across is None or link is None else across.pair)
     session.subscribe(event_logger())
     for listener in wiring.listeners:
@@ -416,10 +416,11 @@ def build_service(config: Config, stack: ExitStack, wiring: Wiring | None = None
     polled: Poller = scanner
     if lessons is not None:
         lessons.publish = session.publish
+        # Kept with the session's snapshot: a restart comes back to the exercise under way
+        # (else coach.start's exercises start as the board is read).
+        lessons.keep, lessons.kept = session.keep_lesson, lambda: session.game.lesson
         session.subscribe(lessons.listen)
         polled = lessons.poller(scanner)  # the hand's frames and the verdicts, on this thread
-        if config[COACH_START]:  # as if its button were pressed once the board is read
-            events.put(Command(config[COACH_START], clock.monotonic()))
     coach = _coach(config, stack, store) if wiring.coach else None
     if coach is not None:  # the analysis after the game, while the board is idle
         session.subscribe(coach.listener())
@@ -482,12 +483,14 @@ def _remote_client(config: Config, stack: ExitStack) -> redis.Redis | None:
     return client
 
 
-def _reviewer(store: RedisStore, worker: Thinker) -> Reviewer:
+def _reviewer(store: RedisStore, worker: Thinker, analysed_by: str) -> Reviewer:
     """The review of the board's last game (its analysis read from the store), the tries by
-    hand answered by the engine worker, as the opponent's moves are."""
+    hand answered by the engine worker, as the opponent's moves are; a game not analysed yet
+    said to wait for whoever ``coach.analyse`` (``analysed_by``) names."""
 
     def review(variant: Variant, outbox: Outbox) -> Review:
-        return Review(variant, partial(last_game, store), thinker=worker, outbox=outbox)
+        return Review(variant, partial(last_game, store), thinker=worker, outbox=outbox,
+                      analysed_by=analysed_by)
 
     return review
 
@@ -602,7 +605,8 @@ def _lessons(config: Config, variant: Variant, post: Callable[[SessionEvent], No
     progress = ProgressBook(folder)
     return Lessons(variant.name, translator(config[BOARD_LANGUAGE]), post, None,
                    lambda player: offer(variant.name, folder, player), progress.attempt,
-                   player=config[COACH_PLAYER], side=config[GAME_HUMAN_SIDE])
+                   player=config[COACH_PLAYER], side=config[GAME_HUMAN_SIDE],
+                   start=config[COACH_START])
 
 
 def _defence(worker: EngineWorker, lessons: Lessons) -> Callable[[bool], None]:

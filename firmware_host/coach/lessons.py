@@ -17,9 +17,19 @@ hears it and runs the exercises on the board's own session, as a player at the b
   (:class:`~firmware_host.coach.drills.DrillWatch`) and says the verdict.
 
 Then the next exercise, until they run out or a button of theirs is pressed again; then the
-board guides the pieces back to the start position, for a game. What is said is a ``lesson``
-event whose ``text`` is in the board's language, and which carries its ``message``, ``values``
-and ``words`` so that a viewer's page says it in the viewer's
+board guides the pieces back to the start position, for a game.
+
+The exercises survive a restart of the service (a power cut): their state (the exercises in
+order, the one under way and its game, what is counted) is kept with the session's snapshot
+(the ``keep`` hook, :meth:`~firmware_host.game.session.Session.keep_lesson`), written as each
+exercise begins and as each is judged, before its rating. When the session resumes, the
+lessons resume with it: a puzzle whose game is the one resumed goes on where it was (the
+lights ask for the pieces the game wants, the defender's reply stays lit) and its question is
+said again; any other exercise is set up again by the lights. A puzzle's attempt is rated with
+the id of its game, so an attempt recorded before the stop is not rated twice.
+
+What is said is a ``lesson`` event whose ``text`` is in the board's language, and which carries
+its ``message``, ``values`` and ``words`` so that a viewer's page says it in the viewer's
 (:func:`~firmware_host.feedback.texts.message_text`).
 
 :meth:`Lessons.poller` wraps the scanner the controller polls: the hand's frames, the verdicts
@@ -28,6 +38,7 @@ that came from the worker and the next exercise are all taken up on the controll
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -50,6 +61,8 @@ from firmware_host.i18n import N_, Translator
 from firmware_host.terms.commands import Command, CommandName
 
 __all__ = ["Lessons", "PuzzleSource", "offer"]
+
+log = logging.getLogger(__name__)
 
 #: Said as a puzzle's position is set up.
 PUZZLE: Final = N_("Puzzle {number}, difficulty {difficulty} of 5: {side} to play and win. "
@@ -75,6 +88,8 @@ NONE: Final = N_("No exercises for this variant.")
 #: The puzzles offered (each with whether it is the player's own mistake), by player name
 #: ("": no one's).
 PuzzleSource = Callable[[str], Sequence[tuple[Puzzle, bool]]]
+#: An exercise: a puzzle (with whether it is the player's own mistake) or a drill.
+Exercise = tuple[Puzzle, bool] | Drill
 
 
 def offer(variant: str, folder: str, player: str) -> list[tuple[Puzzle, bool]]:
@@ -97,6 +112,15 @@ def offer(variant: str, folder: str, player: str) -> list[tuple[Puzzle, bool]]:
 class _Puzzle:
     puzzle: Puzzle
     progress: Progress = Progress.GOING
+    #: Whether its finished attempt is recorded in the player's progress.
+    rated: bool = False
+
+
+def _key(item: Exercise) -> str:
+    """An exercise's key in the kept state: a drill's key, a puzzle's variant and position."""
+    if isinstance(item, Drill):
+        return item.key
+    return f"{item[0].variant.name}:{item[0].fen}"
 
 
 class Lessons:
@@ -109,17 +133,20 @@ class Lessons:
         publish: the session's ``publish`` (the ``lesson`` events; the service gives it once
             the session is made: :attr:`publish`).
         puzzles: the puzzles offered to a player.
-        rate: records a player's finished puzzle (None: no ratings kept).
+        rate: records a player's finished puzzle, with the attempt's id (None: no ratings
+            kept).
         player: the board's player (``coach.player``) when the command names no one.
         side: the player's side in the board's games (``game.human_side``): when the
             exercises stop, the board guides the pieces back to the start position for a
             game in that side.
+        start: the exercises started as the service starts (``coach.start``: ``puzzles``,
+            ``drills``; "": none), unless the session resumes some under way.
     """
 
     def __init__(self, variant: str, tr: Translator, post: Callable[[SessionEvent], None],
                  publish: Callable[..., None] | None, puzzles: PuzzleSource,
-                 rate: Callable[[str, Puzzle, bool], RatingChange] | None = None,
-                 player: str = "", side: str = "white") -> None:
+                 rate: Callable[[str, Puzzle, bool, str], RatingChange] | None = None,
+                 player: str = "", side: str = "white", start: str = "") -> None:
         self.variant = variant
         self.tr = tr
         self._post = post
@@ -128,13 +155,22 @@ class Lessons:
         self._rate = rate
         self._player = player
         self._side = side
-        self._count = 0
+        self._start_kind = start
+        #: Keeps the state with the session's snapshot (None: not kept, a test's), and the
+        #: state kept (read when the session resumes); the service gives both.
+        self.keep: Callable[[dict[str, object] | None], None] | None = None
+        self.kept: Callable[[], dict[str, object] | None] | None = None
+        self._begun = False  # the session's start heard
         #: Makes the engine worker's opponent the puzzles' defender (True) or the engine
         #: again (False); None: the opponent is the defender already (a test's).
         self.defend: Callable[[bool], None] | None = None
         self.kind: str | None = None
         self.player = ""
-        self._queue: list[tuple[Puzzle, bool]] | list[Drill] = []
+        self._items: list[Exercise] = []
+        #: The exercise under way (its index in ``_items``), and its game (None: not set up).
+        self._at = -1
+        self._game: str | None = None
+        self._setting_up = False
         self.current: _Puzzle | None = None
         self.watch: DrillWatch | None = None
         self.tried = 0
@@ -168,6 +204,17 @@ class Lessons:
         if kind == "coach":
             self._start(str(event.get("kind")), str(event.get("player") or ""))
             return
+        if kind in ("resumed", "new_game") and not self._begun:  # the session's start
+            self._begun = True
+            kept = self.kept() if self.kept is not None and kind == "resumed" else None
+            if kept is not None and self._resume(kept, str(event.get("game_id"))):
+                return
+            if self._start_kind:  # as if its button were pressed once the board is read
+                self._post(Command(self._start_kind, self._now))
+        if kind == "new_game" and self._setting_up:  # the exercise's game
+            self._setting_up = False
+            self._game = str(event.get("game_id"))
+            self._save()
         if self.watch is not None:
             self.watch.listener()(event)
             if kind == "position_set" and self.watch.verdict is None:
@@ -182,18 +229,9 @@ class Lessons:
             self._stop()
             return
         self.kind, self.player, self.tried, self.done = kind, player or self._player, 0, 0
-        if kind == CommandName.PUZZLES.value:
-            if self.defend is not None:
-                self.defend(True)
-            try:
-                self._queue = list(self._puzzles(self.player))
-            except BookError as exc:  # the player's book unreadable: say so, offer the rest
-                self._say_text(str(exc))
-                self._queue = list(self._puzzles(""))
-        else:
-            self._queue = [d for d in DRILLS.values() if d.variant == self.variant]
-        self._count = len(self._queue)
-        if not self._queue:
+        self._items = self._offered(kind)
+        self._at = -1
+        if not self._items:
             self._say(NONE)
             self.kind = None
             if self.defend is not None:
@@ -201,9 +239,23 @@ class Lessons:
             return
         self._advance(self._now)
 
+    def _offered(self, kind: str) -> list[Exercise]:
+        """The exercises of ``kind`` offered to the player (the puzzles' defender lent)."""
+        if kind != CommandName.PUZZLES.value:
+            return [d for d in DRILLS.values() if d.variant == self.variant]
+        if self.defend is not None:
+            self.defend(True)
+        try:
+            return list(self._puzzles(self.player))
+        except BookError as exc:  # the player's book unreadable: say so, offer the rest
+            self._say_text(str(exc))
+            return list(self._puzzles(""))
+
     def _stop(self) -> None:
         self._say(DONE, done=str(self.done), tried=str(self.tried))
-        self.kind, self.current, self.watch, self._queue = None, None, None, []
+        self.kind, self.current, self.watch, self._items = None, None, None, []
+        self._at, self._game, self._setting_up = -1, None, False
+        self._save()
         if self.defend is not None:
             self.defend(False)
         # Back to the board's games: the start position set up by the lights, the side kept.
@@ -211,25 +263,94 @@ class Lessons:
                            value=find_variant(self.variant).starting_fen))
 
     def _advance(self, now: float) -> None:
-        if not self._queue:
+        self._at += 1
+        if self._at >= len(self._items):
             self._stop()
             return
-        item = self._queue.pop(0)
-        number = self._count - len(self._queue)
+        self._begin(self._items[self._at], now)
+
+    def _begin(self, item: Exercise, now: float) -> None:
+        """Say the exercise and post its position to set up (its state kept first)."""
+        self._game, self._setting_up = None, True
+        self.current = None if isinstance(item, Drill) else _Puzzle(item[0])
+        self._save()
         if isinstance(item, Drill):
             self.watch = DrillWatch(item, self._drill_verdict)
-            self._say(DRILL, number=str(number), count=str(self._count))
+            self._say(DRILL, number=str(self._at + 1), count=str(len(self._items)))
             self._post(Command(CommandName.SETUP.value, now,
                                side=side_name(item.board().turn), value=item.fen))
             return
+        puzzle = item[0]
+        self._ask(item)
+        self._post(Command(CommandName.SETUP.value, now, side=side_name(puzzle.board().turn),
+                           value=puzzle.fen))
+
+    def _ask(self, item: tuple[Puzzle, bool]) -> None:
+        """Say the puzzle's question (after whose mistake it was, if the player's own)."""
         puzzle, own = item
-        self.current = _Puzzle(puzzle)
-        side = side_name(puzzle.board().turn)
         if own:
             self._say(OWN, source=puzzle.source)
         self._say(PUZZLE, words=("side",), number=str(puzzle.number or "-"),
-                  difficulty=str(puzzle.difficulty), side=side.capitalize())
-        self._post(Command(CommandName.SETUP.value, now, side=side, value=puzzle.fen))
+                  difficulty=str(puzzle.difficulty),
+                  side=side_name(puzzle.board().turn).capitalize())
+
+    # -- kept across a restart ----------------------------------------------------------------
+
+    def _save(self) -> None:
+        """Keep the state with the session's snapshot (nothing under way: none)."""
+        if self.keep is None:
+            return
+        current = self.current
+        self.keep(None if self.kind is None else {
+            "kind": self.kind, "player": self.player,
+            "exercises": [_key(item) for item in self._items], "at": self._at,
+            "game": self._game, "tried": self.tried, "done": self.done,
+            "progress": None if current is None else current.progress.value,
+            "rated": current is not None and current.rated})
+
+    def _resume(self, kept: Mapping[str, object], game_id: str) -> bool:
+        """Come back to the exercises ``kept`` (the session resumed ``game_id``); False:
+        nothing to come back to (said in the log)."""
+        try:
+            kind, player = str(kept["kind"]), str(kept["player"])
+            keys, at = kept["exercises"], kept["at"]
+            tried, done = kept["tried"], kept["done"]
+            if kind not in (CommandName.PUZZLES.value, CommandName.DRILLS.value) or \
+                    not isinstance(keys, list) or not all(
+                        isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                        for n in (at, tried, done)):
+                raise ValueError("out of shape")
+            progress = Progress(kept.get("progress") or Progress.GOING.value)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("coach: the exercises kept cannot be resumed (%s): %.200r", exc, kept)
+            return False
+        self.kind, self.player = kind, player
+        offered = {_key(item): item for item in reversed(self._offered(kind))}
+        index = int(str(at))
+        # The exercises as they were, but those no longer offered (a book rewritten).
+        before = [offered[k] for k in map(str, keys[:index]) if k in offered]
+        rest = [offered[k] for k in map(str, keys[index:]) if k in offered]
+        self._items, self._at = before + rest, len(before)
+        self.tried, self.done = int(str(tried)), int(str(done))
+        if not rest:
+            self._stop()
+            return True
+        item = rest[0]
+        if isinstance(item, Drill) or kept.get("game") != game_id:
+            self._begin(item, self._now)  # its position set up again by the lights
+            return True
+        # The puzzle's game resumed: on from where it was.
+        self._game = game_id
+        self.current = _Puzzle(item[0], progress, rated=kept.get("rated") is True)
+        if progress is Progress.GOING:
+            self._ask(item)
+            return True
+        if not self.current.rated:  # judged before the stop, not yet in the progress
+            self._record(self.current)
+        if progress is Progress.SOLVED:
+            self.current = None
+            self._advance(self._now)
+        return True
 
     def tick(self, frames: Sequence[BoardEvent], now: float) -> None:
         """On the controller's thread, at each poll: the hand's frames, the verdicts in."""
@@ -247,7 +368,7 @@ class Lessons:
         self._say_text(said(verdict, self.tr), right=verdict.right, message=verdict.message,
                        values=dict(verdict.values), words=sorted(WORDS))
         self.watch = None
-        self._advance(self._now)
+        self._advance(self._now)  # (kept with the counts: one write)
 
     # -- puzzles ------------------------------------------------------------------------------
 
@@ -277,18 +398,27 @@ class Lessons:
         current.progress = progress
         self.tried += 1
         self.done += progress is Progress.SOLVED
+        self._save()  # counted, before the rating: a stop in between rates it at the resume
+        self._record(current)
+        if progress is Progress.SOLVED:  # at once (a wrong move: once its refutation is seen)
+            self.current = None
+            self._advance(self._now)
+
+    def _record(self, current: _Puzzle) -> None:
+        """The finished attempt in the player's progress (rated if it is their first), once:
+        the attempt's id is its game's."""
         if self.player and self._rate is not None:
             try:
-                change = self._rate(self.player, current.puzzle, progress is Progress.SOLVED)
+                change = self._rate(self.player, current.puzzle,
+                                    current.progress is Progress.SOLVED, self._game or "")
             except BookError as exc:
                 self._say_text(str(exc))
             else:
                 if change.rated:
                     self._say(RATED, before=change.before.shown(), after=change.after.shown(),
                               change=f"{change.change:+d}")
-        if progress is Progress.SOLVED:  # at once (a wrong move: once its refutation is seen)
-            self.current = None
-            self._advance(self._now)
+        current.rated = True
+        self._save()
 
     def _puzzle_event(self, current: _Puzzle, event: Mapping[str, object]) -> None:
         kind = event.get("event")

@@ -58,6 +58,8 @@ RECORD: Final = ".progress.json"
 PUZZLE_RATINGS: Final = "puzzle-ratings.json"
 #: A player's games kept at most (the oldest dropped first).
 MOST_GAMES: Final = 5000
+#: The ids of a player's newest attempts kept (an attempt recorded again counts once).
+MOST_ATTEMPTS: Final = 100
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,9 @@ class PlayerProgress:
     games: list[GameMistakes] = field(default_factory=list)
     #: The player's name as last written (a record older than names: "").
     name: str = ""
+    #: The newest attempts recorded, by the id their caller gave (the board's: the game of
+    #: the puzzle): an attempt recorded again (a restart in between) counts once.
+    attempts: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -236,9 +241,14 @@ class ProgressBook:
             name = data.get("name", "")
             if not isinstance(name, str) or len(name) > 200:
                 raise ValueError("its name is out of shape")
+            attempts = data.get("attempts", [])
+            if not (isinstance(attempts, list) and all(isinstance(a, str) and len(a) <= 200
+                                                       for a in attempts)):
+                raise ValueError("its attempts are out of shape")
             return PlayerProgress(_rating(data.get("rating")), tried, solved,
                                   {str(k): v for k, v in rated.items()},
-                                  [parse_game(g) for g in data.get("games", [])], name)
+                                  [parse_game(g) for g in data.get("games", [])], name,
+                                  attempts[-MOST_ATTEMPTS:])
         except (TypeError, ValueError) as exc:
             raise BookError(f"{path}: {exc}") from None
 
@@ -248,8 +258,11 @@ class ProgressBook:
         found = self._puzzles().get(_key(puzzle))
         return start if found is None else found
 
-    def attempt(self, player: str, puzzle: Puzzle, solved: bool) -> RatingChange:
+    def attempt(self, player: str, puzzle: Puzzle, solved: bool, attempt: str = ""
+                ) -> RatingChange:
         """Record ``player``'s attempt at ``puzzle``: rate it if it is their first.
+        ``attempt``: the attempt's id, if it has one; one recorded already (among the newest
+        :data:`MOST_ATTEMPTS`) changes nothing (not rated).
 
         Raises:
             BookError: the name, a record that cannot be read, or the folder not writable.
@@ -257,6 +270,10 @@ class ProgressBook:
         progress = self.load(player)
         puzzle_rating = self.puzzle_rating(puzzle)
         before = progress.rating
+        if attempt and attempt in progress.attempts:
+            return RatingChange(before, before, puzzle_rating, False)
+        if attempt:
+            progress.attempts = [*progress.attempts, attempt][-MOST_ATTEMPTS:]
         progress.tried += 1
         progress.solved += solved
         first = _key(puzzle) not in progress.rated
@@ -314,7 +331,7 @@ class ProgressBook:
             "name": " ".join(player.split()), "rating": asdict(progress.rating),
             "tried": progress.tried,
             "solved": progress.solved, "rated": progress.rated,
-            "games": [asdict(g) for g in progress.games]})
+            "games": [asdict(g) for g in progress.games], "attempts": progress.attempts})
 
     def _puzzles(self) -> dict[str, Rating]:
         path = self.directory / PUZZLE_RATINGS

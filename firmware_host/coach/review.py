@@ -20,8 +20,9 @@ by colour and crown). Then:
   and **done** (or **takeback**) guides the pieces back to the game's position, by the same
   lights as any set-up.
 
-A game not yet analysed is said so (``review`` event, reason ``not_analysed``) and **done**
-looks again (the board analyses its games while idle: :mod:`firmware_host.coach.analyst`).
+A game not yet analysed is said so (``review`` event, reason ``not_analysed``, its ``case``
+who analyses the board's games, ``coach.analyse``: the board while idle
+(:mod:`firmware_host.coach.analyst`), the hall's workers, or no one) and **done** looks again.
 
 Example:
     >>> from firmware_host.coach.results import MoveMark, StoredAnalysis
@@ -184,11 +185,14 @@ class Review:
         thinker: the engine worker that answers a move tried by hand.
         outbox: where its events and LED frames go (the board's session's: its listeners,
             LEDs and language).
+        analysed_by: who analyses the board's games (``coach.analyse``: ``idle``, ``queue``,
+            ``off``): what a game not yet analysed is said to wait for.
     """
 
     def __init__(self, variant: Variant | str, source: Source, *, thinker: Thinker,
-                 outbox: Outbox) -> None:
+                 outbox: Outbox, analysed_by: str = "idle") -> None:
         self._now = 0.0
+        self.analysed_by = analysed_by
         self._outbox = outbox
         self.publish = self._outbox.publish
         self.subscribe = self._outbox.subscribe
@@ -279,7 +283,8 @@ class Review:
         found = self._source()
         if isinstance(found, str):
             self.phase = Phase.WAITING
-            self.publish("review", reason=found)
+            self.publish("review", reason=found, **(
+                {"case": self.analysed_by} if found == "not_analysed" else {}))
             return
         self.game, self.phase = found, Phase.GAME
         # From the game's start. The board holds the game's end (it was just played) or, as

@@ -81,8 +81,16 @@ TEMPLATES: Mapping[str, str] = MappingProxyType({
     # Reviewing the last game on the board (firmware_host/coach/review.py).
     "review.start": N_("review of the last game: done (or the game's next move by hand) steps "
                        "on, takeback steps back; mistakes to look at: {mistakes}"),
+    # ... by who analyses the board's games (the event's ``case``: ``coach.analyse``)
     "review.not_analysed": N_("the last game is not analysed yet: the board analyses it while "
                               "it is idle; press done to look again"),
+    "review.not_analysed.queue": N_("the last game is not analysed yet: it waits for the "
+                                    "hall's analysts (draughtsboard coach worker; draughtsboard "
+                                    "coach status shows the queue); press done to look again"),
+    "review.not_analysed.off": N_("the last game is not analysed: this board does not analyse "
+                                  "its games (coach.analyse = off). Set coach.analyse = idle "
+                                  "and restart to review the games after it; draughtsboard "
+                                  "annotate marks this game's mistakes in its PDN file"),
     "review.no_game": N_("there is no finished game to review"),
     "review.step": N_("after {move}: put the pieces where the lights show"),
     "review.moved": N_("{move}, as in the game"),
@@ -410,12 +418,17 @@ def render(event: Mapping[str, object], tr: Translator = ENGLISH) -> str | None:
     'нужно взять максимум: 2 шашки'
     >>> render({"event": "refused", "reason": "capture_compulsory"})  # a rated game's
     'illegal move: a capture is compulsory'
+    >>> render({"event": "review", "reason": "not_analysed", "case": "queue"})[:50]
+    'the last game is not analysed yet: it waits for th'
     """
     kind = str(event.get("event", ""))
     data = _counted(_enrich(_localised(_worded(event, tr), tr)), tr)
     reason = f"{kind}.{data.get('reason')}"
-    # (``.named``: said with a name the event has; ``.bare``: without the details)
-    for key in (f"{reason}.named", reason, f"{reason}.bare", kind):
+    # (``.named``: said with a name the event has; ``.<case>``: the case the event names;
+    # ``.bare``: without the details)
+    case = data.get("case")
+    cased = (f"{reason}.{case}",) if isinstance(case, str) and case.isidentifier() else ()
+    for key in (f"{reason}.named", *cased, reason, f"{reason}.bare", kind):
         template = TEMPLATES.get(key)
         if template is None:
             continue

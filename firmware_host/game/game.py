@@ -143,6 +143,14 @@ class Game:
         self.claimable: int | None = None
         #: The players' names of the game in play (its ``White`` and ``Black`` tags).
         self.players: dict[str, str] = {}
+        #: The coach's exercises under way (firmware_host/coach/lessons.py; None: none), kept
+        #: in every snapshot across the exercises' games, so a restart comes back to them.
+        self.lesson: dict[str, object] | None = None
+
+    @property
+    def human_side(self) -> Color:
+        """The human's side in the game in play (a resumed game's as it was played)."""
+        return self._human_side
 
     # -- facts --------------------------------------------------------------------------------
 
@@ -466,6 +474,8 @@ class Game:
         clock = None if self.clock is None else self.clock.data()
         if clock is not None:
             data["clock"] = clock
+        if self.lesson is not None:
+            data["lesson"] = self.lesson
         return data
 
     def resume(self) -> Resumed | None:
@@ -489,6 +499,11 @@ class Game:
         self.game_id = str(state["game_id"])
         self.start_fen = str(state["start_fen"])
         self.round = None
+        side = state.get("human_side")
+        if side in (0, 1) and not isinstance(side, bool):  # a puzzle's side: the side it had
+            self._human_side = Color(side)
+        lesson = state.get("lesson")
+        self.lesson = lesson if isinstance(lesson, dict) else None
         if self.clock is not None:
             self.clock.restore(state.get("clock"))
         saved = state.get("obligation")

@@ -258,6 +258,8 @@ class Session(SessionFacts):
                 self._judge.begin_setup(Board(self.variant).pieces())
         else:
             self._saved_obligation = resumed.obligation
+            if self.game.human_side is not self.config.human_side:  # as the game was played
+                self.config = replace(self.config, human_side=self.game.human_side)
         self._expect(at)
         if self.sensors is not None:
             self.occupied = self.sensors.observe(self.occupied, at)
@@ -315,6 +317,12 @@ class Session(SessionFacts):
         self.view.new_turn()
         self.review = self._reviewer(self.variant, self._outbox)
         self.review.start(self.occupied, at)
+
+    def keep_lesson(self, lesson: dict[str, object] | None) -> None:
+        """Keep the coach's exercises' state (None: none under way) with the game's snapshot,
+        so a restart comes back to them (firmware_host/coach/lessons.py)."""
+        self.game.lesson = lesson
+        self._save()
 
     def command(self, name: str, at: float, side: str | None = None) -> None:
         """Handle a command by name: adjust, done, hint, takeback, newgame, resign, draw."""

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from board_io.clock import VirtualClock
 from engine import Board
@@ -24,8 +27,9 @@ from firmware_host.i18n import translator
 from firmware_host.opponents.puzzle import PuzzleOpponent
 from firmware_host.terms.commands import Command
 from firmware_host.terms.settings import Mode
-from tests.firmware_host.coach.test_drills import follow_the_lights, hand
+from tests.firmware_host.coach.test_drills import READING, follow_the_lights, hand
 from tests.firmware_host.session_harness import ScriptedOpponent, SimRig
+from tests.firmware_host.web.harness import BoardRig
 
 
 def lessons_rig(variant: str, puzzles: list[Puzzle], mode: Mode = Mode.PLAY,
@@ -71,8 +75,8 @@ def test_a_puzzle_solved_then_one_failed_from_the_button(tmp_path: Any) -> None:
     book = ProgressBook(str(tmp_path))
     rated: list[RatingChange] = []
 
-    def rate(player: str, puzzle: Puzzle, solved: bool) -> RatingChange:
-        rated.append(book.attempt(player, puzzle, solved))
+    def rate(player: str, puzzle: Puzzle, solved: bool, attempt: str) -> RatingChange:
+        rated.append(book.attempt(player, puzzle, solved, attempt))
         return rated[-1]
 
     rig, lessons = lessons_rig("russian", [first, second], rate=rate)
@@ -184,3 +188,85 @@ def test_the_service_starts_the_puzzles_and_rates_its_player(tmp_path: Any) -> N
         rig.run_for(200)
         assert said(rig)[-1].startswith("1 of 1 right")
         assert service.worker.opponent is engine
+
+
+class _Rig:
+    """A :class:`BoardRig` seen as the lessons' tests see a board (``board``, ``run_for``)."""
+
+    def __init__(self, rig: BoardRig) -> None:
+        self.rig, self.board, self.events = rig, rig.sim, rig.events
+
+    @property
+    def session(self) -> Any:
+        return self.rig.session
+
+    def run_for(self, ms: float) -> None:
+        self.rig.run(ms / 1000)
+
+
+def _coach_rig(url: str, directory: Path, start: str,
+               occupied: frozenset[int] | None = None) -> _Rig:
+    return _Rig(BoardRig(url, "coach-1", directory, mode="play", occupied=occupied, extra={
+        "coach": {"start": start, "player": "ann", "mistakes_dir": str(directory)}}))
+
+
+def _back_by_the_lights(rig: _Rig) -> None:
+    """The hand puts back what the lights ask for until none asks."""
+    for _ in range(100):
+        asked = sorted((sq, r) for sq, r in rig.session.frame.items()
+                       if r is Role.MISSING or r in READING)
+        if not asked:
+            return
+        square, role = asked[0]
+        rig.board.place(square, READING.get(role))
+        rig.run_for(200)
+    raise AssertionError("the lights went on asking")
+
+
+@pytest.mark.parametrize("start", ["puzzles", ""])
+def test_a_restart_mid_puzzle_comes_back_to_it_and_counts_once(redis_url: str, tmp_path: Path,
+                                                               start: str) -> None:
+    """The service restarts (a power cut) in the second puzzle, its first move made and the
+    defender's reply lit, a man knocked off meanwhile: the board comes back to that puzzle, the
+    man asked back by the lights, the question said again, the reply still lit; the first
+    puzzle is neither lost nor counted again, and the second counts once. The puzzles started
+    as the service starts (``coach.start``, ``run --coach puzzles``), or by the button."""
+    first, second = load("russian")[:2]
+    rig = _coach_rig(redis_url, tmp_path, start)
+    try:
+        if not start:
+            rig.board.press("puzzles")
+            rig.run_for(100)
+        follow_the_lights(rig)
+        for move in first.line:
+            by_hand(rig, move)
+        assert any(s.startswith("Solved: ") for s in said(rig)), said(rig)
+        follow_the_lights(rig)
+        assert rig.session.board.fen() == Board("russian", fen=second.fen).fen()
+        by_hand(rig, second.line[0])
+        assert said(rig)[-1].startswith("Right: "), said(rig)
+        pending = rig.session.pending
+        assert pending == second.line[1]  # the defender's reply, lit
+        standing = rig.board.occupied
+    finally:
+        rig.rig.close()
+    assert ProgressBook(str(tmp_path)).load("ann").tried == 1
+    knocked = min(standing)
+    rig = _coach_rig(redis_url, tmp_path, start, occupied=frozenset(standing - {knocked}))
+    try:
+        rig.run_for(500)
+        assert said(rig)[-1].startswith(f"Puzzle {second.number}, "), said(rig)
+        assert rig.session.frame.get(knocked) is Role.MISSING
+        _back_by_the_lights(rig)
+        assert rig.session.pending == second.line[1]
+        by_hand(rig, second.line[1])  # the reply carried out, then the last move of the line
+        by_hand(rig, second.line[2])
+        assert any(s.startswith("Solved: ") for s in said(rig)), said(rig)
+        progress = ProgressBook(str(tmp_path)).load("ann")
+        assert (progress.tried, progress.solved) == (2, 2)
+        assert sorted(progress.rated) == sorted(f"russian:{p.fen}" for p in (first, second))
+        rig.board.press("puzzles")  # stop: both puzzles in the score
+        rig.run_for(200)
+        assert said(rig)[-1].startswith("2 of 2 right"), said(rig)
+    finally:
+        rig.rig.close()

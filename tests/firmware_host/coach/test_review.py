@@ -7,6 +7,8 @@ engine worker), is guided back, and steps on by the game's own move."""
 from __future__ import annotations
 
 import queue
+import re
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -18,8 +20,12 @@ from board_io.types import Reading
 from engine import Board
 from engine.search import Limit
 from engine.types import Color
+from firmware_host.app.notify import Notifier
+from firmware_host.app.service import Wiring, build_service
+from firmware_host.cli import build_parser
 from firmware_host.coach.results import MoveMark, StoredAnalysis
 from firmware_host.coach.review import Phase, Review, ReviewGame, Source, last_game
+from firmware_host.config.loader import Config
 from firmware_host.feedback.roles import Role
 from firmware_host.feedback.texts import render
 from firmware_host.game.controller import Controller
@@ -274,3 +280,43 @@ def test_the_boards_page_says_the_review_in_every_viewers_language() -> None:
     sentences = said_everywhere(event)
     assert len(set(sentences.values())) == len(sentences) == 7
     assert all("d4-c5" in text for text in sentences.values())
+
+
+@pytest.mark.parametrize(("analyse", "told"), [
+    ("idle", ["the board analyses it while it is idle", "press done to look again"]),
+    ("queue", ["the hall's analysts", "draughtsboard coach worker", "press done to look again"]),
+    ("off", ["does not analyse", "coach.analyse = idle", "draughtsboard annotate"]),
+])
+def test_a_game_not_analysed_is_said_as_coach_analyse_has_it(analyse: str,
+                                                            told: list[str]) -> None:
+    """The board service's review of a game not analysed says what happens to it under each
+    ``coach.analyse`` (and what to do: with ``off``, nothing ever analyses it), in the
+    board's language and in a viewer's; the commands it names are the CLI's."""
+    config = Config.from_mapping({"game": {"variant": "russian"}, "store": {"url": "memory"},
+                                  "coach": {"analyse": analyse}})
+    clock = VirtualClock()
+    with ExitStack() as stack:
+        service = build_service(config, stack, Wiring(
+            clock=clock, virtual_time=True, notifier=Notifier({}), pdn_files=False))
+        events: list[dict[str, Any]] = []
+        service.session.subscribe(events.append)
+        move = Board("russian").parse_move("c3-d4")
+        assert service.sim is not None
+        for step in range(1, 31):  # the board read, the game's first move made by hand
+            if step == 10:
+                service.sim.lift(move.origin)
+                service.sim.place(move.destination)
+            clock.set(step * 0.1)
+            service.controller.step(step * 0.1)
+        assert len(service.session.board.move_stack) >= 1
+        service.session.command("resign", 3.1, "white")
+        service.session.command("review", 3.2)
+        [event] = [e for e in events if e["event"] == "review"]
+    assert (event["reason"], event.get("case")) == ("not_analysed", analyse), events
+    sentence = render(event)
+    assert sentence is not None and all(part in sentence for part in told), sentence
+    russian = render(event, translator("ru"))
+    assert russian and re.search("[а-яё]", russian) and russian != sentence
+    for command in re.findall(r"draughtsboard ([a-z]+(?: [a-z]+)?)", sentence):
+        build_parser().parse_args([*command.split(), *(["g.pdn"] if command == "annotate"
+                                                       else [])])
