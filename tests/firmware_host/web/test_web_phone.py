@@ -72,6 +72,16 @@ def _pair(browser: webdriver.Chrome, web: WebServer) -> None:
 SMALL_PHONE = (360, 740)
 
 
+def _bold_fields(browser: webdriver.Chrome) -> list[str]:
+    """The page's text fields whose typed text is not in the lists' weight (400)."""
+    found = browser.execute_script("""
+        return Array.from(document.querySelectorAll(
+            'input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea'))
+          .filter(e => e.offsetParent !== null && getComputedStyle(e).fontWeight !== '400')
+          .map(e => (e.name || e.id) + ' ' + getComputedStyle(e).fontWeight);""")
+    return [str(field) for field in found]
+
+
 def test_every_control_is_a_fingers_target_on_a_phone(
         web: WebServer, make_board: BoardMaker, browser: webdriver.Chrome) -> None:
     # Issue 39: the pairing input was 177x21 px and its button 40x21, the board's selects
@@ -86,6 +96,7 @@ def test_every_control_is_a_fingers_target_on_a_phone(
     browser.get(web.base + "/pair")
     pages = {"pair": _small_controls(browser)}
     cut = {"pair": _cut_controls(browser)}
+    bold = {"pair": _bold_fields(browser)}
     browser.save_screenshot(str(SHOTS / "phone-pair.png"))
     _pair(browser, web)
     game = rig.session.game_id
@@ -96,6 +107,7 @@ def test_every_control_is_a_fingers_target_on_a_phone(
         assert _overflow(browser) <= 0, name
         pages[name] = _small_controls(browser)
         cut[name] = _cut_controls(browser)
+        bold[name] = _bold_fields(browser)
         _save_whole_page(browser, f"phone-{name}.png")
         if name == "archive":  # a game's tick box, through its label
             assert browser.find_elements(By.CSS_SELECTOR, "label.hit input[type=checkbox]")
@@ -107,6 +119,9 @@ def test_every_control_is_a_fingers_target_on_a_phone(
             cut[f"{name}-{lang}-360"] = _cut_controls(browser)
     assert all(small == [] for small in pages.values()), pages
     assert all(shown == [] for shown in cut.values()), cut
+    # What is typed into a field reads as a list's choice does (the labels' bold stopped
+    # at the field: it was inherited by every field of the board's and the pairing forms).
+    assert all(fields == [] for fields in bold.values()), bold
 
 
 def test_the_board_image_fits_a_phone(web: WebServer, make_board: BoardMaker,
