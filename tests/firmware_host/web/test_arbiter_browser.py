@@ -42,6 +42,7 @@ from tests.firmware_host.web.test_web_browser import (
     PHONE,
     SHOTS,
     WAIT,
+    _cut_controls,
     _name_boards,
     _overflow,
     _screen,
@@ -541,6 +542,8 @@ def test_the_console_in_russian_and_on_a_japanese_phone(
         assert _text_of(browser, "h1") == heading
         browser.find_element(By.CSS_SELECTOR, "#arb-hall-1 summary").click()
         assert _overflow(browser) <= 0
+        # Every field, list and button shown whole (Japanese puts no spaces between words).
+        assert _cut_controls(browser, words=lang != "ja") == [], lang
         for button in browser.find_elements(By.CSS_SELECTOR,
                                             "#arb-hall-1 button, .arb-all button"):
             if button.is_displayed():  # big enough to hit with a thumb, and on the screen

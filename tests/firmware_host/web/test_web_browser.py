@@ -87,6 +87,81 @@ def _overflow(browser: webdriver.Chrome) -> int:
         "return document.documentElement.scrollWidth - window.innerWidth;"))
 
 
+#: The page's controls and their labels, measured by :func:`_cut_controls`.
+FORM_PARTS = ("main button, main select, main input:not([type=hidden]), main textarea, "
+              "main summary, main label")
+
+
+def _cut_controls(browser: webdriver.Chrome, *, words: bool = True) -> list[str]:
+    """The page's controls shown cut, as ``tag[name] 'text': what is wrong``: off the screen,
+    outside the box of the element that holds it, over another control, a list narrower than
+    its longest choice (its words cut off), a button's words cut off and, with ``words`` (a
+    language that puts spaces between words), a word of a label or a button broken over two
+    lines. A page wider than the screen counts too."""
+    found = browser.execute_script("""
+        var parts = arguments[0], words = arguments[1], out = [], vw = window.innerWidth;
+        function said(e) {
+          return e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+                 (e.name ? '[' + e.name + ']' : '') + ' ' +
+                 JSON.stringify((e.innerText || e.value || '').trim().slice(0, 30)); }
+        function box(r) {
+          return Math.round(r.left) + '..' + Math.round(r.right) + ' x ' +
+                 Math.round(r.top) + '..' + Math.round(r.bottom); }
+        var shown = Array.from(document.querySelectorAll(parts)).filter(function (e) {
+          var r = e.getBoundingClientRect();  // (a closed <details> keeps its boxes, unshown)
+          return r.width > 0 && r.height > 0 && e.checkVisibility({visibilityProperty: true}); });
+        shown.forEach(function (e) {
+          var r = e.getBoundingClientRect(), p = e.parentElement.getBoundingClientRect();
+          if (r.left < -0.5 || r.right > vw + 0.5) {
+            out.push(said(e) + ': off the screen, ' + box(r));
+          } else if (r.left < p.left - 0.5 || r.right > p.right + 0.5 ||
+                     r.top < p.top - 0.5 || r.bottom > p.bottom + 0.5) {
+            out.push(said(e) + ': ' + box(r) + ' outside its ' +
+                     e.parentElement.tagName.toLowerCase() + ' ' + box(p)); }
+          if (e.tagName === 'SELECT') {  // as wide as its longest choice needs, or its form
+            var free = e.cloneNode(true);  // the same list beside it, free to be that wide
+            free.style.cssText = 'position: absolute; visibility: hidden; width: auto;' +
+                                 ' max-width: none; left: 0; top: 0;';
+            e.after(free);
+            var needs = free.getBoundingClientRect().width;
+            free.remove();
+            var form = e.closest('form') || e.parentElement, s = getComputedStyle(form);
+            var room = form.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+            if (r.width < Math.min(needs, room) - 0.5) {
+              out.push(said(e) + ': ' + Math.round(r.width) + ' px wide, its choices need ' +
+                       Math.round(needs) + ' of ' + Math.round(room)); }
+          } else if (e.tagName === 'BUTTON' || e.tagName === 'SUMMARY') {
+            if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) {
+              out.push(said(e) + ': its words cut off'); } }
+          if (words && /^(LABEL|BUTTON|SUMMARY)$/.test(e.tagName)) {
+            var walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), text;
+            while ((text = walk.nextNode())) {
+              var word, each = /[^\\s\\-\\u2010-\\u2015\\/]+/g;
+              while ((word = each.exec(text.data))) {
+                var range = document.createRange();
+                range.setStart(text, word.index);
+                range.setEnd(text, word.index + word[0].length);
+                var tops = new Set();
+                Array.from(range.getClientRects()).forEach(function (b) {
+                  if (b.width > 0) { tops.add(Math.round(b.top)); } });
+                if (tops.size > 1) {
+                  out.push(said(e) + ': the word ' + JSON.stringify(word[0]) +
+                           ' broken over ' + tops.size + ' lines'); } } } }
+        });
+        shown.forEach(function (a, i) {  // two controls over each other (not one in another)
+          shown.slice(i + 1).forEach(function (b) {
+            if (a.contains(b) || b.contains(a)) { return; }
+            var x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
+            var w = Math.min(x.right, y.right) - Math.max(x.left, y.left);
+            var h = Math.min(x.bottom, y.bottom) - Math.max(x.top, y.top);
+            if (w > 0.5 && h > 0.5) {
+              out.push(said(a) + ' ' + box(x) + ' over ' + said(b) + ' ' + box(y)); } }); });
+        var wider = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+        if (wider > 0) { out.push('the page: ' + wider + ' px wider than the screen'); }
+        return out;""", FORM_PARTS, words)
+    return [str(item) for item in found]
+
+
 def _name_boards(web: WebServer, rigs: list[tuple[BoardRig, str, str]]) -> None:
     for rig, white, black in rigs:
         count = 0
