@@ -9,33 +9,21 @@ from collections.abc import Iterable
 
 import pytest
 
-from board_io.types import Reading
 from firmware_host.coach.drills import DRILLS, Drill, DrillWatch, Hand, Verdict, judge, said
-from firmware_host.feedback.roles import Role
 from firmware_host.i18n import translator
 from firmware_host.terms.commands import Command
 from tests.firmware_host.session_harness import SimRig
-
-READING = {Role.SET_WHITE: Reading.WHITE, Role.SET_BLACK: Reading.BLACK,
-           Role.SET_WHITE_KING: Reading.WHITE_KING, Role.SET_BLACK_KING: Reading.BLACK_KING}
+from tests.firmware_host.set_up_hand import follow_set_up_lights
 
 
 def follow_the_lights(rig: SimRig) -> None:
-    """The hand follows the lights (off what lights red, on what asks for a piece) until the
-    board says the position is set (once more than before)."""
+    """The hand follows the lights until the board says the position is set (once more than
+    before)."""
     count = sum(e["event"] == "position_set" for e in rig.events)
-    for _ in range(300):
-        if sum(e["event"] == "position_set" for e in rig.events) > count:
-            return
-        frame = {sq: r for sq, r in rig.session.frame.items() if r in READING or r is Role.EXTRA}
-        if frame:
-            square, role = next(iter(sorted(frame.items())))
-            if role is Role.EXTRA:
-                rig.board.lift(square)
-            else:
-                rig.board.place(square, READING[role])
-        rig.run_for(60)
-    raise AssertionError("the position was not set")
+    follow_set_up_lights(lambda: rig.session.frame, rig.board.lift, rig.board.place,
+                         lambda: rig.run_for(60), steps=300,
+                         until=lambda: sum(e["event"] == "position_set"
+                                           for e in rig.events) > count)
 
 
 def drilled(key: str) -> tuple[SimRig, list[Verdict]]:

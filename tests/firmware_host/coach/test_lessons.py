@@ -27,8 +27,9 @@ from firmware_host.i18n import translator
 from firmware_host.opponents.puzzle import PuzzleOpponent
 from firmware_host.terms.commands import Command
 from firmware_host.terms.settings import Mode
-from tests.firmware_host.coach.test_drills import READING, follow_the_lights, hand
+from tests.firmware_host.coach.test_drills import follow_the_lights, hand
 from tests.firmware_host.session_harness import ScriptedOpponent, SimRig
+from tests.firmware_host.set_up_hand import READING
 from tests.firmware_host.web.harness import BoardRig
 
 

@@ -16,7 +16,6 @@ import pytest
 from board_io.clock import VirtualClock
 from board_io.scanner import Scanner
 from board_io.sim import SimulatedBoard
-from board_io.types import Reading
 from engine import Board
 from engine.search import Limit
 from engine.types import Color
@@ -40,6 +39,7 @@ from firmware_host.terms.buttons import names as button_names
 from firmware_host.terms.commands import Command
 from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import ListStore, ScriptedOpponent, SimRig
+from tests.firmware_host.set_up_hand import READING, follow_set_up_lights
 from tests.firmware_host.web.harness import BoardRig
 
 #: The last game: Black's 1... f6-e5 drops a man (the mark and better move as an analysis
@@ -48,8 +48,6 @@ MOVES = ("c3-d4", "f6-e5", "d4:f6", "g7:e5")
 ANALYSIS = StoredAnalysis("b1", "g1", "russian", 6, "draughtsboard", "0.00", (
     MoveMark("c3-d4", "0.05"), MoveMark("f6-e5", "0.95", "??", 0.45, ("b6-a5", "d4-c5")),
     MoveMark("d4:f6", "0.90"), MoveMark("g7:e5", "0.95")))
-PUT = {Role.SET_WHITE: Reading.WHITE, Role.SET_BLACK: Reading.BLACK,
-       Role.SET_WHITE_KING: Reading.WHITE_KING, Role.SET_BLACK_KING: Reading.BLACK_KING}
 
 
 class ReviewRig:
@@ -84,19 +82,9 @@ class ReviewRig:
         return [e for e in self.events if e["event"] == "review" and e.get("reason") == reason]
 
     def follow_lights(self) -> None:
-        """The hand does what the set-up lights ask, one square at a time, until none asks."""
-        for _ in range(60):
-            asked = [(sq, role) for sq, role in sorted(self.review.frame.items())
-                     if role is Role.EXTRA or role in PUT]
-            if not asked:
-                return
-            square, role = asked[0]
-            if role is Role.EXTRA:
-                self.board.lift(square)
-            else:
-                self.board.place(square, PUT[role])
-            self.run_for(80)
-        raise AssertionError(f"the lights never settle: {self.review.frame}")
+        """The hand does what the set-up lights ask until none asks."""
+        follow_set_up_lights(lambda: self.review.frame, self.board.lift, self.board.place,
+                             lambda: self.run_for(80))
 
     def hand(self, *steps: str) -> None:
         """``-b6`` lifts the piece on b6, ``+a5`` puts one there."""
@@ -332,19 +320,9 @@ def test_a_game_not_analysed_is_said_as_coach_analyse_has_it(analyse: str, wired
 
 
 def _lights_followed(rig: BoardRig) -> None:
-    """The hand does what the set-up lights ask, one square at a time, until none asks."""
-    for _ in range(60):
-        asked = [(sq, role) for sq, role in sorted(rig.session.frame.items())
-                 if role is Role.EXTRA or role in PUT]
-        if not asked:
-            return
-        square, role = asked[0]
-        if role is Role.EXTRA:
-            rig.sim.lift(square)
-        else:
-            rig.sim.place(square, PUT[role])
-        rig.run(0.1)
-    raise AssertionError(f"the lights never settle: {rig.session.frame}")
+    """The hand does what the set-up lights ask until none asks."""
+    follow_set_up_lights(lambda: rig.session.frame, rig.sim.lift, rig.sim.place,
+                         lambda: rig.run(0.1))
 
 
 def _reviewed(rig: BoardRig) -> Review:
@@ -406,7 +384,7 @@ def test_a_review_comes_back_to_its_step_after_a_restart(redis_url: str, tmp_pat
         lit = {sq for sq, role in rig.session.frame.items() if role is Role.BETTER}
         tried = before.parse_move(better)
         assert lit == {tried.origin, tried.destination}
-        assert not [r for r in rig.session.frame.values() if r is Role.EXTRA or r in PUT]
+        assert not [r for r in rig.session.frame.values() if r is Role.EXTRA or r in READING]
         rig.play(better)  # the better move by hand: the engine's reply is lit
         assert review.phase is Phase.LINE and review.reply is not None
         knocked = min(frozenset(rig.sim.occupied) - {tried.destination, tried.origin,
@@ -420,8 +398,8 @@ def test_a_review_comes_back_to_its_step_after_a_restart(redis_url: str, tmp_pat
         assert (review.ply, review.phase, review.line) == (2, Phase.GAME, None)
         assert [e.get("case") for e in rig.events if e.get("reason") == "resumed"] == ["line"]
         frame = rig.session.frame
-        assert frame[tried.destination] is Role.EXTRA and frame[tried.origin] in PUT
-        assert frame[knocked] in PUT
+        assert frame[tried.destination] is Role.EXTRA and frame[tried.origin] in READING
+        assert frame[knocked] in READING
         _lights_followed(rig)
         assert frozenset(rig.sim.occupied) == before.occupied_squares()
         rig.sim.press("done")

@@ -17,10 +17,9 @@ from firmware_host.game.types import State
 from firmware_host.terms.commands import Command
 from firmware_host.terms.settings import Mode
 from tests.firmware_host.session_harness import Rig, SimRig
+from tests.firmware_host.set_up_hand import READING
 
 #: The piece a hand puts on a square the lights ask to fill, as the simulated board holds it.
-READING = {Role.SET_WHITE: Reading.WHITE, Role.SET_BLACK: Reading.BLACK,
-           Role.SET_WHITE_KING: Reading.WHITE_KING, Role.SET_BLACK_KING: Reading.BLACK_KING}
 PIECE = {Reading.WHITE: Piece(Color.WHITE, False), Reading.BLACK: Piece(Color.BLACK, False),
          Reading.WHITE_KING: Piece(Color.WHITE, True),
          Reading.BLACK_KING: Piece(Color.BLACK, True)}
