@@ -41,7 +41,7 @@ from typing import Final
 from board_io.events import BoardEvent, OccupancyChanged
 from engine import Board
 from engine.types import Move, Square
-from firmware_host.game.controller import Poller
+from firmware_host.game.controller import Poller, Tapped
 from firmware_host.i18n import ENGLISH, N_, Translator
 
 __all__ = ["DRILLS", "Drill", "DrillWatch", "Hand", "Verdict", "Wrong", "judge", "said"]
@@ -237,7 +237,7 @@ class DrillWatch:
 
     def poller(self, inner: Poller) -> Poller:
         """``inner`` (the scanner), its occupancy recorded as it passes."""
-        return _Watched(inner, self)
+        return Tapped(inner, self.took)
 
     def took(self, events: Sequence[BoardEvent], now: float) -> None:
         """One poll of the scanner: its occupancy changes recorded, then the time."""
@@ -278,16 +278,3 @@ class DrillWatch:
                 self._judge()
 
         return listen
-
-
-class _Watched:
-    """A scanner whose occupancy changes and time also go to a :class:`DrillWatch`."""
-
-    def __init__(self, inner: Poller, watch: DrillWatch) -> None:
-        self.inner = inner
-        self._watch = watch
-
-    def poll(self, now: float) -> Sequence[BoardEvent]:
-        events = self.inner.poll(now)
-        self._watch.took(events, now)
-        return events

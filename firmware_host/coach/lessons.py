@@ -54,7 +54,7 @@ from firmware_host.coach.drills import DRILLS, WORDS, Drill, DrillWatch, said
 from firmware_host.coach.drills import Verdict as DrillVerdict
 from firmware_host.coach.progress import ProgressBook, RatingChange
 from firmware_host.feedback.texts import message_text
-from firmware_host.game.controller import Poller
+from firmware_host.game.controller import Poller, Tapped
 from firmware_host.game.fields import side_name
 from firmware_host.game.types import SessionEvent
 from firmware_host.i18n import N_, Translator
@@ -193,7 +193,7 @@ class Lessons:
 
     def poller(self, inner: Poller) -> Poller:
         """``inner`` (the scanner), polled on the controller's thread with the lessons."""
-        return _Polled(inner, self)
+        return Tapped(inner, self.tick)
 
     def listen(self, event: Mapping[str, object]) -> None:
         """The session listener."""
@@ -446,16 +446,3 @@ class Lessons:
     def _say_text(self, text: str, **fields: object) -> None:
         if self.publish is not None:
             self.publish("lesson", text=text, **fields)
-
-
-class _Polled:
-    """A scanner polled with the lessons."""
-
-    def __init__(self, inner: Poller, lessons: Lessons) -> None:
-        self.inner = inner
-        self._lessons = lessons
-
-    def poll(self, now: float) -> Sequence[BoardEvent]:
-        events = self.inner.poll(now)
-        self._lessons.tick(events, now)
-        return events

@@ -38,6 +38,21 @@ class Poller(Protocol):
         ...
 
 
+class Tapped:
+    """A :class:`Poller` whose events, with the time they were polled at, also go to ``tap``
+    (the coach's drills and lessons watch the hand this way)."""
+
+    def __init__(self, inner: Poller,
+                 tap: Callable[[Sequence[BoardEvent], float], None]) -> None:
+        self.inner = inner
+        self._tap = tap
+
+    def poll(self, now: float) -> Sequence[BoardEvent]:
+        events = self.inner.poll(now)
+        self._tap(events, now)
+        return events
+
+
 class Ticking(Protocol):
     """An LED sink that renders blinking patterns as time passes."""
 
