@@ -76,6 +76,9 @@ SOLVED: Final = N_("Solved: {line}.")
 #: Said after a wrong move (the refutation is lit as the computer's move).
 WRONG: Final = N_("Not that: after {move}, {refutation} and the win is gone. The lights show "
                   "the reply. The solution: {line}.")
+#: Said again when the board comes back (a restart) to a puzzle failed, its refutation lit.
+MISSED: Final = N_("Puzzle {number}: the win was missed. The lights show the reply: carry it "
+                   "out for the next puzzle. The solution: {line}.")
 #: Said of the rating after a rated puzzle.
 RATED: Final = N_("Your puzzle rating: {before} → {after} ({change}).")
 #: Said as a drill's position is set up.
@@ -207,7 +210,9 @@ class Lessons:
         if kind in ("resumed", "new_game") and not self._begun:  # the session's start
             self._begun = True
             kept = self.kept() if self.kept is not None and kind == "resumed" else None
-            if kept is not None and self._resume(kept, str(event.get("game_id"))):
+            ply = event.get("ply")
+            if kept is not None and self._resume(kept, str(event.get("game_id")),
+                                                 ply if isinstance(ply, int) else 0):
                 return
             if self._start_kind:  # as if its button were pressed once the board is read
                 self._post(Command(self._start_kind, self._now))
@@ -308,9 +313,9 @@ class Lessons:
             "progress": None if current is None else current.progress.value,
             "rated": current is not None and current.rated})
 
-    def _resume(self, kept: Mapping[str, object], game_id: str) -> bool:
-        """Come back to the exercises ``kept`` (the session resumed ``game_id``); False:
-        nothing to come back to (said in the log)."""
+    def _resume(self, kept: Mapping[str, object], game_id: str, ply: int) -> bool:
+        """Come back to the exercises ``kept`` (the session resumed ``game_id`` at ``ply``);
+        False: nothing to come back to (said in the log)."""
         try:
             kind, player = str(kept["kind"]), str(kept["player"])
             keys, at = kept["exercises"], kept["at"]
@@ -345,9 +350,16 @@ class Lessons:
         if progress is Progress.GOING:
             self._ask(item)
             return True
+        # Failed: on once the refutation is carried out; lit, it is said again. In the record
+        # already (the solver to move: the stop came between it and the next puzzle), on now.
+        waits = progress is Progress.WRONG and ply % 2 == 1
+        if waits:
+            puzzle = item[0]
+            self._say(MISSED, number=str(puzzle.number or "-"),
+                      line=line_text(puzzle.board(), puzzle.line))
         if not self.current.rated:  # judged before the stop, not yet in the progress
             self._record(self.current)
-        if progress is Progress.SOLVED:
+        if not waits:
             self.current = None
             self._advance(self._now)
         return True

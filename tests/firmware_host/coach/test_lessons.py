@@ -13,6 +13,7 @@ import pytest
 
 from board_io.clock import VirtualClock
 from engine import Board
+from engine.pdn import line_text
 from engine.puzzles import Puzzle, load
 from engine.types import Move
 from firmware_host.app.notify import Notifier
@@ -23,6 +24,7 @@ from firmware_host.coach.progress import ProgressBook, RatingChange
 from firmware_host.config.loader import Config
 from firmware_host.feedback import texts
 from firmware_host.feedback.roles import Role
+from firmware_host.game.fields import side_name
 from firmware_host.i18n import translator
 from firmware_host.opponents.puzzle import PuzzleOpponent
 from firmware_host.terms.commands import Command
@@ -327,6 +329,10 @@ def test_a_restart_before_the_refutation_is_carried_out_goes_on_from_it(
     rig = _coach_rig(redis_url, tmp_path, "puzzles", occupied=frozenset(standing))
     try:
         rig.run_for(500)
+        second = load("russian")[1]
+        assert said(rig) == [f"Puzzle {second.number}: the win was missed. The lights show the "
+                             "reply: carry it out for the next puzzle. The solution: "
+                             f"{line_text(second.board(), second.line)}."]
         assert rig.session.pending == refutation
         assert rig.session.frame.get(refutation.origin) is Role.FROM
         by_hand(rig, refutation)
@@ -340,6 +346,40 @@ def test_a_restart_before_the_refutation_is_carried_out_goes_on_from_it(
 
 class _PowerCut(BaseException):
     """The service stops between two of its writes (no handler catches it)."""
+
+
+def test_a_restart_after_the_refutation_is_carried_out_sets_up_the_next_puzzle(
+        redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The power goes once the refutation of a failed puzzle is in the record, before the
+    next puzzle is begun: the board comes back to the next puzzle, not to a game that waits
+    for a move of the solver's."""
+    rig = _coach_rig(redis_url, tmp_path, "puzzles")
+    try:
+        refutation = _second_puzzle_failed(rig)
+
+        def cut(*args: Any) -> None:
+            raise _PowerCut
+
+        monkeypatch.setattr(Lessons, "_begin", cut)
+        with pytest.raises(_PowerCut):
+            by_hand(rig, refutation)
+        standing = rig.board.occupied
+    finally:
+        monkeypatch.undo()
+        rig.rig.close()
+    rig = _coach_rig(redis_url, tmp_path, "puzzles", occupied=frozenset(standing))
+    try:
+        rig.run_for(500)
+        third = load("russian")[2]
+        assert said(rig) == [f"Puzzle {third.number}, difficulty {third.difficulty} of 5: "
+                             f"{side_name(third.board().turn).capitalize()} to play and win. "
+                             "Set up the position the lights show."]
+        follow_the_lights(rig)
+        assert rig.session.board.fen() == Board("russian", fen=third.fen).fen()
+        progress = ProgressBook(str(tmp_path)).load("ann")
+        assert (progress.tried, progress.solved) == (2, 1)
+    finally:
+        rig.rig.close()
 
 
 def test_an_attempt_judged_before_the_stop_is_rated_once_at_the_resume(
