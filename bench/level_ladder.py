@@ -12,6 +12,11 @@ the wall clock, :class:`engine.clock.SearchClock`), or on pure CPU time (``threa
 ``process``), so other jobs on the machine do not change the result. A game that
 reaches ``--max-plies`` is scored a draw.
 
+With ``--as-board`` each level plays as the board runs it: the service's engine worker and
+the built-in engine in a process of its own (``draughtsboard engine``, kept for the game), on
+that process's clock, thinking on the opponent's time as the board does in ``play`` mode
+(``--no-ponder``: not). Each game then needs a core for each side: ``--jobs 1`` on two cores.
+
 The line for a pair reads ``L3-L2: +W =D -L  score%`` from the stronger level's side. Targets:
 every level scores above 50 % against the one below, and level 10 loses no game to level 5.
 ``--out FILE`` writes every game (players, colours, opening, moves, result, depth reached, CPU
@@ -73,6 +78,8 @@ class Side:
     nodes: int = 0
     seconds: float = 0.0
     wall: float = 0.0
+    #: Moves answered after a ponder hit (``--as-board`` with pondering).
+    hits: int = 0
 
 
 @dataclass
@@ -158,6 +165,42 @@ class LevelPlayer:
         pass
 
 
+class BoardLevelPlayer:
+    """A strength level as the board runs it (``--as-board``): the service's engine worker and
+    the engine's own process (:class:`bench.players.WorkerPlayer`), at the level's time times
+    ``scale`` on that process's clock, pondering on the opponent's time if ``ponder``."""
+
+    def __init__(self, variant: str, number: int, scale: float, seed: int, ponder: bool
+                 ) -> None:
+        from bench.players import WorkerPlayer
+
+        self.name = f"L{number}"
+        self.worker = WorkerPlayer(variant, level(number).movetime * scale, ponder=ponder,
+                                   level=number, seed=seed, name=self.name)
+        self.side = Side()
+
+    def new_game(self) -> None:
+        self.worker.new_game()
+
+    def choose(self, board: Board) -> Move:
+        started = time.monotonic()
+        self.worker.stats.last = None
+        move = self.worker.choose(board)
+        self.side.wall += time.monotonic() - started
+        self.side.hits = self.worker.hits
+        searched = self.worker.stats.last  # (None: a forced move, played without a search)
+        if searched is not None:
+            depth, nodes, seconds = searched
+            self.side.moves += 1
+            self.side.depth += depth
+            self.side.nodes += nodes
+            self.side.seconds += seconds
+        return move
+
+    def close(self) -> None:
+        self.worker.close()
+
+
 def play(start: Board, players: dict[int, Player], max_plies: int,
          record: list[str] | None = None) -> tuple[int | None, str]:
     """Play a game out: the winner's colour (None for a draw) and how it ended.
@@ -206,6 +249,9 @@ class Task:
     clock: str
     scan: str | None = None
     load: str = "none"
+    #: Played as the board runs it (:class:`BoardLevelPlayer`), and pondering there.
+    as_board: bool = False
+    ponder: bool = True
 
 
 def _opening_for(task: Task) -> Board:
@@ -222,6 +268,9 @@ def _player(task: Task, name: str) -> Player:
             raise ValueError("a Scan game needs --scan PATH")
         program = str(Path(task.scan).resolve())
         return ScanHub1Player((program, "hub"), str(Path(program).parent), int(name[6:]))
+    if task.as_board:
+        return BoardLevelPlayer(task.variant, int(name[1:]), task.scale,
+                                task.seed * 1000 + task.game, task.ponder)
     return LevelPlayer(task.variant, int(name[1:]), task.scale,
                        task.seed * 1000 + task.game, task.clock)
 
@@ -242,12 +291,13 @@ def play_task(task: Task) -> GameRecord:
     finally:
         for player in players.values():
             player.close()
-    names = {c: p.name if isinstance(p, LevelPlayer) else task.first if c == first_colour
+    levels = (LevelPlayer, BoardLevelPlayer)
+    names = {c: p.name if isinstance(p, levels) else task.first if c == first_colour
              else task.second for c, p in players.items()}
     return GameRecord(
         white=names[0], black=names[1], result=RESULTS[winner], termination=termination,
         plies=len(moves), opening=start.fen(), moves=" ".join(moves),
-        sides={p.name: p.side for p in players.values() if isinstance(p, LevelPlayer)})
+        sides={p.name: p.side for p in players.values() if isinstance(p, levels)})
 
 
 def match(variant: str, strong: int, weak: int, games: int, scale: float, max_plies: int,
@@ -338,6 +388,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="what runs beside the search in each game's process: none "
                              "(default), service (the board service on the simulated board), "
                              "threads:N or processes:N (CPU-burning); comma-separated")
+    parser.add_argument("--as-board", action="store_true",
+                        help="each level as the board runs it: the engine worker and the "
+                             "engine's own process, pondering (--clock does not apply)")
+    parser.add_argument("--no-ponder", action="store_true",
+                        help="with --as-board: no thinking on the opponent's time")
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--pairs", default=f"{NEIGHBOURS},{LONG_PAIRS}",
                         help="comma-separated pairs of levels (default: neighbours, "
@@ -368,14 +423,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games, --time-scale, --jobs and --max-plies must be positive")
     if not pairs:
         parser.error("no pairs to play")
+    if args.no_ponder and not args.as_board:
+        parser.error("--no-ponder is for --as-board (the in-process levels never ponder)")
+    if args.as_board and args.clock != "engine":
+        parser.error("--as-board plays on the engine process's own clock: no --clock")
+    played = ("as the board runs it, " + ("not pondering" if args.no_ponder else "pondering")
+              if args.as_board else f"{args.clock} clock")
     print(f"{args.variant}: {args.games} games per pair ({len(pairs)} pairs), "
-          f"time x{args.time_scale} ({args.clock} clock, load {args.load}), "
+          f"time x{args.time_scale} ({played}, load {args.load}), "
           f"draw after {args.max_plies} plies")
     if (hidden := warning()) is not None:
         print(hidden, flush=True)
     started = time.perf_counter()
     tasks = [Task(args.variant, first, second, game, args.time_scale, args.max_plies, args.seed,
-                  args.clock, args.scan, args.load)
+                  args.clock, args.scan, args.load, args.as_board, not args.no_ponder)
              for first, second in pairs for game in range(args.games)]
 
     def keep(games: list[GameRecord], complete: bool) -> None:
@@ -447,7 +508,8 @@ def _players(games: list[GameRecord]) -> dict[str, dict[str, object]]:
                      "mean_depth": round(sum(s.depth for s in sides) / max(moves, 1), 2),
                      "mean_nodes": round(sum(s.nodes for s in sides) / max(moves, 1)),
                      "mean_seconds": round(sum(s.seconds for s in sides) / max(moves, 1), 5),
-                     "mean_wall": round(sum(s.wall for s in sides) / max(moves, 1), 5)}
+                     "mean_wall": round(sum(s.wall for s in sides) / max(moves, 1), 5),
+                     "ponder_hits": sum(s.hits for s in sides)}
     scans = {n for g in games for n in (g.white, g.black) if n.startswith("scan-d")}
     for name in sorted(scans, key=lambda n: int(n[6:])):
         out[name] = {"depth": int(name[6:]),
@@ -469,6 +531,7 @@ def _write(args: argparse.Namespace, argv: Sequence[str] | None, games: list[Gam
         "command": " ".join(["bench/level_ladder.py", *shown]),
         "commit": commit, "dirty": dirty, "games_per_pair": args.games,
         "time_scale": args.time_scale, "clock": args.clock, "load": args.load,
+        "as_board": args.as_board, "ponder": args.as_board and not args.no_ponder,
         "max_plies": args.max_plies,
         "seed": args.seed, "wall_seconds": round(wall), "python": sys.version.split()[0],
         "engine_build": build, "complete": complete,

@@ -154,6 +154,7 @@ class WorkerPlayer:
         from firmware_host.terms.jobs import EngineJob, Purpose
 
         self._token += 1
+        self._searched.clear()  # (a forced move is played without a search: none counted)
         self.worker.submit(EngineJob(self._token, Purpose.REPLY, board.copy(),
                                      ponder=self.ponder))
         try:

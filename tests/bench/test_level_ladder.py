@@ -42,6 +42,31 @@ def test_a_tiny_ladder_writes_a_file_the_fit_reads(tmp_path: Path,
     assert fit(ladder.games, anchor="L1").games == {"L1": 2, "L2": 4, "L3": 2}
 
 
+@pytest.mark.parametrize("ponder", [True, False])
+def test_a_ladder_as_the_board_runs_it_plays_in_the_engine_s_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], ponder: bool) -> None:
+    """``--as-board``: each level through the service's engine worker and the engine's own
+    process (the board's way), pondering unless ``--no-ponder``; the file says so."""
+    out = tmp_path / "ladder.json"
+    argv = ["--variant", "international", "--games", "2", "--pairs", "4-5", "--time-scale",
+            "0.05", "--max-plies", "12", "--as-board", "--out", str(out), "--commit", "f00d"]
+    assert main(argv + ([] if ponder else ["--no-ponder"])) == 0
+    printed = capsys.readouterr().out
+    assert ("as the board runs it, pondering" if ponder else "not pondering") in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert (data["as_board"], data["ponder"]) == (True, ponder)
+    assert [g["plies"] for g in data["games"]] == [12, 12]
+    for name in ("L4", "L5"):
+        player = data["players"][name]
+        assert player["mean_depth"] > 0 and player["mean_nodes"] > 0
+        if not ponder:
+            assert player["ponder_hits"] == 0
+    for game in data["games"]:
+        board = Board.from_fen(game["opening"], "international")
+        for text in game["moves"].split():
+            board.push(board.parse_move(text))
+
+
 def test_pairs_are_parsed_and_bad_ones_refused() -> None:
     assert parse_pairs("1-2, 10-5") == [("L2", "L1"), ("L10", "L5")]
     assert parse_scan_pairs("4:1,10:6") == [("L4", "scan-d1"), ("L10", "scan-d6")]
@@ -55,7 +80,7 @@ def test_pairs_are_parsed_and_bad_ones_refused() -> None:
 
 def test_bad_flags_get_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["--pairs", "1-1"], ["--scan-pairs", "4:1"], ["--games", "0"],
-                 ["--variant", "chess"]):
+                 ["--variant", "chess"], ["--no-ponder"], ["--as-board", "--clock", "thread"]):
         with pytest.raises(SystemExit) as stop:
             main(argv)
         assert stop.value.code == 2
