@@ -23,7 +23,10 @@ process, as before (the service built the same, its worker's opponent swapped fo
 engine). The engine is the one this interpreter imports (``bench/build.py``: run a copy of
 ``bench/`` outside the checkout under a compiled venv for the compiled engine's figures).
 
-Run: ``.venv/bin/python bench/board_hand.py [--quick] [--no-peer]``
+``--footprint`` measures only the start-up and the memory (what an emulated Pi root can:
+``systemd/emulate/pi-install.sh --bench``).
+
+Run: ``.venv/bin/python bench/board_hand.py [--quick] [--no-peer] [--footprint]``
 """
 
 from __future__ import annotations
@@ -408,6 +411,19 @@ def engine_start() -> tuple[float, int]:
     return seconds, rss
 
 
+def footprint(moves: int, level: int = 10) -> None:
+    """The service's process and the engine's through ``moves`` replies at ``level``,
+    pondering: their resident memory, the service's at its start and at the end, the engine's
+    peak."""
+    start_kb = status_kb(os.getpid(), "VmRSS")
+    times, depths, hits, service_kb, engine_kb = reply_latencies(level, moves, ponder=True)
+    print(f"level {level} pondering: {len(times)} replies, median {statistics.median(times):.0f} "
+          f"ms, depth {statistics.mean(depths):.1f}, {hits} ponder hits", flush=True)
+    print(f"memory: the service's process (this one) RSS {start_kb / 1024:.1f} MB before the "
+          f"service, {service_kb / 1024:.1f} MB after the game; the engine's process peak "
+          f"{engine_kb / 1024:.1f} MB", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0,
@@ -422,6 +438,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="no touch-length series, fewer moves")
     parser.add_argument("--no-peer", dest="peer", action="store_false",
                         help="leave out the search in the service's own thread")
+    parser.add_argument("--footprint", action="store_true",
+                        help="only the engine process's start-up and the memory of both "
+                             "processes through a level-10 game, pondering (--moves replies; "
+                             "what an emulated Pi root can measure)")
     args = parser.parse_args(argv)
     if args.quick:
         args.moves, args.hints, args.lifts = 2, 3, 20
@@ -436,6 +456,10 @@ def main(argv: list[str] | None = None) -> int:
     seconds, rss = engine_start()
     print(f"the engine's process: ready {seconds * 1000:.0f} ms after it was started, RSS "
           f"{rss / 1024:.1f} MB", flush=True)
+
+    if args.footprint:
+        footprint(args.moves)
+        return 0
 
     print("the hand, idle and while a depth-only search runs in the engine's process "
           "(engine.depth = 40 at level 10):", flush=True)

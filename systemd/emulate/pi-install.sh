@@ -10,6 +10,9 @@
 #             venv's engine (compiled, else the run fails) beside the pure one, under qemu (log:
 #             $DRAUGHTSBOARD_EMULATE_CACHE/ARCH/engine-speed.log; add minutes per architecture).
 #             Under qemu the nodes/s are not a Pi's; the ratio compiled/pure is what carries over.
+#             Then bench/board_hand.py --footprint (log: .../ARCH/footprint.log): the engine
+#             process's start-up and the memory of the service's and the engine's processes
+#             through a level-10 game (memory carries over; emulated seconds do not).
 # Takes minutes per architecture. Caches (the debootstrapped base, downloaded .debs and wheels)
 # live in $DRAUGHTSBOARD_EMULATE_CACHE (default /var/tmp/draughtsboard-emulate); each run starts
 # from a fresh copy of the base. The mirror is the first Debian one in /etc/apt/sources.list*
@@ -232,6 +235,22 @@ print(" ".join(c["name"] for c in report["checks"] if not c["ok"] and c["name"] 
     return 1
   fi
   log "$arch: engine_speed.py took $((SECONDS - start)) s"
+
+  # The footprint: the engine process's start-up and both processes' memory through a level-10
+  # game, pondering, as the service runs them (a copy of bench/ outside the source, so the
+  # venv's compiled engine is the one imported).
+  log "$arch: bench/board_hand.py --footprint, the installed venv's service and engine"
+  start=$SECONDS
+  rm -rf "$root/var/tmp/footprint" && mkdir -p "$root/var/tmp/footprint"
+  cp -r "$root/usr/src/draughtsboard/bench" "$root/var/tmp/footprint/bench"
+  chown -R --reference="$root/var/lib/draughtsboard" "$root/var/tmp/footprint"
+  if ! in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/python \
+      /var/tmp/footprint/bench/board_hand.py --footprint --moves 4 2>&1 \
+      | tee "$cache/$arch/footprint.log"; then
+    log "$arch: FAIL bench/board_hand.py --footprint"
+    return 1
+  fi
+  log "$arch: board_hand.py --footprint took $((SECONDS - start)) s"
   return "$status"
 }
 
