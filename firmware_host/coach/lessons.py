@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from board_io.events import BoardEvent
+from engine import Board
 from engine.pdn import line_text
 from engine.puzzles import Progress, Puzzle, Verdict, load
 from engine.types import Move
@@ -117,6 +118,13 @@ class _Puzzle:
     progress: Progress = Progress.GOING
     #: Whether its finished attempt is recorded in the player's progress.
     rated: bool = False
+    #: Tried again after it ended (the new-game button): not counted again.
+    again: bool = False
+
+
+def _board(item: Exercise) -> Board:
+    """An exercise's position."""
+    return item.board() if isinstance(item, Drill) else item[0].board()
 
 
 def _key(item: Exercise) -> str:
@@ -216,10 +224,17 @@ class Lessons:
                 return
             if self._start_kind:  # as if its button were pressed once the board is read
                 self._post(Command(self._start_kind, self._now))
-        if kind == "new_game" and self._setting_up:  # the exercise's game
-            self._setting_up = False
-            self._game = str(event.get("game_id"))
-            self._save()
+        if kind == "new_game" and self.kind is not None:
+            item = self._items[self._at] if 0 <= self._at < len(self._items) else None
+            here = item is not None and event.get("fen") == _board(item).fen()
+            if self._setting_up and here:  # the exercise's game
+                self._setting_up = False
+                self._game = str(event.get("game_id"))
+                self._save()
+            elif not self._setting_up:
+                self._other_game(item, str(event.get("game_id")) if here else None)
+                if self.kind is None:
+                    return
         if self.watch is not None:
             self.watch.listener()(event)
             if kind == "position_set" and self.watch.verdict is None:
@@ -256,16 +271,32 @@ class Lessons:
             self._say_text(str(exc))
             return list(self._puzzles(""))
 
-    def _stop(self) -> None:
+    def _stop(self, guide: bool = True) -> None:
         self._say(DONE, done=str(self.done), tried=str(self.tried))
         self.kind, self.current, self.watch, self._items = None, None, None, []
         self._at, self._game, self._setting_up = -1, None, False
         self._save()
         if self.defend is not None:
             self.defend(False)
-        # Back to the board's games: the start position set up by the lights, the side kept.
-        self._post(Command(CommandName.SETUP.value, self._now, side=self._side,
-                           value=find_variant(self.variant).starting_fen))
+        if guide:  # back to the board's games: the start position set up, the side kept
+            self._post(Command(CommandName.SETUP.value, self._now, side=self._side,
+                               value=find_variant(self.variant).starting_fen))
+
+    def _other_game(self, item: Exercise | None, game_id: str | None) -> None:
+        """A new game the exercises did not set up: the new-game button (its position is the
+        exercise's, ``game_id`` given: the exercise is tried again in it) or a position of
+        the player's own, another variant (the exercises stop there, the game left as it
+        is)."""
+        if item is None or game_id is None:
+            self._stop(guide=False)
+            return
+        self._game = game_id
+        if isinstance(item, Drill):
+            self.watch = DrillWatch(item, self._drill_verdict)
+        elif self.current is not None and self.current.progress is not Progress.GOING:
+            # Tried again after its end: judged and said, counted and rated once already.
+            self.current = _Puzzle(self.current.puzzle, rated=True, again=True)
+        self._save()
 
     def _advance(self, now: float) -> None:
         self._at += 1
@@ -311,7 +342,8 @@ class Lessons:
             "exercises": [_key(item) for item in self._items], "at": self._at,
             "game": self._game, "tried": self.tried, "done": self.done,
             "progress": None if current is None else current.progress.value,
-            "rated": current is not None and current.rated})
+            "rated": current is not None and current.rated,
+            "again": current is not None and current.again})
 
     def _resume(self, kept: Mapping[str, object], game_id: str, ply: int) -> bool:
         """Come back to the exercises ``kept`` (the session resumed ``game_id`` at ``ply``);
@@ -346,7 +378,8 @@ class Lessons:
             return True
         # The puzzle's game resumed: on from where it was.
         self._game = game_id
-        self.current = _Puzzle(item[0], progress, rated=kept.get("rated") is True)
+        self.current = _Puzzle(item[0], progress, rated=kept.get("rated") is True,
+                               again=kept.get("again") is True)
         if progress is Progress.GOING:
             self._ask(item)
             return True
@@ -408,10 +441,12 @@ class Lessons:
 
     def _finish(self, current: _Puzzle, progress: Progress) -> None:
         current.progress = progress
-        self.tried += 1
-        self.done += progress is Progress.SOLVED
+        if not current.again:
+            self.tried += 1
+            self.done += progress is Progress.SOLVED
         self._save()  # counted, before the rating: a stop in between rates it at the resume
-        self._record(current)
+        if not current.rated:
+            self._record(current)
         if progress is Progress.SOLVED:  # at once (a wrong move: once its refutation is seen)
             self.current = None
             self._advance(self._now)

@@ -122,6 +122,69 @@ def test_a_puzzle_solved_then_one_failed_from_the_button(tmp_path: Any) -> None:
     assert first_puzzle and russian.gettext("White") in first_puzzle
 
 
+def test_a_position_of_the_player_s_own_mid_puzzle_ends_the_exercises() -> None:
+    """The phone sets up a position of its own in the middle of a puzzle: the exercises stop
+    there (said, the score kept), the board is left to that game, and a game won in it is no
+    puzzle solved."""
+    first = load("russian")[0]
+    rated: list[tuple[str, bool]] = []
+
+    def rate(player: str, puzzle: Puzzle, solved: bool, attempt: str) -> RatingChange:
+        rated.append((puzzle.fen, solved))
+        raise AssertionError("no puzzle was finished")
+
+    rig, lessons = lessons_rig("russian", [first], rate=rate)
+    rig.session.handle(Command("puzzles", rig.now, value="ann"))
+    rig.run_for(100)
+    follow_the_lights(rig)
+    assert rig.session.board.fen() == Board("russian", fen=first.fen).fen()
+    rig.session.handle(Command("setup", rig.now, value="W:W22:B18", side="white"))
+    rig.run_for(100)
+    assert lessons.kind is None
+    assert said(rig)[-1] == "0 of 0 right. The exercises are over."
+    follow_the_lights(rig)  # the player's position, as the lights set it up
+    board = rig.session.board
+    assert board.fen() == "W:Wc3:Bd4"
+    by_hand(rig, next(iter(board.legal_moves)))  # c3:e5 takes the last man: White wins
+    assert [e["winner"] for e in rig.events if e["event"] == "result"] == ["white"]
+    assert not any(s.startswith("Solved") for s in said(rig)) and rated == []
+    assert said(rig)[-1] == "0 of 0 right. The exercises are over."
+
+
+def test_the_new_game_button_tries_a_failed_puzzle_again_without_counting_it_twice(
+        tmp_path: Any) -> None:
+    """A puzzle failed, the child presses new game: the board sets up the puzzle's position
+    again, the second try is judged and said, the attempt counted and rated once; the
+    exercises go on to the next puzzle after it."""
+    first, second = load("russian")[1:3]  # (the first has no wrong move)
+    book = ProgressBook(str(tmp_path))
+
+    def rate(player: str, puzzle: Puzzle, solved: bool, attempt: str) -> RatingChange:
+        return book.attempt(player, puzzle, solved, attempt)
+
+    rig, lessons = lessons_rig("russian", [first, second], rate=rate)
+    rig.session.handle(Command("puzzles", rig.now, value="ann"))
+    rig.run_for(100)
+    follow_the_lights(rig)
+    board = rig.session.board
+    by_hand(rig, next(m for m in board.legal_moves if m != first.solution))
+    assert any(s.startswith("Not that: ") for s in said(rig)), said(rig)
+    rig.board.press("newgame")  # the lights ask for the puzzle's position again
+    rig.run_for(100)
+    follow_the_lights(rig)
+    assert rig.session.board.fen() == Board("russian", fen=first.fen).fen()
+    assert lessons.kind == "puzzles"
+    for ply, move in enumerate(first.line):
+        by_hand(rig, move)
+    assert said(rig)[-1].startswith("Puzzle "), said(rig)  # the next one, after "Solved: "
+    assert said(rig)[-2].startswith("Solved: "), said(rig)
+    progress = book.load("ann")
+    assert (progress.tried, progress.solved) == (1, 0)  # the first try is the one rated
+    assert (lessons.tried, lessons.done) == (1, 0)
+    follow_the_lights(rig)
+    assert rig.session.board.fen() == Board("russian", fen=second.fen).fen()
+
+
 def test_a_drill_run_from_its_button_right_then_wrong() -> None:
     rig, lessons = lessons_rig("international", [], mode=Mode.RECORD)
     rig.board.press("drills")
