@@ -634,9 +634,11 @@ def _engine_worker(config: Config, variant: Variant, stack: ExitStack, clock: Cl
         return None
     # In real time the search runs in a process of its own (the built-in engine's or a Hub
     # engine's): nothing the engine does can slow the scan loop. (A given opponent replaces
-    # it: none is started for it.)
+    # it: none is started for it.) Started with the service, ready for the first move, unless
+    # a person afar plays across the board (remote.opponent): then at its first move.
     opponent, limit = build_opponent(config, variant,
-                                     process=not virtual_time and given is None)
+                                     process=not virtual_time and given is None,
+                                     start=not config[REMOTE_OPPONENT])
     if given is not None:
         opponent.close()
         opponent = given

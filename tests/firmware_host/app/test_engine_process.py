@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 import engine.hint
 import engine.search
@@ -30,7 +31,9 @@ from firmware_host.config import Config
 from firmware_host.game.types import State
 from firmware_host.opponents.opponent import HubOpponent
 from firmware_host.opponents.worker import ThreadEngineWorker
+from firmware_host.terms.commands import Command
 from firmware_host.terms.jobs import EngineResult
+from tests.redis_server import RedisServer
 
 PERIOD = 0.01
 
@@ -240,3 +243,55 @@ def test_a_level_set_from_the_phone_is_sent_to_the_engines_process(
     assert hook is not None
     hook(3)
     assert sent == [{"level": "3"}] and worker.limit == limit_for_level(3)
+
+
+def test_a_board_set_to_play_a_person_afar_starts_the_engine_only_when_it_plays(
+        stack: ExitStack, tmp_path: Path, redis_server: RedisServer) -> None:
+    """``remote.opponent``: the person on the other board plays across this one, so the
+    engine's process (tens of MB on a Pi) is not started with the service; once the pair is
+    ended the engine plays again, its process started for its first move."""
+    redis.Redis.from_url(redis_server.url).flushall()
+    config = Config.from_mapping({
+        "game": {"mode": "play", "variant": "international"}, "engine": {"level": 2},
+        "board": {"sensors": "sim", "leds": "sim", "buttons": "sim", "id": "afar-a"},
+        "remote": {"opponent": "afar-b"},
+        "store": {"url": redis_server.url, "games_dir": str(tmp_path)}})
+    clock = VirtualClock()
+    service = build_service(config, stack, Wiring(clock=clock, resume=False,
+                                                  notifier=Notifier(environ={})))
+    worker = service.worker
+    assert isinstance(worker, ThreadEngineWorker) and isinstance(worker.opponent, HubOpponent)
+    engine = worker.opponent.engine
+    for _ in range(20):
+        clock.advance(PERIOD)
+        service.controller.step()
+    assert service.duel is not None and engine.pid is None and engine.starts == 0
+    answers: queue.SimpleQueue[EngineResult] = queue.SimpleQueue()
+    post = worker.post
+    assert post is not None
+
+    def tee(result: EngineResult) -> None:
+        post(result)
+        answers.put(result)
+
+    worker.post = tee
+    session = service.controller.session
+    seen: list[dict[str, Any]] = []
+    session.subscribe(seen.append)
+    service.controller.post(Command("pair", clock.monotonic(), value=""))  # the engine again
+    for _ in range(500):  # a new game opens: the board stands at the start
+        clock.advance(PERIOD)
+        service.controller.step()
+        if any(e["event"] == "new_game" for e in seen):
+            break
+    sim = service.sim
+    assert sim is not None
+    move = session.board.parse_move("32-28")
+    for action in (lambda: sim.lift(move.origin), lambda: sim.place(move.destination)):
+        action()
+        for _ in range(int(session.config.settle_ms / 1000 / PERIOD) + 20):
+            clock.advance(PERIOD)
+            service.controller.step()
+    assert service.duel is None and session.state is State.ENGINE_THINKING
+    result = answers.get(timeout=60)
+    assert result.move is not None and engine.starts == 1 and engine.pid not in (None, os.getpid())
