@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import count
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -34,6 +35,7 @@ __all__ = [
     "evaluate",
     "history",
     "outcome",
+    "replay_history",
     "start_road",
 ]
 
@@ -397,15 +399,81 @@ def _key(board: Position) -> Hashable:
 def history(board: Position) -> tuple[Material, Hashable, list[PlyFacts]]:
     """Replay ``board``'s game: the start material, start key and one :class:`PlyFacts` a ply.
 
+    A game asked about again after more moves (a board asks after each) is replayed from where
+    it was last replayed, not from its root: the replays of the last few games are kept
+    (:data:`KEPT_REPLAYS`), so a game's end is checked in time linear in its length, not
+    quadratic. The facts are those of a replay from the root (:func:`replay_history`).
+
     >>> from engine import Board
     >>> history(Board("russian"))[2]
     []
     """
+    root = board.root()
+    moves = board.move_stack
+    kept = _claim(board.variant.name, root.fen(), moves)
+    if kept is None:
+        road = _main_road(root)
+        kept = _Replay(board.variant.name, root.fen(), (), (), root, road, _material(root),
+                       _key(root))
+    rest = moves[len(kept.moves):]
+    plies = kept.plies + tuple(_replay(kept.end, rest, kept.road))
+    _keep(_Replay(kept.variant, kept.root, kept.moves + tuple(rest), plies, kept.end, kept.road,
+                  kept.start_material, kept.start_key))
+    return kept.start_material, kept.start_key, list(plies)
+
+
+def replay_history(board: Position) -> tuple[Material, Hashable, list[PlyFacts]]:
+    """:func:`history` replayed from ``board.root()`` every time (nothing kept)."""
     replay = board.root()
     road = _main_road(replay)
     start = (_material(replay), _key(replay))
     plies = list(_replay(replay, board.move_stack, road))
     return start[0], start[1], plies
+
+
+#: How many games' replays :func:`history` keeps (the boards of one process, a bench's games).
+KEPT_REPLAYS = 8
+
+
+@dataclass(frozen=True)
+class _Replay:
+    """A game replayed: its variant, root (FEN), moves and their facts, the position after
+    them (``end``: owned by whoever holds the replay, as it is extended in place)."""
+
+    variant: str
+    root: str
+    moves: tuple[Move, ...]
+    plies: tuple[PlyFacts, ...]
+    end: Position
+    road: frozenset[int]
+    start_material: Material
+    start_key: Hashable
+
+
+_replays: dict[int, _Replay] = {}
+_numbers = count()
+
+
+def _claim(variant: str, root: str, moves: Sequence[Move]) -> _Replay | None:
+    """Take out the longest kept replay of this game's first moves (None: none). A replay is
+    held by one caller at a time (``dict.pop`` hands it to one thread), then kept again."""
+    best: tuple[int, int] | None = None
+    for number, kept in list(_replays.items()):
+        n = len(kept.moves)
+        if kept.variant == variant and kept.root == root and n <= len(moves) and \
+                (best is None or n > best[1]) and all(
+                    a is b or a == b for a, b in zip(kept.moves, moves[:n], strict=True)):
+            best = (number, n)
+    return None if best is None else _replays.pop(best[0], None)
+
+
+def _keep(replay: _Replay) -> None:
+    _replays[next(_numbers)] = replay
+    while len(_replays) > KEPT_REPLAYS:
+        try:
+            del _replays[min(_replays)]
+        except (KeyError, ValueError):  # (taken meanwhile by another thread)
+            break
 
 
 def start_road(board: Position) -> tuple[bool, frozenset[int]]:
