@@ -205,7 +205,7 @@ class PhoneSetting:
 SETTINGS: Mapping[str, PhoneSetting] = MappingProxyType({phone.name: phone for phone in (
     PhoneSetting(GAME_VARIANT, N_("Variant"), "rules to play (name or alias)", "NAME",
                  read=_variant, names=_variant_names),
-    PhoneSetting(GAME_MODE, N_("Mode"), "play, record or teach"),
+    PhoneSetting(GAME_MODE, N_("Mode"), "play, record, teach, or review your last game"),
     PhoneSetting(ENGINE_LEVEL, N_("Engine level"), "the computer's strength, 1-10", "N"),
     PhoneSetting(ENGINE_PONDER, N_("Thinking on your time"),
                  "the computer thinks on your time (auto: where a core is free; never in teach "
