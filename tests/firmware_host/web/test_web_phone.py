@@ -102,7 +102,8 @@ def test_every_control_is_a_fingers_target_on_a_phone(
     game = rig.session.game_id
     for name, path in (("hall", "/"), ("board", "/board/touch-1"),
                        ("archive", "/games"), ("replay", f"/game/touch-1/{game}?ply=1"),
-                       ("devices", "/devices"), ("board-ru", "/board/touch-1?lang=ru")):
+                       ("devices", "/devices"), ("board-ru", "/board/touch-1?lang=ru"),
+                       ("hall-ru", "/?lang=ru")):
         browser.get(web.base + path)
         assert _overflow(browser) <= 0, name
         pages[name] = _small_controls(browser)
@@ -114,9 +115,10 @@ def test_every_control_is_a_fingers_target_on_a_phone(
     # The longest words (Russian) and choices (French) on a smaller phone.
     _screen(browser, SMALL_PHONE)
     for lang in ("ru", "fr"):
-        for name, path in (("board", "/board/touch-1"), ("archive", "/games")):
+        for name, path in (("board", "/board/touch-1"), ("archive", "/games"), ("hall", "/")):
             browser.get(web.base + f"{path}?lang={lang}")
             cut[f"{name}-{lang}-360"] = _cut_controls(browser)
+            _save_whole_page(browser, f"phone-360-{name}-{lang}.png")
     assert all(small == [] for small in pages.values()), pages
     assert all(shown == [] for shown in cut.values()), cut
     # What is typed into a field reads as a list's choice does (the labels' bold stopped
