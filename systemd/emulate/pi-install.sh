@@ -13,9 +13,8 @@
 #             Then bench/board_hand.py --footprint (log: .../ARCH/footprint.log): the engine
 #             process's start-up and the memory of the service's and the engine's processes
 #             through a level-10 game. Under qemu-user a process's resident size is the
-#             emulator's (its translated code included): for the 32-bit Pi OS's memory run
-#             `i386` too, a 32-bit root this machine runs natively (no qemu: pointers and Python
-#             objects of armhf's size), as `amd64` stands for arm64's 64-bit memory.
+#             emulator's, its translated code included: more than the Pi's (docs/raspberry-pi.md
+#             measures the 32-bit memory in a native i386 root instead).
 # Takes minutes per architecture. Caches (the debootstrapped base, downloaded .debs and wheels)
 # live in $DRAUGHTSBOARD_EMULATE_CACHE (default /var/tmp/draughtsboard-emulate); each run starts
 # from a fresh copy of the base. The mirror is the first Debian one in /etc/apt/sources.list*
@@ -260,8 +259,8 @@ print(" ".join(c["name"] for c in report["checks"] if not c["ok"] and c["name"] 
 results=()
 for arch in "${arches[@]}"; do
   case "$arch" in
-    arm64|armhf|amd64|i386) ;;
-    *) echo "pi-install.sh: unknown architecture $arch (arm64, armhf; amd64, i386)" >&2; exit 2 ;;
+    arm64|armhf|amd64) ;;
+    *) echo "pi-install.sh: unknown architecture $arch (arm64, armhf)" >&2; exit 2 ;;
   esac
   if run_arch "$arch"; then
     results+=("$arch: PASS")
