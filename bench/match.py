@@ -576,12 +576,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     record: dict[str, object] = {
         "variant": args.variant, "commit": commit, **engine_provenance(args.checkout),
         "engine_build": build,
-        "seed": args.seed,
+        "seed": args.seed, "cores": os.cpu_count(),
+        "load_at_start": round(os.getloadavg()[0], 2),
         "command": " ".join(sys.argv if argv is None else ["bench/match.py", *argv]),
         "games": [], "players": players}
     played: list[dict[str, object]] = []
 
     def keep(game: dict[str, object]) -> None:
+        game["load"] = round(os.getloadavg()[0], 2)  # (the machine's, as the game ended)
         played.append(game)
         if args.out:
             record["games"] = played

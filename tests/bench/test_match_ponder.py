@@ -23,5 +23,8 @@ def test_the_ponder_match_plays_and_counts(tmp_path: Path,
     ours = "draughtsboard level 10 pondering 0.02 s"
     assert {g["white"] for g in data["games"]} == {ours, "level 10 without pondering 0.02 s"}
     assert data["players"][ours]["ponder"] is True
+    # The machine's state beside the games: its cores, its load at the start and after each.
+    assert data["cores"] >= 1 and data["load_at_start"] >= 0
+    assert all(isinstance(g["load"], float | int) and g["load"] >= 0 for g in data["games"])
     ((pair, tally),) = tally_games(data["games"]).items()
     assert pair == (ours, "level 10 without pondering 0.02 s") and tally.games == 2
