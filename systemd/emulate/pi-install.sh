@@ -13,8 +13,12 @@
 #             Then bench/board_hand.py --footprint (log: .../ARCH/footprint.log): the engine
 #             process's start-up and the memory of the service's and the engine's processes
 #             through a level-10 game. Under qemu-user a process's resident size is the
-#             emulator's, its translated code included: more than the Pi's (docs/raspberry-pi.md
-#             measures the 32-bit memory in a native i386 root instead).
+#             emulator's, its translated code included: more than the Pi's.
+#        sudo systemd/emulate/pi-install.sh --footprint [i386] [amd64] [armhf] [arm64]
+#   --footprint  only the package, compiled (no [pi] extra, no install.sh), and
+#             bench/board_hand.py --footprint in the root: in an i386 root, which this machine
+#             runs natively, the resident sizes of the 32-bit Pi OS (pointers and Python objects
+#             of armhf's size) without qemu's; amd64 stands for arm64 (docs/raspberry-pi.md).
 # Takes minutes per architecture. Caches (the debootstrapped base, downloaded .debs and wheels)
 # live in $DRAUGHTSBOARD_EMULATE_CACHE (default /var/tmp/draughtsboard-emulate); each run starts
 # from a fresh copy of the base. The mirror is the first Debian one in /etc/apt/sources.list*
@@ -41,10 +45,18 @@ arches=()
 for arg in "$@"; do
   case "$arg" in
     --bench) bench=yes ;;
+    --footprint) bench=footprint ;;
     *) arches+=("$arg") ;;
   esac
 done
 [ ${#arches[@]} -gt 0 ] || arches=(arm64 armhf)
+for arch in "${arches[@]}"; do  # (checked before anything is installed or mounted)
+  case "$bench:$arch" in
+    *:arm64|*:armhf|*:amd64|footprint:i386) ;;
+    *) echo "pi-install.sh: unknown architecture $arch (arm64, armhf; i386 with --footprint)" >&2
+       exit 2 ;;
+  esac
+done
 
 log() { echo "pi-install: $*"; }
 
@@ -238,31 +250,57 @@ print(" ".join(c["name"] for c in report["checks"] if not c["ok"] and c["name"] 
   fi
   log "$arch: engine_speed.py took $((SECONDS - start)) s"
 
-  # The footprint: the engine process's start-up and both processes' memory through a level-10
-  # game, pondering, as the service runs them (a copy of bench/ outside the source, so the
-  # venv's compiled engine is the one imported).
-  log "$arch: bench/board_hand.py --footprint, the installed venv's service and engine"
-  start=$SECONDS
+  footprint "$arch" "$root" /opt/draughtsboard/venv/bin/python draughtsboard || return 1
+  return "$status"
+}
+
+footprint() {  # footprint ARCH ROOT PYTHON USER: bench/board_hand.py --footprint in the root
+  # The engine process's start-up and both processes' memory through a level-10 game,
+  # pondering, as the service runs them (a copy of bench/ outside the source, so the venv's
+  # compiled engine is the one imported).
+  local arch="$1" root="$2" python="$3" user="$4" start=$SECONDS
+  log "$arch: bench/board_hand.py --footprint, the venv's service and engine ($python)"
   rm -rf "$root/var/tmp/footprint" && mkdir -p "$root/var/tmp/footprint"
   cp -r "$root/usr/src/draughtsboard/bench" "$root/var/tmp/footprint/bench"
-  chown -R --reference="$root/var/lib/draughtsboard" "$root/var/tmp/footprint"
-  if ! in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/python \
+  in_root "$root" chown -R "$user" /var/tmp/footprint
+  if ! in_root "$root" runuser -u "$user" -- "$python" \
       /var/tmp/footprint/bench/board_hand.py --footprint --moves 4 2>&1 \
       | tee "$cache/$arch/footprint.log"; then
     log "$arch: FAIL bench/board_hand.py --footprint"
     return 1
   fi
   log "$arch: board_hand.py --footprint took $((SECONDS - start)) s"
-  return "$status"
+}
+
+footprint_only() {  # footprint_only ARCH: the package compiled in a venv, then its footprint
+  local arch="$1" root="$cache/$1/root"
+  mkdir -p "$cache/$arch"
+  base_root "$arch"
+  prepare_root "$arch" "$root"
+  log "$arch: python3 and a compiler, then the package compiled into /opt/footprint"
+  in_root "$root" apt-get update -qq
+  in_root "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends python3 python3-venv gcc libc6-dev libpython3-dev >/dev/null
+  in_root "$root" python3 -m venv /opt/footprint
+  in_root "$root" /opt/footprint/bin/pip install -q --upgrade pip
+  if ! in_root "$root" /usr/bin/env DRAUGHTSBOARD_COMPILE=require /opt/footprint/bin/pip \
+      install -q /usr/src/draughtsboard 2>&1 | tail -n 20; then
+    log "$arch: FAIL the package did not build compiled"
+    return 1
+  fi
+  log "$arch: $(in_root "$root" /opt/footprint/bin/python -c \
+    'import struct, sys; print("Python", sys.version.split()[0], struct.calcsize("P") * 8, "bit")')"
+  footprint "$arch" "$root" /opt/footprint/bin/python nobody
 }
 
 results=()
 for arch in "${arches[@]}"; do
-  case "$arch" in
-    arm64|armhf|amd64) ;;
-    *) echo "pi-install.sh: unknown architecture $arch (arm64, armhf)" >&2; exit 2 ;;
-  esac
-  if run_arch "$arch"; then
+  if [ "$bench" = footprint ]; then
+    run=footprint_only
+  else
+    run=run_arch
+  fi
+  if "$run" "$arch"; then
     results+=("$arch: PASS")
   else
     results+=("$arch: FAIL")

@@ -3,6 +3,7 @@ what they drive."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,23 @@ def test_pi_install_bench_runs_engine_speed_on_the_installed_venv() -> None:
     usage = subprocess.run([sys.executable, str(bench), "--help"], capture_output=True, text=True,
                            check=True).stdout
     assert "--compiled-python" in usage
+
+
+@pytest.mark.parametrize("argv", [["sparc"], ["i386"], ["--bench", "i386"],
+                                  ["--footprint", "i386", "sparc"]])
+def test_pi_install_refuses_an_architecture_before_it_installs_anything(
+        argv: list[str], tmp_path: Path) -> None:
+    """An architecture the run cannot take is refused at once (exit 2, one line), before any
+    package is installed or anything mounted; i386 only with --footprint (install.sh cannot
+    run there: no lgpio for it)."""
+    if os.geteuid() != 0:  # the script wants root before it reads its arguments
+        if os.environ.get("CI"):  # CI runs as root: no skipping there
+            pytest.fail("not root")
+        pytest.skip("pi-install.sh runs as root only")
+    done = subprocess.run(["bash", str(EMULATE / "pi-install.sh"), *argv], capture_output=True,
+                          text=True, check=False, timeout=30,
+                          env={**os.environ, "DRAUGHTSBOARD_EMULATE_CACHE": str(tmp_path)})
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "unknown architecture" in done.stderr
+    assert "i386 with --footprint" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing made
