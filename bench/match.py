@@ -26,7 +26,9 @@ Our engine is :class:`engine.search.Searcher` (full strength) on the board's clo
 (:class:`engine.clock.SearchClock`: the CPU time of the thread that searches, so neither other
 jobs on the machine nor this bench's own refereeing change its strength, capped at twice the
 move's time on the wall clock; ``--clock thread``: CPU time only, for a machine more loaded
-than a Pi), ``--movetime`` CPU seconds a move; with
+than a Pi), ``--movetime`` CPU seconds a move (``--ours board``: level 10 as the board runs
+it instead, :class:`bench.players.WorkerPlayer`, thinking on the peer's time: against Scan at
+equal time that is Scan's whole think); with
 ``--pi-factor F`` every setting is played again at ``F`` times that time, the time a Raspberry Pi 4
 would give it (0.25 for a Pi 4: issue 17 puts the Pi's cores at 3-5 times slower than the x86
 development machine for this kind of Python, 4 is the middle, and the n-body program of the
@@ -65,6 +67,8 @@ Run, e.g.::
         --turbo-python /path/to/py-draughts-venv/bin/python --turbo-movetime 0.5 --movetime 0.5
     nice -n 10 .venv/bin/python -m bench.match --peer ponder --movetime 0.75 --games 200 \\
         --out bench/data/ponder-level10-pi.json      # level 10 at the Pi's time, ponder or not
+    nice -n 10 .venv/bin/python -m bench.match --peer scan --scan /path/to/scan \\
+        --scan-depths "" --scan-equal-time --movetime 0.25 --ours board   # as the board plays
 
 Example, the score arithmetic (+6 =4 -2):
 
@@ -357,6 +361,9 @@ def _settings(args: argparse.Namespace, peer: str) -> list[Setting]:
         return settings
     for ours_time in times:
         def ours(t: float = ours_time) -> Player:
+            if args.ours == "board":  # as the board runs it: its own process, pondering
+                return WorkerPlayer(args.variant, t, ponder=True, seed=args.seed,
+                                    name=f"draughtsboard level 10 pondering {t:g} s")
             clock = None if args.clock == "engine" else time.thread_time
             return EnginePlayer(args.variant, Limit(movetime=t), name=f"draughtsboard {t:g} s",
                                 clock=clock)
@@ -494,6 +501,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="our engine's clock: engine (the board's: CPU time capped at twice "
                              "the move's time on the wall clock, default) or thread (CPU time "
                              "only: on a machine more loaded than a Pi)")
+    parser.add_argument("--ours", choices=("search", "board"), default="search",
+                        help="our side against Scan and TurboEngine: the search in this "
+                             "process (default), or level 10 as the board runs it (the engine "
+                             "worker and its own process, pondering on the peer's time)")
     parser.add_argument("--movetime", type=float, default=1.0,
                         help="our engine's CPU seconds a move (default 1.0)")
     parser.add_argument("--pi-factor", type=float, default=None,
@@ -541,6 +552,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games, --movetime and --max-plies must be positive")
     if args.scan_equal_time and args.scan_protocol != 1:
         parser.error("--scan-equal-time drives Scan 2.0 (--scan-protocol 1)")
+    if args.ours == "board" and args.clock != "engine":
+        parser.error("--ours board plays on the engine process's own clock: no --clock")
     peers = ["scan", "turbo"] if args.peer == "all" else [args.peer]
     settings: list[Setting] = []
     for peer in peers:

@@ -28,3 +28,33 @@ def test_the_ponder_match_plays_and_counts(tmp_path: Path,
     assert all(isinstance(g["load"], float | int) and g["load"] >= 0 for g in data["games"])
     ((pair, tally),) = tally_games(data["games"]).items()
     assert pair == (ours, "level 10 without pondering 0.02 s") and tally.games == 2
+
+
+def test_our_side_as_the_board_runs_it_against_a_peer(tmp_path: Path) -> None:
+    """``--ours board``: against Scan and TurboEngine our side is level 10 in its own process
+    behind the engine worker, pondering (as the board plays); the default is the search in
+    this process, as before."""
+    import argparse
+
+    from bench.match import _settings
+    from bench.players import EnginePlayer, WorkerPlayer
+
+    for ours, kind in (("board", WorkerPlayer), ("search", EnginePlayer)):
+        args = argparse.Namespace(
+            movetime=0.05, pi_factor=None, variant="international", seed=1, ours=ours,
+            clock="engine", turbo_movetime=None, turbo_python=str(tmp_path / "python"),
+            stderr_log=None)
+        (setting,) = _settings(args, "turbo")
+        player = setting.ours()
+        try:
+            assert isinstance(player, kind) and player.name.startswith("draughtsboard")
+            if isinstance(player, WorkerPlayer):
+                assert player.ponder is True
+        finally:
+            player.close()
+
+
+def test_ours_board_refuses_another_clock(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--peer", "turbo", "--ours", "board", "--clock", "thread"])
+    assert stop.value.code == 2 and "--ours board" in capsys.readouterr().err
