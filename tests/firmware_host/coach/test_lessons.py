@@ -5,7 +5,8 @@ puzzle solved, one failed with its refutation lit) or drilled (a right hand and 
 from __future__ import annotations
 
 import re
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -174,7 +175,7 @@ def test_the_new_game_button_tries_a_failed_puzzle_again_without_counting_it_twi
     follow_the_lights(rig)
     assert rig.session.board.fen() == Board("russian", fen=first.fen).fen()
     assert lessons.kind == "puzzles"
-    for ply, move in enumerate(first.line):
+    for move in first.line:
         by_hand(rig, move)
     assert said(rig)[-1].startswith("Puzzle "), said(rig)  # the next one, after "Solved: "
     assert said(rig)[-2].startswith("Solved: "), said(rig)
@@ -270,10 +271,17 @@ class _Rig:
         self.rig.run(ms / 1000)
 
 
-def _coach_rig(url: str, directory: Path, start: str,
-               occupied: frozenset[int] | None = None) -> _Rig:
-    return _Rig(BoardRig(url, "coach-1", directory, mode="play", occupied=occupied, extra={
-        "coach": {"start": start, "player": "ann", "mistakes_dir": str(directory)}}))
+@contextmanager
+def _coach_board(url: str, directory: Path, start: str,
+                 occupied: frozenset[int] | None = None) -> Iterator[_Rig]:
+    """The board service with the coach (``coach.start``), its pieces ``occupied`` (None: the
+    start position), on ``url``; stopped at the end (a restart: another with its pieces)."""
+    rig = BoardRig(url, "coach-1", directory, mode="play", occupied=occupied, extra={
+        "coach": {"start": start, "player": "ann", "mistakes_dir": str(directory)}})
+    try:
+        yield _Rig(rig)
+    finally:
+        rig.close()
 
 
 def _back_by_the_lights(rig: _Rig) -> None:
@@ -298,8 +306,7 @@ def test_a_restart_mid_puzzle_comes_back_to_it_and_counts_once(redis_url: str, t
     puzzle is neither lost nor counted again, and the second counts once. The puzzles started
     as the service starts (``coach.start``, ``run --coach puzzles``), or by the button."""
     first, second = load("russian")[:2]
-    rig = _coach_rig(redis_url, tmp_path, start)
-    try:
+    with _coach_board(redis_url, tmp_path, start) as rig:
         if not start:
             rig.board.press("puzzles")
             rig.run_for(100)
@@ -314,12 +321,9 @@ def test_a_restart_mid_puzzle_comes_back_to_it_and_counts_once(redis_url: str, t
         pending = rig.session.pending
         assert pending == second.line[1]  # the defender's reply, lit
         standing = rig.board.occupied
-    finally:
-        rig.rig.close()
     assert ProgressBook(str(tmp_path)).load("ann").tried == 1
     knocked = min(standing)
-    rig = _coach_rig(redis_url, tmp_path, start, occupied=frozenset(standing - {knocked}))
-    try:
+    with _coach_board(redis_url, tmp_path, start, occupied=frozenset(standing - {knocked})) as rig:
         rig.run_for(500)
         assert said(rig)[-1].startswith(f"Puzzle {second.number}, "), said(rig)
         assert rig.session.frame.get(knocked) is Role.MISSING
@@ -334,8 +338,6 @@ def test_a_restart_mid_puzzle_comes_back_to_it_and_counts_once(redis_url: str, t
         rig.board.press("puzzles")  # stop: both puzzles in the score
         rig.run_for(200)
         assert said(rig)[-1].startswith("2 of 2 right"), said(rig)
-    finally:
-        rig.rig.close()
 
 
 def test_a_restart_mid_drill_sets_it_up_again_and_judges_it(redis_url: str,
@@ -343,15 +345,11 @@ def test_a_restart_mid_drill_sets_it_up_again_and_judges_it(redis_url: str,
     """The service restarts while a drill's question waits for the hand: the drill is set up
     again (the pieces where they stood: nothing to move), asked again, and judged once."""
     drill = DRILLS["crowning-goes-on"]  # the Russian one
-    rig = _coach_rig(redis_url, tmp_path, "drills")
-    try:
+    with _coach_board(redis_url, tmp_path, "drills") as rig:
         follow_the_lights(rig)
         assert said(rig)[-1] == drill.question
         standing = rig.board.occupied
-    finally:
-        rig.rig.close()
-    rig = _coach_rig(redis_url, tmp_path, "drills", occupied=frozenset(standing))
-    try:
+    with _coach_board(redis_url, tmp_path, "drills", occupied=frozenset(standing)) as rig:
         rig.run_for(500)
         assert said(rig) == ["Drill 1 of 1. Set up the position the lights show.",
                              drill.question]
@@ -359,8 +357,6 @@ def test_a_restart_mid_drill_sets_it_up_again_and_judges_it(redis_url: str,
         verdicts = [s for s in said(rig) if s.startswith("Right: ")]
         assert len(verdicts) == 1, said(rig)
         assert any(s.startswith("1 of 1 right") for s in said(rig)), said(rig)
-    finally:
-        rig.rig.close()
 
 
 def _second_puzzle_failed(rig: _Rig) -> Move:
@@ -383,14 +379,10 @@ def test_a_restart_before_the_refutation_is_carried_out_goes_on_from_it(
     """A puzzle failed, the defender's refutation lit, the service restarts before the hand
     carries it out: the refutation is lit again, the attempt is not counted again, and once
     it is carried out the next puzzle is set up."""
-    rig = _coach_rig(redis_url, tmp_path, "puzzles")
-    try:
+    with _coach_board(redis_url, tmp_path, "puzzles") as rig:
         refutation = _second_puzzle_failed(rig)
         standing = rig.board.occupied
-    finally:
-        rig.rig.close()
-    rig = _coach_rig(redis_url, tmp_path, "puzzles", occupied=frozenset(standing))
-    try:
+    with _coach_board(redis_url, tmp_path, "puzzles", occupied=frozenset(standing)) as rig:
         rig.run_for(500)
         second = load("russian")[1]
         assert said(rig) == [f"Puzzle {second.number}: the win was missed. The lights show the "
@@ -403,8 +395,6 @@ def test_a_restart_before_the_refutation_is_carried_out_goes_on_from_it(
         assert said(rig)[-1].startswith(f"Puzzle {third.number}, "), said(rig)
         progress = ProgressBook(str(tmp_path)).load("ann")
         assert (progress.tried, progress.solved) == (2, 1)
-    finally:
-        rig.rig.close()
 
 
 class _PowerCut(BaseException):
@@ -416,8 +406,7 @@ def test_a_restart_after_the_refutation_is_carried_out_sets_up_the_next_puzzle(
     """The power goes once the refutation of a failed puzzle is in the record, before the
     next puzzle is begun: the board comes back to the next puzzle, not to a game that waits
     for a move of the solver's."""
-    rig = _coach_rig(redis_url, tmp_path, "puzzles")
-    try:
+    with _coach_board(redis_url, tmp_path, "puzzles") as rig:
         refutation = _second_puzzle_failed(rig)
 
         def cut(*args: Any) -> None:
@@ -427,11 +416,8 @@ def test_a_restart_after_the_refutation_is_carried_out_sets_up_the_next_puzzle(
         with pytest.raises(_PowerCut):
             by_hand(rig, refutation)
         standing = rig.board.occupied
-    finally:
-        monkeypatch.undo()
-        rig.rig.close()
-    rig = _coach_rig(redis_url, tmp_path, "puzzles", occupied=frozenset(standing))
-    try:
+    monkeypatch.undo()
+    with _coach_board(redis_url, tmp_path, "puzzles", occupied=frozenset(standing)) as rig:
         rig.run_for(500)
         third = load("russian")[2]
         assert said(rig) == [f"Puzzle {third.number}, difficulty {third.difficulty} of 5: "
@@ -441,8 +427,6 @@ def test_a_restart_after_the_refutation_is_carried_out_sets_up_the_next_puzzle(
         assert rig.session.board.fen() == Board("russian", fen=third.fen).fen()
         progress = ProgressBook(str(tmp_path)).load("ann")
         assert (progress.tried, progress.solved) == (2, 1)
-    finally:
-        rig.rig.close()
 
 
 def test_an_attempt_judged_before_the_stop_is_rated_once_at_the_resume(
@@ -457,17 +441,13 @@ def test_an_attempt_judged_before_the_stop_is_rated_once_at_the_resume(
         return attempt(book, *args)
 
     monkeypatch.setattr(ProgressBook, "attempt", cut)
-    rig = _coach_rig(redis_url, tmp_path, "puzzles")
-    try:
+    with _coach_board(redis_url, tmp_path, "puzzles") as rig:
         with pytest.raises(_PowerCut):
             _second_puzzle_failed(rig)
         standing = rig.board.occupied
-    finally:
-        monkeypatch.undo()
-        rig.rig.close()
+    monkeypatch.undo()
     assert ProgressBook(str(tmp_path)).load("ann").tried == 1  # the first puzzle only
-    rig = _coach_rig(redis_url, tmp_path, "puzzles", occupied=frozenset(standing))
-    try:
+    with _coach_board(redis_url, tmp_path, "puzzles", occupied=frozenset(standing)) as rig:
         rig.run_for(500)
         assert any(s.startswith("Your puzzle rating: ") for s in said(rig)), said(rig)
         progress = ProgressBook(str(tmp_path)).load("ann")
@@ -475,5 +455,3 @@ def test_an_attempt_judged_before_the_stop_is_rated_once_at_the_resume(
         by_hand(rig, rig.session.pending)  # the refutation, then the next puzzle
         assert said(rig)[-1].startswith(f"Puzzle {load('russian')[2].number}, "), said(rig)
         assert ProgressBook(str(tmp_path)).load("ann").tried == 2
-    finally:
-        rig.rig.close()
