@@ -388,6 +388,9 @@ def test_a_restart_before_the_refutation_is_carried_out_goes_on_from_it(
         assert said(rig) == [f"Puzzle {second.number}: the win was missed. The lights show the "
                              "reply: carry it out for the next puzzle. The solution: "
                              f"{line_text(second.board(), second.line)}."]
+        russian = texts.said(lessons_said(rig)[-1], translator("ru"))  # a viewer's page
+        assert russian is not None and russian.startswith(f"Задача {second.number}: выигрыш "
+                                                          "упущен."), russian
         assert rig.session.pending == refutation
         assert rig.session.frame.get(refutation.origin) is Role.FROM
         by_hand(rig, refutation)
