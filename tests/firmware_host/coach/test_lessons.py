@@ -186,6 +186,24 @@ def test_the_new_game_button_tries_a_failed_puzzle_again_without_counting_it_twi
     assert rig.session.board.fen() == Board("russian", fen=second.fen).fen()
 
 
+def test_the_new_game_button_in_a_drill_asks_it_again() -> None:
+    """In the middle of a drill the new-game button starts it again from its position: the
+    question is asked again and the hand judged once."""
+    rig, lessons = lessons_rig("international", [], mode=Mode.RECORD)
+    rig.board.press("drills")
+    rig.run_for(100)
+    follow_the_lights(rig)
+    question = DRILLS["take-off-after"].question
+    assert said(rig)[-1] == question
+    rig.board.press("newgame")
+    rig.run_for(100)
+    follow_the_lights(rig)
+    assert said(rig)[-1] == question and said(rig).count(question) == 2
+    hand(rig, ["-33", "+22", "-28"])
+    assert [s for s in said(rig) if s.startswith("Right: ")] == [said(rig)[-2]]
+    assert lessons.kind == "drills" and (lessons.tried, lessons.done) == (1, 1)
+
+
 def test_a_drill_run_from_its_button_right_then_wrong() -> None:
     rig, lessons = lessons_rig("international", [], mode=Mode.RECORD)
     rig.board.press("drills")
