@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import sys
 import sysconfig
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 #: The compiler: a mypy whose wheel (and every dependency's) installs without a compiler of its
@@ -69,6 +71,36 @@ def _compilable() -> list[str]:
             names = ast.literal_eval(node.value)
             return [name.replace(".", "/") + ".py" for name in names]
     raise RuntimeError("engine/compiled.py defines no COMPILABLE")
+
+
+#: Where the interpreted copies of the hot path go in a compiled build (engine.compiled's
+#: ``pure_module`` imports them): ``engine/movegen.py`` is copied to ``engine/_pure/movegen.py``.
+PURE_PACKAGE = "engine/_pure"
+
+
+def pure_copy(source: str, compilable: list[str]) -> str:
+    """``source``, a hot-path module, with its imports of the other hot-path modules turned to
+    their copies (``from engine.movegen import`` -> ``from engine._pure.movegen import``)."""
+    names = "|".join(path.removeprefix("engine/").removesuffix(".py") for path in compilable)
+    return re.sub(rf"(?<=from )engine\.(?={names}\b)", "engine._pure.", source)
+
+
+class _PureCopies(build_py):
+    """build_py that also writes the interpreted copies of the hot path beside the modules
+    the build compiles: boards wider than a machine word are searched by them."""
+
+    def run(self) -> None:
+        super().run()
+        target = Path(self.build_lib) / PURE_PACKAGE
+        target.mkdir(parents=True, exist_ok=True)
+        (target / "__init__.py").write_text(
+            '"""Interpreted copies of the hot path, made by the build (setup.py): '
+            'engine.compiled.pure_module."""\n', encoding="utf-8")
+        compilable = _compilable()
+        for path in compilable:
+            source = (HERE / path).read_text(encoding="utf-8")
+            (target / Path(path).name).write_text(pure_copy(source, compilable),
+                                                  encoding="utf-8")
 
 
 def _missing_toolchain() -> str | None:
@@ -182,7 +214,7 @@ def _reuse(cache: Path) -> dict[str, object] | None:
         return None
     return {
         "ext_modules": [Extension(e["name"], sources=[]) for e in entries],
-        "cmdclass": {"build_ext": _CachedBuildExt},
+        "cmdclass": {"build_ext": _CachedBuildExt, "build_py": _PureCopies},
         "options": {"build": {"build_base": "build/compiled"}},
     }
 
@@ -229,7 +261,7 @@ def _compiled_options() -> dict[str, object]:
     # Its own build directory, so that a later pure build never packs a stale extension.
     return {
         "ext_modules": modules,
-        "cmdclass": {"build_ext": _OptionalBuildExt},
+        "cmdclass": {"build_ext": _OptionalBuildExt, "build_py": _PureCopies},
         "options": {"build": {"build_base": "build/compiled"}},
     }
 

@@ -16,10 +16,8 @@ Example:
 from __future__ import annotations
 
 import importlib
-import re
-import sys
+from functools import cache
 from importlib.machinery import ExtensionFileLoader
-from pathlib import Path
 from types import ModuleType
 from typing import Final
 
@@ -48,7 +46,8 @@ COMPILABLE: tuple[str, ...] = (
 #: 71) are played by :func:`pure_module`'s copies of the hot path in a compiled install
 #: (:mod:`engine.generators`).
 WORD_BITS: Final = 62
-#: Where :func:`pure_module` puts its copies: ``engine.movegen`` becomes ``engine._pure.movegen``.
+#: Where a compiled build puts the interpreted copies :func:`pure_module` returns (setup.py):
+#: ``engine.movegen``'s is ``engine._pure.movegen``.
 _PURE: Final = "engine._pure"
 
 
@@ -70,46 +69,33 @@ def build() -> str:
 
 
 def pure_module(name: str) -> ModuleType:
-    """The pure-Python source of the hot-path module ``name`` (one of :data:`COMPILABLE`),
-    loaded once beside the compiled one under ``engine._pure``, its imports of other hot-path
-    modules taken from the same copies: Python ints of any width, for the boards wider than
-    :data:`WORD_BITS`. In a pure install it is the same source as the module itself.
+    """The interpreted hot-path module ``name`` (one of :data:`COMPILABLE`): in a compiled
+    install the copy the build put beside the compiled one, under ``engine._pure``, its imports
+    of other hot-path modules taken from the same copies (Python ints of any width, for the
+    boards wider than :data:`WORD_BITS`); in a pure install the module itself.
 
     Example:
-        >>> pure_module("engine.perft").__name__
-        'engine._pure.perft'
+        >>> from engine import Board
+        >>> pure_module("engine.perft").perft(Board("russian"), 2)
+        49
 
     Raises:
         ValueError: ``name`` is not a hot-path module.
+        ImportError: a compiled install without its copies (a broken install).
     """
     if name not in COMPILABLE:
         raise ValueError(f"{name} is not one of the compilable modules {COMPILABLE}")
-    alias = _PURE + name.removeprefix("engine")
-    if alias in sys.modules:
-        return sys.modules[alias]
-    if _PURE not in sys.modules:
-        sys.modules[_PURE] = ModuleType(_PURE, "Pure-Python copies of the hot path.")
-    # COMPILABLE lists each module after those it imports: load them in that order, so that
-    # every rewritten import finds its copy in sys.modules.
-    for other in COMPILABLE[: COMPILABLE.index(name)]:
-        pure_module(other)
-    here = Path(__file__).resolve().parent
-    path = here / (name.removeprefix("engine.") + ".py")
-    source = _HOT_IMPORT.sub(lambda m: _PURE + m.group(0).removeprefix("engine"),
-                             path.read_text(encoding="utf-8"))
-    module = ModuleType(alias)
-    module.__file__ = str(path)
-    sys.modules[alias] = module  # dataclasses look their module up there
+    if not _compiled():
+        return importlib.import_module(name)
+    copy = _PURE + name.removeprefix("engine")
     try:
-        exec(compile(source, str(path), "exec"), module.__dict__)
-    except BaseException:
-        del sys.modules[alias]
-        raise
-    return module
+        return importlib.import_module(copy)
+    except ImportError as exc:
+        raise ImportError(f"this compiled install has no interpreted copy {copy} of {name} "
+                          "(its build writes them: reinstall draughtsboard)") from exc
 
 
-#: A reference to a hot-path module in an import line of another one.
-_HOT_IMPORT: Final = re.compile(
-    r"(?<=from )engine\.(?:" + "|".join(n.removeprefix("engine.") for n in COMPILABLE)
-    + r")\b"
-)
+@cache
+def _compiled() -> bool:
+    """Whether any hot-path module of this install is compiled."""
+    return bool(compiled_modules())

@@ -205,3 +205,25 @@ def test_a_compiled_build_is_kept_and_reused(
     board = setup.HERE / "engine" / "board.py"
     board.write_text(board.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert setup._reuse(cache) is None
+
+
+def test_a_compiled_build_writes_the_interpreted_copies_of_the_hot_path(tmp_path: Path) -> None:
+    """The compiled build's build_py writes ``engine/_pure``: each hot-path module, its imports
+    of the others pointed at their copies (and no other import touched)."""
+    setup = _setup_module()
+    compilable = setup._compilable()
+    assert setup.pure_copy("from engine.movegen import MoveGen\nfrom engine.board import Board\n"
+                           "from engine.bits import bit\nimport engine.movegenx\n",
+                           compilable) == (
+        "from engine._pure.movegen import MoveGen\nfrom engine.board import Board\n"
+        "from engine._pure.bits import bit\nimport engine.movegenx\n")
+    command = setup._PureCopies(Distribution({"packages": []}))
+    command.initialize_options()
+    command.build_lib = str(tmp_path)
+    command.finalize_options()
+    command.run()
+    written = sorted(p.name for p in (tmp_path / "engine" / "_pure").iterdir())
+    assert written == sorted(["__init__.py", *(name.split(".")[1] + ".py" for name in COMPILABLE)])
+    search = (tmp_path / "engine" / "_pure" / "search.py").read_text(encoding="utf-8")
+    assert "from engine._pure.movegen import" in search
+    assert "from engine.movegen import" not in search

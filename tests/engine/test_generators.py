@@ -8,6 +8,7 @@ node, in both.
 
 from __future__ import annotations
 
+import importlib
 import os
 import types
 
@@ -81,8 +82,11 @@ def test_a_wide_variant_is_counted_and_evaluated_as_the_pure_copy_does(variant: 
 
 
 def test_the_pure_copies_are_interpreted_and_import_each_other() -> None:
+    if not COMPILED:  # a pure install: the modules are interpreted already, no copies
+        assert all(pure_module(name) is importlib.import_module(name) for name in COMPILABLE)
+        return
     search = pure_module("engine.search")
-    assert search.__name__ == "engine._pure.search"
+    assert search.__name__ == "engine._pure.search"  # the build's copy, byte-compiled as any
     assert isinstance(search.make_move, types.FunctionType)
     assert search.make_move is pure_module("engine.movegen").make_move
     assert search.Evaluator is pure_module("engine.evaluate").Evaluator
@@ -95,13 +99,12 @@ def test_only_a_hot_path_module_has_a_pure_copy() -> None:
         pure_module("engine.board")
 
 
-def test_the_copies_never_route_so_a_routed_search_ends(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The routing of a compiled install, played in whichever build runs: this module's routing
-    # switched on, the copies' left as they are (interpreted: off). A copy that routed again
-    # would hand the search on and on.
-    from engine import movegen
-
-    monkeypatch.setattr(movegen, "COMPILED", True)
+def test_the_copies_never_route_so_a_routed_search_ends() -> None:
+    """A compiled install routes the wide boards to the copies, which never route again (a
+    copy that did would hand the search on and on); a pure install routes nothing."""
+    if not COMPILED:
+        assert not any(routed(v) for v in VARIANTS)
+        return
     assert routed("canadian") and not routed("international")
     assert not pure_module("engine.movegen").routed(Board("canadian").variant)
     searcher = Searcher("canadian", tt_mb=1)
