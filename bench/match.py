@@ -100,6 +100,7 @@ from bench.build import engine_build
 from bench.build import warning as build_warning
 from bench.level_ladder import opening
 from bench.players import (
+    KNOWN,
     EnginePlayer,
     HubPlayer,
     PeerError,
@@ -423,7 +424,9 @@ def tally_games(games: Sequence[dict[str, object]], ours_prefix: str = "draughts
 def search_figures(games: Sequence[dict[str, object]], ours_prefix: str = "draughtsboard",
                    ) -> dict[str, float] | None:
     """Our engine's searches in ``--out`` game records: ``moves`` searched, ``nodes`` a move
-    (mean), ``depth`` (mean) and ``depth_median`` over every searched move, and over the moves
+    (mean), ``depth`` (mean, over the moves not searched to the last depth: ``known``, a
+    result known from a table or a forced end) and ``depth_median`` over every searched move,
+    and over the moves
     that ran their full time (``full``, ``full_depth_median``: the seconds of our player's name,
     ``draughtsboard 0.25 s``; a move ended sooner by a forced end or a table hit is not one);
     None when the records have no search figures.
@@ -457,8 +460,10 @@ def search_figures(games: Sequence[dict[str, object]], ours_prefix: str = "draug
                 full.append(depth)
     if not depths:
         return None
+    searched = [d for d in depths if d < KNOWN]
     return {"moves": len(depths), "nodes": sum(nodes) / len(nodes),
-            "depth": sum(depths) / len(depths), "depth_median": statistics.median(depths),
+            "depth": sum(searched) / len(searched) if searched else 0.0,
+            "known": len(depths) - len(searched), "depth_median": statistics.median(depths),
             "full": len(full), "full_depth_median": statistics.median(full) if full else 0}
 
 
@@ -474,7 +479,9 @@ def _print_tallies(paths: Sequence[str]) -> int:
             if figures is not None:
                 print(f"  ours: {figures['nodes']:,.0f} nodes a move over {figures['moves']} "
                       f"searched moves, depth {figures['depth']:.1f} (median "
-                      f"{figures['depth_median']:g}); {figures['full']} ran their full time, "
+                      f"{figures['depth_median']:g}; {figures['known']:g} to the last depth, "
+                      f"a known result, left out of the mean); {figures['full']} ran their "
+                      "full time, "
                       f"depth median {figures['full_depth_median']:g} there")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             print(f"{path}: not a games file of bench/match.py ({exc!r})", file=sys.stderr)

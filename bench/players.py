@@ -18,8 +18,12 @@ from typing import Protocol
 
 from engine import Board, Move
 from engine.clock import SearchClock
-from engine.search import Limit, Searcher, SearchResult, StopToken
+from engine.search import MAX_PLY, Limit, Searcher, SearchResult, StopToken
 from engine.types import WHITE
+
+#: The depth a search reports when it ran to its last (``SearchOptions.max_depth``): the
+#: position's result was known (a table, a forced end), not a depth searched.
+KNOWN = MAX_PLY - 1
 
 
 @dataclass
@@ -27,18 +31,30 @@ class MoveStats:
     """What a player reported for its searched moves: depth and seconds (CPU where known).
 
     ``last`` is the last searched move's ``(depth, nodes, seconds)``; the game loop clears it
-    before each move, so it stays None for a move played without a search (a forced one).
+    before each move, so it stays None for a move played without a search (a forced one). A
+    search that reached its last depth (:data:`KNOWN`: the position's result known, from a
+    table or a forced end) is counted in ``known`` and left out of the mean depth.
+
+    >>> stats = MoveStats()
+    >>> stats.add(10, 0.5, 1000); stats.add(KNOWN, 0.01, 10); stats.add(12, 0.5, 3000)
+    >>> str(stats).split(" (")
+    ['mean depth 11.0, 0.337 s, 1,337 nodes a move over 3 moves', '1 to the last depth, 95: a \
+known result, left out of the mean depth)']
     """
 
     moves: int = 0
     depth: int = 0
     seconds: float = 0.0
     nodes: int = 0
+    known: int = 0
     last: tuple[int, int, float] | None = None
 
     def add(self, depth: int, seconds: float, nodes: int = 0) -> None:
         self.moves += 1
-        self.depth += depth
+        if depth >= KNOWN:
+            self.known += 1
+        else:
+            self.depth += depth
         self.seconds += seconds
         self.nodes += nodes
         self.last = (depth, nodes, seconds)
@@ -47,8 +63,11 @@ class MoveStats:
         if not self.moves:
             return "no moves"
         n = self.moves
-        return (f"mean depth {self.depth / n:.1f}, {self.seconds / n:.3f} s, "
-                f"{self.nodes / n:,.0f} nodes a move over {n} moves")
+        depth = f"{self.depth / (n - self.known):.1f}" if n > self.known else "-"
+        known = (f" ({self.known} to the last depth, {KNOWN}: a known result, left out of the "
+                 "mean depth)" if self.known else "")
+        return (f"mean depth {depth}, {self.seconds / n:.3f} s, "
+                f"{self.nodes / n:,.0f} nodes a move over {n} moves{known}")
 
 
 class Player(Protocol):
