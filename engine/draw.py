@@ -410,11 +410,11 @@ def history(board: Position) -> tuple[Material, Hashable, list[PlyFacts]]:
     """
     root = board.root()
     moves = board.move_stack
-    kept = _claim(board.variant.name, root.fen(), moves)
+    start = root.fen()
+    kept = _claim(board.variant.name, start, moves)
     if kept is None:
-        road = _main_road(root)
-        kept = _Replay(board.variant.name, root.fen(), (), (), root, road, _material(root),
-                       _key(root))
+        kept = _Replay(board.variant.name, start, (), (), root, _main_road(root),
+                       _material(root), _key(root))
     rest = moves[len(kept.moves):]
     plies = kept.plies + tuple(_replay(kept.end, rest, kept.road))
     _keep(_Replay(kept.variant, kept.root, kept.moves + tuple(rest), plies, kept.end, kept.road,
