@@ -250,6 +250,24 @@ print(" ".join(c["name"] for c in report["checks"] if not c["ok"] and c["name"] 
   fi
   log "$arch: engine_speed.py took $((SECONDS - start)) s"
 
+  # The boards wider than a machine word (Canadian, Turkish) are played by the interpreted
+  # copies of the hot path the build wrote beside the compiled modules.
+  log "$arch: a Canadian search by the build's interpreted copies (engine._pure)"
+  if ! in_root "$root" runuser -u draughtsboard -- /opt/draughtsboard/venv/bin/python -c '
+from engine import Board
+from engine.compiled import build
+from engine.search import Limit, Searcher
+searcher = Searcher("canadian", tt_mb=1)
+assert build() == "compiled", build()
+assert type(searcher.pure).__module__ == "engine._pure.search", type(searcher.pure).__module__
+result = searcher.search(Board("canadian"), Limit(depth=3))
+assert result.move in Board("canadian").legal_moves
+print("canadian: depth", result.depth, "nodes", result.nodes, "by", type(searcher.pure).__module__)
+'; then
+    log "$arch: FAIL the wide boards' copies"
+    return 1
+  fi
+
   footprint "$arch" "$root" /opt/draughtsboard/venv/bin/python draughtsboard || return 1
   return "$status"
 }

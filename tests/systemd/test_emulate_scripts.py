@@ -58,6 +58,8 @@ def test_pi_install_bench_runs_engine_speed_on_the_installed_venv() -> None:
     assert "--compiled-python /opt/draughtsboard/venv/bin/python" in text
     # The footprint, from a copy of bench/ outside the source (the venv's engine imported).
     assert "/var/tmp/footprint/bench/board_hand.py --footprint" in text
+    # A wide board searched by the copies the build wrote (engine._pure), compiled install.
+    assert 'Searcher("canadian"' in text and '"engine._pure.search"' in text
     bench = EMULATE.parents[1] / "bench" / "engine_speed.py"
     usage = subprocess.run([sys.executable, str(bench), "--help"], capture_output=True, text=True,
                            check=True).stdout
