@@ -52,12 +52,7 @@ def longest_games(paths: list[Path], count: int) -> list[list[str]]:
 
 def from_root(board: Board) -> Outcome | None:
     """The outcome as it was answered before: the game replayed from its root every time."""
-    if not board.legal_moves:
-        return board.outcome()
-    material, key, plies = draw.replay_history(board)
-    found = draw.evaluate(board.variant.name, plies, start_material=material, start_key=key,
-                          start_road=draw.start_road(board))
-    return None if found is None else Outcome(found.termination, None, found.rule)
+    return draw.outcome(board, kept=False)
 
 
 def timed(moves: list[str], ask: Callable[[Board], Outcome | None]

@@ -514,11 +514,12 @@ def _is_giveaway(board: Position) -> bool:
     return bool(board.variant.giveaway)
 
 
-def outcome(board: Position) -> Outcome | None:
+def outcome(board: Position, kept: bool = True) -> Outcome | None:
     """Return how the game on ``board`` has ended, or ``None`` while it goes on.
 
     No legal move loses (wins in the giveaway variants); otherwise the variant's draw rules
-    (:data:`DRAW_RULES`) are checked over the whole game since ``board.root()``.
+    (:data:`DRAW_RULES`) are checked over the whole game since ``board.root()``, from the kept
+    replays (:func:`history`; ``kept=False``: replayed from the root, :func:`replay_history`).
 
     >>> from engine import Board
     >>> outcome(Board("international")) is None
@@ -532,7 +533,7 @@ def outcome(board: Position) -> Outcome | None:
     if not board.legal_moves:
         winner = board.turn if _is_giveaway(board) else board.turn.opponent
         return Outcome(Termination.NO_MOVES, winner, gametype=gametype)
-    start_material, start_key, plies = history(board)
+    start_material, start_key, plies = (history if kept else replay_history)(board)
     draw = evaluate(board.variant.name, plies, start_material=start_material, start_key=start_key,
                     start_road=start_road(board))
     if draw is None:
