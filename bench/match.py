@@ -586,8 +586,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(hidden, flush=True)
     ours_clock = ("capped at twice that on the wall clock (engine.clock.SearchClock)"
                   if args.clock == "engine" else "not capped (time.thread_time)")
-    print(f"time control: ours CPU seconds a move of the search thread, {ours_clock}; Scan: "
-          "fixed depth, no clock (or --scan-equal-time: our seconds on its wall clock); "
+    ours_side = ("level 10 as the board runs it (its own process, pondering on the peer's "
+                 "time): " if args.ours == "board" else "")
+    print(f"time control: ours {ours_side}CPU seconds a move of the search thread, "
+          f"{ours_clock}; Scan: fixed depth, no clock (or --scan-equal-time: our seconds on its "
+          "wall clock); "
           "TurboEngine: CPU seconds a move of its own process (time.process_time)", flush=True)
     if "scan" in peers and args.scan_protocol == 1:
         sees = "the game (start and moves)" if args.scan_sees == "game" else "the position only"

@@ -32,6 +32,7 @@ __all__ = [
     "PlyFacts",
     "ProgressRule",
     "RepetitionRule",
+    "counted_plies",
     "evaluate",
     "history",
     "outcome",
@@ -429,6 +430,45 @@ def replay_history(board: Position) -> tuple[Material, Hashable, list[PlyFacts]]
     start = (_material(replay), _key(replay))
     plies = list(_replay(replay, board.move_stack, road))
     return start[0], start[1], plies
+
+
+def counted_plies(board: Position) -> int:
+    """How many of the game's last plies its rules still look back on.
+
+    Every count the rules keep begins after some ply: a repetition after the last capture or
+    promotion (the material changed), an endgame's moves after the ply that made its material,
+    the moves without progress after the last progress (a man's move, a promotion, a capture, or
+    in Portuguese only a king's capture), Frisian's run of one king's moves after a capture or a
+    man's move. A board set up at the position before these plies, with them played, ends,
+    draws and moves as ``board`` does: what an engine that is sent the position and the moves
+    since (a Hub ``pos`` line) must be given. Conditions that end a count earlier (the main
+    road, a side's number of pieces) are not looked at: the plies counted may be more than a
+    rule needs, never fewer.
+
+    >>> from engine import Board
+    >>> board = Board("international", fen="W:WK47,36,26:BK5")
+    >>> for text in ("47-42", "5-10", "36-31", "10-5", "42-47"):
+    ...     board.push(board.parse_move(text))
+    >>> counted_plies(board)  # the man's move 36-31 counts: the 16-move rule looks back on it
+    5
+    """
+    start, _key, plies = history(board)
+    waiting: list[Rule] = [RepetitionRule(), *DRAW_RULES.get(board.variant.name, _DEFAULT_RULES)]
+    for index in range(len(plies) - 1, -1, -1):
+        ply = plies[index]
+        before = plies[index - 1].material if index else start
+        waiting = [rule for rule in waiting if not _restarts(rule, ply, before)]
+        if not waiting:
+            return len(plies) - index - 1
+    return len(plies)
+
+
+def _restarts(rule: Rule, ply: PlyFacts, before: Material) -> bool:
+    """Whether ``rule`` counts nothing before ``ply`` (the position after it starts afresh)."""
+    if isinstance(rule, ProgressRule):
+        return ply.promotion or (rule.man_moves_count and not ply.king_move) or (
+            ply.capture and (rule.progress == "capture" or _king_taken(ply, before)))
+    return ply.capture or ply.promotion
 
 
 #: How many games' replays :func:`history` keeps (the boards of one process, a bench's games).

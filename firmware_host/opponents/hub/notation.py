@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engine import Board, Move, Variant, find_variant
+from engine.draw import counted_plies
 from engine.search import WIN, WIN_BOUND
 from firmware_host.opponents.hub.protocol import HubMessage, HubProtocolError, message
 
@@ -290,20 +291,17 @@ def board_from_hub(text: str, variant: Variant | str = "international") -> Board
 
 
 def pos_message(board: Board) -> HubMessage:
-    """Return the ``pos`` line for ``board``: the position after its last irreversible move plus the
-    reversible king moves since, so the engine can see repetitions (what the Hub GUI sends).
+    """Return the ``pos`` line for ``board``: the position before the game's last plies its rules
+    still count (:func:`engine.draw.counted_plies`) and those plies as its ``moves``, so the
+    engine sees what the arbiter counts: repetitions, and the draw rules' moves since a count
+    began (a man's move inside the FMJD 16-move count, a king's capture of a man inside the
+    Portuguese 20 moves). After a capture, nothing before it.
 
     >>> pos_message(Board()).format() == "pos pos=W" + "b" * 20 + "e" * 10 + "w" * 20
     True
     """
     root = board.copy()
-    moves: list[Move] = []
-    while root.move_stack:
-        last = root.move_stack[-1]
-        piece = root.piece_at(last.destination)
-        if last.captures or last.promotes or piece is None or not piece.king:
-            break
-        moves.append(root.pop())
+    moves = [root.pop() for _ in range(counted_plies(board))]
     moves.reverse()
     text = " ".join(move_to_hub(m, board.variant) for m in moves) or None
     return message("pos", pos=board_to_hub(root), moves=text)

@@ -218,9 +218,10 @@ def test_an_engine_without_an_id_is_named_by_its_program(tmp_path: Path) -> None
 
 
 def test_demo_plays_a_hub_engine_and_names_it(tmp_path: Path) -> None:
-    # The simulated human (white) moves first, unknown to the script: any position with black
-    # to move; 19-23 is legal after every first move of white.
-    reply = [["match", "pos pos=B[bwe]{50}"], ["expect", "ping"], ["send", "pong"],
+    # The simulated human (white) moves first, unknown to the script: the start and any first
+    # move of white; 19-23 is legal after every one.
+    reply = [["match", "pos pos=W[bwe]{50} moves=[0-9]+-[0-9]+"], ["expect", "ping"],
+             ["send", "pong"],
              ["expect", "level depth=9"], ["expect", "go think"],
              ["send", "info depth=9 score=0.1"], ["send", "done move=19-23"]]
     mock = Mock(tmp_path, [[*HANDSHAKE, *INIT, *reply]])
@@ -244,7 +245,8 @@ def test_demo_plays_a_hub_engine_and_names_it(tmp_path: Path) -> None:
 
 def test_demo_command_line_takes_a_hub_engine(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    reply = [["match", "pos pos=B[bwe]{50}"], ["expect", "ping"], ["send", "pong"],
+    reply = [["match", "pos pos=W[bwe]{50} moves=[0-9]+-[0-9]+"], ["expect", "ping"],
+             ["send", "pong"],
              ["expect", "level move-time=1.0"], ["expect", "go think"],
              ["send", "done move=19-23"]]
     mock = Mock(tmp_path, [[*HANDSHAKE, *INIT, *reply]])

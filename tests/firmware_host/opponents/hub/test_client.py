@@ -121,10 +121,11 @@ def test_capture_from_the_engine(scripted: Factory) -> None:
     assert result.ponder is None and result.info == SearchInfo()
 
 
-def test_pos_sends_king_moves_since_the_last_irreversible_move(scripted: Factory) -> None:
-    # 50-45 (a man: irreversible), then king moves 4-9 46-41 9-13.
-    after_man_move = hub_position({46: True, 45: False}, {4: True, 1: False}, turn="B")
-    run = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(after_man_move, "4-9 46-41 9-13"),
+def test_pos_sends_the_moves_the_draw_rules_count(scripted: Factory) -> None:
+    # 50-45 (a man's move: no repetition crosses it, but the 5- and 16-move counts would), then
+    # king moves 4-9 46-41 9-13; no capture yet, so the game from its start.
+    start = hub_position({46: True, 50: False}, {4: True, 1: False}, turn="W")
+    run = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(start, "50-45 4-9 46-41 9-13"),
            ["expect", "level depth=2"], ["expect", "go think"], ["send", "done move=45-40"]]
     engine, _ = scripted([run])
     board = Board("international", fen="W:WK46,50:BK4,1")
@@ -435,12 +436,9 @@ def test_client_drives_our_own_hub_server_in_several_variants() -> None:
 # -- thinking on the opponent's time ----------------------------------------------------------
 
 #: The start position after 32-28 19-23, written out by hand.
-AFTER_32_28_19_23 = hub_position(
-    {**{n: False for n in range(31, 51) if n != 32}, 28: False},
-    {**{n: False for n in range(1, 21) if n != 19}, 23: False})
 REPLY = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(), ["expect", "level move-time=0.5"],
          ["expect", "go think"], ["send", "done move=32-28 ponder=19-23"]]
-PONDER = [*pos_ok(AFTER_32_28_19_23), ["expect", "level move-time=0.5"],
+PONDER = [*pos_ok(START, "32-28 19-23"), ["expect", "level move-time=0.5"],
           ["expect", "go ponder"], ["send", 'info depth=9 nodes=5000 pv="28x19x23"']]
 
 
@@ -467,11 +465,8 @@ def test_a_ponder_hit_answers_from_the_search_under_way(scripted: Factory) -> No
 
 
 def test_a_ponder_miss_stops_it_and_searches_the_position_played(scripted: Factory) -> None:
-    other = hub_position(
-        {**{n: False for n in range(31, 51) if n != 32}, 28: False},
-        {**{n: False for n in range(1, 21) if n != 18}, 22: False})
     run = [*REPLY, *PONDER, ["expect", "stop"], ["send", "done move=28x19x23"],
-           *pos_ok(other), ["expect", "level move-time=0.5"], ["expect", "go think"],
+           *pos_ok(START, "32-28 18-22"), ["expect", "level move-time=0.5"], ["expect", "go think"],
            ["send", "done move=33-29"]]
     engine, transcript = scripted([run])
     engine.play(Board(), Limit(movetime=0.5))
@@ -483,7 +478,7 @@ def test_a_ponder_miss_stops_it_and_searches_the_position_played(scripted: Facto
 
 def test_a_new_limit_is_a_miss_too(scripted: Factory) -> None:
     run = [*REPLY, *PONDER, ["expect", "stop"], ["send", "done move=28x19x23"],
-           *pos_ok(AFTER_32_28_19_23), ["expect", "level depth=3"], ["expect", "go think"],
+           *pos_ok(START, "32-28 19-23"), ["expect", "level depth=3"], ["expect", "go think"],
            ["send", "done move=28x19x23"]]
     engine, _ = scripted([run])
     engine.play(Board(), Limit(movetime=0.5))
@@ -494,7 +489,7 @@ def test_a_new_limit_is_a_miss_too(scripted: Factory) -> None:
 def test_an_engine_that_died_while_pondering_is_started_again_for_the_move(
         scripted: Factory) -> None:
     died = [*REPLY, *PONDER, ["exit", 1]]
-    good = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(AFTER_32_28_19_23),
+    good = [*HANDSHAKE, *SET_BOOK, *INIT, *pos_ok(START, "32-28 19-23"),
             ["expect", "level move-time=0.5"], ["expect", "go think"],
             ["send", "done move=28x19x23"]]
     engine, _ = scripted([died, good])

@@ -42,6 +42,7 @@ from firmware_host.opponents.hub.protocol import (
     parse_line,
 )
 from tests.conftest import sample_size
+from tests.engine.helpers import SIXTEEN_MOVES, played
 
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
@@ -354,22 +355,39 @@ def test_position_of_another_board_size() -> None:
         board_from_hub(START, "english")
 
 
-def test_pos_message_sends_reversible_king_moves_only() -> None:
+def test_pos_message_sends_the_plies_the_rules_count() -> None:
     board = Board("international", fen="W:WK46,50:BK4,1")
     for origin, destination in ((50, 45), (4, 9), (46, 41), (9, 13)):
         board.push(board.find_move(origin - 1, destination - 1))
     msg = pos_message(board)
-    expected = "B" + "b" + "e" * 2 + "B" + "e" * 40 + "wW" + "e" * 4  # after 50-45
-    assert msg.get("pos") == expected and msg.get("moves") == "4-9 46-41 9-13"
+    # No capture yet: the man's move 50-45 is sent too (the 25-move count restarts there, the
+    # 5- and 16-move counts and Turkish repetitions would run across it).
+    assert msg.get("pos") == board_to_hub(board.root())
+    assert msg.get("moves") == "50-45 4-9 46-41 9-13"
     again = board_from_pos(msg)
-    assert again.fen() == board.fen() and len(again.move_stack) == 3
+    assert again.fen() == board.fen() and len(again.move_stack) == 4
 
 
-def test_pos_message_after_a_man_move_has_no_moves() -> None:
-    board = Board()
-    board.push(board.parse_move("32-28"))
-    assert pos_message(board).format() == f"pos pos=B{'b' * 20}{'e' * 7}w{'e' * 2}we{'w' * 18}"
+def test_pos_message_after_a_capture_starts_there() -> None:
+    board = played(("international", None, "32-28 19-23 28x19 14x23"))
     assert "moves" not in pos_message(board)
+    assert board_from_pos(pos_message(board)).fen() == board.fen()
+    board.push(board.parse_move("37-32"))
+    assert pos_message(board).get("moves") == "37-32"
+
+
+def test_the_engine_process_sees_the_16_move_count_across_a_mans_move() -> None:
+    # The engine's process is sent this game's pos line: cut after the last man's move (as it
+    # was) it saw 7 plies and the game going on.
+    board = played(SIXTEEN_MOVES)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.rule == "fmjd-16-moves"
+    assert board_from_pos(pos_message(board)).outcome() == outcome
+    before = board.copy()
+    last = before.pop()
+    seen = board_from_pos(pos_message(before))  # the position the engine answered in
+    seen.push(last)
+    assert seen.outcome() == outcome
 
 
 def test_board_from_pos() -> None:
