@@ -102,13 +102,20 @@ def test_a_board_cut_to_its_counted_plies_ends_draws_and_moves_as_the_game(
         assert cut.outcome() == whole.outcome(), (whole.fen(), at, counted_plies(whole))
 
 
-def test_the_16_move_count_runs_across_a_mans_move() -> None:
+@pytest.mark.parametrize(("game", "rule", "plies"), [
     # Cut after the last man's move, the board saw 7 plies and played on.
-    board = played(SIXTEEN_MOVES)
+    (SIXTEEN_MOVES, "fmjd-16-moves", 32),
+    # Only a man's move, a promotion or the capture of a king restarts the Portuguese count: the
+    # king's capture 1x19 (of the man on 14) is one of the 20 moves each, not their start.
+    (PORTUGUESE_20_MOVES, "portuguese-20-moves", 40),
+], ids=["16-moves-across-a-mans-move", "portuguese-20-moves-across-a-kings-capture"])
+def test_a_count_runs_across_a_ply_that_does_not_restart_it(
+        game: tuple[str, str | None, str], rule: str, plies: int) -> None:
+    board = played(game)
     outcome = board.outcome()
-    assert outcome is not None and outcome.rule == "fmjd-16-moves"
-    assert counted_plies(board) == 32
-    assert _cut(board).outcome() == board.outcome()
+    assert outcome is not None and outcome.rule == rule
+    assert counted_plies(board) == plies
+    assert _cut(board).outcome() == outcome
 
 
 def test_no_more_than_the_counts_need() -> None:
@@ -117,13 +124,3 @@ def test_no_more_than_the_counts_need() -> None:
     assert counted_plies(board) == 0
     board.push(board.parse_move("37-32"))
     assert counted_plies(board) == 1
-
-
-def test_portuguese_20_moves_run_across_a_kings_capture_of_a_man() -> None:
-    # The Portuguese count restarts only at a man's move, a promotion or the capture of a king:
-    # the king's capture 1x19 (of the man on 14) is one of the 20 moves each, not their start.
-    board = played(PORTUGUESE_20_MOVES)
-    outcome = board.outcome()
-    assert outcome is not None and outcome.rule == "portuguese-20-moves"
-    assert counted_plies(board) == 40
-    assert _cut(board).outcome() == board.outcome()
