@@ -438,12 +438,12 @@ def counted_plies(board: Position) -> int:
     Every count the rules keep begins after some ply: a repetition after the last capture or
     promotion (the material changed), an endgame's moves after the ply that made its material,
     the moves without progress after the last progress (a man's move, a promotion, a capture, or
-    in Portuguese only a king's capture), Frisian's run of one king's moves after a capture or a
-    man's move. A board set up at the position before these plies, with them played, ends,
-    draws and moves as ``board`` does: what an engine that is sent the position and the moves
-    since (a Hub ``pos`` line) must be given. Conditions that end a count earlier (the main
-    road, a side's number of pieces) are not looked at: the plies counted may be more than a
-    rule needs, never fewer.
+    in Portuguese only a king's capture), Frisian's run of one king's moves after that side's
+    own last capture or man's move. A board set up at the position before these plies, with them
+    played, ends, draws and moves as ``board`` does: what an engine that is sent the position
+    and the moves since (a Hub ``pos`` line) must be given. Conditions that end a count earlier
+    (the main road, a side's number of pieces) are not looked at: the plies counted may be more
+    than a rule needs, never fewer.
 
     >>> from engine import Board
     >>> board = Board("international", fen="W:WK47,36,26:BK5")
@@ -453,7 +453,10 @@ def counted_plies(board: Position) -> int:
     5
     """
     start, _key, plies = history(board)
-    waiting: list[Rule] = [RepetitionRule(), *DRAW_RULES.get(board.variant.name, _DEFAULT_RULES)]
+    waiting: list[Rule | int] = [RepetitionRule(),
+                                 *DRAW_RULES.get(board.variant.name, _DEFAULT_RULES)]
+    if board.variant.same_king_move_limit:
+        waiting += [WHITE_, BLACK_]  # each side's run of one king's quiet moves
     for index in range(len(plies) - 1, -1, -1):
         ply = plies[index]
         before = plies[index - 1].material if index else start
@@ -463,8 +466,12 @@ def counted_plies(board: Position) -> int:
     return len(plies)
 
 
-def _restarts(rule: Rule, ply: PlyFacts, before: Material) -> bool:
-    """Whether ``rule`` counts nothing before ``ply`` (the position after it starts afresh)."""
+def _restarts(rule: Rule | int, ply: PlyFacts, before: Material) -> bool:
+    """Whether ``rule`` counts nothing before ``ply`` (the position after it starts afresh); a
+    colour stands for that side's run of one king's quiet moves (Frisian), which only its own
+    capture or man's move ends (the other side's plies, captures too, run on)."""
+    if isinstance(rule, int):
+        return ply.mover == rule and (ply.capture or not ply.king_move)
     if isinstance(rule, ProgressRule):
         return ply.promotion or (rule.man_moves_count and not ply.king_move) or (
             ply.capture and (rule.progress == "capture" or _king_taken(ply, before)))

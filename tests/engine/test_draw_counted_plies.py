@@ -77,6 +77,18 @@ def _legal(board: Board) -> list[str]:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_a_board_cut_to_its_counted_plies_ends_draws_and_moves_as_the_game(
         start: tuple[str, str | None], seed: int) -> None:
+    _plays_as_the_game(start, seed)
+
+
+def test_a_frisian_kings_run_goes_on_across_the_other_sides_capture() -> None:
+    # Found at full size: a king's run of quiet moves is ended only by its own side's capture or
+    # man's move; cut at the other side's capture, the board let the tired king move again.
+    _plays_as_the_game(("frisian", "W:WK47,36,26:BK5,1"), 1462)
+
+
+def _plays_as_the_game(start: tuple[str, str | None], seed: int) -> None:
+    """A random game of ``start``, cut at each man's quiet move and a few other plies: the cut
+    board ends, draws and moves as the whole game after every later move."""
     rng = random.Random(seed)
     game = _random_game(start, rng, plies=100)
     moves = game.move_stack
