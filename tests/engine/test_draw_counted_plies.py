@@ -73,7 +73,7 @@ def _legal(board: Board) -> list[str]:
 
 
 @pytest.mark.parametrize("start", STARTS, ids=lambda s: f"{s[0]}-{s[1] or 'start'}")
-@settings(max_examples=sample_size(5, 80), deadline=None)
+@settings(max_examples=sample_size(2, 80), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_a_board_cut_to_its_counted_plies_ends_draws_and_moves_as_the_game(
         start: tuple[str, str | None], seed: int) -> None:
