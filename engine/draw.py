@@ -453,8 +453,7 @@ def counted_plies(board: Position) -> int:
     5
     """
     start, _key, plies = history(board)
-    waiting: list[Rule | int] = [RepetitionRule(),
-                                 *DRAW_RULES.get(board.variant.name, _DEFAULT_RULES)]
+    waiting: list[Rule | int] = list(DRAW_RULES.get(board.variant.name, _DEFAULT_RULES))
     if board.variant.same_king_move_limit:
         waiting += [WHITE_, BLACK_]  # each side's run of one king's quiet moves
     for index in range(len(plies) - 1, -1, -1):
