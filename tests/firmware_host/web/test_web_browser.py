@@ -229,9 +229,12 @@ def test_hall_live_move_offline_and_a_new_game_from_the_page(
     hall1.run(3.0)
     wait.until(lambda b: "correction" in _text_of(b, ".state") or "put back" in
                _text_of(b, ".messages"))
-    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#panel circle.led"))
-    key = _text_of(browser, "ul.lights")  # the key names the rings drawn
-    assert "put a piece back here" in key and "take the piece off this square" in key
+    # The correction's LED frame reaches the page after the state that names it, and until
+    # then the lifted piece's frame is drawn: wait for the correction's rings (the key names
+    # the rings drawn), not for any ring.
+    wait.until(lambda b: "put a piece back here" in _text_of(b, "ul.lights"))
+    assert browser.find_elements(By.CSS_SELECTOR, "#panel circle.led")
+    assert "take the piece off this square" in _text_of(browser, "ul.lights")
     hall1.sim.lift(hall1.session.board.variant.parse_square("g3"))
     hall1.sim.place(hall1.session.board.variant.parse_square("h4"))
     hall1.run(3.0)
